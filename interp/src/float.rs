@@ -1,0 +1,310 @@
+//! Exact conversions between numbers and the bit patterns of every float
+//! format: decoding, and rounding an exact value once into a format.
+
+use crate::dtype::{DType, FloatFormat};
+
+/// How a value is rounded into a narrower format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Rounding {
+    /// Round to nearest, ties to even.
+    NearestEven,
+    /// Round toward zero.
+    TowardZero,
+}
+
+/// What a finite value beyond the format's largest finite value becomes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Overflow {
+    /// IEEE behaviour: infinity (NaN for formats without infinities).
+    Infinity,
+    /// Clamp to the largest finite value of the same sign.
+    Saturate,
+}
+
+impl FloatFormat {
+    fn bias(self) -> i32 {
+        (1 << (self.exp_bits - 1)) - 1
+    }
+    fn exp_all_ones(self) -> u64 {
+        (1u64 << self.exp_bits) - 1
+    }
+    fn sign_bit(self) -> u64 {
+        1u64 << (self.exp_bits + self.man_bits)
+    }
+    /// Largest finite bit pattern (positive).
+    pub fn max_finite_bits(self) -> u64 {
+        if self.has_inf {
+            ((self.exp_all_ones() - 1) << self.man_bits) | ((1u64 << self.man_bits) - 1)
+        } else {
+            // e4m3fn: S.1111.110
+            (self.exp_all_ones() << self.man_bits) | ((1u64 << self.man_bits) - 2)
+        }
+    }
+    /// Canonical quiet NaN (positive, every exponent and mantissa bit set).
+    pub fn nan_bits(self) -> u64 {
+        (self.exp_all_ones() << self.man_bits) | ((1u64 << self.man_bits) - 1)
+    }
+    /// Positive infinity (NaN for formats without infinities).
+    pub fn inf_bits(self) -> u64 {
+        if self.has_inf {
+            self.exp_all_ones() << self.man_bits
+        } else {
+            self.nan_bits()
+        }
+    }
+    /// Whether `bits` encodes a NaN.
+    pub fn is_nan(self, bits: u64) -> bool {
+        let exp = (bits >> self.man_bits) & self.exp_all_ones();
+        let man = bits & ((1u64 << self.man_bits) - 1);
+        if self.has_inf {
+            exp == self.exp_all_ones() && man != 0
+        } else {
+            exp == self.exp_all_ones() && man == (1u64 << self.man_bits) - 1
+        }
+    }
+}
+
+fn fmt_of(d: DType) -> FloatFormat {
+    d.float_format().expect("float dtype")
+}
+
+/// Decodes the bits of a float dtype to the (exactly representable) f64 value.
+pub fn to_f64(d: DType, bits: u64) -> f64 {
+    match d {
+        DType::F64 => f64::from_bits(bits),
+        DType::F32 => f32::from_bits(bits as u32) as f64,
+        _ => {
+            let f = fmt_of(d);
+            let sign = bits & f.sign_bit() != 0;
+            let exp = ((bits >> f.man_bits) & f.exp_all_ones()) as i32;
+            let man = bits & ((1u64 << f.man_bits) - 1);
+            let mag = if f.is_nan(bits) {
+                f64::NAN
+            } else if f.has_inf && exp as u64 == f.exp_all_ones() {
+                f64::INFINITY
+            } else if exp == 0 {
+                man as f64 * 2f64.powi(1 - f.bias() - f.man_bits as i32)
+            } else {
+                (man | (1u64 << f.man_bits)) as f64 * 2f64.powi(exp - f.bias() - f.man_bits as i32)
+            };
+            if sign {
+                -mag
+            } else {
+                mag
+            }
+        }
+    }
+}
+
+/// Rounds the exact value `(-1)^neg * m * 2^e` once into float dtype `d`.
+pub fn round_exact(
+    d: DType,
+    neg: bool,
+    m: u128,
+    e: i32,
+    rounding: Rounding,
+    overflow: Overflow,
+) -> u64 {
+    let f = fmt_of(d);
+    let sign = if neg { f.sign_bit() } else { 0 };
+    if m == 0 {
+        return sign;
+    }
+    let bias = f.bias();
+    let emin = 1 - bias;
+    let mb = f.man_bits as i32;
+    let p = 128 - m.leading_zeros() as i32;
+    let x = e + p - 1; // unbiased exponent of the leading bit
+    let qexp = if x < emin { emin - mb } else { x - mb };
+    // q = m * 2^(e - qexp), rounded to an integer.
+    let shift = qexp - e;
+    let mut q: u128 = if shift <= 0 {
+        m << (-shift) as u32
+    } else if shift >= 128 {
+        0 // m < 2^128 <= 2^(shift-1): below half a quantum
+    } else {
+        let kept = m >> shift;
+        let rem = m & ((1u128 << shift) - 1);
+        let half = 1u128 << (shift - 1);
+        let up = match rounding {
+            Rounding::TowardZero => false,
+            Rounding::NearestEven => rem > half || (rem == half && kept & 1 == 1),
+        };
+        kept + up as u128
+    };
+    let mut biased = if x < emin { 0 } else { x + bias };
+    // q now has at most mb+1 bits (a normal's hidden bit), or mb+2 after a carry.
+    if q >> (mb + 1) != 0 {
+        q >>= 1;
+        biased += 1;
+    } else if biased == 0 && q >> mb != 0 {
+        biased = 1; // subnormal rounded up into the normal range
+    }
+    let frac = (q as u64) & ((1u64 << mb) - 1);
+    let bits = ((biased as u64) << mb) | frac;
+    let overflowed = if f.has_inf {
+        biased as u64 >= f.exp_all_ones()
+    } else {
+        biased as u64 > f.exp_all_ones() || bits > f.max_finite_bits()
+    };
+    if overflowed {
+        let to_max = overflow == Overflow::Saturate || rounding == Rounding::TowardZero;
+        return sign | if to_max { f.max_finite_bits() } else { f.inf_bits() };
+    }
+    sign | bits
+}
+
+/// Rounds an f64 into float dtype `d` (NaN becomes the canonical NaN).
+pub fn from_f64(d: DType, v: f64, rounding: Rounding, overflow: Overflow) -> u64 {
+    if d == DType::F64 {
+        return canon_nan_f64(v).to_bits();
+    }
+    let f = fmt_of(d);
+    if v.is_nan() {
+        return f.nan_bits();
+    }
+    let neg = v.is_sign_negative();
+    if v.is_infinite() {
+        let s = if neg { f.sign_bit() } else { 0 };
+        let mag = if f.has_inf && overflow == Overflow::Infinity {
+            f.inf_bits()
+        } else if f.has_inf {
+            f.max_finite_bits()
+        } else if overflow == Overflow::Saturate {
+            f.max_finite_bits()
+        } else {
+            f.nan_bits()
+        };
+        return s | mag;
+    }
+    let (m, e) = decompose_f64(v.abs());
+    round_exact(d, neg, m as u128, e, rounding, overflow)
+}
+
+/// `v = m * 2^e` exactly, for finite non-negative v.
+pub fn decompose_f64(v: f64) -> (u64, i32) {
+    let b = v.to_bits();
+    let exp = ((b >> 52) & 0x7ff) as i32;
+    let man = b & ((1u64 << 52) - 1);
+    if exp == 0 {
+        (man, -1074)
+    } else {
+        (man | (1u64 << 52), exp - 1075)
+    }
+}
+
+/// Rounds an integer into float dtype `d` exactly once.
+pub fn from_int(d: DType, v: i128, rounding: Rounding) -> u64 {
+    round_exact(
+        d,
+        v < 0,
+        v.unsigned_abs(),
+        0,
+        rounding,
+        Overflow::Infinity,
+    )
+}
+
+/// Replaces any NaN with the canonical NaN (the GPU's NaN result).
+pub fn canon_nan_f64(v: f64) -> f64 {
+    if v.is_nan() {
+        f64::from_bits(0x7fff_ffff_ffff_ffff)
+    } else {
+        v
+    }
+}
+
+/// The canonical NaN bits of float dtype `d`.
+pub fn nan_bits(d: DType) -> u64 {
+    fmt_of(d).nan_bits()
+}
+
+/// Whether bits of float dtype `d` encode a NaN.
+pub fn is_nan(d: DType, bits: u64) -> bool {
+    fmt_of(d).is_nan(bits)
+}
+
+/// Converts a float to an integer dtype by truncation toward zero; `None`
+/// when the value is NaN or outside the integer's range (undefined behaviour).
+pub fn to_int_trunc(v: f64, d: DType) -> Option<u64> {
+    if v.is_nan() {
+        return None;
+    }
+    let t = v.trunc();
+    let (lo, hi) = d.int_range();
+    if t < lo as f64 || t > hi as f64 || t >= 2f64.powi(d.bits() as i32 - d.is_signed_int() as i32)
+    {
+        return None;
+    }
+    Some((t as i128 as u64) & d.mask())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rne(d: DType, v: f64) -> u64 {
+        from_f64(d, v, Rounding::NearestEven, Overflow::Infinity)
+    }
+
+    #[test]
+    fn f32_matches_native_cast() {
+        for v in [1.0, 0.1, 1e-40, 3.4e38, 3.5e38, -2.5e-45, 1.4e-45, 0.7e-45, 1.0 + 2f64.powi(-24)] {
+            assert_eq!(rne(DType::F32, v), (v as f32).to_bits() as u64, "{v}");
+        }
+    }
+
+    #[test]
+    fn f16_rounding_by_hand() {
+        // 1 + 2^-11 is halfway between 1 and 1+2^-10: ties to even gives 1.0 (0x3c00).
+        assert_eq!(rne(DType::F16, 1.0 + 2f64.powi(-11)), 0x3c00);
+        // 1 + 3*2^-11 is halfway between 1+2^-10 (odd) and 1+2^-9: rounds up to 0x3c02.
+        assert_eq!(rne(DType::F16, 1.0 + 3.0 * 2f64.powi(-11)), 0x3c02);
+        // 65520 is halfway between 65504 (max) and 65536 (overflow): ties to even overflows to inf.
+        assert_eq!(rne(DType::F16, 65520.0), 0x7c00);
+        assert_eq!(rne(DType::F16, 65519.0), 0x7bff);
+        // smallest subnormal 2^-24 = 0x0001; 2^-25 ties to even -> 0.
+        assert_eq!(rne(DType::F16, 2f64.powi(-24)), 0x0001);
+        assert_eq!(rne(DType::F16, 2f64.powi(-25)), 0x0000);
+        assert_eq!(rne(DType::F16, -2f64.powi(-25) * 1.5), 0x8001);
+    }
+
+    #[test]
+    fn bf16_rounding_by_hand() {
+        // 257 = 1.00000001b * 2^8: bf16 keeps 7 fraction bits, 257 is halfway between 256 and 258 -> 256.
+        assert_eq!(rne(DType::BF16, 257.0), 0x4380);
+        assert_eq!(rne(DType::BF16, 259.0), 0x4382);
+        // 1.00390625 = 1 + 2^-8: halfway between 1.0 and 1+2^-7 -> 1.0 (0x3f80)
+        assert_eq!(rne(DType::BF16, 1.00390625), 0x3f80);
+    }
+
+    #[test]
+    fn fp8_formats_by_hand() {
+        // e4m3fn: 448 = 1.110b * 2^8 -> 0x7e; 464 halfway to (nonexistent) 480 overflows.
+        assert_eq!(rne(DType::F8E4Nv, 448.0), 0x7e);
+        assert_eq!(rne(DType::F8E4Nv, 1.0), 0x38);
+        assert_eq!(rne(DType::F8E4Nv, 2f64.powi(-9)), 0x01);
+        assert_eq!(from_f64(DType::F8E4Nv, 1e6, Rounding::NearestEven, Overflow::Saturate), 0x7e);
+        assert_eq!(rne(DType::F8E4Nv, 1e6), 0x7f);
+        // e5m2: 57344 = 1.11b * 2^15 -> 0x7b; 1.0 -> 0x3c; inf 0x7c.
+        assert_eq!(rne(DType::F8E5, 57344.0), 0x7b);
+        assert_eq!(rne(DType::F8E5, 1.0), 0x3c);
+        assert_eq!(rne(DType::F8E5, f64::INFINITY), 0x7c);
+        for b in 0..256u64 {
+            for d in [DType::F8E4Nv, DType::F8E5] {
+                let v = to_f64(d, b);
+                if !v.is_nan() {
+                    assert_eq!(rne(d, v), b, "{d} {b:#x}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn ints_round_once() {
+        assert_eq!(from_int(DType::F32, 16777217, Rounding::NearestEven), 0x4b80_0000);
+        // 2^60 + 2^52 + 1 : bf16 must see the +1 (above halfway) even though f64 would drop it.
+        let v: i128 = (1 << 60) + (1 << 52) + 1;
+        assert_eq!(from_int(DType::BF16, v, Rounding::NearestEven), 0x5d81);
+    }
+}

@@ -1,0 +1,480 @@
+//! Exact element semantics of every operation of the typed program, on raw
+//! bit patterns. The evaluator applies these lane by lane; the CUDA lowering
+//! must agree with them bit for bit.
+
+use crate::dtype::DType;
+use crate::float::{self, Overflow, Rounding};
+use crate::typed::{BinOp, CastKind, DivRound, MathFn, NanMode, ShrKind, UnOp};
+
+/// Kinds of undefined behaviour an element operation can hit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UbKind {
+    DivisionByZero,
+    RemainderByZero,
+    /// Signed `MIN / -1` or `MIN % -1`.
+    DivisionOverflow,
+    ShiftOutOfRange,
+    FloatToIntOutOfRange,
+    OutOfBoundsLoad,
+    OutOfBoundsStore,
+    DataRace,
+    ZeroStep,
+}
+
+impl UbKind {
+    /// The kind's name in UB reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            UbKind::DivisionByZero => "division-by-zero",
+            UbKind::RemainderByZero => "remainder-by-zero",
+            UbKind::DivisionOverflow => "division-overflow",
+            UbKind::ShiftOutOfRange => "shift-out-of-range",
+            UbKind::FloatToIntOutOfRange => "float-to-int-out-of-range",
+            UbKind::OutOfBoundsLoad => "out-of-bounds-load",
+            UbKind::OutOfBoundsStore => "out-of-bounds-store",
+            UbKind::DataRace => "data-race",
+            UbKind::ZeroStep => "zero-range-step",
+        }
+    }
+}
+
+/// Sign-extends (signed dtypes) or zero-extends the bits of an integer dtype.
+pub fn int_value(d: DType, bits: u64) -> i128 {
+    let b = d.bits();
+    if d.is_signed_int() {
+        ((bits << (64 - b)) as i64 >> (64 - b)) as i128
+    } else {
+        (bits & d.mask()) as i128
+    }
+}
+
+fn wrap(d: DType, v: i128) -> u64 {
+    (v as u64) & d.mask()
+}
+
+/// Value of a float element as f64 (exact).
+pub fn fval(d: DType, bits: u64) -> f64 {
+    float::to_f64(d, bits)
+}
+
+/// Rounds an f64 result into float dtype `d` (NaN: canonical NaN).
+pub fn fround(d: DType, v: f64) -> u64 {
+    float::from_f64(d, v, Rounding::NearestEven, Overflow::Infinity)
+}
+
+/// Round-to-odd sum of two f64: exact `a + b` rounded so that a later
+/// rounding to a format of at most 51 bits of precision is correct.
+fn add_round_odd(a: f64, b: f64) -> f64 {
+    let s = a + b;
+    if !s.is_finite() {
+        return s;
+    }
+    // TwoSum error term.
+    let bb = s - a;
+    let err = (a - (s - bb)) + (b - bb);
+    if err == 0.0 || s.to_bits() & 1 == 1 {
+        return s;
+    }
+    let toward = if err > 0.0 { f64::INFINITY } else { f64::NEG_INFINITY };
+    next_toward(s, toward)
+}
+
+fn next_toward(x: f64, t: f64) -> f64 {
+    if x == t {
+        return x;
+    }
+    let b = x.to_bits();
+    if x == 0.0 {
+        let tiny = f64::from_bits(1);
+        return if t > 0.0 { tiny } else { -tiny };
+    }
+    let up = (t > x) == (x > 0.0);
+    f64::from_bits(if up { b + 1 } else { b - 1 })
+}
+
+/// `a*b + c` rounded once into float dtype `d`.
+pub fn fma(d: DType, a: u64, b: u64, c: u64) -> u64 {
+    if d == DType::F64 {
+        let r = f64::from_bits(a).mul_add(f64::from_bits(b), f64::from_bits(c));
+        return float::canon_nan_f64(r).to_bits();
+    }
+    let (x, y, z) = (fval(d, a), fval(d, b), fval(d, c));
+    let p = x * y; // exact: at most 2*24 significant bits
+    fround(d, add_round_odd(p, z))
+}
+
+fn cmp_f(op: BinOp, x: f64, y: f64) -> bool {
+    match op {
+        BinOp::Eq => x == y,
+        BinOp::Ne => x != y,
+        BinOp::Lt => x < y,
+        BinOp::Le => x <= y,
+        BinOp::Gt => x > y,
+        BinOp::Ge => x >= y,
+        _ => unreachable!("not a comparison"),
+    }
+}
+
+fn cmp_i(op: BinOp, x: i128, y: i128) -> bool {
+    match op {
+        BinOp::Eq => x == y,
+        BinOp::Ne => x != y,
+        BinOp::Lt => x < y,
+        BinOp::Le => x <= y,
+        BinOp::Gt => x > y,
+        BinOp::Ge => x >= y,
+        _ => unreachable!("not a comparison"),
+    }
+}
+
+/// Float minimum/maximum: NaN per `mode`; -0.0 orders below +0.0.
+fn fminmax(d: DType, a: u64, b: u64, max: bool, mode: NanMode) -> u64 {
+    let (x, y) = (fval(d, a), fval(d, b));
+    match (x.is_nan(), y.is_nan()) {
+        (true, true) => return float::nan_bits(d),
+        (true, false) | (false, true) if mode == NanMode::Propagate => {
+            return float::nan_bits(d)
+        }
+        (true, false) => return b,
+        (false, true) => return a,
+        _ => {}
+    }
+    let a_first = if x == y {
+        // equal values: only the zero signs can differ
+        let a_neg = x.is_sign_negative();
+        if max {
+            !a_neg
+        } else {
+            a_neg
+        }
+    } else if max {
+        x > y
+    } else {
+        x < y
+    };
+    if a_first {
+        a
+    } else {
+        b
+    }
+}
+
+/// Applies a binary operation to two elements of dtype `d` (the operands'
+/// dtype; comparisons return bool bits 0/1).
+pub fn binary(op: BinOp, d: DType, a: u64, b: u64) -> Result<u64, UbKind> {
+    if d.is_float() {
+        return Ok(binary_float(op, d, a, b));
+    }
+    let (x, y) = (int_value(d, a), int_value(d, b));
+    let bits = d.bits();
+    Ok(match op {
+        BinOp::Add => wrap(d, x + y),
+        BinOp::Sub => wrap(d, x - y),
+        BinOp::Mul => wrap(d, x.wrapping_mul(y)),
+        BinOp::IDiv(r) | BinOp::IRem(r) => {
+            let is_div = matches!(op, BinOp::IDiv(_));
+            if y == 0 {
+                return Err(if is_div {
+                    UbKind::DivisionByZero
+                } else {
+                    UbKind::RemainderByZero
+                });
+            }
+            if d.is_signed_int() && y == -1 && x == d.int_range().0 {
+                return Err(UbKind::DivisionOverflow);
+            }
+            let q = match r {
+                DivRound::Trunc => x / y,
+                DivRound::Floor => floor_div(x, y),
+            };
+            let m = x - q * y;
+            wrap(d, if is_div { q } else { m })
+        }
+        BinOp::And => a & b,
+        BinOp::Or => a | b,
+        BinOp::Xor => a ^ b,
+        BinOp::LogicalAnd => ((a != 0) && (b != 0)) as u64,
+        BinOp::LogicalOr => ((a != 0) || (b != 0)) as u64,
+        BinOp::Shl | BinOp::Shr(_) => {
+            if y < 0 || y >= bits as i128 {
+                return Err(UbKind::ShiftOutOfRange);
+            }
+            let s = y as u32;
+            match op {
+                BinOp::Shl => wrap(d, x << s),
+                BinOp::Shr(ShrKind::Arith) => wrap(d, x >> s),
+                _ => (a & d.mask()) >> s,
+            }
+        }
+        BinOp::Min(_) => {
+            if x <= y {
+                a
+            } else {
+                b
+            }
+        }
+        BinOp::Max(_) => {
+            if x >= y {
+                a
+            } else {
+                b
+            }
+        }
+        op if op.is_comparison() => cmp_i(op, x, y) as u64,
+        BinOp::PtrAdd | BinOp::FDiv | BinOp::FRem => {
+            unreachable!("{op:?} on integers is rejected by elaboration")
+        }
+        _ => unreachable!(),
+    })
+}
+
+/// Python floor division of integers.
+pub fn floor_div(x: i128, y: i128) -> i128 {
+    let q = x / y;
+    if (x % y != 0) && ((x < 0) != (y < 0)) {
+        q - 1
+    } else {
+        q
+    }
+}
+
+fn binary_float(op: BinOp, d: DType, a: u64, b: u64) -> u64 {
+    if d == DType::F64 {
+        let (x, y) = (f64::from_bits(a), f64::from_bits(b));
+        let r = match op {
+            BinOp::Add => x + y,
+            BinOp::Sub => x - y,
+            BinOp::Mul => x * y,
+            BinOp::FDiv => x / y,
+            BinOp::FRem => x % y,
+            BinOp::Min(m) => return fminmax(d, a, b, false, m),
+            BinOp::Max(m) => return fminmax(d, a, b, true, m),
+            op if op.is_comparison() => return cmp_f(op, x, y) as u64,
+            _ => unreachable!("{op:?} on floats is rejected by elaboration"),
+        };
+        return float::canon_nan_f64(r).to_bits();
+    }
+    let (x, y) = (fval(d, a), fval(d, b));
+    // f64 holds at least 2p+2 bits for every narrower format, so computing
+    // in f64 and rounding once more is correctly rounded for + - * / and fmod.
+    let r = match op {
+        BinOp::Add => x + y,
+        BinOp::Sub => x - y,
+        BinOp::Mul => x * y,
+        BinOp::FDiv => x / y,
+        BinOp::FRem => x % y,
+        BinOp::Min(m) => return fminmax(d, a, b, false, m),
+        BinOp::Max(m) => return fminmax(d, a, b, true, m),
+        op if op.is_comparison() => return cmp_f(op, x, y) as u64,
+        _ => unreachable!("{op:?} on floats is rejected by elaboration"),
+    };
+    fround(d, r)
+}
+
+/// Applies a unary operation to an element of dtype `d`.
+pub fn unary(op: UnOp, d: DType, a: u64) -> u64 {
+    match op {
+        UnOp::Not => !a & d.mask(),
+        UnOp::LogicalNot => (a == 0) as u64,
+        UnOp::Math(f) => math(f, d, a),
+    }
+}
+
+fn math(f: MathFn, d: DType, a: u64) -> u64 {
+    if d.is_int() {
+        // only abs applies to integers (elaboration guarantees it)
+        let v = int_value(d, a);
+        return wrap(d, v.wrapping_abs());
+    }
+    if f == MathFn::Abs {
+        let fmt = d.float_format().expect("float");
+        return a & !(1u64 << (fmt.exp_bits + fmt.man_bits));
+    }
+    let x = fval(d, a);
+    let r = match f {
+        MathFn::Exp => x.exp(),
+        MathFn::Exp2 => x.exp2(),
+        MathFn::Log => x.ln(),
+        MathFn::Log2 => x.log2(),
+        MathFn::Sqrt | MathFn::SqrtRn => x.sqrt(),
+        MathFn::Rsqrt => 1.0 / x.sqrt(),
+        MathFn::Sin => x.sin(),
+        MathFn::Cos => x.cos(),
+        MathFn::Sigmoid => 1.0 / (1.0 + (-x).exp()),
+        MathFn::Erf => erf(x),
+        MathFn::Floor => x.floor(),
+        MathFn::Ceil => x.ceil(),
+        MathFn::Abs => unreachable!(),
+    };
+    if d == DType::F64 {
+        float::canon_nan_f64(r).to_bits()
+    } else {
+        fround(d, r)
+    }
+}
+
+/// erf by its Maclaurin series / continued fraction, accurate to about 1 ulp of f64.
+fn erf(x: f64) -> f64 {
+    if x.is_nan() {
+        return x;
+    }
+    let ax = x.abs();
+    let r = if ax < 2.5 {
+        // series: erf x = 2/sqrt(pi) * sum (-1)^n x^(2n+1) / (n! (2n+1))
+        let mut sum = 0.0;
+        let mut term = ax;
+        let x2 = ax * ax;
+        let mut n = 0.0;
+        loop {
+            let t = term / (2.0 * n + 1.0);
+            sum += t;
+            if t.abs() < 1e-17 * sum.abs() {
+                break;
+            }
+            n += 1.0;
+            term *= -x2 / n;
+        }
+        sum * std::f64::consts::FRAC_2_SQRT_PI
+    } else if ax < 6.0 {
+        // erfc continued fraction (Lentz)
+        let x2 = ax * ax;
+        let mut f = ax;
+        let mut c = ax;
+        let mut dd = 0.0;
+        for k in 1..200 {
+            let an = k as f64 / 2.0;
+            dd = ax + an * dd;
+            dd = 1.0 / dd;
+            c = ax + an / c;
+            let delta = c * dd;
+            f *= delta;
+            if (delta - 1.0).abs() < 1e-16 {
+                break;
+            }
+        }
+        1.0 - (-x2).exp() / (f * std::f64::consts::PI.sqrt())
+    } else {
+        1.0
+    };
+    r.copysign(x)
+}
+
+/// Converts an element from dtype `from` to dtype `to`.
+pub fn cast(kind: CastKind, from: DType, to: DType, a: u64) -> Result<u64, UbKind> {
+    if from == to {
+        return Ok(a);
+    }
+    let (rounding, overflow) = match kind {
+        CastKind::Bitcast => return Ok(a & to.mask()),
+        CastKind::Convert(r, o) => (r, o),
+    };
+    if to == DType::Bool {
+        return Ok(if from.is_float() {
+            (fval(from, a) != 0.0) as u64
+        } else {
+            (a & from.mask() != 0) as u64
+        });
+    }
+    match (from.is_float(), to.is_float()) {
+        (false, false) => Ok(wrap(to, int_value(from, a))),
+        (false, true) => Ok(float::from_int(to, int_value(from, a), rounding)),
+        (true, false) => float::to_int_trunc(fval(from, a), to).ok_or(UbKind::FloatToIntOutOfRange),
+        (true, true) => {
+            if float::is_nan(from, a) {
+                return Ok(float::nan_bits(to));
+            }
+            Ok(float::from_f64(to, fval(from, a), rounding, overflow))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn trunc_and_floor_division_table() {
+        // The TileLang seed's comparison table (a, b, truncdiv, truncmod, floordiv, floormod).
+        let table = [
+            (7, 2, 3, 1, 3, 1),
+            (-7, 2, -3, -1, -4, 1),
+            (7, -2, -3, 1, -4, -1),
+            (-7, -2, 3, -1, 3, -1),
+        ];
+        let d = DType::I32;
+        let b = |v: i128| wrap(d, v);
+        for (x, y, td, tm, fd, fm) in table {
+            assert_eq!(binary(BinOp::IDiv(DivRound::Trunc), d, b(x), b(y)), Ok(b(td)));
+            assert_eq!(binary(BinOp::IRem(DivRound::Trunc), d, b(x), b(y)), Ok(b(tm)));
+            assert_eq!(binary(BinOp::IDiv(DivRound::Floor), d, b(x), b(y)), Ok(b(fd)));
+            assert_eq!(binary(BinOp::IRem(DivRound::Floor), d, b(x), b(y)), Ok(b(fm)));
+        }
+    }
+
+    #[test]
+    fn integer_ub() {
+        let d = DType::I32;
+        assert_eq!(binary(BinOp::IDiv(DivRound::Trunc), d, 5, 0), Err(UbKind::DivisionByZero));
+        assert_eq!(binary(BinOp::IRem(DivRound::Trunc), d, 5, 0), Err(UbKind::RemainderByZero));
+        assert_eq!(
+            binary(BinOp::IDiv(DivRound::Trunc), d, 0x8000_0000, 0xffff_ffff),
+            Err(UbKind::DivisionOverflow)
+        );
+        // unsigned: 0x80000000 / 0xffffffff is just 0
+        assert_eq!(binary(BinOp::IDiv(DivRound::Trunc), DType::U32, 0x8000_0000, 0xffff_ffff), Ok(0));
+        assert_eq!(binary(BinOp::Shl, d, 1, 32), Err(UbKind::ShiftOutOfRange));
+        assert_eq!(binary(BinOp::Shl, d, 1, 0xffff_ffff), Err(UbKind::ShiftOutOfRange));
+        assert_eq!(binary(BinOp::Shl, d, 1, 31), Ok(0x8000_0000));
+    }
+
+    #[test]
+    fn shifts_by_signedness() {
+        // -8 >> 1 arithmetic = -4 (0xfffffffc); logical on the same bits = 0x7ffffffc
+        assert_eq!(binary(BinOp::Shr(ShrKind::Arith), DType::I32, 0xffff_fff8, 1), Ok(0xffff_fffc));
+        assert_eq!(binary(BinOp::Shr(ShrKind::Logical), DType::U32, 0xffff_fff8, 1), Ok(0x7fff_fffc));
+    }
+
+    #[test]
+    fn fma_rounds_once() {
+        // a = 1 + 2^-23, b = 1 - 2^-23: a*b = 1 - 2^-46 exactly; c = -1.
+        // fma = -2^-46 exactly; a*b rounded first gives 1.0 and then 0.
+        let a = (1.0f32 + f32::EPSILON).to_bits() as u64;
+        let b = (1.0f32 - f32::EPSILON).to_bits() as u64;
+        let c = (-1.0f32).to_bits() as u64;
+        assert_eq!(fma(DType::F32, a, b, c), (-(2f32.powi(-46))).to_bits() as u64);
+        let prod = binary(BinOp::Mul, DType::F32, a, b).unwrap();
+        assert_eq!(binary(BinOp::Add, DType::F32, prod, c), Ok(0));
+    }
+
+    #[test]
+    fn float_to_int_ub_and_truncation() {
+        let f = |v: f32| v.to_bits() as u64;
+        let cv = CastKind::Convert(Rounding::NearestEven, Overflow::Infinity);
+        assert_eq!(cast(cv, DType::F32, DType::I32, f(-2.7)), Ok(0xffff_fffe));
+        assert_eq!(cast(cv, DType::F32, DType::I32, f(f32::NAN)), Err(UbKind::FloatToIntOutOfRange));
+        assert_eq!(cast(cv, DType::F32, DType::I32, f(3e9)), Err(UbKind::FloatToIntOutOfRange));
+        assert_eq!(cast(cv, DType::F32, DType::U8, f(255.9)), Ok(255));
+        assert_eq!(cast(cv, DType::F32, DType::U8, f(-0.9)), Ok(0));
+        assert_eq!(cast(cv, DType::F32, DType::U8, f(-1.0)), Err(UbKind::FloatToIntOutOfRange));
+    }
+
+    #[test]
+    fn min_max_nan_and_zero() {
+        let d = DType::F32;
+        let nan = f32::NAN.to_bits() as u64;
+        let one = 1.0f32.to_bits() as u64;
+        assert_eq!(binary(BinOp::Max(NanMode::Ignore), d, nan, one), Ok(one));
+        assert_eq!(binary(BinOp::Max(NanMode::Propagate), d, nan, one), Ok(0x7fff_ffff));
+        let nz = (-0.0f32).to_bits() as u64;
+        assert_eq!(binary(BinOp::Max(NanMode::Ignore), d, nz, 0), Ok(0));
+        assert_eq!(binary(BinOp::Min(NanMode::Ignore), d, 0, nz), Ok(nz));
+    }
+
+    #[test]
+    fn erf_reference_points() {
+        // erf(0.5) = 0.5204998778130465, erf(3) = 0.9999779095030014 (A&S tables)
+        assert!((erf(0.5) - 0.5204998778130465).abs() < 2e-16);
+        assert!((erf(3.0) - 0.9999779095030014).abs() < 2e-16);
+        assert_eq!(erf(-0.5), -erf(0.5));
+    }
+}

@@ -1,0 +1,90 @@
+//! Source positions and the diagnostics that point at them.
+
+use std::fmt;
+
+/// A 1-based line and column in a source file.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Span {
+    pub line: u32,
+    pub col: u32,
+}
+
+impl fmt::Display for Span {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.line, self.col)
+    }
+}
+
+/// Maps byte offsets of a source text to line and column.
+#[derive(Clone, Debug)]
+pub struct LineIndex {
+    starts: Vec<usize>,
+}
+
+impl LineIndex {
+    pub fn new(src: &str) -> LineIndex {
+        let mut starts = vec![0];
+        starts.extend(src.match_indices('\n').map(|(i, _)| i + 1));
+        LineIndex { starts }
+    }
+    /// The span of a byte offset (columns count characters, from 1).
+    pub fn span(&self, src: &str, offset: usize) -> Span {
+        let line = self.starts.partition_point(|&s| s <= offset).max(1);
+        let start = self.starts[line - 1];
+        let col = src
+            .get(start..offset.min(src.len()))
+            .map_or(offset - start, |s| s.chars().count());
+        Span {
+            line: line as u32,
+            col: col as u32 + 1,
+        }
+    }
+}
+
+/// A user-facing error: `file:line:col: error: message`, the source line, and a hint.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Diagnostic {
+    pub span: Span,
+    pub message: String,
+    /// The supported alternative, when there is one.
+    pub help: Option<String>,
+}
+
+impl Diagnostic {
+    pub fn new(span: Span, message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            span,
+            message: message.into(),
+            help: None,
+        }
+    }
+    pub fn with_help(mut self, help: impl Into<String>) -> Diagnostic {
+        self.help = Some(help.into());
+        self
+    }
+    /// Renders the diagnostic against the source it points into.
+    pub fn render(&self, file: &str, src: &str) -> String {
+        let mut out = format!(
+            "{file}:{}:{}: error: {}\n",
+            self.span.line, self.span.col, self.message
+        );
+        if self.span.line > 0 {
+            if let Some(text) = src.lines().nth(self.span.line as usize - 1) {
+                out.push_str(&format!("    {text}\n"));
+                let pad: String = text
+                    .chars()
+                    .take(self.span.col.saturating_sub(1) as usize)
+                    .map(|c| if c == '\t' { '\t' } else { ' ' })
+                    .collect();
+                out.push_str(&format!("    {pad}^\n"));
+            }
+        }
+        if let Some(h) = &self.help {
+            out.push_str(&format!("help: {h}\n"));
+        }
+        out
+    }
+}
+
+/// Result of a step that can fail with a diagnostic.
+pub type DResult<T> = Result<T, Diagnostic>;
