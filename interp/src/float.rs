@@ -149,7 +149,12 @@ pub fn round_exact(
     };
     if overflowed {
         let to_max = overflow == Overflow::Saturate || rounding == Rounding::TowardZero;
-        return sign | if to_max { f.max_finite_bits() } else { f.inf_bits() };
+        return sign
+            | if to_max {
+                f.max_finite_bits()
+            } else {
+                f.inf_bits()
+            };
     }
     sign | bits
 }
@@ -195,14 +200,7 @@ pub fn decompose_f64(v: f64) -> (u64, i32) {
 
 /// Rounds an integer into float dtype `d` exactly once.
 pub fn from_int(d: DType, v: i128, rounding: Rounding) -> u64 {
-    round_exact(
-        d,
-        v < 0,
-        v.unsigned_abs(),
-        0,
-        rounding,
-        Overflow::Infinity,
-    )
+    round_exact(d, v < 0, v.unsigned_abs(), 0, rounding, Overflow::Infinity)
 }
 
 /// Replaces any NaN with the canonical NaN (the GPU's NaN result).
@@ -249,7 +247,17 @@ mod tests {
 
     #[test]
     fn f32_matches_native_cast() {
-        for v in [1.0, 0.1, 1e-40, 3.4e38, 3.5e38, -2.5e-45, 1.4e-45, 0.7e-45, 1.0 + 2f64.powi(-24)] {
+        for v in [
+            1.0,
+            0.1,
+            1e-40,
+            3.4e38,
+            3.5e38,
+            -2.5e-45,
+            1.4e-45,
+            0.7e-45,
+            1.0 + 2f64.powi(-24),
+        ] {
             assert_eq!(rne(DType::F32, v), (v as f32).to_bits() as u64, "{v}");
         }
     }
@@ -284,7 +292,15 @@ mod tests {
         assert_eq!(rne(DType::F8E4Nv, 448.0), 0x7e);
         assert_eq!(rne(DType::F8E4Nv, 1.0), 0x38);
         assert_eq!(rne(DType::F8E4Nv, 2f64.powi(-9)), 0x01);
-        assert_eq!(from_f64(DType::F8E4Nv, 1e6, Rounding::NearestEven, Overflow::Saturate), 0x7e);
+        assert_eq!(
+            from_f64(
+                DType::F8E4Nv,
+                1e6,
+                Rounding::NearestEven,
+                Overflow::Saturate
+            ),
+            0x7e
+        );
         assert_eq!(rne(DType::F8E4Nv, 1e6), 0x7f);
         // e5m2: 57344 = 1.11b * 2^15 -> 0x7b; 1.0 -> 0x3c; inf 0x7c.
         assert_eq!(rne(DType::F8E5, 57344.0), 0x7b);
@@ -302,7 +318,10 @@ mod tests {
 
     #[test]
     fn ints_round_once() {
-        assert_eq!(from_int(DType::F32, 16777217, Rounding::NearestEven), 0x4b80_0000);
+        assert_eq!(
+            from_int(DType::F32, 16777217, Rounding::NearestEven),
+            0x4b80_0000
+        );
         // 2^60 + 2^52 + 1 : bf16 must see the +1 (above halfway) even though f64 would drop it.
         let v: i128 = (1 << 60) + (1 << 52) + 1;
         assert_eq!(from_int(DType::BF16, v, Rounding::NearestEven), 0x5d81);

@@ -24,9 +24,15 @@ pub enum ConstArg {
 #[derive(Clone, Debug, PartialEq)]
 pub enum ArgSpec {
     /// A buffer with its initial contents as raw bits (bool as 0/1).
-    Buffer { dtype: DType, bits: Vec<u64> },
+    Buffer {
+        dtype: DType,
+        bits: Vec<u64>,
+    },
     /// A runtime scalar with its bits.
-    Scalar { dtype: DType, bits: u64 },
+    Scalar {
+        dtype: DType,
+        bits: u64,
+    },
     Constexpr(ConstArg),
 }
 
@@ -89,7 +95,9 @@ fn parse_grid(v: &Json) -> Result<[u32; 3], String> {
             .as_u64()
             .ok_or_else(|| format!("grid[{i}] must be a positive integer, got {it}"))?;
         if n == 0 {
-            return Err(format!("grid[{i}] is 0: the launch has no program instances"));
+            return Err(format!(
+                "grid[{i}] is 0: the launch has no program instances"
+            ));
         }
         if n > u32::MAX as u64 {
             return Err(format!("grid[{i}] = {n} is too large"));
@@ -117,7 +125,9 @@ fn parse_arg(spec: &Json) -> Result<ArgSpec, String> {
         .as_object()
         .ok_or("an argument must be {\"buffer\": …}, {\"scalar\": …} or {\"constexpr\": …}")?;
     if obj.len() != 1 {
-        return Err("an argument must have exactly one of \"buffer\", \"scalar\", \"constexpr\"".into());
+        return Err(
+            "an argument must have exactly one of \"buffer\", \"scalar\", \"constexpr\"".into(),
+        );
     }
     let (k, body) = obj.iter().next().expect("one key");
     match k.as_str() {
@@ -155,14 +165,13 @@ fn parse_buffer(body: &Json) -> Result<ArgSpec, String> {
     let dtype = parse_dtype(b.get("dtype"))?;
     let len = match b.get("len") {
         None => None,
-        Some(l) => Some(
-            l.as_u64()
-                .ok_or("\"len\" must be a non-negative integer")? as usize,
-        ),
+        Some(l) => Some(l.as_u64().ok_or("\"len\" must be a non-negative integer")? as usize),
     };
     if let Some(l) = len {
         if l > MAX_BUFFER_LEN {
-            return Err(format!("len {l} exceeds ksem's limit of {MAX_BUFFER_LEN} elements"));
+            return Err(format!(
+                "len {l} exceeds ksem's limit of {MAX_BUFFER_LEN} elements"
+            ));
         }
     }
     let sources = ["data", "bits", "init"]
@@ -197,7 +206,10 @@ fn parse_buffer(body: &Json) -> Result<ArgSpec, String> {
     };
     if let Some(l) = len {
         if l != bits.len() {
-            return Err(format!("\"len\" is {l} but {} values were given", bits.len()));
+            return Err(format!(
+                "\"len\" is {l} but {} values were given",
+                bits.len()
+            ));
         }
     }
     Ok(ArgSpec::Buffer { dtype, bits })
@@ -228,7 +240,12 @@ pub fn value_bits(dtype: DType, v: &Json) -> Result<u64, String> {
             Json::Bool(b) => *b as u8 as f64,
             _ => return Err(format!("{v} is not a number")),
         };
-        return Ok(float::from_f64(dtype, f, Rounding::NearestEven, Overflow::Infinity));
+        return Ok(float::from_f64(
+            dtype,
+            f,
+            Rounding::NearestEven,
+            Overflow::Infinity,
+        ));
     }
     let i: i128 = match v {
         Json::Bool(b) => *b as i128,
@@ -238,7 +255,10 @@ pub fn value_bits(dtype: DType, v: &Json) -> Result<u64, String> {
             } else if let Some(u) = n.as_u64() {
                 u as i128
             } else {
-                return Err(format!("{n} is not an integer (dtype {})", dtype.json_name()));
+                return Err(format!(
+                    "{n} is not an integer (dtype {})",
+                    dtype.json_name()
+                ));
             }
         }
         _ => return Err(format!("{v} is not an integer")),
@@ -268,11 +288,22 @@ fn raw_bits(dtype: DType, v: &Json) -> Result<u64, String> {
         Json::Number(n) => n.as_u64().ok_or("bits must be non-negative")?,
         _ => return Err("bits must be hex strings or integers".into()),
     };
-    let mask = if dtype == DType::Bool { 0xff } else { dtype.mask() };
+    let mask = if dtype == DType::Bool {
+        0xff
+    } else {
+        dtype.mask()
+    };
     if b & !mask != 0 {
-        return Err(format!("{b:#x} does not fit in {} bits", dtype.storage_bits()));
+        return Err(format!(
+            "{b:#x} does not fit in {} bits",
+            dtype.storage_bits()
+        ));
     }
-    Ok(if dtype == DType::Bool { (b != 0) as u64 } else { b })
+    Ok(if dtype == DType::Bool {
+        (b != 0) as u64
+    } else {
+        b
+    })
 }
 
 /// splitmix64, the generator of `init.random` (docs/formats.md).
@@ -319,7 +350,12 @@ fn random_init(dtype: DType, n: usize, init: &Json) -> Result<Vec<u64>, String> 
                 (Some(l), Some(h)) => l + (h - l) * (r as f64 * 2f64.powi(-24)),
                 _ => r as f64 * 2f64.powi(-23) - 1.0,
             };
-            out.push(float::from_f64(dtype, v, Rounding::NearestEven, Overflow::Infinity));
+            out.push(float::from_f64(
+                dtype,
+                v,
+                Rounding::NearestEven,
+                Overflow::Infinity,
+            ));
         }
     } else {
         let range = match &bounds {
@@ -329,7 +365,10 @@ fn random_init(dtype: DType, n: usize, init: &Json) -> Result<Vec<u64>, String> 
                 let h = h.as_i64().ok_or("high must be an integer")? as i128;
                 let (dl, dh) = dtype.int_range();
                 if l >= h || l < dl || h - 1 > dh {
-                    return Err(format!("bounds [{l}, {h}) are empty or outside {}", dtype.json_name()));
+                    return Err(format!(
+                        "bounds [{l}, {h}) are empty or outside {}",
+                        dtype.json_name()
+                    ));
                 }
                 Some((l, h))
             }
@@ -409,7 +448,12 @@ impl RunResult {
             o.insert("len".into(), json!(b.bits.len()));
             o.insert(
                 "bits".into(),
-                Json::Array(b.bits.iter().map(|&x| json!(hex_bits(b.dtype, x))).collect()),
+                Json::Array(
+                    b.bits
+                        .iter()
+                        .map(|&x| json!(hex_bits(b.dtype, x)))
+                        .collect(),
+                ),
             );
             let exact = !b.inexact.iter().any(|&x| x);
             o.insert("exact".into(), json!(exact));

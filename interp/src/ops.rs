@@ -75,7 +75,11 @@ fn add_round_odd(a: f64, b: f64) -> f64 {
     if err == 0.0 || s.to_bits() & 1 == 1 {
         return s;
     }
-    let toward = if err > 0.0 { f64::INFINITY } else { f64::NEG_INFINITY };
+    let toward = if err > 0.0 {
+        f64::INFINITY
+    } else {
+        f64::NEG_INFINITY
+    };
     next_toward(s, toward)
 }
 
@@ -132,9 +136,7 @@ fn fminmax(d: DType, a: u64, b: u64, max: bool, mode: NanMode) -> u64 {
     let (x, y) = (fval(d, a), fval(d, b));
     match (x.is_nan(), y.is_nan()) {
         (true, true) => return float::nan_bits(d),
-        (true, false) | (false, true) if mode == NanMode::Propagate => {
-            return float::nan_bits(d)
-        }
+        (true, false) | (false, true) if mode == NanMode::Propagate => return float::nan_bits(d),
         (true, false) => return b,
         (false, true) => return a,
         _ => {}
@@ -404,34 +406,69 @@ mod tests {
         let d = DType::I32;
         let b = |v: i128| wrap(d, v);
         for (x, y, td, tm, fd, fm) in table {
-            assert_eq!(binary(BinOp::IDiv(DivRound::Trunc), d, b(x), b(y)), Ok(b(td)));
-            assert_eq!(binary(BinOp::IRem(DivRound::Trunc), d, b(x), b(y)), Ok(b(tm)));
-            assert_eq!(binary(BinOp::IDiv(DivRound::Floor), d, b(x), b(y)), Ok(b(fd)));
-            assert_eq!(binary(BinOp::IRem(DivRound::Floor), d, b(x), b(y)), Ok(b(fm)));
+            assert_eq!(
+                binary(BinOp::IDiv(DivRound::Trunc), d, b(x), b(y)),
+                Ok(b(td))
+            );
+            assert_eq!(
+                binary(BinOp::IRem(DivRound::Trunc), d, b(x), b(y)),
+                Ok(b(tm))
+            );
+            assert_eq!(
+                binary(BinOp::IDiv(DivRound::Floor), d, b(x), b(y)),
+                Ok(b(fd))
+            );
+            assert_eq!(
+                binary(BinOp::IRem(DivRound::Floor), d, b(x), b(y)),
+                Ok(b(fm))
+            );
         }
     }
 
     #[test]
     fn integer_ub() {
         let d = DType::I32;
-        assert_eq!(binary(BinOp::IDiv(DivRound::Trunc), d, 5, 0), Err(UbKind::DivisionByZero));
-        assert_eq!(binary(BinOp::IRem(DivRound::Trunc), d, 5, 0), Err(UbKind::RemainderByZero));
+        assert_eq!(
+            binary(BinOp::IDiv(DivRound::Trunc), d, 5, 0),
+            Err(UbKind::DivisionByZero)
+        );
+        assert_eq!(
+            binary(BinOp::IRem(DivRound::Trunc), d, 5, 0),
+            Err(UbKind::RemainderByZero)
+        );
         assert_eq!(
             binary(BinOp::IDiv(DivRound::Trunc), d, 0x8000_0000, 0xffff_ffff),
             Err(UbKind::DivisionOverflow)
         );
         // unsigned: 0x80000000 / 0xffffffff is just 0
-        assert_eq!(binary(BinOp::IDiv(DivRound::Trunc), DType::U32, 0x8000_0000, 0xffff_ffff), Ok(0));
+        assert_eq!(
+            binary(
+                BinOp::IDiv(DivRound::Trunc),
+                DType::U32,
+                0x8000_0000,
+                0xffff_ffff
+            ),
+            Ok(0)
+        );
         assert_eq!(binary(BinOp::Shl, d, 1, 32), Err(UbKind::ShiftOutOfRange));
-        assert_eq!(binary(BinOp::Shl, d, 1, 0xffff_ffff), Err(UbKind::ShiftOutOfRange));
+        assert_eq!(
+            binary(BinOp::Shl, d, 1, 0xffff_ffff),
+            Err(UbKind::ShiftOutOfRange)
+        );
         assert_eq!(binary(BinOp::Shl, d, 1, 31), Ok(0x8000_0000));
     }
 
     #[test]
     fn shifts_by_signedness() {
         // -8 >> 1 arithmetic = -4 (0xfffffffc); logical on the same bits = 0x7ffffffc
-        assert_eq!(binary(BinOp::Shr(ShrKind::Arith), DType::I32, 0xffff_fff8, 1), Ok(0xffff_fffc));
-        assert_eq!(binary(BinOp::Shr(ShrKind::Logical), DType::U32, 0xffff_fff8, 1), Ok(0x7fff_fffc));
+        assert_eq!(
+            binary(BinOp::Shr(ShrKind::Arith), DType::I32, 0xffff_fff8, 1),
+            Ok(0xffff_fffc)
+        );
+        assert_eq!(
+            binary(BinOp::Shr(ShrKind::Logical), DType::U32, 0xffff_fff8, 1),
+            Ok(0x7fff_fffc)
+        );
     }
 
     #[test]
@@ -441,7 +478,10 @@ mod tests {
         let a = (1.0f32 + f32::EPSILON).to_bits() as u64;
         let b = (1.0f32 - f32::EPSILON).to_bits() as u64;
         let c = (-1.0f32).to_bits() as u64;
-        assert_eq!(fma(DType::F32, a, b, c), (-(2f32.powi(-46))).to_bits() as u64);
+        assert_eq!(
+            fma(DType::F32, a, b, c),
+            (-(2f32.powi(-46))).to_bits() as u64
+        );
         let prod = binary(BinOp::Mul, DType::F32, a, b).unwrap();
         assert_eq!(binary(BinOp::Add, DType::F32, prod, c), Ok(0));
     }
@@ -451,11 +491,20 @@ mod tests {
         let f = |v: f32| v.to_bits() as u64;
         let cv = CastKind::Convert(Rounding::NearestEven, Overflow::Infinity);
         assert_eq!(cast(cv, DType::F32, DType::I32, f(-2.7)), Ok(0xffff_fffe));
-        assert_eq!(cast(cv, DType::F32, DType::I32, f(f32::NAN)), Err(UbKind::FloatToIntOutOfRange));
-        assert_eq!(cast(cv, DType::F32, DType::I32, f(3e9)), Err(UbKind::FloatToIntOutOfRange));
+        assert_eq!(
+            cast(cv, DType::F32, DType::I32, f(f32::NAN)),
+            Err(UbKind::FloatToIntOutOfRange)
+        );
+        assert_eq!(
+            cast(cv, DType::F32, DType::I32, f(3e9)),
+            Err(UbKind::FloatToIntOutOfRange)
+        );
         assert_eq!(cast(cv, DType::F32, DType::U8, f(255.9)), Ok(255));
         assert_eq!(cast(cv, DType::F32, DType::U8, f(-0.9)), Ok(0));
-        assert_eq!(cast(cv, DType::F32, DType::U8, f(-1.0)), Err(UbKind::FloatToIntOutOfRange));
+        assert_eq!(
+            cast(cv, DType::F32, DType::U8, f(-1.0)),
+            Err(UbKind::FloatToIntOutOfRange)
+        );
     }
 
     #[test]
@@ -464,7 +513,10 @@ mod tests {
         let nan = f32::NAN.to_bits() as u64;
         let one = 1.0f32.to_bits() as u64;
         assert_eq!(binary(BinOp::Max(NanMode::Ignore), d, nan, one), Ok(one));
-        assert_eq!(binary(BinOp::Max(NanMode::Propagate), d, nan, one), Ok(0x7fff_ffff));
+        assert_eq!(
+            binary(BinOp::Max(NanMode::Propagate), d, nan, one),
+            Ok(0x7fff_ffff)
+        );
         let nz = (-0.0f32).to_bits() as u64;
         assert_eq!(binary(BinOp::Max(NanMode::Ignore), d, nz, 0), Ok(0));
         assert_eq!(binary(BinOp::Min(NanMode::Ignore), d, 0, nz), Ok(nz));

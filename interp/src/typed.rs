@@ -217,9 +217,14 @@ pub enum Combiner {
     Max(NanMode),
     Min(NanMode),
     Xor,
-    /// Index of the maximum (ties: lowest index; Triton's combine).
-    ArgMax,
-    ArgMin,
+    /// Triton's argmax combine (ties: lowest index); `value` selects the
+    /// value half of the (value, index) result instead of the index.
+    ArgMax {
+        value: bool,
+    },
+    ArgMin {
+        value: bool,
+    },
     /// A user combine function: `body` computes `result` from vars `lhs`, `rhs` (0-d).
     Custom {
         lhs: VarId,

@@ -1,0 +1,931 @@
+//! The evaluator: runs a typed kernel over a launch grid, one program
+//! instance per task (in parallel), with tiles held as ndarray arrays of bit
+//! patterns. Undefined behaviour stops the instance and is reported.
+
+use crate::dtype::DType;
+use crate::launch::{ArgSpec, BufferResult, Launch, RunResult, UbReport};
+use crate::ops::{self, UbKind};
+use crate::span::{Diagnostic, Span};
+use crate::typed::*;
+use ndarray::{ArcArray, Axis, IxDyn};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+/// Tunables of a run.
+#[derive(Clone, Debug)]
+pub struct RunOptions {
+    /// Loop iterations one program instance may run before ksem gives up.
+    pub max_loop_iterations: u64,
+    /// Worker threads (0: rayon's default).
+    pub threads: usize,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions {
+            max_loop_iterations: 1 << 24,
+            threads: 0,
+        }
+    }
+}
+
+/// A runtime value: bit patterns of a tile, and which lanes are inexact.
+#[derive(Clone, Debug)]
+pub struct Tile {
+    pub data: ArcArray<u64, IxDyn>,
+    pub inexact: Option<ArcArray<bool, IxDyn>>,
+}
+
+impl Tile {
+    fn scalar(bits: u64) -> Tile {
+        Tile {
+            data: ArcArray::from_elem(IxDyn(&[]), bits),
+            inexact: None,
+        }
+    }
+    fn from_vec(shape: &[usize], v: Vec<u64>, inexact: Option<Vec<bool>>) -> Tile {
+        let data = ArcArray::from_shape_vec(IxDyn(shape), v).expect("shape matches");
+        let inexact = inexact
+            .filter(|i| i.iter().any(|&x| x))
+            .map(|i| ArcArray::from_shape_vec(IxDyn(shape), i).expect("shape matches"));
+        Tile { data, inexact }
+    }
+    fn inexact_at(&self, i: usize) -> bool {
+        self.inexact.as_ref().is_some_and(|a| {
+            if a.ndim() == 0 {
+                a.iter().next().copied().unwrap_or(false)
+            } else {
+                a.as_slice()
+                    .map_or_else(|| a.iter().nth(i).copied().unwrap_or(false), |s| s[i])
+            }
+        })
+    }
+    fn flat(&self) -> Vec<u64> {
+        self.data.iter().copied().collect()
+    }
+}
+
+/// One buffer of the launch's memory.
+struct Buffer {
+    name: String,
+    dtype: DType,
+    cells: Vec<AtomicU64>,
+    inexact: Vec<AtomicBool>,
+}
+
+/// A recorded range of memory accesses, for race detection.
+#[derive(Clone, Debug)]
+struct Access {
+    buf: u32,
+    start: u64,
+    len: u64,
+    write: bool,
+    span: Span,
+}
+
+/// Why an instance stopped early.
+enum Stop {
+    Break,
+    Continue,
+    Ub(UbReport),
+    Error(Diagnostic),
+}
+
+const PTR_OFFSET_BITS: u32 = 48;
+
+fn ptr_parts(p: u64) -> (usize, i64) {
+    let buf = (p >> PTR_OFFSET_BITS) as usize;
+    let off = ((p << (64 - PTR_OFFSET_BITS)) as i64) >> (64 - PTR_OFFSET_BITS);
+    (buf, off)
+}
+
+fn make_ptr(buf: usize, off: i64) -> u64 {
+    ((buf as u64) << PTR_OFFSET_BITS) | ((off as u64) & ((1u64 << PTR_OFFSET_BITS) - 1))
+}
+
+fn unravel(shape: &[usize], mut i: usize) -> Vec<usize> {
+    let mut idx = vec![0; shape.len()];
+    for d in (0..shape.len()).rev() {
+        let n = shape[d].max(1);
+        idx[d] = i % n;
+        i /= n;
+    }
+    idx
+}
+
+struct Instance<'a> {
+    k: &'a Kernel,
+    bufs: &'a [Buffer],
+    pid: [u32; 3],
+    grid: [u32; 3],
+    env: Vec<Option<Tile>>,
+    log: Vec<Access>,
+    prints: String,
+    iterations: u64,
+    max_iterations: u64,
+}
+
+/// Runs `kernel` over `launch`'s grid and returns every buffer's final bits.
+pub fn run(kernel: &Kernel, launch: &Launch, opts: &RunOptions) -> Result<RunResult, Diagnostic> {
+    let mut bufs = Vec::new();
+    let mut init: Vec<(VarId, u64)> = Vec::new();
+    for p in &kernel.params {
+        match (launch.arg(&p.name), p.var) {
+            (Some(ArgSpec::Buffer { dtype, bits }), Some(v)) => {
+                init.push((v, make_ptr(bufs.len(), 0)));
+                bufs.push(Buffer {
+                    name: p.name.clone(),
+                    dtype: *dtype,
+                    cells: bits.iter().map(|&b| AtomicU64::new(b)).collect(),
+                    inexact: bits.iter().map(|_| AtomicBool::new(false)).collect(),
+                });
+            }
+            (Some(ArgSpec::Scalar { bits, .. }), Some(v)) => init.push((v, *bits)),
+            _ => {}
+        }
+    }
+    let g = launch.grid;
+    let pids: Vec<[u32; 3]> = (0..g[2])
+        .flat_map(|z| (0..g[1]).flat_map(move |y| (0..g[0]).map(move |x| [x, y, z])))
+        .collect();
+    let run_one = |pid: &[u32; 3]| {
+        let mut inst = Instance {
+            k: kernel,
+            bufs: &bufs,
+            pid: *pid,
+            grid: g,
+            env: vec![None; kernel.vars.len()],
+            log: Vec::new(),
+            prints: String::new(),
+            iterations: 0,
+            max_iterations: opts.max_loop_iterations,
+        };
+        for &(v, b) in &init {
+            inst.env[v] = Some(Tile::scalar(b));
+        }
+        let r = inst.block(&kernel.body);
+        (r, inst.log, inst.prints)
+    };
+    let outcomes: Vec<_> = if opts.threads == 1 {
+        pids.iter().map(run_one).collect()
+    } else if opts.threads > 1 {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(opts.threads)
+            .build()
+            .map_err(|e| Diagnostic::new(Span::default(), format!("thread pool: {e}")))?;
+        pool.install(|| pids.par_iter().map(run_one).collect())
+    } else {
+        pids.par_iter().map(run_one).collect()
+    };
+    let mut ub = Vec::new();
+    let mut logs = Vec::with_capacity(outcomes.len());
+    for (i, (r, log, prints)) in outcomes.into_iter().enumerate() {
+        eprint!("{prints}");
+        match r {
+            Ok(()) | Err(Stop::Break) | Err(Stop::Continue) => {}
+            Err(Stop::Ub(u)) => ub.push(u),
+            Err(Stop::Error(d)) => return Err(d),
+        }
+        logs.push((pids[i], log));
+    }
+    ub.extend(find_races(&bufs, &logs));
+    Ok(RunResult {
+        kernel: kernel.name.clone(),
+        backend: "interp".into(),
+        buffers: bufs
+            .iter()
+            .map(|b| BufferResult {
+                name: b.name.clone(),
+                dtype: b.dtype,
+                bits: b.cells.iter().map(|c| c.load(Ordering::Relaxed)).collect(),
+                inexact: b
+                    .inexact
+                    .iter()
+                    .map(|c| c.load(Ordering::Relaxed))
+                    .collect(),
+            })
+            .collect(),
+        ub,
+    })
+}
+
+/// Two program instances touching one element where one of them writes.
+fn find_races(bufs: &[Buffer], logs: &[([u32; 3], Vec<Access>)]) -> Vec<UbReport> {
+    const NONE: u32 = u32::MAX;
+    const MANY: u32 = u32::MAX - 1;
+    let written: Vec<bool> = (0..bufs.len())
+        .map(|b| {
+            logs.iter()
+                .any(|(_, l)| l.iter().any(|a| a.write && a.buf as usize == b))
+        })
+        .collect();
+    let mut writer: Vec<Vec<u32>> = bufs
+        .iter()
+        .enumerate()
+        .map(|(i, b)| {
+            if written[i] {
+                vec![NONE; b.cells.len()]
+            } else {
+                vec![]
+            }
+        })
+        .collect();
+    let mut reader = writer.clone();
+    let mut out = Vec::new();
+    for (p, (pid, log)) in logs.iter().enumerate() {
+        let p = p as u32;
+        for a in log {
+            let b = a.buf as usize;
+            if !written[b] {
+                continue;
+            }
+            for idx in a.start..a.start + a.len {
+                let i = idx as usize;
+                let w = writer[b][i];
+                let r = reader[b][i];
+                let other = if w != NONE && w != p {
+                    Some(w)
+                } else if a.write && r != NONE && r != p {
+                    Some(if r == MANY { NONE } else { r })
+                } else {
+                    None
+                };
+                if let Some(o) = other {
+                    let with = if o == NONE {
+                        "other program instances".to_string()
+                    } else {
+                        let q = logs[o as usize].0;
+                        format!("program ({},{},{})", q[0], q[1], q[2])
+                    };
+                    out.push(UbReport {
+                        kind: UbKind::DataRace.name().into(),
+                        line: a.span.line,
+                        col: a.span.col,
+                        program: *pid,
+                        element: vec![i],
+                        message: format!(
+                            "data race on {}[{i}]: {} here and accessed by {with}",
+                            bufs[b].name,
+                            if a.write { "written" } else { "read" }
+                        ),
+                    });
+                    if out.len() >= 16 {
+                        return out;
+                    }
+                    break;
+                }
+                if a.write {
+                    writer[b][i] = p;
+                } else {
+                    reader[b][i] = if r == NONE || r == p { p } else { MANY };
+                }
+            }
+        }
+    }
+    out
+}
+
+impl Instance<'_> {
+    fn ub(&self, kind: UbKind, span: Span, element: Vec<usize>, message: String) -> Stop {
+        Stop::Ub(UbReport {
+            kind: kind.name().into(),
+            line: span.line,
+            col: span.col,
+            program: self.pid,
+            element,
+            message,
+        })
+    }
+
+    fn block(&mut self, b: &[Stmt]) -> Result<(), Stop> {
+        for s in b {
+            self.stmt(s)?;
+        }
+        Ok(())
+    }
+
+    fn tick(&mut self, span: Span) -> Result<(), Stop> {
+        self.iterations += 1;
+        if self.iterations > self.max_iterations {
+            return Err(Stop::Error(
+                Diagnostic::new(
+                    span,
+                    format!(
+                        "program ({},{},{}) ran more than {} loop iterations; ksem stopped it",
+                        self.pid[0], self.pid[1], self.pid[2], self.max_iterations
+                    ),
+                )
+                .with_help("check the loop's exit condition, or raise --max-loop-iterations"),
+            ));
+        }
+        Ok(())
+    }
+
+    fn stmt(&mut self, s: &Stmt) -> Result<(), Stop> {
+        match s {
+            Stmt::Let(v, e) => {
+                let t = self.eval(e)?;
+                self.env[*v] = Some(t);
+            }
+            Stmt::Store {
+                ptr,
+                value,
+                mask,
+                span,
+            } => self.store(ptr, value, mask.as_ref(), *span)?,
+            Stmt::If {
+                cond,
+                then_body,
+                else_body,
+            } => {
+                if self.eval(cond)?.data.iter().next() == Some(&1) {
+                    self.block(then_body)?;
+                } else {
+                    self.block(else_body)?;
+                }
+            }
+            Stmt::For {
+                var,
+                start,
+                end,
+                step,
+                body,
+                span,
+            } => {
+                let d = self.k.vars[*var].1.dtype();
+                let first = |t: Tile| t.data.iter().next().copied().unwrap_or(0);
+                let lo = ops::int_value(d, first(self.eval(start)?));
+                let hi = ops::int_value(d, first(self.eval(end)?));
+                let st = ops::int_value(d, first(self.eval(step)?));
+                if st == 0 {
+                    return Err(self.ub(
+                        UbKind::ZeroStep,
+                        *span,
+                        vec![],
+                        "range() step is zero".into(),
+                    ));
+                }
+                let mut i = lo;
+                while (st > 0 && i < hi) || (st < 0 && i > hi) {
+                    self.tick(*span)?;
+                    self.env[*var] = Some(Tile::scalar((i as u64) & d.mask()));
+                    match self.block(body) {
+                        Ok(()) | Err(Stop::Continue) => {}
+                        Err(Stop::Break) => break,
+                        Err(e) => return Err(e),
+                    }
+                    i += st;
+                }
+            }
+            Stmt::While { cond, body, span } => loop {
+                if self.eval(cond)?.data.iter().next() != Some(&1) {
+                    break;
+                }
+                self.tick(*span)?;
+                match self.block(body) {
+                    Ok(()) | Err(Stop::Continue) => {}
+                    Err(Stop::Break) => break,
+                    Err(e) => return Err(e),
+                }
+            },
+            Stmt::Break => return Err(Stop::Break),
+            Stmt::Continue => return Err(Stop::Continue),
+            Stmt::Print { prefix, args, .. } => {
+                let mut line = format!(
+                    "pid ({}, {}, {}) {prefix}",
+                    self.pid[0], self.pid[1], self.pid[2]
+                );
+                for a in args {
+                    let t = self.eval(a)?;
+                    let vals: Vec<String> = t
+                        .data
+                        .iter()
+                        .map(|&b| format_value(a.ty.dtype(), b))
+                        .collect();
+                    line.push_str(&format!(" [{}]", vals.join(", ")));
+                }
+                self.prints.push_str(&line);
+                self.prints.push('\n');
+            }
+        }
+        Ok(())
+    }
+
+    fn eval(&mut self, e: &Expr) -> Result<Tile, Stop> {
+        let shape = &e.ty.shape;
+        Ok(match &e.kind {
+            ExprKind::Const(b) => Tile::scalar(*b),
+            ExprKind::Var(v) => self.env[*v]
+                .clone()
+                .expect("elaboration defines variables before use"),
+            ExprKind::ProgramId(a) => Tile::scalar(self.pid[*a as usize] as u64),
+            ExprKind::NumPrograms(a) => Tile::scalar(self.grid[*a as usize] as u64),
+            ExprKind::Arange(s, t) => Tile::from_vec(
+                shape,
+                (*s..*t).map(|v| (v as u64) & 0xffff_ffff).collect(),
+                None,
+            ),
+            ExprKind::Broadcast(x) => {
+                let t = self.eval(x)?;
+                let data = t
+                    .data
+                    .broadcast(IxDyn(shape))
+                    .expect("elaborated shapes broadcast")
+                    .to_shared();
+                let inexact = t
+                    .inexact
+                    .map(|i| i.broadcast(IxDyn(shape)).expect("same").to_shared());
+                Tile {
+                    data: data.as_standard_layout().to_shared(),
+                    inexact,
+                }
+            }
+            ExprKind::Reshape(x) => {
+                let t = self.eval(x)?;
+                let inexact = t.inexact.as_ref().map(|i| i.iter().copied().collect());
+                Tile::from_vec(shape, t.flat(), inexact)
+            }
+            ExprKind::Permute(x, perm) => {
+                let t = self.eval(x)?;
+                let p = |a: ArcArray<u64, IxDyn>| {
+                    a.permuted_axes(IxDyn(perm))
+                        .as_standard_layout()
+                        .to_shared()
+                };
+                let inexact = t.inexact.map(|i| {
+                    i.permuted_axes(IxDyn(perm))
+                        .as_standard_layout()
+                        .to_shared()
+                });
+                Tile {
+                    data: p(t.data),
+                    inexact,
+                }
+            }
+            ExprKind::Cast(x, kind) => {
+                let t = self.eval(x)?;
+                let (from, to) = (x.ty.dtype(), e.ty.dtype());
+                let mut out = Vec::with_capacity(t.data.len());
+                for (i, &b) in t.data.iter().enumerate() {
+                    match ops::cast(*kind, from, to, b) {
+                        Ok(v) => out.push(v),
+                        Err(k) => {
+                            let v = format_value(from, b);
+                            return Err(self.ub(
+                                k,
+                                e.span,
+                                unravel(shape, i),
+                                format!("{from} value {v} does not fit in {to}"),
+                            ));
+                        }
+                    }
+                }
+                let inexact = t.inexact.as_ref().map(|i| i.iter().copied().collect());
+                Tile::from_vec(shape, out, inexact)
+            }
+            ExprKind::Unary(op, x) => {
+                let t = self.eval(x)?;
+                let d = x.ty.dtype();
+                let out: Vec<u64> = t.data.iter().map(|&b| ops::unary(*op, d, b)).collect();
+                let approx = matches!(op, UnOp::Math(f) if f.is_inexact());
+                let inexact = if approx {
+                    Some(vec![true; out.len()])
+                } else {
+                    t.inexact.as_ref().map(|i| i.iter().copied().collect())
+                };
+                Tile::from_vec(shape, out, inexact)
+            }
+            ExprKind::Binary(op, a, b) => {
+                let (ta, tb) = (self.eval(a)?, self.eval(b)?);
+                self.binary(*op, a.ty.dtype(), &ta, &tb, e)?
+            }
+            ExprKind::Select(c, a, b) => {
+                let (tc, ta, tb) = (self.eval(c)?, self.eval(a)?, self.eval(b)?);
+                let n = tc.data.len().max(ta.data.len()).max(tb.data.len());
+                let get = |t: &Tile, i: usize| -> u64 {
+                    if t.data.len() == 1 {
+                        *t.data.iter().next().expect("one")
+                    } else {
+                        t.data
+                            .as_slice()
+                            .map_or_else(|| t.data.iter().nth(i).copied().unwrap_or(0), |s| s[i])
+                    }
+                };
+                let any_inexact =
+                    tc.inexact.is_some() || ta.inexact.is_some() || tb.inexact.is_some();
+                let mut out = Vec::with_capacity(n);
+                let mut inex = Vec::new();
+                for i in 0..n {
+                    let c = get(&tc, i) != 0;
+                    out.push(if c { get(&ta, i) } else { get(&tb, i) });
+                    if any_inexact {
+                        let pick = |t: &Tile| {
+                            if t.data.len() == 1 {
+                                t.inexact_at(0)
+                            } else {
+                                t.inexact_at(i)
+                            }
+                        };
+                        inex.push(pick(&tc) || if c { pick(&ta) } else { pick(&tb) });
+                    }
+                }
+                let shp = if shape.iter().product::<usize>() == n {
+                    shape.clone()
+                } else {
+                    vec![n]
+                };
+                Tile::from_vec(&shp, out, any_inexact.then_some(inex))
+            }
+            ExprKind::Fma(a, b, c) => {
+                let (ta, tb, tc) = (self.eval(a)?, self.eval(b)?, self.eval(c)?);
+                let d = e.ty.dtype();
+                let out: Vec<u64> = ta
+                    .data
+                    .iter()
+                    .zip(tb.data.iter())
+                    .zip(tc.data.iter())
+                    .map(|((&x, &y), &z)| ops::fma(d, x, y, z))
+                    .collect();
+                let inexact = merge_inexact(&[&ta, &tb, &tc], out.len());
+                Tile::from_vec(shape, out, inexact)
+            }
+            ExprKind::Load { ptr, mask, other } => {
+                let tp = self.eval(ptr)?;
+                let tm = match mask {
+                    Some(m) => Some(self.eval(m)?),
+                    None => None,
+                };
+                let to = match other {
+                    Some(o) => Some(self.eval(o)?),
+                    None => None,
+                };
+                self.load(&tp, tm.as_ref(), to.as_ref(), e)?
+            }
+            ExprKind::Reduce {
+                arg,
+                axis,
+                combiner,
+                ..
+            } => {
+                let t = self.eval(arg)?;
+                self.reduce(&t, arg.ty.dtype(), axis.unwrap_or(0), combiner, e)?
+            }
+        })
+    }
+
+    fn binary(
+        &mut self,
+        op: BinOp,
+        d: DType,
+        ta: &Tile,
+        tb: &Tile,
+        e: &Expr,
+    ) -> Result<Tile, Stop> {
+        let n = ta.data.len().max(tb.data.len());
+        let shape: Vec<usize> = if ta.data.len() >= tb.data.len() {
+            ta.data.shape().to_vec()
+        } else {
+            tb.data.shape().to_vec()
+        };
+        let va: Vec<u64> = ta.flat();
+        let vb: Vec<u64> = tb.flat();
+        let at = |v: &Vec<u64>, i: usize| if v.len() == 1 { v[0] } else { v[i] };
+        let mut out = Vec::with_capacity(n);
+        if op == BinOp::PtrAdd {
+            let od = match e.kind {
+                ExprKind::Binary(_, _, ref b) => b.ty.dtype(),
+                _ => unreachable!(),
+            };
+            for i in 0..n {
+                let (buf, off) = ptr_parts(at(&va, i));
+                let delta = ops::int_value(od, at(&vb, i));
+                let no = (off as i128 + delta).clamp(-(1i128 << 46), 1i128 << 46);
+                out.push(make_ptr(buf, no as i64));
+            }
+        } else {
+            for i in 0..n {
+                let (x, y) = (at(&va, i), at(&vb, i));
+                match ops::binary(op, d, x, y) {
+                    Ok(v) => out.push(v),
+                    Err(k) => {
+                        let msg = format!(
+                            "{:?} of {d} values {} and {}",
+                            op,
+                            format_value(d, x),
+                            format_value(d, y)
+                        );
+                        return Err(self.ub(k, e.span, unravel(&shape, i), msg));
+                    }
+                }
+            }
+        }
+        let inexact = merge_inexact(&[ta, tb], n);
+        Ok(Tile::from_vec(&shape, out, inexact))
+    }
+
+    fn load(
+        &mut self,
+        tp: &Tile,
+        tm: Option<&Tile>,
+        to: Option<&Tile>,
+        e: &Expr,
+    ) -> Result<Tile, Stop> {
+        let shape = &e.ty.shape;
+        let d = e.ty.dtype();
+        let ptrs = tp.flat();
+        let mask = tm.map(|m| m.flat());
+        let other = to.map(|o| o.flat());
+        let mut out = Vec::with_capacity(ptrs.len());
+        let mut inex = vec![false; ptrs.len()];
+        let mut runs = Runs::default();
+        for (i, &p) in ptrs.iter().enumerate() {
+            if mask.as_ref().is_some_and(|m| m[i] == 0) {
+                out.push(other.as_ref().map_or(0, |o| o[i]));
+                if let Some(o) = to {
+                    inex[i] = o.inexact_at(i);
+                }
+                continue;
+            }
+            let (b, off) = ptr_parts(p);
+            let buf = &self.bufs[b];
+            if off < 0 || off as usize >= buf.cells.len() {
+                return Err(self.ub(
+                    UbKind::OutOfBoundsLoad,
+                    e.span,
+                    unravel(shape, i),
+                    format!(
+                        "load of {}[{off}], which has {} elements",
+                        buf.name,
+                        buf.cells.len()
+                    ),
+                ));
+            }
+            let v = buf.cells[off as usize].load(Ordering::Relaxed);
+            out.push(if d == DType::Bool { (v != 0) as u64 } else { v });
+            inex[i] = buf.inexact[off as usize].load(Ordering::Relaxed);
+            runs.push(&mut self.log, b as u32, off as u64, false, e.span);
+        }
+        runs.flush(&mut self.log);
+        Ok(Tile::from_vec(shape, out, Some(inex)))
+    }
+
+    fn store(
+        &mut self,
+        ptr: &Expr,
+        value: &Expr,
+        mask: Option<&Expr>,
+        span: Span,
+    ) -> Result<(), Stop> {
+        let tp = self.eval(ptr)?;
+        let tv = self.eval(value)?;
+        let tm = match mask {
+            Some(m) => Some(self.eval(m)?),
+            None => None,
+        };
+        let shape = ptr.ty.shape.clone();
+        let ptrs = tp.flat();
+        let vals = tv.flat();
+        let m = tm.map(|m| m.flat());
+        let mut targets = Vec::with_capacity(ptrs.len());
+        for (i, &p) in ptrs.iter().enumerate() {
+            if m.as_ref().is_some_and(|m| m[i] == 0) {
+                continue;
+            }
+            let (b, off) = ptr_parts(p);
+            let buf = &self.bufs[b];
+            if off < 0 || off as usize >= buf.cells.len() {
+                return Err(self.ub(
+                    UbKind::OutOfBoundsStore,
+                    span,
+                    unravel(&shape, i),
+                    format!(
+                        "store to {}[{off}], which has {} elements",
+                        buf.name,
+                        buf.cells.len()
+                    ),
+                ));
+            }
+            targets.push((i, b, off as usize));
+        }
+        let mut runs = Runs::default();
+        for (i, b, off) in targets {
+            let buf = &self.bufs[b];
+            buf.cells[off].store(vals[i], Ordering::Relaxed);
+            buf.inexact[off].store(tv.inexact_at(i), Ordering::Relaxed);
+            runs.push(&mut self.log, b as u32, off as u64, true, span);
+        }
+        runs.flush(&mut self.log);
+        Ok(())
+    }
+
+    fn reduce(
+        &mut self,
+        t: &Tile,
+        d: DType,
+        axis: usize,
+        comb: &Combiner,
+        e: &Expr,
+    ) -> Result<Tile, Stop> {
+        // Move the reduced axis last: rows of n contiguous elements.
+        let rank = t.data.ndim();
+        let mut perm: Vec<usize> = (0..rank).filter(|&a| a != axis).collect();
+        perm.push(axis);
+        let n = t.data.shape()[axis];
+        let moved = t.data.clone().permuted_axes(IxDyn(&perm));
+        let vals: Vec<u64> = moved.iter().copied().collect();
+        let inex: Vec<bool> = match &t.inexact {
+            Some(i) => i
+                .clone()
+                .permuted_axes(IxDyn(&perm))
+                .iter()
+                .copied()
+                .collect(),
+            None => vec![false; vals.len()],
+        };
+        let rows = vals.len().checked_div(n).unwrap_or(0);
+        let out_d = e.ty.dtype();
+        let mut out = Vec::with_capacity(rows);
+        let mut out_inex = Vec::with_capacity(rows);
+        if let Combiner::Custom {
+            lhs,
+            rhs,
+            body,
+            result,
+        } = comb
+        {
+            let p = n.next_power_of_two();
+            if p != n {
+                return Err(Stop::Error(Diagnostic::new(
+                    e.span,
+                    "tl.reduce with a custom combine function needs a power-of-two axis",
+                )));
+            }
+            let mut cur: Vec<Vec<u64>> = (0..rows)
+                .map(|r| vals[r * n..(r + 1) * n].to_vec())
+                .collect();
+            let mut cur_in: Vec<Vec<bool>> = (0..rows)
+                .map(|r| inex[r * n..(r + 1) * n].to_vec())
+                .collect();
+            let mut s = n / 2;
+            while s >= 1 {
+                let l: Vec<u64> = cur.iter().flat_map(|row| row[..s].to_vec()).collect();
+                let r: Vec<u64> = cur.iter().flat_map(|row| row[s..2 * s].to_vec()).collect();
+                let li: Vec<bool> = cur_in.iter().flat_map(|row| row[..s].to_vec()).collect();
+                let ri: Vec<bool> = cur_in
+                    .iter()
+                    .flat_map(|row| row[s..2 * s].to_vec())
+                    .collect();
+                let len = l.len();
+                self.env[*lhs] = Some(Tile::from_vec(&[len], l, Some(li)));
+                self.env[*rhs] = Some(Tile::from_vec(&[len], r, Some(ri)));
+                self.block(body)?;
+                let res = self.eval(result)?;
+                let rv = res.flat();
+                let rv: Vec<u64> = if rv.len() == 1 { vec![rv[0]; len] } else { rv };
+                for (ri, row) in cur.iter_mut().enumerate() {
+                    row.truncate(s);
+                    row.copy_from_slice(&rv[ri * s..(ri + 1) * s]);
+                }
+                for (ri, row) in cur_in.iter_mut().enumerate() {
+                    row.truncate(s);
+                    for (j, x) in row.iter_mut().enumerate() {
+                        *x = res.inexact_at(if res.data.len() == 1 { 0 } else { ri * s + j });
+                    }
+                }
+                s /= 2;
+            }
+            for r in 0..rows {
+                out.push(cur[r][0]);
+                out_inex.push(cur_in[r][0]);
+            }
+        } else {
+            for r in 0..rows {
+                let row = &vals[r * n..(r + 1) * n];
+                let (v, i) = tree_reduce(comb, d, row, &inex[r * n..(r + 1) * n]);
+                out.push(v);
+                out_inex.push(i);
+            }
+        }
+        let _ = out_d;
+        Ok(Tile::from_vec(&e.ty.shape, out, Some(out_inex)))
+    }
+}
+
+/// The canonical reduction order of DESIGN.md over one row (builtin combiners).
+fn tree_reduce(comb: &Combiner, d: DType, row: &[u64], inex: &[bool]) -> (u64, bool) {
+    let n = row.len();
+    let p = n.next_power_of_two();
+    // (value, index, inexact) or None for padding
+    let mut x: Vec<Option<(u64, u64, bool)>> = (0..p)
+        .map(|i| (i < n).then(|| (row[i], i as u64, inex[i])))
+        .collect();
+    let mut s = p / 2;
+    while s >= 1 {
+        for i in 0..s {
+            x[i] = match (x[i], x[i + s]) {
+                (Some(a), Some(b)) => Some(combine(comb, d, a, b)),
+                (a, None) => a,
+                (None, b) => b,
+            };
+        }
+        s /= 2;
+    }
+    let (v, idx, ix) = x[0].expect("non-empty row");
+    match comb {
+        Combiner::ArgMax { value: false } | Combiner::ArgMin { value: false } => (idx, ix),
+        _ => (v, ix),
+    }
+}
+
+fn combine(
+    comb: &Combiner,
+    d: DType,
+    a: (u64, u64, bool),
+    b: (u64, u64, bool),
+) -> (u64, u64, bool) {
+    let bin = |op| ops::binary(op, d, a.0, b.0).expect("reduction combiners have no UB");
+    let ix = a.2 || b.2;
+    match comb {
+        Combiner::Sum => (bin(BinOp::Add), 0, ix),
+        Combiner::Max(m) => (bin(BinOp::Max(*m)), 0, ix),
+        Combiner::Min(m) => (bin(BinOp::Min(*m)), 0, ix),
+        Combiner::Xor => (bin(BinOp::Xor), 0, ix),
+        Combiner::ArgMax { .. } | Combiner::ArgMin { .. } => {
+            let better = if matches!(comb, Combiner::ArgMax { .. }) {
+                BinOp::Gt
+            } else {
+                BinOp::Lt
+            };
+            let tie = bin(BinOp::Eq) == 1 && a.1 < b.1;
+            if bin(better) == 1 || tie {
+                (a.0, a.1, ix)
+            } else {
+                (b.0, b.1, ix)
+            }
+        }
+        Combiner::Custom { .. } => unreachable!("custom combiners run vectorised"),
+    }
+}
+
+fn merge_inexact(ts: &[&Tile], n: usize) -> Option<Vec<bool>> {
+    if ts.iter().all(|t| t.inexact.is_none()) {
+        return None;
+    }
+    Some(
+        (0..n)
+            .map(|i| {
+                ts.iter().any(|t| {
+                    if t.data.len() == 1 {
+                        t.inexact_at(0)
+                    } else {
+                        t.inexact_at(i)
+                    }
+                })
+            })
+            .collect(),
+    )
+}
+
+/// Accumulates consecutive element accesses into ranges.
+#[derive(Default)]
+struct Runs {
+    cur: Option<Access>,
+}
+
+impl Runs {
+    fn push(&mut self, log: &mut Vec<Access>, buf: u32, idx: u64, write: bool, span: Span) {
+        if let Some(c) = &mut self.cur {
+            if c.buf == buf && c.start + c.len == idx {
+                c.len += 1;
+                return;
+            }
+        }
+        self.flush(log);
+        self.cur = Some(Access {
+            buf,
+            start: idx,
+            len: 1,
+            write,
+            span,
+        });
+    }
+    fn flush(&mut self, log: &mut Vec<Access>) {
+        if let Some(c) = self.cur.take() {
+            log.push(c);
+        }
+    }
+}
+
+/// A human-readable element value (device_print, UB messages).
+pub fn format_value(d: DType, bits: u64) -> String {
+    if d.is_float() {
+        format!("{}", crate::float::to_f64(d, bits))
+    } else {
+        format!("{}", ops::int_value(d, bits))
+    }
+}
+
+#[allow(dead_code)]
+fn axis_len(t: &Tile, a: usize) -> usize {
+    t.data.len_of(Axis(a))
+}

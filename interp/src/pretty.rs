@@ -1,0 +1,208 @@
+//! Prints the typed program: every statement with its source position and
+//! every expression with its dtype and shape (`ksem check`).
+
+use crate::eval::format_value;
+use crate::typed::*;
+use std::fmt::Write;
+
+/// Renders a kernel as readable text.
+pub fn kernel(k: &Kernel) -> String {
+    let mut out = String::new();
+    let params: Vec<String> = k
+        .params
+        .iter()
+        .map(|p| match &p.kind {
+            ParamKind::Pointer(d) => format!("{}: *{d}", p.name),
+            ParamKind::Scalar(d) => format!("{}: {d}", p.name),
+            ParamKind::Constexpr => format!("{}: constexpr", p.name),
+        })
+        .collect();
+    let _ = writeln!(out, "kernel {}({})", k.name, params.join(", "));
+    block(k, &k.body, 1, &mut out);
+    out
+}
+
+fn var(k: &Kernel, v: VarId) -> String {
+    format!("{}.{v}", k.vars[v].0)
+}
+
+fn block(k: &Kernel, b: &[Stmt], depth: usize, out: &mut String) {
+    let ind = "  ".repeat(depth);
+    for s in b {
+        match s {
+            Stmt::Let(v, e) => {
+                let _ = writeln!(
+                    out,
+                    "{:>7} {ind}{}: {} = {}",
+                    e.span.to_string(),
+                    var(k, *v),
+                    k.vars[*v].1,
+                    expr(k, e)
+                );
+            }
+            Stmt::Store {
+                ptr,
+                value,
+                mask,
+                span,
+            } => {
+                let m = mask
+                    .as_ref()
+                    .map(|m| format!(", mask={}", expr(k, m)))
+                    .unwrap_or_default();
+                let _ = writeln!(
+                    out,
+                    "{:>7} {ind}store({}, {}{m})",
+                    span.to_string(),
+                    expr(k, ptr),
+                    expr(k, value)
+                );
+            }
+            Stmt::If {
+                cond,
+                then_body,
+                else_body,
+            } => {
+                let _ = writeln!(
+                    out,
+                    "{:>7} {ind}if {}:",
+                    cond.span.to_string(),
+                    expr(k, cond)
+                );
+                block(k, then_body, depth + 1, out);
+                if !else_body.is_empty() {
+                    let _ = writeln!(out, "{:>7} {ind}else:", "");
+                    block(k, else_body, depth + 1, out);
+                }
+            }
+            Stmt::For {
+                var: v,
+                start,
+                end,
+                step,
+                body,
+                span,
+            } => {
+                let _ = writeln!(
+                    out,
+                    "{:>7} {ind}for {}: {} in range({}, {}, {}):",
+                    span.to_string(),
+                    var(k, *v),
+                    k.vars[*v].1,
+                    expr(k, start),
+                    expr(k, end),
+                    expr(k, step)
+                );
+                block(k, body, depth + 1, out);
+            }
+            Stmt::While { cond, body, span } => {
+                let _ = writeln!(out, "{:>7} {ind}while {}:", span.to_string(), expr(k, cond));
+                block(k, body, depth + 1, out);
+            }
+            Stmt::Break => {
+                let _ = writeln!(out, "{:>7} {ind}break", "");
+            }
+            Stmt::Continue => {
+                let _ = writeln!(out, "{:>7} {ind}continue", "");
+            }
+            Stmt::Print { prefix, args, span } => {
+                let a: Vec<String> = args.iter().map(|e| expr(k, e)).collect();
+                let _ = writeln!(
+                    out,
+                    "{:>7} {ind}device_print({prefix:?}, {})",
+                    span.to_string(),
+                    a.join(", ")
+                );
+            }
+        }
+    }
+}
+
+/// Renders an expression with the type of every node.
+pub fn expr(k: &Kernel, e: &Expr) -> String {
+    let t = &e.ty;
+    let inner = match &e.kind {
+        ExprKind::Const(b) => return format!("{}:{t}", format_value(t.dtype(), *b)),
+        ExprKind::Var(v) => return format!("{}:{t}", var(k, *v)),
+        ExprKind::ProgramId(a) => format!("program_id({a})"),
+        ExprKind::NumPrograms(a) => format!("num_programs({a})"),
+        ExprKind::Arange(s, e) => format!("arange({s}, {e})"),
+        ExprKind::Broadcast(x) => format!("broadcast({})", expr(k, x)),
+        ExprKind::Reshape(x) => format!("reshape({})", expr(k, x)),
+        ExprKind::Permute(x, p) => format!("permute({}, {p:?})", expr(k, x)),
+        ExprKind::Cast(x, CastKind::Bitcast) => format!("bitcast({})", expr(k, x)),
+        ExprKind::Cast(x, CastKind::Convert(r, o)) => {
+            format!("convert[{r:?},{o:?}]({})", expr(k, x))
+        }
+        ExprKind::Unary(op, x) => format!("{}({})", unop(*op), expr(k, x)),
+        ExprKind::Binary(op, a, b) => format!("{}({}, {})", binop(*op), expr(k, a), expr(k, b)),
+        ExprKind::Select(c, a, b) => {
+            format!("select({}, {}, {})", expr(k, c), expr(k, a), expr(k, b))
+        }
+        ExprKind::Fma(a, b, c) => format!("fma({}, {}, {})", expr(k, a), expr(k, b), expr(k, c)),
+        ExprKind::Load { ptr, mask, other } => {
+            let m = mask
+                .as_ref()
+                .map(|m| format!(", mask={}", expr(k, m)))
+                .unwrap_or_default();
+            let o = other
+                .as_ref()
+                .map(|o| format!(", other={}", expr(k, o)))
+                .unwrap_or_default();
+            format!("load({}{m}{o})", expr(k, ptr))
+        }
+        ExprKind::Reduce {
+            arg,
+            axis,
+            combiner,
+            ..
+        } => {
+            let c = match &**combiner {
+                Combiner::Custom { .. } => "custom".to_string(),
+                c => format!("{c:?}"),
+            };
+            format!("reduce[{c}, axis={axis:?}]({})", expr(k, arg))
+        }
+    };
+    format!("{inner}:{t}")
+}
+
+fn unop(op: UnOp) -> String {
+    match op {
+        UnOp::Not => "not".into(),
+        UnOp::LogicalNot => "logical_not".into(),
+        UnOp::Math(f) => f.name().into(),
+    }
+}
+
+fn binop(op: BinOp) -> String {
+    match op {
+        BinOp::IDiv(r) => format!(
+            "div_{}",
+            if r == DivRound::Trunc {
+                "trunc"
+            } else {
+                "floor"
+            }
+        ),
+        BinOp::IRem(r) => format!(
+            "rem_{}",
+            if r == DivRound::Trunc {
+                "trunc"
+            } else {
+                "floor"
+            }
+        ),
+        BinOp::Shr(k) => format!(
+            "shr_{}",
+            if k == ShrKind::Arith {
+                "arith"
+            } else {
+                "logical"
+            }
+        ),
+        BinOp::Min(m) => format!("min[{m:?}]"),
+        BinOp::Max(m) => format!("max[{m:?}]"),
+        other => format!("{other:?}").to_lowercase(),
+    }
+}

@@ -1,0 +1,1201 @@
+//! The `tl.*` builtins (and `tl.math.*`, tensor methods, the few Python
+//! builtins a kernel may call) elaborated into typed-program nodes.
+
+use super::elab::{err, Elab, MAX_TILE_ELEMS};
+use super::promote::{self, Operand, PyNum};
+use super::value::{truthy, Value};
+use crate::dtype::DType;
+use crate::float::{Overflow, Rounding};
+use crate::span::{DResult, Diagnostic, Span};
+use crate::typed::*;
+
+/// What a float narrowing to fp8 does with values beyond the largest finite
+/// one. Triton 3.6 on sm_90 converts with `cvt.rn.satfinite`, which clamps.
+pub const FP8_OVERFLOW: Overflow = Overflow::Saturate;
+
+const CONVERT: CastKind = CastKind::Convert(Rounding::NearestEven, Overflow::Infinity);
+
+/// Arguments of a builtin call bound to its parameter names.
+struct Bound {
+    fname: String,
+    vals: Vec<(&'static str, Option<Value>)>,
+    /// Extra positional arguments (for varargs builtins).
+    rest: Vec<Value>,
+}
+
+impl Bound {
+    fn get(&self, name: &str) -> Option<&Value> {
+        self.vals
+            .iter()
+            .find(|(n, _)| *n == name)
+            .and_then(|(_, v)| v.as_ref())
+    }
+    fn req(&self, name: &str, span: Span) -> DResult<Value> {
+        self.get(name).cloned().ok_or_else(|| {
+            Diagnostic::new(
+                span,
+                format!("{}() missing required argument `{name}`", self.fname),
+            )
+        })
+    }
+    fn opt(&self, name: &str) -> Option<Value> {
+        match self.get(name) {
+            None | Some(Value::None) => None,
+            Some(v) => Some(v.clone()),
+        }
+    }
+}
+
+/// Keyword arguments that only tune code generation; accepted and ignored.
+const HINT_KWARGS: &[&str] = &[
+    "cache_modifier",
+    "eviction_policy",
+    "volatile",
+    "boundary_check",
+    "padding_option",
+    "sanitize_overflow",
+    "_builder",
+    "_semantic",
+];
+
+fn bind(
+    fname: &str,
+    params: &[&'static str],
+    varargs: bool,
+    args: Vec<Value>,
+    kwargs: Vec<(String, Value)>,
+    span: Span,
+) -> DResult<Bound> {
+    let mut vals: Vec<(&'static str, Option<Value>)> = params.iter().map(|p| (*p, None)).collect();
+    let mut rest = Vec::new();
+    for (i, a) in args.into_iter().enumerate() {
+        if i < params.len() {
+            vals[i].1 = Some(a);
+        } else if varargs {
+            rest.push(a);
+        } else {
+            return err(
+                span,
+                format!("{fname}() takes at most {} arguments", params.len()),
+            );
+        }
+    }
+    for (k, v) in kwargs {
+        if let Some(slot) = vals.iter_mut().find(|(n, _)| *n == k) {
+            if slot.1.is_some() {
+                return err(span, format!("{fname}() got multiple values for `{k}`"));
+            }
+            slot.1 = Some(v);
+        } else if !HINT_KWARGS.contains(&k.as_str()) {
+            return err(
+                span,
+                format!("{fname}() got an unexpected keyword argument `{k}`"),
+            );
+        }
+    }
+    Ok(Bound {
+        fname: fname.to_string(),
+        vals,
+        rest,
+    })
+}
+
+fn const_int(v: &Value, what: &str, span: Span) -> DResult<i128> {
+    match v {
+        Value::Num(PyNum::Int(i)) => Ok(*i),
+        Value::Num(PyNum::Bool(b)) => Ok(*b as i128),
+        other => err(
+            span,
+            format!(
+                "{what} must be a compile-time integer, got {}",
+                other.describe()
+            ),
+        ),
+    }
+}
+
+fn const_bool(v: Option<&Value>, default: bool, span: Span) -> DResult<bool> {
+    match v {
+        None | Some(Value::None) => Ok(default),
+        Some(v) => truthy(v).ok_or_else(|| Diagnostic::new(span, "expected a compile-time bool")),
+    }
+}
+
+fn as_dtype(v: &Value, span: Span) -> DResult<DType> {
+    match v {
+        Value::DType(d) => Ok(*d),
+        Value::Str(s) => {
+            DType::from_name(s).ok_or_else(|| Diagnostic::new(span, format!("unknown dtype {s:?}")))
+        }
+        other => err(
+            span,
+            format!(
+                "expected a dtype such as tl.float32, got {}",
+                other.describe()
+            ),
+        ),
+    }
+}
+
+/// A shape given as an int, a tuple/list of ints, or varargs.
+fn shape_of(v: &Value, rest: &[Value], span: Span) -> DResult<Vec<usize>> {
+    let items: Vec<Value> = match v {
+        Value::Tuple(t) => t.clone(),
+        other => std::iter::once(other.clone())
+            .chain(rest.iter().cloned())
+            .collect(),
+    };
+    items
+        .iter()
+        .map(|d| {
+            let n = const_int(d, "a shape dimension", span)?;
+            if n < 0 {
+                return err(span, format!("negative shape dimension {n}"));
+            }
+            Ok(n as usize)
+        })
+        .collect()
+}
+
+fn check_block_shape(shape: &[usize], span: Span) -> DResult<()> {
+    for &d in shape {
+        if !d.is_power_of_two() {
+            return err(
+                span,
+                format!(
+                    "shape {shape:?}: every dimension of a tensor must be a power of 2 (Triton)"
+                ),
+            );
+        }
+    }
+    let n: usize = shape.iter().product();
+    if n > MAX_TILE_ELEMS {
+        return err(
+            span,
+            format!("shape {shape:?} has {n} elements; the limit is {MAX_TILE_ELEMS}"),
+        );
+    }
+    Ok(())
+}
+
+fn normalize_axis(axis: i128, rank: usize, span: Span) -> DResult<usize> {
+    let r = rank as i128;
+    let a = if axis < 0 { axis + r } else { axis };
+    if a < 0 || a >= r {
+        return err(
+            span,
+            format!("axis {axis} is out of range for a tensor of rank {rank}"),
+        );
+    }
+    Ok(a as usize)
+}
+
+fn math_fn(name: &str) -> Option<MathFn> {
+    Some(match name {
+        "exp" => MathFn::Exp,
+        "exp2" => MathFn::Exp2,
+        "log" => MathFn::Log,
+        "log2" => MathFn::Log2,
+        "sqrt" => MathFn::Sqrt,
+        "sqrt_rn" => MathFn::SqrtRn,
+        "rsqrt" => MathFn::Rsqrt,
+        "sin" => MathFn::Sin,
+        "cos" => MathFn::Cos,
+        "sigmoid" => MathFn::Sigmoid,
+        "erf" => MathFn::Erf,
+        "floor" => MathFn::Floor,
+        "ceil" => MathFn::Ceil,
+        _ => return None,
+    })
+}
+
+impl Elab<'_> {
+    /// Elaborates a call of builtin `name`.
+    pub fn call_builtin(
+        &mut self,
+        name: &str,
+        args: Vec<Value>,
+        kwargs: Vec<(String, Value)>,
+        span: Span,
+    ) -> DResult<Value> {
+        if let Some(f) = math_fn(name) {
+            let b = bind(name, &["x"], false, args, kwargs, span)?;
+            let x = self.float_tensor(b.req("x", span)?, name, span)?;
+            let ty = x.ty.clone();
+            return Ok(Value::Tensor(Expr {
+                kind: ExprKind::Unary(UnOp::Math(f), Box::new(x)),
+                ty,
+                span,
+            }));
+        }
+        if let Some(rest) = name.strip_prefix("dtype:") {
+            let (dn, pred) = rest.split_once(':').expect("dtype:NAME:PRED");
+            let d = super::module::dtype_name(&format!("{}", dn))
+                .or_else(|| DType::from_name(dn))
+                .expect("dtype");
+            let r = match pred {
+                "is_floating" => d.is_float(),
+                "is_int" => d.is_int(),
+                "is_int_signed" => d.is_signed_int(),
+                "is_int_unsigned" => d.is_unsigned_int(),
+                "is_fp16" => d == DType::F16,
+                "is_bf16" => d == DType::BF16,
+                "is_fp32" => d == DType::F32,
+                _ => d == DType::F64,
+            };
+            return Ok(Value::Num(PyNum::Bool(r)));
+        }
+        match name {
+            "constexpr" => {
+                let b = bind(name, &["value"], false, args, kwargs, span)?;
+                b.req("value", span)
+            }
+            "program_id" | "num_programs" => {
+                let b = bind(name, &["axis"], false, args, kwargs, span)?;
+                let axis = const_int(&b.req("axis", span)?, "axis", span)?;
+                if !(0..3).contains(&axis) {
+                    return err(span, format!("{name} axis must be 0, 1 or 2, got {axis}"));
+                }
+                let kind = if name == "program_id" {
+                    ExprKind::ProgramId(axis as u8)
+                } else {
+                    ExprKind::NumPrograms(axis as u8)
+                };
+                Ok(Value::Tensor(Expr {
+                    kind,
+                    ty: Type::scalar(DType::I32),
+                    span,
+                }))
+            }
+            "arange" => {
+                let b = bind(name, &["start", "end"], false, args, kwargs, span)?;
+                let s = const_int(&b.req("start", span)?, "arange start", span)?;
+                let e = const_int(&b.req("end", span)?, "arange end", span)?;
+                if e <= s || s < i32::MIN as i128 || e > i32::MAX as i128 + 1 {
+                    return err(
+                        span,
+                        format!("arange({s}, {e}): end must be greater than start, within int32"),
+                    );
+                }
+                let n = (e - s) as usize;
+                if !n.is_power_of_two() {
+                    return err(
+                        span,
+                        format!("arange's range must be a power of 2, got {n}"),
+                    );
+                }
+                check_block_shape(&[n], span)?;
+                Ok(Value::Tensor(Expr {
+                    kind: ExprKind::Arange(s as i64, e as i64),
+                    ty: Type::num(DType::I32, vec![n]),
+                    span,
+                }))
+            }
+            "zeros" | "full" => {
+                let params: &[&'static str] = if name == "zeros" {
+                    &["shape", "dtype"]
+                } else {
+                    &["shape", "value", "dtype"]
+                };
+                let b = bind(name, params, false, args, kwargs, span)?;
+                let shape = shape_of(&b.req("shape", span)?, &[], span)?;
+                let d = as_dtype(&b.req("dtype", span)?, span)?;
+                let v = if name == "zeros" {
+                    Value::Num(PyNum::Int(0))
+                } else {
+                    b.req("value", span)?
+                };
+                self.full(shape, v, d, span)
+            }
+            "zeros_like" | "full_like" => {
+                let params: &[&'static str] = if name == "zeros_like" {
+                    &["input", "dtype"]
+                } else {
+                    &["input", "fill_value", "dtype"]
+                };
+                let b = bind(name, params, false, args, kwargs, span)?;
+                let x = self.to_tensor(b.req("input", span)?, span)?;
+                let d = match b.opt("dtype") {
+                    Some(d) => as_dtype(&d, span)?,
+                    None => x.ty.dtype(),
+                };
+                let v = if name == "zeros_like" {
+                    Value::Num(PyNum::Int(0))
+                } else {
+                    b.req("fill_value", span)?
+                };
+                self.full(x.ty.shape.clone(), v, d, span)
+            }
+            "load" => {
+                let b = bind(
+                    name,
+                    &["pointer", "mask", "other"],
+                    false,
+                    args,
+                    kwargs,
+                    span,
+                )?;
+                let ptr = self.to_tensor(b.req("pointer", span)?, span)?;
+                let Elem::Ptr(d) = ptr.ty.elem else {
+                    return err(span, format!("tl.load needs a pointer, got {}", ptr.ty));
+                };
+                let shape = ptr.ty.shape.clone();
+                let mask = match b.opt("mask") {
+                    Some(m) => Some(Box::new(self.mask(m, &shape, span)?)),
+                    None => None,
+                };
+                let other = match b.opt("other") {
+                    Some(o) => {
+                        let o = match o {
+                            Value::Num(n) => self.num_const(n, d, span),
+                            v => {
+                                let e = self.to_tensor(v, span)?;
+                                self.cast(e, d, CONVERT)
+                            }
+                        };
+                        Some(Box::new(self.broadcast_to(o, &shape, span)?))
+                    }
+                    None => None,
+                };
+                Ok(Value::Tensor(Expr {
+                    kind: ExprKind::Load {
+                        ptr: Box::new(ptr),
+                        mask,
+                        other,
+                    },
+                    ty: Type::num(d, shape),
+                    span,
+                }))
+            }
+            "store" => {
+                let b = bind(
+                    name,
+                    &["pointer", "value", "mask"],
+                    false,
+                    args,
+                    kwargs,
+                    span,
+                )?;
+                let ptr = self.to_tensor(b.req("pointer", span)?, span)?;
+                let Elem::Ptr(d) = ptr.ty.elem else {
+                    return err(span, format!("tl.store needs a pointer, got {}", ptr.ty));
+                };
+                let shape = ptr.ty.shape.clone();
+                let value = match b.req("value", span)? {
+                    Value::Num(n) => self.num_const(n, d, span),
+                    v => {
+                        let e = self.to_tensor(v, span)?;
+                        if e.ty.is_ptr() {
+                            return err(span, "storing pointers is not supported");
+                        }
+                        self.cast(e, d, CONVERT)
+                    }
+                };
+                let value = self.broadcast_to(value, &shape, span)?;
+                let mask = match b.opt("mask") {
+                    Some(m) => Some(self.mask(m, &shape, span)?),
+                    None => None,
+                };
+                self.out.push(Stmt::Store {
+                    ptr,
+                    value,
+                    mask,
+                    span,
+                });
+                Ok(Value::None)
+            }
+            "where" => {
+                let b = bind(name, &["condition", "x", "y"], false, args, kwargs, span)?;
+                let c = self.to_tensor(b.req("condition", span)?, span)?;
+                let c = if c.ty.dtype() == DType::Bool && !c.ty.is_ptr() {
+                    c
+                } else {
+                    self.cast(c, DType::Bool, CONVERT)
+                };
+                let (x, y) = (b.req("x", span)?, b.req("y", span)?);
+                let (x, y) = self.promote_pair(x, y, span)?;
+                let (x, y) = self.broadcast_pair(x, y, span)?;
+                let (c, x) = self.broadcast_pair(c, x, span)?;
+                let (x, y) = self.broadcast_pair(x, y, span)?;
+                let ty = x.ty.clone();
+                Ok(Value::Tensor(Expr {
+                    kind: ExprKind::Select(Box::new(c), Box::new(x), Box::new(y)),
+                    ty,
+                    span,
+                }))
+            }
+            "minimum" | "maximum" => {
+                let b = bind(
+                    name,
+                    &["x", "y", "propagate_nan"],
+                    false,
+                    args,
+                    kwargs,
+                    span,
+                )?;
+                let mode = self.nan_mode(b.opt("propagate_nan"), span)?;
+                let (x, y) = self.promote_pair(b.req("x", span)?, b.req("y", span)?, span)?;
+                let (x, y) = self.broadcast_pair(x, y, span)?;
+                let d = x.ty.dtype();
+                let op = if name == "minimum" {
+                    BinOp::Min(mode)
+                } else {
+                    BinOp::Max(mode)
+                };
+                Ok(Value::Tensor(self.mk_binary(op, x, y, d, span)))
+            }
+            "clamp" => {
+                let b = bind(
+                    name,
+                    &["x", "min", "max", "propagate_nan"],
+                    false,
+                    args,
+                    kwargs,
+                    span,
+                )?;
+                let nm = Value::NanMode(self.nan_mode(b.opt("propagate_nan"), span)?);
+                let lo = self.call_builtin(
+                    "maximum",
+                    vec![b.req("x", span)?, b.req("min", span)?, nm.clone()],
+                    vec![],
+                    span,
+                )?;
+                if matches!(&lo, Value::Tensor(e) if !e.ty.dtype().is_float()) {
+                    return err(
+                        span,
+                        "tl.clamp is only defined for floating-point tensors (Triton)",
+                    );
+                }
+                self.call_builtin("minimum", vec![lo, b.req("max", span)?, nm], vec![], span)
+            }
+            "abs" | "py:abs" => {
+                let b = bind(name, &["x"], false, args, kwargs, span)?;
+                let x = b.req("x", span)?;
+                if let Value::Num(n) = x {
+                    return Ok(Value::Num(match n {
+                        PyNum::Int(i) => PyNum::Int(i.abs()),
+                        PyNum::Bool(v) => PyNum::Int(v as i128),
+                        PyNum::Float(f) => PyNum::Float(f.abs()),
+                    }));
+                }
+                let x = self.to_tensor(x, span)?;
+                if x.ty.is_ptr() {
+                    return err(span, "abs of a pointer");
+                }
+                if x.ty.dtype().is_unsigned_int() {
+                    return Ok(Value::Tensor(x));
+                }
+                let ty = x.ty.clone();
+                Ok(Value::Tensor(Expr {
+                    kind: ExprKind::Unary(UnOp::Math(MathFn::Abs), Box::new(x)),
+                    ty,
+                    span,
+                }))
+            }
+            "fma" => {
+                let b = bind(name, &["x", "y", "z"], false, args, kwargs, span)?;
+                let (x, y) = self.promote_pair(b.req("x", span)?, b.req("y", span)?, span)?;
+                let z = b.req("z", span)?;
+                let (x, z) = self.promote_pair(Value::Tensor(x), z, span)?;
+                let d = x.ty.dtype();
+                if !d.is_float() {
+                    return err(
+                        span,
+                        format!("tl.fma needs floating-point operands, got {d}"),
+                    );
+                }
+                let y = self.cast(y, d, CONVERT);
+                let (x, y) = self.broadcast_pair(x, y, span)?;
+                let (x, z) = self.broadcast_pair(x, z, span)?;
+                let (x, y) = self.broadcast_pair(x, y, span)?;
+                let ty = x.ty.clone();
+                Ok(Value::Tensor(Expr {
+                    kind: ExprKind::Fma(Box::new(x), Box::new(y), Box::new(z)),
+                    ty,
+                    span,
+                }))
+            }
+            "cdiv" => {
+                let b = bind(name, &["x", "div"], false, args, kwargs, span)?;
+                let (x, d) = (b.req("x", span)?, b.req("div", span)?);
+                use rustpython_parser::ast::Operator as O;
+                let s = self.binop(O::Add, x, d.clone(), span)?;
+                let s = self.binop(O::Sub, s, Value::Num(PyNum::Int(1)), span)?;
+                self.binop(O::FloorDiv, s, d, span)
+            }
+            "div_rn" | "fdiv" => {
+                let params: &[&'static str] = if name == "fdiv" {
+                    &["x", "y", "ieee_rounding"]
+                } else {
+                    &["x", "y"]
+                };
+                let b = bind(name, params, false, args, kwargs, span)?;
+                let (x, y) = self.promote_pair(b.req("x", span)?, b.req("y", span)?, span)?;
+                if !x.ty.dtype().is_float() {
+                    return err(
+                        span,
+                        format!("tl.math.{name} needs floating-point operands, got {}", x.ty),
+                    );
+                }
+                let (x, y) = self.broadcast_pair(x, y, span)?;
+                let d = x.ty.dtype();
+                Ok(Value::Tensor(self.mk_binary(BinOp::FDiv, x, y, d, span)))
+            }
+            "cast" | "to" => {
+                let b = bind(
+                    name,
+                    &["input", "dtype", "fp_downcast_rounding", "bitcast"],
+                    false,
+                    args,
+                    kwargs,
+                    span,
+                )?;
+                let x = self.to_tensor(b.req("input", span)?, span)?;
+                let d = as_dtype(&b.req("dtype", span)?, span)?;
+                let bitcast = const_bool(b.get("bitcast"), false, span)?;
+                let rounding = match b.opt("fp_downcast_rounding") {
+                    None => None,
+                    Some(Value::Str(s)) if s == "rtne" => Some(Rounding::NearestEven),
+                    Some(Value::Str(s)) if s == "rtz" => Some(Rounding::TowardZero),
+                    Some(v) => {
+                        return err(
+                            span,
+                            format!(
+                                "fp_downcast_rounding must be \"rtne\" or \"rtz\", got {}",
+                                v.describe()
+                            ),
+                        )
+                    }
+                };
+                self.convert(x, d, bitcast, rounding, span)
+                    .map(Value::Tensor)
+            }
+            "sum" | "xor_sum" => {
+                let params: &[&'static str] = if name == "sum" {
+                    &["input", "axis", "keep_dims", "dtype"]
+                } else {
+                    &["input", "axis", "keep_dims"]
+                };
+                let b = bind(name, params, false, args, kwargs, span)?;
+                let x = self.to_tensor(b.req("input", span)?, span)?;
+                let d = x.ty.dtype();
+                let x = if name == "sum" {
+                    let out = match b.opt("dtype") {
+                        Some(v) => Some(as_dtype(&v, span)?),
+                        None if d.is_signed_int() && d.bits() < 32 => Some(DType::I32),
+                        None if d.is_unsigned_int() && d.bits() < 32 => Some(DType::U32),
+                        None => None,
+                    };
+                    match out {
+                        Some(o) => self.cast(x, o, CONVERT),
+                        None => x,
+                    }
+                } else {
+                    if !d.is_int() {
+                        return err(
+                            span,
+                            format!("xor_sum needs an integer tensor, got {}", x.ty),
+                        );
+                    }
+                    x
+                };
+                let comb = if name == "sum" {
+                    Combiner::Sum
+                } else {
+                    Combiner::Xor
+                };
+                let keep = const_bool(b.get("keep_dims"), false, span)?;
+                self.reduce(x, b.opt("axis"), keep, comb, span)
+            }
+            "max" | "min" => {
+                let b = bind(
+                    name,
+                    &[
+                        "input",
+                        "axis",
+                        "return_indices",
+                        "return_indices_tie_break_left",
+                        "keep_dims",
+                    ],
+                    false,
+                    args,
+                    kwargs,
+                    span,
+                )?;
+                let x = self.to_tensor(b.req("input", span)?, span)?;
+                let keep = const_bool(b.get("keep_dims"), false, span)?;
+                let is_max = name == "max";
+                if const_bool(b.get("return_indices"), false, span)? {
+                    let axis = b.opt("axis");
+                    let vals = self.reduce(
+                        x.clone(),
+                        axis.clone(),
+                        keep,
+                        if is_max {
+                            Combiner::ArgMax { value: true }
+                        } else {
+                            Combiner::ArgMin { value: true }
+                        },
+                        span,
+                    )?;
+                    let idx = self.reduce(
+                        x,
+                        axis,
+                        keep,
+                        if is_max {
+                            Combiner::ArgMax { value: false }
+                        } else {
+                            Combiner::ArgMin { value: false }
+                        },
+                        span,
+                    )?;
+                    return Ok(Value::Tuple(vec![vals, idx]));
+                }
+                let d = x.ty.dtype();
+                let x = if d.bits() < 32 {
+                    self.cast(
+                        x,
+                        if d.is_float() { DType::F32 } else { DType::I32 },
+                        CONVERT,
+                    )
+                } else {
+                    x
+                };
+                let comb = if is_max {
+                    Combiner::Max(NanMode::Ignore)
+                } else {
+                    Combiner::Min(NanMode::Ignore)
+                };
+                self.reduce(x, b.opt("axis"), keep, comb, span)
+            }
+            "argmax" | "argmin" => {
+                let b = bind(
+                    name,
+                    &["input", "axis", "tie_break_left", "keep_dims"],
+                    false,
+                    args,
+                    kwargs,
+                    span,
+                )?;
+                let x = self.to_tensor(b.req("input", span)?, span)?;
+                if !const_bool(b.get("tie_break_left"), true, span)? {
+                    return err(span, "tie_break_left=False leaves ties unspecified; ksem supports only tie_break_left=True");
+                }
+                let keep = const_bool(b.get("keep_dims"), false, span)?;
+                let comb = if name == "argmax" {
+                    Combiner::ArgMax { value: false }
+                } else {
+                    Combiner::ArgMin { value: false }
+                };
+                self.reduce(x, b.opt("axis"), keep, comb, span)
+            }
+            "reduce" => {
+                let b = bind(
+                    name,
+                    &["input", "axis", "combine_fn", "keep_dims"],
+                    false,
+                    args,
+                    kwargs,
+                    span,
+                )?;
+                let x = self.to_tensor(b.req("input", span)?, span)?;
+                let Value::Func(f) = b.req("combine_fn", span)? else {
+                    return err(
+                        span,
+                        "tl.reduce's combine_fn must be a @triton.jit function",
+                    );
+                };
+                let keep = const_bool(b.get("keep_dims"), false, span)?;
+                let comb = self.custom_combiner(&f, x.ty.dtype(), span)?;
+                self.reduce(x, b.opt("axis"), keep, comb, span)
+            }
+            "broadcast_to" => {
+                let b = bind(name, &["input", "shape"], true, args, kwargs, span)?;
+                let x = self.to_tensor(b.req("input", span)?, span)?;
+                let shape = shape_of(&b.req("shape", span)?, &b.rest, span)?;
+                check_block_shape(&shape, span)?;
+                Ok(Value::Tensor(self.broadcast_to(x, &shape, span)?))
+            }
+            "broadcast" => {
+                let b = bind(name, &["input", "other"], false, args, kwargs, span)?;
+                let x = self.to_tensor(b.req("input", span)?, span)?;
+                let y = self.to_tensor(b.req("other", span)?, span)?;
+                let (x, y) = self.broadcast_pair(x, y, span)?;
+                Ok(Value::Tuple(vec![Value::Tensor(x), Value::Tensor(y)]))
+            }
+            "expand_dims" => {
+                let b = bind(name, &["input", "axis"], false, args, kwargs, span)?;
+                let x = self.to_tensor(b.req("input", span)?, span)?;
+                let axes: Vec<i128> = match b.req("axis", span)? {
+                    Value::Tuple(t) => t
+                        .iter()
+                        .map(|a| const_int(a, "axis", span))
+                        .collect::<DResult<_>>()?,
+                    v => vec![const_int(&v, "axis", span)?],
+                };
+                let rank = x.ty.shape.len() + axes.len();
+                let mut norm: Vec<usize> = axes
+                    .iter()
+                    .map(|&a| normalize_axis(a, rank, span))
+                    .collect::<DResult<_>>()?;
+                norm.sort();
+                let mut shape = x.ty.shape.clone();
+                for a in norm {
+                    shape.insert(a, 1);
+                }
+                Ok(Value::Tensor(self.reshape(x, shape, span)))
+            }
+            "reshape" | "view" => {
+                let b = bind(
+                    name,
+                    &["input", "shape", "can_reorder"],
+                    true,
+                    args,
+                    kwargs,
+                    span,
+                )?;
+                let x = self.to_tensor(b.req("input", span)?, span)?;
+                let shape = shape_of(&b.req("shape", span)?, &b.rest, span)?;
+                check_block_shape(&shape, span)?;
+                if shape.iter().product::<usize>() != x.ty.numel() {
+                    return err(
+                        span,
+                        format!(
+                            "cannot reshape {} ({} elements) to {shape:?}",
+                            x.ty,
+                            x.ty.numel()
+                        ),
+                    );
+                }
+                Ok(Value::Tensor(self.reshape(x, shape, span)))
+            }
+            "trans" | "permute" => {
+                let b = bind(name, &["input", "dims"], true, args, kwargs, span)?;
+                let x = self.to_tensor(b.req("input", span)?, span)?;
+                let rank = x.ty.shape.len();
+                let dims: Vec<usize> = match b.opt("dims") {
+                    None => {
+                        if rank != 2 {
+                            return err(
+                                span,
+                                format!("tl.trans without dims needs a 2-D tensor, got {}", x.ty),
+                            );
+                        }
+                        vec![1, 0]
+                    }
+                    Some(v) => {
+                        let items: Vec<Value> = match v {
+                            Value::Tuple(t) => t,
+                            o => std::iter::once(o).chain(b.rest.iter().cloned()).collect(),
+                        };
+                        items
+                            .iter()
+                            .map(|a| {
+                                const_int(a, "dim", span)
+                                    .and_then(|a| normalize_axis(a, rank, span))
+                            })
+                            .collect::<DResult<_>>()?
+                    }
+                };
+                let mut sorted = dims.clone();
+                sorted.sort();
+                if sorted != (0..rank).collect::<Vec<_>>() {
+                    return err(
+                        span,
+                        format!("{dims:?} is not a permutation of the {rank} axes"),
+                    );
+                }
+                if dims.iter().enumerate().all(|(i, &d)| i == d) {
+                    return Ok(Value::Tensor(x));
+                }
+                let shape = dims.iter().map(|&d| x.ty.shape[d]).collect();
+                let ty = x.ty.with_shape(shape);
+                Ok(Value::Tensor(Expr {
+                    kind: ExprKind::Permute(Box::new(x), dims),
+                    ty,
+                    span,
+                }))
+            }
+            "multiple_of" | "max_contiguous" | "max_constancy" => {
+                let b = bind(name, &["input", "values"], false, args, kwargs, span)?;
+                b.req("input", span)
+            }
+            "debug_barrier" => Ok(Value::None),
+            "static_assert" => {
+                let b = bind(name, &["cond", "msg"], false, args, kwargs, span)?;
+                match truthy(&b.req("cond", span)?) {
+                    Some(true) => Ok(Value::None),
+                    Some(false) => {
+                        let msg = match b.opt("msg") {
+                            Some(Value::Str(s)) => s,
+                            _ => String::new(),
+                        };
+                        err(span, format!("static_assert failed: {msg}"))
+                    }
+                    None => err(span, "tl.static_assert needs a compile-time condition"),
+                }
+            }
+            "static_print" => {
+                let parts: Vec<String> = args
+                    .iter()
+                    .map(|a| match a {
+                        Value::Str(s) => s.clone(),
+                        Value::Num(PyNum::Int(i)) => i.to_string(),
+                        Value::Num(PyNum::Float(f)) => f.to_string(),
+                        Value::Num(PyNum::Bool(b)) => {
+                            if *b {
+                                "True".into()
+                            } else {
+                                "False".into()
+                            }
+                        }
+                        other => other.describe(),
+                    })
+                    .collect();
+                eprintln!("{}", parts.join(" "));
+                Ok(Value::None)
+            }
+            "device_print" => {
+                let b = bind(
+                    name,
+                    &["prefix"],
+                    true,
+                    args,
+                    kwargs.into_iter().filter(|(k, _)| k != "hex").collect(),
+                    span,
+                )?;
+                let prefix = match b.req("prefix", span)? {
+                    Value::Str(s) => s,
+                    _ => {
+                        return err(
+                            span,
+                            "tl.device_print's first argument must be a string prefix",
+                        )
+                    }
+                };
+                let mut es = Vec::new();
+                for a in b.rest {
+                    es.push(self.to_tensor(a, span)?);
+                }
+                self.out.push(Stmt::Print {
+                    prefix,
+                    args: es,
+                    span,
+                });
+                Ok(Value::None)
+            }
+            "py:min" | "py:max" => {
+                let nums: Option<Vec<PyNum>> = args
+                    .iter()
+                    .map(|a| {
+                        if let Value::Num(n) = a {
+                            Some(*n)
+                        } else {
+                            None
+                        }
+                    })
+                    .collect();
+                match nums {
+                    Some(ns) if !ns.is_empty() && kwargs.is_empty() => {
+                        let mut best = ns[0];
+                        for n in &ns[1..] {
+                            let gt =
+                                super::value::fold_cmp(rustpython_parser::ast::CmpOp::Gt, *n, best)
+                                    .map_err(|m| Diagnostic::new(span, m))?;
+                            if gt == (name == "py:max") && *n != best {
+                                best = *n;
+                            }
+                        }
+                        Ok(Value::Num(best))
+                    }
+                    _ => Err(Diagnostic::new(
+                        span,
+                        format!(
+                            "Python's {}() works only on compile-time numbers",
+                            &name[3..]
+                        ),
+                    )
+                    .with_help(format!("use tl.{}imum(a, b) for tensors", &name[3..]))),
+                }
+            }
+            "py:int" | "py:float" | "py:bool" => {
+                let b = bind(name, &["x"], false, args, kwargs, span)?;
+                let x = b.req("x", span)?;
+                if let (Value::Str(s), "py:float") = (&x, name) {
+                    let f = match s.trim().to_ascii_lowercase().as_str() {
+                        "inf" | "+inf" | "infinity" => f64::INFINITY,
+                        "-inf" | "-infinity" => f64::NEG_INFINITY,
+                        "nan" => f64::NAN,
+                        t => t.parse().map_err(|_| {
+                            Diagnostic::new(
+                                span,
+                                format!("could not convert string to float: {s:?}"),
+                            )
+                        })?,
+                    };
+                    return Ok(Value::Num(PyNum::Float(f)));
+                }
+                match x {
+                    Value::Num(n) => Ok(Value::Num(match (name, n) {
+                        ("py:int", PyNum::Float(f)) => PyNum::Int(f.trunc() as i128),
+                        ("py:int", PyNum::Bool(v)) => PyNum::Int(v as i128),
+                        ("py:int", n) => n,
+                        ("py:float", PyNum::Int(i)) => PyNum::Float(i as f64),
+                        ("py:float", PyNum::Bool(v)) => PyNum::Float(v as u8 as f64),
+                        ("py:float", n) => n,
+                        (_, n) => PyNum::Bool(truthy(&Value::Num(n)).unwrap_or(false)),
+                    })),
+                    other => Err(Diagnostic::new(
+                        span,
+                        format!("{}() of {}", &name[3..], other.describe()),
+                    )
+                    .with_help("use x.to(dtype) for tensors")),
+                }
+            }
+            "range" | "static_range" | "py:range" => err(
+                span,
+                "range()/tl.range/tl.static_range may only appear as the iterable of a `for` loop",
+            ),
+            "jit" => err(span, "triton.jit cannot be called inside a kernel"),
+            "dot" => Err(Diagnostic::new(span, "tl.dot is not modelled by ksem yet")
+                .with_help("express the product with broadcasting and tl.sum")),
+            other => err(
+                span,
+                format!("`{other}` is not a Triton builtin ksem knows"),
+            ),
+        }
+    }
+
+    fn nan_mode(&self, v: Option<Value>, span: Span) -> DResult<NanMode> {
+        match v {
+            None => Ok(NanMode::Ignore),
+            Some(Value::NanMode(m)) => Ok(m),
+            Some(o) => err(
+                span,
+                format!(
+                    "propagate_nan must be tl.PropagateNan.ALL or NONE, got {}",
+                    o.describe()
+                ),
+            ),
+        }
+    }
+
+    fn float_tensor(&mut self, v: Value, fname: &str, span: Span) -> DResult<Expr> {
+        let x = self.to_tensor(v, span)?;
+        if x.ty.is_ptr() || !x.ty.dtype().is_float() {
+            return err(
+                span,
+                format!("tl.{fname} expects a floating-point tensor, got {}", x.ty),
+            );
+        }
+        Ok(x)
+    }
+
+    fn mask(&mut self, m: Value, shape: &[usize], span: Span) -> DResult<Expr> {
+        let m = self.to_tensor(m, span)?;
+        if m.ty.dtype() != DType::Bool || m.ty.is_ptr() {
+            return err(
+                span,
+                format!("a mask must be a boolean (int1) tensor, got {}", m.ty),
+            );
+        }
+        self.broadcast_to(m, shape, span)
+    }
+
+    fn full(&mut self, shape: Vec<usize>, v: Value, d: DType, span: Span) -> DResult<Value> {
+        check_block_shape(&shape, span)?;
+        let c = match v {
+            Value::Num(n) => self.num_const(n, d, span),
+            Value::Tensor(e) if e.ty.shape.is_empty() => self.cast(e, d, CONVERT),
+            other => {
+                return err(
+                    span,
+                    format!("the fill value must be a scalar, got {}", other.describe()),
+                )
+            }
+        };
+        Ok(Value::Tensor(self.broadcast_to(c, &shape, span)?))
+    }
+
+    /// Promotes two operands as Triton's binary operations do (both scalars:
+    /// each takes its natural dtype).
+    pub fn promote_pair(&mut self, x: Value, y: Value, span: Span) -> DResult<(Expr, Expr)> {
+        let op = |v: &Value| -> DResult<Operand> {
+            match v {
+                Value::Tensor(e) => Ok(Operand::Tensor(e.ty.dtype())),
+                Value::Num(n) => Ok(Operand::Scalar(*n)),
+                o => err(
+                    span,
+                    format!("expected a tensor or number, got {}", o.describe()),
+                ),
+            }
+        };
+        let (mut ox, mut oy) = (op(&x)?, op(&y)?);
+        if let (Operand::Scalar(a), Operand::Scalar(b)) = (ox, oy) {
+            ox = Operand::Tensor(a.natural_dtype().map_err(|m| Diagnostic::new(span, m))?);
+            oy = Operand::Tensor(b.natural_dtype().map_err(|m| Diagnostic::new(span, m))?);
+        }
+        let px = matches!(&x, Value::Tensor(e) if e.ty.is_ptr());
+        let py = matches!(&y, Value::Tensor(e) if e.ty.is_ptr());
+        if px || py {
+            let (a, b) = (self.to_tensor(x, span)?, self.to_tensor(y, span)?);
+            if a.ty.elem != b.ty.elem {
+                return err(span, format!("cannot combine {} and {}", a.ty, b.ty));
+            }
+            return Ok((a, b));
+        }
+        let d = promote::computation_type(ox, oy, false).map_err(|m| Diagnostic::new(span, m))?;
+        let side = |v: Value| -> DResult<Expr> {
+            Ok(match v {
+                Value::Num(n) => self.num_const(n, d, span),
+                v => {
+                    let e = self.to_tensor(v, span)?;
+                    self.cast(e, d, CONVERT)
+                }
+            })
+        };
+        Ok((side(x)?, side(y)?))
+    }
+
+    /// Triton's `cast`: value conversion, bitcast, or a rounding-mode downcast.
+    pub fn convert(
+        &mut self,
+        x: Expr,
+        d: DType,
+        bitcast: bool,
+        rounding: Option<Rounding>,
+        span: Span,
+    ) -> DResult<Expr> {
+        if x.ty.is_ptr() {
+            return err(span, "casting pointers is not supported by ksem");
+        }
+        let s = x.ty.dtype();
+        if bitcast {
+            if s.bits() != d.bits() {
+                return err(
+                    span,
+                    format!(
+                        "cannot bitcast {s} ({} bits) to {d} ({} bits)",
+                        s.bits(),
+                        d.bits()
+                    ),
+                );
+            }
+            return Ok(self.cast(x, d, CastKind::Bitcast));
+        }
+        if s == d {
+            return Ok(x);
+        }
+        if let Some(r) = rounding {
+            if !(s.is_float() && d.is_float() && d.bits() < s.bits()) {
+                return err(span, format!("fp_downcast_rounding is only allowed for narrowing float conversions, not {s} -> {d}"));
+            }
+            let over = if d.is_fp8() {
+                FP8_OVERFLOW
+            } else {
+                Overflow::Infinity
+            };
+            return Ok(self.cast(x, d, CastKind::Convert(r, over)));
+        }
+        let over = if d.is_fp8() && s.is_float() {
+            FP8_OVERFLOW
+        } else {
+            Overflow::Infinity
+        };
+        Ok(self.cast(x, d, CastKind::Convert(Rounding::NearestEven, over)))
+    }
+
+    fn reduce(
+        &mut self,
+        x: Expr,
+        axis: Option<Value>,
+        keep_dims: bool,
+        comb: Combiner,
+        span: Span,
+    ) -> DResult<Value> {
+        if x.ty.is_ptr() {
+            return err(span, "cannot reduce pointers");
+        }
+        let rank = x.ty.shape.len();
+        if rank == 0 {
+            return err(span, "cannot reduce a 0-d value");
+        }
+        if matches!(comb, Combiner::Xor) && x.ty.dtype().is_float() {
+            return err(span, "xor_sum needs integers");
+        }
+        let (x, axis_n, out_shape) = match axis {
+            None => {
+                let n = x.ty.numel();
+                let flat = self.reshape(x, vec![n], span);
+                let out = if keep_dims { vec![1; rank] } else { vec![] };
+                (flat, 0usize, out)
+            }
+            Some(a) => {
+                let a = normalize_axis(const_int(&a, "axis", span)?, rank, span)?;
+                let mut out = x.ty.shape.clone();
+                if keep_dims {
+                    out[a] = 1;
+                } else {
+                    out.remove(a);
+                }
+                (x, a, out)
+            }
+        };
+        let d = match comb {
+            Combiner::ArgMax { value: false } | Combiner::ArgMin { value: false } => DType::I32,
+            _ => x.ty.dtype(),
+        };
+        let reduced_rank = x.ty.shape.len();
+        let mut natural = x.ty.shape.clone();
+        natural.remove(axis_n);
+        let e = Expr {
+            kind: ExprKind::Reduce {
+                arg: Box::new(x),
+                axis: Some(axis_n),
+                keep_dims: false,
+                combiner: Box::new(comb),
+            },
+            ty: Type::num(d, natural),
+            span,
+        };
+        let _ = reduced_rank;
+        Ok(Value::Tensor(self.reshape(e, out_shape, span)))
+    }
+
+    fn custom_combiner(&mut self, f: &str, d: DType, span: Span) -> DResult<Combiner> {
+        let lhs = self.new_var("lhs", Type::scalar(d));
+        let rhs = self.new_var("rhs", Type::scalar(d));
+        let (l, r) = (self.var_expr(lhs, span), self.var_expr(rhs, span));
+        let mut result = Value::None;
+        let env = self.env.clone();
+        let (body, _, _) = self.sub_block(|s| {
+            result = s.call_jit(f, vec![Value::Tensor(l), Value::Tensor(r)], vec![], span)?;
+            Ok(())
+        })?;
+        self.env = env;
+        let res = self.to_tensor(result, span)?;
+        if res.ty != Type::scalar(d) {
+            return err(
+                span,
+                format!(
+                    "combine function `{f}` must return one {d} scalar, returned {}",
+                    res.ty
+                ),
+            );
+        }
+        for s in &body {
+            if !matches!(s, Stmt::Let(..)) {
+                return err(
+                    span,
+                    format!("combine function `{f}` must be straight-line element-wise code"),
+                );
+            }
+        }
+        Ok(Combiner::Custom {
+            lhs,
+            rhs,
+            body,
+            result: Box::new(res),
+        })
+    }
+}

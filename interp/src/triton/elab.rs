@@ -1,0 +1,1767 @@
+//! Elaboration of Triton kernels into the typed program: name resolution,
+//! constexpr evaluation, helper inlining, control flow, and the unsupported
+//! Python subset with the supported alternative for each construct.
+
+use super::module::{constant_value, member, Module};
+use super::promote::{self, Operand, PyNum};
+use super::value::{fold_binop, fold_cmp, truthy, Value};
+use crate::dtype::DType;
+use crate::float::{self, Overflow, Rounding};
+use crate::launch::{ArgSpec, ConstArg, Launch};
+use crate::span::{DResult, Diagnostic, Span};
+use crate::typed::*;
+use rustpython_parser::ast::{self, Ranged};
+use std::collections::{HashMap, HashSet};
+
+/// Largest number of elements of one tile.
+pub const MAX_TILE_ELEMS: usize = 1 << 22;
+
+/// State of the elaboration of one kernel.
+pub struct Elab<'m> {
+    pub m: &'m Module,
+    pub vars: Vec<(String, Type)>,
+    pub out: Vec<Stmt>,
+    pub env: HashMap<String, Value>,
+    calls: Vec<String>,
+    /// Loop-carried variables of each enclosing runtime loop.
+    loops: Vec<Vec<(String, VarId)>>,
+    /// Loop depth at entry of the function being inlined.
+    loop_base: usize,
+    /// The current block ended (break, continue, return).
+    terminated: bool,
+    /// The value returned by the helper being inlined.
+    ret: Option<Value>,
+}
+
+/// Error at a node.
+pub fn err<T>(span: Span, msg: impl Into<String>) -> DResult<T> {
+    Err(Diagnostic::new(span, msg))
+}
+
+fn unsupported<T>(span: Span, what: &str, alternative: &str) -> DResult<T> {
+    Err(
+        Diagnostic::new(span, format!("{what} is not supported in a Triton kernel"))
+            .with_help(alternative.to_string()),
+    )
+}
+
+impl<'m> Elab<'m> {
+    pub fn new(m: &'m Module) -> Elab<'m> {
+        Elab {
+            m,
+            vars: Vec::new(),
+            out: Vec::new(),
+            env: HashMap::new(),
+            calls: Vec::new(),
+            loops: Vec::new(),
+            loop_base: 0,
+            terminated: false,
+            ret: None,
+        }
+    }
+
+    pub fn span(&self, node: &impl Ranged) -> Span {
+        self.m.span(node)
+    }
+
+    pub fn new_var(&mut self, name: &str, ty: Type) -> VarId {
+        self.vars.push((name.to_string(), ty));
+        self.vars.len() - 1
+    }
+
+    pub fn var_expr(&self, id: VarId, span: Span) -> Expr {
+        Expr {
+            kind: ExprKind::Var(id),
+            ty: self.vars[id].1.clone(),
+            span,
+        }
+    }
+
+    /// Binds a runtime expression to a fresh variable and returns a reference to it.
+    pub fn bind(&mut self, name: &str, e: Expr) -> Expr {
+        let span = e.span;
+        let id = self.new_var(name, e.ty.clone());
+        self.out.push(Stmt::Let(id, e));
+        self.var_expr(id, span)
+    }
+
+    // ----- kernel entry ---------------------------------------------------
+
+    /// Elaborates kernel `name` of the module for the arguments of `launch`.
+    pub fn kernel(mut self, name: &str, launch: &Launch) -> DResult<Kernel> {
+        let f = self
+            .m
+            .funcs
+            .get(name)
+            .expect("caller checked the kernel exists");
+        let fspan = self.span(f);
+        let args = &f.args;
+        self.reject_star_args(args)?;
+        let mut params = Vec::new();
+        let mut seen = HashSet::new();
+        for a in args
+            .posonlyargs
+            .iter()
+            .chain(&args.args)
+            .chain(&args.kwonlyargs)
+        {
+            let pname = a.def.arg.to_string();
+            seen.insert(pname.clone());
+            let pspan = self.span(&a.def);
+            let is_constexpr = a
+                .def
+                .annotation
+                .as_deref()
+                .is_some_and(|t| self.is_constexpr_annotation(t));
+            match launch.arg(&pname) {
+                Some(ArgSpec::Buffer { dtype, .. }) => {
+                    if is_constexpr {
+                        return err(pspan, format!("parameter `{pname}` is tl.constexpr but the launch passes a buffer"));
+                    }
+                    let var = self.new_var(
+                        &pname,
+                        Type {
+                            elem: Elem::Ptr(*dtype),
+                            shape: vec![],
+                        },
+                    );
+                    self.env
+                        .insert(pname.clone(), Value::Tensor(self.var_expr(var, pspan)));
+                    params.push(Param {
+                        name: pname,
+                        kind: ParamKind::Pointer(*dtype),
+                        var: Some(var),
+                    });
+                }
+                Some(ArgSpec::Scalar { dtype, .. }) => {
+                    if is_constexpr {
+                        return Err(Diagnostic::new(pspan, format!("parameter `{pname}` is tl.constexpr but the launch passes a runtime scalar"))
+                            .with_help(format!("pass it as \"{pname}\": {{\"constexpr\": VALUE}}")));
+                    }
+                    let var = self.new_var(&pname, Type::scalar(*dtype));
+                    self.env
+                        .insert(pname.clone(), Value::Tensor(self.var_expr(var, pspan)));
+                    params.push(Param {
+                        name: pname,
+                        kind: ParamKind::Scalar(*dtype),
+                        var: Some(var),
+                    });
+                }
+                Some(ArgSpec::Constexpr(c)) => {
+                    let v = match c {
+                        ConstArg::Int(i) => Value::Num(PyNum::Int(*i)),
+                        ConstArg::Float(f) => Value::Num(PyNum::Float(*f)),
+                        ConstArg::Bool(b) => Value::Num(PyNum::Bool(*b)),
+                        ConstArg::None => Value::None,
+                        ConstArg::Str(s) => {
+                            match super::module::dtype_name(s).or_else(|| DType::from_name(s)) {
+                                Some(d) => Value::DType(d),
+                                None => Value::Str(s.clone()),
+                            }
+                        }
+                    };
+                    self.env.insert(pname.clone(), v);
+                    params.push(Param {
+                        name: pname,
+                        kind: ParamKind::Constexpr,
+                        var: None,
+                    });
+                }
+                None => match &a.default {
+                    Some(d) => {
+                        let v = self.expr(d)?;
+                        self.env.insert(pname.clone(), v);
+                        params.push(Param {
+                            name: pname,
+                            kind: ParamKind::Constexpr,
+                            var: None,
+                        });
+                    }
+                    None => {
+                        return Err(Diagnostic::new(
+                            pspan,
+                            format!("the launch spec has no argument for parameter `{pname}`"),
+                        )
+                        .with_help(format!("add \"{pname}\" to the launch's \"args\"")))
+                    }
+                },
+            }
+        }
+        for (n, _) in &launch.args {
+            if !seen.contains(n) {
+                return err(
+                    fspan,
+                    format!(
+                        "the launch spec passes `{n}`, which kernel `{name}` has no parameter for"
+                    ),
+                );
+            }
+        }
+        self.calls.push(name.to_string());
+        self.stmts(&f.body)?;
+        if self.ret.is_some_and(|v| v != Value::None) {
+            return err(
+                fspan,
+                format!("kernel `{name}` returns a value; a kernel must return None"),
+            );
+        }
+        Ok(Kernel {
+            name: name.to_string(),
+            params,
+            vars: self.vars,
+            body: self.out,
+        })
+    }
+
+    fn is_constexpr_annotation(&self, t: &ast::Expr) -> bool {
+        match t {
+            ast::Expr::Attribute(a) => a.attr.as_str() == "constexpr",
+            ast::Expr::Name(n) => n.id.as_str() == "constexpr",
+            ast::Expr::Constant(c) => {
+                matches!(&c.value, ast::Constant::Str(s) if s.ends_with("constexpr"))
+            }
+            _ => false,
+        }
+    }
+
+    fn reject_star_args(&self, args: &ast::Arguments) -> DResult<()> {
+        if let Some(v) = args.vararg.as_ref().or(args.kwarg.as_ref()) {
+            return unsupported(
+                self.span(&**v),
+                "`*args` / `**kwargs`",
+                "use explicit parameters",
+            );
+        }
+        Ok(())
+    }
+
+    // ----- statements -----------------------------------------------------
+
+    pub fn stmts(&mut self, body: &[ast::Stmt]) -> DResult<()> {
+        for s in body {
+            if self.terminated {
+                break;
+            }
+            self.stmt(s)?;
+        }
+        Ok(())
+    }
+
+    fn stmt(&mut self, s: &ast::Stmt) -> DResult<()> {
+        use ast::Stmt as S;
+        let span = self.span(s);
+        match s {
+            S::Expr(e) => {
+                if let ast::Expr::Constant(_) = &*e.value {
+                    return Ok(()); // docstring
+                }
+                self.expr(&e.value)?;
+            }
+            S::Assign(a) => {
+                if a.targets.len() > 1 {
+                    return unsupported(
+                        span,
+                        "chained assignment `a = b = c`",
+                        "use separate assignment statements",
+                    );
+                }
+                let v = self.expr(&a.value)?;
+                self.assign(&a.targets[0], v)?;
+            }
+            S::AnnAssign(a) => {
+                let v = match &a.value {
+                    Some(v) => self.expr(v)?,
+                    None => {
+                        return unsupported(
+                            span,
+                            "a declaration without a value",
+                            "assign a value: `x: tl.constexpr = 4`",
+                        )
+                    }
+                };
+                let cx = self.is_constexpr_annotation(&a.annotation);
+                if cx && matches!(v, Value::Tensor(_)) {
+                    return err(
+                        span,
+                        "a tl.constexpr variable must be given a compile-time value",
+                    );
+                }
+                self.assign_as(&a.target, v, cx)?;
+            }
+            S::AugAssign(a) => {
+                let cur = self.expr(&a.target)?;
+                let rhs = self.expr(&a.value)?;
+                let v = self.binop(a.op, cur, rhs, span)?;
+                self.assign(&a.target, v)?;
+            }
+            S::If(i) => self.if_stmt(i)?,
+            S::For(f) => self.for_stmt(f)?,
+            S::While(w) => self.while_stmt(w)?,
+            S::Break(_) | S::Continue(_) => {
+                if self.loops.len() <= self.loop_base {
+                    return err(span, "`break`/`continue` outside a runtime loop (static_range loops cannot break)");
+                }
+                self.write_carried(span)?;
+                self.out.push(if matches!(s, S::Break(_)) {
+                    Stmt::Break
+                } else {
+                    Stmt::Continue
+                });
+                self.terminated = true;
+            }
+            S::Return(r) => {
+                if self.loops.len() > self.loop_base {
+                    return unsupported(
+                        span,
+                        "`return` inside a loop",
+                        "assign the result to a variable and return it after the loop",
+                    );
+                }
+                let v = match &r.value {
+                    Some(e) => self.expr(e)?,
+                    None => Value::None,
+                };
+                self.ret = Some(v);
+                self.terminated = true;
+            }
+            S::Pass(_) => {}
+            S::Assert(_) => {
+                return unsupported(
+                    span,
+                    "`assert`",
+                    "use tl.static_assert(cond, msg) for compile-time checks or tl.device_assert",
+                )
+            }
+            S::FunctionDef(_) | S::AsyncFunctionDef(_) => {
+                return unsupported(
+                    span,
+                    "a nested function definition",
+                    "define the helper at module level with @triton.jit and call it",
+                )
+            }
+            S::ClassDef(_) => {
+                return unsupported(span, "`class`", "define classes outside the kernel")
+            }
+            S::Try(_) | S::TryStar(_) => {
+                return unsupported(
+                    span,
+                    "`try`/`except`",
+                    "check conditions with `if` (kernels cannot raise)",
+                )
+            }
+            S::With(_) | S::AsyncWith(_) => {
+                return unsupported(span, "`with`", "write the body without the context manager")
+            }
+            S::Import(_) | S::ImportFrom(_) => {
+                return unsupported(span, "`import` inside a kernel", "import at module level")
+            }
+            S::Global(_) | S::Nonlocal(_) => {
+                return unsupported(span, "`global`/`nonlocal`", "pass values as parameters")
+            }
+            S::Delete(_) => return unsupported(span, "`del`", "let the variable go out of use"),
+            S::Raise(_) => {
+                return unsupported(
+                    span,
+                    "`raise`",
+                    "use tl.static_assert for compile-time checks",
+                )
+            }
+            S::Match(_) => return unsupported(span, "`match`", "use if/elif/else"),
+            S::AsyncFor(_) => return unsupported(span, "`async for`", "use `for i in range(...)`"),
+            _ => return unsupported(span, "this statement", "see docs for the supported subset"),
+        }
+        Ok(())
+    }
+
+    /// Assigns a value to a target (a name, or a tuple of names for unpacking).
+    /// As in Triton's code generator, a plain assignment turns a Python number
+    /// into a 0-d tensor; only `x: tl.constexpr = …` keeps it compile-time.
+    fn assign(&mut self, target: &ast::Expr, v: Value) -> DResult<()> {
+        self.assign_as(target, v, false)
+    }
+
+    fn assign_as(&mut self, target: &ast::Expr, v: Value, constexpr: bool) -> DResult<()> {
+        let span = self.span(target);
+        match target {
+            ast::Expr::Name(n) => {
+                let v = match v {
+                    Value::Tensor(e) => Value::Tensor(self.bind(n.id.as_str(), e)),
+                    Value::Num(_) if !constexpr => {
+                        let e = self.to_tensor(v, span)?;
+                        Value::Tensor(self.bind(n.id.as_str(), e))
+                    }
+                    other => other,
+                };
+                self.env.insert(n.id.to_string(), v);
+                Ok(())
+            }
+            ast::Expr::Tuple(t) => {
+                let items = match v {
+                    Value::Tuple(items) => items,
+                    other => {
+                        return err(
+                            span,
+                            format!(
+                                "cannot unpack {} into {} names",
+                                other.describe(),
+                                t.elts.len()
+                            ),
+                        )
+                    }
+                };
+                if items.len() != t.elts.len() {
+                    return err(
+                        span,
+                        format!(
+                            "cannot unpack {} values into {} names",
+                            items.len(),
+                            t.elts.len()
+                        ),
+                    );
+                }
+                for (e, v) in t.elts.iter().zip(items) {
+                    self.assign_as(e, v, constexpr)?;
+                }
+                Ok(())
+            }
+            ast::Expr::Subscript(_) => unsupported(
+                span,
+                "assignment into a tensor element",
+                "compute the whole tile and use tl.where, or tl.store to memory",
+            ),
+            ast::Expr::Attribute(_) => {
+                unsupported(span, "assignment to an attribute", "use a local variable")
+            }
+            ast::Expr::Starred(_) => {
+                unsupported(span, "starred assignment", "unpack into explicit names")
+            }
+            _ => err(span, "cannot assign to this expression"),
+        }
+    }
+
+    /// Converts a compile-time number to a 0-d tensor (Triton's `to_tensor`).
+    pub fn to_tensor(&self, v: Value, span: Span) -> DResult<Expr> {
+        match v {
+            Value::Tensor(e) => Ok(e),
+            Value::Num(n) => {
+                let d = n.natural_dtype().map_err(|m| Diagnostic::new(span, m))?;
+                Ok(self.num_const(n, d, span))
+            }
+            other => err(
+                span,
+                format!("expected a tensor or number, got {}", other.describe()),
+            ),
+        }
+    }
+
+    /// A 0-d constant of dtype `d` holding Python number `n` (converted exactly
+    /// or rounded to nearest even).
+    pub fn num_const(&self, n: PyNum, d: DType, span: Span) -> Expr {
+        let bits = match n {
+            PyNum::Bool(b) => {
+                if d.is_float() {
+                    float::from_int(d, b as i128, Rounding::NearestEven)
+                } else {
+                    b as u64
+                }
+            }
+            PyNum::Int(i) => {
+                if d.is_float() {
+                    float::from_int(d, i, Rounding::NearestEven)
+                } else if d == DType::Bool {
+                    (i != 0) as u64
+                } else {
+                    (i as u64) & d.mask()
+                }
+            }
+            PyNum::Float(f) => {
+                if d.is_float() {
+                    float::from_f64(d, f, Rounding::NearestEven, Overflow::Infinity)
+                } else if d == DType::Bool {
+                    (f != 0.0) as u64
+                } else {
+                    (f.trunc() as i128 as u64) & d.mask()
+                }
+            }
+        };
+        Expr {
+            kind: ExprKind::Const(bits),
+            ty: Type::scalar(d),
+            span,
+        }
+    }
+
+    fn cond_of(&mut self, v: Value, span: Span) -> DResult<Result<bool, Expr>> {
+        if let Some(b) = truthy(&v) {
+            return Ok(Ok(b));
+        }
+        let e = self.to_tensor(v, span)?;
+        if !e.ty.shape.is_empty() && e.ty.numel() != 1 {
+            return err(
+                span,
+                format!("a condition must be a scalar, got a tile of type {}", e.ty),
+            );
+        }
+        let e = if e.ty.shape.is_empty() {
+            e
+        } else {
+            self.reshape(e, vec![], span)
+        };
+        Ok(Err(self.to_bool(e, span)?))
+    }
+
+    /// `x != 0` for a non-bool 0-d value.
+    pub fn to_bool(&mut self, e: Expr, span: Span) -> DResult<Expr> {
+        if e.ty.elem == Elem::Num(DType::Bool) {
+            return Ok(e);
+        }
+        if e.ty.is_ptr() {
+            return err(span, "a pointer cannot be used as a condition");
+        }
+        Ok(self.cast(
+            e,
+            DType::Bool,
+            CastKind::Convert(Rounding::NearestEven, Overflow::Infinity),
+        ))
+    }
+
+    fn if_stmt(&mut self, i: &ast::StmtIf) -> DResult<()> {
+        let span = self.span(i);
+        let c = self.expr(&i.test)?;
+        match self.cond_of(c, span)? {
+            Ok(true) => self.stmts(&i.body),
+            Ok(false) => self.stmts(&i.orelse),
+            Err(cond) => {
+                if self.loops.len() == self.loop_base
+                    && self.calls.len() > 1
+                    && contains_return(&i.body, &i.orelse)
+                {
+                    return unsupported(span, "`return` inside a runtime `if`", "assign the result to a variable in both branches and return it after the `if`");
+                }
+                let before = self.env.clone();
+                let (tb, tenv, tterm) = self.sub_block(|s| s.stmts(&i.body))?;
+                self.env = before.clone();
+                let (eb, eenv, eterm) = self.sub_block(|s| s.stmts(&i.orelse))?;
+                let (mut tb, mut eb) = (tb, eb);
+                self.env = self.merge(
+                    &before,
+                    (&mut tb, &tenv, tterm),
+                    (&mut eb, &eenv, eterm),
+                    span,
+                )?;
+                self.out.push(Stmt::If {
+                    cond,
+                    then_body: tb,
+                    else_body: eb,
+                });
+                self.terminated = tterm && eterm;
+                Ok(())
+            }
+        }
+    }
+
+    /// Runs `f` collecting its statements into a fresh block; returns the
+    /// block, the environment after it and whether it terminated.
+    pub fn sub_block(
+        &mut self,
+        f: impl FnOnce(&mut Self) -> DResult<()>,
+    ) -> DResult<(Block, HashMap<String, Value>, bool)> {
+        let saved_out = std::mem::take(&mut self.out);
+        let saved_term = self.terminated;
+        self.terminated = false;
+        let r = f(self);
+        let block = std::mem::replace(&mut self.out, saved_out);
+        let term = self.terminated;
+        self.terminated = saved_term;
+        r?;
+        Ok((block, self.env.clone(), term))
+    }
+
+    /// Joins the environments after the two branches of a runtime `if`.
+    fn merge(
+        &mut self,
+        before: &HashMap<String, Value>,
+        t: (&mut Block, &HashMap<String, Value>, bool),
+        e: (&mut Block, &HashMap<String, Value>, bool),
+        span: Span,
+    ) -> DResult<HashMap<String, Value>> {
+        if t.2 && e.2 {
+            return Ok(before.clone());
+        }
+        if t.2 {
+            return Ok(e.1.clone());
+        }
+        if e.2 {
+            return Ok(t.1.clone());
+        }
+        let mut out = HashMap::new();
+        let mut names: Vec<&String> = t.1.keys().filter(|k| e.1.contains_key(*k)).collect();
+        names.sort();
+        for name in names {
+            let (tv, ev) = (&t.1[name], &e.1[name]);
+            if tv == ev {
+                out.insert(name.clone(), tv.clone());
+                continue;
+            }
+            let te = self.to_tensor(tv.clone(), span);
+            let ee = self.to_tensor(ev.clone(), span);
+            let (te, ee) = match (te, ee) {
+                (Ok(a), Ok(b)) => (a, b),
+                _ => {
+                    if before.contains_key(name) {
+                        return err(span, format!("`{name}` is given different compile-time values in the branches of a runtime `if`"));
+                    }
+                    continue;
+                }
+            };
+            if te.ty != ee.ty {
+                return err(span, format!("`{name}` has type {} in the `if` branch but {} in the `else` branch; Triton requires the same type", te.ty, ee.ty));
+            }
+            let id = self.new_var(name, te.ty.clone());
+            t.0.push(Stmt::Let(id, te));
+            e.0.push(Stmt::Let(id, ee));
+            out.insert(name.clone(), Value::Tensor(self.var_expr(id, span)));
+        }
+        Ok(out)
+    }
+
+    /// Makes the loop-carried variables of a loop whose body is `body`.
+    fn carry_in(&mut self, body: &[ast::Stmt], span: Span) -> DResult<Vec<(String, VarId)>> {
+        let mut assigned = Vec::new();
+        assigned_names(body, &mut assigned);
+        let mut carried = Vec::new();
+        for name in assigned {
+            let Some(v) = self.env.get(&name).cloned() else {
+                continue;
+            };
+            let e = match v {
+                Value::Tensor(e) => e,
+                Value::Num(_) => self.to_tensor(v, span)?,
+                _ => continue,
+            };
+            let id = self.new_var(&name, e.ty.clone());
+            self.out.push(Stmt::Let(id, e));
+            self.env
+                .insert(name.clone(), Value::Tensor(self.var_expr(id, span)));
+            carried.push((name, id));
+        }
+        Ok(carried)
+    }
+
+    /// Writes the current values of the innermost loop's carried variables back.
+    fn write_carried(&mut self, span: Span) -> DResult<()> {
+        let carried = self.loops.last().cloned().unwrap_or_default();
+        for (name, id) in carried {
+            let v = self.env.get(&name).cloned();
+            let Some(v) = v else {
+                return err(
+                    span,
+                    format!("loop-carried variable `{name}` is undefined here"),
+                );
+            };
+            if let Value::Tensor(Expr {
+                kind: ExprKind::Var(cur),
+                ..
+            }) = &v
+            {
+                if *cur == id {
+                    continue;
+                }
+            }
+            let e = self.to_tensor(v, span)?;
+            let want = &self.vars[id].1;
+            if &e.ty != want {
+                return err(span, format!("loop-carried variable `{name}` has type {want} before the loop but {} inside it; Triton requires the same type", e.ty));
+            }
+            self.out.push(Stmt::Let(id, e));
+        }
+        Ok(())
+    }
+
+    fn loop_body(
+        &mut self,
+        carried: Vec<(String, VarId)>,
+        body: &[ast::Stmt],
+        span: Span,
+    ) -> DResult<Block> {
+        self.loops.push(carried.clone());
+        let r = self.sub_block(|s| {
+            s.stmts(body)?;
+            if !s.terminated {
+                s.write_carried(span)?;
+            }
+            Ok(())
+        });
+        self.loops.pop();
+        let (block, _, _) = r?;
+        Ok(block)
+    }
+
+    fn after_loop(
+        &mut self,
+        before: HashMap<String, Value>,
+        carried: &[(String, VarId)],
+        span: Span,
+    ) {
+        self.env = before;
+        for (name, id) in carried {
+            self.env
+                .insert(name.clone(), Value::Tensor(self.var_expr(*id, span)));
+        }
+    }
+
+    fn for_stmt(&mut self, f: &ast::StmtFor) -> DResult<()> {
+        let span = self.span(f);
+        if !f.orelse.is_empty() {
+            return unsupported(span, "`for … else`", "use a flag variable");
+        }
+        let ast::Expr::Name(target) = &*f.target else {
+            return unsupported(
+                self.span(&*f.target),
+                "unpacking in a `for` target",
+                "loop over an index with range()",
+            );
+        };
+        let ast::Expr::Call(call) = &*f.iter else {
+            return unsupported(
+                self.span(&*f.iter),
+                "`for` over a non-range iterable",
+                "use `for i in range(n)`, tl.range or tl.static_range and index",
+            );
+        };
+        let func = self.expr(&call.func)?;
+        let kind = match &func {
+            Value::Builtin(b) if b == "range" || b == "static_range" => b.clone(),
+            Value::Builtin(b) if b == "py:range" => "range".to_string(),
+            _ => {
+                return unsupported(
+                    self.span(&*f.iter),
+                    "`for` over a non-range iterable",
+                    "use `for i in range(n)`, tl.range or tl.static_range and index",
+                )
+            }
+        };
+        let mut bounds = Vec::new();
+        for a in &call.args {
+            if let ast::Expr::Starred(_) = a {
+                return unsupported(
+                    self.span(a),
+                    "`*args` in a call",
+                    "pass arguments explicitly",
+                );
+            }
+            bounds.push(self.expr(a)?);
+        }
+        for k in &call.keywords {
+            let ok = matches!(
+                k.arg.as_ref().map(|a| a.as_str()),
+                Some(
+                    "num_stages"
+                        | "loop_unroll_factor"
+                        | "disallow_acc_multi_buffer"
+                        | "flatten"
+                        | "warp_specialize"
+                        | "step"
+                )
+            );
+            if !ok {
+                return err(self.span(k), "unknown keyword argument of range()");
+            }
+            if k.arg.as_ref().map(|a| a.as_str()) == Some("step") {
+                bounds.push(self.expr(&k.value)?);
+            }
+        }
+        let (start, end, step) = match bounds.len() {
+            1 => (
+                Value::Num(PyNum::Int(0)),
+                bounds[0].clone(),
+                Value::Num(PyNum::Int(1)),
+            ),
+            2 => (
+                bounds[0].clone(),
+                bounds[1].clone(),
+                Value::Num(PyNum::Int(1)),
+            ),
+            3 => (bounds[0].clone(), bounds[1].clone(), bounds[2].clone()),
+            n => return err(span, format!("range() takes 1 to 3 arguments, got {n}")),
+        };
+        let name = target.id.to_string();
+        let all_const = [&start, &end, &step]
+            .iter()
+            .all(|v| matches!(v, Value::Num(PyNum::Int(_))));
+        if kind == "static_range" {
+            let (Value::Num(PyNum::Int(a)), Value::Num(PyNum::Int(b)), Value::Num(PyNum::Int(s))) =
+                (&start, &end, &step)
+            else {
+                return err(span, "tl.static_range bounds must be compile-time integers");
+            };
+            if *s == 0 {
+                return err(span, "tl.static_range step must not be zero");
+            }
+            let mut i = *a;
+            let mut n = 0;
+            while (*s > 0 && i < *b) || (*s < 0 && i > *b) {
+                n += 1;
+                if n > 4096 {
+                    return err(span, "tl.static_range unrolls more than 4096 iterations");
+                }
+                self.env.insert(name.clone(), Value::Num(PyNum::Int(i)));
+                self.stmts(&f.body)?;
+                if self.terminated {
+                    return err(
+                        span,
+                        "`break`/`continue`/`return` in a tl.static_range loop is not supported",
+                    );
+                }
+                i += s;
+            }
+            return Ok(());
+        }
+        if all_const {
+            if let Value::Num(PyNum::Int(0)) = step {
+                return err(span, "range() step must not be zero");
+            }
+        }
+        let lo = self.to_tensor(start, span)?;
+        let hi = self.to_tensor(end, span)?;
+        let st = self.to_tensor(step, span)?;
+        for e in [&lo, &hi, &st] {
+            if !e.ty.shape.is_empty()
+                || !e.ty.dtype().is_int()
+                || e.ty.is_ptr()
+                || e.ty.dtype() == DType::Bool
+            {
+                return err(
+                    span,
+                    format!("range() bounds must be scalar integers, got {}", e.ty),
+                );
+            }
+        }
+        let ivd = promote::integer_promote(
+            promote::integer_promote(lo.ty.dtype(), hi.ty.dtype()),
+            st.ty.dtype(),
+        );
+        let conv = CastKind::Convert(Rounding::NearestEven, Overflow::Infinity);
+        let (lo, hi, st) = (
+            self.cast(lo, ivd, conv),
+            self.cast(hi, ivd, conv),
+            self.cast(st, ivd, conv),
+        );
+        let before = self.env.clone();
+        let carried = self.carry_in(&f.body, span)?;
+        let iv = self.new_var(&name, Type::scalar(ivd));
+        let outer = self.env.clone();
+        self.env
+            .insert(name, Value::Tensor(self.var_expr(iv, span)));
+        let body = self.loop_body(carried.clone(), &f.body, span)?;
+        let _ = outer;
+        self.out.push(Stmt::For {
+            var: iv,
+            start: lo,
+            end: hi,
+            step: st,
+            body,
+            span,
+        });
+        self.after_loop(before, &carried, span);
+        Ok(())
+    }
+
+    fn while_stmt(&mut self, w: &ast::StmtWhile) -> DResult<()> {
+        let span = self.span(w);
+        if !w.orelse.is_empty() {
+            return unsupported(span, "`while … else`", "use a flag variable");
+        }
+        let before = self.env.clone();
+        let carried = self.carry_in(&w.body, span)?;
+        let c = self.expr(&w.test)?;
+        let cond = match self.cond_of(c, span)? {
+            Ok(b) => self.num_const(PyNum::Bool(b), DType::Bool, span),
+            Err(e) => e,
+        };
+        let body = self.loop_body(carried.clone(), &w.body, span)?;
+        self.out.push(Stmt::While { cond, body, span });
+        self.after_loop(before, &carried, span);
+        Ok(())
+    }
+
+    // ----- expressions ----------------------------------------------------
+
+    pub fn expr(&mut self, e: &ast::Expr) -> DResult<Value> {
+        use ast::Expr as E;
+        let span = self.span(e);
+        match e {
+            E::Constant(c) => constant_value(&c.value).ok_or_else(|| {
+                Diagnostic::new(
+                    span,
+                    "unsupported literal (integers must fit in 127 bits; no bytes or complex)",
+                )
+            }),
+            E::Name(n) => self.lookup(n.id.as_str(), span),
+            E::Attribute(a) => {
+                let base = self.expr(&a.value)?;
+                self.attribute(base, a.attr.as_str(), span)
+            }
+            E::BinOp(b) => {
+                let l = self.expr(&b.left)?;
+                let r = self.expr(&b.right)?;
+                self.binop(b.op, l, r, span)
+            }
+            E::UnaryOp(u) => {
+                let v = self.expr(&u.operand)?;
+                self.unaryop(u.op, v, span)
+            }
+            E::BoolOp(b) => self.boolop(b, span),
+            E::Compare(c) => {
+                if c.ops.len() != 1 {
+                    return unsupported(
+                        span,
+                        "chained comparison `a < b < c`",
+                        "write `(a < b) & (b < c)`",
+                    );
+                }
+                let l = self.expr(&c.left)?;
+                let r = self.expr(&c.comparators[0])?;
+                self.compare(c.ops[0], l, r, span)
+            }
+            E::Call(c) => self.call_expr(c, span),
+            E::Subscript(s) => self.subscript(s, span),
+            E::Tuple(t) => Ok(Value::Tuple(
+                t.elts
+                    .iter()
+                    .map(|x| self.expr(x))
+                    .collect::<DResult<_>>()?,
+            )),
+            E::List(l) => Ok(Value::Tuple(
+                l.elts
+                    .iter()
+                    .map(|x| self.expr(x))
+                    .collect::<DResult<_>>()?,
+            )),
+            E::IfExp(i) => self.if_exp(i, span),
+            E::Slice(s) => {
+                if s.lower.is_some() || s.upper.is_some() || s.step.is_some() {
+                    return unsupported(
+                        span,
+                        "slicing with bounds or a step",
+                        "only `:` and `None` are allowed in tensor subscripts (x[:, None])",
+                    );
+                }
+                Ok(Value::Slice)
+            }
+            E::NamedExpr(_) => unsupported(
+                span,
+                "the walrus operator `:=`",
+                "assign in a separate statement",
+            ),
+            E::Lambda(_) => unsupported(span, "`lambda`", "define a named @triton.jit function"),
+            E::ListComp(_) => unsupported(span, "a list comprehension", "use an explicit loop"),
+            E::SetComp(_) => unsupported(span, "a set comprehension", "use an explicit loop"),
+            E::DictComp(_) => unsupported(span, "a dict comprehension", "use an explicit loop"),
+            E::GeneratorExp(_) => {
+                unsupported(span, "a generator expression", "use an explicit loop")
+            }
+            E::Dict(_) => unsupported(span, "a dict literal", "use separate variables"),
+            E::Set(_) => unsupported(span, "a set literal", "use separate variables"),
+            E::Starred(_) => unsupported(span, "`*args` in a call", "pass arguments explicitly"),
+            E::JoinedStr(_) | E::FormattedValue(_) => unsupported(
+                span,
+                "an f-string",
+                "use tl.static_print / tl.device_print with a plain string prefix",
+            ),
+            E::Await(_) | E::Yield(_) | E::YieldFrom(_) => {
+                unsupported(span, "`await`/`yield`", "kernels are plain functions")
+            }
+        }
+    }
+
+    fn lookup(&self, name: &str, span: Span) -> DResult<Value> {
+        if let Some(v) = self.env.get(name) {
+            return Ok(v.clone());
+        }
+        if self.m.funcs.contains_key(name) {
+            return Ok(Value::Func(name.to_string()));
+        }
+        if let Some(v) = self.m.globals.get(name) {
+            return Ok(v.clone());
+        }
+        Ok(match name {
+            "range" => Value::Builtin("py:range".into()),
+            "min" | "max" | "abs" | "int" | "float" | "bool" => Value::Builtin(format!("py:{name}")),
+            "len" => return unsupported(span, "`len()`", "use the constexpr size (e.g. BLOCK) or x.shape[0]"),
+            "isinstance" | "type" => return unsupported(span, "`isinstance()`/`type()`", "use x.dtype comparisons with tl.constexpr values"),
+            "print" => return unsupported(span, "`print()`", "use tl.static_print (compile time) or tl.device_print (run time)"),
+            "enumerate" | "zip" | "iter" | "list" | "dict" | "set" | "sorted" | "map" | "filter" => {
+                return unsupported(span, &format!("`{name}()`"), "use index-based loops over range()")
+            }
+            _ => return err(span, format!("name `{name}` is not defined (kernels see their parameters, local variables, @triton.jit functions and module-level constants)")),
+        })
+    }
+
+    fn attribute(&mut self, base: Value, attr: &str, span: Span) -> DResult<Value> {
+        match base {
+            Value::Module(p) => match member(p, attr) {
+                Value::Builtin(b) if b.starts_with('?') => {
+                    err(span, format!("unknown attribute `{attr}`"))
+                }
+                v => Ok(v),
+            },
+            Value::Tensor(e) => match attr {
+                "dtype" => Ok(match e.ty.elem {
+                    Elem::Num(d) => Value::DType(d),
+                    Elem::Ptr(d) => Value::PtrDType(d),
+                }),
+                "shape" => Ok(Value::Tuple(
+                    e.ty.shape
+                        .iter()
+                        .map(|&d| Value::Num(PyNum::Int(d as i128)))
+                        .collect(),
+                )),
+                "T" => self.call_builtin("trans", vec![Value::Tensor(e)], vec![], span),
+                _ => Ok(Value::Method(Box::new(e), attr.to_string())),
+            },
+            Value::PtrDType(d) if attr == "element_ty" => Ok(Value::DType(d)),
+            Value::DType(d) => match attr {
+                "primitive_bitwidth" => Ok(Value::Num(PyNum::Int(d.bits() as i128))),
+                "is_floating" | "is_int" | "is_int_signed" | "is_int_unsigned" | "is_fp16"
+                | "is_fp32" | "is_bf16" | "is_fp64" => {
+                    Ok(Value::Builtin(format!("dtype:{}:{attr}", d.name())))
+                }
+                _ => err(span, format!("unknown dtype attribute `{attr}`")),
+            },
+            Value::Num(n) if attr == "value" => Ok(Value::Num(n)),
+            other => err(
+                span,
+                format!("{} has no attribute `{attr}`", other.describe()),
+            ),
+        }
+    }
+
+    fn if_exp(&mut self, i: &ast::ExprIfExp, span: Span) -> DResult<Value> {
+        let c = self.expr(&i.test)?;
+        match self.cond_of(c, span)? {
+            Ok(true) => self.expr(&i.body),
+            Ok(false) => self.expr(&i.orelse),
+            Err(cond) => {
+                let (mut tb, tv) = self.value_block(&i.body)?;
+                let (mut eb, ev) = self.value_block(&i.orelse)?;
+                let te = self.to_tensor(tv, span)?;
+                let ee = self.to_tensor(ev, span)?;
+                if te.ty != ee.ty {
+                    return err(span, format!("the branches of a runtime conditional expression have types {} and {}; Triton requires the same type", te.ty, ee.ty));
+                }
+                let id = self.new_var("ifexp", te.ty.clone());
+                tb.push(Stmt::Let(id, te));
+                eb.push(Stmt::Let(id, ee));
+                self.out.push(Stmt::If {
+                    cond,
+                    then_body: tb,
+                    else_body: eb,
+                });
+                Ok(Value::Tensor(self.var_expr(id, span)))
+            }
+        }
+    }
+
+    fn value_block(&mut self, e: &ast::Expr) -> DResult<(Block, Value)> {
+        let mut v = Value::None;
+        let env = self.env.clone();
+        let (b, _, _) = self.sub_block(|s| {
+            v = s.expr(e)?;
+            Ok(())
+        })?;
+        self.env = env;
+        Ok((b, v))
+    }
+
+    fn boolop(&mut self, b: &ast::ExprBoolOp, span: Span) -> DResult<Value> {
+        let is_and = b.op == ast::BoolOp::And;
+        let mut tensors: Vec<Expr> = Vec::new();
+        let mut last = Value::None;
+        for sub in &b.values {
+            let v = self.expr(sub)?;
+            match truthy(&v) {
+                Some(t) => {
+                    if t != is_and {
+                        return Ok(v); // short-circuit on a constant
+                    }
+                    last = v;
+                }
+                None => {
+                    let e = self.to_tensor(v, span)?;
+                    if e.ty.dtype() != DType::Bool || e.ty.is_ptr() {
+                        return Err(Diagnostic::new(
+                            span,
+                            format!(
+                                "`and`/`or` on a tensor of type {} (Triton requires int1)",
+                                e.ty
+                            ),
+                        )
+                        .with_help("compare first (`x != 0`), or use & and |"));
+                    }
+                    tensors.push(e);
+                }
+            }
+        }
+        let Some(mut acc) = tensors.pop() else {
+            return Ok(last);
+        };
+        while let Some(lhs) = tensors.pop() {
+            let (l, r) = self.broadcast_pair(lhs, acc, span)?;
+            let op = if is_and {
+                BinOp::LogicalAnd
+            } else {
+                BinOp::LogicalOr
+            };
+            let ty = l.ty.clone();
+            acc = Expr {
+                kind: ExprKind::Binary(op, Box::new(l), Box::new(r)),
+                ty,
+                span,
+            };
+        }
+        Ok(Value::Tensor(acc))
+    }
+
+    fn unaryop(&mut self, op: ast::UnaryOp, v: Value, span: Span) -> DResult<Value> {
+        use ast::UnaryOp as U;
+        if let Value::Num(n) = v {
+            return Ok(match op {
+                U::UAdd => Value::Num(match n {
+                    PyNum::Bool(b) => PyNum::Int(b as i128),
+                    x => x,
+                }),
+                U::USub => Value::Num(
+                    fold_binop(ast::Operator::Sub, PyNum::Int(0), n)
+                        .map_err(|m| Diagnostic::new(span, m))?,
+                ),
+                U::Not => Value::Num(PyNum::Bool(!truthy(&v).unwrap_or(false))),
+                U::Invert => match n {
+                    PyNum::Float(_) => return err(span, "bad operand type for unary ~: 'float'"),
+                    PyNum::Bool(b) => Value::Num(PyNum::Int(!(b as i128))),
+                    PyNum::Int(i) => Value::Num(PyNum::Int(!i)),
+                },
+            });
+        }
+        if let Some(b) = truthy(&v) {
+            if op == U::Not {
+                return Ok(Value::Num(PyNum::Bool(!b)));
+            }
+            return err(
+                span,
+                format!("bad operand for unary operator: {}", v.describe()),
+            );
+        }
+        let e = self.to_tensor(v, span)?;
+        if e.ty.is_ptr() {
+            return err(
+                span,
+                format!("wrong type argument to unary operator ({})", e.ty),
+            );
+        }
+        let d = e.ty.dtype();
+        Ok(Value::Tensor(match op {
+            U::UAdd => e,
+            U::USub => {
+                // Triton's minus: 0 - x in the operand's type.
+                let zero = self.num_const(PyNum::Int(0), d, span);
+                let zero = self.broadcast_to(zero, &e.ty.shape, span)?;
+                let ty = e.ty.clone();
+                Expr {
+                    kind: ExprKind::Binary(BinOp::Sub, Box::new(zero), Box::new(e)),
+                    ty,
+                    span,
+                }
+            }
+            U::Invert => {
+                if d.is_float() {
+                    return err(span, format!("unary ~ is not defined for {d}"));
+                }
+                let ty = e.ty.clone();
+                Expr {
+                    kind: ExprKind::Unary(UnOp::Not, Box::new(e)),
+                    ty,
+                    span,
+                }
+            }
+            U::Not => {
+                if d != DType::Bool {
+                    return Err(Diagnostic::new(
+                        span,
+                        format!("`not` on a tensor of type {}", e.ty),
+                    )
+                    .with_help("use `x == 0`"));
+                }
+                let ty = e.ty.clone();
+                Expr {
+                    kind: ExprKind::Unary(UnOp::LogicalNot, Box::new(e)),
+                    ty,
+                    span,
+                }
+            }
+        }))
+    }
+
+    fn operand(&self, v: &Value, span: Span) -> DResult<Operand> {
+        match v {
+            Value::Tensor(e) => Ok(Operand::Tensor(e.ty.dtype())),
+            Value::Num(n) => Ok(Operand::Scalar(*n)),
+            other => err(span, format!("unsupported operand: {}", other.describe())),
+        }
+    }
+
+    /// Converts both operands to dtype `d` (literals exactly or by rounding,
+    /// tensors with explicit casts) and broadcasts them to a common shape.
+    fn coerce_pair(&mut self, a: Value, b: Value, d: DType, span: Span) -> DResult<(Expr, Expr)> {
+        let conv = CastKind::Convert(Rounding::NearestEven, Overflow::Infinity);
+        let side = |v: Value| -> DResult<Expr> {
+            Ok(match v {
+                Value::Num(n) => self.num_const(n, d, span),
+                Value::Tensor(e) => self.cast(e, d, conv),
+                other => return err(span, format!("unsupported operand: {}", other.describe())),
+            })
+        };
+        let (x, y) = (side(a)?, side(b)?);
+        self.broadcast_pair(x, y, span)
+    }
+
+    /// A binary operator (`+ - * / // % & | ^ << >>`) with Triton's rules.
+    pub fn binop(&mut self, op: ast::Operator, a: Value, b: Value, span: Span) -> DResult<Value> {
+        use ast::Operator as O;
+        if let (Value::Num(x), Value::Num(y)) = (&a, &b) {
+            return fold_binop(op, *x, *y)
+                .map(Value::Num)
+                .map_err(|m| Diagnostic::new(span, m));
+        }
+        if let (Value::Tuple(_), _) | (_, Value::Tuple(_)) = (&a, &b) {
+            return err(span, "arithmetic on tuples is not supported");
+        }
+        let a_ptr = matches!(&a, Value::Tensor(e) if e.ty.is_ptr());
+        let b_ptr = matches!(&b, Value::Tensor(e) if e.ty.is_ptr());
+        if a_ptr || b_ptr {
+            return self.ptr_arith(op, a, b, a_ptr, b_ptr, span);
+        }
+        let div_or_mod = matches!(op, O::Div | O::FloorDiv | O::Mod);
+        let (oa, ob) = (self.operand(&a, span)?, self.operand(&b, span)?);
+        let d =
+            promote::computation_type(oa, ob, div_or_mod).map_err(|m| Diagnostic::new(span, m))?;
+        let (binop, result_d) = match op {
+            O::Add => (BinOp::Add, d),
+            O::Sub => (BinOp::Sub, d),
+            O::Mult => (BinOp::Mul, d),
+            O::Div => {
+                if d.is_int() {
+                    // int / int divides in float32
+                    let (x, y) = self.coerce_pair(a, b, d, span)?;
+                    let conv = CastKind::Convert(Rounding::NearestEven, Overflow::Infinity);
+                    let (x, y) = (
+                        self.cast(x, DType::F32, conv),
+                        self.cast(y, DType::F32, conv),
+                    );
+                    return Ok(Value::Tensor(self.mk_binary(
+                        BinOp::FDiv,
+                        x,
+                        y,
+                        DType::F32,
+                        span,
+                    )));
+                }
+                (BinOp::FDiv, d)
+            }
+            O::FloorDiv => {
+                if d.is_float() {
+                    return Err(Diagnostic::new(
+                        span,
+                        format!("`//` is not defined for {d} tensors (Triton 3.6 rejects it)"),
+                    )
+                    .with_help("use tl.floor(a / b) or integer operands"));
+                }
+                (BinOp::IDiv(DivRound::Trunc), d)
+            }
+            O::Mod => (
+                if d.is_float() {
+                    BinOp::FRem
+                } else {
+                    BinOp::IRem(DivRound::Trunc)
+                },
+                d,
+            ),
+            O::BitAnd | O::BitOr | O::BitXor | O::LShift | O::RShift => {
+                if d.is_float() {
+                    return Err(Diagnostic::new(
+                        span,
+                        format!("bitwise operator on {d}: Triton accepts only integer operands"),
+                    )
+                    .with_help("reinterpret the bits first: x.to(tl.int32, bitcast=True)"));
+                }
+                let bop = match op {
+                    O::BitAnd => BinOp::And,
+                    O::BitOr => BinOp::Or,
+                    O::BitXor => BinOp::Xor,
+                    O::LShift => BinOp::Shl,
+                    _ => BinOp::Shr(if d.is_signed_int() {
+                        ShrKind::Arith
+                    } else {
+                        ShrKind::Logical
+                    }),
+                };
+                (bop, d)
+            }
+            O::Pow => {
+                return Err(
+                    Diagnostic::new(span, "`**` on tensors is not supported by Triton")
+                        .with_help("multiply explicitly (x * x) or use tl.exp2/tl.log2"),
+                )
+            }
+            O::MatMult => {
+                return Err(Diagnostic::new(span, "`@` is not supported")
+                    .with_help("ksem does not model tl.dot yet"))
+            }
+        };
+        let (x, y) = self.coerce_pair(a, b, d, span)?;
+        Ok(Value::Tensor(self.mk_binary(binop, x, y, result_d, span)))
+    }
+
+    pub fn mk_binary(&self, op: BinOp, x: Expr, y: Expr, d: DType, span: Span) -> Expr {
+        let ty = Type::num(
+            if op.is_comparison() { DType::Bool } else { d },
+            x.ty.shape.clone(),
+        );
+        Expr {
+            kind: ExprKind::Binary(op, Box::new(x), Box::new(y)),
+            ty,
+            span,
+        }
+    }
+
+    fn ptr_arith(
+        &mut self,
+        op: ast::Operator,
+        a: Value,
+        b: Value,
+        a_ptr: bool,
+        b_ptr: bool,
+        span: Span,
+    ) -> DResult<Value> {
+        let (p, off) = match (op, a_ptr, b_ptr) {
+            (ast::Operator::Add, true, false) => (a, b),
+            (ast::Operator::Add, false, true) => (b, a),
+            (ast::Operator::Sub, true, false) => (a, b),
+            _ => {
+                return err(
+                    span,
+                    "only pointer + integer and pointer - integer are allowed on pointers",
+                )
+            }
+        };
+        let p = self.to_tensor(p, span)?;
+        let off = match off {
+            Value::Num(PyNum::Int(i)) => self.num_const(
+                PyNum::Int(i),
+                PyNum::Int(i)
+                    .natural_dtype()
+                    .map_err(|m| Diagnostic::new(span, m))?,
+                span,
+            ),
+            Value::Tensor(e) if e.ty.dtype().is_int() && !e.ty.is_ptr() => e,
+            other => {
+                return err(
+                    span,
+                    format!("pointer offsets must be integers, got {}", other.describe()),
+                )
+            }
+        };
+        let off = if op == ast::Operator::Sub {
+            let d = off.ty.dtype();
+            let zero = self.num_const(PyNum::Int(0), d, span);
+            let zero = self.broadcast_to(zero, &off.ty.shape, span)?;
+            let ty = off.ty.clone();
+            Expr {
+                kind: ExprKind::Binary(BinOp::Sub, Box::new(zero), Box::new(off)),
+                ty,
+                span,
+            }
+        } else {
+            off
+        };
+        let (p, off) = self.broadcast_pair(p, off, span)?;
+        let ty = p.ty.clone();
+        Ok(Value::Tensor(Expr {
+            kind: ExprKind::Binary(BinOp::PtrAdd, Box::new(p), Box::new(off)),
+            ty,
+            span,
+        }))
+    }
+
+    fn compare(&mut self, op: ast::CmpOp, a: Value, b: Value, span: Span) -> DResult<Value> {
+        use ast::CmpOp as C;
+        match op {
+            C::Is | C::IsNot => {
+                let same = match (&a, &b) {
+                    (Value::Tensor(_), _) | (_, Value::Tensor(_)) => false,
+                    (x, y) => x == y,
+                };
+                return Ok(Value::Num(PyNum::Bool(same == (op == C::Is))));
+            }
+            C::In | C::NotIn => {
+                return unsupported(
+                    span,
+                    "membership test `in`",
+                    "compare explicitly with == and combine with |",
+                )
+            }
+            _ => {}
+        }
+        if let (Value::Num(x), Value::Num(y)) = (&a, &b) {
+            return fold_cmp(op, *x, *y)
+                .map(|r| Value::Num(PyNum::Bool(r)))
+                .map_err(|m| Diagnostic::new(span, m));
+        }
+        if let (Value::DType(x), Value::DType(y)) = (&a, &b) {
+            let eq = x == y;
+            return match op {
+                C::Eq => Ok(Value::Num(PyNum::Bool(eq))),
+                C::NotEq => Ok(Value::Num(PyNum::Bool(!eq))),
+                _ => err(span, "dtypes can only be compared with == and !="),
+            };
+        }
+        let (oa, ob) = (self.operand(&a, span)?, self.operand(&b, span)?);
+        if matches!(&a, Value::Tensor(e) if e.ty.is_ptr())
+            || matches!(&b, Value::Tensor(e) if e.ty.is_ptr())
+        {
+            return err(span, "comparing pointers is not supported by ksem");
+        }
+        let d = promote::computation_type(oa, ob, false).map_err(|m| Diagnostic::new(span, m))?;
+        let bop = match op {
+            C::Eq => BinOp::Eq,
+            C::NotEq => BinOp::Ne,
+            C::Lt => BinOp::Lt,
+            C::LtE => BinOp::Le,
+            C::Gt => BinOp::Gt,
+            _ => BinOp::Ge,
+        };
+        let (x, y) = self.coerce_pair(a, b, d, span)?;
+        Ok(Value::Tensor(self.mk_binary(bop, x, y, d, span)))
+    }
+
+    fn subscript(&mut self, s: &ast::ExprSubscript, span: Span) -> DResult<Value> {
+        let base = self.expr(&s.value)?;
+        let idx = self.expr(&s.slice)?;
+        match base {
+            Value::Tuple(items) => match idx {
+                Value::Num(PyNum::Int(i)) => {
+                    let n = items.len() as i128;
+                    let j = if i < 0 { i + n } else { i };
+                    if j < 0 || j >= n {
+                        return err(span, format!("tuple index {i} out of range"));
+                    }
+                    Ok(items[j as usize].clone())
+                }
+                _ => err(span, "tuple indices must be compile-time integers"),
+            },
+            Value::Tensor(e) => {
+                let items = match idx {
+                    Value::Tuple(t) => t,
+                    v => vec![v],
+                };
+                let mut shape = Vec::new();
+                let mut dim = 0;
+                for it in &items {
+                    match it {
+                        Value::None => shape.push(1),
+                        Value::Slice => {
+                            if dim >= e.ty.shape.len() {
+                                return err(span, format!("too many `:` for a tensor of rank {}", e.ty.shape.len()));
+                            }
+                            shape.push(e.ty.shape[dim]);
+                            dim += 1;
+                        }
+                        _ => return unsupported(span, "indexing a tensor with a value", "tensors take only `:` and `None` subscripts; use tl.where, a reduction, or load from memory"),
+                    }
+                }
+                if dim != e.ty.shape.len() {
+                    shape.extend_from_slice(&e.ty.shape[dim..]);
+                }
+                Ok(Value::Tensor(self.reshape(e, shape, span)))
+            }
+            other => err(span, format!("{} is not subscriptable", other.describe())),
+        }
+    }
+
+    // ----- calls ----------------------------------------------------------
+
+    fn call_expr(&mut self, c: &ast::ExprCall, span: Span) -> DResult<Value> {
+        let func = self.expr(&c.func)?;
+        let mut args = Vec::new();
+        for a in &c.args {
+            if let ast::Expr::Starred(_) = a {
+                return unsupported(
+                    self.span(a),
+                    "`*args` in a call",
+                    "pass arguments explicitly",
+                );
+            }
+            args.push(self.expr(a)?);
+        }
+        let mut kwargs = Vec::new();
+        for k in &c.keywords {
+            let Some(name) = &k.arg else {
+                return unsupported(
+                    self.span(k),
+                    "`**kwargs` in a call",
+                    "pass keyword arguments explicitly",
+                );
+            };
+            kwargs.push((name.to_string(), self.expr(&k.value)?));
+        }
+        match func {
+            Value::Func(name) => self.call_jit(&name, args, kwargs, span),
+            Value::Builtin(b) => self.call_builtin(&b, args, kwargs, span),
+            Value::Method(recv, m) => {
+                let mut all = vec![Value::Tensor(*recv)];
+                all.extend(args);
+                self.call_builtin(&m, all, kwargs, span)
+            }
+            Value::DType(d) => err(span, format!("dtype {d} is not callable; use x.to({d})")),
+            other => err(span, format!("{} is not callable", other.describe())),
+        }
+    }
+
+    /// Inlines a call of a `@triton.jit` helper.
+    pub fn call_jit(
+        &mut self,
+        name: &str,
+        args: Vec<Value>,
+        kwargs: Vec<(String, Value)>,
+        span: Span,
+    ) -> DResult<Value> {
+        if self.calls.iter().any(|c| c == name) {
+            return Err(Diagnostic::new(
+                span,
+                format!("recursive call of `{name}`: Triton kernels cannot recurse"),
+            )
+            .with_help("rewrite the recursion as a loop"));
+        }
+        if self.calls.len() > 64 {
+            return err(span, "helper calls nested more than 64 deep");
+        }
+        let f = self.m.funcs.get(name).expect("jit function exists");
+        self.reject_star_args(&f.args)?;
+        let params: Vec<&ast::ArgWithDefault> = f
+            .args
+            .posonlyargs
+            .iter()
+            .chain(&f.args.args)
+            .chain(&f.args.kwonlyargs)
+            .collect();
+        if args.len() > params.len() {
+            return err(
+                span,
+                format!(
+                    "`{name}` takes {} arguments but {} were given",
+                    params.len(),
+                    args.len()
+                ),
+            );
+        }
+        let mut env = HashMap::new();
+        let mut given: Vec<Option<Value>> = vec![None; params.len()];
+        for (i, a) in args.into_iter().enumerate() {
+            given[i] = Some(a);
+        }
+        for (k, v) in kwargs {
+            let Some(i) = params.iter().position(|p| p.def.arg.as_str() == k) else {
+                return err(span, format!("`{name}` has no parameter `{k}`"));
+            };
+            if given[i].is_some() {
+                return err(span, format!("`{name}` got two values for `{k}`"));
+            }
+            given[i] = Some(v);
+        }
+        for (i, p) in params.iter().enumerate() {
+            let v = match given[i].take() {
+                Some(v) => v,
+                None => match &p.default {
+                    Some(d) => self.expr(d)?,
+                    None => {
+                        return err(
+                            span,
+                            format!("`{name}` is missing argument `{}`", p.def.arg),
+                        )
+                    }
+                },
+            };
+            let is_cx = p
+                .def
+                .annotation
+                .as_deref()
+                .is_some_and(|t| self.is_constexpr_annotation(t));
+            if is_cx && matches!(v, Value::Tensor(_)) {
+                return err(
+                    span,
+                    format!(
+                        "argument `{}` of `{name}` is tl.constexpr but a runtime value was passed",
+                        p.def.arg
+                    ),
+                );
+            }
+            env.insert(p.def.arg.to_string(), v);
+        }
+        let saved_env = std::mem::replace(&mut self.env, env);
+        let saved_ret = self.ret.take();
+        let saved_base = self.loop_base;
+        let saved_term = self.terminated;
+        self.loop_base = self.loops.len();
+        self.calls.push(name.to_string());
+        let r = self.stmts(&f.body);
+        self.calls.pop();
+        let ret = std::mem::replace(&mut self.ret, saved_ret);
+        self.env = saved_env;
+        self.loop_base = saved_base;
+        self.terminated = saved_term;
+        r?;
+        Ok(ret.unwrap_or(Value::None))
+    }
+
+    // ----- shape and type plumbing -----------------------------------------
+
+    pub fn cast(&self, e: Expr, d: DType, kind: CastKind) -> Expr {
+        if e.ty.elem == Elem::Num(d) {
+            return e;
+        }
+        let ty = e.ty.with_elem(Elem::Num(d));
+        let span = e.span;
+        Expr {
+            kind: ExprKind::Cast(Box::new(e), kind),
+            ty,
+            span,
+        }
+    }
+
+    pub fn reshape(&self, e: Expr, shape: Vec<usize>, span: Span) -> Expr {
+        if e.ty.shape == shape {
+            return e;
+        }
+        let ty = e.ty.with_shape(shape);
+        Expr {
+            kind: ExprKind::Reshape(Box::new(e)),
+            ty,
+            span,
+        }
+    }
+
+    /// The broadcast of two shapes (seed: pad on the left with ones, then
+    /// dimensions must be equal or 1).
+    pub fn broadcast_shape(a: &[usize], b: &[usize]) -> Option<Vec<usize>> {
+        let n = a.len().max(b.len());
+        let pad = |s: &[usize]| -> Vec<usize> {
+            std::iter::repeat_n(1, n - s.len())
+                .chain(s.iter().copied())
+                .collect()
+        };
+        let (pa, pb) = (pad(a), pad(b));
+        pa.iter()
+            .zip(&pb)
+            .map(|(&x, &y)| {
+                if x == y || y == 1 {
+                    Some(x)
+                } else if x == 1 {
+                    Some(y)
+                } else {
+                    None
+                }
+            })
+            .collect()
+    }
+
+    pub fn broadcast_to(&self, e: Expr, shape: &[usize], span: Span) -> DResult<Expr> {
+        if e.ty.shape == shape {
+            return Ok(e);
+        }
+        let ok = Self::broadcast_shape(&e.ty.shape, shape).is_some_and(|s| s == shape);
+        if !ok || e.ty.shape.len() > shape.len() {
+            return err(
+                span,
+                format!("cannot broadcast shape {:?} to {:?}", e.ty.shape, shape),
+            );
+        }
+        let padded: Vec<usize> = std::iter::repeat_n(1, shape.len() - e.ty.shape.len())
+            .chain(e.ty.shape.iter().copied())
+            .collect();
+        let e = if e.ty.shape.is_empty() {
+            e
+        } else {
+            self.reshape(e, padded, span)
+        };
+        let ty = e.ty.with_shape(shape.to_vec());
+        Ok(Expr {
+            kind: ExprKind::Broadcast(Box::new(e)),
+            ty,
+            span,
+        })
+    }
+
+    pub fn broadcast_pair(&self, a: Expr, b: Expr, span: Span) -> DResult<(Expr, Expr)> {
+        if a.ty.shape == b.ty.shape {
+            return Ok((a, b));
+        }
+        let Some(s) = Self::broadcast_shape(&a.ty.shape, &b.ty.shape) else {
+            return err(
+                span,
+                format!(
+                    "incompatible shapes for broadcasting: {:?} and {:?}",
+                    a.ty.shape, b.ty.shape
+                ),
+            );
+        };
+        Ok((
+            self.broadcast_to(a, &s, span)?,
+            self.broadcast_to(b, &s, span)?,
+        ))
+    }
+}
+
+fn contains_return(a: &[ast::Stmt], b: &[ast::Stmt]) -> bool {
+    fn walk(s: &[ast::Stmt]) -> bool {
+        s.iter().any(|st| match st {
+            ast::Stmt::Return(_) => true,
+            ast::Stmt::If(i) => walk(&i.body) || walk(&i.orelse),
+            ast::Stmt::For(f) => walk(&f.body),
+            ast::Stmt::While(w) => walk(&w.body),
+            _ => false,
+        })
+    }
+    walk(a) || walk(b)
+}
+
+/// Names assigned anywhere in a loop body (nested blocks included), in order.
+fn assigned_names(body: &[ast::Stmt], out: &mut Vec<String>) {
+    fn target(e: &ast::Expr, out: &mut Vec<String>) {
+        match e {
+            ast::Expr::Name(n) => {
+                if !out.iter().any(|x| x == n.id.as_str()) {
+                    out.push(n.id.to_string());
+                }
+            }
+            ast::Expr::Tuple(t) => t.elts.iter().for_each(|x| target(x, out)),
+            _ => {}
+        }
+    }
+    for s in body {
+        match s {
+            ast::Stmt::Assign(a) => a.targets.iter().for_each(|t| target(t, out)),
+            ast::Stmt::AugAssign(a) => target(&a.target, out),
+            ast::Stmt::AnnAssign(a) => target(&a.target, out),
+            ast::Stmt::If(i) => {
+                assigned_names(&i.body, out);
+                assigned_names(&i.orelse, out);
+            }
+            ast::Stmt::For(f) => {
+                target(&f.target, out);
+                assigned_names(&f.body, out);
+            }
+            ast::Stmt::While(w) => assigned_names(&w.body, out),
+            _ => {}
+        }
+    }
+}

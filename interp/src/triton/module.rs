@@ -1,0 +1,222 @@
+//! A Triton source file as ksem sees it: its imports, module-level
+//! constants and `@triton.jit` functions.
+
+use super::promote::PyNum;
+use super::value::{fold_binop, ModPath, Value};
+use crate::dtype::DType;
+use crate::span::{DResult, Diagnostic, LineIndex, Span};
+use rustpython_parser::ast::{self, Constant, Expr, Ranged, Stmt};
+use std::collections::HashMap;
+
+/// A parsed Triton module.
+pub struct Module {
+    pub file: String,
+    pub src: String,
+    pub lines: LineIndex,
+    /// `@triton.jit` functions by name.
+    pub funcs: HashMap<String, ast::StmtFunctionDef>,
+    /// Names of the jit functions in source order.
+    pub func_order: Vec<String>,
+    /// Module-level names: import aliases and constants.
+    pub globals: HashMap<String, Value>,
+}
+
+impl Module {
+    /// Parses a Triton source file.
+    pub fn parse(file: &str, src: &str) -> DResult<Module> {
+        let lines = LineIndex::new(src);
+        let parsed =
+            rustpython_parser::parse(src, rustpython_parser::Mode::Module, file).map_err(|e| {
+                let off = usize::from(e.offset);
+                Diagnostic::new(
+                    lines.span(src, off),
+                    format!("invalid Python syntax: {}", e.error),
+                )
+            })?;
+        let body = match parsed {
+            ast::Mod::Module(m) => m.body,
+            _ => unreachable!("parsed in module mode"),
+        };
+        let mut m = Module {
+            file: file.to_string(),
+            src: src.to_string(),
+            lines,
+            funcs: HashMap::new(),
+            func_order: Vec::new(),
+            globals: HashMap::new(),
+        };
+        for stmt in body {
+            m.scan(stmt);
+        }
+        Ok(m)
+    }
+
+    /// The span of a syntax node.
+    pub fn span(&self, node: &impl Ranged) -> Span {
+        self.lines.span(&self.src, usize::from(node.start()))
+    }
+
+    fn scan(&mut self, stmt: Stmt) {
+        match stmt {
+            Stmt::Import(i) => {
+                for alias in i.names {
+                    let path = alias.name.as_str();
+                    match &alias.asname {
+                        Some(a) => {
+                            if let Some(p) = module_path(path) {
+                                self.globals.insert(a.to_string(), Value::Module(p));
+                            }
+                        }
+                        None => {
+                            if path == "triton" || path.starts_with("triton.") {
+                                self.globals
+                                    .insert("triton".into(), Value::Module(ModPath::Triton));
+                            }
+                        }
+                    }
+                }
+            }
+            Stmt::ImportFrom(i) => {
+                let base = i.module.as_ref().map(|m| m.to_string()).unwrap_or_default();
+                for alias in i.names {
+                    let full = format!("{base}.{}", alias.name);
+                    let name = alias.asname.as_ref().unwrap_or(&alias.name).to_string();
+                    if let Some(p) = module_path(&full) {
+                        self.globals.insert(name, Value::Module(p));
+                    } else if full == "triton.jit" {
+                        self.globals.insert(name, Value::Builtin("jit".into()));
+                    } else if let Some(p) = module_path(&base) {
+                        if p == ModPath::Language || p == ModPath::Math {
+                            self.globals.insert(name, member(p, alias.name.as_str()));
+                        }
+                    }
+                }
+            }
+            Stmt::FunctionDef(f) => {
+                if f.decorator_list.iter().any(|d| self.is_jit(d)) {
+                    let name = f.name.to_string();
+                    self.func_order.push(name.clone());
+                    self.funcs.insert(name, f);
+                }
+            }
+            Stmt::Assign(a) if a.targets.len() == 1 => {
+                if let Expr::Name(n) = &a.targets[0] {
+                    if let Some(v) = self.const_eval(&a.value) {
+                        self.globals.insert(n.id.to_string(), v);
+                    }
+                }
+            }
+            Stmt::AnnAssign(a) => {
+                if let (Expr::Name(n), Some(v)) = (&*a.target, &a.value) {
+                    if let Some(v) = self.const_eval(v) {
+                        self.globals.insert(n.id.to_string(), v);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn is_jit(&self, d: &Expr) -> bool {
+        match d {
+            Expr::Call(c) => self.is_jit(&c.func),
+            Expr::Attribute(a) => {
+                a.attr.as_str() == "jit"
+                    && matches!(&*a.value, Expr::Name(n) if self.globals.get(n.id.as_str()) == Some(&Value::Module(ModPath::Triton)))
+            }
+            Expr::Name(n) => self.globals.get(n.id.as_str()) == Some(&Value::Builtin("jit".into())),
+            _ => false,
+        }
+    }
+
+    /// Evaluates a module-level constant expression, if it is one.
+    fn const_eval(&self, e: &Expr) -> Option<Value> {
+        match e {
+            Expr::Constant(c) => constant_value(&c.value),
+            Expr::Name(n) => self.globals.get(n.id.as_str()).cloned(),
+            Expr::UnaryOp(u) if u.op == ast::UnaryOp::USub => match self.const_eval(&u.operand)? {
+                Value::Num(n) => fold_binop(ast::Operator::Sub, PyNum::Int(0), n)
+                    .ok()
+                    .map(Value::Num),
+                _ => None,
+            },
+            Expr::BinOp(b) => match (self.const_eval(&b.left)?, self.const_eval(&b.right)?) {
+                (Value::Num(x), Value::Num(y)) => fold_binop(b.op, x, y).ok().map(Value::Num),
+                _ => None,
+            },
+            Expr::Attribute(a) => match self.const_eval(&a.value)? {
+                Value::Module(p) => Some(member(p, a.attr.as_str())),
+                _ => None,
+            },
+            Expr::Call(c) if c.args.len() == 1 && c.keywords.is_empty() => {
+                match self.const_eval(&c.func)? {
+                    Value::Builtin(b) if b == "constexpr" => self.const_eval(&c.args[0]),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+}
+
+fn module_path(path: &str) -> Option<ModPath> {
+    Some(match path {
+        "triton" => ModPath::Triton,
+        "triton.language" => ModPath::Language,
+        "triton.language.math" => ModPath::Math,
+        _ => return None,
+    })
+}
+
+/// A member of a Triton module: a submodule, dtype, or builtin.
+pub fn member(p: ModPath, name: &str) -> Value {
+    match (p, name) {
+        (ModPath::Triton, "language") => Value::Module(ModPath::Language),
+        (ModPath::Triton, "jit") => Value::Builtin("jit".into()),
+        (ModPath::Language, "math") => Value::Module(ModPath::Math),
+        (ModPath::Language, "PropagateNan") => Value::Module(ModPath::PropagateNan),
+        (ModPath::PropagateNan, "ALL") => Value::NanMode(crate::typed::NanMode::Propagate),
+        (ModPath::PropagateNan, "NONE") => Value::NanMode(crate::typed::NanMode::Ignore),
+        (ModPath::Language, n) => match dtype_name(n) {
+            Some(d) => Value::DType(d),
+            None => Value::Builtin(n.to_string()),
+        },
+        (ModPath::Math, n) => Value::Builtin(n.to_string()),
+        (_, n) => Value::Builtin(format!("?{n}")),
+    }
+}
+
+/// Triton's dtype attribute names (`tl.float32`, `tl.int1`, …).
+pub fn dtype_name(n: &str) -> Option<DType> {
+    Some(match n {
+        "int1" => DType::Bool,
+        "int8" => DType::I8,
+        "int16" => DType::I16,
+        "int32" => DType::I32,
+        "int64" => DType::I64,
+        "uint8" => DType::U8,
+        "uint16" => DType::U16,
+        "uint32" => DType::U32,
+        "uint64" => DType::U64,
+        "float8e4nv" => DType::F8E4Nv,
+        "float8e5" => DType::F8E5,
+        "float16" => DType::F16,
+        "bfloat16" => DType::BF16,
+        "float32" => DType::F32,
+        "float64" => DType::F64,
+        _ => return None,
+    })
+}
+
+/// The value of a Python literal.
+pub fn constant_value(c: &Constant) -> Option<Value> {
+    Some(match c {
+        Constant::None => Value::None,
+        Constant::Bool(b) => Value::Num(PyNum::Bool(*b)),
+        Constant::Int(i) => Value::Num(PyNum::Int(i128::try_from(i).ok()?)),
+        Constant::Float(f) => Value::Num(PyNum::Float(*f)),
+        Constant::Str(s) => Value::Str(s.clone()),
+        Constant::Tuple(t) => Value::Tuple(t.iter().map(constant_value).collect::<Option<_>>()?),
+        _ => return None,
+    })
+}
