@@ -327,3 +327,23 @@ mod tests {
         assert_eq!(from_int(DType::BF16, v, Rounding::NearestEven), 0x5d81);
     }
 }
+
+/// Distance in units in the last place between two values of float dtype `d`
+/// (0 for equal bits or two NaNs; `u64::MAX` when exactly one is NaN).
+pub fn ulp_distance(d: DType, a: u64, b: u64) -> u64 {
+    let f = fmt_of(d);
+    match (f.is_nan(a), f.is_nan(b)) {
+        (true, true) => return 0,
+        (true, false) | (false, true) => return u64::MAX,
+        _ => {}
+    }
+    let ord = |x: u64| -> i128 {
+        let mag = (x & (f.sign_bit() - 1)) as i128;
+        if x & f.sign_bit() != 0 {
+            -mag
+        } else {
+            mag
+        }
+    };
+    (ord(a) - ord(b)).unsigned_abs() as u64
+}
