@@ -591,7 +591,13 @@ impl Instance<'_> {
         let vb: Vec<u64> = tb.flat();
         let at = |v: &Vec<u64>, i: usize| if v.len() == 1 { v[0] } else { v[i] };
         let mut out = Vec::with_capacity(n);
-        if op == BinOp::PtrAdd {
+        if let Some(f) = ops::fast_binary(op, d) {
+            if va.len() == vb.len() {
+                out.extend(va.iter().zip(&vb).map(|(&x, &y)| f(x, y)));
+            } else {
+                out.extend((0..n).map(|i| f(at(&va, i), at(&vb, i))));
+            }
+        } else if op == BinOp::PtrAdd {
             let od = match e.kind {
                 ExprKind::Binary(_, _, ref b) => b.ty.dtype(),
                 _ => unreachable!(),

@@ -165,6 +165,10 @@ pub fn from_f64(d: DType, v: f64, rounding: Rounding, overflow: Overflow) -> u64
         return canon_nan_f64(v).to_bits();
     }
     let f = fmt_of(d);
+    if d == DType::F32 && rounding == Rounding::NearestEven && overflow == Overflow::Infinity && !v.is_nan() {
+        // Rust's f64 -> f32 conversion rounds to nearest even and overflows to inf.
+        return (v as f32).to_bits() as u64;
+    }
     if v.is_nan() {
         return f.nan_bits();
     }

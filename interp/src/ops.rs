@@ -161,6 +161,40 @@ fn fminmax(d: DType, a: u64, b: u64, max: bool, mode: NanMode) -> u64 {
     }
 }
 
+/// A specialised element function for the hottest (op, dtype) pairs; it
+/// computes exactly what [`binary`] computes (no UB is possible for these).
+pub fn fast_binary(op: BinOp, d: DType) -> Option<fn(u64, u64) -> u64> {
+    fn f32_of(x: u64) -> f32 {
+        f32::from_bits(x as u32)
+    }
+    fn canon32(r: f32) -> u64 {
+        if r.is_nan() {
+            0x7fff_ffff
+        } else {
+            r.to_bits() as u64
+        }
+    }
+    fn i32_of(x: u64) -> i32 {
+        x as u32 as i32
+    }
+    Some(match (op, d) {
+        (BinOp::Add, DType::F32) => |a, b| canon32(f32_of(a) + f32_of(b)),
+        (BinOp::Sub, DType::F32) => |a, b| canon32(f32_of(a) - f32_of(b)),
+        (BinOp::Mul, DType::F32) => |a, b| canon32(f32_of(a) * f32_of(b)),
+        (BinOp::FDiv, DType::F32) => |a, b| canon32(f32_of(a) / f32_of(b)),
+        (BinOp::Add, DType::I32) => |a, b| i32_of(a).wrapping_add(i32_of(b)) as u32 as u64,
+        (BinOp::Sub, DType::I32) => |a, b| i32_of(a).wrapping_sub(i32_of(b)) as u32 as u64,
+        (BinOp::Mul, DType::I32) => |a, b| i32_of(a).wrapping_mul(i32_of(b)) as u32 as u64,
+        (BinOp::Lt, DType::I32) => |a, b| (i32_of(a) < i32_of(b)) as u64,
+        (BinOp::Le, DType::I32) => |a, b| (i32_of(a) <= i32_of(b)) as u64,
+        (BinOp::Gt, DType::I32) => |a, b| (i32_of(a) > i32_of(b)) as u64,
+        (BinOp::Ge, DType::I32) => |a, b| (i32_of(a) >= i32_of(b)) as u64,
+        (BinOp::Eq, DType::I32) => |a, b| (a == b) as u64,
+        (BinOp::LogicalAnd, DType::Bool) => |a, b| ((a != 0) && (b != 0)) as u64,
+        _ => return None,
+    })
+}
+
 /// Applies a binary operation to two elements of dtype `d` (the operands'
 /// dtype; comparisons return bool bits 0/1).
 pub fn binary(op: BinOp, d: DType, a: u64, b: u64) -> Result<u64, UbKind> {
@@ -422,6 +456,27 @@ mod tests {
                 binary(BinOp::IRem(DivRound::Floor), d, b(x), b(y)),
                 Ok(b(fm))
             );
+        }
+    }
+
+    #[test]
+    fn fast_paths_agree_with_the_general_rule() {
+        let samples: Vec<u64> = [0.0f32, -0.0, 1.0, -1.5, 3.4e38, f32::MIN_POSITIVE, 1e-45, f32::INFINITY, f32::NAN, 0.1]
+            .iter()
+            .map(|v| v.to_bits() as u64)
+            .chain([0u64, 1, 0x7fff_ffff, 0x8000_0000, 0xffff_ffff, 12345])
+            .collect();
+        let ops = [BinOp::Add, BinOp::Sub, BinOp::Mul, BinOp::FDiv, BinOp::Lt, BinOp::Le, BinOp::Gt, BinOp::Ge, BinOp::Eq, BinOp::LogicalAnd];
+        for d in [DType::F32, DType::I32, DType::Bool] {
+            for op in ops {
+                let Some(f) = fast_binary(op, d) else { continue };
+                for &a in &samples {
+                    for &b in &samples {
+                        let (a, b) = (a & d.mask(), b & d.mask());
+                        assert_eq!(Ok(f(a, b)), binary(op, d, a, b), "{op:?} {d} {a:#x} {b:#x}");
+                    }
+                }
+            }
         }
     }
 
