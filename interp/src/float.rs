@@ -165,7 +165,11 @@ pub fn from_f64(d: DType, v: f64, rounding: Rounding, overflow: Overflow) -> u64
         return canon_nan_f64(v).to_bits();
     }
     let f = fmt_of(d);
-    if d == DType::F32 && rounding == Rounding::NearestEven && overflow == Overflow::Infinity && !v.is_nan() {
+    if d == DType::F32
+        && rounding == Rounding::NearestEven
+        && overflow == Overflow::Infinity
+        && !v.is_nan()
+    {
         // Rust's f64 -> f32 conversion rounds to nearest even and overflows to inf.
         return (v as f32).to_bits() as u64;
     }
@@ -175,14 +179,9 @@ pub fn from_f64(d: DType, v: f64, rounding: Rounding, overflow: Overflow) -> u64
     let neg = v.is_sign_negative();
     if v.is_infinite() {
         let s = if neg { f.sign_bit() } else { 0 };
-        let mag = if f.has_inf && overflow == Overflow::Infinity {
-            f.inf_bits()
-        } else if f.has_inf {
-            f.max_finite_bits()
-        } else if overflow == Overflow::Saturate {
-            f.max_finite_bits()
-        } else {
-            f.nan_bits()
+        let mag = match overflow {
+            Overflow::Infinity => f.inf_bits(),
+            Overflow::Saturate => f.max_finite_bits(),
         };
         return s | mag;
     }
@@ -239,6 +238,26 @@ pub fn to_int_trunc(v: f64, d: DType) -> Option<u64> {
         return None;
     }
     Some((t as i128 as u64) & d.mask())
+}
+
+/// Distance in units in the last place between two values of float dtype `d`
+/// (0 for equal bits or two NaNs; `u64::MAX` when exactly one is NaN).
+pub fn ulp_distance(d: DType, a: u64, b: u64) -> u64 {
+    let f = fmt_of(d);
+    match (f.is_nan(a), f.is_nan(b)) {
+        (true, true) => return 0,
+        (true, false) | (false, true) => return u64::MAX,
+        _ => {}
+    }
+    let ord = |x: u64| -> i128 {
+        let mag = (x & (f.sign_bit() - 1)) as i128;
+        if x & f.sign_bit() != 0 {
+            -mag
+        } else {
+            mag
+        }
+    };
+    (ord(a) - ord(b)).unsigned_abs() as u64
 }
 
 #[cfg(test)]
@@ -330,24 +349,4 @@ mod tests {
         let v: i128 = (1 << 60) + (1 << 52) + 1;
         assert_eq!(from_int(DType::BF16, v, Rounding::NearestEven), 0x5d81);
     }
-}
-
-/// Distance in units in the last place between two values of float dtype `d`
-/// (0 for equal bits or two NaNs; `u64::MAX` when exactly one is NaN).
-pub fn ulp_distance(d: DType, a: u64, b: u64) -> u64 {
-    let f = fmt_of(d);
-    match (f.is_nan(a), f.is_nan(b)) {
-        (true, true) => return 0,
-        (true, false) | (false, true) => return u64::MAX,
-        _ => {}
-    }
-    let ord = |x: u64| -> i128 {
-        let mag = (x & (f.sign_bit() - 1)) as i128;
-        if x & f.sign_bit() != 0 {
-            -mag
-        } else {
-            mag
-        }
-    };
-    (ord(a) - ord(b)).unsigned_abs() as u64
 }

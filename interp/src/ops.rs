@@ -461,15 +461,39 @@ mod tests {
 
     #[test]
     fn fast_paths_agree_with_the_general_rule() {
-        let samples: Vec<u64> = [0.0f32, -0.0, 1.0, -1.5, 3.4e38, f32::MIN_POSITIVE, 1e-45, f32::INFINITY, f32::NAN, 0.1]
-            .iter()
-            .map(|v| v.to_bits() as u64)
-            .chain([0u64, 1, 0x7fff_ffff, 0x8000_0000, 0xffff_ffff, 12345])
-            .collect();
-        let ops = [BinOp::Add, BinOp::Sub, BinOp::Mul, BinOp::FDiv, BinOp::Lt, BinOp::Le, BinOp::Gt, BinOp::Ge, BinOp::Eq, BinOp::LogicalAnd];
+        let samples: Vec<u64> = [
+            0.0f32,
+            -0.0,
+            1.0,
+            -1.5,
+            3.4e38,
+            f32::MIN_POSITIVE,
+            1e-45,
+            f32::INFINITY,
+            f32::NAN,
+            0.1,
+        ]
+        .iter()
+        .map(|v| v.to_bits() as u64)
+        .chain([0u64, 1, 0x7fff_ffff, 0x8000_0000, 0xffff_ffff, 12345])
+        .collect();
+        let ops = [
+            BinOp::Add,
+            BinOp::Sub,
+            BinOp::Mul,
+            BinOp::FDiv,
+            BinOp::Lt,
+            BinOp::Le,
+            BinOp::Gt,
+            BinOp::Ge,
+            BinOp::Eq,
+            BinOp::LogicalAnd,
+        ];
         for d in [DType::F32, DType::I32, DType::Bool] {
             for op in ops {
-                let Some(f) = fast_binary(op, d) else { continue };
+                let Some(f) = fast_binary(op, d) else {
+                    continue;
+                };
                 for &a in &samples {
                     for &b in &samples {
                         let (a, b) = (a & d.mask(), b & d.mask());

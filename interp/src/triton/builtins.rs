@@ -230,7 +230,7 @@ impl Elab<'_> {
         }
         if let Some(rest) = name.strip_prefix("dtype:") {
             let (dn, pred) = rest.split_once(':').expect("dtype:NAME:PRED");
-            let d = super::module::dtype_name(&format!("{}", dn))
+            let d = super::module::dtype_name(dn)
                 .or_else(|| DType::from_name(dn))
                 .expect("dtype");
             let r = match pred {

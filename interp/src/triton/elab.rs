@@ -1738,10 +1738,8 @@ fn contains_return(a: &[ast::Stmt], b: &[ast::Stmt]) -> bool {
 fn assigned_names(body: &[ast::Stmt], out: &mut Vec<String>) {
     fn target(e: &ast::Expr, out: &mut Vec<String>) {
         match e {
-            ast::Expr::Name(n) => {
-                if !out.iter().any(|x| x == n.id.as_str()) {
-                    out.push(n.id.to_string());
-                }
+            ast::Expr::Name(n) if !out.iter().any(|x| x == n.id.as_str()) => {
+                out.push(n.id.to_string())
             }
             ast::Expr::Tuple(t) => t.elts.iter().for_each(|x| target(x, out)),
             _ => {}

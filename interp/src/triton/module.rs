@@ -92,12 +92,10 @@ impl Module {
                     }
                 }
             }
-            Stmt::FunctionDef(f) => {
-                if f.decorator_list.iter().any(|d| self.is_jit(d)) {
-                    let name = f.name.to_string();
-                    self.func_order.push(name.clone());
-                    self.funcs.insert(name, f);
-                }
+            Stmt::FunctionDef(f) if f.decorator_list.iter().any(|d| self.is_jit(d)) => {
+                let name = f.name.to_string();
+                self.func_order.push(name.clone());
+                self.funcs.insert(name, f);
             }
             Stmt::Assign(a) if a.targets.len() == 1 => {
                 if let Expr::Name(n) = &a.targets[0] {
