@@ -1,0 +1,1 @@
+//! ksem CUDA backend.
