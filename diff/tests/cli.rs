@@ -1,0 +1,171 @@
+//! The `ksem` command line: exit codes, output formats, error locations.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn ksem() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_ksem"))
+}
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// Writes a program and launch into a fresh temp dir; returns their paths.
+fn case(name: &str, src: &str, launch: &str) -> (String, String) {
+    let dir = std::env::temp_dir().join(format!("ksem-cli-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (p, l) = (
+        dir.join(format!("{name}.py")),
+        dir.join(format!("{name}.json")),
+    );
+    std::fs::write(&p, src).unwrap();
+    std::fs::write(&l, launch).unwrap();
+    (p.display().to_string(), l.display().to_string())
+}
+
+#[test]
+fn run_prints_result_json_with_full_width_bits() {
+    let c = repo().join("corpus/triton/promo_i32_bf16");
+    let out = ksem()
+        .args([
+            "run",
+            &format!("{}.py", c.display()),
+            "--launch",
+            &format!("{}.json", c.display()),
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let j: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(j["backend"], "interp");
+    assert_eq!(j["ub"], serde_json::json!([]));
+    let bufs = j["buffers"].as_object().unwrap();
+    assert!(!bufs.is_empty());
+    for (_, b) in bufs {
+        let digits = match b["dtype"].as_str().unwrap() {
+            "bfloat16" | "float16" | "int16" | "uint16" => 4,
+            "float32" | "int32" | "uint32" => 8,
+            "float64" | "int64" | "uint64" => 16,
+            _ => 2,
+        };
+        for bits in b["bits"].as_array().unwrap() {
+            let s = bits.as_str().unwrap();
+            assert!(s.starts_with("0x") && s.len() == 2 + digits, "{s}");
+        }
+    }
+}
+
+const DIV: &str = "import triton\nimport triton.language as tl\n\n@triton.jit\ndef k(a_ptr, b_ptr, o_ptr):\n    offs = tl.arange(0, 4)\n    a = tl.load(a_ptr + offs)\n    b = tl.load(b_ptr + offs)\n    tl.store(o_ptr + offs, a // b)\n";
+
+#[test]
+fn ub_exits_1_and_names_kind_line_program_and_element() {
+    let (p, l) = case(
+        "ub",
+        DIV,
+        r#"{"grid": [2], "args": {"a_ptr": {"buffer": {"dtype": "int32", "data": [1, 2, 3, 4]}}, "b_ptr": {"buffer": {"dtype": "int32", "data": [1, 1, 0, 1]}}, "o_ptr": {"buffer": {"dtype": "int32", "len": 4}}}}"#,
+    );
+    let out = ksem()
+        .args(["run", &p, "--launch", &l, "--json"])
+        .output()
+        .unwrap();
+    // both programs race on o_ptr too, but each stops at the division first
+    assert_eq!(out.status.code(), Some(1));
+    let j: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let ub = &j["ub"][0];
+    assert_eq!(ub["kind"], "division-by-zero");
+    // `    tl.store(o_ptr + offs, a // b)`: 4 spaces, "tl.store(" (cols 5-13),
+    // "o_ptr + offs, " (cols 14-27): the division starts at column 28.
+    assert_eq!(
+        (ub["line"].as_u64(), ub["col"].as_u64()),
+        (Some(9), Some(28))
+    );
+    assert_eq!(ub["program"], serde_json::json!([0, 0, 0]));
+    assert_eq!(ub["element"], serde_json::json!([2]));
+    assert_eq!(j["ub"][1]["program"], serde_json::json!([1, 0, 0]));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(":9:28: undefined behaviour: division-by-zero"),
+        "{err}"
+    );
+}
+
+#[test]
+fn bad_input_exits_2_with_file_line_col() {
+    let (p, l) = case(
+        "bad",
+        "import triton\nimport triton.language as tl\n\n@triton.jit\ndef k(o_ptr):\n    x = tl.arange(0, 4).to(tl.float32)\n    tl.store(o_ptr + tl.arange(0, 4), x & 1)\n",
+        r#"{"grid": [1], "args": {"o_ptr": {"buffer": {"dtype": "float32", "len": 4}}}}"#,
+    );
+    let out = ksem().args(["run", &p, "--launch", &l]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(&format!("{p}:7:39: error: bitwise operator on fp32")),
+        "{err}"
+    );
+    assert!(
+        err.contains("    tl.store(o_ptr + tl.arange(0, 4), x & 1)"),
+        "{err}"
+    );
+    assert!(err.contains("help: reinterpret the bits first"), "{err}");
+    // malformed launch JSON
+    let (_, l2) = case("badjson", "", "{\"grid\": [0]}");
+    let out = ksem().args(["run", &p, "--launch", &l2]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("grid[0] is 0"));
+}
+
+#[test]
+fn check_prints_every_expression_type_at_its_line() {
+    let (p, l) = case(
+        "check",
+        DIV,
+        r#"{"grid": [1], "args": {"a_ptr": {"buffer": {"dtype": "int8", "len": 4}}, "b_ptr": {"buffer": {"dtype": "int16", "len": 4}}, "o_ptr": {"buffer": {"dtype": "int32", "len": 4}}}}"#,
+    );
+    let out = ksem().args(["check", &p, "--launch", &l]).output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("kernel k(a_ptr: *int8, b_ptr: *int16, o_ptr: *int32)"),
+        "{text}"
+    );
+    // int8 // int16 promotes to int16 and divides with C truncation
+    assert!(
+        text.contains("div_trunc(convert[NearestEven,Infinity](a."),
+        "{text}"
+    );
+    assert!(text.contains(":int16[4]"), "{text}");
+    let store_line = text.lines().find(|l| l.contains("store(")).unwrap();
+    assert!(store_line.trim_start().starts_with("9:5"), "{store_line}");
+}
+
+#[test]
+fn device_print_goes_to_stderr_in_program_order() {
+    let (p, l) = case(
+        "print",
+        "import triton\nimport triton.language as tl\n\n@triton.jit\ndef k(o_ptr):\n    pid = tl.program_id(0)\n    tl.device_print(\"pid is\", pid)\n",
+        r#"{"grid": [3], "args": {"o_ptr": {"buffer": {"dtype": "int32", "len": 1}}}}"#,
+    );
+    let out = ksem()
+        .args(["run", &p, "--launch", &l, "--threads", "2"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        err,
+        "pid (0, 0, 0) pid is [0]\npid (1, 0, 0) pid is [1]\npid (2, 0, 0) pid is [2]\n"
+    );
+}
