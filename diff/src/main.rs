@@ -74,7 +74,20 @@ fn read_launch(path: &str) -> Result<Launch, Error> {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match dispatch(cli.cmd) {
+    // Deeply nested (but valid) Python builds deep syntax trees; give the
+    // parser and the tree's destruction room instead of overflowing the stack.
+    let worker = std::thread::Builder::new()
+        .stack_size(1 << 30)
+        .spawn(move || dispatch(cli.cmd))
+        .expect("spawn the main worker");
+    let outcome = match worker.join() {
+        Ok(o) => o,
+        Err(_) => {
+            eprintln!("ksem: internal error (a bug in ksem; please report it with the input)");
+            return ExitCode::from(3);
+        }
+    };
+    match outcome {
         Ok(code) => code,
         Err(e) => {
             eprint!("{}", e.render());

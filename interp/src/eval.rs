@@ -209,6 +209,9 @@ pub fn run(kernel: &Kernel, launch: &Launch, opts: &RunOptions) -> Result<RunRes
     })
 }
 
+/// Races reported at most (one per access range).
+const MAX_RACE_REPORTS: usize = 64;
+
 /// Two program instances touching one element where one of them writes.
 fn find_races(bufs: &[Buffer], logs: &[([u32; 3], Vec<Access>)]) -> Vec<UbReport> {
     const NONE: u32 = u32::MAX;
@@ -239,6 +242,7 @@ fn find_races(bufs: &[Buffer], logs: &[([u32; 3], Vec<Access>)]) -> Vec<UbReport
             if !written[b] {
                 continue;
             }
+            let mut reported = false;
             for idx in a.start..a.start + a.len {
                 let i = idx as usize;
                 let w = writer[b][i];
@@ -250,7 +254,8 @@ fn find_races(bufs: &[Buffer], logs: &[([u32; 3], Vec<Access>)]) -> Vec<UbReport
                 } else {
                     None
                 };
-                if let Some(o) = other {
+                if let (Some(o), false) = (other, reported || out.len() >= MAX_RACE_REPORTS) {
+                    reported = true;
                     let with = if o == NONE {
                         "other program instances".to_string()
                     } else {
@@ -269,10 +274,6 @@ fn find_races(bufs: &[Buffer], logs: &[([u32; 3], Vec<Access>)]) -> Vec<UbReport
                             if a.write { "written" } else { "read" }
                         ),
                     });
-                    if out.len() >= 16 {
-                        return out;
-                    }
-                    break;
                 }
                 if a.write {
                     writer[b][i] = p;

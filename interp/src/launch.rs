@@ -401,7 +401,8 @@ pub struct UbReport {
     pub col: u32,
     /// Program instance (pid x, y, z).
     pub program: [u32; 3],
-    /// Index of the element within the tile (empty for 0-d values).
+    /// Index of the element within the tile (empty for 0-d values); for a
+    /// data race, the index of the element in the buffer.
     pub element: Vec<usize>,
     pub message: String,
 }

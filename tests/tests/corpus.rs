@@ -25,16 +25,26 @@ fn check_case(py: &PathBuf, json: &PathBuf) -> Vec<String> {
     let Some(expected) = spec.get("expected") else {
         return vec![format!("{} has no \"expected\"", json.display())];
     };
-    assert!(spec.get("provenance").and_then(|p| p.as_str()).is_some(), "{} needs a provenance line", json.display());
+    assert!(
+        spec.get("provenance").and_then(|p| p.as_str()).is_some(),
+        "{} needs a provenance line",
+        json.display()
+    );
     let launch = parse_launch(&text).expect("launch parses");
-    let opts = RunOptions { threads: 1, ..Default::default() };
+    let opts = RunOptions {
+        threads: 1,
+        ..Default::default()
+    };
     let file = py.display().to_string();
     let r = match ksem_interp::run_source(&file, &src, &launch, None, &opts) {
         Ok(r) => r,
         Err(e) => return vec![e.render()],
     };
     let mut bad = Vec::new();
-    let want_ub = expected.get("ub").and_then(|u| u.as_array()).map_or(0, |u| u.len());
+    let want_ub = expected
+        .get("ub")
+        .and_then(|u| u.as_array())
+        .map_or(0, |u| u.len());
     if want_ub != r.ub.len() {
         bad.push(format!("expected {want_ub} UB reports, got {:?}", r.ub));
     }
@@ -45,7 +55,11 @@ fn check_case(py: &PathBuf, json: &PathBuf) -> Vec<String> {
         };
         let d = want["dtype"].as_str().and_then(DType::from_name);
         if d != Some(got.dtype) {
-            bad.push(format!("{name}: expected dtype {:?}, got {}", want["dtype"], got.dtype.json_name()));
+            bad.push(format!(
+                "{name}: expected dtype {:?}, got {}",
+                want["dtype"],
+                got.dtype.json_name()
+            ));
             continue;
         }
         let d = got.dtype;
@@ -54,7 +68,11 @@ fn check_case(py: &PathBuf, json: &PathBuf) -> Vec<String> {
             continue;
         };
         if bits.len() != got.bits.len() {
-            bad.push(format!("{name}: expected {} elements, got {}", bits.len(), got.bits.len()));
+            bad.push(format!(
+                "{name}: expected {} elements, got {}",
+                bits.len(),
+                got.bits.len()
+            ));
             continue;
         }
         let exact = want.get("exact").and_then(|e| e.as_bool()).unwrap_or(true);
@@ -78,10 +96,17 @@ fn every_corpus_case_reproduces_its_expected_bits() {
     let mut cases: Vec<PathBuf> = std::fs::read_dir(corpus_dir())
         .expect("corpus dir")
         .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "py") && !p.file_name().unwrap().to_string_lossy().starts_with('_'))
+        .filter(|p| {
+            p.extension().is_some_and(|e| e == "py")
+                && !p.file_name().unwrap().to_string_lossy().starts_with('_')
+        })
         .collect();
     cases.sort();
-    assert!(cases.len() >= 30, "the corpus has {} cases; at least 30 expected", cases.len());
+    assert!(
+        cases.len() >= 30,
+        "the corpus has {} cases; at least 30 expected",
+        cases.len()
+    );
     let mut failures = Vec::new();
     for py in &cases {
         let json = py.with_extension("json");
@@ -90,5 +115,11 @@ fn every_corpus_case_reproduces_its_expected_bits() {
             failures.push(format!("{}:\n  {}", py.display(), bad.join("\n  ")));
         }
     }
-    assert!(failures.is_empty(), "{} of {} corpus cases differ:\n{}", failures.len(), cases.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} corpus cases differ:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n")
+    );
 }

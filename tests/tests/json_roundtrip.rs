@@ -22,14 +22,18 @@ fn edge_bits(d: DType) -> Vec<u64> {
 fn every_dtype_round_trips_through_a_copy_kernel() {
     for d in DType::ALL {
         let bits = edge_bits(d);
-        let hex: Vec<String> = bits.iter().map(|&b| format!("\"{}\"", hex_bits(d, b))).collect();
+        let hex: Vec<String> = bits
+            .iter()
+            .map(|&b| format!("\"{}\"", hex_bits(d, b)))
+            .collect();
         let launch = format!(
             r#"{{"grid": [1], "args": {{"src": {{"buffer": {{"dtype": "{0}", "bits": [{1}]}}}}, "dst": {{"buffer": {{"dtype": "{0}", "len": 8}}}}, "N": {{"constexpr": 8}}}}}}"#,
             d.json_name(),
             hex.join(", ")
         );
         let l = parse_launch(&launch).unwrap_or_else(|e| panic!("{d}: {e}"));
-        let r = ksem_interp::run_source("copy.py", COPY, &l, None, &RunOptions::default()).unwrap_or_else(|e| panic!("{}", e.render()));
+        let r = ksem_interp::run_source("copy.py", COPY, &l, None, &RunOptions::default())
+            .unwrap_or_else(|e| panic!("{}", e.render()));
         assert_eq!(r.buffers[1].bits, bits, "{d}");
         // and the result JSON prints full-width lowercase hex that parses back
         let j = r.to_json();
@@ -39,7 +43,11 @@ fn every_dtype_round_trips_through_a_copy_kernel() {
             .iter()
             .map(|s| {
                 let s = s.as_str().unwrap();
-                assert_eq!(s.len(), 2 + d.storage_bits() as usize / 4, "{d}: {s} is full width");
+                assert_eq!(
+                    s.len(),
+                    2 + d.storage_bits() as usize / 4,
+                    "{d}: {s} is full width"
+                );
                 assert_eq!(s, s.to_lowercase());
                 u64::from_str_radix(&s[2..], 16).unwrap()
             })
@@ -63,7 +71,10 @@ fn data_values_are_rounded_once_into_the_dtype() {
         _ => panic!(),
     };
     // 1 + 2^-11 ties to even -> 1.0; NaN canonical; 65520 overflows to inf; 1e-8 < 2^-25 -> +0
-    assert_eq!(bits("a"), vec![0x3c00, 0x7fff, 0xfc00, 0x8000, 0x7c00, 0x0000]);
+    assert_eq!(
+        bits("a"),
+        vec![0x3c00, 0x7fff, 0xfc00, 0x8000, 0x7c00, 0x0000]
+    );
     // 257 -> 256 (0x4380); 1 + 2^-8 ties to even -> 1.0; 3 -> 0x4040
     assert_eq!(bits("b"), vec![0x4380, 0x3f80, 0x4040]);
     assert_eq!(bits("c"), vec![0x80, 0x7f, 0x01]);
@@ -80,7 +91,11 @@ fn seeded_generator_is_splitmix64() {
         "f": {"buffer": {"dtype": "float32", "len": 1, "init": {"random": {"seed": 0}}}},
         "r": {"buffer": {"dtype": "int32", "len": 1, "init": {"random": {"seed": 0, "low": -5, "high": 5}}}}}}"#).unwrap();
     match (l.arg("a"), l.arg("f"), l.arg("r")) {
-        (Some(ArgSpec::Buffer { bits: a, .. }), Some(ArgSpec::Buffer { bits: f, .. }), Some(ArgSpec::Buffer { bits: r, .. })) => {
+        (
+            Some(ArgSpec::Buffer { bits: a, .. }),
+            Some(ArgSpec::Buffer { bits: f, .. }),
+            Some(ArgSpec::Buffer { bits: r, .. }),
+        ) => {
             assert_eq!(a, &vec![0xe220_a839_7b1d_cdaf, 0x6e78_9e6a_a1b9_65f4]);
             // float: (r >> 40) * 2^-23 - 1 with r >> 40 = 0xe220a8
             let v = 0xe220a8 as f64 * 2f64.powi(-23) - 1.0;
@@ -98,8 +113,28 @@ fn results_do_not_depend_on_the_thread_count() {
     let src = "import triton\nimport triton.language as tl\n\n@triton.jit\ndef k(x, out, n, BLOCK: tl.constexpr):\n    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n    m = offs < n\n    v = tl.load(x + offs, mask=m)\n    tl.store(out + offs, v * v - 3.0 * v, mask=m)\n    tl.store(out + n + tl.program_id(0), tl.sum(tl.where(m, v, 0.0), axis=0))\n";
     let launch = r#"{"grid": [37], "args": {"x": {"buffer": {"dtype": "float32", "len": 1150, "init": {"random": {"seed": 9}}}}, "out": {"buffer": {"dtype": "float32", "len": 1187}}, "n": {"scalar": {"dtype": "int32", "value": 1150}}, "BLOCK": {"constexpr": 32}}}"#;
     let l = parse_launch(launch).unwrap();
-    let one = ksem_interp::run_source("k.py", src, &l, None, &RunOptions { threads: 1, ..Default::default() }).unwrap();
-    let many = ksem_interp::run_source("k.py", src, &l, None, &RunOptions { threads: 4, ..Default::default() }).unwrap();
+    let one = ksem_interp::run_source(
+        "k.py",
+        src,
+        &l,
+        None,
+        &RunOptions {
+            threads: 1,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    let many = ksem_interp::run_source(
+        "k.py",
+        src,
+        &l,
+        None,
+        &RunOptions {
+            threads: 4,
+            ..Default::default()
+        },
+    )
+    .unwrap();
     assert_eq!(one, many);
     assert!(one.ub.is_empty());
 }

@@ -152,6 +152,9 @@ fn shape_of(v: &Value, rest: &[Value], span: Span) -> DResult<Vec<usize>> {
             if n < 0 {
                 return err(span, format!("negative shape dimension {n}"));
             }
+            if n > MAX_TILE_ELEMS as i128 {
+                return err(span, format!("shape dimension {n} exceeds ksem's tile limit of {MAX_TILE_ELEMS} elements"));
+            }
             Ok(n as usize)
         })
         .collect()
@@ -168,14 +171,7 @@ fn check_block_shape(shape: &[usize], span: Span) -> DResult<()> {
             );
         }
     }
-    let n: usize = shape.iter().product();
-    if n > MAX_TILE_ELEMS {
-        return err(
-            span,
-            format!("shape {shape:?} has {n} elements; the limit is {MAX_TILE_ELEMS}"),
-        );
-    }
-    Ok(())
+    super::elab::check_tile_size(shape, span)
 }
 
 fn normalize_axis(axis: i128, rank: usize, span: Span) -> DResult<usize> {
@@ -567,8 +563,11 @@ impl Elab<'_> {
                         )
                     }
                 };
-                self.convert(x, d, bitcast, rounding, span)
-                    .map(Value::Tensor)
+                let mut c = self.convert(x, d, bitcast, rounding, span)?;
+                if matches!(c.kind, ExprKind::Cast(..)) {
+                    c.span = span; // UB of the conversion points at the call
+                }
+                Ok(Value::Tensor(c))
             }
             "sum" | "xor_sum" => {
                 let params: &[&'static str] = if name == "sum" {

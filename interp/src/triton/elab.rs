@@ -31,11 +31,28 @@ pub struct Elab<'m> {
     terminated: bool,
     /// The value returned by the helper being inlined.
     ret: Option<Value>,
+    /// Current nesting of expressions and statements being elaborated.
+    depth: usize,
 }
+
+/// Deepest nesting of expressions and statements ksem elaborates.
+pub const MAX_NESTING: usize = 256;
 
 /// Error at a node.
 pub fn err<T>(span: Span, msg: impl Into<String>) -> DResult<T> {
     Err(Diagnostic::new(span, msg))
+}
+
+/// A tile may hold at most [`MAX_TILE_ELEMS`] elements.
+pub fn check_tile_size(shape: &[usize], span: Span) -> DResult<()> {
+    let n = shape.iter().try_fold(1usize, |a, &d| a.checked_mul(d));
+    match n {
+        Some(n) if n <= MAX_TILE_ELEMS => Ok(()),
+        _ => err(
+            span,
+            format!("a tile of shape {shape:?} exceeds ksem's limit of {MAX_TILE_ELEMS} elements"),
+        ),
+    }
 }
 
 fn unsupported<T>(span: Span, what: &str, alternative: &str) -> DResult<T> {
@@ -57,6 +74,7 @@ impl<'m> Elab<'m> {
             loop_base: 0,
             terminated: false,
             ret: None,
+            depth: 0,
         }
     }
 
@@ -248,6 +266,20 @@ impl<'m> Elab<'m> {
     }
 
     fn stmt(&mut self, s: &ast::Stmt) -> DResult<()> {
+        self.depth += 1;
+        let r = if self.depth > MAX_NESTING {
+            err(
+                self.span(s),
+                format!("statements nested more than {MAX_NESTING} levels deep"),
+            )
+        } else {
+            self.stmt_inner(s)
+        };
+        self.depth -= 1;
+        r
+    }
+
+    fn stmt_inner(&mut self, s: &ast::Stmt) -> DResult<()> {
         use ast::Stmt as S;
         let span = self.span(s);
         match s {
@@ -888,6 +920,20 @@ impl<'m> Elab<'m> {
     // ----- expressions ----------------------------------------------------
 
     pub fn expr(&mut self, e: &ast::Expr) -> DResult<Value> {
+        self.depth += 1;
+        let r = if self.depth > MAX_NESTING {
+            err(
+                self.span(e),
+                format!("expression nested more than {MAX_NESTING} levels deep"),
+            )
+        } else {
+            self.expr_inner(e)
+        };
+        self.depth -= 1;
+        r
+    }
+
+    fn expr_inner(&mut self, e: &ast::Expr) -> DResult<Value> {
         use ast::Expr as E;
         let span = self.span(e);
         match e {
@@ -897,7 +943,14 @@ impl<'m> Elab<'m> {
                     "unsupported literal (integers must fit in 127 bits; no bytes or complex)",
                 )
             }),
-            E::Name(n) => self.lookup(n.id.as_str(), span),
+            E::Name(n) => match self.lookup(n.id.as_str(), span)? {
+                // a variable reference points at its use, not its definition
+                Value::Tensor(mut e) if matches!(e.kind, ExprKind::Var(_)) => {
+                    e.span = span;
+                    Ok(Value::Tensor(e))
+                }
+                v => Ok(v),
+            },
             E::Attribute(a) => {
                 let base = self.expr(&a.value)?;
                 self.attribute(base, a.attr.as_str(), span)
@@ -1678,6 +1731,7 @@ impl<'m> Elab<'m> {
         if e.ty.shape == shape {
             return Ok(e);
         }
+        check_tile_size(shape, span)?;
         let ok = Self::broadcast_shape(&e.ty.shape, shape).is_some_and(|s| s == shape);
         if !ok || e.ty.shape.len() > shape.len() {
             return err(

@@ -4,6 +4,7 @@ pub mod builtins;
 pub mod elab;
 pub mod module;
 pub mod promote;
+pub mod syntax_error;
 pub mod value;
 
 use crate::launch::Launch;
@@ -27,11 +28,7 @@ pub fn pick_kernel(m: &Module, name: Option<&str>) -> DResult<String> {
     let called: Vec<&String> = m
         .func_order
         .iter()
-        .filter(|f| {
-            m.func_order
-                .iter()
-                .any(|g| g != *f && calls(&m.funcs[g.as_str()].body, f))
-        })
+        .filter(|f| m.func_order.iter().any(|g| g != *f && calls(m, g, f)))
         .collect();
     let roots: Vec<&String> = m
         .func_order
@@ -52,9 +49,18 @@ pub fn pick_kernel(m: &Module, name: Option<&str>) -> DResult<String> {
     }
 }
 
-fn calls(body: &[rustpython_parser::ast::Stmt], name: &str) -> bool {
-    // A textual check is enough to find the root kernel.
-    format!("{body:?}").contains(&format!("id: Identifier(\"{name}\")"))
+/// Whether the source text of function `g` mentions `name(`: enough to find
+/// the root kernel (elaboration resolves calls exactly).
+fn calls(m: &Module, g: &str, name: &str) -> bool {
+    use rustpython_parser::ast::Ranged;
+    let f = &m.funcs[g];
+    let body = &m.src[usize::from(f.start())..usize::from(f.end()).min(m.src.len())];
+    let ident = |c: char| c.is_alphanumeric() || c == '_';
+    body.match_indices(name).any(|(i, _)| {
+        let before = body[..i].chars().next_back();
+        let after = body[i + name.len()..].trim_start().chars().next();
+        !before.is_some_and(ident) && after == Some('(')
+    })
 }
 
 /// Elaborates a Triton kernel for a launch.

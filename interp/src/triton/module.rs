@@ -27,11 +27,9 @@ impl Module {
         let lines = LineIndex::new(src);
         let parsed =
             rustpython_parser::parse(src, rustpython_parser::Mode::Module, file).map_err(|e| {
-                let off = usize::from(e.offset);
-                Diagnostic::new(
-                    lines.span(src, off),
-                    format!("invalid Python syntax: {}", e.error),
-                )
+                let (off, msg) =
+                    super::syntax_error::locate(src, usize::from(e.offset), &e.error.to_string());
+                Diagnostic::new(lines.span(src, off), msg)
             })?;
         let body = match parsed {
             ast::Mod::Module(m) => m.body,
