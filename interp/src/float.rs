@@ -159,10 +159,15 @@ pub fn round_exact(
     sign | bits
 }
 
-/// Rounds an f64 into float dtype `d` (NaN becomes the canonical NaN).
+/// Rounds an f64 into float dtype `d`; a NaN becomes the standard quiet NaN
+/// of `d` (what a NaN literal or a `"nan"` in a launch spec denotes).
 pub fn from_f64(d: DType, v: f64, rounding: Rounding, overflow: Overflow) -> u64 {
     if d == DType::F64 {
-        return canon_nan_f64(v).to_bits();
+        return if v.is_nan() {
+            qnan_bits(d)
+        } else {
+            v.to_bits()
+        };
     }
     let f = fmt_of(d);
     if d == DType::F32
@@ -174,7 +179,7 @@ pub fn from_f64(d: DType, v: f64, rounding: Rounding, overflow: Overflow) -> u64
         return (v as f32).to_bits() as u64;
     }
     if v.is_nan() {
-        return f.nan_bits();
+        return qnan_bits(d);
     }
     let neg = v.is_sign_negative();
     if v.is_infinite() {
@@ -206,18 +211,67 @@ pub fn from_int(d: DType, v: i128, rounding: Rounding) -> u64 {
     round_exact(d, v < 0, v.unsigned_abs(), 0, rounding, Overflow::Infinity)
 }
 
-/// Replaces any NaN with the canonical NaN (the GPU's NaN result).
-pub fn canon_nan_f64(v: f64) -> f64 {
-    if v.is_nan() {
-        f64::from_bits(0x7fff_ffff_ffff_ffff)
+/// The NaN that arithmetic produces on the GPU (measured on sm_90, see
+/// docs/semantics.md): every bit of exponent and mantissa set for float32
+/// and narrower; float64's default NaN is 0xfff8000000000000.
+pub fn nan_bits(d: DType) -> u64 {
+    if d == DType::F64 {
+        F64_DEFAULT_NAN
     } else {
-        v
+        fmt_of(d).nan_bits()
     }
 }
 
-/// The canonical NaN bits of float dtype `d`.
-pub fn nan_bits(d: DType) -> u64 {
-    fmt_of(d).nan_bits()
+/// float64's default NaN on the GPU (produced by 0/0, inf - inf, …).
+pub const F64_DEFAULT_NAN: u64 = 0xfff8_0000_0000_0000;
+
+/// The standard quiet NaN of `d`: positive, only the top mantissa bit set
+/// (e4m3fn has one NaN encoding per sign).
+pub fn qnan_bits(d: DType) -> u64 {
+    let f = fmt_of(d);
+    if f.has_inf {
+        (f.exp_all_ones() << f.man_bits) | (1u64 << (f.man_bits - 1))
+    } else {
+        f.nan_bits()
+    }
+}
+
+/// A float64 arithmetic result as the GPU produces it: a NaN operand
+/// propagates (quieted, with its sign and payload; the first NaN operand
+/// wins), otherwise an invalid operation gives the default NaN.
+pub fn f64_result(r: f64, operands: &[u64]) -> u64 {
+    if !r.is_nan() {
+        return r.to_bits();
+    }
+    match operands.iter().find(|&&x| f64::from_bits(x).is_nan()) {
+        Some(&x) => x | F64_QUIET,
+        None => F64_DEFAULT_NAN,
+    }
+}
+
+const F64_QUIET: u64 = 1 << 51;
+
+/// The NaN a float-to-float conversion of NaN `bits` produces on the GPU:
+/// bfloat16 -> float32 keeps the bits; float32 -> float64 and float64 ->
+/// float32 keep sign and payload, quieted; everything else gives the
+/// target's arithmetic NaN (narrower paths go through float32 as Triton does).
+pub fn convert_nan(from: DType, to: DType, bits: u64) -> u64 {
+    match (from, to) {
+        (DType::BF16, DType::F32) => bits << 16,
+        (DType::F32, DType::F64) => {
+            let sign = (bits >> 31) & 1;
+            (sign << 63) | (0x7ffu64 << 52) | ((bits & 0x7f_ffff) << 29) | F64_QUIET
+        }
+        (DType::F64, DType::F32) => {
+            let sign = bits >> 63;
+            (sign << 31) | (0xffu64 << 23) | ((bits >> 29) & 0x7f_ffff) | (1 << 22)
+        }
+        (DType::BF16, DType::F64) => convert_nan(DType::F32, DType::F64, bits << 16),
+        (DType::F16 | DType::F8E4Nv | DType::F8E5, DType::F64) => {
+            convert_nan(DType::F32, DType::F64, nan_bits(DType::F32))
+        }
+        (_, to) => nan_bits(to),
+    }
 }
 
 /// Whether bits of float dtype `d` encode a NaN.
@@ -329,6 +383,7 @@ mod tests {
         assert_eq!(rne(DType::F8E5, 57344.0), 0x7b);
         assert_eq!(rne(DType::F8E5, 1.0), 0x3c);
         assert_eq!(rne(DType::F8E5, f64::INFINITY), 0x7c);
+        assert_eq!(rne(DType::F8E5, f64::NAN), 0x7e);
         for b in 0..256u64 {
             for d in [DType::F8E4Nv, DType::F8E5] {
                 let v = to_f64(d, b);
@@ -337,6 +392,47 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn nan_conversions_as_measured_on_sm90() {
+        // docs/triton-measured.md (g): bf16 -> f32 keeps the bits; f32 -> f64 keeps
+        // sign and payload, quieted; f64 -> f32 keeps sign and top payload bits.
+        assert_eq!(convert_nan(DType::BF16, DType::F32, 0x7f81), 0x7f81_0000);
+        assert_eq!(
+            convert_nan(DType::F32, DType::F64, 0x7f80_0001),
+            0x7ff8_0000_2000_0000
+        );
+        assert_eq!(
+            convert_nan(DType::F32, DType::F64, 0xffbf_ffff),
+            0xffff_ffff_e000_0000
+        );
+        assert_eq!(
+            convert_nan(DType::F64, DType::F32, 0x7ff4_0000_0000_0000),
+            0x7fe0_0000
+        );
+        assert_eq!(
+            convert_nan(DType::F64, DType::F32, 0x7ff8_0000_e000_0000),
+            0x7fc0_0007
+        );
+        assert_eq!(
+            convert_nan(DType::F64, DType::F32, 0xfff0_0000_0000_0001),
+            0xffc0_0000
+        );
+        assert_eq!(convert_nan(DType::F32, DType::F16, 0x7fc0_0000), 0x7fff);
+        assert_eq!(convert_nan(DType::F16, DType::F32, 0x7e00), 0x7fff_ffff);
+        assert_eq!(convert_nan(DType::F32, DType::F8E4Nv, 0x7fc0_0000), 0x7f);
+        assert_eq!(convert_nan(DType::F32, DType::F8E5, 0x7fc0_0000), 0x7f);
+        // f64 arithmetic: 0/0 -> 0xfff8000000000000; NaN operands propagate quieted
+        assert_eq!(f64_result(f64::NAN, &[0, 0]), 0xfff8_0000_0000_0000);
+        assert_eq!(
+            f64_result(f64::NAN, &[0x7ff0_0000_0000_0001, 0]),
+            0x7ff8_0000_0000_0001
+        );
+        assert_eq!(
+            f64_result(f64::NAN, &[0, 0xfff8_0000_0000_0000]),
+            0xfff8_0000_0000_0000
+        );
     }
 
     #[test]

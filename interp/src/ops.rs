@@ -57,8 +57,11 @@ pub fn fval(d: DType, bits: u64) -> f64 {
     float::to_f64(d, bits)
 }
 
-/// Rounds an f64 result into float dtype `d` (NaN: canonical NaN).
+/// Rounds an f64 result into float dtype `d` (NaN: the GPU's arithmetic NaN).
 pub fn fround(d: DType, v: f64) -> u64 {
+    if v.is_nan() {
+        return float::nan_bits(d);
+    }
     float::from_f64(d, v, Rounding::NearestEven, Overflow::Infinity)
 }
 
@@ -100,7 +103,7 @@ fn next_toward(x: f64, t: f64) -> f64 {
 pub fn fma(d: DType, a: u64, b: u64, c: u64) -> u64 {
     if d == DType::F64 {
         let r = f64::from_bits(a).mul_add(f64::from_bits(b), f64::from_bits(c));
-        return float::canon_nan_f64(r).to_bits();
+        return float::f64_result(r, &[a, b, c]);
     }
     let (x, y, z) = (fval(d, a), fval(d, b), fval(d, c));
     let p = x * y; // exact: at most 2*24 significant bits
@@ -288,7 +291,7 @@ fn binary_float(op: BinOp, d: DType, a: u64, b: u64) -> u64 {
             op if op.is_comparison() => return cmp_f(op, x, y) as u64,
             _ => unreachable!("{op:?} on floats is rejected by elaboration"),
         };
-        return float::canon_nan_f64(r).to_bits();
+        return float::f64_result(r, &[a, b]);
     }
     let (x, y) = (fval(d, a), fval(d, b));
     // f64 holds at least 2p+2 bits for every narrower format, so computing
@@ -343,7 +346,7 @@ fn math(f: MathFn, d: DType, a: u64) -> u64 {
         MathFn::Abs => unreachable!(),
     };
     if d == DType::F64 {
-        float::canon_nan_f64(r).to_bits()
+        float::f64_result(r, &[a])
     } else {
         fround(d, r)
     }
@@ -417,7 +420,7 @@ pub fn cast(kind: CastKind, from: DType, to: DType, a: u64) -> Result<u64, UbKin
         (true, false) => float::to_int_trunc(fval(from, a), to).ok_or(UbKind::FloatToIntOutOfRange),
         (true, true) => {
             if float::is_nan(from, a) {
-                return Ok(float::nan_bits(to));
+                return Ok(float::convert_nan(from, to, a));
             }
             Ok(float::from_f64(to, fval(from, a), rounding, overflow))
         }

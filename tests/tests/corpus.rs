@@ -1,5 +1,6 @@
 //! Replays every corpus case: the interpreter must reproduce the expected
-//! bits (exact buffers bit for bit; inexact elements within their ULP bound).
+//! bits (exact buffers bit for bit; buffers whose expectation is marked
+//! `"exact": false` within the case's ULP bound).
 
 use ksem_interp::dtype::DType;
 use ksem_interp::eval::RunOptions;
@@ -82,7 +83,9 @@ fn check_case(py: &PathBuf, json: &PathBuf) -> Vec<String> {
             if w == g {
                 continue;
             }
-            let within = !exact && d.is_float() && got.inexact[i] && ulp_distance(d, w, g) <= ulp;
+            // `"exact": false` on the expected side: the expectation itself was
+            // measured on hardware that approximates; compare within its bound.
+            let within = !exact && d.is_float() && ulp_distance(d, w, g) <= ulp;
             if !within {
                 bad.push(format!("{name}[{i}]: expected {w:#x}, got {g:#x}"));
             }

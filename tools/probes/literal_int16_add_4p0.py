@@ -1,0 +1,14 @@
+# Probe: literal_int16_add_4p0 (run: python3 tools/triton_run.py tools/probes/literal_int16_add_4p0.py --launch tools/probes/literal_int16_add_4p0.json --json)
+# int16 tensor + 4.0 (the docs: float32)
+# Each result's dtype is printed at compile time as `KSEM <label> <value>` (tl.static_print).
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def probe(x_ptr, r_ptr, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    x = tl.load(x_ptr + offs)
+    r = x + 4.0
+    tl.static_print("KSEM", "r", r)
+    tl.store(r_ptr + offs, r)

@@ -1,0 +1,14 @@
+# Probe: literal_uint8_sub_1 (run: python3 tools/triton_run.py tools/probes/literal_uint8_sub_1.py --launch tools/probes/literal_uint8_sub_1.json --json)
+# uint8 tensor - 1 (wraps at 0?)
+# Each result's dtype is printed at compile time as `KSEM <label> <value>` (tl.static_print).
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def probe(x_ptr, r_ptr, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    x = tl.load(x_ptr + offs)
+    r = x - 1
+    tl.static_print("KSEM", "r", r)
+    tl.store(r_ptr + offs, r)

@@ -1,0 +1,53 @@
+# Probe: reduce_nan_zero (run: python3 tools/triton_run.py tools/probes/reduce_nan_zero.py --launch tools/probes/reduce_nan_zero.json --json)
+# tl.max/tl.min with NaN among the elements (NaN-ignoring maxnum or propagating?),
+# with -0.0 and +0.0; elementwise tl.maximum/tl.minimum on the same pairs.
+# Each result's dtype is printed at compile time as `KSEM <label> <value>` (tl.static_print).
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def probe(vn_ptr, va_ptr, vz_ptr, vz2_ptr, pa_ptr, pb_ptr, max_vn_ptr, min_vn_ptr, max_va_ptr, sum_vn_ptr, max_vz_ptr, min_vz2_ptr, max_vz2_ptr, min_vz_ptr, maximum_ptr, minimum_ptr, maximum_propagate_ptr, argmax_vn_ptr, N: tl.constexpr):
+    offs = tl.arange(0, N)
+    vn = tl.load(vn_ptr + offs)
+    va = tl.load(va_ptr + offs)
+    vz = tl.load(vz_ptr + offs)
+    vz2 = tl.load(vz2_ptr + offs)
+    pa = tl.load(pa_ptr + offs)
+    pb = tl.load(pb_ptr + offs)
+    max_vn = tl.max(vn, axis=0)
+    tl.static_print("KSEM", "max_vn", max_vn)
+    tl.store(max_vn_ptr, max_vn)
+    min_vn = tl.min(vn, axis=0)
+    tl.static_print("KSEM", "min_vn", min_vn)
+    tl.store(min_vn_ptr, min_vn)
+    max_va = tl.max(va, axis=0)
+    tl.static_print("KSEM", "max_va", max_va)
+    tl.store(max_va_ptr, max_va)
+    sum_vn = tl.sum(vn, axis=0)
+    tl.static_print("KSEM", "sum_vn", sum_vn)
+    tl.store(sum_vn_ptr, sum_vn)
+    max_vz = tl.max(vz, axis=0)
+    tl.static_print("KSEM", "max_vz", max_vz)
+    tl.store(max_vz_ptr, max_vz)
+    min_vz2 = tl.min(vz2, axis=0)
+    tl.static_print("KSEM", "min_vz2", min_vz2)
+    tl.store(min_vz2_ptr, min_vz2)
+    max_vz2 = tl.max(vz2, axis=0)
+    tl.static_print("KSEM", "max_vz2", max_vz2)
+    tl.store(max_vz2_ptr, max_vz2)
+    min_vz = tl.min(vz, axis=0)
+    tl.static_print("KSEM", "min_vz", min_vz)
+    tl.store(min_vz_ptr, min_vz)
+    maximum = tl.maximum(pa, pb)
+    tl.static_print("KSEM", "maximum", maximum)
+    tl.store(maximum_ptr + offs, maximum)
+    minimum = tl.minimum(pa, pb)
+    tl.static_print("KSEM", "minimum", minimum)
+    tl.store(minimum_ptr + offs, minimum)
+    maximum_propagate = tl.maximum(pa, pb, propagate_nan=tl.PropagateNan.ALL)
+    tl.static_print("KSEM", "maximum_propagate", maximum_propagate)
+    tl.store(maximum_propagate_ptr + offs, maximum_propagate)
+    argmax_vn = tl.argmax(vn, axis=0)
+    tl.static_print("KSEM", "argmax_vn", argmax_vn)
+    tl.store(argmax_vn_ptr, argmax_vn)
