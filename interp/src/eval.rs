@@ -714,6 +714,28 @@ impl Instance<'_> {
             }
             targets.push((i, b, off as usize));
         }
+        // Lanes of one store are unordered (threads on the GPU): two lanes
+        // writing different values to one element is a race.
+        let mut order: Vec<usize> = (0..targets.len()).collect();
+        order.sort_by_key(|&t| (targets[t].1, targets[t].2, targets[t].0));
+        for w in order.windows(2) {
+            let (x, y) = (targets[w[0]], targets[w[1]]);
+            if (x.1, x.2) == (y.1, y.2) && vals[x.0] != vals[y.0] {
+                let buf = &self.bufs[y.1];
+                return Err(self.ub(
+                    UbKind::DataRace,
+                    span,
+                    unravel(&shape, y.0),
+                    format!(
+                        "lanes {:?} and {:?} of one store write different values to {}[{}]",
+                        unravel(&shape, x.0),
+                        unravel(&shape, y.0),
+                        buf.name,
+                        y.2
+                    ),
+                ));
+            }
+        }
         let mut runs = Runs::default();
         for (i, b, off) in targets {
             let buf = &self.bufs[b];

@@ -340,7 +340,7 @@ fn math(f: MathFn, d: DType, a: u64) -> u64 {
         MathFn::Sin => x.sin(),
         MathFn::Cos => x.cos(),
         MathFn::Sigmoid => 1.0 / (1.0 + (-x).exp()),
-        MathFn::Erf => erf(x),
+        MathFn::Erf => libm::erf(x),
         MathFn::Floor => x.floor(),
         MathFn::Ceil => x.ceil(),
         MathFn::Abs => unreachable!(),
@@ -350,52 +350,6 @@ fn math(f: MathFn, d: DType, a: u64) -> u64 {
     } else {
         fround(d, r)
     }
-}
-
-/// erf by its Maclaurin series / continued fraction, accurate to about 1 ulp of f64.
-fn erf(x: f64) -> f64 {
-    if x.is_nan() {
-        return x;
-    }
-    let ax = x.abs();
-    let r = if ax < 2.5 {
-        // series: erf x = 2/sqrt(pi) * sum (-1)^n x^(2n+1) / (n! (2n+1))
-        let mut sum = 0.0;
-        let mut term = ax;
-        let x2 = ax * ax;
-        let mut n = 0.0;
-        loop {
-            let t = term / (2.0 * n + 1.0);
-            sum += t;
-            if t.abs() < 1e-17 * sum.abs() {
-                break;
-            }
-            n += 1.0;
-            term *= -x2 / n;
-        }
-        sum * std::f64::consts::FRAC_2_SQRT_PI
-    } else if ax < 6.0 {
-        // erfc continued fraction (Lentz)
-        let x2 = ax * ax;
-        let mut f = ax;
-        let mut c = ax;
-        let mut dd = 0.0;
-        for k in 1..200 {
-            let an = k as f64 / 2.0;
-            dd = ax + an * dd;
-            dd = 1.0 / dd;
-            c = ax + an / c;
-            let delta = c * dd;
-            f *= delta;
-            if (delta - 1.0).abs() < 1e-16 {
-                break;
-            }
-        }
-        1.0 - (-x2).exp() / (f * std::f64::consts::PI.sqrt())
-    } else {
-        1.0
-    };
-    r.copysign(x)
 }
 
 /// Converts an element from dtype `from` to dtype `to`.
@@ -606,9 +560,14 @@ mod tests {
 
     #[test]
     fn erf_reference_points() {
-        // erf(0.5) = 0.5204998778130465, erf(3) = 0.9999779095030014 (A&S tables)
-        assert!((erf(0.5) - 0.5204998778130465).abs() < 2e-16);
-        assert!((erf(3.0) - 0.9999779095030014).abs() < 2e-16);
-        assert_eq!(erf(-0.5), -erf(0.5));
+        // erf(0.5) = 0.5204998778130465, erf(3) = 0.9999779095030014 (A&S tables);
+        // erf(±0) = ±0 and tiny arguments terminate (2x/sqrt(pi)).
+        let e = |x: f64| f64::from_bits(unary(UnOp::Math(MathFn::Erf), DType::F64, x.to_bits()));
+        assert!((e(0.5) - 0.5204998778130465).abs() < 2e-16);
+        assert!((e(3.0) - 0.9999779095030014).abs() < 2e-16);
+        assert_eq!(e(-0.5), -e(0.5));
+        assert_eq!(e(0.0).to_bits(), 0);
+        assert_eq!(e(-0.0).to_bits(), (-0.0f64).to_bits());
+        assert!(e(1e-310) > 0.0);
     }
 }

@@ -70,9 +70,9 @@ fn data_values_are_rounded_once_into_the_dtype() {
         Some(ArgSpec::Buffer { bits, .. }) => bits.clone(),
         _ => panic!(),
     };
-    // 1 + 2^-11 ties to even -> 1.0; NaN canonical; 65520 overflows to inf; 1e-8 < 2^-25 -> +0
     // 1 + 2^-11 ties to even -> 1.0; "nan" is the standard quiet NaN (as
     // tools/triton_run.py writes it); 65520 overflows to inf; 1e-8 < 2^-25 -> +0
+    assert_eq!(
         bits("a"),
         vec![0x3c00, 0x7e00, 0xfc00, 0x8000, 0x7c00, 0x0000]
     );

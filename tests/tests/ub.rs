@@ -859,3 +859,35 @@ fn cli_clean_run_exit_0() {
         ])
     );
 }
+
+#[test]
+fn lanes_of_one_store_writing_different_values_to_one_element_race() {
+    // offs // 2 maps lanes 0,1 -> out[0] and 2,3 -> out[1]; x differs in each pair,
+    // so the store's lanes 0 and 1 (unordered on a GPU) conflict.
+    let src = "import triton\nimport triton.language as tl\n\n@triton.jit\ndef k(x_ptr, out_ptr):\n    offs = tl.arange(0, 4)\n    x = tl.load(x_ptr + offs)\n    tl.store(out_ptr + offs // 2, x)\n";
+    let l = ksem_interp::launch::parse_launch(r#"{"grid": [1], "args": {"x_ptr": {"buffer": {"dtype": "int32", "data": [1, 2, 3, 3]}}, "out_ptr": {"buffer": {"dtype": "int32", "len": 2}}}}"#).unwrap();
+    let r = ksem_interp::run_source(
+        "k.py",
+        src,
+        &l,
+        None,
+        &ksem_interp::eval::RunOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(r.ub.len(), 1);
+    assert_eq!(r.ub[0].kind, "data-race");
+    assert_eq!((r.ub[0].line, r.ub[0].col), (8, 5));
+    assert_eq!(r.ub[0].element, vec![1]);
+    // equal values written twice (lanes 2 and 3 both write 3) are not a race
+    let l2 = ksem_interp::launch::parse_launch(r#"{"grid": [1], "args": {"x_ptr": {"buffer": {"dtype": "int32", "data": [1, 1, 3, 3]}}, "out_ptr": {"buffer": {"dtype": "int32", "len": 2}}}}"#).unwrap();
+    let r2 = ksem_interp::run_source(
+        "k.py",
+        src,
+        &l2,
+        None,
+        &ksem_interp::eval::RunOptions::default(),
+    )
+    .unwrap();
+    assert!(r2.ub.is_empty());
+    assert_eq!(r2.buffers[1].bits, vec![1, 3]);
+}

@@ -109,8 +109,11 @@ pub fn computation_type(a: Operand, b: Operand, div_or_mod: bool) -> Result<DTyp
                 tensor_pair(t, s.natural_dtype()?, div_or_mod)?
             }
         }
-        (Operand::Scalar(_), Operand::Scalar(_)) => {
-            unreachable!("all-scalar arithmetic is folded with Python semantics")
+        // Arithmetic on two Python numbers folds with Python semantics before
+        // promotion; where both must become tensors (tl.where), each takes
+        // its natural dtype.
+        (Operand::Scalar(x), Operand::Scalar(y)) => {
+            tensor_pair(x.natural_dtype()?, y.natural_dtype()?, div_or_mod)?
         }
     };
     for op in [a, b] {
