@@ -1,1 +1,93 @@
-//! ksem CUDA backend.
+//! ksem's CUDA backend: lowering of the typed program to one CUDA C++ source
+//! ([`lower`]), its host build compiled with the machine's C++ compiler
+//! ([`host`]), and NVRTC + the CUDA driver through cudarc ([`cuda`]). Both
+//! backends return the interpreter's [`RunResult`], so buffers compare bit
+//! for bit.
+
+#![warn(missing_docs)]
+
+pub mod args;
+pub mod cuda;
+pub mod host;
+pub mod inexact;
+pub mod lower;
+
+use ksem_interp::launch::{Launch, RunResult};
+use ksem_interp::typed::Kernel;
+
+pub use lower::emit_cuda;
+
+/// Where a lowered kernel runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    /// The host build with one thread per block (no GPU needed); see
+    /// [`run_host_threads`] for more threads per block.
+    Host,
+    /// The GPU, through NVRTC and the CUDA driver.
+    Cuda,
+}
+
+impl Backend {
+    /// The backend's name in results (`"host"` or `"cuda"`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Host => "host",
+            Backend::Cuda => "cuda",
+        }
+    }
+}
+
+/// Everything that can go wrong in the GPU backend, as one-line messages.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum GpuError {
+    /// The kernel uses something the lowering does not support.
+    #[error("cannot lower kernel: {0}")]
+    Lower(String),
+    /// The launch does not fit the kernel.
+    #[error("launch: {0}")]
+    Launch(String),
+    /// A shared library (libnvrtc, libcuda) cannot be loaded.
+    #[error("{0}")]
+    LibraryMissing(String),
+    /// NVRTC rejected the source or failed.
+    #[error("NVRTC: {0}")]
+    Nvrtc(String),
+    /// A CUDA driver call failed.
+    #[error("CUDA: {0}")]
+    Cuda(String),
+    /// The host C++ compiler failed or is missing.
+    #[error("host build: {0}")]
+    HostCompile(String),
+    /// The host build could not be loaded.
+    #[error("host build: cannot load {0}")]
+    HostLoad(String),
+    /// A file operation failed.
+    #[error("i/o: {0}")]
+    Io(String),
+}
+
+/// Lowers `k` and runs it over `launch` on `backend`. The result has the
+/// interpreter's shape; its `ub` list is always empty (the GPU detects no UB;
+/// out-of-bounds lanes are skipped and UB operations yield 0), and elements
+/// last written by a store of a possibly inexact value are marked inexact.
+pub fn run(k: &Kernel, launch: &Launch, backend: Backend) -> Result<RunResult, GpuError> {
+    match backend {
+        Backend::Host => run_host_threads(k, launch, 1),
+        Backend::Cuda => {
+            let l = lower_kernel(k, launch)?;
+            cuda::run(&l, launch, &k.name)
+        }
+    }
+}
+
+/// [`run`] on the host build compiled with `KSEM_THREADS = threads`: every
+/// block runs as that many OS threads meeting at `__syncthreads()`, which
+/// checks the lowering's multi-thread index math and barriers without a GPU.
+pub fn run_host_threads(k: &Kernel, launch: &Launch, threads: u32) -> Result<RunResult, GpuError> {
+    let l = lower_kernel(k, launch)?;
+    host::run(&l, launch, &k.name, threads)
+}
+
+fn lower_kernel(k: &Kernel, launch: &Launch) -> Result<lower::Lowered, GpuError> {
+    lower::lower(k, launch).map_err(|e| GpuError::Lower(e.to_string()))
+}

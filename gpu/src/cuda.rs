@@ -1,0 +1,252 @@
+//! The CUDA backend: NVRTC compiles the generated source to a cubin, the
+//! driver API (through cudarc, loaded dynamically) runs it on the GPU with
+//! one thread block of [`CUDA_THREADS`] threads per program instance.
+//!
+//! cudarc panics when it cannot load a library, so every entry point first
+//! asks whether libnvrtc / libcuda can be loaded and turns their absence
+//! into a [`GpuError::LibraryMissing`] that says how to point ksem at them.
+
+use crate::args::{marshal, unmarshal};
+use crate::lower::{ArgSlot, Lowered};
+use crate::GpuError;
+use cudarc::driver::{CudaContext, LaunchConfig, PushKernelArg};
+use cudarc::nvrtc::{result as nvrtc, sys as nvrtc_sys};
+use ksem_interp::launch::{Launch, RunResult};
+use std::ffi::{c_char, CStr, CString};
+use std::sync::{Arc, Mutex};
+
+/// Threads per block of GPU runs.
+pub const CUDA_THREADS: u32 = 128;
+
+/// Static shared memory a kernel may use without opting in (bytes).
+const DEFAULT_SMEM_LIMIT: usize = 48 * 1024;
+
+/// Checks that libnvrtc can be loaded.
+pub fn nvrtc_available() -> Result<(), GpuError> {
+    // SAFETY: only tries to dlopen the candidate library names.
+    if unsafe { nvrtc_sys::is_culib_present() } {
+        Ok(())
+    } else {
+        Err(GpuError::LibraryMissing(
+            "libnvrtc (NVRTC, e.g. libnvrtc.so.13) cannot be loaded: add its directory to \
+             LD_LIBRARY_PATH (e.g. /usr/local/cuda/lib64, or site-packages/nvidia/cu13/lib after \
+             `pip install nvidia-cuda-nvrtc`)"
+                .into(),
+        ))
+    }
+}
+
+/// Checks that the CUDA driver library can be loaded.
+pub fn driver_available() -> Result<(), GpuError> {
+    // SAFETY: only tries to dlopen the candidate library names.
+    if unsafe { cudarc::driver::sys::is_culib_present() } {
+        Ok(())
+    } else {
+        Err(GpuError::LibraryMissing(
+            "libcuda (the CUDA driver, libcuda.so.1) cannot be loaded: this machine has no \
+             NVIDIA driver, or its directory (e.g. /usr/lib/x86_64-linux-gnu) is not on \
+             LD_LIBRARY_PATH"
+                .into(),
+        ))
+    }
+}
+
+/// The NVRTC options ksem compiles with: no contraction, C++17, every
+/// function a device function, `KSEM_THREADS = threads`.
+pub fn nvrtc_options(arch: &str, threads: u32) -> Vec<String> {
+    vec![
+        "--fmad=false".into(),
+        format!("-arch={arch}"),
+        format!("-DKSEM_THREADS={threads}"),
+        "-default-device".into(),
+        "--std=c++17".into(),
+    ]
+}
+
+/// Compiles a generated source with NVRTC for `arch` with `KSEM_THREADS` =
+/// [`CUDA_THREADS`]: a cubin for a real architecture (`sm_90`), PTX text for
+/// a virtual one (`compute_90`). Needs libnvrtc, not a GPU.
+pub fn nvrtc_compile(src: &str, arch: &str) -> Result<Vec<u8>, GpuError> {
+    nvrtc_compile_threads(src, arch, CUDA_THREADS)
+}
+
+/// [`nvrtc_compile`] with a chosen block size.
+pub fn nvrtc_compile_threads(src: &str, arch: &str, threads: u32) -> Result<Vec<u8>, GpuError> {
+    nvrtc_available()?;
+    let csrc =
+        CString::new(src).map_err(|_| GpuError::Nvrtc("the source contains a NUL byte".into()))?;
+    let name = CString::new("ksem_kernel.cu").expect("no NUL");
+    let prog = nvrtc::create_program(&csrc, Some(&name))
+        .map_err(|e| GpuError::Nvrtc(format!("nvrtcCreateProgram: {e}")))?;
+    let opts = nvrtc_options(arch, threads);
+    // SAFETY: `prog` is a live program created above; it is destroyed once below.
+    let out = unsafe {
+        let r = match nvrtc::compile_program(prog, &opts) {
+            Err(e) => {
+                let log = nvrtc::get_program_log(prog)
+                    .map(|l| CStr::from_ptr(l.as_ptr()).to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                let first = log
+                    .lines()
+                    .find(|l| l.contains("error"))
+                    .unwrap_or_else(|| log.lines().next().unwrap_or(""))
+                    .trim()
+                    .to_string();
+                Err(GpuError::Nvrtc(format!(
+                    "compile failed ({e:?}) with {}: {first}",
+                    opts.join(" ")
+                )))
+            }
+            Ok(()) if arch.starts_with("sm_") => get_cubin(prog),
+            Ok(()) => nvrtc::get_ptx(prog)
+                .map(|p| {
+                    p.iter()
+                        .take_while(|&&c| c != 0)
+                        .map(|&c| c as u8)
+                        .collect()
+                })
+                .map_err(|e| GpuError::Nvrtc(format!("nvrtcGetPTX: {e}"))),
+        };
+        let _ = nvrtc::destroy_program(prog);
+        r
+    };
+    out
+}
+
+/// The cubin of a compiled program.
+///
+/// # Safety
+/// `prog` must be a successfully compiled NVRTC program.
+unsafe fn get_cubin(prog: nvrtc_sys::nvrtcProgram) -> Result<Vec<u8>, GpuError> {
+    let mut size = 0usize;
+    nvrtc_sys::nvrtcGetCUBINSize(prog, &mut size)
+        .result()
+        .map_err(|e| GpuError::Nvrtc(format!("nvrtcGetCUBINSize: {e}")))?;
+    let mut buf = vec![0u8; size];
+    nvrtc_sys::nvrtcGetCUBIN(prog, buf.as_mut_ptr() as *mut c_char)
+        .result()
+        .map_err(|e| GpuError::Nvrtc(format!("nvrtcGetCUBIN: {e}")))?;
+    Ok(buf)
+}
+
+static CONTEXT: Mutex<Option<Arc<CudaContext>>> = Mutex::new(None);
+
+fn cuda_err(what: &str) -> impl Fn(cudarc::driver::DriverError) -> GpuError + '_ {
+    move |e| GpuError::Cuda(format!("{what}: {e:?}"))
+}
+
+/// The primary context of device 0 (created once per process).
+fn context() -> Result<Arc<CudaContext>, GpuError> {
+    driver_available()?;
+    let mut c = CONTEXT.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some(ctx) = &*c {
+        return Ok(ctx.clone());
+    }
+    let ctx = CudaContext::new(0).map_err(cuda_err("cannot open CUDA device 0"))?;
+    *c = Some(ctx.clone());
+    Ok(ctx)
+}
+
+/// The `sm_XY` architecture of device 0.
+pub fn device_arch() -> Result<String, GpuError> {
+    let ctx = context()?;
+    let (maj, min) = ctx
+        .compute_capability()
+        .map_err(cuda_err("compute capability"))?;
+    Ok(format!("sm_{maj}{min}"))
+}
+
+/// Runs a lowered kernel on GPU 0.
+pub fn run(l: &Lowered, launch: &Launch, kernel: &str) -> Result<RunResult, GpuError> {
+    nvrtc_available()?;
+    let ctx = context()?;
+    let arch = device_arch()?;
+    let cubin = nvrtc_compile(&l.source, &arch)?;
+    let module = ctx
+        .load_module(cudarc::nvrtc::Ptx::from_binary(cubin))
+        .map_err(cuda_err("loading the cubin"))?;
+    let f = module
+        .load_function(l.entry)
+        .map_err(cuda_err("finding ksem_kernel"))?;
+    if l.smem_bytes > DEFAULT_SMEM_LIMIT {
+        f.set_attribute(
+            cudarc::driver::sys::CUfunction_attribute_enum::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+            l.smem_bytes as i32,
+        )
+        .map_err(|e| {
+            GpuError::Cuda(format!(
+                "the kernel needs {} bytes of shared memory per block: {e:?}",
+                l.smem_bytes
+            ))
+        })?;
+    }
+    let m = marshal(l, launch)?;
+    let stream = ctx.default_stream();
+    let mut dbufs = Vec::with_capacity(m.buffers.len());
+    let mut dflags = Vec::new();
+    for (b, bytes) in m.buffers.iter().enumerate() {
+        let mut padded = bytes.clone();
+        if padded.is_empty() {
+            padded.push(0);
+        }
+        dbufs.push(
+            stream
+                .clone_htod(&padded)
+                .map_err(cuda_err("copying a buffer in"))?,
+        );
+        if l.inexact_flags {
+            dflags.push(
+                stream
+                    .alloc_zeros::<u8>(m.lens[b].max(1))
+                    .map_err(cuda_err("allocating inexact flags"))?,
+            );
+        }
+    }
+    let lens: Vec<i64> = m.lens.iter().map(|&n| n as i64).collect();
+    let mut builder = stream.launch_builder(&f);
+    for (i, a) in l.args.iter().enumerate() {
+        match a {
+            ArgSlot::Buffer { buffer } => builder.arg(&dbufs[*buffer]),
+            ArgSlot::Len { buffer } => builder.arg(&lens[*buffer]),
+            ArgSlot::Scalar { .. } => builder.arg(&m.scalars[i]),
+            ArgSlot::Inexact { buffer } => builder.arg(&dflags[*buffer]),
+        };
+    }
+    let g = launch.grid;
+    let cfg = LaunchConfig {
+        grid_dim: (g[0], g[1], g[2]),
+        block_dim: (CUDA_THREADS, 1, 1),
+        shared_mem_bytes: l.smem_bytes as u32,
+    };
+    // SAFETY: the argument slots pushed above match the generated kernel's
+    // signature one for one (scalars as little-endian 64-bit holders whose
+    // first bytes are the value), and the kernel accesses buffers only
+    // within the lengths it is given.
+    unsafe { builder.launch(cfg) }.map_err(cuda_err("launching the kernel"))?;
+    stream
+        .synchronize()
+        .map_err(cuda_err("running the kernel"))?;
+    let mut out = Vec::with_capacity(dbufs.len());
+    for (b, d) in dbufs.iter().enumerate() {
+        let mut v = stream
+            .clone_dtoh(d)
+            .map_err(cuda_err("copying a buffer out"))?;
+        v.truncate(m.buffers[b].len());
+        out.push(v);
+    }
+    let mut flags = Vec::new();
+    for (b, d) in dflags.iter().enumerate() {
+        let mut v = stream
+            .clone_dtoh(d)
+            .map_err(cuda_err("copying flags out"))?;
+        v.truncate(m.lens[b]);
+        flags.push(v);
+    }
+    Ok(unmarshal(
+        l,
+        kernel,
+        "cuda",
+        &out,
+        l.inexact_flags.then_some(&flags[..]),
+    ))
+}

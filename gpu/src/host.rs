@@ -1,0 +1,233 @@
+//! The host build: the generated CUDA source compiled as C++ with the
+//! machine's compiler under a small prelude (`host_prelude.h`), loaded with
+//! libloading, and run program instance by program instance. With
+//! `KSEM_THREADS` = 1 a block is one call; with more, each block runs as that
+//! many OS threads meeting at `__syncthreads()`, which exercises the
+//! lowering's multi-thread index math and barriers without a GPU.
+
+use crate::args::{marshal, unmarshal};
+use crate::lower::{ArgSlot, Lowered};
+use crate::GpuError;
+use ksem_interp::launch::{Launch, RunResult};
+use std::collections::hash_map::DefaultHasher;
+use std::ffi::c_void;
+use std::hash::{Hash, Hasher};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+
+/// The prelude that makes the CUDA source plain C++.
+pub const HOST_PRELUDE: &str = include_str!("host_prelude.h");
+
+/// The compiler flags of the host build (besides `-DKSEM_THREADS`).
+pub const HOST_FLAGS: &[&str] = &[
+    "-O2",
+    "-std=c++17",
+    "-ffp-contract=off",
+    "-fno-fast-math",
+    "-shared",
+    "-fPIC",
+    "-pthread",
+    "-w",
+    "-DKSEM_HOST",
+];
+
+/// A host build's statics (`__shared__`, blockIdx) are process-wide: one run at a time.
+static RUN_LOCK: Mutex<()> = Mutex::new(());
+static COUNTER: AtomicU64 = AtomicU64::new(0);
+
+/// The C++ compiler: `$CXX`, else the first of `c++`, `g++`, `clang++` that runs.
+pub fn compiler() -> Result<String, GpuError> {
+    if let Ok(c) = std::env::var("CXX") {
+        if !c.trim().is_empty() {
+            return Ok(c);
+        }
+    }
+    for c in ["c++", "g++", "clang++"] {
+        if Command::new(c).arg("--version").output().is_ok() {
+            return Ok(c.to_string());
+        }
+    }
+    Err(GpuError::HostCompile(
+        "no C++ compiler found (tried $CXX, c++, g++, clang++); install one or set CXX".into(),
+    ))
+}
+
+fn cache_dir() -> PathBuf {
+    std::env::temp_dir().join("ksem-gpu-host")
+}
+
+/// Writes `contents` to `path` unless it already holds them (atomically).
+fn write_once(path: &Path, contents: &str) -> Result<(), GpuError> {
+    if std::fs::read_to_string(path).is_ok_and(|c| c == contents) {
+        return Ok(());
+    }
+    let tmp = path.with_extension(format!(
+        "tmp{}.{}",
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::Relaxed)
+    ));
+    std::fs::write(&tmp, contents).map_err(|e| io_err(&tmp, e))?;
+    std::fs::rename(&tmp, path).map_err(|e| io_err(path, e))
+}
+
+fn io_err(p: &Path, e: std::io::Error) -> GpuError {
+    GpuError::Io(format!("{}: {e}", p.display()))
+}
+
+/// Compiles a generated source into a shared library with `KSEM_THREADS = threads`
+/// (cached by content under the temp dir) and returns its path.
+pub fn compile(source: &str, threads: u32) -> Result<PathBuf, GpuError> {
+    let cxx = compiler()?;
+    let mut h = DefaultHasher::new();
+    (source, HOST_PRELUDE, HOST_FLAGS, threads, &cxx).hash(&mut h);
+    let key = format!("{:016x}", h.finish());
+    let dir = cache_dir();
+    std::fs::create_dir_all(&dir).map_err(|e| io_err(&dir, e))?;
+    let so = dir.join(format!("k{key}.so"));
+    if so.exists() {
+        return Ok(so);
+    }
+    evict(&dir);
+    let mut ph = DefaultHasher::new();
+    HOST_PRELUDE.hash(&mut ph);
+    let prelude = dir.join(format!("prelude_{:016x}.h", ph.finish()));
+    write_once(&prelude, HOST_PRELUDE)?;
+    let src = dir.join(format!("k{key}.cpp"));
+    write_once(&src, source)?;
+    let tmp_so = dir.join(format!(
+        "k{key}.{}.{}.so.tmp",
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::Relaxed)
+    ));
+    let out = Command::new(&cxx)
+        .args(HOST_FLAGS)
+        .arg(format!("-DKSEM_THREADS={threads}"))
+        .arg("-include")
+        .arg(&prelude)
+        .arg("-o")
+        .arg(&tmp_so)
+        .arg(&src)
+        .output()
+        .map_err(|e| GpuError::HostCompile(format!("cannot run {cxx}: {e}")))?;
+    if !out.status.success() {
+        let log = String::from_utf8_lossy(&out.stderr).to_string();
+        let first = log
+            .lines()
+            .find(|l| l.contains("error"))
+            .unwrap_or_else(|| log.lines().next().unwrap_or("(no output)"));
+        return Err(GpuError::HostCompile(format!(
+            "{cxx} failed on {}: {}",
+            src.display(),
+            first.trim()
+        )));
+    }
+    std::fs::rename(&tmp_so, &so).map_err(|e| io_err(&so, e))?;
+    // the source stays only when it failed to compile (to read the error)
+    let _ = std::fs::remove_file(&src);
+    Ok(so)
+}
+
+/// Most compiled kernels kept in the cache; beyond it the oldest half goes.
+const CACHE_LIMIT: usize = 2000;
+
+fn evict(dir: &Path) {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut sos: Vec<(std::time::SystemTime, PathBuf)> = rd
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "so"))
+        .filter_map(|p| Some((p.metadata().ok()?.modified().ok()?, p)))
+        .collect();
+    if sos.len() <= CACHE_LIMIT {
+        return;
+    }
+    sos.sort();
+    for (_, p) in &sos[..sos.len() / 2] {
+        let _ = std::fs::remove_file(p);
+    }
+}
+
+type HostLaunch = unsafe extern "C" fn(*mut *mut c_void, u32, u32, u32, u64) -> i32;
+
+/// Stack bytes for each host thread: the kernel's tiles plus a margin.
+fn stack_bytes(l: &Lowered) -> u64 {
+    let b = l.local_bytes as u64 + (16 << 20);
+    b.div_ceil(1 << 16) << 16
+}
+
+/// Runs a lowered kernel on the host build with `threads` threads per block.
+pub fn run(
+    l: &Lowered,
+    launch: &Launch,
+    kernel: &str,
+    threads: u32,
+) -> Result<RunResult, GpuError> {
+    if threads == 0 {
+        return Err(GpuError::Launch("KSEM_THREADS must be at least 1".into()));
+    }
+    let so = compile(&l.source, threads)?;
+    let mut m = marshal(l, launch)?;
+    let mut inexact: Vec<Vec<u8>> = m.lens.iter().map(|&n| vec![0u8; n.max(1)]).collect();
+    // Every argument value lives in one of these until the call returns.
+    let mut ptrs: Vec<*mut c_void> = Vec::with_capacity(l.args.len());
+    let mut lens: Vec<i64> = Vec::with_capacity(l.args.len());
+    for a in &l.args {
+        ptrs.push(match a {
+            ArgSlot::Buffer { buffer } => m.buffers[*buffer].as_mut_ptr() as *mut c_void,
+            ArgSlot::Inexact { buffer } => inexact[*buffer].as_mut_ptr() as *mut c_void,
+            _ => std::ptr::null_mut(),
+        });
+        lens.push(match a {
+            ArgSlot::Len { buffer } => m.lens[*buffer] as i64,
+            _ => 0,
+        });
+    }
+    let mut argv: Vec<*mut c_void> = Vec::with_capacity(l.args.len());
+    for (i, a) in l.args.iter().enumerate() {
+        argv.push(match a {
+            ArgSlot::Buffer { .. } | ArgSlot::Inexact { .. } => {
+                &mut ptrs[i] as *mut *mut c_void as *mut c_void
+            }
+            ArgSlot::Len { .. } => &mut lens[i] as *mut i64 as *mut c_void,
+            ArgSlot::Scalar { .. } => &mut m.scalars[i] as *mut u64 as *mut c_void,
+        });
+    }
+    let g = launch.grid;
+    {
+        let _guard = RUN_LOCK.lock().unwrap_or_else(|p| p.into_inner());
+        // SAFETY: the library is the host build of `l.source`, whose
+        // `ksem_host_launch` reads exactly the argument slots of `l.args`
+        // through `argv` (each pointing at a live value of the slot's C type,
+        // little-endian) and accesses buffers only within their lengths.
+        unsafe {
+            let lib = libloading::Library::new(&so)
+                .map_err(|e| GpuError::HostLoad(format!("{}: {e}", so.display())))?;
+            let f: libloading::Symbol<HostLaunch> = lib
+                .get(b"ksem_host_launch\0")
+                .map_err(|e| GpuError::HostLoad(format!("{}: {e}", so.display())))?;
+            let stack = stack_bytes(l);
+            let rc = f(argv.as_mut_ptr(), g[0], g[1], g[2], stack);
+            if rc != 0 {
+                return Err(GpuError::HostLoad(format!(
+                    "{}: cannot start {threads} threads with {stack}-byte stacks (errno {rc})",
+                    so.display()
+                )));
+            }
+        }
+    }
+    // drop the padding byte of empty buffers
+    for (f, &n) in inexact.iter_mut().zip(&m.lens) {
+        f.truncate(n);
+    }
+    Ok(unmarshal(
+        l,
+        kernel,
+        "host",
+        &m.buffers,
+        l.inexact_flags.then_some(&inexact[..]),
+    ))
+}

@@ -1,0 +1,1144 @@
+//! Lowering of a typed kernel to one self-contained CUDA C++ source.
+//!
+//! Execution model: every program instance is one thread block
+//! (`blockIdx` = program id, `gridDim` = number of programs) of
+//! `KSEM_THREADS` threads, a compile-time constant chosen by whoever compiles
+//! the source (any value ≥ 1 is correct). A tile of n elements lives in
+//! per-thread arrays `T v[KSEM_SLOTS(n)]`: element i belongs to thread
+//! `i % KSEM_THREADS`, slot `i / KSEM_THREADS`. Element-wise operations loop
+//! over a thread's own slots; 0-d values are uniform scalars that every thread
+//! holds. Operations that move values between elements (broadcast of a tile,
+//! permute, reductions, extracting a scalar from a one-element tile) go
+//! through shared memory between `__syncthreads()`. Control flow depends only
+//! on 0-d values, so every thread takes the same path and the barriers inside
+//! it are reached by all threads.
+//!
+//! Values are held as the raw bits of their dtype (the storage width: 8, 16,
+//! 32 or 64 bits; pointers as `buffer << 48 | offset` as in the interpreter)
+//! and every operation is a call into the runtime of `runtime.cuh`, which
+//! reproduces ksem-interp's `ops.rs` bit for bit.
+//!
+//! Kernel signature (`extern "C" __global__ void ksem_kernel(...)`): for each
+//! kernel parameter in order, a pointer parameter is a typed device pointer
+//! followed by the buffer's length as `long long`; a scalar parameter is passed
+//! by value; constexprs are folded away. When some store may write an inexact
+//! value ([`Lowered::inexact_flags`]), one `unsigned char*` per pointer
+//! parameter follows (same length as its buffer), into which every store
+//! writes 1 where the stored value may be inexact and 0 otherwise.
+
+use crate::inexact::Inexact;
+use ksem_interp::dtype::DType;
+use ksem_interp::float::{Overflow, Rounding};
+use ksem_interp::launch::Launch;
+use ksem_interp::span::Span;
+use ksem_interp::typed::*;
+use std::fmt::Write as _;
+
+/// The CUDA element runtime included at the top of every generated source.
+pub const RUNTIME: &str = include_str!("runtime.cuh");
+
+/// One argument slot of the generated kernel's signature, in order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ArgSlot {
+    /// The device pointer of a buffer.
+    Buffer {
+        /// Index among the pointer params.
+        buffer: usize,
+    },
+    /// The element count of a buffer, as `long long`.
+    Len {
+        /// Index among the pointer params.
+        buffer: usize,
+    },
+    /// A scalar parameter, passed by value as its C type (`float`, `int`, …;
+    /// the raw bits for float16, bfloat16 and fp8).
+    Scalar {
+        /// The kernel parameter's name.
+        name: String,
+        /// Its dtype.
+        dtype: DType,
+    },
+    /// The inexact-flag array (one byte per element) of a buffer.
+    Inexact {
+        /// Index among the pointer params.
+        buffer: usize,
+    },
+}
+
+/// A buffer parameter of the kernel.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BufferParam {
+    /// The kernel parameter's name (the launch argument's name).
+    pub name: String,
+    /// The element dtype.
+    pub dtype: DType,
+}
+
+/// The generated source and what a launcher needs to know about it.
+#[derive(Clone, Debug)]
+pub struct Lowered {
+    /// The CUDA C++ source (compiles with NVRTC and, under the host prelude, with a C++ compiler).
+    pub source: String,
+    /// Name of the `__global__` function.
+    pub entry: &'static str,
+    /// Dynamic shared memory bytes the kernel needs per block (independent of `KSEM_THREADS`).
+    pub smem_bytes: usize,
+    /// The argument slots of the kernel's signature, in order.
+    pub args: Vec<ArgSlot>,
+    /// The buffer parameters, in order (index = buffer number).
+    pub buffers: Vec<BufferParam>,
+    /// Whether the signature ends with inexact-flag arrays.
+    pub inexact_flags: bool,
+    /// Bytes of per-thread arrays (tiles) the kernel declares with one thread
+    /// per block; an upper bound for any block size.
+    pub local_bytes: usize,
+}
+
+/// Why a kernel cannot be lowered.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LowerError {
+    /// Where in the source.
+    pub span: Span,
+    /// What is not supported.
+    pub message: String,
+}
+
+impl std::fmt::Display for LowerError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.span, self.message)
+    }
+}
+
+/// Generates the CUDA C++ source of a kernel. Constructs the lowering does not
+/// support produce a source with an `#error` line that names them.
+pub fn emit_cuda(k: &Kernel, launch: &Launch) -> String {
+    match lower(k, launch) {
+        Ok(l) => l.source,
+        Err(e) => format!(
+            "// ksem: kernel `{}` cannot be lowered\n#error \"ksem: line {}:{}: {}\"\n",
+            k.name,
+            e.span.line,
+            e.span.col,
+            e.message.replace(['"', '\\'], "'")
+        ),
+    }
+}
+
+/// Lowers a kernel; see the module documentation for the generated code's shape.
+pub fn lower(k: &Kernel, _launch: &Launch) -> Result<Lowered, LowerError> {
+    let inexact = Inexact::analyze(k);
+    let mut buffers = Vec::new();
+    let mut args = Vec::new();
+    let mut params_c = Vec::new();
+    let mut call_c = Vec::new();
+    let mut var_init = Vec::new();
+    for p in &k.params {
+        let cname = format!("arg_{}", ident(&p.name));
+        match p.kind {
+            ParamKind::Pointer(d) => {
+                let b = buffers.len();
+                buffers.push(BufferParam {
+                    name: p.name.clone(),
+                    dtype: d,
+                });
+                args.push(ArgSlot::Buffer { buffer: b });
+                args.push(ArgSlot::Len { buffer: b });
+                params_c.push(format!("{}* {cname}", c_elem_type(d)));
+                params_c.push(format!("long long {cname}_len"));
+                call_c.push(format!("*({}**)a[{}]", c_elem_type(d), call_c.len()));
+                call_c.push(format!("*(long long*)a[{}]", call_c.len()));
+                if let Some(v) = p.var {
+                    var_init.push((v, format!("{:#x}ull", (b as u64) << 48), b));
+                }
+            }
+            ParamKind::Scalar(d) => {
+                args.push(ArgSlot::Scalar {
+                    name: p.name.clone(),
+                    dtype: d,
+                });
+                params_c.push(format!("{} {cname}", c_elem_type(d)));
+                call_c.push(format!("*({}*)a[{}]", c_elem_type(d), call_c.len()));
+                if let Some(v) = p.var {
+                    var_init.push((v, scalar_bits_expr(d, &cname), usize::MAX));
+                }
+            }
+            ParamKind::Constexpr => {}
+        }
+    }
+    let inexact_flags = inexact.any_buffer();
+    if inexact_flags {
+        for (b, bp) in buffers.iter().enumerate() {
+            args.push(ArgSlot::Inexact { buffer: b });
+            params_c.push(format!("ku8* ksem_inexact_{}", ident(&bp.name)));
+            call_c.push(format!("*(ku8**)a[{}]", call_c.len()));
+        }
+    }
+
+    let mut lw = Lower {
+        k,
+        inexact,
+        out: String::new(),
+        indent: 1,
+        tmp: 0,
+        smem: 0,
+        no_sync: 0,
+        last_span: Span::default(),
+        local_bytes: 0,
+    };
+    lw.block(&k.body)?;
+    let body = std::mem::take(&mut lw.out);
+
+    let nb = buffers.len().max(1);
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "// ksem: CUDA C++ lowering of Triton kernel `{}`.",
+        k.name
+    );
+    let _ = writeln!(
+        s,
+        "// Compile with -DKSEM_THREADS=N (any N >= 1); launch grid = the program grid, {} bytes of dynamic shared memory.",
+        lw.smem
+    );
+    s.push_str(RUNTIME);
+    s.push('\n');
+    let _ = writeln!(s, "#define KSEM_SMEM_BYTES {}", lw.smem.max(16));
+    let _ = writeln!(
+        s,
+        "extern \"C\" __global__ void ksem_kernel({}) {{",
+        if params_c.is_empty() {
+            "void".to_string()
+        } else {
+            params_c.join(", ")
+        }
+    );
+    let list = |f: &dyn Fn(usize, &BufferParam) -> String| -> String {
+        if buffers.is_empty() {
+            "0".into()
+        } else {
+            buffers
+                .iter()
+                .enumerate()
+                .map(|(i, b)| f(i, b))
+                .collect::<Vec<_>>()
+                .join(", ")
+        }
+    };
+    let _ = writeln!(
+        s,
+        "  void* const ksem_buf[{nb}] = {{{}}};",
+        list(&|_, b| format!("(void*)arg_{}", ident(&b.name)))
+    );
+    let _ = writeln!(
+        s,
+        "  const long long ksem_len[{nb}] = {{{}}};",
+        list(&|_, b| format!("arg_{}_len", ident(&b.name)))
+    );
+    if inexact_flags {
+        let _ = writeln!(
+            s,
+            "  ku8* const ksem_ix[{nb}] = {{{}}};",
+            list(&|_, b| format!("ksem_inexact_{}", ident(&b.name)))
+        );
+    }
+    let _ = writeln!(
+        s,
+        "  const ksem_mem ksem_m = {{ksem_buf, ksem_len, {}, {}}};",
+        if inexact_flags { "ksem_ix" } else { "nullptr" },
+        buffers.len()
+    );
+    s.push_str("  ku64 ksem_iters = 0;\n");
+    if lw.smem > 0 {
+        s.push_str("#ifdef KSEM_HOST\n  __shared__ __align__(16) ku8 ksem_smem[KSEM_SMEM_BYTES];\n#else\n  extern __shared__ __align__(16) ku8 ksem_smem[];\n#endif\n");
+    }
+    s.push_str("  // variables\n");
+    let mut var_bytes = 0;
+    for (v, (name, ty)) in k.vars.iter().enumerate() {
+        let cty = storage_type(ty);
+        let init = var_init.iter().find(|(iv, _, _)| *iv == v);
+        let vn = var_name(k, v);
+        let comment = match init {
+            Some((_, _, b)) if *b != usize::MAX => format!("  // {name}: buffer {b}"),
+            Some(_) => format!("  // {name}: scalar argument"),
+            None => format!("  // {name}: {ty}"),
+        };
+        if ty.shape.is_empty() {
+            let val = init.map_or("0".to_string(), |(_, e, _)| e.clone());
+            let _ = writeln!(s, "  {cty} {vn} = {val};{comment}");
+        } else {
+            var_bytes += ty.numel() * storage_bytes(ty);
+            let _ = writeln!(
+                s,
+                "  {cty} {vn}[KSEM_SLOTS({})] = {{}};{comment}",
+                ty.numel()
+            );
+        }
+    }
+    s.push_str("  // body\n");
+    s.push_str(&body);
+    s.push_str("}\n\n");
+    s.push_str("#ifdef KSEM_HOST\n");
+    s.push_str("// Host entry: a[i] points to the i-th kernel argument (as for cuLaunchKernel);\n");
+    s.push_str("// every thread gets `stack` bytes of stack. Returns 0 or an errno.\n");
+    s.push_str("extern \"C\" int ksem_host_launch(void** a, unsigned gx, unsigned gy, unsigned gz, unsigned long long stack) {\n");
+    let _ = writeln!(
+        s,
+        "  return ksem_host_grid(gx, gy, gz, stack, [&] {{ ksem_kernel({}); }});",
+        call_c.join(", ")
+    );
+    s.push_str("}\n#endif\n");
+
+    Ok(Lowered {
+        source: s,
+        entry: "ksem_kernel",
+        smem_bytes: lw.smem,
+        local_bytes: lw.local_bytes + var_bytes,
+        args,
+        buffers,
+        inexact_flags,
+    })
+}
+
+/// A lowered value: a 0-d C expression (uniform), or the name of a tile array of `n` elements.
+#[derive(Clone, Debug)]
+struct Val {
+    name: String,
+    n: Option<usize>,
+}
+
+impl Val {
+    fn scalar(name: String) -> Val {
+        Val { name, n: None }
+    }
+    /// The value at slot `j` (tiles) or the uniform value.
+    fn at(&self) -> String {
+        match self.n {
+            Some(_) => format!("{}[j]", self.name),
+            None => self.name.clone(),
+        }
+    }
+}
+
+struct Lower<'a> {
+    k: &'a Kernel,
+    inexact: Inexact,
+    out: String,
+    indent: usize,
+    tmp: usize,
+    /// Largest shared-memory footprint of any operation, in bytes.
+    smem: usize,
+    /// > 0 while lowering code that runs in divergent per-element loops (custom combiners).
+    no_sync: usize,
+    /// Span of the last line emitted (for statements without a span of their own).
+    last_span: Span,
+    /// Bytes of the tile temporaries declared (with one thread per block).
+    local_bytes: usize,
+}
+
+type LResult<T> = Result<T, LowerError>;
+
+fn err<T>(span: Span, message: impl Into<String>) -> LResult<T> {
+    Err(LowerError {
+        span,
+        message: message.into(),
+    })
+}
+
+/// A C identifier made of a Python name.
+fn ident(name: &str) -> String {
+    let mut s = String::new();
+    for c in name.chars() {
+        if c.is_ascii_alphanumeric() || c == '_' {
+            s.push(c);
+        } else {
+            let _ = write!(s, "_u{:x}_", c as u32);
+        }
+    }
+    s
+}
+
+fn var_name(k: &Kernel, v: VarId) -> String {
+    format!("v{v}_{}", ident(&k.vars[v].0))
+}
+
+/// The runtime's id of a dtype.
+fn dt(d: DType) -> &'static str {
+    match d {
+        DType::Bool => "KB",
+        DType::I8 => "KI8",
+        DType::I16 => "KI16",
+        DType::I32 => "KI32",
+        DType::I64 => "KI64",
+        DType::U8 => "KU8",
+        DType::U16 => "KU16",
+        DType::U32 => "KU32",
+        DType::U64 => "KU64",
+        DType::F8E4Nv => "KF8E4",
+        DType::F8E5 => "KF8E5",
+        DType::F16 => "KF16",
+        DType::BF16 => "KBF16",
+        DType::F32 => "KF32",
+        DType::F64 => "KF64",
+    }
+}
+
+/// The unsigned C type holding the bits of a dtype.
+fn bits_type(d: DType) -> &'static str {
+    match d.storage_bits() {
+        8 => "ku8",
+        16 => "ku16",
+        32 => "ku32",
+        _ => "ku64",
+    }
+}
+
+/// The C type holding a value of a type (pointers: 64-bit encoded).
+fn storage_type(ty: &Type) -> &'static str {
+    match ty.elem {
+        Elem::Ptr(_) => "ku64",
+        Elem::Num(d) => bits_type(d),
+    }
+}
+
+fn storage_bytes(ty: &Type) -> usize {
+    match ty.elem {
+        Elem::Ptr(_) => 8,
+        Elem::Num(d) => d.storage_bits() as usize / 8,
+    }
+}
+
+/// The C element type of buffers and scalar arguments of a dtype.
+pub fn c_elem_type(d: DType) -> &'static str {
+    match d {
+        DType::F32 => "float",
+        DType::F64 => "double",
+        DType::I8 => "signed char",
+        DType::I16 => "short",
+        DType::I32 => "int",
+        DType::I64 => "long long",
+        DType::U16 | DType::F16 | DType::BF16 => "unsigned short",
+        DType::U32 => "unsigned int",
+        DType::U64 => "unsigned long long",
+        DType::Bool | DType::U8 | DType::F8E4Nv | DType::F8E5 => "unsigned char",
+    }
+}
+
+/// The bits of a scalar argument held in C variable `name`.
+fn scalar_bits_expr(d: DType, name: &str) -> String {
+    match d {
+        DType::F32 => format!("(ku32)__float_as_uint({name})"),
+        DType::F64 => format!("(ku64)__double_as_longlong({name})"),
+        DType::Bool => format!("(ku8)({name} != 0)"),
+        _ => format!("({})({name})", bits_type(d)),
+    }
+}
+
+fn cmp_id(op: BinOp) -> u32 {
+    match op {
+        BinOp::Eq => 0,
+        BinOp::Ne => 1,
+        BinOp::Lt => 2,
+        BinOp::Le => 3,
+        BinOp::Gt => 4,
+        _ => 5,
+    }
+}
+
+fn math_id(f: MathFn) -> u32 {
+    match f {
+        MathFn::Exp => 0,
+        MathFn::Exp2 => 1,
+        MathFn::Log => 2,
+        MathFn::Log2 => 3,
+        MathFn::Sqrt => 4,
+        MathFn::SqrtRn => 5,
+        MathFn::Rsqrt => 6,
+        MathFn::Sin => 7,
+        MathFn::Cos => 8,
+        MathFn::Sigmoid => 9,
+        MathFn::Erf => 10,
+        MathFn::Floor => 11,
+        MathFn::Ceil => 12,
+        MathFn::Abs => 13,
+    }
+}
+
+/// Row-major strides of a shape.
+fn strides(shape: &[usize]) -> Vec<usize> {
+    let mut s = vec![1; shape.len()];
+    for i in (0..shape.len().saturating_sub(1)).rev() {
+        s[i] = s[i + 1] * shape[i + 1];
+    }
+    s
+}
+
+/// C expression of coordinate `axis` of flat element index `idx` in `shape`.
+fn coord(idx: &str, shape: &[usize], axis: usize) -> String {
+    let st = strides(shape)[axis];
+    let q = if st == 1 {
+        idx.to_string()
+    } else {
+        format!("({idx} / {st})")
+    };
+    if axis == 0 {
+        q
+    } else {
+        format!("({q} % {})", shape[axis])
+    }
+}
+
+/// Sum of C terms (or "0").
+fn sum_terms(terms: Vec<String>) -> String {
+    if terms.is_empty() {
+        "0".into()
+    } else {
+        terms.join(" + ")
+    }
+}
+
+/// Combining code of a builtin combiner on shared values `s[ia]`, `s[ib]` (and indices `x[ia]`, `x[ib]`).
+fn builtin_combine(c: &Combiner, d: DType, s: &str, x: &str) -> String {
+    let dd = dt(d);
+    let f = d.is_float();
+    let a = format!("{s}[ia]");
+    let b = format!("{s}[ib]");
+    match c {
+        Combiner::Sum if f => format!("{a} = ksem_fadd<{dd}>({a}, {b});"),
+        Combiner::Sum => format!("{a} = ksem_iadd<{dd}>({a}, {b});"),
+        Combiner::Max(m) | Combiner::Min(m) => {
+            let max = matches!(c, Combiner::Max(_));
+            if f {
+                format!(
+                    "{a} = ksem_fminmax<{dd}>({a}, {b}, {max}, {});",
+                    *m == NanMode::Propagate
+                )
+            } else {
+                format!(
+                    "{a} = ksem_{}<{dd}>({a}, {b});",
+                    if max { "imax" } else { "imin" }
+                )
+            }
+        }
+        Combiner::Xor => format!("{a} = {a} ^ {b};"),
+        Combiner::ArgMax { .. } | Combiner::ArgMin { .. } => {
+            let max = matches!(c, Combiner::ArgMax { .. });
+            format!(
+                "if (!ksem_arg_keep_a<{dd}>({max}, {a}, {x}[ia], {b}, {x}[ib])) {{ {a} = {b}; {x}[ia] = {x}[ib]; }}"
+            )
+        }
+        Combiner::Custom { .. } => unreachable!("custom combiners are lowered by the caller"),
+    }
+}
+
+impl<'a> Lower<'a> {
+    fn line(&mut self, code: &str, span: Span) {
+        self.last_span = span;
+        for _ in 0..self.indent {
+            self.out.push_str("  ");
+        }
+        self.out.push_str(code);
+        let _ = writeln!(self.out, "  // line {}:{}", span.line, span.col);
+    }
+
+    fn fresh(&mut self) -> String {
+        self.tmp += 1;
+        format!("t{}", self.tmp)
+    }
+
+    fn need_smem(&mut self, bytes: usize) {
+        self.smem = self.smem.max(bytes.div_ceil(16) * 16);
+    }
+
+    fn sync(&mut self, span: Span) -> LResult<()> {
+        if self.no_sync > 0 {
+            return err(
+                span,
+                "this operation moves values between elements, which a custom combine function cannot do on the GPU",
+            );
+        }
+        self.line("__syncthreads();", span);
+        Ok(())
+    }
+
+    fn block(&mut self, b: &Block) -> LResult<()> {
+        for s in b {
+            self.stmt(s)?;
+        }
+        Ok(())
+    }
+
+    fn assign_var(&mut self, v: VarId, val: &Val, span: Span) {
+        let vn = var_name(self.k, v);
+        match &self.k.vars[v].1.shape[..] {
+            [] => self.line(&format!("{vn} = {};", val.at()), span),
+            shape => {
+                let n: usize = shape.iter().product();
+                if val.n.is_some() && val.name == vn {
+                    return;
+                }
+                self.line(&format!("KSEM_FOR({n}) {vn}[j] = {};", val.at()), span);
+            }
+        }
+    }
+
+    fn stmt(&mut self, s: &Stmt) -> LResult<()> {
+        match s {
+            Stmt::Let(v, e) => {
+                let val = self.expr(e)?;
+                self.assign_var(*v, &val, e.span);
+            }
+            Stmt::Store {
+                ptr,
+                value,
+                mask,
+                span,
+            } => {
+                let p = self.expr(ptr)?;
+                let v = self.expr(value)?;
+                let m = match mask {
+                    Some(m) => Some(self.expr(m)?),
+                    None => None,
+                };
+                let d = ptr.ty.dtype();
+                let flag = self.inexact.expr(value);
+                let cond = m.as_ref().map(|m| format!("{} != 0", m.at()));
+                self.sync(*span)?;
+                let st = format!(
+                    "ksem_st<{}>(ksem_m, {}, {}, {flag});",
+                    dt(d),
+                    p.at(),
+                    v.at()
+                );
+                match ptr.ty.shape.len() {
+                    0 => {
+                        let c = match cond {
+                            Some(c) => format!("KSEM_TID == 0 && {c}"),
+                            None => "KSEM_TID == 0".into(),
+                        };
+                        self.line(&format!("if ({c}) {st}"), *span);
+                    }
+                    _ => {
+                        let n = ptr.ty.numel();
+                        match cond {
+                            Some(c) => self.line(&format!("KSEM_FOR({n}) if ({c}) {st}"), *span),
+                            None => self.line(&format!("KSEM_FOR({n}) {st}"), *span),
+                        }
+                    }
+                }
+                self.sync(*span)?;
+            }
+            Stmt::If {
+                cond,
+                then_body,
+                else_body,
+            } => {
+                let c = self.expr(cond)?;
+                self.line(&format!("if ({} != 0) {{", c.at()), cond.span);
+                self.indent += 1;
+                self.block(then_body)?;
+                self.indent -= 1;
+                if else_body.is_empty() {
+                    self.line("}", cond.span);
+                } else {
+                    self.line("} else {", cond.span);
+                    self.indent += 1;
+                    self.block(else_body)?;
+                    self.indent -= 1;
+                    self.line("}", cond.span);
+                }
+            }
+            Stmt::For {
+                var,
+                start,
+                end,
+                step,
+                body,
+                span,
+            } => {
+                let d = self.k.vars[*var].1.dtype();
+                let lo = self.expr(start)?;
+                let hi = self.expr(end)?;
+                let st = self.expr(step)?;
+                let (tl, ts, tn, it) = (self.fresh(), self.fresh(), self.fresh(), self.fresh());
+                self.line(
+                    &format!(
+                        "const ku64 {tl} = {}, {ts} = {}, {tn} = ksem_trip_count<{}>({tl}, {}, {ts});",
+                        lo.at(),
+                        st.at(),
+                        dt(d),
+                        hi.at()
+                    ),
+                    *span,
+                );
+                self.line(
+                    &format!("for (ku64 {it} = 0; {it} < {tn}; ++{it}) {{"),
+                    *span,
+                );
+                self.indent += 1;
+                self.line("if (++ksem_iters > KSEM_MAX_ITERS) return;", *span);
+                self.line(
+                    &format!(
+                        "{} = ({tl} + {it} * {ts}) & kmask({});",
+                        var_name(self.k, *var),
+                        dt(d)
+                    ),
+                    *span,
+                );
+                self.block(body)?;
+                self.indent -= 1;
+                self.line("}", *span);
+            }
+            Stmt::While { cond, body, span } => {
+                self.line("for (;;) {", *span);
+                self.indent += 1;
+                let c = self.expr(cond)?;
+                self.line(&format!("if ({} == 0) break;", c.at()), *span);
+                self.line("if (++ksem_iters > KSEM_MAX_ITERS) return;", *span);
+                self.block(body)?;
+                self.indent -= 1;
+                self.line("}", *span);
+            }
+            Stmt::Break => self.line("break;", self.last_span),
+            Stmt::Continue => self.line("continue;", self.last_span),
+            Stmt::Print { prefix, span, .. } => {
+                let p: String = prefix
+                    .chars()
+                    .map(|c| {
+                        if c.is_ascii_graphic() || c == ' ' {
+                            c
+                        } else {
+                            '?'
+                        }
+                    })
+                    .collect();
+                self.line(&format!("/* tl.device_print({p:?}, ...) dropped */"), *span);
+            }
+        }
+        Ok(())
+    }
+
+    /// Emits an element-wise node computing `rhs` (a C expression over the
+    /// operands' `at()` forms) for every element of `e`.
+    fn elementwise(&mut self, e: &Expr, rhs: String) -> Val {
+        let cty = storage_type(&e.ty);
+        let t = self.fresh();
+        if e.ty.shape.is_empty() {
+            self.line(&format!("const {cty} {t} = {rhs};"), e.span);
+            Val::scalar(t)
+        } else {
+            let n = e.ty.numel();
+            self.local_bytes += n * storage_bytes(&e.ty);
+            self.line(
+                &format!("{cty} {t}[KSEM_SLOTS({n})]; KSEM_FOR({n}) {t}[j] = {rhs};"),
+                e.span,
+            );
+            Val {
+                name: t,
+                n: Some(n),
+            }
+        }
+    }
+
+    /// Moves the elements of tile `x` through shared memory: output element
+    /// `KSEM_I` of `e` takes element `src` (a C expression of `KSEM_I`) of `x`.
+    fn gather(&mut self, e: &Expr, x: &Val, src: String) -> LResult<Val> {
+        let cty = storage_type(&e.ty);
+        let nx = x.n.unwrap_or(1);
+        self.need_smem(nx * storage_bytes(&e.ty));
+        let s = self.fresh();
+        self.line(&format!("{cty}* const {s} = ({cty}*)ksem_smem;"), e.span);
+        self.line(&format!("KSEM_FOR({nx}) {s}[KSEM_I] = {};", x.at()), e.span);
+        self.sync(e.span)?;
+        let t = self.fresh();
+        let out = if e.ty.shape.is_empty() {
+            self.line(&format!("const {cty} {t} = {s}[0];"), e.span);
+            Val::scalar(t)
+        } else {
+            let n = e.ty.numel();
+            self.local_bytes += n * storage_bytes(&e.ty);
+            self.line(
+                &format!("{cty} {t}[KSEM_SLOTS({n})]; KSEM_FOR({n}) {t}[j] = {s}[{src}];"),
+                e.span,
+            );
+            Val {
+                name: t,
+                n: Some(n),
+            }
+        };
+        self.sync(e.span)?;
+        Ok(out)
+    }
+
+    fn expr(&mut self, e: &Expr) -> LResult<Val> {
+        let out_d = e.ty.dtype();
+        Ok(match &e.kind {
+            ExprKind::Const(b) => Val::scalar(format!("{b:#x}ull")),
+            ExprKind::Var(v) => Val {
+                name: var_name(self.k, *v),
+                n: (!self.k.vars[*v].1.shape.is_empty()).then(|| self.k.vars[*v].1.numel()),
+            },
+            ExprKind::ProgramId(a) => {
+                let f = ["x", "y", "z"][(*a as usize).min(2)];
+                self.elementwise(e, format!("(ku64)blockIdx.{f}"))
+            }
+            ExprKind::NumPrograms(a) => {
+                let f = ["x", "y", "z"][(*a as usize).min(2)];
+                self.elementwise(e, format!("(ku64)gridDim.{f}"))
+            }
+            ExprKind::Arange(s, _) => {
+                let start = *s as u64;
+                self.elementwise(e, format!("((ku64)KSEM_I + {start:#x}ull) & 0xffffffffull"))
+            }
+            ExprKind::Broadcast(x) => {
+                let xv = self.expr(x)?;
+                match xv.n {
+                    // a 0-d value stands for the uniform tile (every consumer reads it by `at()`)
+                    None => xv,
+                    Some(nx) if nx == e.ty.numel() => Val {
+                        name: xv.name,
+                        n: Some(nx),
+                    },
+                    Some(_) => {
+                        let xs = &x.ty.shape;
+                        let os = &e.ty.shape;
+                        if xs.len() != os.len() {
+                            return err(e.span, "broadcast between different ranks");
+                        }
+                        let xst = strides(xs);
+                        let terms = (0..os.len())
+                            .filter(|&k| xs[k] != 1)
+                            .map(|k| {
+                                let c = coord("KSEM_I", os, k);
+                                if xst[k] == 1 {
+                                    c
+                                } else {
+                                    format!("{c} * {}", xst[k])
+                                }
+                            })
+                            .collect();
+                        self.gather(e, &xv, sum_terms(terms))?
+                    }
+                }
+            }
+            ExprKind::Reshape(x) => {
+                let xv = self.expr(x)?;
+                match (xv.n, e.ty.shape.is_empty()) {
+                    (None, true) => xv,
+                    (None, false) => self.elementwise(e, xv.name.clone()),
+                    (Some(_), true) => self.gather(e, &xv, "0".into())?,
+                    (Some(_), false) => Val {
+                        name: xv.name,
+                        n: Some(e.ty.numel()),
+                    },
+                }
+            }
+            ExprKind::Permute(x, perm) => {
+                let xv = self.expr(x)?;
+                let xs = &x.ty.shape;
+                // Axes of size > 1 in their order: if unchanged, the flat order is too.
+                let moved: Vec<usize> = perm.iter().copied().filter(|&a| xs[a] != 1).collect();
+                let sorted = moved.windows(2).all(|w| w[0] < w[1]);
+                if xv.n.is_none() || sorted {
+                    Val {
+                        name: xv.name,
+                        n: xv.n,
+                    }
+                } else {
+                    let os = &e.ty.shape;
+                    let xst = strides(xs);
+                    let terms = (0..os.len())
+                        .filter(|&k| os[k] != 1)
+                        .map(|k| {
+                            let c = coord("KSEM_I", os, k);
+                            let st = xst[perm[k]];
+                            if st == 1 {
+                                c
+                            } else {
+                                format!("{c} * {st}")
+                            }
+                        })
+                        .collect();
+                    self.gather(e, &xv, sum_terms(terms))?
+                }
+            }
+            ExprKind::Cast(x, kind) => {
+                let xv = self.expr(x)?;
+                let from = x.ty.dtype();
+                if from == out_d || x.ty.is_ptr() {
+                    return Ok(xv);
+                }
+                let rhs = match kind {
+                    CastKind::Bitcast => {
+                        format!("ksem_bitcast<{}, {}>({})", dt(from), dt(out_d), xv.at())
+                    }
+                    CastKind::Convert(r, o) => format!(
+                        "ksem_cvt<{}, {}>({}, {}, {})",
+                        dt(from),
+                        dt(out_d),
+                        xv.at(),
+                        *r == Rounding::TowardZero,
+                        *o == Overflow::Saturate
+                    ),
+                };
+                self.elementwise(e, rhs)
+            }
+            ExprKind::Unary(op, x) => {
+                let xv = self.expr(x)?;
+                let d = x.ty.dtype();
+                let a = xv.at();
+                let rhs = match op {
+                    UnOp::Not => format!("ksem_inot<{}>({a})", dt(d)),
+                    UnOp::LogicalNot => format!("({a} == 0 ? 1ull : 0ull)"),
+                    UnOp::Math(_) if d.is_int() => format!("ksem_iabs<{}>({a})", dt(d)),
+                    UnOp::Math(f) => format!(
+                        "ksem_math<{}>({} /* {} */, {a})",
+                        dt(d),
+                        math_id(*f),
+                        f.name()
+                    ),
+                };
+                self.elementwise(e, rhs)
+            }
+            ExprKind::Binary(op, a, b) => {
+                let av = self.expr(a)?;
+                let bv = self.expr(b)?;
+                let d = a.ty.dtype();
+                let (x, y) = (av.at(), bv.at());
+                let dd = dt(d);
+                let rhs = if *op == BinOp::PtrAdd {
+                    format!("ksem_ptradd<{}>({x}, {y})", dt(b.ty.dtype()))
+                } else if a.ty.is_ptr() {
+                    if !op.is_comparison() {
+                        return err(e.span, format!("{op:?} on pointers"));
+                    }
+                    format!("(ku64)ksem_icmp<KU64>({}, {x}, {y})", cmp_id(*op))
+                } else if d.is_float() {
+                    match op {
+                        BinOp::Add => format!("ksem_fadd<{dd}>({x}, {y})"),
+                        BinOp::Sub => format!("ksem_fsub<{dd}>({x}, {y})"),
+                        BinOp::Mul => format!("ksem_fmul<{dd}>({x}, {y})"),
+                        BinOp::FDiv => format!("ksem_fdiv<{dd}>({x}, {y})"),
+                        BinOp::FRem => format!("ksem_frem<{dd}>({x}, {y})"),
+                        BinOp::Min(m) | BinOp::Max(m) => format!(
+                            "ksem_fminmax<{dd}>({x}, {y}, {}, {})",
+                            matches!(op, BinOp::Max(_)),
+                            *m == NanMode::Propagate
+                        ),
+                        op if op.is_comparison() => {
+                            format!("(ku64)ksem_fcmp<{dd}>({}, {x}, {y})", cmp_id(*op))
+                        }
+                        _ => return err(e.span, format!("{op:?} on {d}")),
+                    }
+                } else {
+                    match op {
+                        BinOp::Add => format!("ksem_iadd<{dd}>({x}, {y})"),
+                        BinOp::Sub => format!("ksem_isub<{dd}>({x}, {y})"),
+                        BinOp::Mul => format!("ksem_imul<{dd}>({x}, {y})"),
+                        BinOp::IDiv(r) | BinOp::IRem(r) => format!(
+                            "ksem_idivrem<{dd}>({x}, {y}, {}, {})",
+                            *r == DivRound::Floor,
+                            matches!(op, BinOp::IRem(_))
+                        ),
+                        BinOp::And => format!("({x} & {y})"),
+                        BinOp::Or => format!("({x} | {y})"),
+                        BinOp::Xor => format!("({x} ^ {y})"),
+                        BinOp::Shl => format!("ksem_shl<{dd}>({x}, {y})"),
+                        BinOp::Shr(k) => {
+                            format!("ksem_shr<{dd}>({x}, {y}, {})", *k == ShrKind::Arith)
+                        }
+                        BinOp::Min(_) => format!("ksem_imin<{dd}>({x}, {y})"),
+                        BinOp::Max(_) => format!("ksem_imax<{dd}>({x}, {y})"),
+                        BinOp::LogicalAnd => format!("(({x} != 0 && {y} != 0) ? 1ull : 0ull)"),
+                        BinOp::LogicalOr => format!("(({x} != 0 || {y} != 0) ? 1ull : 0ull)"),
+                        op if op.is_comparison() => {
+                            format!("(ku64)ksem_icmp<{dd}>({}, {x}, {y})", cmp_id(*op))
+                        }
+                        _ => return err(e.span, format!("{op:?} on {d}")),
+                    }
+                };
+                self.elementwise(e, rhs)
+            }
+            ExprKind::Select(c, a, b) => {
+                let cv = self.expr(c)?;
+                let av = self.expr(a)?;
+                let bv = self.expr(b)?;
+                let rhs = format!("({} != 0 ? {} : {})", cv.at(), av.at(), bv.at());
+                self.elementwise(e, rhs)
+            }
+            ExprKind::Fma(a, b, c) => {
+                let av = self.expr(a)?;
+                let bv = self.expr(b)?;
+                let cv = self.expr(c)?;
+                let rhs = format!(
+                    "ksem_fma<{}>({}, {}, {})",
+                    dt(out_d),
+                    av.at(),
+                    bv.at(),
+                    cv.at()
+                );
+                self.elementwise(e, rhs)
+            }
+            ExprKind::Load { ptr, mask, other } => {
+                let pv = self.expr(ptr)?;
+                let mv = match mask {
+                    Some(m) => Some(self.expr(m)?),
+                    None => None,
+                };
+                let ov = match other {
+                    Some(o) => Some(self.expr(o)?),
+                    None => None,
+                };
+                let ld = format!("ksem_ld<{}>(ksem_m, {})", dt(out_d), pv.at());
+                let rhs = match mv {
+                    Some(m) => format!(
+                        "({} != 0 ? {ld} : {})",
+                        m.at(),
+                        ov.map_or("0ull".to_string(), |o| o.at())
+                    ),
+                    None => ld,
+                };
+                self.elementwise(e, rhs)
+            }
+            ExprKind::Reduce {
+                arg,
+                axis,
+                combiner,
+                ..
+            } => self.reduce(e, arg, axis.unwrap_or(0), combiner)?,
+        })
+    }
+
+    /// A reduction in the canonical tree order of DESIGN.md, in shared memory.
+    fn reduce(&mut self, e: &Expr, arg: &Expr, axis: usize, c: &Combiner) -> LResult<Val> {
+        let xv = self.expr(arg)?;
+        let shape = &arg.ty.shape;
+        if shape.is_empty() || axis >= shape.len() {
+            return err(e.span, "reduction of a 0-d value");
+        }
+        let n = shape[axis];
+        let inner: usize = shape[axis + 1..].iter().product();
+        let total: usize = shape.iter().product();
+        let rows = total.checked_div(n).unwrap_or(0);
+        let d = arg.ty.dtype();
+        let cty = bits_type(d);
+        let p = n.next_power_of_two();
+        if matches!(c, Combiner::Custom { .. }) && p != n {
+            return err(
+                e.span,
+                "tl.reduce with a custom combine function needs a power-of-two axis",
+            );
+        }
+        let is_arg = matches!(c, Combiner::ArgMax { .. } | Combiner::ArgMin { .. });
+        let vbytes = (total * (d.storage_bits() as usize / 8)).div_ceil(16) * 16;
+        self.need_smem(vbytes + if is_arg { total * 4 } else { 0 });
+        let sp = e.span;
+        let s = self.fresh();
+        let xi = self.fresh();
+        self.line(&format!("{cty}* const {s} = ({cty}*)ksem_smem;"), sp);
+        let idx_of = |i: &str| -> String {
+            if inner == 1 {
+                format!("{i} % {n}")
+            } else {
+                format!("({i} / {inner}) % {n}")
+            }
+        };
+        if is_arg {
+            self.line(
+                &format!("ku32* const {xi} = (ku32*)(ksem_smem + {vbytes});"),
+                sp,
+            );
+            self.line(
+                &format!(
+                    "KSEM_FOR({total}) {{ {s}[KSEM_I] = {}; {xi}[KSEM_I] = {}; }}",
+                    xv.at(),
+                    idx_of("KSEM_I")
+                ),
+                sp,
+            );
+        } else {
+            self.line(&format!("KSEM_FOR({total}) {s}[KSEM_I] = {};", xv.at()), sp);
+        }
+        self.sync(sp)?;
+        let (st, w) = (self.fresh(), "w");
+        let row_base = |r: &str| -> String {
+            if inner == 1 {
+                format!("{r} * {n}")
+            } else {
+                format!("({r} / {inner}) * {} + {r} % {inner}", n * inner)
+            }
+        };
+        self.line(
+            &format!("for (int {st} = {}; {st} >= 1; {st} /= 2) {{", p / 2),
+            sp,
+        );
+        self.indent += 1;
+        self.line(&format!("KSEM_WORK({rows} * {st}) {{"), sp);
+        self.indent += 1;
+        self.line(&format!("const int r = {w} / {st}, k = {w} % {st};"), sp);
+        self.line(&format!("if (k + {st} < {n}) {{"), sp);
+        self.indent += 1;
+        self.line(
+            &format!(
+                "const int ia = {} + k * {inner}, ib = ia + {st} * {inner};",
+                row_base("r")
+            ),
+            sp,
+        );
+        match c {
+            Combiner::Custom {
+                lhs,
+                rhs,
+                body,
+                result,
+            } => {
+                let (l, r) = (var_name(self.k, *lhs), var_name(self.k, *rhs));
+                self.line(&format!("{l} = {s}[ia]; {r} = {s}[ib];"), sp);
+                self.no_sync += 1;
+                self.block(body)?;
+                let rv = self.expr(result)?;
+                self.no_sync -= 1;
+                self.line(&format!("{s}[ia] = {};", rv.at()), sp);
+            }
+            _ => {
+                let code = builtin_combine(c, d, &s, &xi);
+                self.line(&code, sp);
+            }
+        }
+        self.indent -= 1;
+        self.line("}", sp);
+        self.indent -= 1;
+        self.line("}", sp);
+        self.line("__syncthreads();", sp);
+        self.indent -= 1;
+        self.line("}", sp);
+        let src = if matches!(
+            c,
+            Combiner::ArgMax { value: false } | Combiner::ArgMin { value: false }
+        ) {
+            &xi
+        } else {
+            &s
+        };
+        let ocp = storage_type(&e.ty);
+        let t = self.fresh();
+        let out = if e.ty.shape.is_empty() {
+            self.line(&format!("const {ocp} {t} = {src}[0];"), sp);
+            Val::scalar(t)
+        } else {
+            self.local_bytes += rows * storage_bytes(&e.ty);
+            self.line(
+                &format!(
+                    "{ocp} {t}[KSEM_SLOTS({rows})]; KSEM_FOR({rows}) {t}[j] = {src}[{}];",
+                    row_base("KSEM_I")
+                ),
+                sp,
+            );
+            Val {
+                name: t,
+                n: Some(rows),
+            }
+        };
+        self.sync(sp)?;
+        Ok(out)
+    }
+}

@@ -1,0 +1,605 @@
+// ---- ksem runtime: exact element semantics on raw bit patterns ----------
+// Mirrors ksem-interp's ops.rs and float.rs bit for bit. Every value is
+// passed as the bits of its dtype in an unsigned 64-bit integer (bool: 0/1,
+// pointers: buffer << 48 | 48-bit element offset), and every result is
+// masked to its dtype's width. Signed arithmetic goes through unsigned types,
+// UB cases (division by zero, MIN / -1, bad shifts, float->int out of range)
+// yield 0, floats are rounded once by ksem_round_exact, and NaN results have
+// the bits the interpreter gives them (float.rs: nan_bits, qnan_bits,
+// f64_result, convert_nan -- the GPU's NaNs as measured on sm_90).
+#ifndef KSEM_THREADS
+#define KSEM_THREADS 128
+#endif
+#ifndef KSEM_MAX_ITERS
+#define KSEM_MAX_ITERS 16777216ull
+#endif
+
+typedef unsigned char ku8;
+typedef unsigned short ku16;
+typedef unsigned int ku32;
+typedef unsigned long long ku64;
+typedef long long ki64;
+
+#define KSEM_FN static __device__ __forceinline__
+#define KSEM_CFN static __host__ __device__ constexpr
+
+// Slots per thread of a tile of n elements; element i lives in thread
+// i % KSEM_THREADS at slot i / KSEM_THREADS.
+#define KSEM_SLOTS(n) ((((n) + KSEM_THREADS - 1) / KSEM_THREADS) > 0 ? (((n) + KSEM_THREADS - 1) / KSEM_THREADS) : 1)
+#define KSEM_TID ((int)threadIdx.x)
+#define KSEM_I (j * KSEM_THREADS + KSEM_TID)
+// Loop over this thread's valid slots j of a tile of n elements (element KSEM_I).
+#define KSEM_FOR(n) for (int j = 0; j < KSEM_SLOTS(n); ++j) if (KSEM_I < (n))
+// Loop over work items w = 0..n-1 spread over the block's threads.
+#define KSEM_WORK(n) for (int w = KSEM_TID; w < (n); w += KSEM_THREADS)
+
+// dtype ids
+#define KB 0
+#define KI8 1
+#define KI16 2
+#define KI32 3
+#define KI64 4
+#define KU8 5
+#define KU16 6
+#define KU32 7
+#define KU64 8
+#define KF8E4 9
+#define KF8E5 10
+#define KF16 11
+#define KBF16 12
+#define KF32 13
+#define KF64 14
+
+KSEM_CFN int kbits(int d) {
+  return d == KB ? 1
+       : (d == KI8 || d == KU8 || d == KF8E4 || d == KF8E5) ? 8
+       : (d == KI16 || d == KU16 || d == KF16 || d == KBF16) ? 16
+       : (d == KI32 || d == KU32 || d == KF32) ? 32 : 64;
+}
+KSEM_CFN bool ksigned(int d) { return d == KI8 || d == KI16 || d == KI32 || d == KI64; }
+KSEM_CFN bool kfloat(int d) { return d >= KF8E4; }
+KSEM_CFN ku64 kmask(int d) { return kbits(d) == 64 ? ~0ull : ((1ull << kbits(d)) - 1ull); }
+KSEM_CFN int kexpbits(int d) {
+  return d == KF8E4 ? 4 : d == KF8E5 ? 5 : d == KF16 ? 5 : d == KBF16 ? 8 : d == KF32 ? 8 : 11;
+}
+KSEM_CFN int kmanbits(int d) {
+  return d == KF8E4 ? 3 : d == KF8E5 ? 2 : d == KF16 ? 10 : d == KBF16 ? 7 : d == KF32 ? 23 : 52;
+}
+KSEM_CFN bool khasinf(int d) { return d != KF8E4; }
+KSEM_CFN ku64 ksignbit(int d) { return 1ull << (kexpbits(d) + kmanbits(d)); }
+// The NaN arithmetic produces (float.rs nan_bits): all exponent and mantissa
+// bits set up to float32; float64's default NaN 0xfff8000000000000.
+KSEM_CFN ku64 knanbits(int d) {
+  return d == KF64 ? 0xfff8000000000000ull
+                   : ((((1ull << kexpbits(d)) - 1ull) << kmanbits(d)) | ((1ull << kmanbits(d)) - 1ull));
+}
+// The standard quiet NaN (float.rs qnan_bits): only the top mantissa bit set.
+KSEM_CFN ku64 kqnanbits(int d) {
+  return khasinf(d) ? ((((1ull << kexpbits(d)) - 1ull) << kmanbits(d)) | (1ull << (kmanbits(d) - 1)))
+                    : knanbits(d);
+}
+
+// ---- integers ---------------------------------------------------------------
+
+// u64 -> i64 without implementation-defined conversion.
+KSEM_FN ki64 ksem_u2i(ku64 x) { return (x >> 63) ? -(ki64)(~x) - 1 : (ki64)x; }
+// Sign-extends the low `bits` bits of a.
+KSEM_FN ki64 ksem_sext(ku64 a, int bits) {
+  if (bits >= 64) return ksem_u2i(a);
+  ku64 m = a & ((1ull << bits) - 1ull);
+  ku64 s = 1ull << (bits - 1);
+  return ksem_u2i((m ^ s) - s);
+}
+// Signed value of a signed dtype's bits.
+template <int D> KSEM_FN ki64 ksem_sval(ku64 a) { return ksem_sext(a, kbits(D)); }
+
+template <int D> KSEM_FN ku64 ksem_iadd(ku64 a, ku64 b) { return (a + b) & kmask(D); }
+template <int D> KSEM_FN ku64 ksem_isub(ku64 a, ku64 b) { return (a - b) & kmask(D); }
+template <int D> KSEM_FN ku64 ksem_imul(ku64 a, ku64 b) { return (a * b) & kmask(D); }
+
+// Integer division / remainder; floor selects Python rounding. UB -> 0.
+template <int D> KSEM_FN ku64 ksem_idivrem(ku64 a, ku64 b, bool floor, bool rem) {
+  a &= kmask(D);
+  b &= kmask(D);
+  if (b == 0) return 0;
+  if constexpr (ksigned(D)) {
+    ki64 x = ksem_sval<D>(a), y = ksem_sval<D>(b);
+    ki64 minv = ksem_sext(1ull << (kbits(D) - 1), kbits(D));
+    if (y == -1 && x == minv) return 0;
+    if (y == -1) {
+      // x / -1 = -x (no overflow here), remainder 0
+      return rem ? 0 : ((0ull - (ku64)x) & kmask(D));
+    }
+    ki64 q = x / y;
+    ki64 r = x - q * y;
+    if (floor && r != 0 && ((r < 0) != (y < 0))) {
+      q -= 1;
+      r += y;
+    }
+    return ((ku64)(rem ? r : q)) & kmask(D);
+  } else {
+    return rem ? (a % b) : (a / b);
+  }
+}
+
+template <int D> KSEM_FN ku64 ksem_shl(ku64 a, ku64 b) {
+  ki64 s = ksigned(D) ? ksem_sval<D>(b) : (ki64)(b & kmask(D) & 0x7fffffffffffffffull);
+  if ((!ksigned(D) && (b & kmask(D)) >= (ku64)kbits(D)) || s < 0 || s >= kbits(D)) return 0;
+  return (a << s) & kmask(D);
+}
+template <int D> KSEM_FN ku64 ksem_shr(ku64 a, ku64 b, bool arith) {
+  ki64 s = ksigned(D) ? ksem_sval<D>(b) : (ki64)(b & kmask(D) & 0x7fffffffffffffffull);
+  if ((!ksigned(D) && (b & kmask(D)) >= (ku64)kbits(D)) || s < 0 || s >= kbits(D)) return 0;
+  if (arith && ksigned(D)) {
+    ki64 x = ksem_sval<D>(a);
+    ki64 r = x >= 0 ? (x >> s) : ~((~x) >> s);
+    return ((ku64)r) & kmask(D);
+  }
+  return (a & kmask(D)) >> s;
+}
+
+// Integer comparison: op 0 eq, 1 ne, 2 lt, 3 le, 4 gt, 5 ge.
+template <int D> KSEM_FN bool ksem_icmp(int op, ku64 a, ku64 b) {
+  a &= kmask(D);
+  b &= kmask(D);
+  bool lt, eq = a == b;
+  if constexpr (ksigned(D)) {
+    lt = ksem_sval<D>(a) < ksem_sval<D>(b);
+  } else {
+    lt = a < b;
+  }
+  switch (op) {
+    case 0: return eq;
+    case 1: return !eq;
+    case 2: return lt;
+    case 3: return lt || eq;
+    case 4: return !lt && !eq;
+    default: return !lt;
+  }
+}
+template <int D> KSEM_FN ku64 ksem_imin(ku64 a, ku64 b) { return ksem_icmp<D>(3, a, b) ? a : b; }
+template <int D> KSEM_FN ku64 ksem_imax(ku64 a, ku64 b) { return ksem_icmp<D>(5, a, b) ? a : b; }
+template <int D> KSEM_FN ku64 ksem_inot(ku64 a) { return ~a & kmask(D); }
+template <int D> KSEM_FN ku64 ksem_iabs(ku64 a) {
+  if constexpr (ksigned(D)) {
+    return ksem_sval<D>(a) < 0 ? ((0ull - a) & kmask(D)) : (a & kmask(D));
+  } else {
+    return a & kmask(D);
+  }
+}
+
+// ---- float bits <-> values ----------------------------------------------------
+
+KSEM_FN float ksem_f32(ku64 a) { return __uint_as_float((ku32)a); }
+KSEM_FN double ksem_f64(ku64 a) { return __longlong_as_double(ksem_u2i(a)); }
+KSEM_FN ku64 ksem_f64bits(double v) { return (ku64)__double_as_longlong(v); }
+KSEM_FN ku64 ksem_canon32(float v) { return v != v ? 0x7fffffffull : (ku64)__float_as_uint(v); }
+// A float64 arithmetic result (float.rs f64_result): a NaN result takes the
+// first NaN operand, quieted, else the default NaN.
+KSEM_FN ku64 ksem_f64_result(double r, ku64 a, ku64 b = 0, ku64 c = 0, int nops = 1) {
+  if (r == r) return ksem_f64bits(r);
+  const ku64 ops[3] = {a, b, c};
+  for (int i = 0; i < nops; ++i)
+    if ((ops[i] & 0x7fffffffffffffffull) > 0x7ff0000000000000ull) return ops[i] | (1ull << 51);
+  return 0xfff8000000000000ull;
+}
+KSEM_FN double ksem_dnan() { return ksem_f64(0x7fffffffffffffffull); }
+KSEM_FN double ksem_dinf(bool neg) { return ksem_f64(neg ? 0xfff0000000000000ull : 0x7ff0000000000000ull); }
+
+template <int D> KSEM_FN bool ksem_isnan(ku64 a) {
+  const ku64 ones = (1ull << kexpbits(D)) - 1ull, mm = (1ull << kmanbits(D)) - 1ull;
+  ku64 e = (a >> kmanbits(D)) & ones, m = a & mm;
+  if constexpr (khasinf(D)) return e == ones && m != 0;
+  else return e == ones && m == mm;
+}
+
+// Exact value of a float dtype's bits as a double.
+template <int D> KSEM_FN double ksem_dec(ku64 a) {
+  if constexpr (D == KF64) {
+    return ksem_f64(a);
+  } else if constexpr (D == KF32) {
+    return (double)ksem_f32(a);
+  } else {
+    const int eb = kexpbits(D), mb = kmanbits(D);
+    const ku64 ones = (1ull << eb) - 1ull;
+    const int bias = (1 << (eb - 1)) - 1;
+    bool neg = (a >> (eb + mb)) & 1ull;
+    ku64 e = (a >> mb) & ones, m = a & ((1ull << mb) - 1ull);
+    if (ksem_isnan<D>(a)) return ksem_dnan();
+    if (khasinf(D) && e == ones) return ksem_dinf(neg);
+    ku64 sign = neg ? (1ull << 63) : 0ull;
+    if (e == 0) {
+      if (m == 0) return ksem_f64(sign);
+      int k = 63 - __clzll((long long)m);  // msb position of m
+      ku64 dexp = (ku64)(k + 1 - bias - mb + 1023);
+      ku64 frac = (m << (52 - k)) & ((1ull << 52) - 1ull);
+      return ksem_f64(sign | (dexp << 52) | frac);
+    }
+    ku64 dexp = (ku64)((int)e - bias + 1023);
+    return ksem_f64(sign | (dexp << 52) | (m << (52 - mb)));
+  }
+}
+
+// Rounds (-1)^neg * m * 2^e once into the format (float.rs round_exact).
+KSEM_FN ku64 ksem_round_exact(int eb, int mb, bool hasinf, bool neg, ku64 m, int e, bool rtz, bool sat) {
+  const ku64 sign = neg ? (1ull << (eb + mb)) : 0ull;
+  if (m == 0) return sign;
+  const int bias = (1 << (eb - 1)) - 1;
+  const int emin = 1 - bias;
+  const int p = 64 - __clzll((long long)m);
+  const int x = e + p - 1;
+  const int qexp = x < emin ? emin - mb : x - mb;
+  const int shift = qexp - e;
+  ku64 q;
+  if (shift <= 0) {
+    q = (-shift) >= 64 ? 0ull : (m << (-shift));
+  } else if (shift > 64) {
+    q = 0;
+  } else {
+    ku64 kept = shift == 64 ? 0ull : (m >> shift);
+    ku64 rem = shift == 64 ? m : (m & ((1ull << shift) - 1ull));
+    ku64 half = 1ull << (shift - 1);
+    bool up = !rtz && (rem > half || (rem == half && (kept & 1ull)));
+    q = kept + (up ? 1ull : 0ull);
+  }
+  long long biased = x < emin ? 0 : (long long)x + bias;
+  if (q >> (mb + 1)) {
+    q >>= 1;
+    biased += 1;
+  } else if (biased == 0 && (q >> mb)) {
+    biased = 1;
+  }
+  const ku64 ones = (1ull << eb) - 1ull;
+  const ku64 mmask = (1ull << mb) - 1ull;
+  const ku64 frac = q & mmask;
+  const ku64 bits = ((ku64)biased << mb) | frac;
+  const ku64 nanb = (ones << mb) | mmask;
+  const ku64 maxfin = hasinf ? (((ones - 1ull) << mb) | mmask) : ((ones << mb) | (mmask - 1ull));
+  const ku64 infb = hasinf ? (ones << mb) : nanb;
+  bool over = hasinf ? ((ku64)biased >= ones) : ((ku64)biased > ones || bits > maxfin);
+  if (over) return sign | ((sat || rtz) ? maxfin : infb);
+  return sign | bits;
+}
+
+// Rounds a double into float dtype D (float.rs from_f64); NaN -> the standard quiet NaN.
+template <int D> KSEM_FN ku64 ksem_from_f64(double v, bool rtz, bool sat) {
+  if constexpr (D == KF64) {
+    return v != v ? kqnanbits(D) : ksem_f64bits(v);
+  } else {
+    const ku64 b = ksem_f64bits(v);
+    const bool isnan = (b & 0x7fffffffffffffffull) > 0x7ff0000000000000ull;
+    if (D == KF32 && !rtz && !sat && !isnan) return (ku64)__float_as_uint(__double2float_rn(v));
+    if (isnan) return kqnanbits(D);
+    const bool neg = b >> 63;
+    const ku64 sign = neg ? ksignbit(D) : 0ull;
+    if ((b & 0x7fffffffffffffffull) == 0x7ff0000000000000ull) {
+      const ku64 ones = (1ull << kexpbits(D)) - 1ull, mmask = (1ull << kmanbits(D)) - 1ull;
+      const ku64 maxfin = khasinf(D) ? (((ones - 1ull) << kmanbits(D)) | mmask) : ((ones << kmanbits(D)) | (mmask - 1ull));
+      const ku64 infb = khasinf(D) ? (ones << kmanbits(D)) : knanbits(D);
+      return sign | (sat ? maxfin : infb);
+    }
+    const int ex = (int)((b >> 52) & 0x7ffull);
+    const ku64 man = b & ((1ull << 52) - 1ull);
+    ku64 m;
+    int e;
+    if (ex == 0) {
+      m = man;
+      e = -1074;
+    } else {
+      m = man | (1ull << 52);
+      e = ex - 1075;
+    }
+    return ksem_round_exact(kexpbits(D), kmanbits(D), khasinf(D), neg, m, e, rtz, sat);
+  }
+}
+// Rounds an arithmetic result (narrower than float64) into D (ops.rs fround): NaN -> nan_bits.
+template <int D> KSEM_FN ku64 ksem_fround(double v) {
+  return v != v ? knanbits(D) : ksem_from_f64<D>(v, false, false);
+}
+
+// ---- float arithmetic -------------------------------------------------------
+
+// op: 0 add, 1 sub, 2 mul, 3 div, 4 fmod
+template <int D> KSEM_FN ku64 ksem_farith(int op, ku64 a, ku64 b) {
+  if constexpr (D == KF32) {
+    float x = ksem_f32(a), y = ksem_f32(b);
+    switch (op) {
+      case 0: return ksem_canon32(__fadd_rn(x, y));
+      case 1: return ksem_canon32(__fsub_rn(x, y));
+      case 2: return ksem_canon32(__fmul_rn(x, y));
+      case 3: return ksem_canon32(__fdiv_rn(x, y));
+      default: return ksem_fround<D>(fmod((double)x, (double)y));
+    }
+  } else if constexpr (D == KF64) {
+    double x = ksem_f64(a), y = ksem_f64(b), r;
+    switch (op) {
+      case 0: r = __dadd_rn(x, y); break;
+      case 1: r = __dsub_rn(x, y); break;
+      case 2: r = __dmul_rn(x, y); break;
+      case 3: r = __ddiv_rn(x, y); break;
+      default: r = fmod(x, y); break;
+    }
+    return ksem_f64_result(r, a, b, 0, 2);
+  } else {
+    double x = ksem_dec<D>(a), y = ksem_dec<D>(b), r;
+    switch (op) {
+      case 0: r = __dadd_rn(x, y); break;
+      case 1: r = __dsub_rn(x, y); break;
+      case 2: r = __dmul_rn(x, y); break;
+      case 3: r = __ddiv_rn(x, y); break;
+      default: r = fmod(x, y); break;
+    }
+    return ksem_fround<D>(r);
+  }
+}
+template <int D> KSEM_FN ku64 ksem_fadd(ku64 a, ku64 b) { return ksem_farith<D>(0, a, b); }
+template <int D> KSEM_FN ku64 ksem_fsub(ku64 a, ku64 b) { return ksem_farith<D>(1, a, b); }
+template <int D> KSEM_FN ku64 ksem_fmul(ku64 a, ku64 b) { return ksem_farith<D>(2, a, b); }
+template <int D> KSEM_FN ku64 ksem_fdiv(ku64 a, ku64 b) { return ksem_farith<D>(3, a, b); }
+template <int D> KSEM_FN ku64 ksem_frem(ku64 a, ku64 b) { return ksem_farith<D>(4, a, b); }
+
+template <int D> KSEM_FN bool ksem_fcmp(int op, ku64 a, ku64 b) {
+  double x = ksem_dec<D>(a), y = ksem_dec<D>(b);
+  switch (op) {
+    case 0: return x == y;
+    case 1: return x != y;
+    case 2: return x < y;
+    case 3: return x <= y;
+    case 4: return x > y;
+    default: return x >= y;
+  }
+}
+
+// Float min/max (ops.rs fminmax): NaN per propagate; -0 orders below +0.
+template <int D> KSEM_FN ku64 ksem_fminmax(ku64 a, ku64 b, bool max, bool propagate) {
+  double x = ksem_dec<D>(a), y = ksem_dec<D>(b);
+  bool xn = x != x, yn = y != y;
+  if (xn && yn) return knanbits(D);
+  if ((xn || yn) && propagate) return knanbits(D);
+  if (xn) return b;
+  if (yn) return a;
+  bool a_first;
+  if (x == y) {
+    bool a_neg = (ksem_f64bits(x) >> 63) != 0;
+    a_first = max ? !a_neg : a_neg;
+  } else {
+    a_first = max ? (x > y) : (x < y);
+  }
+  return a_first ? a : b;
+}
+
+// Round-to-odd sum (ops.rs add_round_odd).
+KSEM_FN double ksem_add_round_odd(double a, double b) {
+  double s = __dadd_rn(a, b);
+  ku64 sb = ksem_f64bits(s);
+  if ((sb & 0x7ff0000000000000ull) == 0x7ff0000000000000ull) return s;
+  double bb = __dsub_rn(s, a);
+  double err = __dadd_rn(__dsub_rn(a, __dsub_rn(s, bb)), __dsub_rn(b, bb));
+  if (err == 0.0 || (sb & 1ull)) return s;
+  bool toward_pos = err > 0.0;
+  if (s == 0.0) return ksem_f64(toward_pos ? 1ull : 0x8000000000000001ull);
+  bool up = toward_pos == (s > 0.0);
+  return ksem_f64(up ? sb + 1ull : sb - 1ull);
+}
+
+// a*b + c rounded once (ops.rs fma).
+template <int D> KSEM_FN ku64 ksem_fma(ku64 a, ku64 b, ku64 c) {
+  if constexpr (D == KF64) {
+    return ksem_f64_result(fma(ksem_f64(a), ksem_f64(b), ksem_f64(c)), a, b, c, 3);
+  } else {
+    double x = ksem_dec<D>(a), y = ksem_dec<D>(b), z = ksem_dec<D>(c);
+    double p = __dmul_rn(x, y);
+    return ksem_fround<D>(ksem_add_round_odd(p, z));
+  }
+}
+
+// Math functions: f 0 exp, 1 exp2, 2 log, 3 log2, 4 sqrt, 5 sqrt_rn, 6 rsqrt,
+// 7 sin, 8 cos, 9 sigmoid, 10 erf, 11 floor, 12 ceil, 13 abs.
+template <int D> KSEM_FN ku64 ksem_math(int f, ku64 a) {
+  if (f == 13) return a & ~ksignbit(D);
+  if (f == 4 || f == 5 || f == 11 || f == 12) {
+    // exact: computed in double and rounded once (as the interpreter does)
+    double x = ksem_dec<D>(a);
+    double r = f == 11 ? floor(x) : f == 12 ? ceil(x) : __dsqrt_rn(x);
+    if constexpr (D == KF64) return ksem_f64_result(r, a);
+    else return ksem_fround<D>(r);
+  }
+  if (f == 9 && D != KF64) {
+    // sigmoid in double: in float, 1 + exp(-x) overflows for x < -88.7 where
+    // the result is still a (subnormal) float
+    double x = ksem_dec<D>(a);
+    return ksem_fround<D>(__ddiv_rn(1.0, __dadd_rn(1.0, exp(-x))));
+  }
+  if constexpr (D == KF64) {
+    double x = ksem_f64(a), r;
+    switch (f) {
+      case 0: r = exp(x); break;
+      case 1: r = exp2(x); break;
+      case 2: r = log(x); break;
+      case 3: r = log2(x); break;
+      case 6: r = rsqrt(x); break;
+      case 7: r = sin(x); break;
+      case 8: r = cos(x); break;
+      case 9: r = __ddiv_rn(1.0, __dadd_rn(1.0, exp(-x))); break;
+      default: r = erf(x); break;
+    }
+    return ksem_f64_result(r, a);
+  } else {
+    float x = (float)ksem_dec<D>(a), r;  // exact widening for f16/bf16/fp8
+    switch (f) {
+      case 0: r = expf(x); break;
+      case 1: r = exp2f(x); break;
+      case 2: r = logf(x); break;
+      case 3: r = log2f(x); break;
+      case 6: r = rsqrtf(x); break;
+      case 7: r = sinf(x); break;
+      case 8: r = cosf(x); break;
+      case 9: r = __fdiv_rn(1.0f, __fadd_rn(1.0f, expf(-x))); break;
+      default: r = erff(x); break;
+    }
+    if constexpr (D == KF32) return ksem_canon32(r);
+    else return ksem_fround<D>((double)r);
+  }
+}
+
+// ---- casts (ops.rs cast) -------------------------------------------------------
+
+KSEM_FN ku64 ksem_nan_f32_to_f64(ku64 bits) {
+  return (((bits >> 31) & 1ull) << 63) | (0x7ffull << 52) | ((bits & 0x7fffffull) << 29) | (1ull << 51);
+}
+// The NaN a float-to-float conversion of NaN `a` gives (float.rs convert_nan).
+template <int F, int T> KSEM_FN ku64 ksem_convert_nan(ku64 a) {
+  if constexpr (F == KBF16 && T == KF32) return (a & 0xffffull) << 16;
+  else if constexpr (F == KF32 && T == KF64) return ksem_nan_f32_to_f64(a);
+  else if constexpr (F == KF64 && T == KF32)
+    return ((a >> 63) << 31) | (0xffull << 23) | ((a >> 29) & 0x7fffffull) | (1ull << 22);
+  else if constexpr (F == KBF16 && T == KF64) return ksem_nan_f32_to_f64((a & 0xffffull) << 16);
+  else if constexpr ((F == KF16 || F == KF8E4 || F == KF8E5) && T == KF64)
+    return ksem_nan_f32_to_f64(knanbits(KF32));
+  else return knanbits(T);
+}
+
+// Converts bits of dtype F to dtype T; rtz/sat: the CastKind's rounding and overflow.
+template <int F, int T> KSEM_FN ku64 ksem_cvt(ku64 a, bool rtz, bool sat) {
+  if constexpr (F == T) {
+    return a;
+  } else if constexpr (T == KB) {
+    if constexpr (kfloat(F)) return ksem_dec<F>(a) != 0.0 ? 1ull : 0ull;
+    else return (a & kmask(F)) != 0 ? 1ull : 0ull;
+  } else if constexpr (!kfloat(F) && !kfloat(T)) {
+    ku64 v = ksigned(F) ? (ku64)ksem_sval<F>(a) : (a & kmask(F));
+    return v & kmask(T);
+  } else if constexpr (!kfloat(F) && kfloat(T)) {
+    bool neg = false;
+    ku64 m;
+    if constexpr (ksigned(F)) {
+      ki64 v = ksem_sval<F>(a);
+      neg = v < 0;
+      m = neg ? (0ull - (ku64)v) : (ku64)v;
+    } else {
+      m = a & kmask(F);
+    }
+    return ksem_round_exact(kexpbits(T), kmanbits(T), khasinf(T), neg, m, 0, rtz, false);
+  } else if constexpr (kfloat(F) && !kfloat(T)) {
+    double v = ksem_dec<F>(a);
+    if (v != v) return 0;
+    double t = trunc(v);
+    const int width = kbits(T) - (ksigned(T) ? 1 : 0);
+    const double lim = width == 64 ? 18446744073709551616.0 : width == 63 ? 9223372036854775808.0 : (double)(1ull << width);
+    const double lo = ksigned(T) ? -lim : 0.0;
+    if (t < lo || t >= lim) return 0;  // UB in the interpreter
+    if constexpr (ksigned(T)) return ((ku64)(ki64)t) & kmask(T);
+    else return ((ku64)t) & kmask(T);
+  } else {
+    if (ksem_isnan<F>(a)) return ksem_convert_nan<F, T>(a);
+    return ksem_from_f64<T>(ksem_dec<F>(a), rtz, sat);
+  }
+}
+template <int F, int T> KSEM_FN ku64 ksem_bitcast(ku64 a) {
+  if constexpr (F == T) return a;
+  else return a & kmask(T);
+}
+
+// ---- pointers and memory ----------------------------------------------------------
+
+KSEM_FN ku64 ksem_ptr_buf(ku64 p) { return p >> 48; }
+KSEM_FN ki64 ksem_ptr_off(ku64 p) { return ksem_sext(p, 48); }
+// Pointer plus an offset of integer dtype OD, clamped to +-2^46 (eval.rs).
+template <int OD> KSEM_FN ku64 ksem_ptradd(ku64 p, ku64 off) {
+  const ki64 lim = 1ll << 46;
+  ki64 delta;
+  if constexpr (ksigned(OD)) {
+    delta = ksem_sval<OD>(off);
+  } else {
+    ku64 u = off & kmask(OD);
+    delta = u > (1ull << 62) ? (1ll << 62) : (ki64)u;
+  }
+  if (delta > (1ll << 62)) delta = 1ll << 62;
+  if (delta < -(1ll << 62)) delta = -(1ll << 62);
+  ki64 no = ksem_ptr_off(p) + delta;
+  if (no > lim) no = lim;
+  if (no < -lim) no = -lim;
+  return (ksem_ptr_buf(p) << 48) | (((ku64)no) & ((1ull << 48) - 1ull));
+}
+
+// Reads / writes element `off` of a buffer of dtype D through its typed pointer.
+template <int D> KSEM_FN ku64 ksem_rd(const void* base, ki64 off) {
+  if constexpr (D == KF32) return (ku64)__float_as_uint(((const float*)base)[off]);
+  else if constexpr (D == KF64) return (ku64)__double_as_longlong(((const double*)base)[off]);
+  else if constexpr (D == KI8) return (ku64)(ku8)((const signed char*)base)[off];
+  else if constexpr (D == KI16) return (ku64)(ku16)((const short*)base)[off];
+  else if constexpr (D == KI32) return (ku64)(ku32)((const int*)base)[off];
+  else if constexpr (D == KI64) return (ku64)((const long long*)base)[off];
+  else if constexpr (kbits(D) <= 8) return (ku64)((const ku8*)base)[off];
+  else if constexpr (kbits(D) == 16) return (ku64)((const ku16*)base)[off];
+  else if constexpr (kbits(D) == 32) return (ku64)((const ku32*)base)[off];
+  else return ((const ku64*)base)[off];
+}
+template <int D> KSEM_FN void ksem_wr(void* base, ki64 off, ku64 v) {
+  if constexpr (D == KF32) ((float*)base)[off] = __uint_as_float((ku32)v);
+  else if constexpr (D == KF64) ((double*)base)[off] = __longlong_as_double(ksem_u2i(v));
+  else if constexpr (D == KI8) ((signed char*)base)[off] = (signed char)ksem_sext(v, 8);
+  else if constexpr (D == KI16) ((short*)base)[off] = (short)ksem_sext(v, 16);
+  else if constexpr (D == KI32) ((int*)base)[off] = (int)ksem_sext(v, 32);
+  else if constexpr (D == KI64) ((long long*)base)[off] = ksem_u2i(v);
+  else if constexpr (kbits(D) <= 8) ((ku8*)base)[off] = (ku8)v;
+  else if constexpr (kbits(D) == 16) ((ku16*)base)[off] = (ku16)v;
+  else if constexpr (kbits(D) == 32) ((ku32*)base)[off] = (ku32)v;
+  else ((ku64*)base)[off] = v;
+}
+
+// The buffers of a launch: base pointers, lengths, and (optional) inexact flags.
+struct ksem_mem {
+  void* const* buf;
+  const long long* len;
+  ku8* const* inexact;
+  int n;
+};
+
+// Loads through pointer p; out of bounds (UB in the interpreter) reads 0.
+template <int D> KSEM_FN ku64 ksem_ld(const ksem_mem& m, ku64 p) {
+  ku64 b = ksem_ptr_buf(p);
+  ki64 off = ksem_ptr_off(p);
+  if (b >= (ku64)m.n || off < 0 || off >= m.len[b]) return 0;
+  ku64 v = ksem_rd<D>(m.buf[b], off);
+  if constexpr (D == KB) v = v != 0 ? 1ull : 0ull;
+  return v;
+}
+// Stores v through pointer p; out-of-bounds lanes are skipped.
+template <int D> KSEM_FN void ksem_st(const ksem_mem& m, ku64 p, ku64 v, bool inexact) {
+  ku64 b = ksem_ptr_buf(p);
+  ki64 off = ksem_ptr_off(p);
+  if (b >= (ku64)m.n || off < 0 || off >= m.len[b]) return;
+  ksem_wr<D>(m.buf[b], off, v);
+  if (m.inexact && m.inexact[b]) m.inexact[b][off] = inexact ? 1 : 0;
+}
+
+// ---- reductions ------------------------------------------------------------------
+
+// Triton's argmax/argmin combine: keep (a, ai) when a is better, or equal with a lower index.
+template <int D> KSEM_FN bool ksem_arg_keep_a(bool max, ku64 a, ku32 ai, ku64 b, ku32 bi) {
+  bool better, eq;
+  if constexpr (kfloat(D)) {
+    better = ksem_fcmp<D>(max ? 4 : 2, a, b);
+    eq = ksem_fcmp<D>(0, a, b);
+  } else {
+    better = ksem_icmp<D>(max ? 4 : 2, a, b);
+    eq = ksem_icmp<D>(0, a, b);
+  }
+  return better || (eq && ai < bi);
+}
+
+// Trip count of `for i in range(lo, hi, st)` over dtype D (0 for a zero step).
+template <int D> KSEM_FN ku64 ksem_trip_count(ku64 lo, ku64 hi, ku64 st) {
+  if constexpr (ksigned(D)) {
+    ki64 l = ksem_sval<D>(lo), h = ksem_sval<D>(hi), s = ksem_sval<D>(st);
+    if (s > 0 && h > l) return ((ku64)h - (ku64)l - 1ull) / (ku64)s + 1ull;
+    if (s < 0 && l > h) return ((ku64)l - (ku64)h - 1ull) / (0ull - (ku64)s) + 1ull;
+    return 0;
+  } else {
+    ku64 l = lo & kmask(D), h = hi & kmask(D), s = st & kmask(D);
+    if (s > 0 && h > l) return (h - l - 1ull) / s + 1ull;
+    return 0;
+  }
+}
+// ---- end of the ksem runtime ------------------------------------------------

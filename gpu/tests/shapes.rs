@@ -1,0 +1,103 @@
+//! Kernels beyond the corpus (3-D permutes and reductions along every axis,
+//! argmax/argmin with NaNs and ties, keep_dims, while/break/continue, loads
+//! of values other threads stored, a non-associative custom combiner, a 2-D
+//! grid) on the host build with several block sizes, against the interpreter;
+//! and through NVRTC when it is available.
+
+use ksem_gpu::{cuda, lower};
+use ksem_interp::eval::RunOptions;
+use ksem_interp::launch::{parse_launch, Launch};
+use ksem_interp::typed::Kernel;
+use std::path::PathBuf;
+
+fn case(name: &str, launch_json: &str) -> (Kernel, Launch) {
+    let py = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("tests/kernels/{name}.py"));
+    let src = std::fs::read_to_string(&py).expect("read kernel");
+    let launch = parse_launch(launch_json).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let k = ksem_interp::elaborate_source(&py.display().to_string(), &src, &launch, Some(name))
+        .unwrap_or_else(|e| panic!("{}", e.render()));
+    (k, launch)
+}
+
+fn cases() -> Vec<(Kernel, Launch)> {
+    let mut x: Vec<String> = (0..64)
+        .map(|i| {
+            format!(
+                "{}",
+                ((i * 37) % 11) as f64 - 5.0 + if i % 5 == 0 { 0.5 } else { 0.0 }
+            )
+        })
+        .collect();
+    for i in [3, 17, 42] {
+        x[i] = "\"nan\"".into();
+    }
+    x[9] = "\"-0.0\"".into();
+    x[10] = "0.0".into();
+    let x = x.join(", ");
+    let f32buf = |n: usize| format!("{{\"buffer\": {{\"dtype\": \"float32\", \"len\": {n}}}}}");
+    let i32buf = |n: usize| format!("{{\"buffer\": {{\"dtype\": \"int32\", \"len\": {n}}}}}");
+    let shapes = format!(
+        r#"{{"grid": [1], "args": {{
+            "x_ptr": {{"buffer": {{"dtype": "float32", "data": [{x}]}}}},
+            "o_perm": {}, "o_sum1": {}, "o_max0": {}, "o_amax2": {}, "o_amin1": {},
+            "o_bc": {}, "o_keep": {}, "o_all": {}}}}}"#,
+        f32buf(64),
+        f32buf(16),
+        f32buf(32),
+        i32buf(8),
+        i32buf(16),
+        f32buf(64),
+        f32buf(64),
+        f32buf(1)
+    );
+    let control = r#"{"grid": [1], "args": {
+        "x_ptr": {"buffer": {"dtype": "int32", "len": 16, "init": {"random": {"seed": 5, "low": -50, "high": 50}}}},
+        "h_ptr": {"buffer": {"dtype": "float16", "data": [1.5, 0.001, 60000, 60000, -3, "nan", 2, 2, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8]}},
+        "o_ptr": {"buffer": {"dtype": "int32", "len": 32}},
+        "s_ptr": {"buffer": {"dtype": "int32", "len": 3}},
+        "hs_ptr": {"buffer": {"dtype": "float16", "len": 2}},
+        "n": {"scalar": {"dtype": "int32", "value": 14}}}}"#;
+    let grid = r#"{"grid": [3, 5], "args": {
+        "o_ptr": {"buffer": {"dtype": "int32", "len": 184}},
+        "BLOCK": {"constexpr": 8}}}"#;
+    vec![
+        case("shapes3d", &shapes),
+        case("control", control),
+        case("grid2d", grid),
+    ]
+}
+
+#[test]
+fn extra_kernels_match_interpreter_for_several_block_sizes() {
+    let mut bad = Vec::new();
+    for (k, l) in cases() {
+        let want = ksem_interp::eval::run(&k, &l, &RunOptions::default()).expect("interp runs");
+        assert!(want.ub.is_empty(), "{}: UB {:?}", k.name, want.ub);
+        for threads in [1, 2, 3, 8] {
+            let got = ksem_gpu::run_host_threads(&k, &l, threads)
+                .unwrap_or_else(|e| panic!("{}: {e}", k.name));
+            for (w, g) in want.buffers.iter().zip(&got.buffers) {
+                if w.bits != g.bits {
+                    let i = (0..w.bits.len()).find(|&i| w.bits[i] != g.bits[i]).unwrap();
+                    bad.push(format!(
+                        "{} with {threads} threads: {}[{i}]: interp {:#x}, host {:#x}",
+                        k.name, w.name, w.bits[i], g.bits[i]
+                    ));
+                }
+            }
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+#[test]
+fn extra_kernels_compile_with_nvrtc() {
+    if let Err(e) = cuda::nvrtc_available() {
+        println!("SKIPPED extra_kernels_compile_with_nvrtc: {e}");
+        return;
+    }
+    for (k, l) in cases() {
+        let src = lower::lower(&k, &l).expect("lowers").source;
+        cuda::nvrtc_compile(&src, "sm_90").unwrap_or_else(|e| panic!("{}: {e}", k.name));
+    }
+}
