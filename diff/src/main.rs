@@ -6,7 +6,14 @@ use ksem_interp::launch::{self, Launch, RunResult};
 use ksem_interp::{pretty, Error};
 use std::process::ExitCode;
 
+mod backend;
 mod bench;
+mod compare;
+mod corpus;
+mod fuzz;
+mod reduce;
+
+use backend::Backend;
 
 #[derive(Parser)]
 #[command(
@@ -17,6 +24,17 @@ mod bench;
 struct Cli {
     #[command(subcommand)]
     cmd: Cmd,
+}
+
+#[derive(Subcommand)]
+enum CorpusCmd {
+    /// Run every case of DIR (default corpus/triton) and compare with its expected bits; exit 1 on any regression.
+    Check {
+        dir: Option<String>,
+        /// Backends to replay on (default: interp, plus host, plus cuda where a GPU is present).
+        #[arg(long)]
+        backends: Option<String>,
+    },
 }
 
 #[derive(Subcommand)]
@@ -40,6 +58,66 @@ enum Cmd {
         /// Loop iterations one program instance may run before ksem stops it.
         #[arg(long, default_value_t = 1 << 24)]
         max_loop_iterations: u64,
+        /// Where to run it: interp (the reference), host (the CUDA lowering on the CPU) or cuda (the GPU).
+        #[arg(long, default_value = "interp")]
+        backend: String,
+    },
+    /// Print the CUDA C source the lowering generates for a kernel.
+    EmitCuda {
+        program: String,
+        #[arg(long)]
+        launch: String,
+        #[arg(long)]
+        kernel: Option<String>,
+    },
+    /// Run a kernel on two backends and report the first differing elements of each buffer.
+    Diff {
+        program: String,
+        #[arg(long)]
+        launch: String,
+        #[arg(long)]
+        kernel: Option<String>,
+        /// Two backends, e.g. interp,cuda (default: interp,cuda with a GPU, else interp,host).
+        #[arg(long)]
+        backends: Option<String>,
+    },
+    /// Generate programs and compare two backends on each (differential fuzzing).
+    Fuzz {
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Number of programs.
+        #[arg(long, conflicts_with = "time")]
+        count: Option<u64>,
+        /// Run for this long (e.g. 60s, 2m).
+        #[arg(long)]
+        time: Option<String>,
+        #[arg(long)]
+        backends: Option<String>,
+        /// Worker threads (default: all cores).
+        #[arg(long)]
+        jobs: Option<usize>,
+        /// Write every mismatch (reduced) here in the corpus format.
+        #[arg(long)]
+        out: Option<String>,
+        /// Keep mismatches as found, without reducing them.
+        #[arg(long)]
+        no_reduce: bool,
+    },
+    /// Reduce a case on which two backends disagree, keeping the disagreement.
+    Reduce {
+        program: String,
+        #[arg(long)]
+        launch: String,
+        #[arg(long)]
+        backends: Option<String>,
+        /// Output directory for the reduced case (corpus format).
+        #[arg(long, default_value = "reduced")]
+        out: String,
+    },
+    /// Replay a corpus directory against its expected results.
+    Corpus {
+        #[command(subcommand)]
+        cmd: CorpusCmd,
     },
     /// Print the typed program: every expression's dtype and shape at its line.
     Check {
@@ -49,6 +127,15 @@ enum Cmd {
         launch: Option<String>,
         #[arg(long)]
         kernel: Option<String>,
+    },
+    /// Write generated program INDEX of campaign SEED (source and launch) to DIR.
+    Gen {
+        #[arg(long)]
+        seed: u64,
+        #[arg(long)]
+        index: u64,
+        #[arg(long, default_value = ".")]
+        out: String,
     },
     /// Measure the interpreter's throughput (elements per second).
     Bench {
@@ -105,6 +192,7 @@ fn dispatch(cmd: Cmd) -> Result<ExitCode, Error> {
             json,
             threads,
             max_loop_iterations,
+            backend,
         } => {
             let src = read(&program)?;
             let l = read_launch(&launch)?;
@@ -112,7 +200,21 @@ fn dispatch(cmd: Cmd) -> Result<ExitCode, Error> {
                 max_loop_iterations,
                 threads,
             };
-            let r = ksem_interp::run_source(&program, &src, &l, kernel.as_deref(), &opts)?;
+            let backend = Backend::parse(&backend).map_err(usage)?;
+            let k = ksem_interp::elaborate_source(&program, &src, &l, kernel.as_deref())?;
+            let r = match backend {
+                Backend::Interp => {
+                    ksem_interp::eval::run(&k, &l, &opts).map_err(|diag| Error::Source {
+                        file: program.clone(),
+                        src: src.clone(),
+                        diag,
+                    })?
+                }
+                b => b.run(&k, &l, &opts).map_err(|m| Error::Launch {
+                    path: program.clone(),
+                    message: format!("{b}: {m}"),
+                })?,
+            };
             if json {
                 println!("{}", r.to_json());
             } else {
@@ -159,11 +261,193 @@ fn dispatch(cmd: Cmd) -> Result<ExitCode, Error> {
             }
             Ok(ExitCode::SUCCESS)
         }
+        Cmd::EmitCuda {
+            program,
+            launch,
+            kernel,
+        } => {
+            let src = read(&program)?;
+            let l = read_launch(&launch)?;
+            let k = ksem_interp::elaborate_source(&program, &src, &l, kernel.as_deref())?;
+            print!("{}", ksem_gpu::emit_cuda(&k, &l));
+            Ok(ExitCode::SUCCESS)
+        }
+        Cmd::Diff {
+            program,
+            launch,
+            kernel,
+            backends,
+        } => {
+            let src = read(&program)?;
+            let l = read_launch(&launch)?;
+            let pair = backend_pair(backends.as_deref())?;
+            let k = ksem_interp::elaborate_source(&program, &src, &l, kernel.as_deref())?;
+            let opts = RunOptions::default();
+            let run = |b: Backend| {
+                b.run(&k, &l, &opts).map_err(|m| Error::Launch {
+                    path: program.clone(),
+                    message: format!("{b}: {m}"),
+                })
+            };
+            let (a, b) = (run(pair.0)?, run(pair.1)?);
+            let c = compare::compare(&a, &b, 10);
+            print!("{}", compare::report(&a, &b, &c));
+            Ok(if c.is_match() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            })
+        }
+        Cmd::Fuzz {
+            seed,
+            count,
+            time,
+            backends,
+            jobs,
+            out,
+            no_reduce,
+        } => {
+            let time = time
+                .map(|t| parse_duration(&t))
+                .transpose()
+                .map_err(usage)?;
+            let count = if count.is_none() && time.is_none() {
+                Some(1000)
+            } else {
+                count
+            };
+            let o = fuzz::run::Options {
+                seed,
+                count,
+                time,
+                backends: backend_pair(backends.as_deref())?,
+                jobs: jobs
+                    .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+                out: out.map(std::path::PathBuf::from),
+                config: fuzz::gen::Config::default(),
+                reduce: !no_reduce,
+            };
+            let s = fuzz::progress::run_with_progress(&o);
+            for e in &s.error_samples {
+                eprintln!("error: {e}");
+            }
+            for u in &s.ub_samples {
+                eprintln!("ub_skipped: {u}");
+            }
+            for (i, path) in &s.found {
+                match path {
+                    Some(p) => eprintln!("mismatch: program {i} -> {}", p.display()),
+                    None => eprintln!(
+                        "mismatch: program {i} (ksem gen --seed {seed} --index {i} writes it)"
+                    ),
+                }
+            }
+            println!("{}", s.to_json(&o));
+            Ok(if s.mismatches == 0 && s.errors == 0 {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            })
+        }
+        Cmd::Reduce {
+            program,
+            launch,
+            backends,
+            out,
+        } => {
+            let src = read(&program)?;
+            let text = read(&launch)?;
+            let l: serde_json::Value = serde_json::from_str(&text).map_err(|e| Error::Launch {
+                path: launch.clone(),
+                message: e.to_string(),
+            })?;
+            let pair = backend_pair(backends.as_deref())?;
+            match reduce::reduce(&src, &l, pair) {
+                None => {
+                    eprintln!("{program}: {} and {} agree (or the case does not run cleanly); nothing to reduce", pair.0, pair.1);
+                    Ok(ExitCode::from(2))
+                }
+                Some(r) => {
+                    let name = std::path::Path::new(&program)
+                        .file_stem()
+                        .map_or("case".into(), |s| s.to_string_lossy().to_string());
+                    let prov = format!("reduced by `ksem reduce {program}` ({} steps, {} candidates tried); expected = {}", r.steps, r.tried, r.a.backend);
+                    let path = fuzz::save::write_case(
+                        std::path::Path::new(&out),
+                        &format!("{name}_reduced"),
+                        &r.source,
+                        &r.launch,
+                        &r.a,
+                        &r.b,
+                        prov,
+                    )
+                    .map_err(|e| Error::Io {
+                        path: out.clone(),
+                        message: e.to_string(),
+                    })?;
+                    println!("{}", path.display());
+                    print!("{}", r.source);
+                    Ok(ExitCode::SUCCESS)
+                }
+            }
+        }
+        Cmd::Corpus {
+            cmd: CorpusCmd::Check { dir, backends },
+        } => corpus::check(
+            dir.as_deref().unwrap_or("corpus/triton"),
+            backends.as_deref(),
+        ),
+        Cmd::Gen { seed, index, out } => {
+            let p = fuzz::gen::generate(&fuzz::gen::Config::default(), seed, index);
+            let base = std::path::Path::new(&out).join(format!("fuzz_{seed}_{index}"));
+            let write = |ext: &str, text: String| {
+                let path = base.with_extension(ext);
+                std::fs::write(&path, text).map_err(|e| Error::Io {
+                    path: path.display().to_string(),
+                    message: e.to_string(),
+                })
+            };
+            write("py", p.source)?;
+            write(
+                "json",
+                serde_json::to_string_pretty(&p.launch).expect("json"),
+            )?;
+            println!("{}", base.with_extension("py").display());
+            Ok(ExitCode::SUCCESS)
+        }
         Cmd::Bench { repeat } => {
             bench::run(repeat);
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+fn usage(message: String) -> Error {
+    Error::Launch {
+        path: "ksem".into(),
+        message,
+    }
+}
+
+fn backend_pair(s: Option<&str>) -> Result<(Backend, Backend), Error> {
+    match s {
+        Some(s) => Backend::parse_pair(s).map_err(usage),
+        None => Ok(Backend::default_pair()),
+    }
+}
+
+/// `60s`, `2m`, `1h` or plain seconds.
+fn parse_duration(s: &str) -> Result<std::time::Duration, String> {
+    let (num, mult) = match s.chars().last() {
+        Some('s') => (&s[..s.len() - 1], 1.0),
+        Some('m') => (&s[..s.len() - 1], 60.0),
+        Some('h') => (&s[..s.len() - 1], 3600.0),
+        _ => (s, 1.0),
+    };
+    let v: f64 = num
+        .parse()
+        .map_err(|_| format!("bad duration {s:?} (use e.g. 60s, 2m)"))?;
+    Ok(std::time::Duration::from_secs_f64(v * mult))
 }
 
 /// The readable form of a result: each buffer's values and bits.

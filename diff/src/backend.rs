@@ -1,0 +1,75 @@
+//! The backends a program can run on, by name.
+
+use ksem_interp::eval::RunOptions;
+use ksem_interp::launch::{Launch, RunResult};
+use ksem_interp::typed::Kernel;
+use std::fmt;
+
+/// A backend that runs typed programs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Backend {
+    /// The reference interpreter.
+    Interp,
+    /// The CUDA lowering compiled for the host (one thread per block).
+    Host,
+    /// The CUDA lowering on the GPU.
+    Cuda,
+}
+
+impl Backend {
+    pub fn parse(s: &str) -> Result<Backend, String> {
+        match s {
+            "interp" => Ok(Backend::Interp),
+            "host" => Ok(Backend::Host),
+            "cuda" => Ok(Backend::Cuda),
+            other => Err(format!(
+                "unknown backend {other:?} (choose interp, host or cuda)"
+            )),
+        }
+    }
+
+    /// Parses `a,b`.
+    pub fn parse_pair(s: &str) -> Result<(Backend, Backend), String> {
+        let parts: Vec<&str> = s.split(',').map(str::trim).collect();
+        match parts.as_slice() {
+            [a, b] => Ok((Backend::parse(a)?, Backend::parse(b)?)),
+            _ => Err(format!(
+                "--backends takes two names separated by a comma, got {s:?}"
+            )),
+        }
+    }
+
+    /// The pair `diff` and `fuzz` compare when none is given: interp against
+    /// the GPU where one is present, else against the host build.
+    pub fn default_pair() -> (Backend, Backend) {
+        if ksem_gpu::cuda::driver_available().is_ok() && ksem_gpu::cuda::device_arch().is_ok() {
+            (Backend::Interp, Backend::Cuda)
+        } else {
+            (Backend::Interp, Backend::Host)
+        }
+    }
+
+    /// Runs `k` over `launch`; errors are one-line messages.
+    pub fn run(self, k: &Kernel, launch: &Launch, opts: &RunOptions) -> Result<RunResult, String> {
+        match self {
+            Backend::Interp => ksem_interp::eval::run(k, launch, opts)
+                .map_err(|d| format!("{}:{}: {}", d.span.line, d.span.col, d.message)),
+            Backend::Host => {
+                ksem_gpu::run(k, launch, ksem_gpu::Backend::Host).map_err(|e| e.to_string())
+            }
+            Backend::Cuda => {
+                ksem_gpu::run(k, launch, ksem_gpu::Backend::Cuda).map_err(|e| e.to_string())
+            }
+        }
+    }
+}
+
+impl fmt::Display for Backend {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Backend::Interp => "interp",
+            Backend::Host => "host",
+            Backend::Cuda => "cuda",
+        })
+    }
+}

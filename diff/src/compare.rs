@@ -1,0 +1,134 @@
+//! Comparing the results of two backends: bit for bit, or within a ULP
+//! bound for elements either side marks inexact.
+
+use ksem_interp::float::ulp_distance;
+use ksem_interp::launch::{hex_bits, RunResult};
+
+/// ULP distance tolerated for elements derived from approximate math (the
+/// documented CUDA bounds of expf/logf/sinf/cosf/exp2f/log2f/rsqrtf are at
+/// most 2 ULP each; one more rounding and slack for one dependent operation).
+pub const INEXACT_ULP_BOUND: u64 = 8;
+
+/// One differing element.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mismatch {
+    pub buffer: String,
+    pub index: usize,
+    pub a: u64,
+    pub b: u64,
+    /// ULP distance (floats), else `None`.
+    pub ulp: Option<u64>,
+    pub inexact: bool,
+}
+
+/// The differences between two results of the same launch.
+#[derive(Clone, Debug, Default)]
+pub struct Comparison {
+    pub mismatches: Vec<Mismatch>,
+    /// Total differing elements per buffer (the list above is capped).
+    pub counts: Vec<(String, usize)>,
+    /// Shape-level problems (missing buffers, lengths, UB on one side only).
+    pub problems: Vec<String>,
+}
+
+impl Comparison {
+    pub fn is_match(&self) -> bool {
+        self.mismatches.is_empty() && self.problems.is_empty()
+    }
+}
+
+/// Compares `a` and `b`, keeping at most `keep` mismatches per buffer.
+pub fn compare(a: &RunResult, b: &RunResult, keep: usize) -> Comparison {
+    let mut c = Comparison::default();
+    if a.ub.is_empty() != b.ub.is_empty() {
+        c.problems.push(format!(
+            "UB reported by {} only",
+            if a.ub.is_empty() {
+                &b.backend
+            } else {
+                &a.backend
+            }
+        ));
+    }
+    for ba in &a.buffers {
+        let Some(bb) = b.buffers.iter().find(|x| x.name == ba.name) else {
+            c.problems
+                .push(format!("buffer {} missing from {}", ba.name, b.backend));
+            continue;
+        };
+        if ba.bits.len() != bb.bits.len() || ba.dtype != bb.dtype {
+            c.problems
+                .push(format!("buffer {} differs in dtype or length", ba.name));
+            continue;
+        }
+        let mut n = 0;
+        for i in 0..ba.bits.len() {
+            let (x, y) = (ba.bits[i], bb.bits[i]);
+            if x == y {
+                continue;
+            }
+            let inexact = ba.inexact.get(i).copied().unwrap_or(false)
+                || bb.inexact.get(i).copied().unwrap_or(false);
+            let ulp = ba.dtype.is_float().then(|| ulp_distance(ba.dtype, x, y));
+            if inexact && ulp.is_some_and(|u| u <= INEXACT_ULP_BOUND) {
+                continue;
+            }
+            n += 1;
+            if n <= keep {
+                c.mismatches.push(Mismatch {
+                    buffer: ba.name.clone(),
+                    index: i,
+                    a: x,
+                    b: y,
+                    ulp,
+                    inexact,
+                });
+            }
+        }
+        if n > 0 {
+            c.counts.push((ba.name.clone(), n));
+        }
+    }
+    c
+}
+
+/// The readable report of a comparison.
+pub fn report(a: &RunResult, b: &RunResult, c: &Comparison) -> String {
+    let mut s = String::new();
+    for p in &c.problems {
+        s.push_str(&format!("{p}\n"));
+    }
+    for (buf, n) in &c.counts {
+        s.push_str(&format!(
+            "{buf}: {n} elements differ between {} and {}\n",
+            a.backend, b.backend
+        ));
+        let d = a
+            .buffers
+            .iter()
+            .find(|x| &x.name == buf)
+            .map(|x| x.dtype)
+            .expect("buffer");
+        for m in c.mismatches.iter().filter(|m| &m.buffer == buf) {
+            let ulp = m.ulp.map(|u| format!(", {u} ulp")).unwrap_or_default();
+            s.push_str(&format!(
+                "  [{}] {}: {} ({})  {}: {} ({}){ulp}{}\n",
+                m.index,
+                a.backend,
+                hex_bits(d, m.a),
+                ksem_interp::eval::format_value(d, m.a),
+                b.backend,
+                hex_bits(d, m.b),
+                ksem_interp::eval::format_value(d, m.b),
+                if m.inexact { ", inexact" } else { "" }
+            ));
+        }
+    }
+    if c.is_match() {
+        s.push_str(&format!(
+            "{} and {} agree on every buffer\n",
+            a.backend, b.backend
+        ));
+    }
+    s
+}

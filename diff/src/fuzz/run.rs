@@ -1,0 +1,190 @@
+//! The campaign runner: generate programs, run each on two backends,
+//! compare, and keep every mismatch (reduced) as a corpus-ready case.
+
+use super::gen::{generate, Config, Program};
+use crate::backend::Backend;
+use crate::compare::{compare, Comparison};
+use ksem_interp::eval::RunOptions;
+use ksem_interp::launch::{parse_launch, RunResult};
+use rayon::prelude::*;
+use serde_json::{json, Value as Json};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// What one campaign does.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub seed: u64,
+    /// Stop after this many programs…
+    pub count: Option<u64>,
+    /// …or after this much time (checked between batches).
+    pub time: Option<Duration>,
+    pub backends: (Backend, Backend),
+    pub jobs: usize,
+    /// Where mismatches are written (corpus format).
+    pub out: Option<PathBuf>,
+    pub config: Config,
+    /// Reduce every mismatch before writing it.
+    pub reduce: bool,
+}
+
+/// The verdict on one generated program.
+#[derive(Clone, Debug)]
+pub enum Outcome {
+    Match,
+    Mismatch(Box<(Comparison, RunResult, RunResult)>),
+    /// The interpreter reported UB (kind and message): the generator failed
+    /// to neutralise something.
+    UbSkipped(String),
+    /// The program did not elaborate or a backend failed.
+    Error(String),
+}
+
+/// Programs per batch: verdicts do not depend on `--jobs`, only on `(seed, index)`.
+const BATCH: u64 = 64;
+
+/// Runs one program on both backends and compares.
+pub fn check(p: &Program, backends: (Backend, Backend)) -> Outcome {
+    let launch = match parse_launch(&p.launch.to_string()) {
+        Ok(l) => l,
+        Err(e) => return Outcome::Error(format!("launch: {e}")),
+    };
+    let k = match ksem_interp::elaborate_source("fuzz.py", &p.source, &launch, None) {
+        Ok(k) => k,
+        Err(e) => return Outcome::Error(e.render()),
+    };
+    let opts = RunOptions {
+        threads: 1,
+        max_loop_iterations: 1 << 16,
+    };
+    let a = match backends.0.run(&k, &launch, &opts) {
+        Ok(r) => r,
+        Err(e) => return Outcome::Error(format!("{}: {e}", backends.0)),
+    };
+    if let Some(u) = a.ub.first() {
+        return Outcome::UbSkipped(format!("{} at {}:{}: {}", u.kind, u.line, u.col, u.message));
+    }
+    let b = match backends.1.run(&k, &launch, &opts) {
+        Ok(r) => r,
+        Err(e) => return Outcome::Error(format!("{}: {e}", backends.1)),
+    };
+    if let Some(u) = b.ub.first() {
+        return Outcome::UbSkipped(format!("{} at {}:{}: {}", u.kind, u.line, u.col, u.message));
+    }
+    let c = compare(&a, &b, 8);
+    if c.is_match() {
+        Outcome::Match
+    } else {
+        Outcome::Mismatch(Box::new((c, a, b)))
+    }
+}
+
+/// Counts of a campaign.
+#[derive(Clone, Debug, Default)]
+pub struct Summary {
+    pub programs: u64,
+    pub mismatches: u64,
+    pub ub_skipped: u64,
+    pub errors: u64,
+    pub seconds: f64,
+    /// feature -> (programs, mismatches)
+    pub by_feature: BTreeMap<&'static str, (u64, u64)>,
+    /// Indices of the mismatching programs, and where they were written.
+    pub found: Vec<(u64, Option<PathBuf>)>,
+    /// The first few error messages.
+    pub error_samples: Vec<String>,
+    /// The first few UB reports of skipped programs.
+    pub ub_samples: Vec<String>,
+}
+
+impl Summary {
+    pub fn to_json(&self, o: &Options) -> Json {
+        let feats: serde_json::Map<String, Json> = self
+            .by_feature
+            .iter()
+            .map(|(k, (n, m))| (k.to_string(), json!({"programs": n, "mismatches": m})))
+            .collect();
+        json!({
+            "seed": o.seed,
+            "backends": format!("{},{}", o.backends.0, o.backends.1),
+            "programs": self.programs,
+            "seconds": (self.seconds * 1000.0).round() / 1000.0,
+            "programs_per_s": if self.seconds > 0.0 { (self.programs as f64 / self.seconds * 10.0).round() / 10.0 } else { 0.0 },
+            "mismatches": self.mismatches,
+            "ub_skipped": self.ub_skipped,
+            "errors": self.errors,
+            "by_feature": feats,
+        })
+    }
+}
+
+/// Runs a campaign.
+pub fn campaign(o: &Options, mut on_batch: impl FnMut(&Summary)) -> Summary {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(o.jobs.max(1))
+        .build()
+        .expect("thread pool");
+    let start = Instant::now();
+    let mut s = Summary::default();
+    let mut next = 0u64;
+    loop {
+        let end = match o.count {
+            Some(c) => (next + BATCH).min(c),
+            None => next + BATCH,
+        };
+        if next >= end {
+            break;
+        }
+        let results: Vec<(u64, Program, Outcome)> = pool.install(|| {
+            (next..end)
+                .into_par_iter()
+                .map(|i| {
+                    let p = generate(&o.config, o.seed, i);
+                    let v = check(&p, o.backends);
+                    (i, p, v)
+                })
+                .collect()
+        });
+        for (i, p, v) in results {
+            s.programs += 1;
+            let bad = matches!(v, Outcome::Mismatch(_));
+            for f in &p.features {
+                let e = s.by_feature.entry(f).or_default();
+                e.0 += 1;
+                e.1 += bad as u64;
+            }
+            match v {
+                Outcome::Match => {}
+                Outcome::UbSkipped(u) => {
+                    s.ub_skipped += 1;
+                    if s.ub_samples.len() < 5 {
+                        s.ub_samples.push(format!("program {i}: {u}"));
+                    }
+                }
+                Outcome::Error(e) => {
+                    s.errors += 1;
+                    if s.error_samples.len() < 5 {
+                        s.error_samples.push(format!("program {i}: {e}"));
+                    }
+                }
+                Outcome::Mismatch(m) => {
+                    s.mismatches += 1;
+                    let path = o
+                        .out
+                        .as_ref()
+                        .and_then(|dir| super::save::save_case(dir, o, i, &p, &m.1, &m.2).ok());
+                    s.found.push((i, path));
+                }
+            }
+        }
+        next = end;
+        s.seconds = start.elapsed().as_secs_f64();
+        on_batch(&s);
+        if o.time.is_some_and(|t| start.elapsed() >= t) {
+            break;
+        }
+    }
+    s.seconds = start.elapsed().as_secs_f64();
+    s
+}

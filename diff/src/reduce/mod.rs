@@ -1,0 +1,379 @@
+//! The test-case reducer: AST-aware passes (drop statements, replace an
+//! expression by one of its operands or a literal, shrink tile sizes and the
+//! grid) applied to a fixed point while the same two backends still disagree
+//! on the same output buffer.
+
+mod unparse;
+
+use crate::backend::Backend;
+use crate::compare::compare;
+use ksem_interp::eval::RunOptions;
+use ksem_interp::launch::{parse_launch, RunResult};
+use rustpython_ast as ast;
+use serde_json::Value as Json;
+
+/// A reduced case and the two results that still disagree.
+pub struct Reduced {
+    pub source: String,
+    pub launch: Json,
+    pub a: RunResult,
+    pub b: RunResult,
+    /// Candidates accepted.
+    pub steps: usize,
+    /// Candidates tried.
+    pub tried: usize,
+}
+
+/// Most candidates one reduction tries.
+const MAX_TRIES: usize = 2000;
+
+/// The buffers on which the two backends disagree (`None`: the case does
+/// not elaborate, has UB, or a backend fails).
+fn disagreement(
+    source: &str,
+    launch: &Json,
+    backends: (Backend, Backend),
+) -> Option<(Vec<String>, RunResult, RunResult)> {
+    let l = parse_launch(&launch.to_string()).ok()?;
+    let k = ksem_interp::elaborate_source("reduce.py", source, &l, None).ok()?;
+    let opts = RunOptions {
+        threads: 1,
+        max_loop_iterations: 1 << 16,
+    };
+    let a = backends.0.run(&k, &l, &opts).ok()?;
+    if !a.ub.is_empty() {
+        return None;
+    }
+    let b = backends.1.run(&k, &l, &opts).ok()?;
+    if !b.ub.is_empty() {
+        return None;
+    }
+    let c = compare(&a, &b, 1);
+    let bufs: Vec<String> = c.counts.iter().map(|(n, _)| n.clone()).collect();
+    (!bufs.is_empty()).then_some((bufs, a, b))
+}
+
+fn parse(source: &str) -> Option<Vec<ast::Stmt>> {
+    match rustpython_parser::parse(source, rustpython_parser::Mode::Module, "reduce.py").ok()? {
+        ast::Mod::Module(m) => Some(m.body),
+        _ => None,
+    }
+}
+
+struct State {
+    source: String,
+    launch: Json,
+    target: String,
+    backends: (Backend, Backend),
+    a: RunResult,
+    b: RunResult,
+    steps: usize,
+    tried: usize,
+}
+
+impl State {
+    /// Accepts the candidate if it still shows the disagreement.
+    fn try_candidate(&mut self, source: String, launch: Json) -> bool {
+        if self.tried >= MAX_TRIES || (source == self.source && launch == self.launch) {
+            return false;
+        }
+        self.tried += 1;
+        match disagreement(&source, &launch, self.backends) {
+            Some((bufs, a, b)) if bufs.contains(&self.target) => {
+                self.source = source;
+                self.launch = launch;
+                self.a = a;
+                self.b = b;
+                self.steps += 1;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    fn drop_statements(&mut self) -> bool {
+        let mut progress = false;
+        let Some(tree) = parse(&self.source) else {
+            return false;
+        };
+        let mut i = count_stmts(&tree);
+        while i > 0 {
+            i -= 1;
+            let Some(mut t) = parse(&self.source) else {
+                break;
+            };
+            let mut c = 0;
+            if remove_stmt(&mut t, &mut c, i) {
+                progress |= self.try_candidate(unparse::module(&t), self.launch.clone());
+            }
+        }
+        progress
+    }
+
+    fn simplify_expressions(&mut self) -> bool {
+        let mut progress = false;
+        let mut i = 0;
+        while let Some(mut tree) = parse(&self.source) {
+            let mut options = Vec::new();
+            walk_exprs(&mut tree, &mut |e, idx| {
+                if idx == i {
+                    options = candidates(e);
+                }
+            });
+            if i >= count_exprs(&mut tree) {
+                break;
+            }
+            let mut accepted = false;
+            for cand in options {
+                let Some(mut t) = parse(&self.source) else {
+                    break;
+                };
+                walk_exprs(&mut t, &mut |e, idx| {
+                    if idx == i {
+                        *e = cand.clone();
+                    }
+                });
+                if self.try_candidate(unparse::module(&t), self.launch.clone()) {
+                    accepted = true;
+                    progress = true;
+                    break;
+                }
+            }
+            if !accepted {
+                i += 1;
+            }
+            if self.tried >= MAX_TRIES {
+                break;
+            }
+        }
+        progress
+    }
+
+    fn shrink_launch(&mut self) -> bool {
+        let mut progress = false;
+        // the grid: down to one program
+        loop {
+            let mut l = self.launch.clone();
+            let Some(g) = l["grid"].as_array_mut() else {
+                break;
+            };
+            let Some(pos) = g.iter().position(|x| x.as_u64().is_some_and(|v| v > 1)) else {
+                break;
+            };
+            let v = g[pos].as_u64().expect("checked");
+            g[pos] = Json::from(v / 2);
+            if !self.try_candidate(self.source.clone(), l) {
+                break;
+            }
+            progress = true;
+        }
+        // tile sizes: halve every integer constexpr that is a power of two
+        let names: Vec<String> = self.launch["args"]
+            .as_object()
+            .map(|o| o.keys().cloned().collect())
+            .unwrap_or_default();
+        for n in names {
+            loop {
+                let v = self.launch["args"][&n]["constexpr"].as_u64();
+                let Some(v) = v.filter(|v| *v > 1 && v.is_power_of_two()) else {
+                    break;
+                };
+                let mut l = self.launch.clone();
+                l["args"][&n]["constexpr"] = Json::from(v / 2);
+                if !self.try_candidate(self.source.clone(), l) {
+                    break;
+                }
+                progress = true;
+            }
+        }
+        progress
+    }
+}
+
+/// Reduces a disagreeing case to a fixed point.
+pub fn reduce(source: &str, launch: &Json, backends: (Backend, Backend)) -> Option<Reduced> {
+    let (bufs, a, b) = disagreement(source, launch, backends)?;
+    let mut s = State {
+        source: source.to_string(),
+        launch: launch.clone(),
+        target: bufs[0].clone(),
+        backends,
+        a,
+        b,
+        steps: 0,
+        tried: 0,
+    };
+    // normalise the source through the unparser first
+    if let Some(t) = parse(&s.source) {
+        s.try_candidate(unparse::module(&t), s.launch.clone());
+    }
+    loop {
+        let mut progress = s.shrink_launch();
+        progress |= s.drop_statements();
+        progress |= s.simplify_expressions();
+        if !progress || s.tried >= MAX_TRIES {
+            break;
+        }
+    }
+    Some(Reduced {
+        source: s.source,
+        launch: s.launch,
+        a: s.a,
+        b: s.b,
+        steps: s.steps,
+        tried: s.tried,
+    })
+}
+
+fn count_stmts(body: &[ast::Stmt]) -> usize {
+    body.iter()
+        .map(|s| {
+            1 + match s {
+                ast::Stmt::FunctionDef(f) => count_stmts(&f.body),
+                ast::Stmt::If(i) => count_stmts(&i.body) + count_stmts(&i.orelse),
+                ast::Stmt::For(f) => count_stmts(&f.body),
+                ast::Stmt::While(w) => count_stmts(&w.body),
+                _ => 0,
+            }
+        })
+        .sum()
+}
+
+/// Removes statement number `target` (pre-order); true when found.
+fn remove_stmt(body: &mut Vec<ast::Stmt>, c: &mut usize, target: usize) -> bool {
+    let mut i = 0;
+    while i < body.len() {
+        if *c == target {
+            body.remove(i);
+            return true;
+        }
+        *c += 1;
+        let found = match &mut body[i] {
+            ast::Stmt::FunctionDef(f) => remove_stmt(&mut f.body, c, target),
+            ast::Stmt::If(s) => {
+                remove_stmt(&mut s.body, c, target) || remove_stmt(&mut s.orelse, c, target)
+            }
+            ast::Stmt::For(f) => remove_stmt(&mut f.body, c, target),
+            ast::Stmt::While(w) => remove_stmt(&mut w.body, c, target),
+            _ => false,
+        };
+        if found {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
+fn count_exprs(tree: &mut [ast::Stmt]) -> usize {
+    let mut n = 0;
+    walk_exprs(tree, &mut |_, _| n += 1);
+    n
+}
+
+/// Calls `f` on every expression of the statements (values, conditions,
+/// iterables; not assignment targets or decorators), in pre-order, with
+/// its index.
+fn walk_exprs(body: &mut [ast::Stmt], f: &mut dyn FnMut(&mut ast::Expr, usize)) {
+    let mut idx = 0;
+    for s in body {
+        walk_stmt(s, f, &mut idx);
+    }
+}
+
+fn walk_stmt(s: &mut ast::Stmt, f: &mut dyn FnMut(&mut ast::Expr, usize), idx: &mut usize) {
+    match s {
+        ast::Stmt::FunctionDef(d) => d.body.iter_mut().for_each(|s| walk_stmt(s, f, idx)),
+        ast::Stmt::Assign(a) => walk_expr(&mut a.value, f, idx),
+        ast::Stmt::AugAssign(a) => walk_expr(&mut a.value, f, idx),
+        ast::Stmt::AnnAssign(a) => {
+            if let Some(v) = &mut a.value {
+                walk_expr(v, f, idx)
+            }
+        }
+        ast::Stmt::Expr(e) => walk_expr(&mut e.value, f, idx),
+        ast::Stmt::Return(r) => {
+            if let Some(v) = &mut r.value {
+                walk_expr(v, f, idx)
+            }
+        }
+        ast::Stmt::If(i) => {
+            walk_expr(&mut i.test, f, idx);
+            i.body.iter_mut().for_each(|s| walk_stmt(s, f, idx));
+            i.orelse.iter_mut().for_each(|s| walk_stmt(s, f, idx));
+        }
+        ast::Stmt::For(l) => l.body.iter_mut().for_each(|s| walk_stmt(s, f, idx)),
+        ast::Stmt::While(w) => {
+            walk_expr(&mut w.test, f, idx);
+            w.body.iter_mut().for_each(|s| walk_stmt(s, f, idx));
+        }
+        _ => {}
+    }
+}
+
+fn walk_expr(e: &mut ast::Expr, f: &mut dyn FnMut(&mut ast::Expr, usize), idx: &mut usize) {
+    f(e, *idx);
+    *idx += 1;
+    match e {
+        ast::Expr::BinOp(b) => {
+            walk_expr(&mut b.left, f, idx);
+            walk_expr(&mut b.right, f, idx);
+        }
+        ast::Expr::UnaryOp(u) => walk_expr(&mut u.operand, f, idx),
+        ast::Expr::BoolOp(b) => b.values.iter_mut().for_each(|v| walk_expr(v, f, idx)),
+        ast::Expr::Compare(c) => {
+            walk_expr(&mut c.left, f, idx);
+            c.comparators.iter_mut().for_each(|v| walk_expr(v, f, idx));
+        }
+        ast::Expr::Call(c) => {
+            c.args.iter_mut().for_each(|v| walk_expr(v, f, idx));
+            c.keywords
+                .iter_mut()
+                .for_each(|k| walk_expr(&mut k.value, f, idx));
+        }
+        ast::Expr::IfExp(i) => {
+            walk_expr(&mut i.test, f, idx);
+            walk_expr(&mut i.body, f, idx);
+            walk_expr(&mut i.orelse, f, idx);
+        }
+        ast::Expr::Attribute(a) => walk_expr(&mut a.value, f, idx),
+        ast::Expr::Subscript(s) => walk_expr(&mut s.value, f, idx),
+        _ => {}
+    }
+}
+
+/// Simpler expressions to try in place of `e`: its operands, then literals.
+fn candidates(e: &ast::Expr) -> Vec<ast::Expr> {
+    let mut out: Vec<ast::Expr> = Vec::new();
+    match e {
+        ast::Expr::BinOp(b) => {
+            out.push((*b.left).clone());
+            out.push((*b.right).clone());
+        }
+        ast::Expr::UnaryOp(u) => out.push((*u.operand).clone()),
+        ast::Expr::BoolOp(b) => out.extend(b.values.iter().cloned()),
+        ast::Expr::Compare(c) => out.push((*c.left).clone()),
+        ast::Expr::Call(c) => {
+            out.extend(c.args.iter().cloned());
+            if let ast::Expr::Attribute(a) = &*c.func {
+                // a method call such as x.to(...): try the receiver
+                out.push((*a.value).clone());
+            }
+        }
+        ast::Expr::IfExp(i) => {
+            out.push((*i.body).clone());
+            out.push((*i.orelse).clone());
+        }
+        _ => {}
+    }
+    if !matches!(e, ast::Expr::Constant(_) | ast::Expr::Name(_)) {
+        for lit in ["0", "1"] {
+            if let Ok(ast::Mod::Expression(m)) =
+                rustpython_parser::parse(lit, rustpython_parser::Mode::Expression, "lit")
+            {
+                out.push(*m.body);
+            }
+        }
+    }
+    out
+}
