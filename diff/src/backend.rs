@@ -64,6 +64,25 @@ impl Backend {
     }
 }
 
+impl Backend {
+    /// Runs many programs; the GPU-side backends compile them together.
+    pub fn run_batch(
+        self,
+        items: &[(&Kernel, &Launch)],
+        opts: &RunOptions,
+    ) -> Vec<Result<RunResult, String>> {
+        let gpu = match self {
+            Backend::Interp => return items.iter().map(|(k, l)| self.run(k, l, opts)).collect(),
+            Backend::Host => ksem_gpu::Backend::Host,
+            Backend::Cuda => ksem_gpu::Backend::Cuda,
+        };
+        ksem_gpu::run_batch(items, gpu)
+            .into_iter()
+            .map(|r| r.map_err(|e| e.to_string()))
+            .collect()
+    }
+}
+
 impl fmt::Display for Backend {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {

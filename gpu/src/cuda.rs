@@ -165,9 +165,34 @@ pub fn run(l: &Lowered, launch: &Launch, kernel: &str) -> Result<RunResult, GpuE
     let module = ctx
         .load_module(cudarc::nvrtc::Ptx::from_binary(cubin))
         .map_err(cuda_err("loading the cubin"))?;
+    run_in(&ctx, &module, l.entry, l, launch, kernel)
+}
+
+/// Compiles one source (e.g. a batch from [`crate::batch`]) for this device's
+/// architecture and loads it.
+pub fn load(source: &str) -> Result<(Arc<CudaContext>, Arc<cudarc::driver::CudaModule>), GpuError> {
+    nvrtc_available()?;
+    let ctx = context()?;
+    let arch = device_arch()?;
+    let cubin = nvrtc_compile(source, &arch)?;
+    let module = ctx
+        .load_module(cudarc::nvrtc::Ptx::from_binary(cubin))
+        .map_err(cuda_err("loading the cubin"))?;
+    Ok((ctx, module))
+}
+
+/// Runs lowered kernel `l`, whose `__global__` function in `module` is `entry`.
+pub fn run_in(
+    ctx: &Arc<CudaContext>,
+    module: &Arc<cudarc::driver::CudaModule>,
+    entry: &str,
+    l: &Lowered,
+    launch: &Launch,
+    kernel: &str,
+) -> Result<RunResult, GpuError> {
     let f = module
-        .load_function(l.entry)
-        .map_err(cuda_err("finding ksem_kernel"))?;
+        .load_function(entry)
+        .map_err(cuda_err("finding the kernel function"))?;
     if l.smem_bytes > DEFAULT_SMEM_LIMIT {
         f.set_attribute(
             cudarc::driver::sys::CUfunction_attribute_enum::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,

@@ -20,9 +20,9 @@ use std::sync::Mutex;
 /// The prelude that makes the CUDA source plain C++.
 pub const HOST_PRELUDE: &str = include_str!("host_prelude.h");
 
-/// The compiler flags of the host build (besides `-DKSEM_THREADS`).
+/// The compiler flags of the host build (besides `-DKSEM_THREADS` and the
+/// optimisation level).
 pub const HOST_FLAGS: &[&str] = &[
-    "-O2",
     "-std=c++17",
     "-ffp-contract=off",
     "-fno-fast-math",
@@ -79,9 +79,17 @@ fn io_err(p: &Path, e: std::io::Error) -> GpuError {
 /// Compiles a generated source into a shared library with `KSEM_THREADS = threads`
 /// (cached by content under the temp dir) and returns its path.
 pub fn compile(source: &str, threads: u32) -> Result<PathBuf, GpuError> {
+    compile_opt(source, threads, "-O2")
+}
+
+/// [`compile`] at optimisation level `opt` (`-O0` compiles a batch of
+/// fuzzer kernels several times faster; the semantics do not change, the
+/// generated code has no UB and is contraction-free at any level).
+pub fn compile_opt(source: &str, threads: u32, opt: &str) -> Result<PathBuf, GpuError> {
     let cxx = compiler()?;
     let mut h = DefaultHasher::new();
-    (source, HOST_PRELUDE, HOST_FLAGS, threads, &cxx).hash(&mut h);
+    let plant = crate::planted::define();
+    (source, HOST_PRELUDE, HOST_FLAGS, threads, &cxx, opt, plant).hash(&mut h);
     let key = format!("{:016x}", h.finish());
     let dir = cache_dir();
     std::fs::create_dir_all(&dir).map_err(|e| io_err(&dir, e))?;
@@ -102,7 +110,9 @@ pub fn compile(source: &str, threads: u32) -> Result<PathBuf, GpuError> {
         COUNTER.fetch_add(1, Ordering::Relaxed)
     ));
     let out = Command::new(&cxx)
+        .arg(opt)
         .args(HOST_FLAGS)
+        .args(plant)
         .arg(format!("-DKSEM_THREADS={threads}"))
         .arg("-include")
         .arg(&prelude)
@@ -170,6 +180,19 @@ pub fn run(
         return Err(GpuError::Launch("KSEM_THREADS must be at least 1".into()));
     }
     let so = compile(&l.source, threads)?;
+    run_in(&so, "ksem_host_launch", l, launch, kernel, threads)
+}
+
+/// Runs lowered kernel `l`, whose host entry in the compiled library `so`
+/// is `symbol` (see [`crate::batch`]), with `threads` threads per block.
+pub fn run_in(
+    so: &Path,
+    symbol: &str,
+    l: &Lowered,
+    launch: &Launch,
+    kernel: &str,
+    threads: u32,
+) -> Result<RunResult, GpuError> {
     let mut m = marshal(l, launch)?;
     let mut inexact: Vec<Vec<u8>> = m.lens.iter().map(|&n| vec![0u8; n.max(1)]).collect();
     // Every argument value lives in one of these until the call returns.
@@ -204,10 +227,10 @@ pub fn run(
         // through `argv` (each pointing at a live value of the slot's C type,
         // little-endian) and accesses buffers only within their lengths.
         unsafe {
-            let lib = libloading::Library::new(&so)
+            let lib = libloading::Library::new(so)
                 .map_err(|e| GpuError::HostLoad(format!("{}: {e}", so.display())))?;
             let f: libloading::Symbol<HostLaunch> = lib
-                .get(b"ksem_host_launch\0")
+                .get(format!("{symbol}\0").as_bytes())
                 .map_err(|e| GpuError::HostLoad(format!("{}: {e}", so.display())))?;
             let stack = stack_bytes(l);
             let rc = f(argv.as_mut_ptr(), g[0], g[1], g[2], stack);

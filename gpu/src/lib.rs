@@ -7,10 +7,12 @@
 #![warn(missing_docs)]
 
 pub mod args;
+pub mod batch;
 pub mod cuda;
 pub mod host;
 pub mod inexact;
 pub mod lower;
+pub mod planted;
 
 use ksem_interp::launch::{Launch, RunResult};
 use ksem_interp::typed::Kernel;
@@ -90,4 +92,39 @@ pub fn run_host_threads(k: &Kernel, launch: &Launch, threads: u32) -> Result<Run
 
 fn lower_kernel(k: &Kernel, launch: &Launch) -> Result<lower::Lowered, GpuError> {
     lower::lower(k, launch).map_err(|e| GpuError::Lower(e.to_string()))
+}
+
+/// Runs many kernels, lowering each and compiling them together per backend
+/// (the fuzzer's path); results are in the order of `items`.
+pub fn run_batch(
+    items: &[(&Kernel, &Launch)],
+    backend: Backend,
+) -> Vec<Result<RunResult, GpuError>> {
+    let lowered: Vec<Result<lower::Lowered, GpuError>> = items
+        .iter()
+        .map(|(k, l)| lower::lower(k, l).map_err(|e| GpuError::Lower(e.to_string())))
+        .collect();
+    let ok: Vec<(usize, &lower::Lowered)> = lowered
+        .iter()
+        .enumerate()
+        .filter_map(|(i, l)| l.as_ref().ok().map(|l| (i, l)))
+        .collect();
+    let batch: Vec<(&lower::Lowered, &Launch, &str)> = ok
+        .iter()
+        .map(|&(i, l)| (l, items[i].1, items[i].0.name.as_str()))
+        .collect();
+    let mut ran = match backend {
+        Backend::Host => batch::run_host(&batch),
+        Backend::Cuda => batch::run_cuda(&batch),
+    }
+    .into_iter();
+    lowered
+        .into_iter()
+        .map(|l| match l {
+            Ok(_) => ran
+                .next()
+                .unwrap_or_else(|| Err(GpuError::Launch("batch lost a result".into()))),
+            Err(e) => Err(e),
+        })
+        .collect()
 }

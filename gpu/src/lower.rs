@@ -1067,10 +1067,23 @@ impl<'a> Lower<'a> {
                 format!("({r} / {inner}) * {} + {r} % {inner}", n * inner)
             }
         };
-        self.line(
-            &format!("for (int {st} = {}; {st} >= 1; {st} /= 2) {{", p / 2),
-            sp,
-        );
+        if !matches!(c, Combiner::Custom { .. }) {
+            // planted bug (tests only): a sequential left fold instead of the tree
+            self.line("#if KSEM_PLANT_REDUCE_SEQ", sp);
+            self.line(&format!("KSEM_WORK({rows}) {{ const int r = {w}; const int ia = {}; for (int k = 1; k < {n}; ++k) {{ const int ib = ia + k * {inner}; {} }} }}", row_base("r"), builtin_combine(c, d, &s, &xi)), sp);
+            self.line(&format!("for (int {st} = 0; {st} >= 1; {st} /= 2) {{"), sp);
+            self.line("#else", sp);
+            self.line(
+                &format!("for (int {st} = {}; {st} >= 1; {st} /= 2) {{", p / 2),
+                sp,
+            );
+            self.line("#endif", sp);
+        } else {
+            self.line(
+                &format!("for (int {st} = {}; {st} >= 1; {st} /= 2) {{", p / 2),
+                sp,
+            );
+        }
         self.indent += 1;
         self.line(&format!("KSEM_WORK({rows} * {st}) {{"), sp);
         self.indent += 1;

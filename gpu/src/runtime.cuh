@@ -7,6 +7,17 @@
 // yield 0, floats are rounded once by ksem_round_exact, and NaN results have
 // the bits the interpreter gives them (float.rs: nan_bits, qnan_bits,
 // f64_result, convert_nan -- the GPU's NaNs as measured on sm_90).
+// Planted bugs (tests only, see planted.rs): each is a wrong rule the fuzzer
+// must find. All are off unless the compile defines them to 1.
+#ifndef KSEM_PLANT_FLOOR_DIV
+#define KSEM_PLANT_FLOOR_DIV 0
+#endif
+#ifndef KSEM_PLANT_REDUCE_SEQ
+#define KSEM_PLANT_REDUCE_SEQ 0
+#endif
+#ifndef KSEM_PLANT_F16_TRUNC
+#define KSEM_PLANT_F16_TRUNC 0
+#endif
 #ifndef KSEM_THREADS
 #define KSEM_THREADS 128
 #endif
@@ -112,7 +123,7 @@ template <int D> KSEM_FN ku64 ksem_idivrem(ku64 a, ku64 b, bool floor, bool rem)
     }
     ki64 q = x / y;
     ki64 r = x - q * y;
-    if (floor && r != 0 && ((r < 0) != (y < 0))) {
+    if ((floor || KSEM_PLANT_FLOOR_DIV) && r != 0 && ((r < 0) != (y < 0))) {
       q -= 1;
       r += y;
     }
@@ -222,6 +233,7 @@ template <int D> KSEM_FN double ksem_dec(ku64 a) {
 
 // Rounds (-1)^neg * m * 2^e once into the format (float.rs round_exact).
 KSEM_FN ku64 ksem_round_exact(int eb, int mb, bool hasinf, bool neg, ku64 m, int e, bool rtz, bool sat) {
+  if (KSEM_PLANT_F16_TRUNC && eb == 5 && mb == 10) rtz = true;
   const ku64 sign = neg ? (1ull << (eb + mb)) : 0ull;
   if (m == 0) return sign;
   const int bias = (1 << (eb - 1)) - 1;
@@ -404,42 +416,24 @@ template <int D> KSEM_FN ku64 ksem_math(int f, ku64 a) {
     if constexpr (D == KF64) return ksem_f64_result(r, a);
     else return ksem_fround<D>(r);
   }
-  if (f == 9 && D != KF64) {
-    // sigmoid in double: in float, 1 + exp(-x) overflows for x < -88.7 where
-    // the result is still a (subnormal) float
-    double x = ksem_dec<D>(a);
-    return ksem_fround<D>(__ddiv_rn(1.0, __dadd_rn(1.0, exp(-x))));
+  // Approximate functions are evaluated in double and rounded once, as the
+  // interpreter does (ops.rs math): for float32 and narrower results this is
+  // bit-identical to the interpreter except within one double ulp of a
+  // rounding boundary; rsqrt is IEEE 1/sqrt in double, exactly as ops.rs.
+  double x = ksem_dec<D>(a), r;  // exact widening
+  switch (f) {
+    case 0: r = exp(x); break;
+    case 1: r = exp2(x); break;
+    case 2: r = log(x); break;
+    case 3: r = log2(x); break;
+    case 6: r = __ddiv_rn(1.0, __dsqrt_rn(x)); break;
+    case 7: r = sin(x); break;
+    case 8: r = cos(x); break;
+    case 9: r = __ddiv_rn(1.0, __dadd_rn(1.0, exp(-x))); break;
+    default: r = erf(x); break;
   }
-  if constexpr (D == KF64) {
-    double x = ksem_f64(a), r;
-    switch (f) {
-      case 0: r = exp(x); break;
-      case 1: r = exp2(x); break;
-      case 2: r = log(x); break;
-      case 3: r = log2(x); break;
-      case 6: r = rsqrt(x); break;
-      case 7: r = sin(x); break;
-      case 8: r = cos(x); break;
-      case 9: r = __ddiv_rn(1.0, __dadd_rn(1.0, exp(-x))); break;
-      default: r = erf(x); break;
-    }
-    return ksem_f64_result(r, a);
-  } else {
-    float x = (float)ksem_dec<D>(a), r;  // exact widening for f16/bf16/fp8
-    switch (f) {
-      case 0: r = expf(x); break;
-      case 1: r = exp2f(x); break;
-      case 2: r = logf(x); break;
-      case 3: r = log2f(x); break;
-      case 6: r = rsqrtf(x); break;
-      case 7: r = sinf(x); break;
-      case 8: r = cosf(x); break;
-      case 9: r = __fdiv_rn(1.0f, __fadd_rn(1.0f, expf(-x))); break;
-      default: r = erff(x); break;
-    }
-    if constexpr (D == KF32) return ksem_canon32(r);
-    else return ksem_fround<D>((double)r);
-  }
+  if constexpr (D == KF64) return ksem_f64_result(r, a);
+  else return ksem_fround<D>(r);
 }
 
 // ---- casts (ops.rs cast) -------------------------------------------------------

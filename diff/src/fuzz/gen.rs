@@ -936,7 +936,9 @@ impl<'c> Gen<'c> {
         } else {
             a
         };
-        let a = if a.d.is_float() {
+        // float32 and narrower: the GPU's double-precision functions then agree
+        // with the interpreter bit for bit (float64 results would differ in ulps)
+        let a = if a.d.is_float() && a.d != DType::F64 {
             a
         } else {
             safe::convert(&a, DType::F32)

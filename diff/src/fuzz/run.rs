@@ -41,33 +41,43 @@ pub enum Outcome {
     Error(String),
 }
 
-/// Programs per batch: verdicts do not depend on `--jobs`, only on `(seed, index)`.
-const BATCH: u64 = 64;
+/// Programs per batch per job (a batch shares one compile per job).
+const BATCH_PER_JOB: u64 = 32;
 
-/// Runs one program on both backends and compares.
-pub fn check(p: &Program, backends: (Backend, Backend)) -> Outcome {
-    let launch = match parse_launch(&p.launch.to_string()) {
-        Ok(l) => l,
-        Err(e) => return Outcome::Error(format!("launch: {e}")),
-    };
-    let k = match ksem_interp::elaborate_source("fuzz.py", &p.source, &launch, None) {
-        Ok(k) => k,
-        Err(e) => return Outcome::Error(e.render()),
-    };
-    let opts = RunOptions {
-        threads: 1,
-        max_loop_iterations: 1 << 16,
-    };
-    let a = match backends.0.run(&k, &launch, &opts) {
-        Ok(r) => r,
-        Err(e) => return Outcome::Error(format!("{}: {e}", backends.0)),
-    };
-    if let Some(u) = a.ub.first() {
-        return Outcome::UbSkipped(format!("{} at {}:{}: {}", u.kind, u.line, u.col, u.message));
+/// A program elaborated and run on the reference side, waiting for the other.
+struct Pending {
+    kernel: ksem_interp::typed::Kernel,
+    launch: ksem_interp::launch::Launch,
+    a: RunResult,
+}
+
+/// The first stage: elaborate and run on backend `a`.
+fn first(p: &Program, a: Backend) -> Result<Pending, Outcome> {
+    let launch =
+        parse_launch(&p.launch.to_string()).map_err(|e| Outcome::Error(format!("launch: {e}")))?;
+    let kernel = ksem_interp::elaborate_source("fuzz.py", &p.source, &launch, None)
+        .map_err(|e| Outcome::Error(e.render()))?;
+    let r = a
+        .run(&kernel, &launch, &RUN_OPTS)
+        .map_err(|e| Outcome::Error(format!("{a}: {e}")))?;
+    if let Some(u) = r.ub.first() {
+        return Err(Outcome::UbSkipped(format!(
+            "{} at {}:{}: {}",
+            u.kind, u.line, u.col, u.message
+        )));
     }
-    let b = match backends.1.run(&k, &launch, &opts) {
-        Ok(r) => r,
-        Err(e) => return Outcome::Error(format!("{}: {e}", backends.1)),
+    Ok(Pending {
+        kernel,
+        launch,
+        a: r,
+    })
+}
+
+/// The verdict once both results are in.
+fn verdict(a: RunResult, b: Result<RunResult, String>, backend: Backend) -> Outcome {
+    let b = match b {
+        Ok(b) => b,
+        Err(e) => return Outcome::Error(format!("{backend}: {e}")),
     };
     if let Some(u) = b.ub.first() {
         return Outcome::UbSkipped(format!("{} at {}:{}: {}", u.kind, u.line, u.col, u.message));
@@ -78,6 +88,45 @@ pub fn check(p: &Program, backends: (Backend, Backend)) -> Outcome {
     } else {
         Outcome::Mismatch(Box::new((c, a, b)))
     }
+}
+
+const RUN_OPTS: RunOptions = RunOptions {
+    threads: 1,
+    max_loop_iterations: 1 << 16,
+};
+
+/// Checks a batch of programs: the reference side in parallel, the other
+/// side compiled in `jobs` groups (one compile each) in parallel.
+fn check_batch(programs: &[Program], backends: (Backend, Backend), jobs: usize) -> Vec<Outcome> {
+    let firsts: Vec<Result<Pending, Outcome>> =
+        programs.par_iter().map(|p| first(p, backends.0)).collect();
+    let ready: Vec<usize> = (0..firsts.len()).filter(|&i| firsts[i].is_ok()).collect();
+    let group = ready.len().div_ceil(jobs.max(1)).max(1);
+    let seconds: Vec<(usize, Result<RunResult, String>)> = ready
+        .par_chunks(group)
+        .flat_map_iter(|chunk| {
+            let items: Vec<(&ksem_interp::typed::Kernel, &ksem_interp::launch::Launch)> = chunk
+                .iter()
+                .map(|&i| {
+                    let pd = firsts[i].as_ref().expect("ready");
+                    (&pd.kernel, &pd.launch)
+                })
+                .collect();
+            let results = backends.1.run_batch(&items, &RUN_OPTS);
+            chunk.iter().copied().zip(results).collect::<Vec<_>>()
+        })
+        .collect();
+    let mut seconds = seconds.into_iter();
+    firsts
+        .into_iter()
+        .map(|f| match f {
+            Err(o) => o,
+            Ok(pd) => {
+                let (_, b) = seconds.next().expect("one result per ready program");
+                verdict(pd.a, b, backends.1)
+            }
+        })
+        .collect()
 }
 
 /// Counts of a campaign.
@@ -129,21 +178,24 @@ pub fn campaign(o: &Options, mut on_batch: impl FnMut(&Summary)) -> Summary {
     let mut s = Summary::default();
     let mut next = 0u64;
     loop {
+        let batch = BATCH_PER_JOB * o.jobs.max(1) as u64;
         let end = match o.count {
-            Some(c) => (next + BATCH).min(c),
-            None => next + BATCH,
+            Some(c) => (next + batch).min(c),
+            None => next + batch,
         };
         if next >= end {
             break;
         }
         let results: Vec<(u64, Program, Outcome)> = pool.install(|| {
-            (next..end)
+            let programs: Vec<Program> = (next..end)
                 .into_par_iter()
-                .map(|i| {
-                    let p = generate(&o.config, o.seed, i);
-                    let v = check(&p, o.backends);
-                    (i, p, v)
-                })
+                .map(|i| generate(&o.config, o.seed, i))
+                .collect();
+            let outcomes = check_batch(&programs, o.backends, o.jobs);
+            (next..end)
+                .zip(programs)
+                .zip(outcomes)
+                .map(|((i, p), v)| (i, p, v))
                 .collect()
         });
         for (i, p, v) in results {

@@ -1,0 +1,78 @@
+//! Many kernels in one compilation: the shared runtime once, then every
+//! kernel under its own names, so one C++ compile or one NVRTC program
+//! serves a whole batch (fuzzing would otherwise spend its time compiling).
+
+use crate::lower::Lowered;
+use crate::GpuError;
+use ksem_interp::launch::{Launch, RunResult};
+
+/// The line that ends the runtime every generated source starts with.
+pub const RUNTIME_END: &str = "// ---- end of the ksem runtime";
+
+/// The `__global__` function of kernel `i` of a batch.
+pub fn entry(i: usize) -> String {
+    format!("ksem_kernel_{i}")
+}
+
+/// The host entry of kernel `i` of a batch.
+pub fn host_entry(i: usize) -> String {
+    format!("ksem_host_launch_{i}")
+}
+
+/// One source holding every kernel of `parts`, renamed by position.
+pub fn source(parts: &[&Lowered]) -> String {
+    let mut out = String::new();
+    for (i, l) in parts.iter().enumerate() {
+        let cut = l
+            .source
+            .find(RUNTIME_END)
+            .and_then(|p| l.source[p..].find('\n').map(|n| p + n + 1))
+            .expect("generated sources contain the runtime marker");
+        if i == 0 {
+            out.push_str(&l.source[..cut]);
+        }
+        out.push_str("\n#undef KSEM_SMEM_BYTES\n");
+        let kernel = l.source[cut..]
+            .replace("ksem_kernel(", &format!("{}(", entry(i)))
+            .replace("ksem_host_launch(", &format!("{}(", host_entry(i)));
+        out.push_str(&kernel);
+    }
+    out
+}
+
+/// Runs every lowered kernel of a batch on the host with one thread per
+/// block, compiling them together (each alone if the batch fails to compile,
+/// so one bad kernel cannot change another's verdict).
+pub fn run_host(items: &[(&Lowered, &Launch, &str)]) -> Vec<Result<RunResult, GpuError>> {
+    let parts: Vec<&Lowered> = items.iter().map(|(l, _, _)| *l).collect();
+    match crate::host::compile_opt(&source(&parts), 1, "-O0") {
+        Ok(so) => items
+            .iter()
+            .enumerate()
+            .map(|(i, (l, launch, k))| crate::host::run_in(&so, &host_entry(i), l, launch, k, 1))
+            .collect(),
+        Err(_) if items.len() > 1 => items
+            .iter()
+            .map(|(l, launch, k)| crate::host::run(l, launch, k, 1))
+            .collect(),
+        Err(e) => vec![Err(e)],
+    }
+}
+
+/// Runs every lowered kernel of a batch on the GPU from one NVRTC program
+/// (each alone if the batch fails to compile).
+pub fn run_cuda(items: &[(&Lowered, &Launch, &str)]) -> Vec<Result<RunResult, GpuError>> {
+    let parts: Vec<&Lowered> = items.iter().map(|(l, _, _)| *l).collect();
+    match crate::cuda::load(&source(&parts)) {
+        Ok((ctx, module)) => items
+            .iter()
+            .enumerate()
+            .map(|(i, (l, launch, k))| crate::cuda::run_in(&ctx, &module, &entry(i), l, launch, k))
+            .collect(),
+        Err(_) if items.len() > 1 => items
+            .iter()
+            .map(|(l, launch, k)| crate::cuda::run(l, launch, k))
+            .collect(),
+        Err(e) => vec![Err(e)],
+    }
+}
