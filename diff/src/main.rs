@@ -142,6 +142,9 @@ enum Cmd {
         /// Repetitions per measurement (the best is reported).
         #[arg(long, default_value_t = 3)]
         repeat: usize,
+        /// Benchmark the lowered vector add on the GPU instead (run from the repository root).
+        #[arg(long)]
+        gpu: bool,
     },
 }
 
@@ -415,8 +418,12 @@ fn dispatch(cmd: Cmd) -> Result<ExitCode, Error> {
             println!("{}", base.with_extension("py").display());
             Ok(ExitCode::SUCCESS)
         }
-        Cmd::Bench { repeat } => {
-            bench::run(repeat);
+        Cmd::Bench { repeat, gpu } => {
+            if gpu {
+                bench::run_gpu(100).map_err(usage)?;
+            } else {
+                bench::run(repeat);
+            }
             Ok(ExitCode::SUCCESS)
         }
     }

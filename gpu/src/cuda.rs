@@ -53,14 +53,20 @@ pub fn driver_available() -> Result<(), GpuError> {
 
 /// The NVRTC options ksem compiles with: no contraction, C++17, every
 /// function a device function, `KSEM_THREADS = threads`.
+/// `KSEM_NVRTC_OPTIONS` (whitespace-separated) is appended, e.g. to compare
+/// optimisation levels when a GPU result is in doubt.
 pub fn nvrtc_options(arch: &str, threads: u32) -> Vec<String> {
-    vec![
+    let mut o = vec![
         "--fmad=false".into(),
         format!("-arch={arch}"),
         format!("-DKSEM_THREADS={threads}"),
         "-default-device".into(),
         "--std=c++17".into(),
-    ]
+    ];
+    if let Ok(extra) = std::env::var("KSEM_NVRTC_OPTIONS") {
+        o.extend(extra.split_whitespace().map(str::to_string));
+    }
+    o
 }
 
 /// Compiles a generated source with NVRTC for `arch` with `KSEM_THREADS` =
@@ -190,6 +196,64 @@ pub fn run_in(
     launch: &Launch,
     kernel: &str,
 ) -> Result<RunResult, GpuError> {
+    run_timed(ctx, module, entry, l, launch, kernel, 0).map(|(r, _)| r)
+}
+
+/// Compiles and runs kernel `l`, then launches it `reps` more times between
+/// two CUDA events; returns the result of the first launch and the mean
+/// time of the others in milliseconds (for kernels whose repeated launches
+/// are idempotent, such as the benchmarks').
+pub fn time(
+    l: &Lowered,
+    launch: &Launch,
+    kernel: &str,
+    reps: u32,
+) -> Result<(RunResult, f64), GpuError> {
+    let (ctx, module) = load(&l.source)?;
+    let (r, ms) = run_timed(&ctx, &module, l.entry, l, launch, kernel, reps.max(1))?;
+    Ok((r, ms.unwrap_or(f64::NAN)))
+}
+
+/// Mean milliseconds of a device-to-device copy of `bytes` bytes (the
+/// bandwidth yardstick of the benchmarks).
+pub fn time_copy(bytes: usize, reps: u32) -> Result<f64, GpuError> {
+    let ctx = context()?;
+    let stream = ctx.default_stream();
+    let src = stream
+        .alloc_zeros::<u8>(bytes)
+        .map_err(cuda_err("allocating"))?;
+    let mut dst = stream
+        .alloc_zeros::<u8>(bytes)
+        .map_err(cuda_err("allocating"))?;
+    stream
+        .memcpy_dtod(&src, &mut dst)
+        .map_err(cuda_err("copying"))?;
+    let flags = Some(cudarc::driver::sys::CUevent_flags::CU_EVENT_DEFAULT);
+    let start = stream
+        .record_event(flags)
+        .map_err(cuda_err("recording an event"))?;
+    for _ in 0..reps.max(1) {
+        stream
+            .memcpy_dtod(&src, &mut dst)
+            .map_err(cuda_err("copying"))?;
+    }
+    let end = stream
+        .record_event(flags)
+        .map_err(cuda_err("recording an event"))?;
+    let ms = start.elapsed_ms(&end).map_err(cuda_err("timing"))? as f64;
+    Ok(ms / reps.max(1) as f64)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn run_timed(
+    ctx: &Arc<CudaContext>,
+    module: &Arc<cudarc::driver::CudaModule>,
+    entry: &str,
+    l: &Lowered,
+    launch: &Launch,
+    kernel: &str,
+    reps: u32,
+) -> Result<(RunResult, Option<f64>), GpuError> {
     let f = module
         .load_function(entry)
         .map_err(cuda_err("finding the kernel function"))?;
@@ -251,6 +315,21 @@ pub fn run_in(
     stream
         .synchronize()
         .map_err(cuda_err("running the kernel"))?;
+    let mut ms = None;
+    if reps > 0 {
+        let flags = Some(cudarc::driver::sys::CUevent_flags::CU_EVENT_DEFAULT);
+        let start = stream
+            .record_event(flags)
+            .map_err(cuda_err("recording an event"))?;
+        for _ in 0..reps {
+            // SAFETY: as for the launch above.
+            unsafe { builder.launch(cfg) }.map_err(cuda_err("launching the kernel"))?;
+        }
+        let end = stream
+            .record_event(flags)
+            .map_err(cuda_err("recording an event"))?;
+        ms = Some(start.elapsed_ms(&end).map_err(cuda_err("timing"))? as f64 / reps as f64);
+    }
     let mut out = Vec::with_capacity(dbufs.len());
     for (b, d) in dbufs.iter().enumerate() {
         let mut v = stream
@@ -267,11 +346,14 @@ pub fn run_in(
         v.truncate(m.lens[b]);
         flags.push(v);
     }
-    Ok(unmarshal(
-        l,
-        kernel,
-        "cuda",
-        &out,
-        l.inexact_flags.then_some(&flags[..]),
+    Ok((
+        unmarshal(
+            l,
+            kernel,
+            "cuda",
+            &out,
+            l.inexact_flags.then_some(&flags[..]),
+        ),
+        ms,
     ))
 }
