@@ -8,6 +8,7 @@ use super::rng::Rng;
 use super::safe;
 use ksem_interp::dtype::DType;
 use ksem_interp::launch::hex_bits;
+use ksem_interp::triton::builtins::{minmax_dtype, sum_dtype};
 use ksem_interp::triton::promote::{self, Operand, PyNum};
 use serde_json::{json, Map, Value as Json};
 use std::collections::BTreeSet;
@@ -1077,29 +1078,5 @@ impl<'c> Gen<'c> {
             shape,
             lit: None,
         }
-    }
-}
-
-/// The dtype `tl.sum` returns (Triton 3.6: sub-32-bit ints widen to int32/uint32).
-fn sum_dtype(d: DType) -> DType {
-    if d.is_signed_int() && d.bits() < 32 {
-        DType::I32
-    } else if d.is_unsigned_int() && d.bits() < 32 {
-        DType::U32
-    } else {
-        d
-    }
-}
-
-/// The dtype `tl.max`/`tl.min` return (sub-32-bit values widen).
-fn minmax_dtype(d: DType) -> DType {
-    if d.bits() < 32 {
-        if d.is_float() {
-            DType::F32
-        } else {
-            DType::I32
-        }
-    } else {
-        d
     }
 }

@@ -186,6 +186,26 @@ fn normalize_axis(axis: i128, rank: usize, span: Span) -> DResult<usize> {
     Ok(a as usize)
 }
 
+/// The dtype `tl.sum` accumulates and returns (Triton 3.6): integers narrower
+/// than 32 bits widen to int32 (signed) or uint32 (unsigned, bool); others keep theirs.
+pub fn sum_dtype(d: DType) -> DType {
+    match d {
+        d if d.is_signed_int() && d.bits() < 32 => DType::I32,
+        d if d.is_unsigned_int() && d.bits() < 32 => DType::U32,
+        d => d,
+    }
+}
+
+/// The dtype `tl.max`/`tl.min` return (Triton 3.6): anything narrower than 32
+/// bits widens to float32 or int32.
+pub fn minmax_dtype(d: DType) -> DType {
+    match d {
+        d if d.bits() < 32 && d.is_float() => DType::F32,
+        d if d.bits() < 32 => DType::I32,
+        d => d,
+    }
+}
+
 fn math_fn(name: &str) -> Option<MathFn> {
     Some(match name {
         "exp" => MathFn::Exp,
@@ -580,14 +600,12 @@ impl Elab<'_> {
                 let d = x.ty.dtype();
                 let x = if name == "sum" {
                     let out = match b.opt("dtype") {
-                        Some(v) => Some(as_dtype(&v, span)?),
-                        None if d.is_signed_int() && d.bits() < 32 => Some(DType::I32),
-                        None if d.is_unsigned_int() && d.bits() < 32 => Some(DType::U32),
-                        None => None,
+                        Some(v) => as_dtype(&v, span)?,
+                        None => sum_dtype(d),
                     };
                     match out {
-                        Some(o) => self.cast(x, o, CONVERT),
-                        None => x,
+                        o if o != d => self.cast(x, o, CONVERT),
+                        _ => x,
                     }
                 } else {
                     if !d.is_int() {
@@ -651,12 +669,8 @@ impl Elab<'_> {
                     return Ok(Value::Tuple(vec![vals, idx]));
                 }
                 let d = x.ty.dtype();
-                let x = if d.bits() < 32 {
-                    self.cast(
-                        x,
-                        if d.is_float() { DType::F32 } else { DType::I32 },
-                        CONVERT,
-                    )
+                let x = if minmax_dtype(d) != d {
+                    self.cast(x, minmax_dtype(d), CONVERT)
                 } else {
                     x
                 };
