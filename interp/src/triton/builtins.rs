@@ -351,24 +351,14 @@ impl Elab<'_> {
                     kwargs,
                     span,
                 )?;
-                let ptr = self.to_tensor(b.req("pointer", span)?, span)?;
-                let Elem::Ptr(d) = ptr.ty.elem else {
-                    return err(span, format!("tl.load needs a pointer, got {}", ptr.ty));
-                };
-                let shape = ptr.ty.shape.clone();
+                let (ptr, d, shape) = self.pointer(b.req("pointer", span)?, "tl.load", span)?;
                 let mask = match b.opt("mask") {
                     Some(m) => Some(Box::new(self.mask(m, &shape, span)?)),
                     None => None,
                 };
                 let other = match b.opt("other") {
                     Some(o) => {
-                        let o = match o {
-                            Value::Num(n) => self.num_const(n, d, span),
-                            v => {
-                                let e = self.to_tensor(v, span)?;
-                                self.cast(e, d, CONVERT)
-                            }
-                        };
+                        let o = self.value_as(o, d, span)?;
                         Some(Box::new(self.broadcast_to(o, &shape, span)?))
                     }
                     None => None,
@@ -392,21 +382,8 @@ impl Elab<'_> {
                     kwargs,
                     span,
                 )?;
-                let ptr = self.to_tensor(b.req("pointer", span)?, span)?;
-                let Elem::Ptr(d) = ptr.ty.elem else {
-                    return err(span, format!("tl.store needs a pointer, got {}", ptr.ty));
-                };
-                let shape = ptr.ty.shape.clone();
-                let value = match b.req("value", span)? {
-                    Value::Num(n) => self.num_const(n, d, span),
-                    v => {
-                        let e = self.to_tensor(v, span)?;
-                        if e.ty.is_ptr() {
-                            return err(span, "storing pointers is not supported");
-                        }
-                        self.cast(e, d, CONVERT)
-                    }
-                };
+                let (ptr, d, shape) = self.pointer(b.req("pointer", span)?, "tl.store", span)?;
+                let value = self.value_as(b.req("value", span)?, d, span)?;
                 let value = self.broadcast_to(value, &shape, span)?;
                 let mask = match b.opt("mask") {
                     Some(m) => Some(self.mask(m, &shape, span)?),
@@ -1017,17 +994,39 @@ impl Elab<'_> {
 
     fn full(&mut self, shape: Vec<usize>, v: Value, d: DType, span: Span) -> DResult<Value> {
         check_block_shape(&shape, span)?;
-        let c = match v {
-            Value::Num(n) => self.num_const(n, d, span),
-            Value::Tensor(e) if e.ty.shape.is_empty() => self.cast(e, d, CONVERT),
-            other => {
-                return err(
-                    span,
-                    format!("the fill value must be a scalar, got {}", other.describe()),
-                )
-            }
-        };
+        if matches!(&v, Value::Tensor(e) if !e.ty.shape.is_empty()) {
+            return err(
+                span,
+                format!("the fill value must be a scalar, got {}", v.describe()),
+            );
+        }
+        let c = self.value_as(v, d, span)?;
         Ok(Value::Tensor(self.broadcast_to(c, &shape, span)?))
+    }
+
+    /// A pointer argument: the tile of pointers, the pointee dtype and the shape.
+    fn pointer(&mut self, v: Value, what: &str, span: Span) -> DResult<(Expr, DType, Vec<usize>)> {
+        let ptr = self.to_tensor(v, span)?;
+        let Elem::Ptr(d) = ptr.ty.elem else {
+            return err(span, format!("{what} needs a pointer, got {}", ptr.ty));
+        };
+        let shape = ptr.ty.shape.clone();
+        Ok((ptr, d, shape))
+    }
+
+    /// A number or tensor converted to dtype `d` (literals exactly or rounded
+    /// once; tensors with a conversion node), as loads, stores and fills do.
+    fn value_as(&mut self, v: Value, d: DType, span: Span) -> DResult<Expr> {
+        Ok(match v {
+            Value::Num(n) => self.num_const(n, d, span),
+            v => {
+                let e = self.to_tensor(v, span)?;
+                if e.ty.is_ptr() {
+                    return err(span, "pointers cannot be stored or converted to numbers");
+                }
+                self.cast(e, d, CONVERT)
+            }
+        })
     }
 
     /// Promotes two operands as Triton's binary operations do (both scalars:
