@@ -4,10 +4,7 @@
 use ksem_interp::float::ulp_distance;
 use ksem_interp::launch::{hex_bits, RunResult};
 
-/// ULP distance tolerated for elements derived from approximate math (the
-/// documented CUDA bounds of expf/logf/sinf/cosf/exp2f/log2f/rsqrtf are at
-/// most 2 ULP each; one more rounding and slack for one dependent operation).
-pub const INEXACT_ULP_BOUND: u64 = 8;
+pub use ksem_interp::corpus::INEXACT_ULP_BOUND;
 
 /// One differing element.
 #[derive(Clone, Debug, PartialEq)]

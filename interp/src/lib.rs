@@ -1,6 +1,7 @@
 //! ksem's reference interpreter: the typed program, exact element semantics,
 //! the Triton front end, and the evaluator.
 
+pub mod corpus;
 pub mod dtype;
 pub mod eval;
 pub mod float;

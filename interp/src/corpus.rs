@@ -1,0 +1,76 @@
+//! Corpus cases: a launch plus the expected result, and the comparison of a
+//! run against it (shared by `ksem corpus check` and the corpus test).
+
+use crate::dtype::DType;
+use crate::float::ulp_distance;
+use crate::launch::RunResult;
+use serde_json::Value as Json;
+
+/// ULP distance tolerated for elements derived from approximate math (the
+/// documented CUDA bounds of expf/logf/sinf/cosf/exp2f/log2f/rsqrtf are at
+/// most 2 ULP each; one more rounding and slack for one dependent operation).
+pub const INEXACT_ULP_BOUND: u64 = 8;
+
+/// Differences between a result and a case's `"expected"`. Buffers whose
+/// expectation says `"exact": false` compare within the case's `"ulp"`;
+/// elements the result marks inexact also get `inexact_slack` ULP (a GPU
+/// backend against the interpreter's bits; 0 when replaying the reference).
+pub fn check_expected(expected: &Json, r: &RunResult, inexact_slack: u64) -> Vec<String> {
+    let mut bad = Vec::new();
+    let want_ub = expected
+        .get("ub")
+        .and_then(|u| u.as_array())
+        .map_or(0, |u| u.len());
+    if want_ub != r.ub.len() {
+        bad.push(format!("expected {want_ub} UB reports, got {}", r.ub.len()));
+    }
+    let Some(bufs) = expected.get("buffers").and_then(|b| b.as_object()) else {
+        return vec!["no expected buffers".into()];
+    };
+    for (name, want) in bufs {
+        let Some(got) = r.buffers.iter().find(|b| &b.name == name) else {
+            bad.push(format!("{name}: missing"));
+            continue;
+        };
+        if want["dtype"].as_str().and_then(DType::from_name) != Some(got.dtype) {
+            bad.push(format!("{name}: dtype differs"));
+            continue;
+        }
+        let Some(bits) = want["bits"].as_array() else {
+            bad.push(format!("{name}: no expected bits"));
+            continue;
+        };
+        if bits.len() != got.bits.len() {
+            bad.push(format!(
+                "{name}: {} elements expected, {} got",
+                bits.len(),
+                got.bits.len()
+            ));
+            continue;
+        }
+        let exact = want.get("exact").and_then(|e| e.as_bool()).unwrap_or(true);
+        let ulp = want.get("ulp").and_then(|u| u.as_u64()).unwrap_or(0);
+        let mut n = 0;
+        for (i, w) in bits.iter().enumerate() {
+            let w = w
+                .as_str()
+                .and_then(|s| u64::from_str_radix(s.trim_start_matches("0x"), 16).ok())
+                .unwrap_or(u64::MAX);
+            let g = got.bits[i];
+            let approx_ok = (!exact || (got.inexact[i] && inexact_slack > 0))
+                && got.dtype.is_float()
+                && ulp_distance(got.dtype, w, g)
+                    <= ulp.max(if got.inexact[i] { INEXACT_ULP_BOUND } else { 0 });
+            if w != g && !approx_ok {
+                n += 1;
+                if n <= 3 {
+                    bad.push(format!("{name}[{i}]: expected {w:#x}, got {g:#x}"));
+                }
+            }
+        }
+        if n > 3 {
+            bad.push(format!("{name}: {n} elements differ in all"));
+        }
+    }
+    bad
+}
