@@ -391,6 +391,39 @@ impl<'c> Gen<'c> {
         v
     }
 
+    /// `e` as something cheap to repeat: itself when it is a name or a
+    /// literal, else a fresh variable assigned `e` just before the statement
+    /// being generated (so a rewrite that repeats its operand repeats a name,
+    /// and generated code grows linearly with expression depth).
+    fn bind(&mut self, e: E) -> E {
+        let atom = e.lit.is_some()
+            || e.code
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if atom {
+            return e;
+        }
+        let name = self.fresh("t");
+        self.line(format!("{name} = {}", e.code));
+        E::var(&name, e.d, e.shape)
+    }
+
+    /// [`safe::convert`], with an operand it would repeat bound first.
+    fn convert(&mut self, e: E, t: DType) -> E {
+        let e = if safe::convert_repeats_operand(&e, t) {
+            self.bind(e)
+        } else {
+            e
+        };
+        safe::convert(&e, t)
+    }
+
+    /// [`safe::divisor`] of `b` bound to a name.
+    fn divisor(&mut self, b: E, d: DType) -> E {
+        let b = self.bind(b);
+        safe::divisor(&b, d)
+    }
+
     fn stmt(&mut self, depth: usize) {
         let r = self.rng.below(100);
         if depth < 2 && self.cfg.loops && r < 10 {
@@ -486,7 +519,7 @@ impl<'c> Gen<'c> {
         } else {
             sum
         };
-        let conv = safe::convert(&sum, d);
+        let conv = self.convert(sum, d);
         self.line(format!("{acc} = {}", conv.code));
         self.indent -= 1;
         self.vars.truncate(saved);
@@ -523,7 +556,7 @@ impl<'c> Gen<'c> {
                 ..sum
             };
         }
-        let conv = safe::convert(&sum, d);
+        let conv = self.convert(sum, d);
         self.line(format!("{acc} = {}", conv.code));
         self.line(format!("{j} += 1"));
         self.indent -= 1;
@@ -548,7 +581,7 @@ impl<'c> Gen<'c> {
         }
         let a = self.expr(2);
         let a = self.full_of(a);
-        let a = safe::convert(&a, d);
+        let a = self.convert(a, d);
         self.line(format!("{out} = {}", a.code));
         self.vars.truncate(saved);
         self.indent -= 1;
@@ -556,7 +589,7 @@ impl<'c> Gen<'c> {
         self.indent += 1;
         let b = self.expr(2);
         let b = self.full_of(b);
-        let b = safe::convert(&b, d);
+        let b = self.convert(b, d);
         self.line(format!("{out} = {}", b.code));
         self.vars.truncate(saved);
         self.indent -= 1;
@@ -700,7 +733,7 @@ impl<'c> Gen<'c> {
                     Some(d) => (a, b, d),
                     None => {
                         // tensors of mixed signedness for / // %: convert b
-                        let b2 = safe::convert(&b, a.d);
+                        let b2 = self.convert(b, a.d);
                         let d = self.result(&a, &b2, div).unwrap_or(a.d);
                         (a, b2, d)
                     }
@@ -743,21 +776,18 @@ impl<'c> Gen<'c> {
         self.features.insert(if op == "%" { "mod" } else { "div" });
         // bool // bool: divide in int32 (the guarded divisor would promote anyway)
         let (a, b, d) = if d == DType::Bool {
-            (
-                safe::convert(&a, DType::I32),
-                safe::convert(&b, DType::I32),
-                DType::I32,
-            )
+            let a = self.convert(a, DType::I32);
+            (a, self.convert(b, DType::I32), DType::I32)
         } else {
             (a, b, d)
         };
         // the divisor in the computation type, so its guard sees the value divided by
         let b = if b.lit.is_none() && b.d != d {
-            safe::convert(&b, d)
+            self.convert(b, d)
         } else {
             b
         };
-        let b = safe::divisor(&b, d);
+        let b = self.divisor(b, d);
         E {
             code: format!("({} {op} {})", a.code, b.code),
             d,
@@ -767,17 +797,7 @@ impl<'c> Gen<'c> {
     }
 
     fn bitwise(&mut self, a: E, b: E) -> E {
-        let int_only = |e: E| match e.lit {
-            Some(PyNum::Float(_)) => E {
-                code: "1".into(),
-                lit: Some(PyNum::Int(1)),
-                ..e
-            },
-            Some(_) => e,
-            None if e.d.is_float() => safe::convert(&e, DType::I32),
-            None => e,
-        };
-        let (a, b) = (int_only(a), int_only(b));
+        let (a, b) = (self.int_only(a), self.int_only(b));
         let (a, b, d) = self.fit_literals(a, b, false);
         let shape = bshape(a.shape, b.shape);
         if d == DType::Bool || self.rng.chance(0.5) {
@@ -799,12 +819,32 @@ impl<'c> Gen<'c> {
             (None, Some(_)) => a.d,
             _ => d,
         };
+        let b = if b.d == DType::Bool || b.d.is_float() {
+            self.convert(b, d)
+        } else {
+            b
+        };
         let amount = safe::shift_amount(&b, d);
         E {
             code: format!("({} {op} {})", a.code, amount),
             d,
             shape,
             lit: None,
+        }
+    }
+
+    /// An integer operand for a bitwise operator: a float literal becomes 1,
+    /// a float tile is converted to int32.
+    fn int_only(&mut self, e: E) -> E {
+        match e.lit {
+            Some(PyNum::Float(_)) => E {
+                code: "1".into(),
+                lit: Some(PyNum::Int(1)),
+                ..e
+            },
+            Some(_) => e,
+            None if e.d.is_float() => self.convert(e, DType::I32),
+            None => e,
         }
     }
 
@@ -830,13 +870,14 @@ impl<'c> Gen<'c> {
         } else {
             c
         };
+        let c_shape = c.shape;
         let cond = if c.d == DType::Bool {
             c.code.clone()
         } else {
-            format!("({} != 0)", safe::convert(&c, DType::I32).code)
+            format!("({} != 0)", self.convert(c, DType::I32).code)
         };
         let (a, b, d) = self.fit_literals(a, b, false);
-        let shape = bshape(bshape(a.shape, b.shape), c.shape);
+        let shape = bshape(bshape(a.shape, b.shape), c_shape);
         E {
             code: format!("tl.where({cond}, {}, {})", a.code, b.code),
             d,
@@ -896,7 +937,7 @@ impl<'c> Gen<'c> {
             };
         }
         let t = self.arith_dtype();
-        let mut e = safe::convert(&a, t);
+        let mut e = self.convert(a.clone(), t);
         if a.d.is_float() && t.is_float() && t.bits() < a.d.bits() && self.rng.chance(0.3) {
             self.features.insert("rtz");
             e.code = format!(
@@ -942,7 +983,7 @@ impl<'c> Gen<'c> {
         let a = if a.d.is_float() && a.d != DType::F64 {
             a
         } else {
-            safe::convert(&a, DType::F32)
+            self.convert(a, DType::F32)
         };
         let f = *self.rng.pick(&[
             "tl.exp", "tl.log", "tl.sin", "tl.cos", "tl.sqrt", "tl.floor", "tl.ceil", "tl.exp2",
@@ -965,7 +1006,8 @@ impl<'c> Gen<'c> {
             } else {
                 e
             };
-            ops.push(safe::convert(&e, d));
+            let e = self.convert(e, d);
+            ops.push(e);
         }
         let shape = bshape(bshape(ops[0].shape, ops[1].shape), ops[2].shape);
         E {
@@ -1049,29 +1091,28 @@ impl<'c> Gen<'c> {
         let saved_fixed = self.fixed;
         self.fixed = 0;
         self.in_helper = true;
+        let saved_body = std::mem::take(&mut self.body);
+        let saved_indent = std::mem::replace(&mut self.indent, 1);
         let body = self.expr(2);
-        self.in_helper = false;
         let body = if body.lit.is_some() {
             self.binary_arith(self.vars[0].clone(), body, "+")
         } else {
             body
         };
+        let lines = std::mem::replace(&mut self.body, saved_body);
+        self.indent = saved_indent;
+        self.in_helper = false;
         self.vars = saved_vars;
         self.fixed = saved_fixed;
-        self.helpers.push(format!(
-            "@triton.jit\ndef {name}(p, q):\n    return {}\n",
-            body.code
-        ));
-        let shape = if body.shape == Shape::Scalar {
-            Shape::Scalar
-        } else {
-            bshape(a.shape, b.shape)
-        };
-        let shape = if body.code.contains('p') || body.code.contains('q') {
-            bshape(shape, body.shape)
-        } else {
-            shape
-        };
+        let mut text = format!("@triton.jit\ndef {name}(p, q):\n");
+        for l in lines {
+            text.push_str(&l);
+            text.push('\n');
+        }
+        text.push_str(&format!("    return {}\n", body.code));
+        self.helpers.push(text);
+        // p and q carry the call's operand shapes, so the body's shape is the call's
+        let shape = body.shape;
         E {
             code: format!("{name}({}, {})", a.code, b.code),
             d: body.d,

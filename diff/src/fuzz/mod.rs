@@ -48,6 +48,41 @@ mod tests {
         assert!(ub * 100 <= n as usize, "{ub} of {n} programs hit UB");
     }
 
+    /// The operand a UB rewrite repeats (`x != x` of a float→int
+    /// conversion, `x == 0` of a divisor guard) is always a name or a
+    /// literal, so nested rewrites cannot blow generated code up.
+    #[test]
+    fn rewrites_repeat_only_names() {
+        let cfg = Config::default();
+        let atom = |s: &str| {
+            !s.is_empty()
+                && s.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.')
+        };
+        let mut seen = 0;
+        for i in 0..300 {
+            let src = generate(&cfg, 3, i).source;
+            for (pat, end) in [("tl.where(", " != "), ("tl.where((", " == 0)")] {
+                for (at, _) in src.match_indices(pat) {
+                    let rest = &src[at + pat.len()..];
+                    let Some(n) = rest.find(end) else { continue };
+                    let x = &rest[..n];
+                    let repeated = if end == " != " {
+                        rest[n + end.len()..].starts_with(&format!("{x}, 0, tl.minimum"))
+                    } else {
+                        rest[n + end.len()..].starts_with(&format!(" | ({x} == -1)"))
+                            || rest[n + end.len()..].starts_with(&format!(", 3, {x})"))
+                    };
+                    if repeated {
+                        seen += 1;
+                        assert!(atom(x), "program {i} repeats `{x}`:\n{src}");
+                    }
+                }
+            }
+        }
+        assert!(seen > 100, "only {seen} rewrites seen");
+    }
+
     #[test]
     fn generation_is_deterministic() {
         let cfg = Config::default();

@@ -18,7 +18,7 @@ pub fn convert(e: &E, t: DType) -> E {
             ..e.clone()
         };
     }
-    if e.d.is_float() && t.is_int() && t != DType::Bool {
+    if convert_repeats_operand(e, t) {
         let (lo, hi) = float_bounds(e.d, t);
         return E {
             code: format!(
@@ -37,6 +37,12 @@ pub fn convert(e: &E, t: DType) -> E {
         shape: e.shape,
         lit: None,
     }
+}
+
+/// Whether [`convert`] of `e` to `t` names `e` more than once (a float
+/// tile going to an integer dtype).
+pub fn convert_repeats_operand(e: &E, t: DType) -> bool {
+    e.lit.is_none() && e.d != t && e.d.is_float() && t.is_int() && t != DType::Bool
 }
 
 /// The widest `[lo, hi]` of float dtype `f` whose values truncate into integer dtype `t`.
