@@ -6,7 +6,7 @@
 //! lowering's multi-thread index math and barriers without a GPU.
 
 use crate::args::{marshal, unmarshal};
-use crate::lower::{ArgSlot, Lowered};
+use crate::lower::{ArgSlot, Lowered, RUNTIME};
 use crate::GpuError;
 use ksem_interp::launch::{Launch, RunResult};
 use std::collections::hash_map::DefaultHasher;
@@ -30,6 +30,7 @@ pub const HOST_FLAGS: &[&str] = &[
     "-fPIC",
     "-pthread",
     "-w",
+    "-pipe",
     "-DKSEM_HOST",
 ];
 
@@ -98,24 +99,30 @@ pub fn compile_opt(source: &str, threads: u32, opt: &str) -> Result<PathBuf, Gpu
         return Ok(so);
     }
     evict(&dir);
-    let mut ph = DefaultHasher::new();
-    HOST_PRELUDE.hash(&mut ph);
-    let prelude = dir.join(format!("prelude_{:016x}.h", ph.finish()));
-    write_once(&prelude, HOST_PRELUDE)?;
+    let defines = [format!("-DKSEM_THREADS={threads}")];
+    let flags = |c: &mut Command| {
+        c.arg(opt).args(HOST_FLAGS).args(plant).args(&defines);
+    };
+    // The runtime comes precompiled where the compiler can, else as text.
+    let (include, body) = match precompiled_runtime(&dir, &cxx, &flags) {
+        Some(header) if source.contains(RUNTIME) => (header, source.replacen(RUNTIME, "", 1)),
+        _ => (
+            text_header(&dir, "prelude", HOST_PRELUDE)?,
+            source.to_string(),
+        ),
+    };
     let src = dir.join(format!("k{key}.cpp"));
-    write_once(&src, source)?;
+    write_once(&src, &body)?;
     let tmp_so = dir.join(format!(
         "k{key}.{}.{}.so.tmp",
         std::process::id(),
         COUNTER.fetch_add(1, Ordering::Relaxed)
     ));
-    let out = Command::new(&cxx)
-        .arg(opt)
-        .args(HOST_FLAGS)
-        .args(plant)
-        .arg(format!("-DKSEM_THREADS={threads}"))
+    let mut cmd = Command::new(&cxx);
+    flags(&mut cmd);
+    let out = cmd
         .arg("-include")
-        .arg(&prelude)
+        .arg(&include)
         .arg("-o")
         .arg(&tmp_so)
         .arg(&src)
@@ -139,24 +146,99 @@ pub fn compile_opt(source: &str, threads: u32, opt: &str) -> Result<PathBuf, Gpu
     Ok(so)
 }
 
+/// `contents` as a header file of the cache named by its hash.
+fn text_header(dir: &Path, stem: &str, contents: &str) -> Result<PathBuf, GpuError> {
+    let mut h = DefaultHasher::new();
+    contents.hash(&mut h);
+    let path = dir.join(format!("{stem}_{:016x}.h", h.finish()));
+    write_once(&path, contents)?;
+    Ok(path)
+}
+
+/// The prelude and the runtime as one header, precompiled (GCC's `.gch`,
+/// built once per compiler and flag set) so that a compile parses only its
+/// kernels; `None` where the compiler is not GCC or precompiling fails.
+fn precompiled_runtime(dir: &Path, cxx: &str, flags: &dyn Fn(&mut Command)) -> Option<PathBuf> {
+    let mut probe = Command::new(cxx);
+    flags(&mut probe);
+    let mut h = DefaultHasher::new();
+    (cxx, format!("{probe:?}")).hash(&mut h);
+    let header = text_header(
+        dir,
+        &format!("runtime_{:016x}", h.finish()),
+        &format!("{HOST_PRELUDE}\n{RUNTIME}\n"),
+    )
+    .ok()?;
+    let gch = PathBuf::from(format!("{}.gch", header.display()));
+    if gch.exists() {
+        return Some(header);
+    }
+    if !is_gcc(cxx) {
+        return None;
+    }
+    let tmp = gch.with_extension(format!(
+        "gch.{}.{}.tmp",
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::Relaxed)
+    ));
+    let mut cmd = Command::new(cxx);
+    flags(&mut cmd);
+    let ok = cmd
+        .arg("-x")
+        .arg("c++-header")
+        .arg("-o")
+        .arg(&tmp)
+        .arg(&header)
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok || std::fs::rename(&tmp, &gch).is_err() {
+        let _ = std::fs::remove_file(&tmp);
+        return None;
+    }
+    Some(header)
+}
+
+/// Whether `cxx` is GCC (whose precompiled headers this module builds).
+fn is_gcc(cxx: &str) -> bool {
+    static GCC: Mutex<Vec<(String, bool)>> = Mutex::new(Vec::new());
+    let mut known = GCC.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some((_, g)) = known.iter().find(|(c, _)| c == cxx) {
+        return *g;
+    }
+    let g = Command::new(cxx).arg("--version").output().is_ok_and(|o| {
+        let v = String::from_utf8_lossy(&o.stdout);
+        v.contains("Free Software Foundation") && !v.contains("clang")
+    });
+    known.push((cxx.to_string(), g));
+    g
+}
+
 /// Most compiled kernels kept in the cache; beyond it the oldest half goes.
 const CACHE_LIMIT: usize = 2000;
+/// Most precompiled runtimes kept (tens of MB each; one per flag set).
+const PCH_LIMIT: usize = 12;
 
 fn evict(dir: &Path) {
+    evict_ext(dir, "so", CACHE_LIMIT);
+    evict_ext(dir, "gch", PCH_LIMIT);
+}
+
+/// Removes the oldest half of the files ending in `.ext` once there are more than `limit`.
+fn evict_ext(dir: &Path, ext: &str, limit: usize) {
     let Ok(rd) = std::fs::read_dir(dir) else {
         return;
     };
-    let mut sos: Vec<(std::time::SystemTime, PathBuf)> = rd
+    let mut files: Vec<(std::time::SystemTime, PathBuf)> = rd
         .filter_map(|e| e.ok())
         .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "so"))
+        .filter(|p| p.extension().is_some_and(|x| x == ext))
         .filter_map(|p| Some((p.metadata().ok()?.modified().ok()?, p)))
         .collect();
-    if sos.len() <= CACHE_LIMIT {
+    if files.len() <= limit {
         return;
     }
-    sos.sort();
-    for (_, p) in &sos[..sos.len() / 2] {
+    files.sort();
+    for (_, p) in &files[..files.len() / 2] {
         let _ = std::fs::remove_file(p);
     }
 }

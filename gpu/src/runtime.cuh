@@ -37,7 +37,11 @@ typedef long long ki64;
 // Slots per thread of a tile of n elements; element i lives in thread
 // i % KSEM_THREADS at slot i / KSEM_THREADS.
 #define KSEM_SLOTS(n) ((((n) + KSEM_THREADS - 1) / KSEM_THREADS) > 0 ? (((n) + KSEM_THREADS - 1) / KSEM_THREADS) : 1)
+#if KSEM_THREADS == 1
+#define KSEM_TID 0
+#else
 #define KSEM_TID ((int)threadIdx.x)
+#endif
 #define KSEM_I (j * KSEM_THREADS + KSEM_TID)
 // Loop over this thread's valid slots j of a tile of n elements (element KSEM_I).
 #define KSEM_FOR(n) for (int j = 0; j < KSEM_SLOTS(n); ++j) if (KSEM_I < (n))
