@@ -959,6 +959,26 @@ case("masked_store_partial", [1],
      lambda I: {"out_ptr": [wrap("int32", I.x_ptr[i] * 2 if (i % 2 == 0 and i < I.n) else I.out_ptr[i])
                             for i in range(8)]})
 
+def _reads_before_writes(I):
+    x = list(I.x_ptr)
+    return {"x_ptr": [enc("int32", wrap("int32", x[7 - i] + 1)) for i in range(8)]}
+
+
+def _reads_interleaved(I):
+    # the wrong rule: each element loaded just before it is stored, in order
+    x = list(I.x_ptr)
+    for i in range(8):
+        x[7 - i] = wrap("int32", x[i] + 1)
+    return {"x_ptr": [enc("int32", v) for v in x]}
+
+
+case("store_reads_before_writes", [1],
+     [("x_ptr", Buf("int32", data=[10, 11, 12, 13, 14, 15, 16, 17])),
+      ("BLOCK", Const(8))],
+     {"x_ptr": [18, 17, 16, 15, 14, 13, 12, 11]},
+     _reads_before_writes, _reads_interleaved)
+
+
 # ===========================================================================
 # control flow
 # ===========================================================================

@@ -299,22 +299,36 @@ pub fn lower(k: &Kernel, _launch: &Launch) -> Result<Lowered, LowerError> {
     })
 }
 
-/// A lowered value: a 0-d C expression (uniform), or the name of a tile array of `n` elements.
+/// A lowered value: a 0-d C expression (uniform), the name of a tile array
+/// of `n` elements, or (`fused`) a pure C expression of slot `j` giving a
+/// tile's element, which its consumer evaluates inside its own slot loop.
 #[derive(Clone, Debug)]
 struct Val {
     name: String,
     n: Option<usize>,
+    fused: bool,
 }
 
 impl Val {
     fn scalar(name: String) -> Val {
-        Val { name, n: None }
+        Val {
+            name,
+            n: None,
+            fused: false,
+        }
+    }
+    fn tile(name: String, n: usize) -> Val {
+        Val {
+            name,
+            n: Some(n),
+            fused: false,
+        }
     }
     /// The value at slot `j` (tiles) or the uniform value.
     fn at(&self) -> String {
         match self.n {
-            Some(_) => format!("{}[j]", self.name),
-            None => self.name.clone(),
+            Some(_) if !self.fused => format!("{}[j]", self.name),
+            _ => self.name.clone(),
         }
     }
 }
@@ -717,9 +731,26 @@ impl<'a> Lower<'a> {
         Ok(())
     }
 
-    /// Emits an element-wise node computing `rhs` (a C expression over the
-    /// operands' `at()` forms) for every element of `e`.
+    /// An element-wise node computing `rhs` (a pure C expression over the
+    /// operands' `at()` forms, each used once) for every element of `e`:
+    /// a tile is fused into its consumer's slot loop, so a chain of
+    /// element-wise operations becomes one loop without intermediate arrays.
     fn elementwise(&mut self, e: &Expr, rhs: String) -> Val {
+        if e.ty.shape.is_empty() {
+            return self.materialized(e, rhs);
+        }
+        Val {
+            name: format!("({rhs})"),
+            n: Some(e.ty.numel()),
+            fused: true,
+        }
+    }
+
+    /// Emits an element-wise node computing `rhs` for every element of `e`
+    /// into a temporary of its own (for values that must be computed where
+    /// they stand: loads, which the store of the same statement must not
+    /// overtake; corpus case `store_reads_before_writes`).
+    fn materialized(&mut self, e: &Expr, rhs: String) -> Val {
         let cty = storage_type(&e.ty);
         let t = self.fresh();
         if e.ty.shape.is_empty() {
@@ -732,10 +763,7 @@ impl<'a> Lower<'a> {
                 &format!("{cty} {t}[KSEM_SLOTS({n})]; KSEM_FOR({n}) {t}[j] = {rhs};"),
                 e.span,
             );
-            Val {
-                name: t,
-                n: Some(n),
-            }
+            Val::tile(t, n)
         }
     }
 
@@ -760,10 +788,7 @@ impl<'a> Lower<'a> {
                 &format!("{cty} {t}[KSEM_SLOTS({n})]; KSEM_FOR({n}) {t}[j] = {s}[{src}];"),
                 e.span,
             );
-            Val {
-                name: t,
-                n: Some(n),
-            }
+            Val::tile(t, n)
         };
         self.sync(e.span)?;
         Ok(out)
@@ -776,6 +801,7 @@ impl<'a> Lower<'a> {
             ExprKind::Var(v) => Val {
                 name: var_name(self.k, *v),
                 n: (!self.k.vars[*v].1.shape.is_empty()).then(|| self.k.vars[*v].1.numel()),
+                fused: false,
             },
             ExprKind::ProgramId(a) => {
                 let f = ["x", "y", "z"][(*a as usize).min(2)];
@@ -794,10 +820,7 @@ impl<'a> Lower<'a> {
                 match xv.n {
                     // a 0-d value stands for the uniform tile (every consumer reads it by `at()`)
                     None => xv,
-                    Some(nx) if nx == e.ty.numel() => Val {
-                        name: xv.name,
-                        n: Some(nx),
-                    },
+                    Some(nx) if nx == e.ty.numel() => xv,
                     Some(_) => {
                         let xs = &x.ty.shape;
                         let os = &e.ty.shape;
@@ -827,8 +850,8 @@ impl<'a> Lower<'a> {
                     (None, false) => self.elementwise(e, xv.name.clone()),
                     (Some(_), true) => self.gather(e, &xv, "0".into())?,
                     (Some(_), false) => Val {
-                        name: xv.name,
                         n: Some(e.ty.numel()),
+                        ..xv
                     },
                 }
             }
@@ -839,10 +862,7 @@ impl<'a> Lower<'a> {
                 let moved: Vec<usize> = perm.iter().copied().filter(|&a| xs[a] != 1).collect();
                 let sorted = moved.windows(2).all(|w| w[0] < w[1]);
                 if xv.n.is_none() || sorted {
-                    Val {
-                        name: xv.name,
-                        n: xv.n,
-                    }
+                    xv
                 } else {
                     let os = &e.ty.shape;
                     let xst = strides(xs);
@@ -997,7 +1017,7 @@ impl<'a> Lower<'a> {
                     ),
                     None => ld,
                 };
-                self.elementwise(e, rhs)
+                self.materialized(e, rhs)
             }
             ExprKind::Reduce {
                 arg,
@@ -1146,10 +1166,7 @@ impl<'a> Lower<'a> {
                 ),
                 sp,
             );
-            Val {
-                name: t,
-                n: Some(rows),
-            }
+            Val::tile(t, rows)
         };
         self.sync(sp)?;
         Ok(out)
