@@ -214,6 +214,17 @@ template <int D> KSEM_FN double ksem_dec(ku64 a) {
     return ksem_f64(a);
   } else if constexpr (D == KF32) {
     return (double)ksem_f32(a);
+  } else if constexpr (D == KBF16) {
+    // bfloat16 is the upper half of a float32
+    if (ksem_isnan<D>(a)) return ksem_dnan();
+    return (double)ksem_f32(a << 16);
+#ifndef KSEM_HOST
+  } else if constexpr (D == KF16) {
+    if (ksem_isnan<D>(a)) return ksem_dnan();
+    float f;
+    asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"((unsigned short)a));
+    return (double)f;
+#endif
   } else {
     const int eb = kexpbits(D), mb = kmanbits(D);
     const ku64 ones = (1ull << eb) - 1ull;
@@ -285,6 +296,25 @@ template <int D> KSEM_FN ku64 ksem_from_f64(double v, bool rtz, bool sat) {
     const ku64 b = ksem_f64bits(v);
     const bool isnan = (b & 0x7fffffffffffffffull) > 0x7ff0000000000000ull;
     if (D == KF32 && !rtz && !sat && !isnan) return (ku64)__float_as_uint(__double2float_rn(v));
+#ifndef KSEM_HOST
+    // the hardware's round-to-nearest-even conversions (one rounding, as round_exact)
+    if constexpr (D == KF16) {
+      if (!rtz && !sat && !isnan) {
+        unsigned short h;
+        asm("cvt.rn.f16.f64 %0, %1;" : "=h"(h) : "d"(v));
+        return (ku64)h;
+      }
+    }
+#if __CUDA_ARCH__ >= 900
+    if constexpr (D == KBF16) {
+      if (!rtz && !sat && !isnan) {
+        unsigned short h;
+        asm("cvt.rn.bf16.f64 %0, %1;" : "=h"(h) : "d"(v));
+        return (ku64)h;
+      }
+    }
+#endif
+#endif
     if (isnan) return kqnanbits(D);
     const bool neg = b >> 63;
     const ku64 sign = neg ? ksignbit(D) : 0ull;
@@ -477,6 +507,15 @@ template <int F, int T> KSEM_FN ku64 ksem_cvt(ku64 a, bool rtz, bool sat) {
     } else {
       m = a & kmask(F);
     }
+#ifndef KSEM_HOST
+    // the hardware's round-to-nearest-even conversions: exact for float32
+    // and float64 results; through double (exact for 32-bit integers) else
+    if (!rtz) {
+      if constexpr (T == KF32) return (ku64)__float_as_uint(neg ? -__ull2float_rn(m) : __ull2float_rn(m));
+      if constexpr (T == KF64) return ksem_f64bits(neg ? -__ull2double_rn(m) : __ull2double_rn(m));
+      if constexpr (kbits(F) <= 32) return ksem_from_f64<T>(neg ? -(double)m : (double)m, false, false);
+    }
+#endif
     return ksem_round_exact(kexpbits(T), kmanbits(T), khasinf(T), neg, m, 0, rtz, false);
   } else if constexpr (kfloat(F) && !kfloat(T)) {
     double v = ksem_dec<F>(a);

@@ -2,7 +2,8 @@
 //! bit patterns: every binary, unary and fma operation of every dtype, every
 //! cast between dtypes (all roundings and overflow modes), on special values
 //! plus seeded random bits (fp8: every pair of bit patterns), through typed
-//! kernels built here and run on the host build.
+//! kernels built here and run on the host build (on the GPU with
+//! `KSEM_TEST_CUDA=1`).
 
 use ksem_gpu::Backend;
 use ksem_interp::dtype::DType;
@@ -153,6 +154,30 @@ impl Builder {
     }
 }
 
+/// A float32/float64 value at, or one ulp either side of, the midpoint
+/// between two neighbouring float16 or bfloat16 values (normal, subnormal
+/// or at the overflow edge): where a conversion's rounding shows.
+fn narrowing_boundary(d: DType, r: u64) -> u64 {
+    let narrow = if r & 8 == 0 { DType::F16 } else { DType::BF16 };
+    let f = narrow.float_format().expect("float");
+    // a positive finite narrow value below the largest
+    let h = (r >> 8) % f.max_finite_bits();
+    let (lo, hi) = (float::to_f64(narrow, h), float::to_f64(narrow, h + 1));
+    // the midpoint needs one more bit than the narrow format: exact in d
+    let mid = float::from_f64(d, (lo + hi) / 2.0, Rounding::NearestEven, Overflow::Infinity);
+    let bits = match (r >> 4) % 3 {
+        0 => mid,
+        1 => mid + 1,
+        _ => mid.saturating_sub(1),
+    };
+    let sign = 1u64 << (d.bits() - 1);
+    if (r >> 40) & 1 != 0 {
+        bits | sign
+    } else {
+        bits
+    }
+}
+
 /// Special bit patterns of a dtype followed by seeded random bits, TOTAL in all.
 fn values(d: DType, seed: u64) -> Vec<u64> {
     let mut v: Vec<u64> = Vec::new();
@@ -245,6 +270,7 @@ fn values(d: DType, seed: u64) -> Vec<u64> {
                     (r >> 2).wrapping_neg() & 0xffff
                 }
             }
+            3 if r & 4 != 0 && matches!(d, DType::F32 | DType::F64) => narrowing_boundary(d, r),
             _ => (r >> 2).wrapping_neg(),
         };
         v.push(x & mask);
@@ -313,10 +339,21 @@ fn nvrtc_check(k: &Kernel, l: &Launch) {
     }
 }
 
+/// The backend under test: the GPU with `KSEM_TEST_CUDA=1` (on a machine
+/// with one: its runtime takes hardware paths the host build does not), else
+/// the host build.
+fn backend() -> Backend {
+    if std::env::var("KSEM_TEST_CUDA").ok().as_deref() == Some("1") {
+        Backend::Cuda
+    } else {
+        Backend::Host
+    }
+}
+
 fn run_both(k: &Kernel, l: &Launch) -> (RunResult, RunResult) {
     nvrtc_check(k, l);
     let want = ksem_interp::eval::run(k, l, &RunOptions::default()).expect("interp runs");
-    let got = ksem_gpu::run(k, l, Backend::Host).unwrap_or_else(|e| panic!("{}: {e}", k.name));
+    let got = ksem_gpu::run(k, l, backend()).unwrap_or_else(|e| panic!("{}: {e}", k.name));
     (want, got)
 }
 

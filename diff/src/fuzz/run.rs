@@ -101,7 +101,11 @@ fn check_batch(programs: &[Program], backends: (Backend, Backend), jobs: usize) 
     let firsts: Vec<Result<Pending, Outcome>> =
         programs.par_iter().map(|p| first(p, backends.0)).collect();
     let ready: Vec<usize> = (0..firsts.len()).filter(|&i| firsts[i].is_ok()).collect();
-    let group = ready.len().div_ceil(jobs.max(1)).max(1);
+    // as many groups as jobs, unless the backend prefers smaller batches
+    let group = ready
+        .len()
+        .div_ceil(jobs.max(1))
+        .clamp(1, backends.1.batch_size());
     let seconds: Vec<(usize, Result<RunResult, String>)> = ready
         .par_chunks(group)
         .flat_map_iter(|chunk| {
