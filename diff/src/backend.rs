@@ -66,12 +66,12 @@ impl Backend {
 
 impl Backend {
     /// Programs compiled together in one batch: many for the host build
-    /// (each compile loads the precompiled runtime and links, ~0.3 s), few
+    /// (each g++ run loads the precompiled runtime and links, ~0.3 s), few
     /// for NVRTC (whose fixed cost is small), so that many compiles share
     /// the cores evenly.
     pub fn batch_size(self) -> usize {
         match self {
-            Backend::Interp | Backend::Host => 32,
+            Backend::Interp | Backend::Host => 64,
             Backend::Cuda => 8,
         }
     }

@@ -34,7 +34,8 @@ pub fn source(parts: &[&Lowered]) -> String {
         out.push_str("\n#undef KSEM_SMEM_BYTES\n");
         let kernel = l.source[cut..]
             .replace("ksem_kernel(", &format!("{}(", entry(i)))
-            .replace("ksem_host_launch(", &format!("{}(", host_entry(i)));
+            .replace("ksem_host_launch(", &format!("{}(", host_entry(i)))
+            .replace("ksem_host_body", &format!("ksem_host_body_{i}"));
         out.push_str(&kernel);
     }
     out

@@ -92,17 +92,20 @@ static std::mutex ksem_gate_mu;
 static std::condition_variable ksem_gate_cv;
 static int ksem_gate_state = 0;
 
-template <class F>
+// A kernel's body called with its argument pointers (one plain function per
+// kernel: templates over lambdas cost the compiler as much as the kernel).
+typedef void (*ksem_host_body_fn)(void** a);
+
 struct ksem_host_job {
-  F* body;
+  ksem_host_body_fn body;
+  void** args;
   unsigned t, gx, gy, gz;
 };
 
 // One thread of the block: runs its share of every program instance in turn,
 // meeting the others at a barrier after each one.
-template <class F>
 static void* ksem_host_thread(void* p) {
-  ksem_host_job<F>* j = (ksem_host_job<F>*)p;
+  ksem_host_job* j = (ksem_host_job*)p;
   {
     std::unique_lock<std::mutex> lk(ksem_gate_mu);
     ksem_gate_cv.wait(lk, [] { return ksem_gate_state != 0; });
@@ -113,17 +116,17 @@ static void* ksem_host_thread(void* p) {
     for (unsigned y = 0; y < j->gy; ++y)
       for (unsigned x = 0; x < j->gx; ++x) {
         blockIdx = dim3{x, y, z};
-        (*j->body)();
+        j->body(j->args);
         __syncthreads();
       }
   return nullptr;
 }
 
-// Runs `body` once per program instance of the grid, as KSEM_THREADS threads
+// Runs `body(args)` once per program instance of the grid, as KSEM_THREADS threads
 // with stacks of `stack` bytes (tiles live on the stack). Returns 0, or an
 // errno when the threads cannot be created.
-template <class F>
-static int ksem_host_grid(unsigned gx, unsigned gy, unsigned gz, unsigned long long stack, F body) {
+static int ksem_host_grid(unsigned gx, unsigned gy, unsigned gz, unsigned long long stack,
+                          ksem_host_body_fn body, void** args) {
   gridDim = dim3{gx, gy, gz};
   blockDim = dim3{KSEM_THREADS, 1, 1};
   ksem_gate_state = 0;
@@ -131,11 +134,11 @@ static int ksem_host_grid(unsigned gx, unsigned gy, unsigned gz, unsigned long l
   pthread_attr_init(&attr);
   int err = pthread_attr_setstacksize(&attr, (size_t)stack);
   pthread_t th[KSEM_THREADS];
-  ksem_host_job<F> jobs[KSEM_THREADS];
+  ksem_host_job jobs[KSEM_THREADS];
   unsigned started = 0;
   for (unsigned t = 0; t < KSEM_THREADS && err == 0; ++t) {
-    jobs[t] = ksem_host_job<F>{&body, t, gx, gy, gz};
-    err = pthread_create(&th[t], &attr, ksem_host_thread<F>, &jobs[t]);
+    jobs[t] = ksem_host_job{body, args, t, gx, gy, gz};
+    err = pthread_create(&th[t], &attr, ksem_host_thread, &jobs[t]);
     if (err == 0) started++;
   }
   pthread_attr_destroy(&attr);

@@ -280,12 +280,13 @@ pub fn lower(k: &Kernel, _launch: &Launch) -> Result<Lowered, LowerError> {
     s.push_str("#ifdef KSEM_HOST\n");
     s.push_str("// Host entry: a[i] points to the i-th kernel argument (as for cuLaunchKernel);\n");
     s.push_str("// every thread gets `stack` bytes of stack. Returns 0 or an errno.\n");
-    s.push_str("extern \"C\" int ksem_host_launch(void** a, unsigned gx, unsigned gy, unsigned gz, unsigned long long stack) {\n");
     let _ = writeln!(
         s,
-        "  return ksem_host_grid(gx, gy, gz, stack, [&] {{ ksem_kernel({}); }});",
+        "static void ksem_host_body(void** a) {{ ksem_kernel({}); }}",
         call_c.join(", ")
     );
+    s.push_str("extern \"C\" int ksem_host_launch(void** a, unsigned gx, unsigned gy, unsigned gz, unsigned long long stack) {\n");
+    s.push_str("  return ksem_host_grid(gx, gy, gz, stack, ksem_host_body, a);\n");
     s.push_str("}\n#endif\n");
 
     Ok(Lowered {

@@ -44,7 +44,11 @@ typedef long long ki64;
 #endif
 #define KSEM_I (j * KSEM_THREADS + KSEM_TID)
 // Loop over this thread's valid slots j of a tile of n elements (element KSEM_I).
+#if KSEM_THREADS == 1
+#define KSEM_FOR(n) for (int j = 0; j < (n); ++j)
+#else
 #define KSEM_FOR(n) for (int j = 0; j < KSEM_SLOTS(n); ++j) if (KSEM_I < (n))
+#endif
 // Loop over work items w = 0..n-1 spread over the block's threads.
 #define KSEM_WORK(n) for (int w = KSEM_TID; w < (n); w += KSEM_THREADS)
 

@@ -164,7 +164,12 @@ fn narrowing_boundary(d: DType, r: u64) -> u64 {
     let h = (r >> 8) % f.max_finite_bits();
     let (lo, hi) = (float::to_f64(narrow, h), float::to_f64(narrow, h + 1));
     // the midpoint needs one more bit than the narrow format: exact in d
-    let mid = float::from_f64(d, (lo + hi) / 2.0, Rounding::NearestEven, Overflow::Infinity);
+    let mid = float::from_f64(
+        d,
+        (lo + hi) / 2.0,
+        Rounding::NearestEven,
+        Overflow::Infinity,
+    );
     let bits = match (r >> 4) % 3 {
         0 => mid,
         1 => mid + 1,

@@ -41,8 +41,9 @@ pub enum Outcome {
     Error(String),
 }
 
-/// Programs per batch per job (a batch shares one compile per job).
-const BATCH_PER_JOB: u64 = 32;
+/// Groups per job in one round (more than one, so that a slow group does
+/// not leave the other cores idle for long at the end of a round).
+const GROUPS_PER_JOB: u64 = 2;
 
 /// A program elaborated and run on the reference side, waiting for the other.
 struct Pending {
@@ -95,38 +96,32 @@ const RUN_OPTS: RunOptions = RunOptions {
     max_loop_iterations: 1 << 16,
 };
 
-/// Checks a batch of programs: the reference side in parallel, the other
-/// side compiled in `jobs` groups (one compile each) in parallel.
-fn check_batch(programs: &[Program], backends: (Backend, Backend), jobs: usize) -> Vec<Outcome> {
+/// Checks a round of programs in groups of `group`, in parallel: each group
+/// runs on the reference side, then on the other side compiled together.
+/// Groups are independent, so the cores stay busy until the round's last.
+fn check_round(programs: &[Program], backends: (Backend, Backend), group: usize) -> Vec<Outcome> {
+    programs
+        .par_chunks(group.max(1))
+        .flat_map_iter(|chunk| check_group(chunk, backends))
+        .collect()
+}
+
+/// Checks programs that the second backend compiles together.
+fn check_group(programs: &[Program], backends: (Backend, Backend)) -> Vec<Outcome> {
     let firsts: Vec<Result<Pending, Outcome>> =
-        programs.par_iter().map(|p| first(p, backends.0)).collect();
-    let ready: Vec<usize> = (0..firsts.len()).filter(|&i| firsts[i].is_ok()).collect();
-    // as many groups as jobs, unless the backend prefers smaller batches
-    let group = ready
-        .len()
-        .div_ceil(jobs.max(1))
-        .clamp(1, backends.1.batch_size());
-    let seconds: Vec<(usize, Result<RunResult, String>)> = ready
-        .par_chunks(group)
-        .flat_map_iter(|chunk| {
-            let items: Vec<(&ksem_interp::typed::Kernel, &ksem_interp::launch::Launch)> = chunk
-                .iter()
-                .map(|&i| {
-                    let pd = firsts[i].as_ref().expect("ready");
-                    (&pd.kernel, &pd.launch)
-                })
-                .collect();
-            let results = backends.1.run_batch(&items, &RUN_OPTS);
-            chunk.iter().copied().zip(results).collect::<Vec<_>>()
-        })
+        programs.iter().map(|p| first(p, backends.0)).collect();
+    let items: Vec<(&ksem_interp::typed::Kernel, &ksem_interp::launch::Launch)> = firsts
+        .iter()
+        .filter_map(|f| f.as_ref().ok())
+        .map(|pd| (&pd.kernel, &pd.launch))
         .collect();
-    let mut seconds = seconds.into_iter();
+    let mut seconds = backends.1.run_batch(&items, &RUN_OPTS).into_iter();
     firsts
         .into_iter()
         .map(|f| match f {
             Err(o) => o,
             Ok(pd) => {
-                let (_, b) = seconds.next().expect("one result per ready program");
+                let b = seconds.next().expect("one result per ready program");
                 verdict(pd.a, b, backends.1)
             }
         })
@@ -182,7 +177,8 @@ pub fn campaign(o: &Options, mut on_batch: impl FnMut(&Summary)) -> Summary {
     let mut s = Summary::default();
     let mut next = 0u64;
     loop {
-        let batch = BATCH_PER_JOB * o.jobs.max(1) as u64;
+        let group = o.backends.1.batch_size();
+        let batch = GROUPS_PER_JOB * group as u64 * o.jobs.max(1) as u64;
         let end = match o.count {
             Some(c) => (next + batch).min(c),
             None => next + batch,
@@ -195,7 +191,7 @@ pub fn campaign(o: &Options, mut on_batch: impl FnMut(&Summary)) -> Summary {
                 .into_par_iter()
                 .map(|i| generate(&o.config, o.seed, i))
                 .collect();
-            let outcomes = check_batch(&programs, o.backends, o.jobs);
+            let outcomes = check_round(&programs, o.backends, group);
             (next..end)
                 .zip(programs)
                 .zip(outcomes)
