@@ -26,11 +26,21 @@ pub struct Comparison {
     pub counts: Vec<(String, usize)>,
     /// Shape-level problems (missing buffers, lengths, UB on one side only).
     pub problems: Vec<String>,
+    /// Differing elements that neither side marks inexact.
+    pub exact: usize,
 }
 
 impl Comparison {
     pub fn is_match(&self) -> bool {
         self.mismatches.is_empty() && self.problems.is_empty()
+    }
+
+    /// A mismatch only in elements derived from approximate math, beyond the
+    /// ULP bound: such differences can grow without limit through later
+    /// operations (a division by a difference, a conversion to an integer),
+    /// so they are told apart from exact mismatches.
+    pub fn is_inexact_only(&self) -> bool {
+        !self.is_match() && self.problems.is_empty() && self.exact == 0
     }
 }
 
@@ -71,6 +81,7 @@ pub fn compare(a: &RunResult, b: &RunResult, keep: usize) -> Comparison {
                 continue;
             }
             n += 1;
+            c.exact += !inexact as usize;
             if n <= keep {
                 c.mismatches.push(Mismatch {
                     buffer: ba.name.clone(),
@@ -128,4 +139,43 @@ pub fn report(a: &RunResult, b: &RunResult, c: &Comparison) -> String {
         ));
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ksem_interp::dtype::DType;
+    use ksem_interp::launch::BufferResult;
+
+    fn result(backend: &str, bits: Vec<u64>, inexact: Vec<bool>) -> RunResult {
+        RunResult {
+            kernel: "k".into(),
+            backend: backend.into(),
+            buffers: vec![BufferResult {
+                name: "out".into(),
+                dtype: DType::F32,
+                bits,
+                inexact,
+            }],
+            ub: vec![],
+        }
+    }
+
+    #[test]
+    fn inexact_elements_compare_within_the_bound_and_are_told_apart() {
+        let one = 0x3f80_0000u64; // 1.0f32
+        let a = result("a", vec![one, one, 5], vec![true, true, false]);
+        // within the bound on an inexact element: a match
+        let near = result("b", vec![one + INEXACT_ULP_BOUND, one, 5], vec![false; 3]);
+        assert!(compare(&a, &near, 8).is_match());
+        // beyond it, on inexact elements only: an inexact-only mismatch
+        let far = result("b", vec![one + INEXACT_ULP_BOUND + 1, 0, 5], vec![false; 3]);
+        let c = compare(&a, &far, 8);
+        assert!(!c.is_match() && c.is_inexact_only(), "{c:?}");
+        // any exact element differing makes it an exact mismatch
+        let exact = result("b", vec![one, one, 6], vec![false; 3]);
+        let c = compare(&a, &exact, 8);
+        assert!(!c.is_match() && !c.is_inexact_only());
+        assert_eq!(c.exact, 1);
+    }
 }

@@ -337,11 +337,16 @@ fn dispatch(cmd: Cmd) -> Result<ExitCode, Error> {
             for u in &s.ub_samples {
                 eprintln!("ub_skipped: {u}");
             }
-            for (i, path) in &s.found {
+            for (i, path, inexact) in &s.found {
+                let what = if *inexact {
+                    "mismatch (inexact elements only)"
+                } else {
+                    "mismatch"
+                };
                 match path {
-                    Some(p) => eprintln!("mismatch: program {i} -> {}", p.display()),
+                    Some(p) => eprintln!("{what}: program {i} -> {}", p.display()),
                     None => eprintln!(
-                        "mismatch: program {i} (ksem gen --seed {seed} --index {i} writes it)"
+                        "{what}: program {i} (ksem gen --seed {seed} --index {i} writes it)"
                     ),
                 }
             }

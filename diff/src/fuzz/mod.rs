@@ -171,7 +171,7 @@ mod planted_bug_tests {
                 reduce: false,
             };
             let s = campaign(&o, |_| {});
-            let Some(&(index, _)) = s.found.first() else {
+            let Some(&(index, _, _)) = s.found.first() else {
                 planted::set(None);
                 panic!("{bug:?}: no mismatch in {} programs", s.programs);
             };

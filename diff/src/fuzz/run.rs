@@ -133,13 +133,16 @@ fn check_group(programs: &[Program], backends: (Backend, Backend)) -> Vec<Outcom
 pub struct Summary {
     pub programs: u64,
     pub mismatches: u64,
+    /// Mismatches only in elements derived from approximate math.
+    pub inexact_mismatches: u64,
     pub ub_skipped: u64,
     pub errors: u64,
     pub seconds: f64,
     /// feature -> (programs, mismatches)
     pub by_feature: BTreeMap<&'static str, (u64, u64)>,
-    /// Indices of the mismatching programs, and where they were written.
-    pub found: Vec<(u64, Option<PathBuf>)>,
+    /// Indices of the mismatching programs, where they were written, and
+    /// whether only inexact elements differ.
+    pub found: Vec<(u64, Option<PathBuf>, bool)>,
     /// The first few error messages.
     pub error_samples: Vec<String>,
     /// The first few UB reports of skipped programs.
@@ -160,6 +163,7 @@ impl Summary {
             "seconds": (self.seconds * 1000.0).round() / 1000.0,
             "programs_per_s": if self.seconds > 0.0 { (self.programs as f64 / self.seconds * 10.0).round() / 10.0 } else { 0.0 },
             "mismatches": self.mismatches,
+            "inexact_mismatches": self.inexact_mismatches,
             "ub_skipped": self.ub_skipped,
             "errors": self.errors,
             "by_feature": feats,
@@ -221,12 +225,14 @@ pub fn campaign(o: &Options, mut on_batch: impl FnMut(&Summary)) -> Summary {
                     }
                 }
                 Outcome::Mismatch(m) => {
+                    let inexact = m.0.is_inexact_only();
                     s.mismatches += 1;
+                    s.inexact_mismatches += inexact as u64;
                     let path = o
                         .out
                         .as_ref()
                         .and_then(|dir| super::save::save_case(dir, o, i, &p, &m.1, &m.2).ok());
-                    s.found.push((i, path));
+                    s.found.push((i, path, inexact));
                 }
             }
         }
