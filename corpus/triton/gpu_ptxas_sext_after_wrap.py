@@ -14,8 +14,9 @@
 # right under g++ -O0/-O2 at 1..128 threads per block, and on the GPU with
 # KSEM_NVRTC_OPTIONS="-Xptxas -O0" or "-G"; it is wrong with the default and
 # with "-Xptxas -O1". So ptxas's optimiser miscompiles it (the generated C++ is
-# free of UB: sign extension through unsigned arithmetic). `ksem corpus check
-# --backends interp,cuda` reports this case until the toolchain is fixed.
+# free of UB: sign extension through unsigned arithmetic); tools/ptxas_repro/
+# shows the four PTX instructions and the SASS. `ksem corpus check --backends
+# interp,cuda` reports this case until the toolchain is fixed.
 import triton
 import triton.language as tl
 

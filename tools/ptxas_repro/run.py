@@ -6,7 +6,7 @@ optimisation level, and prints out (int32 bits). The right answer is
 (-(-32768) = -32768) and is then sign-extended.
 
     python3 run.py minimal.ptx sext_neg
-    python3 run.py from_ksem.ptx ksem_kernel
+    python3 run.py nvrtc130.ptx ksem_kernel
 """
 import ctypes
 import sys
