@@ -31,6 +31,8 @@ pub const HOST_FLAGS: &[&str] = &[
     "-pthread",
     "-w",
     "-pipe",
+    "-fno-exceptions",
+    "-fno-asynchronous-unwind-tables",
     "-DKSEM_HOST",
 ];
 
