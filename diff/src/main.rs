@@ -331,11 +331,11 @@ fn dispatch(cmd: Cmd) -> Result<ExitCode, Error> {
                 reduce: !no_reduce,
             };
             let s = fuzz::progress::run_with_progress(&o);
-            for e in &s.error_samples {
-                eprintln!("error: {e}");
+            for (i, e) in &s.error_samples {
+                eprintln!("error: program {i}: {e}");
             }
-            for u in &s.ub_samples {
-                eprintln!("ub_skipped: {u}");
+            for (i, u) in &s.ub_samples {
+                eprintln!("ub_skipped: program {i}: {u}");
             }
             for (i, path, inexact) in &s.found {
                 let what = if *inexact {

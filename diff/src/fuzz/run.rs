@@ -6,10 +6,11 @@ use crate::backend::Backend;
 use crate::compare::{compare, Comparison};
 use ksem_interp::eval::RunOptions;
 use ksem_interp::launch::{parse_launch, RunResult};
-use rayon::prelude::*;
 use serde_json::{json, Value as Json};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// What one campaign does.
@@ -40,10 +41,6 @@ pub enum Outcome {
     /// The program did not elaborate or a backend failed.
     Error(String),
 }
-
-/// Groups per job in one round (more than one, so that a slow group does
-/// not leave the other cores idle for long at the end of a round).
-const GROUPS_PER_JOB: u64 = 2;
 
 /// A program elaborated and run on the reference side, waiting for the other.
 struct Pending {
@@ -96,16 +93,6 @@ const RUN_OPTS: RunOptions = RunOptions {
     max_loop_iterations: 1 << 16,
 };
 
-/// Checks a round of programs in groups of `group`, in parallel: each group
-/// runs on the reference side, then on the other side compiled together.
-/// Groups are independent, so the cores stay busy until the round's last.
-fn check_round(programs: &[Program], backends: (Backend, Backend), group: usize) -> Vec<Outcome> {
-    programs
-        .par_chunks(group.max(1))
-        .flat_map_iter(|chunk| check_group(chunk, backends))
-        .collect()
-}
-
 /// Checks programs that the second backend compiles together.
 fn check_group(programs: &[Program], backends: (Backend, Backend)) -> Vec<Outcome> {
     let firsts: Vec<Result<Pending, Outcome>> =
@@ -143,10 +130,10 @@ pub struct Summary {
     /// Indices of the mismatching programs, where they were written, and
     /// whether only inexact elements differ.
     pub found: Vec<(u64, Option<PathBuf>, bool)>,
-    /// The first few error messages.
-    pub error_samples: Vec<String>,
-    /// The first few UB reports of skipped programs.
-    pub ub_samples: Vec<String>,
+    /// The lowest-numbered programs' error messages (a few).
+    pub error_samples: Vec<(u64, String)>,
+    /// The lowest-numbered skipped programs' UB reports (a few).
+    pub ub_samples: Vec<(u64, String)>,
 }
 
 impl Summary {
@@ -171,78 +158,128 @@ impl Summary {
     }
 }
 
-/// Runs a campaign.
-pub fn campaign(o: &Options, mut on_batch: impl FnMut(&Summary)) -> Summary {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(o.jobs.max(1))
-        .build()
-        .expect("thread pool");
+/// Runs a campaign: `jobs` workers take groups of programs in index order
+/// (so the programs checked are always a prefix of the campaign, whatever
+/// the number of jobs), each checking its group on its own; `on_group` sees
+/// the running summary after every group.
+pub fn campaign(o: &Options, on_group: impl FnMut(&Summary) + Send) -> Summary {
     let start = Instant::now();
-    let mut s = Summary::default();
-    let mut next = 0u64;
-    loop {
-        let group = o.backends.1.batch_size();
-        let batch = GROUPS_PER_JOB * group as u64 * o.jobs.max(1) as u64;
-        let end = match o.count {
-            Some(c) => (next + batch).min(c),
-            None => next + batch,
-        };
-        if next >= end {
-            break;
-        }
-        let results: Vec<(u64, Program, Outcome)> = pool.install(|| {
-            let programs: Vec<Program> = (next..end)
-                .into_par_iter()
-                .map(|i| generate(&o.config, o.seed, i))
-                .collect();
-            let outcomes = check_round(&programs, o.backends, group);
-            (next..end)
-                .zip(programs)
-                .zip(outcomes)
-                .map(|((i, p), v)| (i, p, v))
-                .collect()
-        });
-        for (i, p, v) in results {
-            s.programs += 1;
-            let bad = matches!(v, Outcome::Mismatch(_));
-            for f in &p.features {
-                let e = s.by_feature.entry(f).or_default();
-                e.0 += 1;
-                e.1 += bad as u64;
-            }
-            match v {
-                Outcome::Match => {}
-                Outcome::UbSkipped(u) => {
-                    s.ub_skipped += 1;
-                    if s.ub_samples.len() < 5 {
-                        s.ub_samples.push(format!("program {i}: {u}"));
-                    }
+    let group = o.backends.1.batch_size() as u64;
+    let next = AtomicU64::new(0);
+    let shared = Mutex::new((Summary::default(), on_group));
+    std::thread::scope(|scope| {
+        for _ in 0..o.jobs.max(1) {
+            scope.spawn(|| loop {
+                if o.time.is_some_and(|t| start.elapsed() >= t) {
+                    break;
                 }
-                Outcome::Error(e) => {
-                    s.errors += 1;
-                    if s.error_samples.len() < 5 {
-                        s.error_samples.push(format!("program {i}: {e}"));
-                    }
+                let lo = next.fetch_add(1, Ordering::Relaxed) * group;
+                let hi = match o.count {
+                    Some(c) if lo >= c => break,
+                    Some(c) => (lo + group).min(c),
+                    None => lo + group,
+                };
+                let programs: Vec<Program> =
+                    (lo..hi).map(|i| generate(&o.config, o.seed, i)).collect();
+                let outcomes = check_group(&programs, o.backends);
+                let records: Vec<Record> = (lo..hi)
+                    .zip(&programs)
+                    .zip(outcomes)
+                    .map(|((i, p), v)| Record::new(o, i, p, v))
+                    .collect();
+                let mut guard = shared.lock().unwrap_or_else(|p| p.into_inner());
+                let (s, on_group) = &mut *guard;
+                for r in records {
+                    s.add(r);
                 }
-                Outcome::Mismatch(m) => {
-                    let inexact = m.0.is_inexact_only();
-                    s.mismatches += 1;
-                    s.inexact_mismatches += inexact as u64;
-                    let path = o
-                        .out
-                        .as_ref()
-                        .and_then(|dir| super::save::save_case(dir, o, i, &p, &m.1, &m.2).ok());
-                    s.found.push((i, path, inexact));
-                }
-            }
+                s.seconds = start.elapsed().as_secs_f64();
+                on_group(s);
+            });
         }
-        next = end;
-        s.seconds = start.elapsed().as_secs_f64();
-        on_batch(&s);
-        if o.time.is_some_and(|t| start.elapsed() >= t) {
-            break;
-        }
-    }
+    });
+    let (mut s, _) = shared.into_inner().unwrap_or_else(|p| p.into_inner());
+    s.finish();
     s.seconds = start.elapsed().as_secs_f64();
     s
+}
+
+/// What one program contributes to the summary (its case already written).
+struct Record {
+    index: u64,
+    features: Vec<&'static str>,
+    outcome: Recorded,
+}
+
+enum Recorded {
+    Match,
+    UbSkipped(String),
+    Error(String),
+    Mismatch {
+        inexact: bool,
+        path: Option<PathBuf>,
+    },
+}
+
+impl Record {
+    fn new(o: &Options, i: u64, p: &Program, v: Outcome) -> Record {
+        let outcome = match v {
+            Outcome::Match => Recorded::Match,
+            Outcome::UbSkipped(u) => Recorded::UbSkipped(u),
+            Outcome::Error(e) => Recorded::Error(e),
+            Outcome::Mismatch(m) => Recorded::Mismatch {
+                inexact: m.0.is_inexact_only(),
+                path: o
+                    .out
+                    .as_ref()
+                    .and_then(|dir| super::save::save_case(dir, o, i, p, &m.1, &m.2).ok()),
+            },
+        };
+        Record {
+            index: i,
+            features: p.features.iter().copied().collect(),
+            outcome,
+        }
+    }
+}
+
+/// Samples of errors and UB reports kept in the summary.
+const SAMPLES: usize = 5;
+
+impl Summary {
+    fn add(&mut self, r: Record) {
+        let i = r.index;
+        self.programs += 1;
+        let bad = matches!(r.outcome, Recorded::Mismatch { .. });
+        for f in r.features {
+            let e = self.by_feature.entry(f).or_default();
+            e.0 += 1;
+            e.1 += bad as u64;
+        }
+        match r.outcome {
+            Recorded::Match => {}
+            Recorded::UbSkipped(u) => {
+                self.ub_skipped += 1;
+                self.ub_samples.push((i, u));
+            }
+            Recorded::Error(e) => {
+                self.errors += 1;
+                self.error_samples.push((i, e));
+            }
+            Recorded::Mismatch { inexact, path } => {
+                self.mismatches += 1;
+                self.inexact_mismatches += inexact as u64;
+                self.found.push((i, path, inexact));
+            }
+        }
+        // the lowest-numbered samples, whatever order groups finish in
+        for v in [&mut self.ub_samples, &mut self.error_samples] {
+            v.sort_by_key(|x| x.0);
+            v.truncate(SAMPLES);
+        }
+    }
+
+    /// Puts the found programs in index order.
+    fn finish(&mut self) {
+        self.found.sort_by_key(|f| f.0);
+    }
 }
