@@ -299,26 +299,24 @@ template <int D> KSEM_FN ku64 ksem_from_f64(double v, bool rtz, bool sat) {
   } else {
     const ku64 b = ksem_f64bits(v);
     const bool isnan = (b & 0x7fffffffffffffffull) > 0x7ff0000000000000ull;
-    if (D == KF32 && !rtz && !sat && !isnan) return (ku64)__float_as_uint(__double2float_rn(v));
-#ifndef KSEM_HOST
     // the hardware's round-to-nearest-even conversions (one rounding, as round_exact)
-    if constexpr (D == KF16) {
-      if (!rtz && !sat && !isnan) {
+    if (!rtz && !sat && !isnan) {
+      if constexpr (D == KF32) return (ku64)__float_as_uint(__double2float_rn(v));
+#ifndef KSEM_HOST
+      if constexpr (D == KF16) {
         unsigned short h;
         asm("cvt.rn.f16.f64 %0, %1;" : "=h"(h) : "d"(v));
         return (ku64)h;
       }
-    }
 #if __CUDA_ARCH__ >= 900
-    if constexpr (D == KBF16) {
-      if (!rtz && !sat && !isnan) {
+      if constexpr (D == KBF16) {
         unsigned short h;
         asm("cvt.rn.bf16.f64 %0, %1;" : "=h"(h) : "d"(v));
         return (ku64)h;
       }
+#endif
+#endif
     }
-#endif
-#endif
     if (isnan) return kqnanbits(D);
     const bool neg = b >> 63;
     const ku64 sign = neg ? ksignbit(D) : 0ull;

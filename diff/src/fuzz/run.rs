@@ -203,41 +203,27 @@ pub fn campaign(o: &Options, on_group: impl FnMut(&Summary) + Send) -> Summary {
     s
 }
 
-/// What one program contributes to the summary (its case already written).
+/// One program's verdict, with where its mismatch (if any) was written.
 struct Record {
     index: u64,
     features: Vec<&'static str>,
-    outcome: Recorded,
-}
-
-enum Recorded {
-    Match,
-    UbSkipped(String),
-    Error(String),
-    Mismatch {
-        inexact: bool,
-        path: Option<PathBuf>,
-    },
+    outcome: Outcome,
+    saved: Option<PathBuf>,
 }
 
 impl Record {
-    fn new(o: &Options, i: u64, p: &Program, v: Outcome) -> Record {
-        let outcome = match v {
-            Outcome::Match => Recorded::Match,
-            Outcome::UbSkipped(u) => Recorded::UbSkipped(u),
-            Outcome::Error(e) => Recorded::Error(e),
-            Outcome::Mismatch(m) => Recorded::Mismatch {
-                inexact: m.0.is_inexact_only(),
-                path: o
-                    .out
-                    .as_ref()
-                    .and_then(|dir| super::save::save_case(dir, o, i, p, &m.1, &m.2).ok()),
-            },
+    fn new(o: &Options, i: u64, p: &Program, outcome: Outcome) -> Record {
+        let saved = match (&outcome, &o.out) {
+            (Outcome::Mismatch(m), Some(dir)) => {
+                super::save::save_case(dir, o, i, p, &m.1, &m.2).ok()
+            }
+            _ => None,
         };
         Record {
             index: i,
             features: p.features.iter().copied().collect(),
             outcome,
+            saved,
         }
     }
 }
@@ -249,26 +235,27 @@ impl Summary {
     fn add(&mut self, r: Record) {
         let i = r.index;
         self.programs += 1;
-        let bad = matches!(r.outcome, Recorded::Mismatch { .. });
+        let bad = matches!(r.outcome, Outcome::Mismatch(_));
         for f in r.features {
             let e = self.by_feature.entry(f).or_default();
             e.0 += 1;
             e.1 += bad as u64;
         }
         match r.outcome {
-            Recorded::Match => {}
-            Recorded::UbSkipped(u) => {
+            Outcome::Match => {}
+            Outcome::UbSkipped(u) => {
                 self.ub_skipped += 1;
                 self.ub_samples.push((i, u));
             }
-            Recorded::Error(e) => {
+            Outcome::Error(e) => {
                 self.errors += 1;
                 self.error_samples.push((i, e));
             }
-            Recorded::Mismatch { inexact, path } => {
+            Outcome::Mismatch(m) => {
+                let inexact = m.0.is_inexact_only();
                 self.mismatches += 1;
                 self.inexact_mismatches += inexact as u64;
-                self.found.push((i, path, inexact));
+                self.found.push((i, r.saved, inexact));
             }
         }
         // the lowest-numbered samples, whatever order groups finish in

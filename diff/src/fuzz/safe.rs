@@ -97,7 +97,8 @@ pub fn divisor(b: &E, d: DType) -> E {
     }
 }
 
-/// A shift amount in `0..width(d)`.
+/// A shift amount in `0..width(d)` from `b`, a literal or an integer tile
+/// (the generator converts a bool or float amount first).
 pub fn shift_amount(b: &E, d: DType) -> String {
     let w = d.bits() as i128;
     if let Some(n) = b.lit {
@@ -106,9 +107,6 @@ pub fn shift_amount(b: &E, d: DType) -> String {
             _ => 1,
         };
         return v.to_string();
-    }
-    if b.d == DType::Bool || b.d.is_float() {
-        return format!("({} & {})", convert(b, d).code, w - 1);
     }
     format!("({} & {})", b.code, w - 1)
 }
