@@ -1,8 +1,8 @@
 //! The backends a program can run on, by name.
 
 use ksem_interp::eval::RunOptions;
+use ksem_interp::ir::Kernel;
 use ksem_interp::launch::{Launch, RunResult};
-use ksem_interp::typed::Kernel;
 use std::fmt;
 
 /// A backend that runs typed programs.

@@ -30,7 +30,7 @@ pub fn marshal(l: &Lowered, launch: &Launch) -> Result<Marshalled, GpuError> {
     let mut lens = Vec::with_capacity(l.buffers.len());
     for b in &l.buffers {
         match launch.arg(&b.name) {
-            Some(ArgSpec::Buffer { dtype, bits }) => {
+            Some(ArgSpec::Buffer { dtype, bits, .. }) => {
                 if *dtype != b.dtype {
                     return Err(GpuError::Launch(format!(
                         "argument {} is a {} buffer but the kernel was elaborated for {}",

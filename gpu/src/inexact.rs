@@ -5,7 +5,9 @@
 //! from may be; a load is inexact when its `other` may be or when any store
 //! into a buffer the pointer may point into stores a possibly inexact value.
 
-use ksem_interp::typed::{Block, Combiner, Expr, ExprKind, Kernel, ParamKind, Stmt, UnOp, VarId};
+use ksem_interp::ir::{
+    AtomicOp, Block, Combiner, Expr, ExprKind, Kernel, ParamKind, Stmt, UnOp, VarId,
+};
 use std::collections::BTreeSet;
 
 /// The result of the analysis for one kernel.
@@ -15,8 +17,11 @@ pub struct Inexact {
     var: Vec<bool>,
     /// Per variable slot: the buffers (indices among the pointer params) a pointer in it may point into.
     roots: Vec<BTreeSet<usize>>,
-    /// Per buffer: may hold an inexact element after some store.
+    /// Per memory (the pointer params' buffers, then the kernel's arrays):
+    /// may hold an inexact element after some store.
     buf: Vec<bool>,
+    /// Index in `buf` of the kernel's first array.
+    array_base: usize,
 }
 
 impl Inexact {
@@ -26,6 +31,7 @@ impl Inexact {
             var: vec![false; k.vars.len()],
             roots: vec![BTreeSet::new(); k.vars.len()],
             buf: Vec::new(),
+            array_base: 0,
         };
         for p in &k.params {
             if let (ParamKind::Pointer(_), Some(v)) = (&p.kind, p.var) {
@@ -36,6 +42,8 @@ impl Inexact {
                 }
             }
         }
+        a.array_base = a.buf.len();
+        a.buf.extend(k.arrays.iter().map(|_| false));
         loop {
             let before = (a.var.clone(), a.roots.clone(), a.buf.clone());
             a.block(&k.body);
@@ -49,9 +57,16 @@ impl Inexact {
     pub fn expr(&self, e: &Expr) -> bool {
         match &e.kind {
             ExprKind::Const(_)
-            | ExprKind::ProgramId(_)
-            | ExprKind::NumPrograms(_)
-            | ExprKind::Arange(..) => false,
+            | ExprKind::BlockId(_)
+            | ExprKind::GridDim(_)
+            | ExprKind::ThreadId(_)
+            | ExprKind::BlockDim(_)
+            | ExprKind::ArrayBase(_)
+            | ExprKind::ElemPtr { .. }
+            | ExprKind::Iota(..) => false,
+            ExprKind::Atomic { ptr, val, .. } => {
+                self.expr(val) || self.ptr_roots(ptr).iter().any(|&b| self.buf[b])
+            }
             ExprKind::Var(v) => self.var.get(*v).copied().unwrap_or(false),
             ExprKind::Broadcast(x) | ExprKind::Reshape(x) | ExprKind::Permute(x, _) => self.expr(x),
             ExprKind::Cast(x, _) => self.expr(x),
@@ -89,6 +104,8 @@ impl Inexact {
             ExprKind::Broadcast(x) | ExprKind::Reshape(x) | ExprKind::Permute(x, _) => {
                 self.ptr_roots(x)
             }
+            ExprKind::ElemPtr { base, .. } => self.ptr_roots(base),
+            ExprKind::ArrayBase(a) => BTreeSet::from([self.array_base + a]),
             _ => BTreeSet::new(),
         }
     }
@@ -160,7 +177,7 @@ impl Inexact {
                     self.visit(a);
                 }
             }
-            Stmt::Break | Stmt::Continue => {}
+            Stmt::Break | Stmt::Continue | Stmt::Return | Stmt::Barrier { .. } => {}
         }
     }
 
@@ -169,9 +186,33 @@ impl Inexact {
         match &e.kind {
             ExprKind::Const(_)
             | ExprKind::Var(_)
-            | ExprKind::ProgramId(_)
-            | ExprKind::NumPrograms(_)
-            | ExprKind::Arange(..) => {}
+            | ExprKind::BlockId(_)
+            | ExprKind::GridDim(_)
+            | ExprKind::ThreadId(_)
+            | ExprKind::BlockDim(_)
+            | ExprKind::ArrayBase(_)
+            | ExprKind::Iota(..) => {}
+            ExprKind::ElemPtr { base, indices, .. } => {
+                self.visit(base);
+                for i in indices {
+                    self.visit(i);
+                }
+            }
+            ExprKind::Atomic { op, ptr, val, cmp } => {
+                self.visit(ptr);
+                self.visit(val);
+                if let Some(c) = cmp {
+                    self.visit(c);
+                }
+                // The final value depends on the order of the updates.
+                let order = matches!(op, AtomicOp::Exch | AtomicOp::Cas)
+                    || (val.ty.dtype().is_float() && matches!(op, AtomicOp::Add | AtomicOp::Sub));
+                if order || self.expr(val) {
+                    for b in self.ptr_roots(ptr) {
+                        self.buf[b] = true;
+                    }
+                }
+            }
             ExprKind::Broadcast(x)
             | ExprKind::Reshape(x)
             | ExprKind::Permute(x, _)

@@ -14,8 +14,8 @@ pub mod inexact;
 pub mod lower;
 pub mod planted;
 
+use ksem_interp::ir::Kernel;
 use ksem_interp::launch::{Launch, RunResult};
-use ksem_interp::typed::Kernel;
 
 pub use lower::emit_cuda;
 

@@ -29,9 +29,9 @@
 use crate::inexact::Inexact;
 use ksem_interp::dtype::DType;
 use ksem_interp::float::{Overflow, Rounding};
+use ksem_interp::ir::*;
 use ksem_interp::launch::Launch;
 use ksem_interp::span::Span;
-use ksem_interp::typed::*;
 use std::fmt::Write as _;
 
 /// The CUDA element runtime included at the top of every generated source.
@@ -410,14 +410,14 @@ fn bits_type(d: DType) -> &'static str {
 /// The C type holding a value of a type (pointers: 64-bit encoded).
 fn storage_type(ty: &Type) -> &'static str {
     match ty.elem {
-        Elem::Ptr(_) => "ku64",
+        Elem::Ptr(..) => "ku64",
         Elem::Num(d) => bits_type(d),
     }
 }
 
 fn storage_bytes(ty: &Type) -> usize {
     match ty.elem {
-        Elem::Ptr(_) => 8,
+        Elem::Ptr(..) => 8,
         Elem::Num(d) => d.storage_bits() as usize / 8,
     }
 }
@@ -456,6 +456,15 @@ fn cmp_id(op: BinOp) -> u32 {
         BinOp::Le => 3,
         BinOp::Gt => 4,
         _ => 5,
+    }
+}
+
+/// The runtime's id of a shift-range policy (`ksem_shl`/`ksem_shr`).
+fn shift_range_id(r: ShiftRange) -> u32 {
+    match r {
+        ShiftRange::Ub => 0,
+        ShiftRange::Mask => 1,
+        ShiftRange::Saturate => 2,
     }
 }
 
@@ -715,6 +724,9 @@ impl<'a> Lower<'a> {
             }
             Stmt::Break => self.line("break;", self.last_span),
             Stmt::Continue => self.line("continue;", self.last_span),
+            // Control flow is uniform: every thread of the block returns.
+            Stmt::Return => self.line("return;", self.last_span),
+            Stmt::Barrier { span } => return err(*span, "a barrier in a tile program"),
             Stmt::Print { prefix, span, .. } => {
                 let p: String = prefix
                     .chars()
@@ -804,15 +816,20 @@ impl<'a> Lower<'a> {
                 n: (!self.k.vars[*v].1.shape.is_empty()).then(|| self.k.vars[*v].1.numel()),
                 fused: false,
             },
-            ExprKind::ProgramId(a) => {
+            ExprKind::BlockId(a) => {
                 let f = ["x", "y", "z"][(*a as usize).min(2)];
                 self.elementwise(e, format!("(ku64)blockIdx.{f}"))
             }
-            ExprKind::NumPrograms(a) => {
+            ExprKind::GridDim(a) => {
                 let f = ["x", "y", "z"][(*a as usize).min(2)];
                 self.elementwise(e, format!("(ku64)gridDim.{f}"))
             }
-            ExprKind::Arange(s, _) => {
+            ExprKind::ThreadId(_)
+            | ExprKind::BlockDim(_)
+            | ExprKind::ArrayBase(_)
+            | ExprKind::ElemPtr { .. }
+            | ExprKind::Atomic { .. } => return err(e.span, "a SIMT operation in a tile program"),
+            ExprKind::Iota(s, _) => {
                 let start = *s as u64;
                 self.elementwise(e, format!("((ku64)KSEM_I + {start:#x}ull) & 0xffffffffull"))
             }
@@ -957,16 +974,20 @@ impl<'a> Lower<'a> {
                         BinOp::Mul => format!("ksem_imul<{dd}>({x}, {y})"),
                         BinOp::IDiv(r) | BinOp::IRem(r) => format!(
                             "ksem_idivrem<{dd}>({x}, {y}, {}, {})",
-                            *r == DivRound::Floor,
+                            r.round == DivRound::Floor,
                             matches!(op, BinOp::IRem(_))
                         ),
                         BinOp::And => format!("({x} & {y})"),
                         BinOp::Or => format!("({x} | {y})"),
                         BinOp::Xor => format!("({x} ^ {y})"),
-                        BinOp::Shl => format!("ksem_shl<{dd}>({x}, {y})"),
-                        BinOp::Shr(k) => {
-                            format!("ksem_shr<{dd}>({x}, {y}, {})", *k == ShrKind::Arith)
+                        BinOp::Shl(r) => {
+                            format!("ksem_shl<{dd}>({x}, {y}, {})", shift_range_id(*r))
                         }
+                        BinOp::Shr(k, r) => format!(
+                            "ksem_shr<{dd}>({x}, {y}, {}, {})",
+                            *k == ShrKind::Arith,
+                            shift_range_id(*r)
+                        ),
                         BinOp::Min(_) => format!("ksem_imin<{dd}>({x}, {y})"),
                         BinOp::Max(_) => format!("ksem_imax<{dd}>({x}, {y})"),
                         BinOp::LogicalAnd => format!("(({x} != 0 && {y} != 0) ? 1ull : 0ull)"),

@@ -116,7 +116,9 @@ template <int D> KSEM_FN ku64 ksem_iadd(ku64 a, ku64 b) { return (a + b) & kmask
 template <int D> KSEM_FN ku64 ksem_isub(ku64 a, ku64 b) { return (a - b) & kmask(D); }
 template <int D> KSEM_FN ku64 ksem_imul(ku64 a, ku64 b) { return (a * b) & kmask(D); }
 
-// Integer division / remainder; floor selects Python rounding. UB -> 0.
+// Integer division / remainder; floor selects Python rounding. Division by
+// zero gives 0 (also the defined result of DivZero::Zero); MIN / -1 wraps to
+// MIN and MIN % -1 is 0.
 template <int D> KSEM_FN ku64 ksem_idivrem(ku64 a, ku64 b, bool floor, bool rem) {
   a &= kmask(D);
   b &= kmask(D);
@@ -124,9 +126,9 @@ template <int D> KSEM_FN ku64 ksem_idivrem(ku64 a, ku64 b, bool floor, bool rem)
   if constexpr (ksigned(D)) {
     ki64 x = ksem_sval<D>(a), y = ksem_sval<D>(b);
     ki64 minv = ksem_sext(1ull << (kbits(D) - 1), kbits(D));
-    if (y == -1 && x == minv) return 0;
+    (void)minv;
     if (y == -1) {
-      // x / -1 = -x (no overflow here), remainder 0
+      // x / -1 = -x (MIN wraps to MIN), remainder 0
       return rem ? 0 : ((0ull - (ku64)x) & kmask(D));
     }
     ki64 q = x / y;
@@ -141,14 +143,27 @@ template <int D> KSEM_FN ku64 ksem_idivrem(ku64 a, ku64 b, bool floor, bool rem)
   }
 }
 
-template <int D> KSEM_FN ku64 ksem_shl(ku64 a, ku64 b) {
+// Shift amounts: range 0 (UB outside [0, width): gives 0), 1 (modulo the
+// width), 2 (saturating: >= width shifts everything out; negative gives 0).
+// Returns the amount to shift by, or -1 where the result is 0 / the sign.
+template <int D> KSEM_FN int ksem_shift_amount(ku64 b, int range) {
+  if (range == 1) return (int)(b & (ku64)(kbits(D) - 1));
   ki64 s = ksigned(D) ? ksem_sval<D>(b) : (ki64)(b & kmask(D) & 0x7fffffffffffffffull);
-  if ((!ksigned(D) && (b & kmask(D)) >= (ku64)kbits(D)) || s < 0 || s >= kbits(D)) return 0;
+  bool big = (!ksigned(D) && (b & kmask(D)) >= (ku64)kbits(D)) || s >= kbits(D);
+  if (s < 0) return -1;
+  if (big) return range == 2 ? kbits(D) : -1;
+  return (int)s;
+}
+template <int D> KSEM_FN ku64 ksem_shl(ku64 a, ku64 b, int range) {
+  int s = ksem_shift_amount<D>(b, range);
+  if (s < 0 || s >= 64) return 0;
   return (a << s) & kmask(D);
 }
-template <int D> KSEM_FN ku64 ksem_shr(ku64 a, ku64 b, bool arith) {
-  ki64 s = ksigned(D) ? ksem_sval<D>(b) : (ki64)(b & kmask(D) & 0x7fffffffffffffffull);
-  if ((!ksigned(D) && (b & kmask(D)) >= (ku64)kbits(D)) || s < 0 || s >= kbits(D)) return 0;
+template <int D> KSEM_FN ku64 ksem_shr(ku64 a, ku64 b, bool arith, int range) {
+  int s = ksem_shift_amount<D>(b, range);
+  if (s < 0) return 0;
+  if (s >= kbits(D)) s = kbits(D) - 1 + (arith && ksigned(D) ? 0 : 1);
+  if (s >= 64) return 0;
   if (arith && ksigned(D)) {
     ki64 x = ksem_sval<D>(a);
     ki64 r = x >= 0 ? (x >> s) : ~((~x) >> s);

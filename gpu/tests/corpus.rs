@@ -5,8 +5,8 @@
 use ksem_gpu::{cuda, lower, Backend};
 use ksem_interp::eval::RunOptions;
 use ksem_interp::float::ulp_distance;
+use ksem_interp::ir::Kernel;
 use ksem_interp::launch::{parse_launch, Launch, RunResult};
-use ksem_interp::typed::Kernel;
 use std::path::PathBuf;
 
 /// Inexact elements may differ by this many units in the last place.

@@ -9,10 +9,10 @@ use ksem_gpu::Backend;
 use ksem_interp::dtype::DType;
 use ksem_interp::eval::RunOptions;
 use ksem_interp::float::{self, ulp_distance, Overflow, Rounding};
+use ksem_interp::ir::*;
 use ksem_interp::launch::{ArgSpec, Launch, RunResult, SplitMix64};
 use ksem_interp::ops;
 use ksem_interp::span::Span;
-use ksem_interp::typed::*;
 
 const N: usize = 1024;
 const G: usize = 64;
@@ -50,14 +50,14 @@ impl Builder {
             offs: None,
         };
         // offs = program_id(0) * N + arange(0, N)
-        let pid = ex(ExprKind::ProgramId(0), Type::scalar(DType::I32));
+        let pid = ex(ExprKind::BlockId(0), Type::scalar(DType::I32));
         let n = ex(ExprKind::Const(N as u64), Type::scalar(DType::I32));
         let base = ex(
             ExprKind::Binary(BinOp::Mul, Box::new(pid), Box::new(n)),
             Type::scalar(DType::I32),
         );
         let base = ex(ExprKind::Broadcast(Box::new(base)), tile(DType::I32));
-        let ar = ex(ExprKind::Arange(0, N as i64), tile(DType::I32));
+        let ar = ex(ExprKind::Iota(0, N as i64), tile(DType::I32));
         let offs = ex(
             ExprKind::Binary(BinOp::Add, Box::new(base), Box::new(ar)),
             tile(DType::I32),
@@ -78,7 +78,7 @@ impl Builder {
         let v = self.var(
             name,
             Type {
-                elem: Elem::Ptr(d),
+                elem: Elem::Ptr(d, AddrSpace::Global),
                 shape: vec![],
             },
         );
@@ -87,17 +87,23 @@ impl Builder {
             kind: ParamKind::Pointer(d),
             var: Some(v),
         });
-        self.launch_args
-            .push((name.to_string(), ArgSpec::Buffer { dtype: d, bits }));
+        self.launch_args.push((
+            name.to_string(),
+            ArgSpec::Buffer {
+                dtype: d,
+                bits,
+                shape: None,
+            },
+        ));
         let p = ex(
             ExprKind::Var(v),
             Type {
-                elem: Elem::Ptr(d),
+                elem: Elem::Ptr(d, AddrSpace::Global),
                 shape: vec![],
             },
         );
         let pt = Type {
-            elem: Elem::Ptr(d),
+            elem: Elem::Ptr(d, AddrSpace::Global),
             shape: vec![N],
         };
         let p = ex(ExprKind::Broadcast(Box::new(p)), pt.clone());
@@ -141,13 +147,17 @@ impl Builder {
         (
             Kernel {
                 name: name.to_string(),
+                model: Model::Tile,
                 params: self.params,
+                arrays: vec![],
                 vars: self.vars,
                 body: self.body,
             },
             Launch {
                 kernel: Some(name.to_string()),
                 grid: [G as u32, 1, 1],
+                block: None,
+                factory_args: vec![],
                 args: self.launch_args,
             },
         )
@@ -494,17 +504,17 @@ fn binary_unary_fma_all_dtypes() {
                 outs.push((format!("{op:?}"), bin(op, &x, &y)));
             }
             for op in [
-                BinOp::IDiv(DivRound::Trunc),
-                BinOp::IDiv(DivRound::Floor),
-                BinOp::IRem(DivRound::Trunc),
-                BinOp::IRem(DivRound::Floor),
+                BinOp::IDiv(IntDiv::TRUNC),
+                BinOp::IDiv(IntDiv::FLOOR),
+                BinOp::IRem(IntDiv::TRUNC),
+                BinOp::IRem(IntDiv::FLOOR),
             ] {
                 outs.push((format!("{op:?}"), bin(op, &x, &dv)));
             }
             for op in [
-                BinOp::Shl,
-                BinOp::Shr(ShrKind::Arith),
-                BinOp::Shr(ShrKind::Logical),
+                BinOp::Shl(ShiftRange::Ub),
+                BinOp::Shr(ShrKind::Arith, ShiftRange::Ub),
+                BinOp::Shr(ShrKind::Logical, ShiftRange::Ub),
             ] {
                 outs.push((format!("{op:?}"), bin(op, &x, &s)));
             }

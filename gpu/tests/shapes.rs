@@ -6,8 +6,8 @@
 
 use ksem_gpu::{cuda, lower};
 use ksem_interp::eval::RunOptions;
+use ksem_interp::ir::Kernel;
 use ksem_interp::launch::{parse_launch, Launch};
-use ksem_interp::typed::Kernel;
 use std::path::PathBuf;
 
 fn case(name: &str, launch_json: &str) -> (Kernel, Launch) {

@@ -7,6 +7,8 @@ use serde_json::{json, Map, Value as Json};
 
 /// Largest number of program instances a launch may ask for.
 pub const MAX_PROGRAMS: u64 = 1 << 24;
+/// Largest number of threads of one block (CUDA's limit).
+pub const MAX_BLOCK_THREADS: u64 = 1024;
 /// Largest number of elements of one buffer.
 pub const MAX_BUFFER_LEN: usize = 1 << 28;
 
@@ -27,6 +29,8 @@ pub enum ArgSpec {
     Buffer {
         dtype: DType,
         bits: Vec<u64>,
+        /// The array's shape (`"shape"`), row-major; `None`: one-dimensional.
+        shape: Option<Vec<usize>>,
     },
     /// A runtime scalar with its bits.
     Scalar {
@@ -41,6 +45,10 @@ pub enum ArgSpec {
 pub struct Launch {
     pub kernel: Option<String>,
     pub grid: [u32; 3],
+    /// Threads per block (`"block"`), for SIMT dialects.
+    pub block: Option<[u32; 3]>,
+    /// Arguments of a kernel factory (`"factory_args"`), by name.
+    pub factory_args: Vec<(String, ConstArg)>,
     /// Arguments by name, in the order given.
     pub args: Vec<(String, ArgSpec)>,
 }
@@ -74,7 +82,62 @@ pub fn parse_launch(text: &str) -> Result<Launch, String> {
         let a = parse_arg(spec).map_err(|e| format!("args.{name}: {e}"))?;
         args.push((name.clone(), a));
     }
-    Ok(Launch { kernel, grid, args })
+    let block = match obj.get("block") {
+        None | Some(Json::Null) => None,
+        Some(b) => Some(parse_block(b)?),
+    };
+    let mut factory_args = Vec::new();
+    match obj.get("factory_args") {
+        None | Some(Json::Null) => {}
+        Some(Json::Object(m)) => {
+            for (name, v) in m {
+                let c = parse_const(v).map_err(|e| format!("factory_args.{name}: {e}"))?;
+                factory_args.push((name.clone(), c));
+            }
+        }
+        Some(_) => return Err("\"factory_args\" must be an object".into()),
+    }
+    Ok(Launch {
+        kernel,
+        grid,
+        block,
+        factory_args,
+        args,
+    })
+}
+
+/// `"block"`: 1 to 3 positive ints, at most [`MAX_BLOCK_THREADS`] threads in all.
+fn parse_block(v: &Json) -> Result<[u32; 3], String> {
+    let items: Vec<Json> = match v {
+        Json::Array(a) => a.clone(),
+        Json::Number(_) => vec![v.clone()],
+        _ => return Err("\"block\" must be a list of 1 to 3 positive integers".into()),
+    };
+    if items.is_empty() || items.len() > 3 {
+        return Err(format!(
+            "\"block\" must have 1 to 3 dimensions, got {}",
+            items.len()
+        ));
+    }
+    let mut b = [1u32; 3];
+    for (i, it) in items.iter().enumerate() {
+        let n = it
+            .as_u64()
+            .ok_or_else(|| format!("block[{i}] must be a positive integer, got {it}"))?;
+        if n == 0 {
+            return Err(format!(
+                "block[{i}] is 0: a block needs at least one thread"
+            ));
+        }
+        b[i] = n.min(u32::MAX as u64) as u32;
+    }
+    let total: u64 = b.iter().map(|&x| x as u64).product();
+    if total > MAX_BLOCK_THREADS {
+        return Err(format!(
+            "block {b:?} has {total} threads; CUDA allows at most {MAX_BLOCK_THREADS} per block"
+        ));
+    }
+    Ok(b)
 }
 
 fn parse_grid(v: &Json) -> Result<[u32; 3], String> {
@@ -141,29 +204,34 @@ fn parse_arg(spec: &Json) -> Result<ArgSpec, String> {
                 bits: value_bits(dtype, v)?,
             })
         }
-        "constexpr" => Ok(ArgSpec::Constexpr(match body {
-            Json::Bool(b) => ConstArg::Bool(*b),
-            Json::Null => ConstArg::None,
-            Json::String(s) => ConstArg::Str(s.clone()),
-            Json::Number(n) => {
-                if let Some(i) = n.as_i64() {
-                    ConstArg::Int(i as i128)
-                } else if let Some(u) = n.as_u64() {
-                    ConstArg::Int(u as i128)
-                } else {
-                    ConstArg::Float(n.as_f64().unwrap_or(f64::NAN))
-                }
-            }
-            _ => return Err("constexpr value must be a number, bool, string or null".into()),
-        })),
+        "constexpr" => Ok(ArgSpec::Constexpr(parse_const(body)?)),
         other => Err(format!("unknown argument kind {other:?}")),
     }
+}
+
+/// A compile-time constant: a number, bool, string or null.
+fn parse_const(body: &Json) -> Result<ConstArg, String> {
+    Ok(match body {
+        Json::Bool(b) => ConstArg::Bool(*b),
+        Json::Null => ConstArg::None,
+        Json::String(s) => ConstArg::Str(s.clone()),
+        Json::Number(n) => {
+            if let Some(i) = n.as_i64() {
+                ConstArg::Int(i as i128)
+            } else if let Some(u) = n.as_u64() {
+                ConstArg::Int(u as i128)
+            } else {
+                ConstArg::Float(n.as_f64().unwrap_or(f64::NAN))
+            }
+        }
+        _ => return Err("constexpr value must be a number, bool, string or null".into()),
+    })
 }
 
 fn parse_buffer(body: &Json) -> Result<ArgSpec, String> {
     let b = body.as_object().ok_or("\"buffer\" must be an object")?;
     let dtype = parse_dtype(b.get("dtype"))?;
-    let len = match b.get("len") {
+    let mut len = match b.get("len") {
         None => None,
         Some(l) => Some(l.as_u64().ok_or("\"len\" must be a non-negative integer")? as usize),
     };
@@ -181,8 +249,42 @@ fn parse_buffer(body: &Json) -> Result<ArgSpec, String> {
     if sources > 1 {
         return Err("give at most one of \"data\", \"bits\", \"init\"".into());
     }
+    let shape = match b.get("shape") {
+        None => None,
+        Some(Json::Array(dims)) => Some(
+            dims.iter()
+                .enumerate()
+                .map(|(i, d)| {
+                    d.as_u64()
+                        .map(|d| d as usize)
+                        .ok_or_else(|| format!("shape[{i}] must be a non-negative integer"))
+                })
+                .collect::<Result<Vec<usize>, String>>()?,
+        ),
+        Some(_) => return Err("\"shape\" must be a list of non-negative integers".into()),
+    };
+    if let Some(dims) = &shape {
+        if dims.is_empty() || dims.len() > 8 {
+            return Err("\"shape\" must have 1 to 8 dimensions".into());
+        }
+        let n = dims
+            .iter()
+            .try_fold(1usize, |a, &d| a.checked_mul(d))
+            .filter(|&n| n <= MAX_BUFFER_LEN)
+            .ok_or_else(|| {
+                format!("shape {dims:?} exceeds ksem's limit of {MAX_BUFFER_LEN} elements")
+            })?;
+        match len {
+            Some(l) if l != n => {
+                return Err(format!(
+                    "\"len\" is {l} but shape {dims:?} has {n} elements"
+                ))
+            }
+            _ => len = Some(n),
+        }
+    }
     for key in b.keys() {
-        if !["dtype", "len", "data", "bits", "init"].contains(&key.as_str()) {
+        if !["dtype", "len", "shape", "data", "bits", "init"].contains(&key.as_str()) {
             return Err(format!("unknown buffer key {key:?}"));
         }
     }
@@ -212,7 +314,7 @@ fn parse_buffer(body: &Json) -> Result<ArgSpec, String> {
             ));
         }
     }
-    Ok(ArgSpec::Buffer { dtype, bits })
+    Ok(ArgSpec::Buffer { dtype, bits, shape })
 }
 
 /// Bits of a JSON value (number, bool or "nan"/"inf"/"-inf"/"-0.0") in `dtype`.
@@ -405,18 +507,64 @@ pub struct UbReport {
     /// data race, the index of the element in the buffer.
     pub element: Vec<usize>,
     pub message: String,
+    /// The thread (x, y, z) within the block, for SIMT programs.
+    pub thread: Option<[u32; 3]>,
+    /// The other party of a data race: where and who made the other access.
+    pub other: Option<UbSite>,
+}
+
+/// A place in the source and the thread that was there (the second access of a race).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UbSite {
+    pub line: u32,
+    pub col: u32,
+    pub program: [u32; 3],
+    pub thread: Option<[u32; 3]>,
 }
 
 impl UbReport {
+    /// A report of `kind` at `line:col` in program instance `program`.
+    pub fn new(
+        kind: &str,
+        line: u32,
+        col: u32,
+        program: [u32; 3],
+        element: Vec<usize>,
+        message: String,
+    ) -> UbReport {
+        UbReport {
+            kind: kind.into(),
+            line,
+            col,
+            program,
+            element,
+            message,
+            thread: None,
+            other: None,
+        }
+    }
+
+    /// The report as result JSON (`thread` and `other` only where known).
     pub fn to_json(&self) -> Json {
-        json!({
+        let mut o = json!({
             "kind": self.kind,
             "line": self.line,
             "col": self.col,
             "program": self.program,
             "element": self.element,
             "message": self.message,
-        })
+        });
+        if let Some(t) = self.thread {
+            o["thread"] = json!(t);
+        }
+        if let Some(s) = &self.other {
+            let mut so = json!({"line": s.line, "col": s.col, "program": s.program});
+            if let Some(t) = s.thread {
+                so["thread"] = json!(t);
+            }
+            o["other"] = so;
+        }
+        o
     }
 }
 

@@ -5,12 +5,12 @@ pub mod corpus;
 pub mod dtype;
 pub mod eval;
 pub mod float;
+pub mod ir;
 pub mod launch;
 pub mod ops;
 pub mod pretty;
 pub mod span;
 pub mod triton;
-pub mod typed;
 
 use span::Diagnostic;
 
@@ -47,7 +47,7 @@ pub fn elaborate_source(
     src: &str,
     launch: &launch::Launch,
     kernel: Option<&str>,
-) -> Result<typed::Kernel, Error> {
+) -> Result<ir::Kernel, Error> {
     let wrap = |diag| Error::Source {
         file: file.to_string(),
         src: src.to_string(),

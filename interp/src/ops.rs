@@ -4,7 +4,7 @@
 
 use crate::dtype::DType;
 use crate::float::{self, Overflow, Rounding};
-use crate::typed::{BinOp, CastKind, DivRound, MathFn, NanMode, ShrKind, UnOp};
+use crate::ir::{BinOp, CastKind, DivRound, DivZero, MathFn, NanMode, ShiftRange, ShrKind, UnOp};
 
 /// Kinds of undefined behaviour an element operation can hit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -19,6 +19,12 @@ pub enum UbKind {
     OutOfBoundsStore,
     DataRace,
     ZeroStep,
+    /// An array index outside its dimension.
+    OutOfBoundsIndex,
+    /// A barrier reached by only some of the block's live threads.
+    BarrierDivergence,
+    /// Reading shared or local memory that was never written.
+    UninitializedRead,
 }
 
 impl UbKind {
@@ -34,6 +40,9 @@ impl UbKind {
             UbKind::OutOfBoundsStore => "out-of-bounds-store",
             UbKind::DataRace => "data-race",
             UbKind::ZeroStep => "zero-range-step",
+            UbKind::OutOfBoundsIndex => "out-of-bounds-index",
+            UbKind::BarrierDivergence => "barrier-divergence",
+            UbKind::UninitializedRead => "uninitialized-read",
         }
     }
 }
@@ -213,16 +222,20 @@ pub fn binary(op: BinOp, d: DType, a: u64, b: u64) -> Result<u64, UbKind> {
         BinOp::IDiv(r) | BinOp::IRem(r) => {
             let is_div = matches!(op, BinOp::IDiv(_));
             if y == 0 {
-                return Err(if is_div {
-                    UbKind::DivisionByZero
-                } else {
-                    UbKind::RemainderByZero
-                });
+                return match r.zero {
+                    DivZero::Zero => Ok(0),
+                    DivZero::Ub if is_div => Err(UbKind::DivisionByZero),
+                    DivZero::Ub => Err(UbKind::RemainderByZero),
+                };
             }
             if d.is_signed_int() && y == -1 && x == d.int_range().0 {
-                return Err(UbKind::DivisionOverflow);
+                return match r.zero {
+                    DivZero::Zero if is_div => Ok(wrap(d, x)),
+                    DivZero::Zero => Ok(0),
+                    DivZero::Ub => Err(UbKind::DivisionOverflow),
+                };
             }
-            let q = match r {
+            let q = match r.round {
                 DivRound::Trunc => x / y,
                 DivRound::Floor => floor_div(x, y),
             };
@@ -234,15 +247,15 @@ pub fn binary(op: BinOp, d: DType, a: u64, b: u64) -> Result<u64, UbKind> {
         BinOp::Xor => a ^ b,
         BinOp::LogicalAnd => ((a != 0) && (b != 0)) as u64,
         BinOp::LogicalOr => ((a != 0) || (b != 0)) as u64,
-        BinOp::Shl | BinOp::Shr(_) => {
-            if y < 0 || y >= bits as i128 {
-                return Err(UbKind::ShiftOutOfRange);
-            }
-            let s = y as u32;
+        BinOp::Shl(range) | BinOp::Shr(_, range) => {
+            let s = match shift_amount(range, bits, y) {
+                Some(s) => s,
+                None => return Err(UbKind::ShiftOutOfRange),
+            };
             match op {
-                BinOp::Shl => wrap(d, x << s),
-                BinOp::Shr(ShrKind::Arith) => wrap(d, x >> s),
-                _ => (a & d.mask()) >> s,
+                BinOp::Shl(_) => wrap(d, x << s),
+                BinOp::Shr(ShrKind::Arith, _) => wrap(d, x >> s),
+                _ => ((a & d.mask()) as u128 >> s) as u64,
             }
         }
         BinOp::Min(_) => {
@@ -265,6 +278,17 @@ pub fn binary(op: BinOp, d: DType, a: u64, b: u64) -> Result<u64, UbKind> {
         }
         _ => unreachable!(),
     })
+}
+
+/// The shift amount `y` of a `bits`-wide value under `range`, or `None`
+/// where the shift is UB. Amounts of `bits` or more (saturating) shift every
+/// bit out; the result is computed on i128, so up to 127 is exact.
+fn shift_amount(range: ShiftRange, bits: u32, y: i128) -> Option<u32> {
+    match range {
+        ShiftRange::Ub => (0..bits as i128).contains(&y).then_some(y as u32),
+        ShiftRange::Mask => Some((y as u32) & (bits - 1)),
+        ShiftRange::Saturate => (y >= 0).then(|| y.min(bits as i128) as u32),
+    }
 }
 
 /// Python floor division of integers.
@@ -384,6 +408,7 @@ pub fn cast(kind: CastKind, from: DType, to: DType, a: u64) -> Result<u64, UbKin
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ir::IntDiv;
 
     #[test]
     fn trunc_and_floor_division_table() {
@@ -397,22 +422,10 @@ mod tests {
         let d = DType::I32;
         let b = |v: i128| wrap(d, v);
         for (x, y, td, tm, fd, fm) in table {
-            assert_eq!(
-                binary(BinOp::IDiv(DivRound::Trunc), d, b(x), b(y)),
-                Ok(b(td))
-            );
-            assert_eq!(
-                binary(BinOp::IRem(DivRound::Trunc), d, b(x), b(y)),
-                Ok(b(tm))
-            );
-            assert_eq!(
-                binary(BinOp::IDiv(DivRound::Floor), d, b(x), b(y)),
-                Ok(b(fd))
-            );
-            assert_eq!(
-                binary(BinOp::IRem(DivRound::Floor), d, b(x), b(y)),
-                Ok(b(fm))
-            );
+            assert_eq!(binary(BinOp::IDiv(IntDiv::TRUNC), d, b(x), b(y)), Ok(b(td)));
+            assert_eq!(binary(BinOp::IRem(IntDiv::TRUNC), d, b(x), b(y)), Ok(b(tm)));
+            assert_eq!(binary(BinOp::IDiv(IntDiv::FLOOR), d, b(x), b(y)), Ok(b(fd)));
+            assert_eq!(binary(BinOp::IRem(IntDiv::FLOOR), d, b(x), b(y)), Ok(b(fm)));
         }
     }
 
@@ -465,44 +478,60 @@ mod tests {
     fn integer_ub() {
         let d = DType::I32;
         assert_eq!(
-            binary(BinOp::IDiv(DivRound::Trunc), d, 5, 0),
+            binary(BinOp::IDiv(IntDiv::TRUNC), d, 5, 0),
             Err(UbKind::DivisionByZero)
         );
         assert_eq!(
-            binary(BinOp::IRem(DivRound::Trunc), d, 5, 0),
+            binary(BinOp::IRem(IntDiv::TRUNC), d, 5, 0),
             Err(UbKind::RemainderByZero)
         );
         assert_eq!(
-            binary(BinOp::IDiv(DivRound::Trunc), d, 0x8000_0000, 0xffff_ffff),
+            binary(BinOp::IDiv(IntDiv::TRUNC), d, 0x8000_0000, 0xffff_ffff),
             Err(UbKind::DivisionOverflow)
         );
         // unsigned: 0x80000000 / 0xffffffff is just 0
         assert_eq!(
             binary(
-                BinOp::IDiv(DivRound::Trunc),
+                BinOp::IDiv(IntDiv::TRUNC),
                 DType::U32,
                 0x8000_0000,
                 0xffff_ffff
             ),
             Ok(0)
         );
-        assert_eq!(binary(BinOp::Shl, d, 1, 32), Err(UbKind::ShiftOutOfRange));
         assert_eq!(
-            binary(BinOp::Shl, d, 1, 0xffff_ffff),
+            binary(BinOp::Shl(ShiftRange::Ub), d, 1, 32),
             Err(UbKind::ShiftOutOfRange)
         );
-        assert_eq!(binary(BinOp::Shl, d, 1, 31), Ok(0x8000_0000));
+        assert_eq!(
+            binary(BinOp::Shl(ShiftRange::Ub), d, 1, 0xffff_ffff),
+            Err(UbKind::ShiftOutOfRange)
+        );
+        assert_eq!(
+            binary(BinOp::Shl(ShiftRange::Ub), d, 1, 31),
+            Ok(0x8000_0000)
+        );
     }
 
     #[test]
     fn shifts_by_signedness() {
         // -8 >> 1 arithmetic = -4 (0xfffffffc); logical on the same bits = 0x7ffffffc
         assert_eq!(
-            binary(BinOp::Shr(ShrKind::Arith), DType::I32, 0xffff_fff8, 1),
+            binary(
+                BinOp::Shr(ShrKind::Arith, ShiftRange::Ub),
+                DType::I32,
+                0xffff_fff8,
+                1
+            ),
             Ok(0xffff_fffc)
         );
         assert_eq!(
-            binary(BinOp::Shr(ShrKind::Logical), DType::U32, 0xffff_fff8, 1),
+            binary(
+                BinOp::Shr(ShrKind::Logical, ShiftRange::Ub),
+                DType::U32,
+                0xffff_fff8,
+                1
+            ),
             Ok(0x7fff_fffc)
         );
     }

@@ -2,7 +2,7 @@
 //! every expression with its dtype and shape (`ksem check`).
 
 use crate::eval::format_value;
-use crate::typed::*;
+use crate::ir::*;
 use std::fmt::Write;
 
 /// Renders a kernel as readable text.
@@ -18,6 +18,17 @@ pub fn kernel(k: &Kernel) -> String {
         })
         .collect();
     let _ = writeln!(out, "kernel {}({})", k.name, params.join(", "));
+    for a in &k.arrays {
+        let _ = writeln!(
+            out,
+            "{:>7}   {} {}: {}{:?}",
+            a.span.to_string(),
+            a.space.name(),
+            a.name,
+            a.dtype,
+            a.shape
+        );
+    }
     block(k, &k.body, 1, &mut out);
     out
 }
@@ -105,6 +116,12 @@ fn block(k: &Kernel, b: &[Stmt], depth: usize, out: &mut String) {
             Stmt::Continue => {
                 let _ = writeln!(out, "{:>7} {ind}continue", "");
             }
+            Stmt::Return => {
+                let _ = writeln!(out, "{:>7} {ind}return", "");
+            }
+            Stmt::Barrier { span } => {
+                let _ = writeln!(out, "{:>7} {ind}barrier", span.to_string());
+            }
             Stmt::Print { prefix, args, span } => {
                 let a: Vec<String> = args.iter().map(|e| expr(k, e)).collect();
                 let _ = writeln!(
@@ -124,9 +141,11 @@ pub fn expr(k: &Kernel, e: &Expr) -> String {
     let inner = match &e.kind {
         ExprKind::Const(b) => return format!("{}:{t}", format_value(t.dtype(), *b)),
         ExprKind::Var(v) => return format!("{}:{t}", var(k, *v)),
-        ExprKind::ProgramId(a) => format!("program_id({a})"),
-        ExprKind::NumPrograms(a) => format!("num_programs({a})"),
-        ExprKind::Arange(s, e) => format!("arange({s}, {e})"),
+        ExprKind::BlockId(a) => format!("block_id({a})"),
+        ExprKind::GridDim(a) => format!("grid_dim({a})"),
+        ExprKind::ThreadId(a) => format!("thread_id({a})"),
+        ExprKind::BlockDim(a) => format!("block_dim({a})"),
+        ExprKind::Iota(s, e) => format!("iota({s}, {e})"),
         ExprKind::Broadcast(x) => format!("broadcast({})", expr(k, x)),
         ExprKind::Reshape(x) => format!("reshape({})", expr(k, x)),
         ExprKind::Permute(x, p) => format!("permute({}, {p:?})", expr(k, x)),
@@ -150,6 +169,32 @@ pub fn expr(k: &Kernel, e: &Expr) -> String {
                 .map(|o| format!(", other={}", expr(k, o)))
                 .unwrap_or_default();
             format!("load({}{m}{o})", expr(k, ptr))
+        }
+        ExprKind::ArrayBase(a) => format!("array({})", k.arrays[*a].name),
+        ExprKind::ElemPtr {
+            base,
+            indices,
+            dims,
+            neg,
+        } => {
+            let idx: Vec<String> = indices.iter().map(|i| expr(k, i)).collect();
+            format!(
+                "elem_ptr[{dims:?}, {neg:?}]({}, [{}])",
+                expr(k, base),
+                idx.join(", ")
+            )
+        }
+        ExprKind::Atomic { op, ptr, val, cmp } => {
+            let c = cmp
+                .as_ref()
+                .map(|c| format!(", cmp={}", expr(k, c)))
+                .unwrap_or_default();
+            format!(
+                "atomic_{}({}, {}{c})",
+                op.name(),
+                expr(k, ptr),
+                expr(k, val)
+            )
         }
         ExprKind::Reduce {
             arg,
@@ -176,30 +221,33 @@ fn unop(op: UnOp) -> String {
 }
 
 fn binop(op: BinOp) -> String {
+    let div = |name: &str, d: IntDiv| {
+        let round = match d.round {
+            DivRound::Trunc => "trunc",
+            DivRound::Floor => "floor",
+        };
+        match d.zero {
+            DivZero::Ub => format!("{name}_{round}"),
+            DivZero::Zero => format!("{name}_{round}[zero]"),
+        }
+    };
+    let range = |r: ShiftRange| match r {
+        ShiftRange::Ub => "",
+        ShiftRange::Mask => "[mask]",
+        ShiftRange::Saturate => "[saturate]",
+    };
     match op {
-        BinOp::IDiv(r) => format!(
-            "div_{}",
-            if r == DivRound::Trunc {
-                "trunc"
-            } else {
-                "floor"
-            }
-        ),
-        BinOp::IRem(r) => format!(
-            "rem_{}",
-            if r == DivRound::Trunc {
-                "trunc"
-            } else {
-                "floor"
-            }
-        ),
-        BinOp::Shr(k) => format!(
-            "shr_{}",
+        BinOp::IDiv(d) => div("div", d),
+        BinOp::IRem(d) => div("rem", d),
+        BinOp::Shl(r) => format!("shl{}", range(r)),
+        BinOp::Shr(k, r) => format!(
+            "shr_{}{}",
             if k == ShrKind::Arith {
                 "arith"
             } else {
                 "logical"
-            }
+            },
+            range(r)
         ),
         BinOp::Min(m) => format!("min[{m:?}]"),
         BinOp::Max(m) => format!("max[{m:?}]"),

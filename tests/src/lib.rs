@@ -145,7 +145,7 @@ pub fn try_launch(text: &str) -> Result<Launch, String> {
 }
 
 /// Elaborates `src` (as [`FILE`]) for `l`.
-pub fn elaborate(src: &str, l: &Launch) -> Result<ksem_interp::typed::Kernel, Error> {
+pub fn elaborate(src: &str, l: &Launch) -> Result<ksem_interp::ir::Kernel, Error> {
     elaborate_kernel(src, l, None)
 }
 
@@ -154,7 +154,7 @@ pub fn elaborate_kernel(
     src: &str,
     l: &Launch,
     kernel: Option<&str>,
-) -> Result<ksem_interp::typed::Kernel, Error> {
+) -> Result<ksem_interp::ir::Kernel, Error> {
     no_panic("elaborating", || {
         ksem_interp::elaborate_source(FILE, src, l, kernel)
     })

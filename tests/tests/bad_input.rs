@@ -43,6 +43,26 @@ fn bad_launches() -> Vec<(&'static str, String, Vec<&'static str>)> {
         ("grid [0]", "{\"grid\": [0]}".into(), vec!["grid[0]", "0"]),
         ("grid [1, 0]", "{\"grid\": [1, 0]}".into(), vec!["grid[1]"]),
         (
+            "block of 0 threads",
+            "{\"grid\": [1], \"block\": [0]}".into(),
+            vec!["block[0]", "0"],
+        ),
+        (
+            "block over 1024 threads",
+            "{\"grid\": [1], \"block\": [32, 33]}".into(),
+            vec!["1056", "1024"],
+        ),
+        (
+            "block of 4 dimensions",
+            "{\"grid\": [1], \"block\": [1, 1, 1, 1]}".into(),
+            vec!["block", "1 to 3"],
+        ),
+        (
+            "factory_args not an object",
+            "{\"grid\": [1], \"factory_args\": [1]}".into(),
+            vec!["factory_args"],
+        ),
+        (
             "grid [2**40]",
             "{\"grid\": [1099511627776]}".into(),
             vec!["grid[0]", "1099511627776"],
@@ -153,8 +173,23 @@ fn bad_launches() -> Vec<(&'static str, String, Vec<&'static str>)> {
         ),
         (
             "unknown buffer key",
-            with_arg("{\"buffer\": {\"dtype\": \"int32\", \"len\": 1, \"shape\": [1]}}"),
-            vec!["shape"],
+            with_arg("{\"buffer\": {\"dtype\": \"int32\", \"len\": 1, \"strides\": [1]}}"),
+            vec!["strides"],
+        ),
+        (
+            "shape and len disagree",
+            with_arg("{\"buffer\": {\"dtype\": \"int32\", \"len\": 5, \"shape\": [2, 3]}}"),
+            vec!["len", "shape", "6"],
+        ),
+        (
+            "shape not a list",
+            with_arg("{\"buffer\": {\"dtype\": \"int32\", \"shape\": 3}}"),
+            vec!["shape", "list"],
+        ),
+        (
+            "shape and data disagree",
+            with_arg("{\"buffer\": {\"dtype\": \"int32\", \"shape\": [2, 2], \"data\": [1, 2, 3]}}"),
+            vec!["len", "4", "3"],
         ),
         (
             "init without len",

@@ -44,7 +44,7 @@ pub enum Outcome {
 
 /// A program elaborated and run on the reference side, waiting for the other.
 struct Pending {
-    kernel: ksem_interp::typed::Kernel,
+    kernel: ksem_interp::ir::Kernel,
     launch: ksem_interp::launch::Launch,
     a: RunResult,
 }
@@ -97,7 +97,7 @@ const RUN_OPTS: RunOptions = RunOptions {
 fn check_group(programs: &[Program], backends: (Backend, Backend)) -> Vec<Outcome> {
     let firsts: Vec<Result<Pending, Outcome>> =
         programs.iter().map(|p| first(p, backends.0)).collect();
-    let items: Vec<(&ksem_interp::typed::Kernel, &ksem_interp::launch::Launch)> = firsts
+    let items: Vec<(&ksem_interp::ir::Kernel, &ksem_interp::launch::Launch)> = firsts
         .iter()
         .filter_map(|f| f.as_ref().ok())
         .map(|pd| (&pd.kernel, &pd.launch))

@@ -6,8 +6,8 @@ use super::promote::{self, Operand, PyNum};
 use super::value::{truthy, Value};
 use crate::dtype::DType;
 use crate::float::{Overflow, Rounding};
+use crate::ir::*;
 use crate::span::{DResult, Diagnostic, Span};
-use crate::typed::*;
 
 /// What a float narrowing to fp8 does with values beyond the largest finite
 /// one. Triton 3.6 on sm_90 converts with `cvt.rn.satfinite`, which clamps.
@@ -273,9 +273,9 @@ impl Elab<'_> {
                     return err(span, format!("{name} axis must be 0, 1 or 2, got {axis}"));
                 }
                 let kind = if name == "program_id" {
-                    ExprKind::ProgramId(axis as u8)
+                    ExprKind::BlockId(axis as u8)
                 } else {
-                    ExprKind::NumPrograms(axis as u8)
+                    ExprKind::GridDim(axis as u8)
                 };
                 Ok(Value::Tensor(Expr {
                     kind,
@@ -302,7 +302,7 @@ impl Elab<'_> {
                 }
                 check_block_shape(&[n], span)?;
                 Ok(Value::Tensor(Expr {
-                    kind: ExprKind::Arange(s as i64, e as i64),
+                    kind: ExprKind::Iota(s as i64, e as i64),
                     ty: Type::num(DType::I32, vec![n]),
                     span,
                 }))
@@ -1007,7 +1007,7 @@ impl Elab<'_> {
     /// A pointer argument: the tile of pointers, the pointee dtype and the shape.
     fn pointer(&mut self, v: Value, what: &str, span: Span) -> DResult<(Expr, DType, Vec<usize>)> {
         let ptr = self.to_tensor(v, span)?;
-        let Elem::Ptr(d) = ptr.ty.elem else {
+        let Elem::Ptr(d, _) = ptr.ty.elem else {
             return err(span, format!("{what} needs a pointer, got {}", ptr.ty));
         };
         let shape = ptr.ty.shape.clone();

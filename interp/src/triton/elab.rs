@@ -7,9 +7,9 @@ use super::promote::{self, Operand, PyNum};
 use super::value::{fold_binop, fold_cmp, truthy, Value};
 use crate::dtype::DType;
 use crate::float::{self, Overflow, Rounding};
+use crate::ir::*;
 use crate::launch::{ArgSpec, ConstArg, Launch};
 use crate::span::{DResult, Diagnostic, Span};
-use crate::typed::*;
 use rustpython_parser::ast::{self, Ranged};
 use std::collections::{HashMap, HashSet};
 
@@ -139,7 +139,7 @@ impl<'m> Elab<'m> {
                     let var = self.new_var(
                         &pname,
                         Type {
-                            elem: Elem::Ptr(*dtype),
+                            elem: Elem::Ptr(*dtype, AddrSpace::Global),
                             shape: vec![],
                         },
                     );
@@ -225,7 +225,9 @@ impl<'m> Elab<'m> {
         }
         Ok(Kernel {
             name: name.to_string(),
+            model: Model::Tile,
             params,
+            arrays: vec![],
             vars: self.vars,
             body: self.out,
         })
@@ -353,6 +355,11 @@ impl<'m> Elab<'m> {
                     Some(e) => self.expr(e)?,
                     None => Value::None,
                 };
+                if self.calls.len() <= 1 {
+                    // The kernel itself returns: the instance stops here,
+                    // also where a runtime `if` decided it.
+                    self.out.push(Stmt::Return);
+                }
                 self.ret = Some(v);
                 self.terminated = true;
             }
@@ -1062,7 +1069,7 @@ impl<'m> Elab<'m> {
             Value::Tensor(e) => match attr {
                 "dtype" => Ok(match e.ty.elem {
                     Elem::Num(d) => Value::DType(d),
-                    Elem::Ptr(d) => Value::PtrDType(d),
+                    Elem::Ptr(d, _) => Value::PtrDType(d),
                 }),
                 "shape" => Ok(Value::Tuple(
                     e.ty.shape
@@ -1329,13 +1336,13 @@ impl<'m> Elab<'m> {
                     )
                     .with_help("use tl.floor(a / b) or integer operands"));
                 }
-                (BinOp::IDiv(DivRound::Trunc), d)
+                (BinOp::IDiv(IntDiv::TRUNC), d)
             }
             O::Mod => (
                 if d.is_float() {
                     BinOp::FRem
                 } else {
-                    BinOp::IRem(DivRound::Trunc)
+                    BinOp::IRem(IntDiv::TRUNC)
                 },
                 d,
             ),
@@ -1351,12 +1358,15 @@ impl<'m> Elab<'m> {
                     O::BitAnd => BinOp::And,
                     O::BitOr => BinOp::Or,
                     O::BitXor => BinOp::Xor,
-                    O::LShift => BinOp::Shl,
-                    _ => BinOp::Shr(if d.is_signed_int() {
-                        ShrKind::Arith
-                    } else {
-                        ShrKind::Logical
-                    }),
+                    O::LShift => BinOp::Shl(ShiftRange::Ub),
+                    _ => BinOp::Shr(
+                        if d.is_signed_int() {
+                            ShrKind::Arith
+                        } else {
+                            ShrKind::Logical
+                        },
+                        ShiftRange::Ub,
+                    ),
                 };
                 (bop, d)
             }

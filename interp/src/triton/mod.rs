@@ -7,9 +7,9 @@ pub mod promote;
 pub mod syntax_error;
 pub mod value;
 
+use crate::ir::Kernel;
 use crate::launch::Launch;
 use crate::span::{DResult, Diagnostic, Span};
-use crate::typed::Kernel;
 pub use module::Module;
 
 /// Picks the kernel to run: the one named (by `--kernel` or the launch), else

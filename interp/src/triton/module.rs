@@ -171,8 +171,8 @@ pub fn member(p: ModPath, name: &str) -> Value {
         (ModPath::Triton, "jit") => Value::Builtin("jit".into()),
         (ModPath::Language, "math") => Value::Module(ModPath::Math),
         (ModPath::Language, "PropagateNan") => Value::Module(ModPath::PropagateNan),
-        (ModPath::PropagateNan, "ALL") => Value::NanMode(crate::typed::NanMode::Propagate),
-        (ModPath::PropagateNan, "NONE") => Value::NanMode(crate::typed::NanMode::Ignore),
+        (ModPath::PropagateNan, "ALL") => Value::NanMode(crate::ir::NanMode::Propagate),
+        (ModPath::PropagateNan, "NONE") => Value::NanMode(crate::ir::NanMode::Ignore),
         (ModPath::Language, n) => match dtype_name(n) {
             Some(d) => Value::DType(d),
             None => Value::Builtin(n.to_string()),

@@ -3,8 +3,8 @@
 
 use super::promote::PyNum;
 use crate::dtype::DType;
+use crate::ir::{Expr, NanMode};
 use crate::ops::floor_div;
-use crate::typed::{Expr, NanMode};
 use rustpython_parser::ast::{CmpOp, Operator};
 
 /// Modules a kernel can reach by name.

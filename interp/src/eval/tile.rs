@@ -2,32 +2,15 @@
 //! instance per task (in parallel), with tiles held as ndarray arrays of bit
 //! patterns. Undefined behaviour stops the instance and is reported.
 
+use super::memory::{ptr_add, ptr_parts, unravel, Access, Buffer, Global, Runs};
+use super::{format_value, Flow, RunOptions, Stop};
 use crate::dtype::DType;
-use crate::launch::{ArgSpec, BufferResult, Launch, RunResult, UbReport};
+use crate::ir::*;
+use crate::launch::UbReport;
 use crate::ops::{self, UbKind};
 use crate::span::{Diagnostic, Span};
-use crate::typed::*;
-use ndarray::{ArcArray, Axis, IxDyn};
-use rayon::prelude::*;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-
-/// Tunables of a run.
-#[derive(Clone, Debug)]
-pub struct RunOptions {
-    /// Loop iterations one program instance may run before ksem gives up.
-    pub max_loop_iterations: u64,
-    /// Worker threads (0: rayon's default).
-    pub threads: usize,
-}
-
-impl Default for RunOptions {
-    fn default() -> Self {
-        RunOptions {
-            max_loop_iterations: 1 << 24,
-            threads: 0,
-        }
-    }
-}
+use ndarray::{ArcArray, IxDyn};
+use std::sync::atomic::Ordering;
 
 /// A runtime value: bit patterns of a tile, and which lanes are inexact.
 #[derive(Clone, Debug)]
@@ -65,54 +48,6 @@ impl Tile {
     }
 }
 
-/// One buffer of the launch's memory.
-struct Buffer {
-    name: String,
-    dtype: DType,
-    cells: Vec<AtomicU64>,
-    inexact: Vec<AtomicBool>,
-}
-
-/// A recorded range of memory accesses, for race detection.
-#[derive(Clone, Debug)]
-struct Access {
-    buf: u32,
-    start: u64,
-    len: u64,
-    write: bool,
-    span: Span,
-}
-
-/// Why an instance stopped early.
-enum Stop {
-    Break,
-    Continue,
-    Ub(UbReport),
-    Error(Diagnostic),
-}
-
-const PTR_OFFSET_BITS: u32 = 48;
-
-fn ptr_parts(p: u64) -> (usize, i64) {
-    let buf = (p >> PTR_OFFSET_BITS) as usize;
-    let off = ((p << (64 - PTR_OFFSET_BITS)) as i64) >> (64 - PTR_OFFSET_BITS);
-    (buf, off)
-}
-
-fn make_ptr(buf: usize, off: i64) -> u64 {
-    ((buf as u64) << PTR_OFFSET_BITS) | ((off as u64) & ((1u64 << PTR_OFFSET_BITS) - 1))
-}
-
-fn unravel(shape: &[usize], mut i: usize) -> Vec<usize> {
-    let mut idx = vec![0; shape.len()];
-    for d in (0..shape.len()).rev() {
-        let n = shape[d].max(1);
-        idx[d] = i % n;
-        i /= n;
-    }
-    idx
-}
-
 struct Instance<'a> {
     k: &'a Kernel,
     bufs: &'a [Buffer],
@@ -125,184 +60,61 @@ struct Instance<'a> {
     max_iterations: u64,
 }
 
-/// Runs `kernel` over `launch`'s grid and returns every buffer's final bits.
-pub fn run(kernel: &Kernel, launch: &Launch, opts: &RunOptions) -> Result<RunResult, Diagnostic> {
-    let mut bufs = Vec::new();
-    let mut init: Vec<(VarId, u64)> = Vec::new();
-    for p in &kernel.params {
-        match (launch.arg(&p.name), p.var) {
-            (Some(ArgSpec::Buffer { dtype, bits }), Some(v)) => {
-                init.push((v, make_ptr(bufs.len(), 0)));
-                bufs.push(Buffer {
-                    name: p.name.clone(),
-                    dtype: *dtype,
-                    cells: bits.iter().map(|&b| AtomicU64::new(b)).collect(),
-                    inexact: bits.iter().map(|_| AtomicBool::new(false)).collect(),
-                });
-            }
-            (Some(ArgSpec::Scalar { bits, .. }), Some(v)) => init.push((v, *bits)),
-            _ => {}
-        }
-    }
-    let g = launch.grid;
-    let pids: Vec<[u32; 3]> = (0..g[2])
-        .flat_map(|z| (0..g[1]).flat_map(move |y| (0..g[0]).map(move |x| [x, y, z])))
-        .collect();
-    let run_one = |pid: &[u32; 3]| {
+/// Runs a tile program: one instance per block of the grid, in parallel.
+/// Returns each instance's UB (if any) and global access log, in grid order.
+pub(super) fn run(
+    kernel: &Kernel,
+    grid: [u32; 3],
+    mem: &Global,
+    opts: &RunOptions,
+) -> Result<Vec<super::BlockOutcome>, Diagnostic> {
+    let run_one = |pid: [u32; 3]| {
         let mut inst = Instance {
             k: kernel,
-            bufs: &bufs,
-            pid: *pid,
-            grid: g,
+            bufs: &mem.bufs,
+            pid,
+            grid,
             env: vec![None; kernel.vars.len()],
             log: Vec::new(),
             prints: String::new(),
             iterations: 0,
             max_iterations: opts.max_loop_iterations,
         };
-        for &(v, b) in &init {
+        for &(v, b) in &mem.params {
             inst.env[v] = Some(Tile::scalar(b));
         }
         let r = inst.block(&kernel.body);
-        (r, inst.log, inst.prints)
-    };
-    let outcomes: Vec<_> = if opts.threads == 1 {
-        pids.iter().map(run_one).collect()
-    } else if opts.threads > 1 {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(opts.threads)
-            .build()
-            .map_err(|e| Diagnostic::new(Span::default(), format!("thread pool: {e}")))?;
-        pool.install(|| pids.par_iter().map(run_one).collect())
-    } else {
-        pids.par_iter().map(run_one).collect()
-    };
-    let mut ub = Vec::new();
-    let mut logs = Vec::with_capacity(outcomes.len());
-    for (i, (r, log, prints)) in outcomes.into_iter().enumerate() {
-        eprint!("{prints}");
-        match r {
-            Ok(()) | Err(Stop::Break) | Err(Stop::Continue) => {}
-            Err(Stop::Ub(u)) => ub.push(u),
-            Err(Stop::Error(d)) => return Err(d),
+        super::BlockOutcome {
+            pid,
+            stop: r.err(),
+            log: inst.log,
+            prints: inst.prints,
         }
-        logs.push((pids[i], log));
-    }
-    ub.extend(find_races(&bufs, &logs));
-    Ok(RunResult {
-        kernel: kernel.name.clone(),
-        backend: "interp".into(),
-        buffers: bufs
-            .iter()
-            .map(|b| BufferResult {
-                name: b.name.clone(),
-                dtype: b.dtype,
-                bits: b.cells.iter().map(|c| c.load(Ordering::Relaxed)).collect(),
-                inexact: b
-                    .inexact
-                    .iter()
-                    .map(|c| c.load(Ordering::Relaxed))
-                    .collect(),
-            })
-            .collect(),
-        ub,
-    })
-}
-
-/// Races reported at most (one per access range).
-const MAX_RACE_REPORTS: usize = 64;
-
-/// Two program instances touching one element where one of them writes.
-fn find_races(bufs: &[Buffer], logs: &[([u32; 3], Vec<Access>)]) -> Vec<UbReport> {
-    const NONE: u32 = u32::MAX;
-    const MANY: u32 = u32::MAX - 1;
-    let written: Vec<bool> = (0..bufs.len())
-        .map(|b| {
-            logs.iter()
-                .any(|(_, l)| l.iter().any(|a| a.write && a.buf as usize == b))
-        })
-        .collect();
-    let mut writer: Vec<Vec<u32>> = bufs
-        .iter()
-        .enumerate()
-        .map(|(i, b)| {
-            if written[i] {
-                vec![NONE; b.cells.len()]
-            } else {
-                vec![]
-            }
-        })
-        .collect();
-    let mut reader = writer.clone();
-    let mut out = Vec::new();
-    for (p, (pid, log)) in logs.iter().enumerate() {
-        let p = p as u32;
-        for a in log {
-            let b = a.buf as usize;
-            if !written[b] {
-                continue;
-            }
-            let mut reported = false;
-            for idx in a.start..a.start + a.len {
-                let i = idx as usize;
-                let w = writer[b][i];
-                let r = reader[b][i];
-                let other = if w != NONE && w != p {
-                    Some(w)
-                } else if a.write && r != NONE && r != p {
-                    Some(if r == MANY { NONE } else { r })
-                } else {
-                    None
-                };
-                if let (Some(o), false) = (other, reported || out.len() >= MAX_RACE_REPORTS) {
-                    reported = true;
-                    let with = if o == NONE {
-                        "other program instances".to_string()
-                    } else {
-                        let q = logs[o as usize].0;
-                        format!("program ({},{},{})", q[0], q[1], q[2])
-                    };
-                    out.push(UbReport {
-                        kind: UbKind::DataRace.name().into(),
-                        line: a.span.line,
-                        col: a.span.col,
-                        program: *pid,
-                        element: vec![i],
-                        message: format!(
-                            "data race on {}[{i}]: {} here and accessed by {with}",
-                            bufs[b].name,
-                            if a.write { "written" } else { "read" }
-                        ),
-                    });
-                }
-                if a.write {
-                    writer[b][i] = p;
-                } else {
-                    reader[b][i] = if r == NONE || r == p { p } else { MANY };
-                }
-            }
-        }
-    }
-    out
+    };
+    super::for_each_block(grid, opts, true, run_one)
 }
 
 impl Instance<'_> {
     fn ub(&self, kind: UbKind, span: Span, element: Vec<usize>, message: String) -> Stop {
-        Stop::Ub(UbReport {
-            kind: kind.name().into(),
-            line: span.line,
-            col: span.col,
-            program: self.pid,
+        Stop::Ub(Box::new(UbReport::new(
+            kind.name(),
+            span.line,
+            span.col,
+            self.pid,
             element,
             message,
-        })
+        )))
     }
 
-    fn block(&mut self, b: &[Stmt]) -> Result<(), Stop> {
+    /// Runs statements until one of them leaves the block's normal flow.
+    fn block(&mut self, b: &[Stmt]) -> Result<Flow, Stop> {
         for s in b {
-            self.stmt(s)?;
+            let f = self.stmt(s)?;
+            if f != Flow::Next {
+                return Ok(f);
+            }
         }
-        Ok(())
+        Ok(Flow::Next)
     }
 
     fn tick(&mut self, span: Span) -> Result<(), Stop> {
@@ -322,7 +134,7 @@ impl Instance<'_> {
         Ok(())
     }
 
-    fn stmt(&mut self, s: &Stmt) -> Result<(), Stop> {
+    fn stmt(&mut self, s: &Stmt) -> Result<Flow, Stop> {
         match s {
             Stmt::Let(v, e) => {
                 let t = self.eval(e)?;
@@ -339,11 +151,11 @@ impl Instance<'_> {
                 then_body,
                 else_body,
             } => {
-                if self.eval(cond)?.data.iter().next() == Some(&1) {
-                    self.block(then_body)?;
+                return if self.eval(cond)?.data.iter().next() == Some(&1) {
+                    self.block(then_body)
                 } else {
-                    self.block(else_body)?;
-                }
+                    self.block(else_body)
+                };
             }
             Stmt::For {
                 var,
@@ -370,10 +182,10 @@ impl Instance<'_> {
                 while (st > 0 && i < hi) || (st < 0 && i > hi) {
                     self.tick(*span)?;
                     self.env[*var] = Some(Tile::scalar((i as u64) & d.mask()));
-                    match self.block(body) {
-                        Ok(()) | Err(Stop::Continue) => {}
-                        Err(Stop::Break) => break,
-                        Err(e) => return Err(e),
+                    match self.block(body)? {
+                        Flow::Next | Flow::Continue => {}
+                        Flow::Break => break,
+                        Flow::Return => return Ok(Flow::Return),
                     }
                     i += st;
                 }
@@ -383,14 +195,21 @@ impl Instance<'_> {
                     break;
                 }
                 self.tick(*span)?;
-                match self.block(body) {
-                    Ok(()) | Err(Stop::Continue) => {}
-                    Err(Stop::Break) => break,
-                    Err(e) => return Err(e),
+                match self.block(body)? {
+                    Flow::Next | Flow::Continue => {}
+                    Flow::Break => break,
+                    Flow::Return => return Ok(Flow::Return),
                 }
             },
-            Stmt::Break => return Err(Stop::Break),
-            Stmt::Continue => return Err(Stop::Continue),
+            Stmt::Break => return Ok(Flow::Break),
+            Stmt::Continue => return Ok(Flow::Continue),
+            Stmt::Return => return Ok(Flow::Return),
+            Stmt::Barrier { span } => {
+                return Err(Stop::Error(Diagnostic::new(
+                    *span,
+                    "a barrier in a tile program (the IR verifier rejects it)",
+                )))
+            }
             Stmt::Print { prefix, args, .. } => {
                 let mut line = format!(
                     "pid ({}, {}, {}) {prefix}",
@@ -409,7 +228,7 @@ impl Instance<'_> {
                 self.prints.push('\n');
             }
         }
-        Ok(())
+        Ok(Flow::Next)
     }
 
     fn eval(&mut self, e: &Expr) -> Result<Tile, Stop> {
@@ -419,9 +238,19 @@ impl Instance<'_> {
             ExprKind::Var(v) => self.env[*v]
                 .clone()
                 .expect("elaboration defines variables before use"),
-            ExprKind::ProgramId(a) => Tile::scalar(self.pid[*a as usize] as u64),
-            ExprKind::NumPrograms(a) => Tile::scalar(self.grid[*a as usize] as u64),
-            ExprKind::Arange(s, t) => Tile::from_vec(
+            ExprKind::BlockId(a) => Tile::scalar(self.pid[*a as usize] as u64),
+            ExprKind::GridDim(a) => Tile::scalar(self.grid[*a as usize] as u64),
+            ExprKind::ThreadId(_)
+            | ExprKind::BlockDim(_)
+            | ExprKind::ArrayBase(_)
+            | ExprKind::ElemPtr { .. }
+            | ExprKind::Atomic { .. } => {
+                return Err(Stop::Error(Diagnostic::new(
+                    e.span,
+                    "a SIMT operation in a tile program (the IR verifier rejects it)",
+                )))
+            }
+            ExprKind::Iota(s, t) => Tile::from_vec(
                 shape,
                 (*s..*t).map(|v| (v as u64) & 0xffff_ffff).collect(),
                 None,
@@ -604,10 +433,7 @@ impl Instance<'_> {
                 _ => unreachable!(),
             };
             for i in 0..n {
-                let (buf, off) = ptr_parts(at(&va, i));
-                let delta = ops::int_value(od, at(&vb, i));
-                let no = (off as i128 + delta).clamp(-(1i128 << 46), 1i128 << 46);
-                out.push(make_ptr(buf, no as i64));
+                out.push(ptr_add(at(&va, i), ops::int_value(od, at(&vb, i))));
             }
         } else {
             for i in 0..n {
@@ -670,7 +496,7 @@ impl Instance<'_> {
             let v = buf.cells[off as usize].load(Ordering::Relaxed);
             out.push(if d == DType::Bool { (v != 0) as u64 } else { v });
             inex[i] = buf.inexact[off as usize].load(Ordering::Relaxed);
-            runs.push(&mut self.log, b as u32, off as u64, false, e.span);
+            runs.push(&mut self.log, access(b, off as u64, false, e.span));
         }
         runs.flush(&mut self.log);
         Ok(Tile::from_vec(shape, out, Some(inex)))
@@ -741,7 +567,7 @@ impl Instance<'_> {
             let buf = &self.bufs[b];
             buf.cells[off].store(vals[i], Ordering::Relaxed);
             buf.inexact[off].store(tv.inexact_at(i), Ordering::Relaxed);
-            runs.push(&mut self.log, b as u32, off as u64, true, span);
+            runs.push(&mut self.log, access(b, off as u64, true, span));
         }
         runs.flush(&mut self.log);
         Ok(())
@@ -915,46 +741,15 @@ fn merge_inexact(ts: &[&Tile], n: usize) -> Option<Vec<bool>> {
     )
 }
 
-/// Accumulates consecutive element accesses into ranges.
-#[derive(Default)]
-struct Runs {
-    cur: Option<Access>,
-}
-
-impl Runs {
-    fn push(&mut self, log: &mut Vec<Access>, buf: u32, idx: u64, write: bool, span: Span) {
-        if let Some(c) = &mut self.cur {
-            if c.buf == buf && c.start + c.len == idx {
-                c.len += 1;
-                return;
-            }
-        }
-        self.flush(log);
-        self.cur = Some(Access {
-            buf,
-            start: idx,
-            len: 1,
-            write,
-            span,
-        });
+/// One plain access of element `idx` of buffer `buf` by a program instance.
+fn access(buf: usize, idx: u64, write: bool, span: Span) -> Access {
+    Access {
+        buf: buf as u32,
+        start: idx,
+        len: 1,
+        write,
+        atomic: false,
+        span,
+        thread: None,
     }
-    fn flush(&mut self, log: &mut Vec<Access>) {
-        if let Some(c) = self.cur.take() {
-            log.push(c);
-        }
-    }
-}
-
-/// A human-readable element value (device_print, UB messages).
-pub fn format_value(d: DType, bits: u64) -> String {
-    if d.is_float() {
-        format!("{}", crate::float::to_f64(d, bits))
-    } else {
-        format!("{}", ops::int_value(d, bits))
-    }
-}
-
-#[allow(dead_code)]
-fn axis_len(t: &Tile, a: usize) -> usize {
-    t.data.len_of(Axis(a))
 }

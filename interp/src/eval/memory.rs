@@ -1,0 +1,150 @@
+//! Launch memory: the global buffers every block shares, pointers into
+//! them, and the access log that race detection reads.
+
+use crate::dtype::DType;
+use crate::ir::{Kernel, VarId};
+use crate::launch::{ArgSpec, BufferResult, Launch};
+use crate::span::Span;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+/// One global buffer of the launch.
+pub struct Buffer {
+    pub name: String,
+    pub dtype: DType,
+    pub cells: Vec<AtomicU64>,
+    pub inexact: Vec<AtomicBool>,
+}
+
+impl Buffer {
+    /// The buffer's final contents.
+    pub fn result(&self) -> BufferResult {
+        BufferResult {
+            name: self.name.clone(),
+            dtype: self.dtype,
+            bits: self
+                .cells
+                .iter()
+                .map(|c| c.load(Ordering::Relaxed))
+                .collect(),
+            inexact: self
+                .inexact
+                .iter()
+                .map(|c| c.load(Ordering::Relaxed))
+                .collect(),
+        }
+    }
+}
+
+/// The launch's global memory plus the initial value of every parameter variable.
+pub struct Global {
+    pub bufs: Vec<Buffer>,
+    /// (parameter variable, its bits: a pointer to its buffer or a scalar).
+    pub params: Vec<(VarId, u64)>,
+}
+
+impl Global {
+    /// Allocates the launch's buffers for `kernel`'s parameters.
+    pub fn new(kernel: &Kernel, launch: &Launch) -> Global {
+        let mut bufs = Vec::new();
+        let mut params = Vec::new();
+        for p in &kernel.params {
+            match (launch.arg(&p.name), p.var) {
+                (Some(ArgSpec::Buffer { dtype, bits, .. }), Some(v)) => {
+                    params.push((v, make_ptr(bufs.len(), 0)));
+                    bufs.push(Buffer {
+                        name: p.name.clone(),
+                        dtype: *dtype,
+                        cells: bits.iter().map(|&b| AtomicU64::new(b)).collect(),
+                        inexact: bits.iter().map(|_| AtomicBool::new(false)).collect(),
+                    });
+                }
+                (Some(ArgSpec::Scalar { bits, .. }), Some(v)) => params.push((v, *bits)),
+                _ => {}
+            }
+        }
+        Global { bufs, params }
+    }
+
+    /// Every buffer's final contents.
+    pub fn results(&self) -> Vec<BufferResult> {
+        self.bufs.iter().map(Buffer::result).collect()
+    }
+}
+
+/// Bits of a pointer that hold the element offset; the rest name the buffer.
+pub const PTR_OFFSET_BITS: u32 = 48;
+
+/// The buffer index and element offset of a pointer.
+pub fn ptr_parts(p: u64) -> (usize, i64) {
+    let buf = (p >> PTR_OFFSET_BITS) as usize;
+    let off = ((p << (64 - PTR_OFFSET_BITS)) as i64) >> (64 - PTR_OFFSET_BITS);
+    (buf, off)
+}
+
+/// A pointer to element `off` of buffer `buf`.
+pub fn make_ptr(buf: usize, off: i64) -> u64 {
+    ((buf as u64) << PTR_OFFSET_BITS) | ((off as u64) & ((1u64 << PTR_OFFSET_BITS) - 1))
+}
+
+/// `p` moved by `delta` elements (offsets saturate far outside any buffer).
+pub fn ptr_add(p: u64, delta: i128) -> u64 {
+    let (buf, off) = ptr_parts(p);
+    let no = (off as i128 + delta).clamp(-(1i128 << 46), 1i128 << 46);
+    make_ptr(buf, no as i64)
+}
+
+/// The multi-dimensional index of flat element `i` of `shape` (row-major).
+pub fn unravel(shape: &[usize], mut i: usize) -> Vec<usize> {
+    let mut idx = vec![0; shape.len()];
+    for d in (0..shape.len()).rev() {
+        let n = shape[d].max(1);
+        idx[d] = i % n;
+        i /= n;
+    }
+    idx
+}
+
+/// A recorded range of global memory accesses by one block, for race detection.
+#[derive(Clone, Debug)]
+pub struct Access {
+    pub buf: u32,
+    pub start: u64,
+    pub len: u64,
+    pub write: bool,
+    /// Atomic accesses do not race with each other.
+    pub atomic: bool,
+    pub span: Span,
+    /// The (first) thread that made the access (SIMT programs).
+    pub thread: Option<u32>,
+}
+
+/// Accumulates consecutive element accesses into ranges.
+#[derive(Default)]
+pub struct Runs {
+    cur: Option<Access>,
+}
+
+impl Runs {
+    /// Records one access of element `idx` of buffer `buf`.
+    pub fn push(&mut self, log: &mut Vec<Access>, a: Access) {
+        if let Some(c) = &mut self.cur {
+            if c.buf == a.buf
+                && c.start + c.len == a.start
+                && c.write == a.write
+                && c.atomic == a.atomic
+                && c.span == a.span
+            {
+                c.len += a.len;
+                return;
+            }
+        }
+        self.flush(log);
+        self.cur = Some(a);
+    }
+    /// Ends the current range.
+    pub fn flush(&mut self, log: &mut Vec<Access>) {
+        if let Some(c) = self.cur.take() {
+            log.push(c);
+        }
+    }
+}

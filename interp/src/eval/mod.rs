@@ -1,0 +1,135 @@
+//! The evaluator: runs a kernel of the IR over a launch and returns every
+//! buffer's final bits, or the undefined behaviour it hit.
+//!
+//! - `memory`: the launch's global buffers and pointers into them;
+//! - `tile`: tile programs, one program instance per block, uniform control flow;
+//! - `simt`: SIMT programs, a block as lanes with an active mask;
+//! - `race`: data races between blocks on global memory.
+//!
+//! Element semantics (what `+` of two int8 is) live in `crate::ops`; both
+//! models call it, so a rule is decided in one place.
+
+mod memory;
+mod race;
+mod simt;
+mod tile;
+
+pub use memory::{make_ptr, ptr_parts};
+
+use crate::dtype::DType;
+use crate::ir::{Kernel, Model};
+use crate::launch::{Launch, RunResult, UbReport};
+use crate::ops;
+use crate::span::{Diagnostic, Span};
+use memory::{Access, Global};
+use rayon::prelude::*;
+
+/// Tunables of a run.
+#[derive(Clone, Debug)]
+pub struct RunOptions {
+    /// Loop iterations one program instance (block) may run before ksem gives up.
+    pub max_loop_iterations: u64,
+    /// Worker threads (0: rayon's default).
+    pub threads: usize,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions {
+            max_loop_iterations: 1 << 24,
+            threads: 0,
+        }
+    }
+}
+
+/// How a statement left the normal flow of its block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Flow {
+    /// On to the next statement.
+    Next,
+    Break,
+    Continue,
+    Return,
+}
+
+/// Why a block stopped before its end: UB, or an error that ends the run.
+pub(crate) enum Stop {
+    Ub(Box<UbReport>),
+    Error(Diagnostic),
+}
+
+/// What running one block left behind.
+pub(crate) struct BlockOutcome {
+    pub pid: [u32; 3],
+    pub stop: Option<Stop>,
+    /// Global memory accesses in program order.
+    pub log: Vec<Access>,
+    /// Device prints, in order.
+    pub prints: String,
+}
+
+/// Runs `kernel` over `launch`'s grid and returns every buffer's final bits.
+pub fn run(kernel: &Kernel, launch: &Launch, opts: &RunOptions) -> Result<RunResult, Diagnostic> {
+    let mem = Global::new(kernel, launch);
+    let (outcomes, block) = match kernel.model {
+        Model::Tile => (tile::run(kernel, launch.grid, &mem, opts)?, None),
+        Model::Simt => {
+            let block = launch.block.unwrap_or([1, 1, 1]);
+            (
+                simt::run(kernel, launch.grid, block, &mem, opts)?,
+                Some(block),
+            )
+        }
+    };
+    let mut ub = Vec::new();
+    let mut logs = Vec::with_capacity(outcomes.len());
+    for o in outcomes {
+        eprint!("{}", o.prints);
+        match o.stop {
+            None => {}
+            Some(Stop::Ub(u)) => ub.push(*u),
+            Some(Stop::Error(d)) => return Err(d),
+        }
+        logs.push((o.pid, o.log));
+    }
+    ub.extend(race::find_races(&mem.bufs, &logs, block));
+    Ok(RunResult {
+        kernel: kernel.name.clone(),
+        backend: "interp".into(),
+        buffers: mem.results(),
+        ub,
+    })
+}
+
+/// Runs `one` for every block of `grid` (x fastest), in parallel when
+/// `parallel` (the blocks cannot observe each other) and the options allow.
+fn for_each_block(
+    grid: [u32; 3],
+    opts: &RunOptions,
+    parallel: bool,
+    one: impl Fn([u32; 3]) -> BlockOutcome + Sync + Send,
+) -> Result<Vec<BlockOutcome>, Diagnostic> {
+    let pids: Vec<[u32; 3]> = (0..grid[2])
+        .flat_map(|z| (0..grid[1]).flat_map(move |y| (0..grid[0]).map(move |x| [x, y, z])))
+        .collect();
+    Ok(if !parallel || opts.threads == 1 {
+        pids.into_iter().map(one).collect()
+    } else if opts.threads > 1 {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(opts.threads)
+            .build()
+            .map_err(|e| Diagnostic::new(Span::default(), format!("thread pool: {e}")))?;
+        pool.install(|| pids.into_par_iter().map(one).collect())
+    } else {
+        pids.into_par_iter().map(one).collect()
+    })
+}
+
+/// A human-readable element value (device print, UB messages).
+pub fn format_value(d: DType, bits: u64) -> String {
+    if d.is_float() {
+        format!("{}", crate::float::to_f64(d, bits))
+    } else {
+        format!("{}", ops::int_value(d, bits))
+    }
+}

@@ -1,0 +1,169 @@
+//! Data races on global memory between blocks (program instances): two
+//! blocks touching one element where one of them writes, unless both
+//! accesses are atomic. Races inside one block are found as the block runs
+//! (`simt`), since they depend on the barriers between the accesses.
+
+use super::memory::{Access, Buffer};
+use crate::launch::{UbReport, UbSite};
+use crate::ops::UbKind;
+
+/// Races reported at most (one per access range).
+pub const MAX_RACE_REPORTS: usize = 64;
+
+/// The (x, y, z) of lane `lane` of a block of `block` threads.
+pub fn thread_coords(block: [u32; 3], lane: u32) -> [u32; 3] {
+    let (bx, by) = (block[0].max(1), block[1].max(1));
+    [lane % bx, (lane / bx) % by, lane / (bx * by)]
+}
+
+const NONE: u32 = u32::MAX;
+const MANY: u32 = u32::MAX - 1;
+
+/// Per element of a written buffer: which block last wrote it, read it and
+/// touched it atomically (block indices into the logs, `NONE` or `MANY`).
+struct Owners {
+    writer: Vec<u32>,
+    reader: Vec<u32>,
+    atomic: Vec<u32>,
+    /// The access that set `writer`/`reader`/`atomic`: (log, entry).
+    writer_at: Vec<(u32, u32)>,
+    reader_at: Vec<(u32, u32)>,
+    atomic_at: Vec<(u32, u32)>,
+}
+
+impl Owners {
+    fn new(n: usize) -> Owners {
+        Owners {
+            writer: vec![NONE; n],
+            reader: vec![NONE; n],
+            atomic: vec![NONE; n],
+            writer_at: vec![(0, 0); n],
+            reader_at: vec![(0, 0); n],
+            atomic_at: vec![(0, 0); n],
+        }
+    }
+}
+
+fn other_than(owner: u32, p: u32) -> bool {
+    owner != NONE && owner != p
+}
+
+/// Finds races between the blocks whose global accesses are `logs`
+/// (block id, accesses in program order); `block` maps thread lanes to ids.
+pub fn find_races(
+    bufs: &[Buffer],
+    logs: &[([u32; 3], Vec<Access>)],
+    block: Option<[u32; 3]>,
+) -> Vec<UbReport> {
+    let written: Vec<bool> = (0..bufs.len())
+        .map(|b| {
+            logs.iter()
+                .any(|(_, l)| l.iter().any(|a| a.write && a.buf as usize == b))
+        })
+        .collect();
+    let mut owners: Vec<Option<Owners>> = bufs
+        .iter()
+        .enumerate()
+        .map(|(i, b)| written[i].then(|| Owners::new(b.cells.len())))
+        .collect();
+    let thread = |a: &Access| match (block, a.thread) {
+        (Some(b), Some(t)) => Some(thread_coords(b, t)),
+        _ => None,
+    };
+    let mut out = Vec::new();
+    for (p, (pid, log)) in logs.iter().enumerate() {
+        let p = p as u32;
+        for (ai, a) in log.iter().enumerate() {
+            let b = a.buf as usize;
+            let Some(o) = owners[b].as_mut() else {
+                continue;
+            };
+            let mut reported = false;
+            for idx in a.start..a.start + a.len {
+                let i = idx as usize;
+                let conflict = if a.atomic {
+                    if other_than(o.writer[i], p) {
+                        Some((o.writer[i], o.writer_at[i]))
+                    } else if other_than(o.reader[i], p) {
+                        Some((o.reader[i], o.reader_at[i]))
+                    } else {
+                        None
+                    }
+                } else if other_than(o.writer[i], p) {
+                    Some((o.writer[i], o.writer_at[i]))
+                } else if other_than(o.atomic[i], p) {
+                    Some((o.atomic[i], o.atomic_at[i]))
+                } else if a.write && other_than(o.reader[i], p) {
+                    Some((o.reader[i], o.reader_at[i]))
+                } else {
+                    None
+                };
+                if let (Some((q, (ql, qa))), false) =
+                    (conflict, reported || out.len() >= MAX_RACE_REPORTS)
+                {
+                    reported = true;
+                    let other = (q != MANY).then(|| {
+                        let (qpid, qlog) = &logs[ql as usize];
+                        let qa = &qlog[qa as usize];
+                        UbSite {
+                            line: qa.span.line,
+                            col: qa.span.col,
+                            program: *qpid,
+                            thread: thread(qa),
+                        }
+                    });
+                    let with = match &other {
+                        Some(s) => format!(
+                            "program ({},{},{}) at {}:{}",
+                            s.program[0], s.program[1], s.program[2], s.line, s.col
+                        ),
+                        None => "other program instances".to_string(),
+                    };
+                    let what = match (a.atomic, a.write) {
+                        (true, _) => "updated atomically",
+                        (false, true) => "written",
+                        (false, false) => "read",
+                    };
+                    let mut r = UbReport::new(
+                        UbKind::DataRace.name(),
+                        a.span.line,
+                        a.span.col,
+                        *pid,
+                        vec![i],
+                        format!(
+                            "data race on {}[{i}]: {what} here and accessed by {with}",
+                            bufs[b].name
+                        ),
+                    );
+                    r.thread = thread(a);
+                    r.other = other;
+                    out.push(r);
+                }
+                let at = (p, ai as u32);
+                if a.atomic {
+                    if o.atomic[i] == NONE {
+                        o.atomic_at[i] = at;
+                    }
+                    o.atomic[i] = if o.atomic[i] == NONE || o.atomic[i] == p {
+                        p
+                    } else {
+                        MANY
+                    };
+                } else if a.write {
+                    o.writer[i] = p;
+                    o.writer_at[i] = at;
+                } else {
+                    if o.reader[i] == NONE {
+                        o.reader_at[i] = at;
+                    }
+                    o.reader[i] = if o.reader[i] == NONE || o.reader[i] == p {
+                        p
+                    } else {
+                        MANY
+                    };
+                }
+            }
+        }
+    }
+    out
+}

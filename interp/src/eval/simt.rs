@@ -1,0 +1,993 @@
+//! SIMT programs: every thread of a block runs the same scalar code. A
+//! block runs as a vector of lanes (one per thread, x fastest) with an
+//! active mask: a divergent `if` runs both sides under complementary masks,
+//! a loop runs until no lane is active, `break`, `continue` and `return`
+//! clear lanes. Lanes of one statement run in lane order, which a race-free
+//! program cannot observe.
+//!
+//! Undefined behaviour found here: the element-wise UB of `crate::ops`
+//! (only for active lanes), out-of-bounds indices and accesses, a barrier
+//! reached by only some live threads, reading shared or local memory never
+//! written, and data races inside the block between two barriers (two
+//! threads touching one element where one writes, not both atomically).
+
+use super::memory::{make_ptr, ptr_add, ptr_parts, Access, Buffer, Global, Runs};
+use super::race::thread_coords;
+use super::{format_value, BlockOutcome, RunOptions, Stop};
+use crate::dtype::DType;
+use crate::ir::*;
+use crate::launch::{UbReport, UbSite};
+use crate::ops::{self, UbKind};
+use crate::span::{Diagnostic, Span};
+use std::collections::HashMap;
+use std::sync::atomic::Ordering;
+
+/// Runs a SIMT program: every block of `grid` as `block` lanes. Blocks run
+/// in parallel unless the kernel has atomics (whose old values would then
+/// depend on the host's scheduling); then in grid order.
+pub(super) fn run(
+    kernel: &Kernel,
+    grid: [u32; 3],
+    block: [u32; 3],
+    mem: &Global,
+    opts: &RunOptions,
+) -> Result<Vec<BlockOutcome>, Diagnostic> {
+    let parallel = !has_atomics(&kernel.body);
+    super::for_each_block(grid, opts, parallel, |pid| {
+        let mut b = BlockRun::new(kernel, mem, pid, grid, block, opts);
+        let all = vec![true; b.n];
+        let stop = b.block(&kernel.body, all).err();
+        b.runs.flush(&mut b.log);
+        BlockOutcome {
+            pid,
+            stop,
+            log: b.log,
+            prints: b.prints,
+        }
+    })
+}
+
+/// Which lanes take part in an operation.
+type Mask = Vec<bool>;
+
+fn none(m: &Mask) -> bool {
+    !m.iter().any(|&x| x)
+}
+
+fn and(a: &Mask, b: &Mask) -> Mask {
+    a.iter().zip(b).map(|(&x, &y)| x && y).collect()
+}
+
+fn or(a: &Mask, b: &Mask) -> Mask {
+    a.iter().zip(b).map(|(&x, &y)| x || y).collect()
+}
+
+/// A value per lane: bit patterns and whether each came from approximate math.
+#[derive(Clone, Debug)]
+struct Lanes {
+    bits: Vec<u64>,
+    inexact: Vec<bool>,
+}
+
+impl Lanes {
+    fn splat(n: usize, bits: u64) -> Lanes {
+        Lanes {
+            bits: vec![bits; n],
+            inexact: vec![false; n],
+        }
+    }
+}
+
+/// A shared (per block) or local (per thread) array's memory in this block.
+struct ArrayMem {
+    cells: Vec<u64>,
+    written: Vec<bool>,
+    inexact: Vec<bool>,
+    /// Elements of one copy (local arrays have one copy per lane).
+    len: usize,
+}
+
+/// The lanes that left the innermost loop by `break` and its current
+/// iteration by `continue`.
+struct LoopMasks {
+    broken: Mask,
+    continued: Mask,
+}
+
+/// Who touched one element since the last barrier (intra-block races).
+#[derive(Clone, Copy, Default)]
+struct Touches {
+    epoch: u32,
+    write: Option<(u32, Span)>,
+    /// Up to two distinct reading lanes.
+    reads: [Option<(u32, Span)>; 2],
+    atomics: [Option<(u32, Span)>; 2],
+}
+
+/// Kind of a memory access, for race detection.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Touch {
+    Read,
+    Write,
+    Atomic,
+}
+
+fn first_other(list: &[Option<(u32, Span)>], lane: u32) -> Option<(u32, Span)> {
+    list.iter().flatten().copied().find(|&(l, _)| l != lane)
+}
+
+fn remember(list: &mut [Option<(u32, Span)>; 2], lane: u32, span: Span) {
+    match list {
+        [None, _] => list[0] = Some((lane, span)),
+        [Some((l, _)), None] if *l != lane => list[1] = Some((lane, span)),
+        _ => {}
+    }
+}
+
+/// A resolved pointer: global buffer or one of the block's arrays.
+enum Place {
+    Global(usize, usize),
+    Array(usize, usize),
+}
+
+/// The state of one block while it runs.
+struct BlockRun<'a> {
+    k: &'a Kernel,
+    bufs: &'a [Buffer],
+    pid: [u32; 3],
+    grid: [u32; 3],
+    block: [u32; 3],
+    /// Lanes (threads) of the block.
+    n: usize,
+    env: Vec<Option<Lanes>>,
+    arrays: Vec<ArrayMem>,
+    loops: Vec<LoopMasks>,
+    /// Lanes that returned.
+    exited: Mask,
+    /// Barriers passed so far.
+    epoch: u32,
+    touches: HashMap<(usize, usize), Touches>,
+    log: Vec<Access>,
+    runs: Runs,
+    prints: String,
+    iterations: u64,
+    max_iterations: u64,
+}
+
+impl<'a> BlockRun<'a> {
+    fn new(
+        k: &'a Kernel,
+        mem: &'a Global,
+        pid: [u32; 3],
+        grid: [u32; 3],
+        block: [u32; 3],
+        opts: &RunOptions,
+    ) -> BlockRun<'a> {
+        let n = block.iter().map(|&b| b as usize).product::<usize>();
+        let mut env = vec![None; k.vars.len()];
+        for &(v, b) in &mem.params {
+            env[v] = Some(Lanes::splat(n, b));
+        }
+        let arrays = k
+            .arrays
+            .iter()
+            .map(|a| {
+                let copies = if a.space == AddrSpace::Local { n } else { 1 };
+                let total = a.len() * copies;
+                ArrayMem {
+                    cells: vec![0; total],
+                    written: vec![false; total],
+                    inexact: vec![false; total],
+                    len: a.len(),
+                }
+            })
+            .collect();
+        BlockRun {
+            k,
+            bufs: &mem.bufs,
+            pid,
+            grid,
+            block,
+            n,
+            env,
+            arrays,
+            loops: Vec::new(),
+            exited: vec![false; n],
+            epoch: 0,
+            touches: HashMap::new(),
+            log: Vec::new(),
+            runs: Runs::default(),
+            prints: String::new(),
+            iterations: 0,
+            max_iterations: opts.max_loop_iterations,
+        }
+    }
+
+    fn thread(&self, lane: usize) -> [u32; 3] {
+        thread_coords(self.block, lane as u32)
+    }
+
+    fn ub(&self, kind: UbKind, span: Span, lane: usize, element: Vec<usize>, msg: String) -> Stop {
+        let mut r = UbReport::new(kind.name(), span.line, span.col, self.pid, element, msg);
+        r.thread = Some(self.thread(lane));
+        Stop::Ub(Box::new(r))
+    }
+
+    fn tick(&mut self, span: Span) -> Result<(), Stop> {
+        self.iterations += 1;
+        if self.iterations > self.max_iterations {
+            let p = self.pid;
+            return Err(Stop::Error(
+                Diagnostic::new(
+                    span,
+                    format!(
+                        "block ({},{},{}) ran more than {} loop iterations; ksem stopped it",
+                        p[0], p[1], p[2], self.max_iterations
+                    ),
+                )
+                .with_help("check the loop's exit condition, or raise --max-loop-iterations"),
+            ));
+        }
+        Ok(())
+    }
+
+    // ----- statements ------------------------------------------------------
+
+    /// Runs `b` for the lanes of `active`; returns the lanes that reach its end.
+    fn block(&mut self, b: &[Stmt], mut active: Mask) -> Result<Mask, Stop> {
+        for s in b {
+            if none(&active) {
+                break;
+            }
+            active = self.stmt(s, active)?;
+        }
+        Ok(active)
+    }
+
+    fn stmt(&mut self, s: &Stmt, active: Mask) -> Result<Mask, Stop> {
+        match s {
+            Stmt::Let(v, e) => {
+                let val = self.eval(e, &active)?;
+                self.assign(*v, val, &active);
+                Ok(active)
+            }
+            Stmt::Store {
+                ptr,
+                value,
+                mask,
+                span,
+            } => {
+                let p = self.eval(ptr, &active)?;
+                let v = self.eval(value, &active)?;
+                let m = match mask {
+                    Some(m) => and(&active, &self.truth(m, &active)?),
+                    None => active.clone(),
+                };
+                for lane in (0..self.n).filter(|&l| m[l]) {
+                    let place = self.place(p.bits[lane], lane, *span, false)?;
+                    self.touch(&place, lane, Touch::Write, *span)?;
+                    self.write(&place, v.bits[lane], v.inexact[lane]);
+                }
+                Ok(active)
+            }
+            Stmt::If {
+                cond,
+                then_body,
+                else_body,
+            } => {
+                let c = self.truth(cond, &active)?;
+                let t: Mask = and(&active, &c);
+                let e: Mask = active.iter().zip(&c).map(|(&a, &c)| a && !c).collect();
+                let t_out = if none(&t) {
+                    t
+                } else {
+                    self.block(then_body, t)?
+                };
+                let e_out = if none(&e) {
+                    e
+                } else {
+                    self.block(else_body, e)?
+                };
+                Ok(or(&t_out, &e_out))
+            }
+            Stmt::For {
+                var,
+                start,
+                end,
+                step,
+                body,
+                span,
+            } => self.for_loop(*var, start, end, step, body, *span, active),
+            Stmt::While { cond, body, span } => {
+                let mut running = active.clone();
+                let mut done = vec![false; self.n];
+                self.loops.push(LoopMasks {
+                    broken: vec![false; self.n],
+                    continued: vec![false; self.n],
+                });
+                let r = (|| loop {
+                    let c = self.truth(cond, &running)?;
+                    for l in 0..self.n {
+                        if running[l] && !c[l] {
+                            done[l] = true;
+                            running[l] = false;
+                        }
+                    }
+                    if none(&running) {
+                        return Ok(());
+                    }
+                    self.tick(*span)?;
+                    running = self.iteration(body, running)?;
+                })();
+                let masks = self.loops.pop().expect("pushed above");
+                r?;
+                Ok(or(&done, &masks.broken))
+            }
+            Stmt::Break => {
+                let top = self.loops.last_mut().expect("verified: break in a loop");
+                top.broken = or(&top.broken, &active);
+                Ok(vec![false; self.n])
+            }
+            Stmt::Continue => {
+                let top = self.loops.last_mut().expect("verified: continue in a loop");
+                top.continued = or(&top.continued, &active);
+                Ok(vec![false; self.n])
+            }
+            Stmt::Return => {
+                self.exited = or(&self.exited, &active);
+                Ok(vec![false; self.n])
+            }
+            Stmt::Barrier { span } => {
+                self.barrier(&active, *span)?;
+                Ok(active)
+            }
+            Stmt::Print { prefix, args, .. } => {
+                let vals = args
+                    .iter()
+                    .map(|a| self.eval(a, &active).map(|v| (a.ty.dtype(), v)))
+                    .collect::<Result<Vec<_>, Stop>>()?;
+                for lane in (0..self.n).filter(|&l| active[l]) {
+                    let (p, t) = (self.pid, self.thread(lane));
+                    let mut line = format!(
+                        "block ({}, {}, {}) thread ({}, {}, {}) {prefix}",
+                        p[0], p[1], p[2], t[0], t[1], t[2]
+                    );
+                    for (d, v) in &vals {
+                        line.push_str(&format!(" {}", format_value(*d, v.bits[lane])));
+                    }
+                    self.prints.push_str(&line);
+                    self.prints.push('\n');
+                }
+                Ok(active)
+            }
+        }
+    }
+
+    /// One pass of a loop body; returns the lanes that go on to the next
+    /// iteration (those that reached the end or `continue`d).
+    fn iteration(&mut self, body: &[Stmt], running: Mask) -> Result<Mask, Stop> {
+        let out = self.block(body, running)?;
+        let top = self.loops.last_mut().expect("in a loop");
+        let next = or(&out, &top.continued);
+        top.continued = vec![false; next.len()];
+        Ok(next)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn for_loop(
+        &mut self,
+        var: VarId,
+        start: &Expr,
+        end: &Expr,
+        step: &Expr,
+        body: &[Stmt],
+        span: Span,
+        active: Mask,
+    ) -> Result<Mask, Stop> {
+        let d = self.k.vars[var].1.dtype();
+        let lo = self.eval(start, &active)?;
+        let hi = self.eval(end, &active)?;
+        let st = self.eval(step, &active)?;
+        let val = |l: &Lanes, i: usize| ops::int_value(d, l.bits[i]);
+        let mut cur: Vec<i128> = (0..self.n).map(|i| val(&lo, i)).collect();
+        if let Some(l) = (0..self.n).find(|&l| active[l] && val(&st, l) == 0) {
+            return Err(self.ub(
+                UbKind::ZeroStep,
+                span,
+                l,
+                vec![],
+                "range() step is zero".into(),
+            ));
+        }
+        let mut running = active.clone();
+        let mut done = vec![false; self.n];
+        self.loops.push(LoopMasks {
+            broken: vec![false; self.n],
+            continued: vec![false; self.n],
+        });
+        let r = (|| loop {
+            for l in 0..self.n {
+                let (h, s) = (val(&hi, l), val(&st, l));
+                if running[l] && !((s > 0 && cur[l] < h) || (s < 0 && cur[l] > h)) {
+                    running[l] = false;
+                    done[l] = true;
+                }
+            }
+            if none(&running) {
+                return Ok(());
+            }
+            self.tick(span)?;
+            let iv = Lanes {
+                bits: cur.iter().map(|&i| (i as u64) & d.mask()).collect(),
+                inexact: vec![false; self.n],
+            };
+            self.assign(var, iv, &running);
+            running = self.iteration(body, running)?;
+            for l in 0..self.n {
+                if running[l] {
+                    cur[l] += val(&st, l);
+                }
+            }
+        })();
+        let masks = self.loops.pop().expect("pushed above");
+        r?;
+        Ok(or(&done, &masks.broken))
+    }
+
+    fn assign(&mut self, v: VarId, val: Lanes, active: &Mask) {
+        match &mut self.env[v] {
+            Some(old) => {
+                for (l, _) in active.iter().enumerate().filter(|(_, &a)| a) {
+                    old.bits[l] = val.bits[l];
+                    old.inexact[l] = val.inexact[l];
+                }
+            }
+            slot @ None => *slot = Some(val),
+        }
+    }
+
+    /// A barrier: every live lane must be here; it starts a new epoch of
+    /// race detection.
+    fn barrier(&mut self, active: &Mask, span: Span) -> Result<(), Stop> {
+        let missing = (0..self.n).find(|&l| !self.exited[l] && !active[l]);
+        if let Some(m) = missing {
+            let at = (0..self.n).find(|&l| active[l]).unwrap_or(0);
+            let t = self.thread(m);
+            return Err(self.ub(
+                UbKind::BarrierDivergence,
+                span,
+                at,
+                vec![],
+                format!(
+                    "barrier reached by only some threads of the block: thread ({},{},{}) is live but does not reach it",
+                    t[0], t[1], t[2]
+                ),
+            ));
+        }
+        self.epoch += 1;
+        Ok(())
+    }
+
+    // ----- memory ------------------------------------------------------------
+
+    /// Where pointer `p` of `lane` points, or UB if outside its buffer.
+    fn place(&self, p: u64, lane: usize, span: Span, load: bool) -> Result<Place, Stop> {
+        let (b, off) = ptr_parts(p);
+        let kind = if load {
+            UbKind::OutOfBoundsLoad
+        } else {
+            UbKind::OutOfBoundsStore
+        };
+        let verb = if load { "load of" } else { "store to" };
+        if b < self.bufs.len() {
+            let buf = &self.bufs[b];
+            if off < 0 || off as usize >= buf.cells.len() {
+                return Err(self.ub(
+                    kind,
+                    span,
+                    lane,
+                    vec![],
+                    format!(
+                        "{verb} {}[{off}], which has {} elements",
+                        buf.name,
+                        buf.cells.len()
+                    ),
+                ));
+            }
+            return Ok(Place::Global(b, off as usize));
+        }
+        let a = b - self.bufs.len();
+        let decl = &self.k.arrays[a];
+        let len = self.arrays[a].len as i64;
+        let base = if decl.space == AddrSpace::Local {
+            lane as i64 * len
+        } else {
+            0
+        };
+        if off < base || off >= base + len {
+            return Err(self.ub(
+                kind,
+                span,
+                lane,
+                vec![],
+                format!(
+                    "{verb} {}[{}], which has {len} elements",
+                    decl.name,
+                    off - base
+                ),
+            ));
+        }
+        Ok(Place::Array(a, off as usize))
+    }
+
+    fn read(&self, place: &Place) -> (u64, bool) {
+        match *place {
+            Place::Global(b, i) => (
+                self.bufs[b].cells[i].load(Ordering::Relaxed),
+                self.bufs[b].inexact[i].load(Ordering::Relaxed),
+            ),
+            Place::Array(a, i) => (self.arrays[a].cells[i], self.arrays[a].inexact[i]),
+        }
+    }
+
+    fn write(&mut self, place: &Place, bits: u64, inexact: bool) {
+        match *place {
+            Place::Global(b, i) => {
+                self.bufs[b].cells[i].store(bits, Ordering::Relaxed);
+                self.bufs[b].inexact[i].store(inexact, Ordering::Relaxed);
+            }
+            Place::Array(a, i) => {
+                let m = &mut self.arrays[a];
+                m.cells[i] = bits;
+                m.written[i] = true;
+                m.inexact[i] = inexact;
+            }
+        }
+    }
+
+    /// Records an access for race detection: intra-block (global and
+    /// shared memory, since the last barrier) and, for global memory, the
+    /// log that `race` compares across blocks.
+    fn touch(&mut self, place: &Place, lane: usize, how: Touch, span: Span) -> Result<(), Stop> {
+        let key = match *place {
+            Place::Global(b, i) => {
+                self.runs.push(
+                    &mut self.log,
+                    Access {
+                        buf: b as u32,
+                        start: i as u64,
+                        len: 1,
+                        write: how != Touch::Read,
+                        atomic: how == Touch::Atomic,
+                        span,
+                        thread: Some(lane as u32),
+                    },
+                );
+                (b, i)
+            }
+            Place::Array(a, i) => {
+                if self.k.arrays[a].space == AddrSpace::Local {
+                    return Ok(());
+                }
+                (self.bufs.len() + a, i)
+            }
+        };
+        let epoch = self.epoch;
+        let t = self.touches.entry(key).or_default();
+        if t.epoch != epoch {
+            *t = Touches {
+                epoch,
+                ..Touches::default()
+            };
+        }
+        let l = lane as u32;
+        let other_write = t.write.filter(|&(w, _)| w != l);
+        let conflict = match how {
+            Touch::Read => other_write.or(first_other(&t.atomics, l)),
+            Touch::Write => other_write
+                .or(first_other(&t.reads, l))
+                .or(first_other(&t.atomics, l)),
+            Touch::Atomic => other_write.or(first_other(&t.reads, l)),
+        };
+        match how {
+            Touch::Read => remember(&mut t.reads, l, span),
+            Touch::Write => t.write = Some((l, span)),
+            Touch::Atomic => remember(&mut t.atomics, l, span),
+        }
+        if let Some((o, ospan)) = conflict {
+            let name = match *place {
+                Place::Global(b, _) => self.bufs[b].name.clone(),
+                Place::Array(a, _) => self.k.arrays[a].name.clone(),
+            };
+            let what = match how {
+                Touch::Read => "read",
+                Touch::Write => "written",
+                Touch::Atomic => "updated atomically",
+            };
+            let ot = self.thread(o as usize);
+            let mut r = UbReport::new(
+                UbKind::DataRace.name(),
+                span.line,
+                span.col,
+                self.pid,
+                vec![key.1],
+                format!(
+                    "data race on {name}[{}]: {what} here and accessed by thread ({},{},{}) of the same block at {}:{} with no barrier between",
+                    key.1, ot[0], ot[1], ot[2], ospan.line, ospan.col
+                ),
+            );
+            r.thread = Some(self.thread(lane));
+            r.other = Some(UbSite {
+                line: ospan.line,
+                col: ospan.col,
+                program: self.pid,
+                thread: Some(ot),
+            });
+            return Err(Stop::Ub(Box::new(r)));
+        }
+        Ok(())
+    }
+
+    /// Reading shared or local memory that no thread has written is UB.
+    fn check_written(&self, place: &Place, lane: usize, span: Span) -> Result<(), Stop> {
+        if let Place::Array(a, i) = *place {
+            if !self.arrays[a].written[i] {
+                let decl = &self.k.arrays[a];
+                let idx = i % self.arrays[a].len;
+                return Err(self.ub(
+                    UbKind::UninitializedRead,
+                    span,
+                    lane,
+                    vec![idx],
+                    format!(
+                        "read of {}[{idx}] ({} memory), which was never written",
+                        decl.name,
+                        decl.space.name()
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads the element at `place` for `lane`; shared and local memory
+    /// never written is UB.
+    fn load_one(
+        &mut self,
+        place: &Place,
+        lane: usize,
+        span: Span,
+        d: DType,
+    ) -> Result<(u64, bool), Stop> {
+        self.check_written(place, lane, span)?;
+        self.touch(place, lane, Touch::Read, span)?;
+        let (v, ix) = self.read(place);
+        Ok((if d == DType::Bool { (v != 0) as u64 } else { v }, ix))
+    }
+
+    // ----- expressions -------------------------------------------------------
+
+    /// A bool value per lane (false for inactive lanes).
+    fn truth(&mut self, e: &Expr, active: &Mask) -> Result<Mask, Stop> {
+        let v = self.eval(e, active)?;
+        Ok((0..self.n).map(|l| active[l] && v.bits[l] != 0).collect())
+    }
+
+    fn eval(&mut self, e: &Expr, active: &Mask) -> Result<Lanes, Stop> {
+        let n = self.n;
+        let d = e.ty.dtype();
+        let per_lane = |f: &dyn Fn(usize) -> u64| Lanes {
+            bits: (0..n).map(f).collect(),
+            inexact: vec![false; n],
+        };
+        Ok(match &e.kind {
+            ExprKind::Const(b) => Lanes::splat(n, *b),
+            ExprKind::Var(v) => match &self.env[*v] {
+                Some(x) => x.clone(),
+                None => Lanes::splat(n, 0),
+            },
+            ExprKind::BlockId(a) => Lanes::splat(n, self.pid[*a as usize] as u64),
+            ExprKind::GridDim(a) => Lanes::splat(n, self.grid[*a as usize] as u64),
+            ExprKind::BlockDim(a) => Lanes::splat(n, self.block[*a as usize] as u64),
+            ExprKind::ThreadId(a) => {
+                let block = self.block;
+                per_lane(&|l| thread_coords(block, l as u32)[*a as usize] as u64)
+            }
+            ExprKind::ArrayBase(a) => {
+                let id = self.bufs.len() + a;
+                let len = self.arrays[*a].len as i64;
+                let local = self.k.arrays[*a].space == AddrSpace::Local;
+                per_lane(&|l| make_ptr(id, if local { l as i64 * len } else { 0 }))
+            }
+            ExprKind::Cast(x, kind) => {
+                let v = self.eval(x, active)?;
+                let from = x.ty.dtype();
+                let mut out = Lanes::splat(n, 0);
+                for l in (0..n).filter(|&l| active[l]) {
+                    match ops::cast(*kind, from, d, v.bits[l]) {
+                        Ok(b) => out.bits[l] = b,
+                        Err(k) => {
+                            let val = format_value(from, v.bits[l]);
+                            return Err(self.ub(
+                                k,
+                                e.span,
+                                l,
+                                vec![],
+                                format!("{from} value {val} does not fit in {d}"),
+                            ));
+                        }
+                    }
+                    out.inexact[l] = v.inexact[l];
+                }
+                out
+            }
+            ExprKind::Unary(op, x) => {
+                let v = self.eval(x, active)?;
+                let xd = x.ty.dtype();
+                let approx = matches!(op, UnOp::Math(f) if f.is_inexact());
+                Lanes {
+                    bits: v.bits.iter().map(|&b| ops::unary(*op, xd, b)).collect(),
+                    inexact: v.inexact.iter().map(|&i| i || approx).collect(),
+                }
+            }
+            ExprKind::Binary(op, a, b) => {
+                let va = self.eval(a, active)?;
+                let vb = self.eval(b, active)?;
+                self.binary(*op, a.ty.dtype(), b.ty.dtype(), &va, &vb, e.span, active)?
+            }
+            ExprKind::Select(c, a, b) => {
+                let vc = self.eval(c, active)?;
+                let va = self.eval(a, active)?;
+                let vb = self.eval(b, active)?;
+                let pick = |l: usize| if vc.bits[l] != 0 { &va } else { &vb };
+                Lanes {
+                    bits: (0..n).map(|l| pick(l).bits[l]).collect(),
+                    inexact: (0..n)
+                        .map(|l| vc.inexact[l] || pick(l).inexact[l])
+                        .collect(),
+                }
+            }
+            ExprKind::Fma(a, b, c) => {
+                let (va, vb, vc) = (
+                    self.eval(a, active)?,
+                    self.eval(b, active)?,
+                    self.eval(c, active)?,
+                );
+                Lanes {
+                    bits: (0..n)
+                        .map(|l| ops::fma(d, va.bits[l], vb.bits[l], vc.bits[l]))
+                        .collect(),
+                    inexact: (0..n)
+                        .map(|l| va.inexact[l] || vb.inexact[l] || vc.inexact[l])
+                        .collect(),
+                }
+            }
+            ExprKind::Load { ptr, mask, other } => {
+                let p = self.eval(ptr, active)?;
+                let m = match mask {
+                    Some(m) => and(active, &self.truth(m, active)?),
+                    None => active.clone(),
+                };
+                let o = match other {
+                    Some(o) => Some(self.eval(o, active)?),
+                    None => None,
+                };
+                let mut out = Lanes::splat(n, 0);
+                for l in (0..n).filter(|&l| active[l]) {
+                    if !m[l] {
+                        if let Some(o) = &o {
+                            out.bits[l] = o.bits[l];
+                            out.inexact[l] = o.inexact[l];
+                        }
+                        continue;
+                    }
+                    let place = self.place(p.bits[l], l, e.span, true)?;
+                    let (b, ix) = self.load_one(&place, l, e.span, d)?;
+                    out.bits[l] = b;
+                    out.inexact[l] = ix;
+                }
+                out
+            }
+            ExprKind::ElemPtr {
+                base,
+                indices,
+                dims,
+                neg,
+            } => {
+                let mut p = self.eval(base, active)?;
+                let idx = indices
+                    .iter()
+                    .map(|i| self.eval(i, active).map(|v| (i.ty.dtype(), v)))
+                    .collect::<Result<Vec<_>, Stop>>()?;
+                for l in (0..n).filter(|&l| active[l]) {
+                    let mut flat: i128 = 0;
+                    for (axis, ((id, iv), &dim)) in idx.iter().zip(dims).enumerate() {
+                        let raw = ops::int_value(*id, iv.bits[l]);
+                        let i = if raw < 0 && *neg == NegIndex::Wrap {
+                            raw + dim as i128
+                        } else {
+                            raw
+                        };
+                        if i < 0 || i >= dim as i128 {
+                            let all: Vec<String> = idx
+                                .iter()
+                                .map(|(d, v)| ops::int_value(*d, v.bits[l]).to_string())
+                                .collect();
+                            return Err(self.ub(
+                                UbKind::OutOfBoundsIndex,
+                                e.span,
+                                l,
+                                vec![],
+                                format!(
+                                    "index {raw} is out of bounds for axis {axis} of size {dim} (indices [{}] of an array of shape {dims:?})",
+                                    all.join(", ")
+                                ),
+                            ));
+                        }
+                        flat = flat * dim as i128 + i;
+                    }
+                    p.bits[l] = ptr_add(p.bits[l], flat);
+                }
+                p
+            }
+            ExprKind::Atomic { op, ptr, val, cmp } => {
+                let p = self.eval(ptr, active)?;
+                let v = self.eval(val, active)?;
+                let c = match cmp {
+                    Some(c) => Some(self.eval(c, active)?),
+                    None => None,
+                };
+                let mut out = Lanes::splat(n, 0);
+                for l in (0..n).filter(|&l| active[l]) {
+                    let place = self.place(p.bits[l], l, e.span, false)?;
+                    self.check_written(&place, l, e.span)?;
+                    self.touch(&place, l, Touch::Atomic, e.span)?;
+                    let (old, old_ix) = self.read(&place);
+                    let new = atomic_result(*op, d, old, v.bits[l], c.as_ref().map(|c| c.bits[l]));
+                    // The final value depends on the order of the updates:
+                    // float additions round differently, exchanges keep the last.
+                    let order_dependent = old_ix
+                        || v.inexact[l]
+                        || (d.is_float() && matches!(op, AtomicOp::Add | AtomicOp::Sub))
+                        || (matches!(op, AtomicOp::Exch | AtomicOp::Cas) && new != old);
+                    self.write(&place, new, order_dependent);
+                    out.bits[l] = old;
+                    out.inexact[l] = old_ix;
+                }
+                out
+            }
+            ExprKind::Iota(..)
+            | ExprKind::Broadcast(_)
+            | ExprKind::Reshape(_)
+            | ExprKind::Permute(..)
+            | ExprKind::Reduce { .. } => {
+                return Err(Stop::Error(Diagnostic::new(
+                    e.span,
+                    "a tile operation in a SIMT program (the IR verifier rejects it)",
+                )))
+            }
+        })
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn binary(
+        &self,
+        op: BinOp,
+        d: DType,
+        od: DType,
+        a: &Lanes,
+        b: &Lanes,
+        span: Span,
+        active: &Mask,
+    ) -> Result<Lanes, Stop> {
+        let mut out = Lanes::splat(self.n, 0);
+        for l in (0..self.n).filter(|&l| active[l]) {
+            let (x, y) = (a.bits[l], b.bits[l]);
+            out.bits[l] = if op == BinOp::PtrAdd {
+                ptr_add(x, ops::int_value(od, y))
+            } else {
+                match ops::binary(op, d, x, y) {
+                    Ok(v) => v,
+                    Err(k) => {
+                        let msg = format!(
+                            "{op:?} of {d} values {} and {}",
+                            format_value(d, x),
+                            format_value(d, y)
+                        );
+                        return Err(self.ub(k, span, l, vec![], msg));
+                    }
+                }
+            };
+            out.inexact[l] = a.inexact[l] || b.inexact[l];
+        }
+        Ok(out)
+    }
+}
+
+/// The value an atomic `op` stores, given the old value (all of dtype `d`).
+fn atomic_result(op: AtomicOp, d: DType, old: u64, val: u64, cmp: Option<u64>) -> u64 {
+    let bin = |b| ops::binary(b, d, old, val).unwrap_or(old);
+    match op {
+        AtomicOp::Add => bin(BinOp::Add),
+        AtomicOp::Sub => bin(BinOp::Sub),
+        AtomicOp::Max => bin(BinOp::Max(NanMode::Ignore)),
+        AtomicOp::Min => bin(BinOp::Min(NanMode::Ignore)),
+        AtomicOp::And => bin(BinOp::And),
+        AtomicOp::Or => bin(BinOp::Or),
+        AtomicOp::Xor => bin(BinOp::Xor),
+        AtomicOp::Exch => val,
+        AtomicOp::Cas => {
+            if Some(old) == cmp {
+                val
+            } else {
+                old
+            }
+        }
+        AtomicOp::Inc => {
+            let (o, v) = (old & d.mask(), val & d.mask());
+            if o >= v {
+                0
+            } else {
+                (o + 1) & d.mask()
+            }
+        }
+        AtomicOp::Dec => {
+            let (o, v) = (old & d.mask(), val & d.mask());
+            if o == 0 || o > v {
+                v
+            } else {
+                o - 1
+            }
+        }
+    }
+}
+
+/// Whether a block contains an atomic operation.
+fn has_atomics(b: &[Stmt]) -> bool {
+    fn expr(e: &Expr) -> bool {
+        match &e.kind {
+            ExprKind::Atomic { .. } => true,
+            ExprKind::Const(_)
+            | ExprKind::Var(_)
+            | ExprKind::BlockId(_)
+            | ExprKind::GridDim(_)
+            | ExprKind::ThreadId(_)
+            | ExprKind::BlockDim(_)
+            | ExprKind::Iota(..)
+            | ExprKind::ArrayBase(_) => false,
+            ExprKind::Broadcast(x)
+            | ExprKind::Reshape(x)
+            | ExprKind::Permute(x, _)
+            | ExprKind::Cast(x, _)
+            | ExprKind::Unary(_, x) => expr(x),
+            ExprKind::Binary(_, a, b) => expr(a) || expr(b),
+            ExprKind::Select(a, b, c) | ExprKind::Fma(a, b, c) => expr(a) || expr(b) || expr(c),
+            ExprKind::Load { ptr, mask, other } => {
+                expr(ptr) || mask.as_deref().is_some_and(expr) || other.as_deref().is_some_and(expr)
+            }
+            ExprKind::ElemPtr { base, indices, .. } => expr(base) || indices.iter().any(expr),
+            ExprKind::Reduce { arg, .. } => expr(arg),
+        }
+    }
+    b.iter().any(|s| match s {
+        Stmt::Let(_, e) => expr(e),
+        Stmt::Store {
+            ptr, value, mask, ..
+        } => expr(ptr) || expr(value) || mask.as_ref().is_some_and(expr),
+        Stmt::If {
+            cond,
+            then_body,
+            else_body,
+        } => expr(cond) || has_atomics(then_body) || has_atomics(else_body),
+        Stmt::For {
+            start,
+            end,
+            step,
+            body,
+            ..
+        } => expr(start) || expr(end) || expr(step) || has_atomics(body),
+        Stmt::While { cond, body, .. } => expr(cond) || has_atomics(body),
+        Stmt::Print { args, .. } => args.iter().any(expr),
+        Stmt::Break | Stmt::Continue | Stmt::Return | Stmt::Barrier { .. } => false,
+    })
+}

@@ -1,0 +1,113 @@
+//! Expressions of the IR.
+
+use super::kernel::{ArrayId, VarId};
+use super::op::*;
+use super::stmt::Block;
+use super::types::Type;
+use crate::span::Span;
+
+/// The combining function of a reduction.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Combiner {
+    Sum,
+    /// Float max/min follow `NanMode`.
+    Max(NanMode),
+    Min(NanMode),
+    Xor,
+    /// Triton's argmax combine (ties: lowest index); `value` selects the
+    /// value half of the (value, index) result instead of the index.
+    ArgMax {
+        value: bool,
+    },
+    ArgMin {
+        value: bool,
+    },
+    /// A user combine function: `body` computes `result` from vars `lhs`, `rhs` (0-d).
+    Custom {
+        lhs: VarId,
+        rhs: VarId,
+        body: Block,
+        result: Box<Expr>,
+    },
+}
+
+/// What a negative array index means.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NegIndex {
+    /// Out of bounds (UB).
+    Ub,
+    /// Counts from the end (`a[-1]` is the last element), as in Python.
+    Wrap,
+}
+
+/// A typed expression node.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub ty: Type,
+    pub span: Span,
+}
+
+/// Expression forms. Operands of element-wise nodes have equal shapes
+/// except where noted.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExprKind {
+    /// A 0-d constant (raw bits of `ty`).
+    Const(u64),
+    Var(VarId),
+    /// The block's index along a dimension (0: x, 1: y, 2: z).
+    BlockId(u8),
+    /// The number of blocks of the launch along a dimension.
+    GridDim(u8),
+    /// The thread's index in its block along a dimension (SIMT programs).
+    ThreadId(u8),
+    /// The number of threads per block along a dimension (SIMT programs).
+    BlockDim(u8),
+    /// A one-dimensional tile of the int32 values start..end.
+    Iota(i64, i64),
+    /// Broadcast to `ty.shape` (same rank; size-1 dims expand; 0-d splats).
+    Broadcast(Box<Expr>),
+    /// Same elements in row-major order, new shape `ty.shape`.
+    Reshape(Box<Expr>),
+    /// Axes permutation: result axis i is operand axis `perm[i]`.
+    Permute(Box<Expr>, Vec<usize>),
+    Cast(Box<Expr>, CastKind),
+    Unary(UnOp, Box<Expr>),
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// Element-wise `cond ? a : b` (cond is bool).
+    Select(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// Fused multiply-add `a*b+c` with one rounding.
+    Fma(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// Load through a tile of pointers; masked-off lanes take `other` (or 0).
+    Load {
+        ptr: Box<Expr>,
+        mask: Option<Box<Expr>>,
+        other: Option<Box<Expr>>,
+    },
+    /// Pointer to element 0 of a shared or local array of the kernel.
+    ArrayBase(ArrayId),
+    /// Pointer to element `indices` of a row-major array of shape `dims`
+    /// starting at `base`; an index outside the dimension is UB
+    /// (out-of-bounds index), after negative indices are treated as `neg` says.
+    ElemPtr {
+        base: Box<Expr>,
+        indices: Vec<Expr>,
+        dims: Vec<usize>,
+        neg: NegIndex,
+    },
+    /// Atomic read-modify-write of the element at `ptr`; the value is the
+    /// element's old value. `cmp` is the compared value of `Cas`.
+    Atomic {
+        op: AtomicOp,
+        ptr: Box<Expr>,
+        val: Box<Expr>,
+        cmp: Option<Box<Expr>>,
+    },
+    /// Reduction along `axis` (`None`: all elements) in the canonical order.
+    Reduce {
+        arg: Box<Expr>,
+        axis: Option<usize>,
+        keep_dims: bool,
+        combiner: Box<Combiner>,
+    },
+}

@@ -1,0 +1,226 @@
+//! Operators of the IR, each with its exact meaning and its UB policy, so
+//! that a dialect which defines a result (e.g. integer division by zero) is
+//! not special-cased downstream. `crate::sem` computes them.
+
+use crate::float::{Overflow, Rounding};
+
+/// Integer division rounding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DivRound {
+    /// C semantics: toward zero (remainder has the dividend's sign).
+    Trunc,
+    /// Python semantics: toward -inf (remainder has the divisor's sign).
+    Floor,
+}
+
+/// What integer division or remainder by zero (and signed `MIN / -1`) does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DivZero {
+    /// Undefined behaviour, reported.
+    Ub,
+    /// A defined result: quotient and remainder by zero are 0; `MIN / -1`
+    /// wraps to `MIN` and `MIN % -1` is 0.
+    Zero,
+}
+
+/// Integer division or remainder: rounding plus the policy for a zero divisor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct IntDiv {
+    pub round: DivRound,
+    pub zero: DivZero,
+}
+
+impl IntDiv {
+    /// C division, division by zero is UB (Triton tensors).
+    pub const TRUNC: IntDiv = IntDiv {
+        round: DivRound::Trunc,
+        zero: DivZero::Ub,
+    };
+    /// Python floor division, division by zero is UB.
+    pub const FLOOR: IntDiv = IntDiv {
+        round: DivRound::Floor,
+        zero: DivZero::Ub,
+    };
+}
+
+/// Right-shift fill.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ShrKind {
+    Arith,
+    Logical,
+}
+
+/// What a shift by an amount < 0 or ≥ the width does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ShiftRange {
+    /// Undefined behaviour, reported.
+    Ub,
+    /// The amount is reduced modulo the width (the hardware's `shl`/`shr`
+    /// on 32-bit registers takes the low bits).
+    Mask,
+    /// The mathematical result: amounts ≥ width shift everything out (0, or
+    /// the sign for an arithmetic right shift); negative amounts are UB.
+    Saturate,
+}
+
+/// NaN handling of float minimum/maximum.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NanMode {
+    /// IEEE minNum/maxNum: a NaN operand yields the other operand.
+    Ignore,
+    /// Any NaN operand yields NaN.
+    Propagate,
+}
+
+/// Binary operations; both operands have the same type as each other.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    /// Float division, correctly rounded.
+    FDiv,
+    /// Integer division.
+    IDiv(IntDiv),
+    /// Integer remainder matching `IDiv` of the same rounding.
+    IRem(IntDiv),
+    /// Float remainder: C `fmod` (sign of the dividend).
+    FRem,
+    And,
+    Or,
+    Xor,
+    Shl(ShiftRange),
+    Shr(ShrKind, ShiftRange),
+    Min(NanMode),
+    Max(NanMode),
+    /// Comparisons produce bool; float comparisons are ordered (NaN: false) except `Ne`.
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    /// Pointer plus integer offset (counted in elements).
+    PtrAdd,
+    /// Logical and/or of bools.
+    LogicalAnd,
+    LogicalOr,
+}
+
+impl BinOp {
+    /// Whether the result is a bool comparison.
+    pub fn is_comparison(self) -> bool {
+        matches!(
+            self,
+            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
+        )
+    }
+}
+
+/// Math functions. The GPU approximates those marked inexact.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MathFn {
+    Exp,
+    Exp2,
+    Log,
+    Log2,
+    Sqrt,
+    SqrtRn,
+    Rsqrt,
+    Sin,
+    Cos,
+    Sigmoid,
+    Erf,
+    Floor,
+    Ceil,
+    Abs,
+}
+
+impl MathFn {
+    /// Whether the result is an approximation on the GPU (compared within a ULP bound).
+    pub fn is_inexact(self) -> bool {
+        !matches!(
+            self,
+            MathFn::SqrtRn | MathFn::Floor | MathFn::Ceil | MathFn::Abs | MathFn::Sqrt
+        )
+    }
+    /// The function's name in the printed IR.
+    pub fn name(self) -> &'static str {
+        match self {
+            MathFn::Exp => "exp",
+            MathFn::Exp2 => "exp2",
+            MathFn::Log => "log",
+            MathFn::Log2 => "log2",
+            MathFn::Sqrt => "sqrt",
+            MathFn::SqrtRn => "sqrt_rn",
+            MathFn::Rsqrt => "rsqrt",
+            MathFn::Sin => "sin",
+            MathFn::Cos => "cos",
+            MathFn::Sigmoid => "sigmoid",
+            MathFn::Erf => "erf",
+            MathFn::Floor => "floor",
+            MathFn::Ceil => "ceil",
+            MathFn::Abs => "abs",
+        }
+    }
+}
+
+/// Unary operations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnOp {
+    /// Bitwise not (`~`).
+    Not,
+    /// Logical not of a bool.
+    LogicalNot,
+    Math(MathFn),
+}
+
+/// Kinds of conversion.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CastKind {
+    /// Value conversion: ints wrap/extend, float→int truncates (UB when out of
+    /// range or NaN), to float rounds as given, to bool is `!= 0`.
+    Convert(Rounding, Overflow),
+    /// Reinterpret the bits (same width).
+    Bitcast,
+}
+
+/// Read-modify-write operations of an atomic; each returns the old value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AtomicOp {
+    Add,
+    Sub,
+    /// Float max/min: NaN operands are ignored (CUDA `atomicMax` on floats).
+    Max,
+    Min,
+    /// Exchange: store the operand.
+    Exch,
+    /// Compare and swap: store the operand where the old value equals `cmp`.
+    Cas,
+    And,
+    Or,
+    Xor,
+    /// CUDA `atomicInc`: `old >= val ? 0 : old + 1` (unsigned).
+    Inc,
+    /// CUDA `atomicDec`: `(old == 0 || old > val) ? val : old - 1` (unsigned).
+    Dec,
+}
+
+impl AtomicOp {
+    /// The operation's name in the printed IR and in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            AtomicOp::Add => "add",
+            AtomicOp::Sub => "sub",
+            AtomicOp::Max => "max",
+            AtomicOp::Min => "min",
+            AtomicOp::Exch => "exch",
+            AtomicOp::Cas => "cas",
+            AtomicOp::And => "and",
+            AtomicOp::Or => "or",
+            AtomicOp::Xor => "xor",
+            AtomicOp::Inc => "inc",
+            AtomicOp::Dec => "dec",
+        }
+    }
+}
