@@ -248,13 +248,13 @@ fn dispatch(cmd: Cmd) -> Result<ExitCode, Error> {
                     print!("{}", pretty::kernel(&k));
                 }
                 None => {
-                    let m = ksem_interp::triton::Module::parse(&program, &src).map_err(|diag| {
-                        Error::Source {
+                    let m = ksem_interp::frontend::triton::Module::parse(&program, &src).map_err(
+                        |diag| Error::Source {
                             file: program.clone(),
                             src: src.clone(),
                             diag,
-                        }
-                    })?;
+                        },
+                    )?;
                     println!(
                         "{program}: parsed; @triton.jit functions: {}",
                         m.func_order.join(", ")

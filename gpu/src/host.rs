@@ -107,7 +107,9 @@ pub fn compile_opt(source: &str, threads: u32, opt: &str) -> Result<PathBuf, Gpu
     };
     // The runtime comes precompiled where the compiler can, else as text.
     let (include, body) = match precompiled_runtime(&dir, &cxx, &flags) {
-        Some(header) if source.contains(RUNTIME) => (header, source.replacen(RUNTIME, "", 1)),
+        Some(header) if source.contains(RUNTIME.as_str()) => {
+            (header, source.replacen(RUNTIME.as_str(), "", 1))
+        }
         _ => (
             text_header(&dir, "prelude", HOST_PRELUDE)?,
             source.to_string(),
@@ -168,7 +170,7 @@ fn precompiled_runtime(dir: &Path, cxx: &str, flags: &dyn Fn(&mut Command)) -> O
     let header = text_header(
         dir,
         &format!("runtime_{:016x}", h.finish()),
-        &format!("{HOST_PRELUDE}\n{RUNTIME}\n"),
+        &format!("{HOST_PRELUDE}\n{}\n", *RUNTIME),
     )
     .ok()?;
     let gch = PathBuf::from(format!("{}.gch", header.display()));

@@ -71,7 +71,7 @@ impl Inexact {
             ExprKind::Broadcast(x) | ExprKind::Reshape(x) | ExprKind::Permute(x, _) => self.expr(x),
             ExprKind::Cast(x, _) => self.expr(x),
             ExprKind::Unary(op, x) => matches!(op, UnOp::Math(f) if f.is_inexact()) || self.expr(x),
-            ExprKind::Binary(_, a, b) => self.expr(a) || self.expr(b),
+            ExprKind::Binary(op, a, b) => op.is_inexact() || self.expr(a) || self.expr(b),
             ExprKind::Select(c, a, b) | ExprKind::Fma(c, a, b) => {
                 self.expr(c) || self.expr(a) || self.expr(b)
             }

@@ -10,6 +10,7 @@ pub mod args;
 pub mod batch;
 pub mod cuda;
 pub mod host;
+pub mod ids;
 pub mod inexact;
 pub mod lower;
 pub mod planted;

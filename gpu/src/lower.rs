@@ -26,6 +26,7 @@
 //! parameter follows (same length as its buffer), into which every store
 //! writes 1 where the stored value may be inexact and 0 otherwise.
 
+use crate::ids::{self, cmp_id, shift_range_id};
 use crate::inexact::Inexact;
 use ksem_interp::dtype::DType;
 use ksem_interp::float::{Overflow, Rounding};
@@ -35,7 +36,15 @@ use ksem_interp::span::Span;
 use std::fmt::Write as _;
 
 /// The CUDA element runtime included at the top of every generated source.
-pub const RUNTIME: &str = include_str!("runtime.cuh");
+/// The runtime every generated source starts with: the generated ids
+/// (`ids.rs`), then `runtime.cuh`.
+pub static RUNTIME: std::sync::LazyLock<String> =
+    std::sync::LazyLock::new(|| format!("{}{}", ids::header(), include_str!("runtime.cuh")));
+
+/// The C macro of a dtype's runtime id.
+fn dt(d: DType) -> &'static str {
+    ids::dtype_macro(d)
+}
 
 /// One argument slot of the generated kernel's signature, in order.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -200,7 +209,7 @@ pub fn lower(k: &Kernel, _launch: &Launch) -> Result<Lowered, LowerError> {
         "// Compile with -DKSEM_THREADS=N (any N >= 1); launch grid = the program grid, {} bytes of dynamic shared memory.",
         lw.smem
     );
-    s.push_str(RUNTIME);
+    s.push_str(&RUNTIME);
     s.push('\n');
     let _ = writeln!(s, "#define KSEM_SMEM_BYTES {}", lw.smem.max(16));
     let _ = writeln!(
@@ -376,27 +385,6 @@ fn var_name(k: &Kernel, v: VarId) -> String {
     format!("v{v}_{}", ident(&k.vars[v].0))
 }
 
-/// The runtime's id of a dtype.
-fn dt(d: DType) -> &'static str {
-    match d {
-        DType::Bool => "KB",
-        DType::I8 => "KI8",
-        DType::I16 => "KI16",
-        DType::I32 => "KI32",
-        DType::I64 => "KI64",
-        DType::U8 => "KU8",
-        DType::U16 => "KU16",
-        DType::U32 => "KU32",
-        DType::U64 => "KU64",
-        DType::F8E4Nv => "KF8E4",
-        DType::F8E5 => "KF8E5",
-        DType::F16 => "KF16",
-        DType::BF16 => "KBF16",
-        DType::F32 => "KF32",
-        DType::F64 => "KF64",
-    }
-}
-
 /// The unsigned C type holding the bits of a dtype.
 fn bits_type(d: DType) -> &'static str {
     match d.storage_bits() {
@@ -445,45 +433,6 @@ fn scalar_bits_expr(d: DType, name: &str) -> String {
         DType::F64 => format!("(ku64)__double_as_longlong({name})"),
         DType::Bool => format!("(ku8)({name} != 0)"),
         _ => format!("({})({name})", bits_type(d)),
-    }
-}
-
-fn cmp_id(op: BinOp) -> u32 {
-    match op {
-        BinOp::Eq => 0,
-        BinOp::Ne => 1,
-        BinOp::Lt => 2,
-        BinOp::Le => 3,
-        BinOp::Gt => 4,
-        _ => 5,
-    }
-}
-
-/// The runtime's id of a shift-range policy (`ksem_shl`/`ksem_shr`).
-fn shift_range_id(r: ShiftRange) -> u32 {
-    match r {
-        ShiftRange::Ub => 0,
-        ShiftRange::Mask => 1,
-        ShiftRange::Saturate => 2,
-    }
-}
-
-fn math_id(f: MathFn) -> u32 {
-    match f {
-        MathFn::Exp => 0,
-        MathFn::Exp2 => 1,
-        MathFn::Log => 2,
-        MathFn::Log2 => 3,
-        MathFn::Sqrt => 4,
-        MathFn::SqrtRn => 5,
-        MathFn::Rsqrt => 6,
-        MathFn::Sin => 7,
-        MathFn::Cos => 8,
-        MathFn::Sigmoid => 9,
-        MathFn::Erf => 10,
-        MathFn::Floor => 11,
-        MathFn::Ceil => 12,
-        MathFn::Abs => 13,
     }
 }
 
@@ -928,12 +877,7 @@ impl<'a> Lower<'a> {
                     UnOp::Not => format!("ksem_inot<{}>({a})", dt(d)),
                     UnOp::LogicalNot => format!("({a} == 0 ? 1ull : 0ull)"),
                     UnOp::Math(_) if d.is_int() => format!("ksem_iabs<{}>({a})", dt(d)),
-                    UnOp::Math(f) => format!(
-                        "ksem_math<{}>({} /* {} */, {a})",
-                        dt(d),
-                        math_id(*f),
-                        f.name()
-                    ),
+                    UnOp::Math(f) => format!("ksem_math<{}>({}, {a})", dt(d), ids::math_macro(*f)),
                 };
                 self.elementwise(e, rhs)
             }
@@ -957,6 +901,9 @@ impl<'a> Lower<'a> {
                         BinOp::Mul => format!("ksem_fmul<{dd}>({x}, {y})"),
                         BinOp::FDiv => format!("ksem_fdiv<{dd}>({x}, {y})"),
                         BinOp::FRem => format!("ksem_frem<{dd}>({x}, {y})"),
+                        BinOp::Pow => format!("ksem_pow<{dd}>({x}, {y})"),
+                        BinOp::Atan2 => format!("ksem_atan2<{dd}>({x}, {y})"),
+                        BinOp::CopySign => format!("ksem_copysign<{dd}>({x}, {y})"),
                         BinOp::Min(m) | BinOp::Max(m) => format!(
                             "ksem_fminmax<{dd}>({x}, {y}, {}, {})",
                             matches!(op, BinOp::Max(_)),

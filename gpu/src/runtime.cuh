@@ -52,22 +52,7 @@ typedef long long ki64;
 // Loop over work items w = 0..n-1 spread over the block's threads.
 #define KSEM_WORK(n) for (int w = KSEM_TID; w < (n); w += KSEM_THREADS)
 
-// dtype ids
-#define KB 0
-#define KI8 1
-#define KI16 2
-#define KI32 3
-#define KI64 4
-#define KU8 5
-#define KU16 6
-#define KU32 7
-#define KU64 8
-#define KF8E4 9
-#define KF8E5 10
-#define KF16 11
-#define KBF16 12
-#define KF32 13
-#define KF64 14
+// dtype ids (KB, KI8, ... KF64) come from the generated header (gpu/src/ids.rs)
 
 KSEM_CFN int kbits(int d) {
   return d == KB ? 1
@@ -456,14 +441,13 @@ template <int D> KSEM_FN ku64 ksem_fma(ku64 a, ku64 b, ku64 c) {
   }
 }
 
-// Math functions: f 0 exp, 1 exp2, 2 log, 3 log2, 4 sqrt, 5 sqrt_rn, 6 rsqrt,
-// 7 sin, 8 cos, 9 sigmoid, 10 erf, 11 floor, 12 ceil, 13 abs.
+// Math functions, f one of the KSEM_MATH_* ids (gpu/src/ids.rs).
 template <int D> KSEM_FN ku64 ksem_math(int f, ku64 a) {
-  if (f == 13) return a & ~ksignbit(D);
-  if (f == 4 || f == 5 || f == 11 || f == 12) {
+  if (f == KSEM_MATH_ABS) return a & ~ksignbit(D);
+  if (f == KSEM_MATH_SQRT || f == KSEM_MATH_SQRT_RN || f == KSEM_MATH_FLOOR || f == KSEM_MATH_CEIL) {
     // exact: computed in double and rounded once (as the interpreter does)
     double x = ksem_dec<D>(a);
-    double r = f == 11 ? floor(x) : f == 12 ? ceil(x) : __dsqrt_rn(x);
+    double r = f == KSEM_MATH_FLOOR ? floor(x) : f == KSEM_MATH_CEIL ? ceil(x) : __dsqrt_rn(x);
     if constexpr (D == KF64) return ksem_f64_result(r, a);
     else return ksem_fround<D>(r);
   }
@@ -473,18 +457,47 @@ template <int D> KSEM_FN ku64 ksem_math(int f, ku64 a) {
   // rounding boundary; rsqrt is IEEE 1/sqrt in double, exactly as ops.rs.
   double x = ksem_dec<D>(a), r;  // exact widening
   switch (f) {
-    case 0: r = exp(x); break;
-    case 1: r = exp2(x); break;
-    case 2: r = log(x); break;
-    case 3: r = log2(x); break;
-    case 6: r = __ddiv_rn(1.0, __dsqrt_rn(x)); break;
-    case 7: r = sin(x); break;
-    case 8: r = cos(x); break;
-    case 9: r = __ddiv_rn(1.0, __dadd_rn(1.0, exp(-x))); break;
-    default: r = erf(x); break;
+    case KSEM_MATH_EXP: r = exp(x); break;
+    case KSEM_MATH_EXP2: r = exp2(x); break;
+    case KSEM_MATH_LOG: r = log(x); break;
+    case KSEM_MATH_LOG2: r = log2(x); break;
+    case KSEM_MATH_RSQRT: r = __ddiv_rn(1.0, __dsqrt_rn(x)); break;
+    case KSEM_MATH_SIN: r = sin(x); break;
+    case KSEM_MATH_COS: r = cos(x); break;
+    case KSEM_MATH_SIGMOID: r = __ddiv_rn(1.0, __dadd_rn(1.0, exp(-x))); break;
+    case KSEM_MATH_ERF: r = erf(x); break;
+    case KSEM_MATH_TAN: r = tan(x); break;
+    case KSEM_MATH_ASIN: r = asin(x); break;
+    case KSEM_MATH_ACOS: r = acos(x); break;
+    case KSEM_MATH_ATAN: r = atan(x); break;
+    case KSEM_MATH_SINH: r = sinh(x); break;
+    case KSEM_MATH_COSH: r = cosh(x); break;
+    case KSEM_MATH_TANH: r = tanh(x); break;
+    case KSEM_MATH_ASINH: r = asinh(x); break;
+    case KSEM_MATH_ACOSH: r = acosh(x); break;
+    case KSEM_MATH_ATANH: r = atanh(x); break;
+    case KSEM_MATH_EXPM1: r = expm1(x); break;
+    case KSEM_MATH_LOG10: r = log10(x); break;
+    default: r = log1p(x); break;
   }
   if constexpr (D == KF64) return ksem_f64_result(r, a);
   else return ksem_fround<D>(r);
+}
+
+// Binary float functions: pow and atan2 (approximate, evaluated in double
+// and rounded once as ops.rs does) and copysign (exact, on the bits).
+template <int D> KSEM_FN ku64 ksem_pow(ku64 a, ku64 b) {
+  double r = pow(ksem_dec<D>(a), ksem_dec<D>(b));
+  if constexpr (D == KF64) return ksem_f64_result(r, a, b, 0, 2);
+  else return ksem_fround<D>(r);
+}
+template <int D> KSEM_FN ku64 ksem_atan2(ku64 a, ku64 b) {
+  double r = atan2(ksem_dec<D>(a), ksem_dec<D>(b));
+  if constexpr (D == KF64) return ksem_f64_result(r, a, b, 0, 2);
+  else return ksem_fround<D>(r);
+}
+template <int D> KSEM_FN ku64 ksem_copysign(ku64 a, ku64 b) {
+  return (a & ~ksignbit(D)) | (b & ksignbit(D));
 }
 
 // ---- casts (ops.rs cast) -------------------------------------------------------

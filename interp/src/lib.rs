@@ -1,16 +1,16 @@
-//! ksem's reference interpreter: the typed program, exact element semantics,
-//! the Triton front end, and the evaluator.
+//! ksem's reference interpreter: the IR, exact element semantics, the front
+//! ends (one per dialect), and the evaluator.
 
 pub mod corpus;
 pub mod dtype;
 pub mod eval;
 pub mod float;
+pub mod frontend;
 pub mod ir;
 pub mod launch;
 pub mod ops;
 pub mod pretty;
 pub mod span;
-pub mod triton;
 
 use span::Diagnostic;
 
@@ -53,8 +53,7 @@ pub fn elaborate_source(
         src: src.to_string(),
         diag,
     };
-    let m = triton::Module::parse(file, src).map_err(wrap)?;
-    triton::elaborate(&m, launch, kernel).map_err(wrap)
+    frontend::elaborate(file, src, launch, kernel).map_err(wrap)
 }
 
 /// Parses, elaborates and runs a program on the interpreter.

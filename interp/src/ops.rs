@@ -312,6 +312,9 @@ fn binary_float(op: BinOp, d: DType, a: u64, b: u64) -> u64 {
             BinOp::FRem => x % y,
             BinOp::Min(m) => return fminmax(d, a, b, false, m),
             BinOp::Max(m) => return fminmax(d, a, b, true, m),
+            BinOp::Pow => x.powf(y),
+            BinOp::Atan2 => x.atan2(y),
+            BinOp::CopySign => return copysign_bits(d, a, b),
             op if op.is_comparison() => return cmp_f(op, x, y) as u64,
             _ => unreachable!("{op:?} on floats is rejected by elaboration"),
         };
@@ -328,10 +331,19 @@ fn binary_float(op: BinOp, d: DType, a: u64, b: u64) -> u64 {
         BinOp::FRem => x % y,
         BinOp::Min(m) => return fminmax(d, a, b, false, m),
         BinOp::Max(m) => return fminmax(d, a, b, true, m),
+        BinOp::Pow => x.powf(y),
+        BinOp::Atan2 => x.atan2(y),
+        BinOp::CopySign => return copysign_bits(d, a, b),
         op if op.is_comparison() => return cmp_f(op, x, y) as u64,
         _ => unreachable!("{op:?} on floats is rejected by elaboration"),
     };
     fround(d, r)
+}
+
+/// `a` with the sign bit of `b` (float dtype `d`).
+fn copysign_bits(d: DType, a: u64, b: u64) -> u64 {
+    let sign = 1u64 << (d.bits() - 1);
+    (a & !sign) | (b & sign)
 }
 
 /// Applies a unary operation to an element of dtype `d`.
@@ -367,6 +379,19 @@ fn math(f: MathFn, d: DType, a: u64) -> u64 {
         MathFn::Erf => libm::erf(x),
         MathFn::Floor => x.floor(),
         MathFn::Ceil => x.ceil(),
+        MathFn::Tan => x.tan(),
+        MathFn::Asin => x.asin(),
+        MathFn::Acos => x.acos(),
+        MathFn::Atan => x.atan(),
+        MathFn::Sinh => x.sinh(),
+        MathFn::Cosh => x.cosh(),
+        MathFn::Tanh => x.tanh(),
+        MathFn::Asinh => x.asinh(),
+        MathFn::Acosh => x.acosh(),
+        MathFn::Atanh => x.atanh(),
+        MathFn::Expm1 => x.exp_m1(),
+        MathFn::Log10 => x.log10(),
+        MathFn::Log1p => x.ln_1p(),
         MathFn::Abs => unreachable!(),
     };
     if d == DType::F64 {

@@ -3,8 +3,8 @@
 
 use ksem_interp::dtype::DType;
 use ksem_interp::eval::RunOptions;
+use ksem_interp::frontend::triton::elab::Elab;
 use ksem_interp::launch::parse_launch;
-use ksem_interp::triton::elab::Elab;
 
 /// Elaborates `z = EXPR` for inputs x (dtype dx) and y (dtype dy), each a
 /// tile of 4 loaded elements, and returns the dtype and shape of z (stored,

@@ -7,9 +7,9 @@
 use super::rng::Rng;
 use super::safe;
 use ksem_interp::dtype::DType;
+use ksem_interp::frontend::triton::builtins::{minmax_dtype, sum_dtype};
+use ksem_interp::frontend::triton::promote::{self, Operand, PyNum};
 use ksem_interp::launch::hex_bits;
-use ksem_interp::triton::builtins::{minmax_dtype, sum_dtype};
-use ksem_interp::triton::promote::{self, Operand, PyNum};
 use serde_json::{json, Map, Value as Json};
 use std::collections::BTreeSet;
 

@@ -7,7 +7,7 @@ use super::gen::{tl_dtype, E};
 use super::rng::Rng;
 use ksem_interp::dtype::DType;
 use ksem_interp::float::{self, Overflow, Rounding};
-use ksem_interp::triton::promote::PyNum;
+use ksem_interp::frontend::triton::promote::PyNum;
 
 /// Converts `e` to dtype `t`; a float going to an integer is first mapped
 /// NaN → 0 and clamped into the integer's range (no float→int UB).

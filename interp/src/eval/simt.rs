@@ -898,7 +898,7 @@ impl<'a> BlockRun<'a> {
                     }
                 }
             };
-            out.inexact[l] = a.inexact[l] || b.inexact[l];
+            out.inexact[l] = a.inexact[l] || b.inexact[l] || op.is_inexact();
         }
         Ok(out)
     }

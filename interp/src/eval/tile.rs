@@ -452,7 +452,11 @@ impl Instance<'_> {
                 }
             }
         }
-        let inexact = merge_inexact(&[ta, tb], n);
+        let inexact = if op.is_inexact() {
+            Some(vec![true; n])
+        } else {
+            merge_inexact(&[ta, tb], n)
+        };
         Ok(Tile::from_vec(&shape, out, inexact))
     }
 

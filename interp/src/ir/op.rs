@@ -105,9 +105,20 @@ pub enum BinOp {
     /// Logical and/or of bools.
     LogicalAnd,
     LogicalOr,
+    /// Float power `a ** b` (C `pow`; approximate on the GPU).
+    Pow,
+    /// Float `atan2(a, b)` (approximate on the GPU).
+    Atan2,
+    /// The magnitude of `a` with the sign of `b` (exact).
+    CopySign,
 }
 
 impl BinOp {
+    /// Whether the GPU approximates the result (compared within a ULP bound).
+    pub fn is_inexact(self) -> bool {
+        matches!(self, BinOp::Pow | BinOp::Atan2)
+    }
+
     /// Whether the result is a bool comparison.
     pub fn is_comparison(self) -> bool {
         matches!(
@@ -134,9 +145,53 @@ pub enum MathFn {
     Floor,
     Ceil,
     Abs,
+    Tan,
+    Asin,
+    Acos,
+    Atan,
+    Sinh,
+    Cosh,
+    Tanh,
+    Asinh,
+    Acosh,
+    Atanh,
+    Expm1,
+    Log10,
+    Log1p,
 }
 
 impl MathFn {
+    /// Every math function.
+    pub const ALL: [MathFn; 27] = [
+        MathFn::Exp,
+        MathFn::Exp2,
+        MathFn::Log,
+        MathFn::Log2,
+        MathFn::Sqrt,
+        MathFn::SqrtRn,
+        MathFn::Rsqrt,
+        MathFn::Sin,
+        MathFn::Cos,
+        MathFn::Sigmoid,
+        MathFn::Erf,
+        MathFn::Floor,
+        MathFn::Ceil,
+        MathFn::Abs,
+        MathFn::Tan,
+        MathFn::Asin,
+        MathFn::Acos,
+        MathFn::Atan,
+        MathFn::Sinh,
+        MathFn::Cosh,
+        MathFn::Tanh,
+        MathFn::Asinh,
+        MathFn::Acosh,
+        MathFn::Atanh,
+        MathFn::Expm1,
+        MathFn::Log10,
+        MathFn::Log1p,
+    ];
+
     /// Whether the result is an approximation on the GPU (compared within a ULP bound).
     pub fn is_inexact(self) -> bool {
         !matches!(
@@ -161,6 +216,19 @@ impl MathFn {
             MathFn::Floor => "floor",
             MathFn::Ceil => "ceil",
             MathFn::Abs => "abs",
+            MathFn::Tan => "tan",
+            MathFn::Asin => "asin",
+            MathFn::Acos => "acos",
+            MathFn::Atan => "atan",
+            MathFn::Sinh => "sinh",
+            MathFn::Cosh => "cosh",
+            MathFn::Tanh => "tanh",
+            MathFn::Asinh => "asinh",
+            MathFn::Acosh => "acosh",
+            MathFn::Atanh => "atanh",
+            MathFn::Expm1 => "expm1",
+            MathFn::Log10 => "log10",
+            MathFn::Log1p => "log1p",
         }
     }
 }
@@ -207,6 +275,21 @@ pub enum AtomicOp {
 }
 
 impl AtomicOp {
+    /// Every atomic operation.
+    pub const ALL: [AtomicOp; 11] = [
+        AtomicOp::Add,
+        AtomicOp::Sub,
+        AtomicOp::Max,
+        AtomicOp::Min,
+        AtomicOp::Exch,
+        AtomicOp::Cas,
+        AtomicOp::And,
+        AtomicOp::Or,
+        AtomicOp::Xor,
+        AtomicOp::Inc,
+        AtomicOp::Dec,
+    ];
+
     /// The operation's name in the printed IR and in reports.
     pub fn name(self) -> &'static str {
         match self {

@@ -4,7 +4,8 @@
 use super::promote::PyNum;
 use super::value::{fold_binop, ModPath, Value};
 use crate::dtype::DType;
-use crate::span::{DResult, Diagnostic, LineIndex, Span};
+use crate::frontend::py::Source;
+use crate::span::{DResult, LineIndex, Span};
 use rustpython_parser::ast::{self, Constant, Expr, Ranged, Stmt};
 use std::collections::HashMap;
 
@@ -24,20 +25,20 @@ pub struct Module {
 impl Module {
     /// Parses a Triton source file.
     pub fn parse(file: &str, src: &str) -> DResult<Module> {
-        let lines = LineIndex::new(src);
-        let parsed =
-            rustpython_parser::parse(src, rustpython_parser::Mode::Module, file).map_err(|e| {
-                let (off, msg) =
-                    super::syntax_error::locate(src, usize::from(e.offset), &e.error.to_string());
-                Diagnostic::new(lines.span(src, off), msg)
-            })?;
-        let body = match parsed {
-            ast::Mod::Module(m) => m.body,
-            _ => unreachable!("parsed in module mode"),
-        };
+        Ok(Module::from_source(Source::parse(file, src)?))
+    }
+
+    /// Scans a parsed source file for its imports, constants and jit functions.
+    pub fn from_source(source: Source) -> Module {
+        let Source {
+            file,
+            src,
+            lines,
+            body,
+        } = source;
         let mut m = Module {
-            file: file.to_string(),
-            src: src.to_string(),
+            file,
+            src,
             lines,
             funcs: HashMap::new(),
             func_order: Vec::new(),
@@ -46,7 +47,7 @@ impl Module {
         for stmt in body {
             m.scan(stmt);
         }
-        Ok(m)
+        m
     }
 
     /// The span of a syntax node.

@@ -4,7 +4,6 @@ pub mod builtins;
 pub mod elab;
 pub mod module;
 pub mod promote;
-pub mod syntax_error;
 pub mod value;
 
 use crate::ir::Kernel;

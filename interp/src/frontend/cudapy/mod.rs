@@ -1,0 +1,384 @@
+//! CUDA Python (the seed `004`: NumbaPro's dialect, as numba-cuda runs it
+//! today): a module scan that finds `@cuda.jit` kernels and device
+//! functions, signature strings, and the elaborator of `elab` that turns a
+//! kernel into a SIMT program of the IR.
+
+mod elab;
+pub mod types;
+
+use super::py::{dotted, Source};
+use crate::dtype::DType;
+use crate::ir::Kernel;
+use crate::launch::Launch;
+use crate::span::{DResult, Diagnostic, Span};
+use rustpython_parser::ast::{self, Constant};
+use std::collections::HashMap;
+
+/// A parameter or result type of a signature string.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SigType {
+    Void,
+    Scalar(DType),
+    /// An array of `ndim` dimensions.
+    Array(DType, usize),
+}
+
+/// A `@cuda.jit` function: a kernel or a device function.
+pub struct Func {
+    pub def: ast::StmtFunctionDef,
+    pub device: bool,
+    /// From a signature string: result and parameter types.
+    pub sig: Option<(SigType, Vec<SigType>)>,
+    pub span: Span,
+}
+
+/// What a module-level name stands for.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Global {
+    /// A module or a path into one (`cuda`, `math`, `numba.cuda`, `np`).
+    Path(String),
+    /// A type object such as `int16` or `np.float32`.
+    Type(DType),
+    Int(i128),
+    Float(f64),
+    Bool(bool),
+}
+
+/// A CUDA Python source file as ksem sees it.
+pub struct Module {
+    pub src: Source,
+    pub funcs: HashMap<String, Func>,
+    /// Kernel and device function names in source order.
+    pub order: Vec<String>,
+    pub globals: HashMap<String, Global>,
+}
+
+impl Module {
+    /// Scans a parsed file: imports, constants and `@cuda.jit` functions.
+    pub fn scan(src: Source) -> DResult<Module> {
+        let mut m = Module {
+            funcs: HashMap::new(),
+            order: Vec::new(),
+            globals: HashMap::new(),
+            src,
+        };
+        let body = std::mem::take(&mut m.src.body);
+        for s in &body {
+            m.scan_stmt(s)?;
+        }
+        m.src.body = body;
+        Ok(m)
+    }
+
+    fn scan_stmt(&mut self, s: &ast::Stmt) -> DResult<()> {
+        match s {
+            ast::Stmt::Import(i) => {
+                for a in &i.names {
+                    let full = a.name.to_string();
+                    match &a.asname {
+                        Some(n) => self
+                            .globals
+                            .insert(n.to_string(), Global::Path(canon(&full))),
+                        None => {
+                            let top = full.split('.').next().unwrap_or("").to_string();
+                            self.globals.insert(top.clone(), Global::Path(canon(&top)))
+                        }
+                    };
+                }
+            }
+            ast::Stmt::ImportFrom(f) => {
+                let module = f.module.as_ref().map(|m| canon(m)).unwrap_or_default();
+                for a in &f.names {
+                    let name = a.name.to_string();
+                    let local = a.asname.as_ref().map_or(name.clone(), |n| n.to_string());
+                    let g = match types::dtype_named(&name) {
+                        Some(d) if module == "numba" || module == "numpy" => Global::Type(d),
+                        _ => Global::Path(format!("{module}.{name}")),
+                    };
+                    self.globals.insert(local, g);
+                }
+            }
+            ast::Stmt::Assign(a) => {
+                if let [ast::Expr::Name(n)] = a.targets.as_slice() {
+                    if let Some(v) = self.const_value(&a.value) {
+                        self.globals.insert(n.id.to_string(), v);
+                    }
+                }
+            }
+            ast::Stmt::FunctionDef(f) => {
+                if let Some(func) = self.jit_func(f)? {
+                    self.order.push(f.name.to_string());
+                    self.funcs.insert(f.name.to_string(), func);
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// A module-level constant: a literal, or arithmetic on constants.
+    fn const_value(&self, e: &ast::Expr) -> Option<Global> {
+        match e {
+            ast::Expr::Constant(c) => match &c.value {
+                Constant::Int(i) => i128::try_from(i).ok().map(Global::Int),
+                Constant::Float(f) => Some(Global::Float(*f)),
+                Constant::Bool(b) => Some(Global::Bool(*b)),
+                _ => None,
+            },
+            ast::Expr::Name(n) => match self.globals.get(n.id.as_str()) {
+                Some(g @ (Global::Int(_) | Global::Float(_) | Global::Bool(_))) => Some(g.clone()),
+                _ => None,
+            },
+            ast::Expr::UnaryOp(u) if matches!(u.op, ast::UnaryOp::USub) => {
+                match self.const_value(&u.operand)? {
+                    Global::Int(i) => Some(Global::Int(-i)),
+                    Global::Float(f) => Some(Global::Float(-f)),
+                    _ => None,
+                }
+            }
+            ast::Expr::BinOp(b) => {
+                let (Global::Int(x), Global::Int(y)) =
+                    (self.const_value(&b.left)?, self.const_value(&b.right)?)
+                else {
+                    return None;
+                };
+                Some(Global::Int(match b.op {
+                    ast::Operator::Add => x.checked_add(y)?,
+                    ast::Operator::Sub => x.checked_sub(y)?,
+                    ast::Operator::Mult => x.checked_mul(y)?,
+                    ast::Operator::FloorDiv if y != 0 => {
+                        x.div_euclid(y) - i128::from(x.rem_euclid(y) != 0 && y < 0)
+                    }
+                    ast::Operator::Pow if (0..64).contains(&y) => x.checked_pow(y as u32)?,
+                    ast::Operator::LShift if (0..64).contains(&y) => x.checked_shl(y as u32)?,
+                    _ => return None,
+                }))
+            }
+            _ => None,
+        }
+    }
+
+    /// The function if it is decorated with `cuda.jit` (or NumbaPro's `autojit`).
+    fn jit_func(&self, f: &ast::StmtFunctionDef) -> DResult<Option<Func>> {
+        let span = self.src.span(f);
+        for d in &f.decorator_list {
+            let (callee, call) = match d {
+                ast::Expr::Call(c) => (&*c.func, Some(c)),
+                other => (other, None),
+            };
+            let Some(name) = dotted(callee).map(|n| self.resolve_path(&n)) else {
+                continue;
+            };
+            if !matches!(
+                name.as_str(),
+                "numba.cuda.jit" | "numba.cuda.autojit" | "numba.jit"
+            ) {
+                continue;
+            }
+            let mut device = false;
+            let mut sig = None;
+            if let Some(c) = call {
+                for kw in &c.keywords {
+                    if kw.arg.as_deref() == Some("device") {
+                        device = matches!(&kw.value, ast::Expr::Constant(k) if k.value == Constant::Bool(true));
+                    }
+                }
+                if let Some(first) = c.args.first() {
+                    let ast::Expr::Constant(k) = first else {
+                        return Err(Diagnostic::new(
+                            self.src.span(first),
+                            "a signature must be a string such as \"void(int32[:], float32)\"",
+                        ));
+                    };
+                    let Constant::Str(text) = &k.value else {
+                        return Err(Diagnostic::new(
+                            self.src.span(first),
+                            "a signature must be a string",
+                        ));
+                    };
+                    sig = Some(parse_signature(text).map_err(|m| {
+                        Diagnostic::new(
+                            self.src.span(first),
+                            format!("bad signature {text:?}: {m}"),
+                        )
+                    })?);
+                }
+            }
+            return Ok(Some(Func {
+                def: f.clone(),
+                device,
+                sig,
+                span,
+            }));
+        }
+        Ok(None)
+    }
+
+    /// A dotted name with its first part replaced by what it was imported as.
+    pub fn resolve_path(&self, dotted: &str) -> String {
+        let (head, rest) = dotted.split_once('.').unwrap_or((dotted, ""));
+        let base = match self.globals.get(head) {
+            Some(Global::Path(p)) => p.clone(),
+            _ => head.to_string(),
+        };
+        if rest.is_empty() {
+            base
+        } else {
+            format!("{base}.{rest}")
+        }
+    }
+}
+
+/// NumbaPro's module names are numba's.
+fn canon(module: &str) -> String {
+    match module.strip_prefix("numbapro") {
+        Some(rest) => format!("numba{rest}"),
+        None => module.to_string(),
+    }
+}
+
+/// Parses a signature string: `"void(int32[:], float32)"`, `"int32(int32, int32)"`,
+/// `"void(float32[:, ::1])"`.
+pub fn parse_signature(text: &str) -> Result<(SigType, Vec<SigType>), String> {
+    let t = text.trim();
+    let open = t.find('(').ok_or("expected RESULT(ARGS)")?;
+    if !t.ends_with(')') {
+        return Err("expected RESULT(ARGS)".into());
+    }
+    let ret = t[..open].trim();
+    let ret = if ret.is_empty() || ret == "void" || ret == "none" {
+        SigType::Void
+    } else {
+        sig_type(ret)?
+    };
+    let inner = &t[open + 1..t.len() - 1];
+    let mut args = Vec::new();
+    let (mut depth, mut start) = (0, 0);
+    for (i, c) in inner.char_indices() {
+        match c {
+            '[' | '(' => depth += 1,
+            ']' | ')' => depth -= 1,
+            ',' if depth == 0 => {
+                args.push(&inner[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    args.push(&inner[start..]);
+    let args: Vec<SigType> = args
+        .into_iter()
+        .map(str::trim)
+        .filter(|a| !a.is_empty())
+        .map(sig_type)
+        .collect::<Result<_, _>>()?;
+    Ok((ret, args))
+}
+
+fn sig_type(s: &str) -> Result<SigType, String> {
+    let (base, dims) = match s.find('[') {
+        Some(i) => {
+            if !s.ends_with(']') {
+                return Err(format!("unclosed `[` in {s:?}"));
+            }
+            (&s[..i], Some(&s[i + 1..s.len() - 1]))
+        }
+        None => (s, None),
+    };
+    let base = base.trim();
+    let name = base.rsplit('.').next().unwrap_or(base);
+    let d = types::dtype_named(name).ok_or_else(|| format!("unknown type {base:?}"))?;
+    Ok(match dims {
+        None => SigType::Scalar(d),
+        Some(dims) => {
+            let parts: Vec<&str> = dims.split(',').map(str::trim).collect();
+            if parts.iter().any(|p| !matches!(*p, ":" | "::1")) {
+                return Err(format!(
+                    "array dimensions must be `:` or `::1`, got [{dims}]"
+                ));
+            }
+            SigType::Array(d, parts.len())
+        }
+    })
+}
+
+/// Elaborates the kernel of a CUDA Python file for `launch`.
+pub fn elaborate(src: &Source, launch: &Launch, kernel: Option<&str>) -> DResult<Kernel> {
+    let m = Module::scan(Source::parse(&src.file, &src.src)?)?;
+    let top = Span { line: 1, col: 1 };
+    let kernels: Vec<&String> = m.order.iter().filter(|n| !m.funcs[*n].device).collect();
+    let name = match kernel.or(launch.kernel.as_deref()) {
+        Some(n) => match m.funcs.get(n) {
+            Some(f) if !f.device => n.to_string(),
+            Some(f) => {
+                return Err(Diagnostic::new(
+                    f.span,
+                    format!("`{n}` is a device function (device=True); launch a kernel"),
+                ))
+            }
+            None => {
+                return Err(
+                    Diagnostic::new(top, format!("no @cuda.jit kernel named `{n}`")).with_help(
+                        format!(
+                            "the file defines: {}",
+                            kernels
+                                .iter()
+                                .map(|s| s.as_str())
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                    ),
+                )
+            }
+        },
+        None => match kernels.as_slice() {
+            [one] => (*one).clone(),
+            [] => return Err(Diagnostic::new(top, "the file has no @cuda.jit kernel")),
+            _ => {
+                return Err(
+                    Diagnostic::new(top, "the file has several kernels; say which one").with_help(
+                        format!(
+                            "pass --kernel NAME or \"kernel\" in the launch (one of: {})",
+                            kernels
+                                .iter()
+                                .map(|s| s.as_str())
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                    ),
+                )
+            }
+        },
+    };
+    elab::Elab::new(&m).kernel(&name, launch)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn signature_strings() {
+        assert_eq!(
+            parse_signature("void(int32[:], float32)"),
+            Ok((
+                SigType::Void,
+                vec![SigType::Array(DType::I32, 1), SigType::Scalar(DType::F32)]
+            ))
+        );
+        assert_eq!(
+            parse_signature("int32(int32, int64)"),
+            Ok((
+                SigType::Scalar(DType::I32),
+                vec![SigType::Scalar(DType::I32), SigType::Scalar(DType::I64)]
+            ))
+        );
+        assert_eq!(
+            parse_signature("void(float64[:, ::1])"),
+            Ok((SigType::Void, vec![SigType::Array(DType::F64, 2)]))
+        );
+        assert!(parse_signature("void(int33[:])").is_err());
+        assert!(parse_signature("void(int32[1:2])").is_err());
+        assert!(parse_signature("void int32").is_err());
+    }
+}

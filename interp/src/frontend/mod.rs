@@ -1,0 +1,65 @@
+//! Front ends: one per dialect, each elaborating a Python source file into
+//! the IR for a launch. They share the Python-subset machinery of `py`;
+//! the dialect of a file is recognised from its imports.
+
+pub mod cudapy;
+pub mod py;
+pub mod triton;
+
+use crate::ir::Kernel;
+use crate::launch::Launch;
+use crate::span::{DResult, Diagnostic, Span};
+use py::Source;
+
+/// The kernel languages ksem reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    Triton,
+    /// CUDA Python (numba-cuda, NumbaPro).
+    CudaPy,
+}
+
+impl Dialect {
+    /// The dialect's name on the command line and in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Dialect::Triton => "triton",
+            Dialect::CudaPy => "cudapy",
+        }
+    }
+
+    /// The dialect a parsed file is written in, from its imports; a file
+    /// that imports none of the known packages is read as Triton.
+    pub fn detect(src: &Source) -> DResult<Dialect> {
+        let pkgs = py::imported_packages(&src.body);
+        let has = |p: &str| pkgs.iter().any(|x| x == p);
+        if has("numba") || has("numbapro") {
+            return Ok(Dialect::CudaPy);
+        }
+        if has("triton") {
+            return Ok(Dialect::Triton);
+        }
+        for other in ["tilelang", "hidet"] {
+            if has(other) {
+                return Err(Diagnostic::new(
+                    Span { line: 1, col: 1 },
+                    format!("{other} kernels are not supported yet"),
+                )
+                .with_help("ksem runs Triton and CUDA Python (numba) kernels"));
+            }
+        }
+        Ok(Dialect::Triton)
+    }
+}
+
+/// Parses `src`, recognises its dialect and elaborates its kernel for `launch`.
+pub fn elaborate(file: &str, src: &str, launch: &Launch, kernel: Option<&str>) -> DResult<Kernel> {
+    let source = Source::parse(file, src)?;
+    match Dialect::detect(&source)? {
+        Dialect::Triton => {
+            let m = triton::Module::from_source(source);
+            triton::elaborate(&m, launch, kernel)
+        }
+        Dialect::CudaPy => cudapy::elaborate(&source, launch, kernel),
+    }
+}

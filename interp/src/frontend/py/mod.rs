@@ -1,0 +1,85 @@
+//! The Python-subset machinery every front end shares: parsing with
+//! CPython-like error positions, spans, the "unsupported syntax → supported
+//! alternative" diagnostic, and recognising a file's dialect from its imports.
+
+mod syntax_error;
+
+use crate::span::{DResult, Diagnostic, LineIndex, Span};
+use rustpython_parser::ast::{self, Ranged};
+
+/// A parsed Python source file.
+pub struct Source {
+    pub file: String,
+    pub src: String,
+    pub lines: LineIndex,
+    /// The module's top-level statements.
+    pub body: Vec<ast::Stmt>,
+}
+
+impl Source {
+    /// Parses `src`; a syntax error points where CPython would.
+    pub fn parse(file: &str, src: &str) -> DResult<Source> {
+        let lines = LineIndex::new(src);
+        let parsed =
+            rustpython_parser::parse(src, rustpython_parser::Mode::Module, file).map_err(|e| {
+                let (off, msg) =
+                    syntax_error::locate(src, usize::from(e.offset), &e.error.to_string());
+                Diagnostic::new(lines.span(src, off), msg)
+            })?;
+        let body = match parsed {
+            ast::Mod::Module(m) => m.body,
+            _ => unreachable!("parsed in module mode"),
+        };
+        Ok(Source {
+            file: file.to_string(),
+            src: src.to_string(),
+            lines,
+            body,
+        })
+    }
+
+    /// The span of a syntax node.
+    pub fn span(&self, node: &impl Ranged) -> Span {
+        self.lines.span(&self.src, usize::from(node.start()))
+    }
+}
+
+/// The error for a construct the dialect does not support, naming the
+/// supported alternative (as the TileLang seed's tables do).
+pub fn unsupported<T>(span: Span, what: &str, dialect: &str, alternative: &str) -> DResult<T> {
+    Err(Diagnostic::new(
+        span,
+        format!("{what} is not supported in a {dialect} kernel"),
+    )
+    .with_help(alternative.to_string()))
+}
+
+/// The dotted name of an expression such as `cuda.threadIdx.x`, if it is one.
+pub fn dotted(e: &ast::Expr) -> Option<String> {
+    match e {
+        ast::Expr::Name(n) => Some(n.id.to_string()),
+        ast::Expr::Attribute(a) => Some(format!("{}.{}", dotted(&a.value)?, a.attr)),
+        _ => None,
+    }
+}
+
+/// The top-level packages a module imports (`import a.b` and `from a.b import c` give `a`).
+pub fn imported_packages(body: &[ast::Stmt]) -> Vec<String> {
+    let mut out = Vec::new();
+    for s in body {
+        match s {
+            ast::Stmt::Import(i) => {
+                for a in &i.names {
+                    out.push(a.name.split('.').next().unwrap_or("").to_string());
+                }
+            }
+            ast::Stmt::ImportFrom(f) => {
+                if let Some(m) = &f.module {
+                    out.push(m.split('.').next().unwrap_or("").to_string());
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
