@@ -876,6 +876,8 @@ impl<'a> Lower<'a> {
                 let rhs = match op {
                     UnOp::Not => format!("ksem_inot<{}>({a})", dt(d)),
                     UnOp::LogicalNot => format!("({a} == 0 ? 1ull : 0ull)"),
+                    UnOp::Neg if d.is_float() => format!("({a} ^ ksignbit({}))", dt(d)),
+                    UnOp::Neg => format!("((0ull - {a}) & kmask({}))", dt(d)),
                     UnOp::Math(_) if d.is_int() => format!("ksem_iabs<{}>({a})", dt(d)),
                     UnOp::Math(f) => format!("ksem_math<{}>({}, {a})", dt(d), ids::math_macro(*f)),
                 };

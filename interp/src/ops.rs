@@ -351,6 +351,8 @@ pub fn unary(op: UnOp, d: DType, a: u64) -> u64 {
     match op {
         UnOp::Not => !a & d.mask(),
         UnOp::LogicalNot => (a == 0) as u64,
+        UnOp::Neg if d.is_float() => a ^ (1u64 << (d.bits() - 1)),
+        UnOp::Neg => a.wrapping_neg() & d.mask(),
         UnOp::Math(f) => math(f, d, a),
     }
 }

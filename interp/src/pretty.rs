@@ -216,6 +216,7 @@ fn unop(op: UnOp) -> String {
     match op {
         UnOp::Not => "not".into(),
         UnOp::LogicalNot => "logical_not".into(),
+        UnOp::Neg => "neg".into(),
         UnOp::Math(f) => f.name().into(),
     }
 }

@@ -155,9 +155,18 @@ pub fn elaborate_kernel(
     l: &Launch,
     kernel: Option<&str>,
 ) -> Result<ksem_interp::ir::Kernel, Error> {
-    no_panic("elaborating", || {
+    let k = no_panic("elaborating", || {
         ksem_interp::elaborate_source(FILE, src, l, kernel)
-    })
+    })?;
+    // Every program a front end produces must pass the IR verifier.
+    if let Err(e) = ksem_interp::ir::verify::verify(&k) {
+        panic!(
+            "the front end produced an ill-formed program: {}\n{}",
+            e.render(FILE, src),
+            ksem_interp::pretty::kernel(&k)
+        );
+    }
+    Ok(k)
 }
 
 /// Parses, elaborates and runs `src` with [`opts`].

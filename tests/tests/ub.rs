@@ -891,3 +891,20 @@ fn lanes_of_one_store_writing_different_values_to_one_element_race() {
     assert!(r2.ub.is_empty());
     assert_eq!(r2.buffers[1].bits, vec![1, 3]);
 }
+
+#[test]
+fn return_under_a_runtime_if_ends_the_program_instance() {
+    // Regression (issue 12, bug 1): the `return` inside an `if` on a loaded
+    // value was dropped, so instance 1 went on to store 0 * 2 = 0 over its -1.
+    // By hand: x = [1, 0, 3] gives o = [2, -1, 6].
+    let src = kernel(
+        "x_ptr, o_ptr",
+        "pid = tl.program_id(0)\nv = tl.load(x_ptr + pid)\nif v == 0:\n    tl.store(o_ptr + pid, -1)\n    return\ntl.store(o_ptr + pid, v * 2)",
+    );
+    let l = launch(
+        &[3],
+        json!({"x_ptr": buf("int32", json!([1, 0, 3])), "o_ptr": zeros("int32", 3)}),
+    );
+    let r = run_clean(&src, &l);
+    assert_eq!(bits(&r, "o_ptr"), vec![2, 0xffff_ffff, 6]);
+}

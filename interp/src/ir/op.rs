@@ -240,6 +240,8 @@ pub enum UnOp {
     Not,
     /// Logical not of a bool.
     LogicalNot,
+    /// Negation: integers wrap (`0 - x`), floats flip the sign bit (NaNs too).
+    Neg,
     Math(MathFn),
 }
 

@@ -84,6 +84,22 @@ pub fn truediv_type(a: DType, b: DType) -> DType {
     float_of(width(a).max(width(b)).max(32))
 }
 
+/// A dtype as CUDA Python names it in messages (`float32`, `bool`).
+pub struct Named(pub DType);
+
+impl std::fmt::Display for Named {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self.0 {
+            DType::Bool => "bool",
+            DType::F16 => "float16",
+            DType::BF16 => "bfloat16",
+            DType::F32 => "float32",
+            DType::F64 => "float64",
+            d => d.name(),
+        })
+    }
+}
+
 /// The dtype a type name of the dialect denotes (`int16`, `float32`,
 /// `f4`, `intp`, `uint`, `float_`, `double`, …).
 pub fn dtype_named(name: &str) -> Option<DType> {
