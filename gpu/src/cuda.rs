@@ -167,7 +167,7 @@ pub fn run(l: &Lowered, launch: &Launch, kernel: &str) -> Result<RunResult, GpuE
     nvrtc_available()?;
     let ctx = context()?;
     let arch = device_arch()?;
-    let cubin = nvrtc_compile(&l.source, &arch)?;
+    let cubin = nvrtc_compile_threads(&l.source, &arch, l.threads(CUDA_THREADS))?;
     let module = ctx
         .load_module(cudarc::nvrtc::Ptx::from_binary(cubin))
         .map_err(cuda_err("loading the cubin"))?;
@@ -304,7 +304,10 @@ fn run_timed(
     let g = launch.grid;
     let cfg = LaunchConfig {
         grid_dim: (g[0], g[1], g[2]),
-        block_dim: (CUDA_THREADS, 1, 1),
+        block_dim: match l.block {
+            Some(b) => (b[0], b[1], b[2]),
+            None => (CUDA_THREADS, 1, 1),
+        },
         shared_mem_bytes: l.smem_bytes as u32,
     };
     // SAFETY: the argument slots pushed above match the generated kernel's

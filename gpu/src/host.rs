@@ -265,6 +265,7 @@ pub fn run(
     if threads == 0 {
         return Err(GpuError::Launch("KSEM_THREADS must be at least 1".into()));
     }
+    let threads = l.threads(threads);
     let so = compile(&l.source, threads)?;
     run_in(&so, "ksem_host_launch", l, launch, kernel, threads)
 }

@@ -26,27 +26,72 @@ struct dim3 {
 static dim3 blockDim, gridDim;
 static thread_local dim3 threadIdx, blockIdx;
 
-// A reusable barrier for the KSEM_THREADS threads of one block.
+// A reusable barrier for the KSEM_THREADS threads of one block. A thread
+// that has left the kernel body (returned) no longer counts, as on the GPU,
+// where __syncthreads() waits only for the threads that have not exited.
 struct ksem_host_barrier_t {
   std::mutex mu;
   std::condition_variable cv;
   unsigned waiting = 0;
+  unsigned live = KSEM_THREADS;
   unsigned long long generation = 0;
 };
 static ksem_host_barrier_t ksem_host_barrier;
+
+static inline void ksem_host_release(ksem_host_barrier_t& b) {
+  b.waiting = 0;
+  b.generation++;
+  b.cv.notify_all();
+}
 
 static inline void __syncthreads() {
 #if KSEM_THREADS > 1
   std::unique_lock<std::mutex> lk(ksem_host_barrier.mu);
   unsigned long long gen = ksem_host_barrier.generation;
-  if (++ksem_host_barrier.waiting == KSEM_THREADS) {
-    ksem_host_barrier.waiting = 0;
-    ksem_host_barrier.generation++;
-    ksem_host_barrier.cv.notify_all();
+  if (++ksem_host_barrier.waiting >= ksem_host_barrier.live) {
+    ksem_host_release(ksem_host_barrier);
   } else {
     ksem_host_barrier.cv.wait(lk, [&] { return ksem_host_barrier.generation != gen; });
   }
 #endif
+}
+
+// The calling thread has left the body of the current block: the others'
+// barriers stop waiting for it.
+static inline void ksem_host_exit() {
+#if KSEM_THREADS > 1
+  std::unique_lock<std::mutex> lk(ksem_host_barrier.mu);
+  ksem_host_barrier.live--;
+  if (ksem_host_barrier.waiting > 0 && ksem_host_barrier.waiting >= ksem_host_barrier.live)
+    ksem_host_release(ksem_host_barrier);
+#endif
+}
+
+// Every thread of the block has left the body: the next block starts with
+// all threads live.
+static ksem_host_barrier_t ksem_host_block_end;
+static inline void ksem_host_next_block() {
+#if KSEM_THREADS > 1
+  std::unique_lock<std::mutex> lk(ksem_host_block_end.mu);
+  unsigned long long gen = ksem_host_block_end.generation;
+  if (++ksem_host_block_end.waiting == KSEM_THREADS) {
+    ksem_host_barrier.live = KSEM_THREADS;
+    ksem_host_release(ksem_host_block_end);
+  } else {
+    ksem_host_block_end.cv.wait(lk, [&] { return ksem_host_block_end.generation != gen; });
+  }
+#endif
+}
+
+// Compare-and-swap of a 32- or 64-bit word (CUDA's atomicCAS): the old value.
+static inline unsigned atomicCAS(unsigned* p, unsigned cmp, unsigned val) {
+  __atomic_compare_exchange_n(p, &cmp, val, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+  return cmp;
+}
+static inline unsigned long long atomicCAS(unsigned long long* p, unsigned long long cmp,
+                                           unsigned long long val) {
+  __atomic_compare_exchange_n(p, &cmp, val, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+  return cmp;
 }
 
 static inline float __fadd_rn(float a, float b) { return a + b; }
@@ -111,24 +156,29 @@ static void* ksem_host_thread(void* p) {
     ksem_gate_cv.wait(lk, [] { return ksem_gate_state != 0; });
     if (ksem_gate_state != 1) return nullptr;
   }
-  threadIdx = dim3{j->t, 0, 0};
+  threadIdx = dim3{j->t % blockDim.x, (j->t / blockDim.x) % blockDim.y,
+                   j->t / (blockDim.x * blockDim.y)};
   for (unsigned z = 0; z < j->gz; ++z)
     for (unsigned y = 0; y < j->gy; ++y)
       for (unsigned x = 0; x < j->gx; ++x) {
         blockIdx = dim3{x, y, z};
         j->body(j->args);
-        __syncthreads();
+        ksem_host_exit();
+        ksem_host_next_block();
       }
   return nullptr;
 }
 
-// Runs `body(args)` once per program instance of the grid, as KSEM_THREADS threads
-// with stacks of `stack` bytes (tiles live on the stack). Returns 0, or an
-// errno when the threads cannot be created.
-static int ksem_host_grid(unsigned gx, unsigned gy, unsigned gz, unsigned long long stack,
-                          ksem_host_body_fn body, void** args) {
+// Runs `body(args)` once per block of the grid, as KSEM_THREADS = bx*by*bz
+// threads with stacks of `stack` bytes (tiles live on the stack). Returns 0,
+// or an errno when the threads cannot be created.
+static int ksem_host_grid(unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+                          unsigned bz, unsigned long long stack, ksem_host_body_fn body,
+                          void** args) {
   gridDim = dim3{gx, gy, gz};
-  blockDim = dim3{KSEM_THREADS, 1, 1};
+  blockDim = dim3{bx, by, bz};
+  if (bx * by * bz != KSEM_THREADS) return 22;  // EINVAL: the build is for another block size
+  ksem_host_barrier.live = KSEM_THREADS;
   ksem_gate_state = 0;
   pthread_attr_t attr;
   pthread_attr_init(&attr);

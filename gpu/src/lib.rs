@@ -13,6 +13,7 @@ pub mod host;
 pub mod ids;
 pub mod inexact;
 pub mod lower;
+pub mod lower_simt;
 pub mod planted;
 
 use ksem_interp::ir::Kernel;

@@ -42,7 +42,7 @@ pub static RUNTIME: std::sync::LazyLock<String> =
     std::sync::LazyLock::new(|| format!("{}{}", ids::header(), include_str!("runtime.cuh")));
 
 /// The C macro of a dtype's runtime id.
-fn dt(d: DType) -> &'static str {
+pub(crate) fn dt(d: DType) -> &'static str {
     ids::dtype_macro(d)
 }
 
@@ -101,6 +101,18 @@ pub struct Lowered {
     /// Bytes of per-thread arrays (tiles) the kernel declares with one thread
     /// per block; an upper bound for any block size.
     pub local_bytes: usize,
+    /// SIMT programs: the block shape the source is written for (it must be
+    /// launched with exactly these threads; `KSEM_THREADS` = their product).
+    /// Tile programs run with any `KSEM_THREADS`.
+    pub block: Option<[u32; 3]>,
+}
+
+impl Lowered {
+    /// The `KSEM_THREADS` to compile with: a SIMT program's block size, or
+    /// `tile` (any count runs a tile program correctly).
+    pub fn threads(&self, tile: u32) -> u32 {
+        self.block.map_or(tile, |b| b[0] * b[1] * b[2])
+    }
 }
 
 /// Why a kernel cannot be lowered.
@@ -134,7 +146,7 @@ pub fn emit_cuda(k: &Kernel, launch: &Launch) -> String {
 }
 
 /// Lowers a kernel; see the module documentation for the generated code's shape.
-pub fn lower(k: &Kernel, _launch: &Launch) -> Result<Lowered, LowerError> {
+pub fn lower(k: &Kernel, launch: &Launch) -> Result<Lowered, LowerError> {
     let inexact = Inexact::analyze(k);
     let mut buffers = Vec::new();
     let mut args = Vec::new();
@@ -183,35 +195,51 @@ pub fn lower(k: &Kernel, _launch: &Launch) -> Result<Lowered, LowerError> {
         }
     }
 
-    let mut lw = Lower {
-        k,
-        inexact,
-        out: String::new(),
-        indent: 1,
-        tmp: 0,
-        smem: 0,
-        no_sync: 0,
-        last_span: Span::default(),
-        local_bytes: 0,
+    let (body, smem, body_local_bytes, block) = match k.model {
+        Model::Tile => {
+            let mut lw = Lower {
+                k,
+                inexact,
+                out: String::new(),
+                indent: 1,
+                tmp: 0,
+                smem: 0,
+                no_sync: 0,
+                last_span: Span::default(),
+                local_bytes: 0,
+            };
+            lw.block(&k.body)?;
+            (std::mem::take(&mut lw.out), lw.smem, lw.local_bytes, None)
+        }
+        Model::Simt => {
+            let block = launch.block.unwrap_or([1, 1, 1]);
+            let b = crate::lower_simt::body(k, &inexact)?;
+            (b.code, 0, b.local_bytes, Some(block))
+        }
     };
-    lw.block(&k.body)?;
-    let body = std::mem::take(&mut lw.out);
 
     let nb = buffers.len().max(1);
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "// ksem: CUDA C++ lowering of Triton kernel `{}`.",
+        "// ksem: CUDA C++ lowering of {} kernel `{}`.",
+        match k.model {
+            Model::Tile => "tile",
+            Model::Simt => "SIMT",
+        },
         k.name
     );
     let _ = writeln!(
         s,
-        "// Compile with -DKSEM_THREADS=N (any N >= 1); launch grid = the program grid, {} bytes of dynamic shared memory.",
-        lw.smem
+        "{}",
+        match block {
+            None => format!("// Compile with -DKSEM_THREADS=N (any N >= 1); launch grid = the program grid, {smem} bytes of dynamic shared memory."),
+            Some(b) => format!("// Launch with blocks of {}x{}x{} threads (compile with -DKSEM_THREADS={}).", b[0], b[1], b[2], b[0] * b[1] * b[2]),
+        }
     );
     s.push_str(&RUNTIME);
     s.push('\n');
-    let _ = writeln!(s, "#define KSEM_SMEM_BYTES {}", lw.smem.max(16));
+    let _ = writeln!(s, "#define KSEM_SMEM_BYTES {}", smem.max(16));
     let _ = writeln!(
         s,
         "extern \"C\" __global__ void ksem_kernel({}) {{",
@@ -257,7 +285,7 @@ pub fn lower(k: &Kernel, _launch: &Launch) -> Result<Lowered, LowerError> {
         buffers.len()
     );
     s.push_str("  ku64 ksem_iters = 0;\n");
-    if lw.smem > 0 {
+    if smem > 0 {
         s.push_str("#ifdef KSEM_HOST\n  __shared__ __align__(16) ku8 ksem_smem[KSEM_SMEM_BYTES];\n#else\n  extern __shared__ __align__(16) ku8 ksem_smem[];\n#endif\n");
     }
     s.push_str("  // variables\n");
@@ -295,14 +323,22 @@ pub fn lower(k: &Kernel, _launch: &Launch) -> Result<Lowered, LowerError> {
         call_c.join(", ")
     );
     s.push_str("extern \"C\" int ksem_host_launch(void** a, unsigned gx, unsigned gy, unsigned gz, unsigned long long stack) {\n");
-    s.push_str("  return ksem_host_grid(gx, gy, gz, stack, ksem_host_body, a);\n");
+    let (bx, by, bz) = match block {
+        None => ("KSEM_THREADS".to_string(), 1, 1),
+        Some(b) => (b[0].to_string(), b[1], b[2]),
+    };
+    let _ = writeln!(
+        s,
+        "  return ksem_host_grid(gx, gy, gz, {bx}, {by}, {bz}, stack, ksem_host_body, a);"
+    );
     s.push_str("}\n#endif\n");
 
     Ok(Lowered {
         source: s,
         entry: "ksem_kernel",
-        smem_bytes: lw.smem,
-        local_bytes: lw.local_bytes + var_bytes,
+        smem_bytes: smem,
+        local_bytes: body_local_bytes + var_bytes,
+        block,
         args,
         buffers,
         inexact_flags,
@@ -359,9 +395,9 @@ struct Lower<'a> {
     local_bytes: usize,
 }
 
-type LResult<T> = Result<T, LowerError>;
+pub(crate) type LResult<T> = Result<T, LowerError>;
 
-fn err<T>(span: Span, message: impl Into<String>) -> LResult<T> {
+pub(crate) fn err<T>(span: Span, message: impl Into<String>) -> LResult<T> {
     Err(LowerError {
         span,
         message: message.into(),
@@ -369,7 +405,7 @@ fn err<T>(span: Span, message: impl Into<String>) -> LResult<T> {
 }
 
 /// A C identifier made of a Python name.
-fn ident(name: &str) -> String {
+pub(crate) fn ident(name: &str) -> String {
     let mut s = String::new();
     for c in name.chars() {
         if c.is_ascii_alphanumeric() || c == '_' {
@@ -381,12 +417,12 @@ fn ident(name: &str) -> String {
     s
 }
 
-fn var_name(k: &Kernel, v: VarId) -> String {
+pub(crate) fn var_name(k: &Kernel, v: VarId) -> String {
     format!("v{v}_{}", ident(&k.vars[v].0))
 }
 
 /// The unsigned C type holding the bits of a dtype.
-fn bits_type(d: DType) -> &'static str {
+pub(crate) fn bits_type(d: DType) -> &'static str {
     match d.storage_bits() {
         8 => "ku8",
         16 => "ku16",
@@ -396,7 +432,7 @@ fn bits_type(d: DType) -> &'static str {
 }
 
 /// The C type holding a value of a type (pointers: 64-bit encoded).
-fn storage_type(ty: &Type) -> &'static str {
+pub(crate) fn storage_type(ty: &Type) -> &'static str {
     match ty.elem {
         Elem::Ptr(..) => "ku64",
         Elem::Num(d) => bits_type(d),
@@ -434,6 +470,105 @@ fn scalar_bits_expr(d: DType, name: &str) -> String {
         DType::Bool => format!("(ku8)({name} != 0)"),
         _ => format!("({})({name})", bits_type(d)),
     }
+}
+
+/// The C expression of unary `op` on the bits `a` of a `d` value.
+pub(crate) fn unary_c(op: UnOp, d: DType, a: &str) -> String {
+    match op {
+        UnOp::Not => format!("ksem_inot<{}>({a})", dt(d)),
+        UnOp::LogicalNot => format!("({a} == 0 ? 1ull : 0ull)"),
+        UnOp::Neg if d.is_float() => format!("({a} ^ ksignbit({}))", dt(d)),
+        UnOp::Neg => format!("((0ull - {a}) & kmask({}))", dt(d)),
+        UnOp::Math(_) if d.is_int() => format!("ksem_iabs<{}>({a})", dt(d)),
+        UnOp::Math(f) => format!("ksem_math<{}>({}, {a})", dt(d), ids::math_macro(f)),
+    }
+}
+
+/// The C expression of a conversion of the bits `a` from `from` to `to`.
+pub(crate) fn cast_c(kind: CastKind, from: DType, to: DType, a: &str) -> String {
+    match kind {
+        CastKind::Bitcast => format!("ksem_bitcast<{}, {}>({a})", dt(from), dt(to)),
+        CastKind::Convert(r, o) => format!(
+            "ksem_cvt<{}, {}>({a}, {}, {})",
+            dt(from),
+            dt(to),
+            r == Rounding::TowardZero,
+            o == Overflow::Saturate
+        ),
+    }
+}
+
+/// The C expression of binary `op` on the bits `x`, `y` of operands of
+/// type `aty` and (for pointer offsets) dtype `od`; each operand is used once.
+pub(crate) fn binary_c(
+    op: BinOp,
+    aty: &Type,
+    od: DType,
+    x: &str,
+    y: &str,
+    span: Span,
+) -> LResult<String> {
+    let d = aty.dtype();
+    let dd = dt(d);
+    let op = &op;
+    Ok(if *op == BinOp::PtrAdd {
+        format!("ksem_ptradd<{}>({x}, {y})", dt(od))
+    } else if aty.is_ptr() {
+        if !op.is_comparison() {
+            return err(span, format!("{op:?} on pointers"));
+        }
+        format!("(ku64)ksem_icmp<KU64>({}, {x}, {y})", cmp_id(*op))
+    } else if d.is_float() {
+        match op {
+            BinOp::Add => format!("ksem_fadd<{dd}>({x}, {y})"),
+            BinOp::Sub => format!("ksem_fsub<{dd}>({x}, {y})"),
+            BinOp::Mul => format!("ksem_fmul<{dd}>({x}, {y})"),
+            BinOp::FDiv => format!("ksem_fdiv<{dd}>({x}, {y})"),
+            BinOp::FRem => format!("ksem_frem<{dd}>({x}, {y})"),
+            BinOp::Pow => format!("ksem_pow<{dd}>({x}, {y})"),
+            BinOp::Atan2 => format!("ksem_atan2<{dd}>({x}, {y})"),
+            BinOp::CopySign => format!("ksem_copysign<{dd}>({x}, {y})"),
+            BinOp::Min(m) | BinOp::Max(m) => format!(
+                "ksem_fminmax<{dd}>({x}, {y}, {}, {})",
+                matches!(op, BinOp::Max(_)),
+                *m == NanMode::Propagate
+            ),
+            op if op.is_comparison() => {
+                format!("(ku64)ksem_fcmp<{dd}>({}, {x}, {y})", cmp_id(*op))
+            }
+            _ => return err(span, format!("{op:?} on {d}")),
+        }
+    } else {
+        match op {
+            BinOp::Add => format!("ksem_iadd<{dd}>({x}, {y})"),
+            BinOp::Sub => format!("ksem_isub<{dd}>({x}, {y})"),
+            BinOp::Mul => format!("ksem_imul<{dd}>({x}, {y})"),
+            BinOp::IDiv(r) | BinOp::IRem(r) => format!(
+                "ksem_idivrem<{dd}>({x}, {y}, {}, {})",
+                r.round == DivRound::Floor,
+                matches!(op, BinOp::IRem(_))
+            ),
+            BinOp::And => format!("({x} & {y})"),
+            BinOp::Or => format!("({x} | {y})"),
+            BinOp::Xor => format!("({x} ^ {y})"),
+            BinOp::Shl(r) => {
+                format!("ksem_shl<{dd}>({x}, {y}, {})", shift_range_id(*r))
+            }
+            BinOp::Shr(k, r) => format!(
+                "ksem_shr<{dd}>({x}, {y}, {}, {})",
+                *k == ShrKind::Arith,
+                shift_range_id(*r)
+            ),
+            BinOp::Min(_) => format!("ksem_imin<{dd}>({x}, {y})"),
+            BinOp::Max(_) => format!("ksem_imax<{dd}>({x}, {y})"),
+            BinOp::LogicalAnd => format!("(({x} != 0 && {y} != 0) ? 1ull : 0ull)"),
+            BinOp::LogicalOr => format!("(({x} != 0 || {y} != 0) ? 1ull : 0ull)"),
+            op if op.is_comparison() => {
+                format!("(ku64)ksem_icmp<{dd}>({}, {x}, {y})", cmp_id(*op))
+            }
+            _ => return err(span, format!("{op:?} on {d}")),
+        }
+    })
 }
 
 /// Row-major strides of a shape.
@@ -854,99 +989,20 @@ impl<'a> Lower<'a> {
                 if from == out_d || x.ty.is_ptr() {
                     return Ok(xv);
                 }
-                let rhs = match kind {
-                    CastKind::Bitcast => {
-                        format!("ksem_bitcast<{}, {}>({})", dt(from), dt(out_d), xv.at())
-                    }
-                    CastKind::Convert(r, o) => format!(
-                        "ksem_cvt<{}, {}>({}, {}, {})",
-                        dt(from),
-                        dt(out_d),
-                        xv.at(),
-                        *r == Rounding::TowardZero,
-                        *o == Overflow::Saturate
-                    ),
-                };
+                let rhs = cast_c(*kind, from, out_d, &xv.at());
                 self.elementwise(e, rhs)
             }
             ExprKind::Unary(op, x) => {
                 let xv = self.expr(x)?;
                 let d = x.ty.dtype();
                 let a = xv.at();
-                let rhs = match op {
-                    UnOp::Not => format!("ksem_inot<{}>({a})", dt(d)),
-                    UnOp::LogicalNot => format!("({a} == 0 ? 1ull : 0ull)"),
-                    UnOp::Neg if d.is_float() => format!("({a} ^ ksignbit({}))", dt(d)),
-                    UnOp::Neg => format!("((0ull - {a}) & kmask({}))", dt(d)),
-                    UnOp::Math(_) if d.is_int() => format!("ksem_iabs<{}>({a})", dt(d)),
-                    UnOp::Math(f) => format!("ksem_math<{}>({}, {a})", dt(d), ids::math_macro(*f)),
-                };
+                let rhs = unary_c(*op, d, &a);
                 self.elementwise(e, rhs)
             }
             ExprKind::Binary(op, a, b) => {
                 let av = self.expr(a)?;
                 let bv = self.expr(b)?;
-                let d = a.ty.dtype();
-                let (x, y) = (av.at(), bv.at());
-                let dd = dt(d);
-                let rhs = if *op == BinOp::PtrAdd {
-                    format!("ksem_ptradd<{}>({x}, {y})", dt(b.ty.dtype()))
-                } else if a.ty.is_ptr() {
-                    if !op.is_comparison() {
-                        return err(e.span, format!("{op:?} on pointers"));
-                    }
-                    format!("(ku64)ksem_icmp<KU64>({}, {x}, {y})", cmp_id(*op))
-                } else if d.is_float() {
-                    match op {
-                        BinOp::Add => format!("ksem_fadd<{dd}>({x}, {y})"),
-                        BinOp::Sub => format!("ksem_fsub<{dd}>({x}, {y})"),
-                        BinOp::Mul => format!("ksem_fmul<{dd}>({x}, {y})"),
-                        BinOp::FDiv => format!("ksem_fdiv<{dd}>({x}, {y})"),
-                        BinOp::FRem => format!("ksem_frem<{dd}>({x}, {y})"),
-                        BinOp::Pow => format!("ksem_pow<{dd}>({x}, {y})"),
-                        BinOp::Atan2 => format!("ksem_atan2<{dd}>({x}, {y})"),
-                        BinOp::CopySign => format!("ksem_copysign<{dd}>({x}, {y})"),
-                        BinOp::Min(m) | BinOp::Max(m) => format!(
-                            "ksem_fminmax<{dd}>({x}, {y}, {}, {})",
-                            matches!(op, BinOp::Max(_)),
-                            *m == NanMode::Propagate
-                        ),
-                        op if op.is_comparison() => {
-                            format!("(ku64)ksem_fcmp<{dd}>({}, {x}, {y})", cmp_id(*op))
-                        }
-                        _ => return err(e.span, format!("{op:?} on {d}")),
-                    }
-                } else {
-                    match op {
-                        BinOp::Add => format!("ksem_iadd<{dd}>({x}, {y})"),
-                        BinOp::Sub => format!("ksem_isub<{dd}>({x}, {y})"),
-                        BinOp::Mul => format!("ksem_imul<{dd}>({x}, {y})"),
-                        BinOp::IDiv(r) | BinOp::IRem(r) => format!(
-                            "ksem_idivrem<{dd}>({x}, {y}, {}, {})",
-                            r.round == DivRound::Floor,
-                            matches!(op, BinOp::IRem(_))
-                        ),
-                        BinOp::And => format!("({x} & {y})"),
-                        BinOp::Or => format!("({x} | {y})"),
-                        BinOp::Xor => format!("({x} ^ {y})"),
-                        BinOp::Shl(r) => {
-                            format!("ksem_shl<{dd}>({x}, {y}, {})", shift_range_id(*r))
-                        }
-                        BinOp::Shr(k, r) => format!(
-                            "ksem_shr<{dd}>({x}, {y}, {}, {})",
-                            *k == ShrKind::Arith,
-                            shift_range_id(*r)
-                        ),
-                        BinOp::Min(_) => format!("ksem_imin<{dd}>({x}, {y})"),
-                        BinOp::Max(_) => format!("ksem_imax<{dd}>({x}, {y})"),
-                        BinOp::LogicalAnd => format!("(({x} != 0 && {y} != 0) ? 1ull : 0ull)"),
-                        BinOp::LogicalOr => format!("(({x} != 0 || {y} != 0) ? 1ull : 0ull)"),
-                        op if op.is_comparison() => {
-                            format!("(ku64)ksem_icmp<{dd}>({}, {x}, {y})", cmp_id(*op))
-                        }
-                        _ => return err(e.span, format!("{op:?} on {d}")),
-                    }
-                };
+                let rhs = binary_c(*op, &a.ty, b.ty.dtype(), &av.at(), &bv.at(), e.span)?;
                 self.elementwise(e, rhs)
             }
             ExprKind::Select(c, a, b) => {

@@ -641,6 +641,94 @@ template <int D> KSEM_FN void ksem_st(const ksem_mem& m, ku64 p, ku64 v, bool in
   if (m.inexact && m.inexact[b]) m.inexact[b][off] = inexact ? 1 : 0;
 }
 
+// ---- SIMT arrays and atomics (lower_simt.rs) ------------------------------------
+
+// The value of integer bits of dtype D as a signed 64-bit index.
+template <int D> KSEM_FN ki64 ksem_ival(ku64 a) {
+  if constexpr (ksigned(D)) return ksem_sval<D>(a);
+  else return (ki64)(a & kmask(D));
+}
+// Row-major offset: acc * dim + i, with a negative i counting from the end
+// when `wrap`; -1 once any index is out of range (UB in the interpreter).
+KSEM_FN ki64 ksem_index(ki64 acc, ki64 i, ki64 dim, bool wrap) {
+  if (acc < 0) return -1;
+  if (wrap && i < 0) i += dim;
+  if (i < 0 || i >= dim) return -1;
+  return acc * dim + i;
+}
+// Element `off` of a shared or local array of n elements (0 out of range).
+template <int D, typename T> KSEM_FN ku64 ksem_ald(const T* a, ki64 off, ki64 n) {
+  return (off >= 0 && off < n) ? (ku64)a[off] : 0ull;
+}
+template <int D, typename T> KSEM_FN void ksem_ast(T* a, ki64 off, ki64 n, ku64 v) {
+  if (off >= 0 && off < n) a[off] = (T)(v & kmask(D));
+}
+// The new value of an atomic read-modify-write (eval/simt.rs atomic_result).
+template <int D> KSEM_FN ku64 ksem_rmw(int op, ku64 old, ku64 val, ku64 cmp) {
+  old &= kmask(D);
+  val &= kmask(D);
+  switch (op) {
+    case KSEM_ATOMIC_ADD:
+      if constexpr (kfloat(D)) return ksem_fadd<D>(old, val); else return ksem_iadd<D>(old, val);
+    case KSEM_ATOMIC_SUB:
+      if constexpr (kfloat(D)) return ksem_fsub<D>(old, val); else return ksem_isub<D>(old, val);
+    case KSEM_ATOMIC_MAX:
+      if constexpr (kfloat(D)) return ksem_fminmax<D>(old, val, true, false); else return ksem_imax<D>(old, val);
+    case KSEM_ATOMIC_MIN:
+      if constexpr (kfloat(D)) return ksem_fminmax<D>(old, val, false, false); else return ksem_imin<D>(old, val);
+    case KSEM_ATOMIC_EXCH: return val;
+    case KSEM_ATOMIC_CAS: return old == (cmp & kmask(D)) ? val : old;
+    case KSEM_ATOMIC_AND: return old & val;
+    case KSEM_ATOMIC_OR: return old | val;
+    case KSEM_ATOMIC_XOR: return old ^ val;
+    case KSEM_ATOMIC_INC: return old >= val ? 0ull : (old + 1ull) & kmask(D);
+    default: return (old == 0 || old > val) ? val : old - 1ull;  // KSEM_ATOMIC_DEC
+  }
+}
+// Atomic read-modify-write of the 32- or 64-bit element at `addr`: the old bits.
+template <int D> KSEM_FN ku64 ksem_atomic_at(void* addr, int op, ku64 val, ku64 cmp) {
+  if constexpr (kbits(D) == 64) {
+    unsigned long long* p = (unsigned long long*)addr;
+    unsigned long long old = *(volatile unsigned long long*)p, seen;
+    do {
+      seen = old;
+      old = atomicCAS(p, seen, (unsigned long long)ksem_rmw<D>(op, seen, val, cmp));
+    } while (old != seen);
+    return old;
+  } else {
+    unsigned* p = (unsigned*)addr;
+    unsigned old = *(volatile unsigned*)p, seen;
+    do {
+      seen = old;
+      old = atomicCAS(p, seen, (unsigned)ksem_rmw<D>(op, seen, val, cmp));
+    } while (old != seen);
+    return old;
+  }
+}
+// An atomic on a global element (out of bounds: nothing, 0). The element is
+// flagged inexact where the interpreter says its final value depends on the
+// order of the updates (eval/simt.rs): a float add/sub, an exchange or
+// compare-and-swap that changed it, or an operand that is itself inexact.
+template <int D> KSEM_FN ku64 ksem_atomic(const ksem_mem& m, ku64 p, int op, ku64 val, ku64 cmp,
+                                         bool val_inexact) {
+  ku64 b = ksem_ptr_buf(p);
+  ki64 off = ksem_ptr_off(p);
+  if (b >= (ku64)m.n || off < 0 || off >= m.len[b]) return 0;
+  ku64 old = ksem_atomic_at<D>((char*)m.buf[b] + off * (kbits(D) / 8), op, val, cmp);
+  if (m.inexact && m.inexact[b]) {
+    ku64 nv = ksem_rmw<D>(op, old, val, cmp);
+    bool order_dependent = val_inexact || (kfloat(D) && (op == KSEM_ATOMIC_ADD || op == KSEM_ATOMIC_SUB)) ||
+                           ((op == KSEM_ATOMIC_EXCH || op == KSEM_ATOMIC_CAS) && nv != (old & kmask(D)));
+    if (order_dependent) m.inexact[b][off] = 1;
+  }
+  return old;
+}
+// An atomic on a shared or local array element.
+template <int D, typename T> KSEM_FN ku64 ksem_aatomic(T* a, ki64 off, ki64 n, int op, ku64 val, ku64 cmp) {
+  if (off < 0 || off >= n) return 0;
+  return ksem_atomic_at<D>((void*)&a[off], op, val, cmp);
+}
+
 // ---- reductions ------------------------------------------------------------------
 
 // Triton's argmax/argmin combine: keep (a, ai) when a is better, or equal with a lower index.

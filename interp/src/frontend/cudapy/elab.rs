@@ -639,7 +639,7 @@ impl<'m> Elab<'m> {
             ast::Expr::Subscript(s) => {
                 let arr = self.array_of(&s.value)?;
                 let ptr = self.elem_ptr(&arr, &s.slice, span)?;
-                let ptr = self.temp(ptr);
+                let ptr = self.hold_indices(ptr);
                 let cur = mk(
                     ExprKind::Load {
                         ptr: Box::new(ptr.clone()),
@@ -662,6 +662,33 @@ impl<'m> Elab<'m> {
                 Ok(())
             }
             _ => err(span, "cannot assign to this expression"),
+        }
+    }
+
+    /// An element pointer whose indices are held in variables, so that it can
+    /// be used twice (load, then store) with its indices evaluated once.
+    fn hold_indices(&mut self, ptr: Expr) -> Expr {
+        let Expr { kind, ty, span } = ptr;
+        match kind {
+            ExprKind::ElemPtr {
+                base,
+                indices,
+                dims,
+                neg,
+            } => {
+                let indices = indices.into_iter().map(|i| self.temp(i)).collect();
+                mk(
+                    ExprKind::ElemPtr {
+                        base,
+                        indices,
+                        dims,
+                        neg,
+                    },
+                    ty,
+                    span,
+                )
+            }
+            kind => mk(kind, ty, span),
         }
     }
 

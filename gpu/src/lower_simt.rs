@@ -1,0 +1,383 @@
+//! Lowering of a SIMT program: every IR thread is one CUDA thread of a
+//! block shaped as the launch says, running the kernel's scalar code with
+//! ordinary (possibly divergent) C control flow. Shared arrays are
+//! `__shared__` arrays, local arrays per-thread C arrays, barriers
+//! `__syncthreads()`, atomics compare-and-swap loops around the runtime's
+//! exact read-modify-write (`ksem_rmw`), so a float atomic add rounds as the
+//! interpreter's does. Values are raw bits as in the tile lowering
+//! (`lower.rs`), whose element operations (`unary_c`, `binary_c`, `cast_c`)
+//! this module shares. Where the interpreter reports UB the generated code
+//! stays in bounds: an out-of-range index reads 0 and writes nothing.
+
+use crate::inexact::Inexact;
+use crate::lower::{
+    binary_c, bits_type, cast_c, dt, err, ident, unary_c, var_name, LResult, LowerError,
+};
+use ksem_interp::ir::*;
+use ksem_interp::span::Span;
+use std::fmt::Write as _;
+
+/// The lowered body of a SIMT kernel.
+pub struct SimtBody {
+    /// The C statements of the kernel body (after the variable declarations).
+    pub code: String,
+    /// Bytes of per-thread local arrays.
+    pub local_bytes: usize,
+}
+
+/// Lowers the body of SIMT kernel `k`.
+pub fn body(k: &Kernel, inexact: &Inexact) -> LResult<SimtBody> {
+    let mut lw = SimtLower {
+        k,
+        inexact,
+        out: String::new(),
+        indent: 1,
+        tmp: 0,
+        span: Span::default(),
+    };
+    let mut local_bytes = 0;
+    for (id, a) in k.arrays.iter().enumerate() {
+        let ty = bits_type(a.dtype);
+        let n = a.len().max(1);
+        let q = match a.space {
+            AddrSpace::Shared => "__shared__ ",
+            AddrSpace::Local => {
+                local_bytes += n * a.dtype.storage_bits().div_ceil(8) as usize;
+                ""
+            }
+            AddrSpace::Global => {
+                return err(a.span, "an array declared in global memory");
+            }
+        };
+        lw.span = a.span;
+        lw.line(&format!(
+            "{q}{ty} {}[{n}];  /* {} {} {:?} */",
+            array_name(k, id),
+            a.space.name(),
+            a.dtype,
+            a.shape
+        ));
+    }
+    lw.block(&k.body)?;
+    Ok(SimtBody {
+        code: lw.out,
+        local_bytes,
+    })
+}
+
+/// The C name of array `id`.
+fn array_name(k: &Kernel, id: ArrayId) -> String {
+    format!("a{id}_{}", ident(&k.arrays[id].name))
+}
+
+/// Where a pointer operand points: into a shared/local array (its C name,
+/// length and an offset expression, -1 when an index is out of range), or a
+/// global pointer value.
+enum Place {
+    Array {
+        name: String,
+        len: usize,
+        off: String,
+    },
+    Global(String),
+}
+
+struct SimtLower<'a> {
+    k: &'a Kernel,
+    inexact: &'a Inexact,
+    out: String,
+    indent: usize,
+    tmp: usize,
+    /// The source position of the statement being lowered.
+    span: Span,
+}
+
+impl SimtLower<'_> {
+    /// Emits one line of C, ending with the source position it comes from.
+    fn line(&mut self, code: &str) {
+        for _ in 0..self.indent {
+            self.out.push_str("  ");
+        }
+        self.out.push_str(code);
+        let _ = writeln!(self.out, "  // line {}:{}", self.span.line, self.span.col);
+    }
+
+    fn fresh(&mut self) -> String {
+        self.tmp += 1;
+        format!("t{}", self.tmp)
+    }
+
+    fn block(&mut self, b: &Block) -> LResult<()> {
+        for s in b {
+            self.stmt(s)?;
+        }
+        Ok(())
+    }
+
+    fn nested(&mut self, b: &Block) -> LResult<()> {
+        self.indent += 1;
+        let r = self.block(b);
+        self.indent -= 1;
+        r
+    }
+
+    fn stmt(&mut self, s: &Stmt) -> LResult<()> {
+        match s {
+            Stmt::Let(_, e) => self.span = e.span,
+            Stmt::If { cond, .. } => self.span = cond.span,
+            Stmt::Store { span, .. }
+            | Stmt::For { span, .. }
+            | Stmt::While { span, .. }
+            | Stmt::Barrier { span }
+            | Stmt::Print { span, .. } => self.span = *span,
+            Stmt::Break | Stmt::Continue | Stmt::Return => {}
+        }
+        match s {
+            Stmt::Let(v, e) => {
+                let x = self.expr(e)?;
+                let vn = var_name(self.k, *v);
+                self.line(&format!("{vn} = {x};"));
+            }
+            Stmt::Store {
+                ptr, value, mask, ..
+            } => {
+                let d = ptr.ty.dtype();
+                let v = self.expr(value)?;
+                let st = match self.place(ptr)? {
+                    Place::Global(p) => {
+                        let flag = self.inexact.expr(value);
+                        format!("ksem_st<{}>(ksem_m, {p}, {v}, {flag});", dt(d))
+                    }
+                    Place::Array { name, len, off } => {
+                        format!("ksem_ast<{}>({name}, {off}, {len}, {v});", dt(d))
+                    }
+                };
+                match mask {
+                    Some(m) => {
+                        let m = self.expr(m)?;
+                        self.line(&format!("if ({m} != 0) {st}"));
+                    }
+                    None => self.line(&st),
+                }
+            }
+            Stmt::If {
+                cond,
+                then_body,
+                else_body,
+            } => {
+                let c = self.expr(cond)?;
+                self.line(&format!("if ({c} != 0) {{"));
+                self.nested(then_body)?;
+                if !else_body.is_empty() {
+                    self.line("} else {");
+                    self.nested(else_body)?;
+                }
+                self.line("}");
+            }
+            Stmt::For {
+                var,
+                start,
+                end,
+                step,
+                body,
+                ..
+            } => {
+                let d = self.k.vars[*var].1.dtype();
+                let lo = self.expr(start)?;
+                let hi = self.expr(end)?;
+                let st = self.expr(step)?;
+                let (tl, ts, tn, it) = (self.fresh(), self.fresh(), self.fresh(), self.fresh());
+                self.line(&format!(
+                    "const ku64 {tl} = {lo}, {ts} = {st}, {tn} = ksem_trip_count<{}>({tl}, {hi}, {ts});",
+                    dt(d)
+                ));
+                self.line(&format!("for (ku64 {it} = 0; {it} < {tn}; ++{it}) {{"));
+                self.indent += 1;
+                self.line("if (++ksem_iters > KSEM_MAX_ITERS) return;");
+                self.line(&format!(
+                    "{} = ({tl} + {it} * {ts}) & kmask({});",
+                    var_name(self.k, *var),
+                    dt(d)
+                ));
+                self.indent -= 1;
+                self.nested(body)?;
+                self.line("}");
+            }
+            Stmt::While { cond, body, .. } => {
+                self.line("for (;;) {");
+                self.indent += 1;
+                let c = self.expr(cond)?;
+                self.line(&format!("if ({c} == 0) break;"));
+                self.line("if (++ksem_iters > KSEM_MAX_ITERS) return;");
+                self.indent -= 1;
+                self.nested(body)?;
+                self.line("}");
+            }
+            Stmt::Break => self.line("break;"),
+            Stmt::Continue => self.line("continue;"),
+            Stmt::Return => self.line("return;"),
+            Stmt::Barrier { .. } => self.line("__syncthreads();"),
+            Stmt::Print { prefix, .. } => {
+                let p: String = prefix
+                    .chars()
+                    .map(|c| {
+                        if c.is_ascii_alphanumeric() || c == ' ' {
+                            c
+                        } else {
+                            '?'
+                        }
+                    })
+                    .collect();
+                self.line(&format!("/* print({p:?}, ...) dropped */"));
+            }
+        }
+        Ok(())
+    }
+
+    /// Where pointer expression `p` points.
+    fn place(&mut self, p: &Expr) -> LResult<Place> {
+        match &p.kind {
+            ExprKind::ElemPtr {
+                base,
+                indices,
+                dims,
+                neg,
+            } => {
+                let mut off = "0ll".to_string();
+                for (i, d) in indices.iter().zip(dims) {
+                    let iv = self.expr(i)?;
+                    off = format!(
+                        "ksem_index({off}, ksem_ival<{}>({iv}), {d}ll, {})",
+                        dt(i.ty.dtype()),
+                        *neg == NegIndex::Wrap
+                    );
+                }
+                match &base.kind {
+                    ExprKind::ArrayBase(id) => Ok(Place::Array {
+                        name: array_name(self.k, *id),
+                        len: self.k.arrays[*id].len(),
+                        off,
+                    }),
+                    _ if base.ty.space() == Some(AddrSpace::Global) => {
+                        let b = self.expr(base)?;
+                        Ok(Place::Global(format!(
+                            "ksem_ptradd<KI64>({b}, (ku64)({off}))"
+                        )))
+                    }
+                    _ => err(
+                        p.span,
+                        "a pointer into shared or local memory held in a variable",
+                    ),
+                }
+            }
+            _ if p.ty.space() == Some(AddrSpace::Global) => Ok(Place::Global(self.expr(p)?)),
+            _ => err(
+                p.span,
+                "a pointer into shared or local memory held in a variable",
+            ),
+        }
+    }
+
+    /// The C expression of `e` (its bits as `ku64`); operands are used once.
+    fn expr(&mut self, e: &Expr) -> LResult<String> {
+        let d = e.ty.dtype();
+        Ok(match &e.kind {
+            ExprKind::Const(b) => format!("{b:#x}ull"),
+            ExprKind::Var(v) => format!("(ku64){}", var_name(self.k, *v)),
+            ExprKind::ThreadId(a) => format!("(ku64)threadIdx.{}", axis(*a)),
+            ExprKind::BlockId(a) => format!("(ku64)blockIdx.{}", axis(*a)),
+            ExprKind::BlockDim(a) => format!("(ku64)blockDim.{}", axis(*a)),
+            ExprKind::GridDim(a) => format!("(ku64)gridDim.{}", axis(*a)),
+            ExprKind::Cast(x, kind) => {
+                let from = x.ty.dtype();
+                let xv = self.expr(x)?;
+                if from == d || x.ty.is_ptr() {
+                    xv
+                } else {
+                    cast_c(*kind, from, d, &xv)
+                }
+            }
+            ExprKind::Unary(op, x) => {
+                let xv = self.expr(x)?;
+                unary_c(*op, x.ty.dtype(), &xv)
+            }
+            ExprKind::Binary(op, a, b) => {
+                let av = self.expr(a)?;
+                let bv = self.expr(b)?;
+                binary_c(*op, &a.ty, b.ty.dtype(), &av, &bv, e.span)?
+            }
+            ExprKind::Select(c, a, b) => {
+                let (cv, av, bv) = (self.expr(c)?, self.expr(a)?, self.expr(b)?);
+                format!("({cv} != 0 ? {av} : {bv})")
+            }
+            ExprKind::Fma(a, b, c) => {
+                let (av, bv, cv) = (self.expr(a)?, self.expr(b)?, self.expr(c)?);
+                format!("ksem_fma<{}>({av}, {bv}, {cv})", dt(d))
+            }
+            ExprKind::Load { ptr, mask, other } => {
+                let ld = match self.place(ptr)? {
+                    Place::Global(p) => format!("ksem_ld<{}>(ksem_m, {p})", dt(d)),
+                    Place::Array { name, len, off } => {
+                        format!("ksem_ald<{}>({name}, {off}, {len})", dt(d))
+                    }
+                };
+                match mask {
+                    None => ld,
+                    Some(m) => {
+                        let mv = self.expr(m)?;
+                        let ov = match other {
+                            Some(o) => self.expr(o)?,
+                            None => "0ull".into(),
+                        };
+                        format!("({mv} != 0 ? {ld} : {ov})")
+                    }
+                }
+            }
+            ExprKind::Atomic { op, ptr, val, cmp } => {
+                let v = self.expr(val)?;
+                let c = match cmp {
+                    Some(c) => self.expr(c)?,
+                    None => "0ull".into(),
+                };
+                let opm = crate::ids::atomic_macro(*op);
+                match self.place(ptr)? {
+                    Place::Global(p) => {
+                        let vi = self.inexact.expr(val);
+                        format!("ksem_atomic<{}>(ksem_m, {p}, {opm}, {v}, {c}, {vi})", dt(d))
+                    }
+                    Place::Array { name, len, off } => format!(
+                        "ksem_aatomic<{}>({name}, {off}, {len}, {opm}, {v}, {c})",
+                        dt(d)
+                    ),
+                }
+            }
+            ExprKind::ElemPtr { .. } => match self.place(e)? {
+                Place::Global(p) => p,
+                Place::Array { .. } => {
+                    return err(e.span, "a pointer into shared or local memory as a value")
+                }
+            },
+            ExprKind::ArrayBase(_) => {
+                return err(e.span, "a pointer into shared or local memory as a value")
+            }
+            ExprKind::Iota(..)
+            | ExprKind::Broadcast(_)
+            | ExprKind::Reshape(_)
+            | ExprKind::Permute(..)
+            | ExprKind::Reduce { .. } => {
+                return Err(LowerError {
+                    span: e.span,
+                    message: "a tile operation in a SIMT program".into(),
+                })
+            }
+        })
+    }
+}
+
+fn axis(a: u8) -> &'static str {
+    match a {
+        0 => "x",
+        1 => "y",
+        _ => "z",
+    }
+}
