@@ -672,10 +672,20 @@ template <int D> KSEM_FN ku64 ksem_rmw(int op, ku64 old, ku64 val, ku64 cmp) {
       if constexpr (kfloat(D)) return ksem_fadd<D>(old, val); else return ksem_iadd<D>(old, val);
     case KSEM_ATOMIC_SUB:
       if constexpr (kfloat(D)) return ksem_fsub<D>(old, val); else return ksem_isub<D>(old, val);
+    case KSEM_ATOMIC_NANMAX:
+    case KSEM_ATOMIC_NANMIN:
+      if constexpr (kfloat(D)) {
+        if (ksem_isnan<D>(old)) return val;
+      }
+      return ksem_rmw<D>(op == KSEM_ATOMIC_NANMAX ? KSEM_ATOMIC_MAX : KSEM_ATOMIC_MIN, old, val, cmp);
     case KSEM_ATOMIC_MAX:
-      if constexpr (kfloat(D)) return ksem_fminmax<D>(old, val, true, false); else return ksem_imax<D>(old, val);
-    case KSEM_ATOMIC_MIN:
-      if constexpr (kfloat(D)) return ksem_fminmax<D>(old, val, false, false); else return ksem_imin<D>(old, val);
+    case KSEM_ATOMIC_MIN: {
+      // the operand replaces the old value only when strictly greater (less)
+      ku64 x = op == KSEM_ATOMIC_MAX ? val : old, y = op == KSEM_ATOMIC_MAX ? old : val;
+      bool gt;
+      if constexpr (kfloat(D)) gt = ksem_fcmp<D>(KSEM_CMP_GT, x, y); else gt = ksem_icmp<D>(KSEM_CMP_GT, x, y);
+      return gt ? val : old;
+    }
     case KSEM_ATOMIC_EXCH: return val;
     case KSEM_ATOMIC_CAS: return old == (cmp & kmask(D)) ? val : old;
     case KSEM_ATOMIC_AND: return old & val;

@@ -4,7 +4,9 @@
 
 use crate::dtype::DType;
 use crate::float::{self, Overflow, Rounding};
-use crate::ir::{BinOp, CastKind, DivRound, DivZero, MathFn, NanMode, ShiftRange, ShrKind, UnOp};
+use crate::ir::{
+    AtomicOp, BinOp, CastKind, DivRound, DivZero, MathFn, NanMode, ShiftRange, ShrKind, UnOp,
+};
 
 /// Kinds of undefined behaviour an element operation can hit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -344,6 +346,64 @@ fn binary_float(op: BinOp, d: DType, a: u64, b: u64) -> u64 {
 fn copysign_bits(d: DType, a: u64, b: u64) -> u64 {
     let sign = 1u64 << (d.bits() - 1);
     (a & !sign) | (b & sign)
+}
+
+/// The new value of an atomic read-modify-write of an element of dtype `d`
+/// holding `old`, with operand `val` (and `cmp` for compare-and-swap).
+pub fn atomic_rmw(op: AtomicOp, d: DType, old: u64, val: u64, cmp: Option<u64>) -> u64 {
+    let (old, val) = (old & d.mask(), val & d.mask());
+    let bin = |b| binary(b, d, old, val).unwrap_or(old);
+    let gt = |x: u64, y: u64| bin_cmp(d, BinOp::Gt, x, y);
+    let nan = |x: u64| d.is_float() && float::is_nan(d, x);
+    match op {
+        AtomicOp::Add => bin(BinOp::Add),
+        AtomicOp::Sub => bin(BinOp::Sub),
+        AtomicOp::NanMax | AtomicOp::NanMin if nan(old) => val,
+        AtomicOp::Max | AtomicOp::NanMax => {
+            if gt(val, old) {
+                val
+            } else {
+                old
+            }
+        }
+        AtomicOp::Min | AtomicOp::NanMin => {
+            if gt(old, val) {
+                val
+            } else {
+                old
+            }
+        }
+        AtomicOp::And => bin(BinOp::And),
+        AtomicOp::Or => bin(BinOp::Or),
+        AtomicOp::Xor => bin(BinOp::Xor),
+        AtomicOp::Exch => val,
+        AtomicOp::Cas => {
+            if Some(old) == cmp.map(|c| c & d.mask()) {
+                val
+            } else {
+                old
+            }
+        }
+        AtomicOp::Inc => {
+            if old >= val {
+                0
+            } else {
+                (old + 1) & d.mask()
+            }
+        }
+        AtomicOp::Dec => {
+            if old == 0 || old > val {
+                val
+            } else {
+                old - 1
+            }
+        }
+    }
+}
+
+/// Whether the comparison `op` holds between `a` and `b` of dtype `d`.
+fn bin_cmp(d: DType, op: BinOp, a: u64, b: u64) -> bool {
+    binary(op, d, a, b).is_ok_and(|r| r != 0)
 }
 
 /// Applies a unary operation to an element of dtype `d`.

@@ -8,8 +8,10 @@ use ksem_interp::launch::parse_launch;
 use serde_json::Value;
 use std::path::PathBuf;
 
-fn corpus_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../corpus/triton")
+fn corpus_dir(dialect: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../corpus")
+        .join(dialect)
 }
 
 /// Checks one case; returns the mismatches found.
@@ -39,8 +41,17 @@ fn check_case(py: &PathBuf, json: &PathBuf) -> Vec<String> {
 }
 
 #[test]
-fn every_corpus_case_reproduces_its_expected_bits() {
-    let mut cases: Vec<PathBuf> = std::fs::read_dir(corpus_dir())
+fn every_triton_corpus_case_reproduces_its_expected_bits() {
+    check_corpus("triton");
+}
+
+#[test]
+fn every_cudapy_corpus_case_reproduces_its_expected_bits() {
+    check_corpus("cudapy");
+}
+
+fn check_corpus(dialect: &str) {
+    let mut cases: Vec<PathBuf> = std::fs::read_dir(corpus_dir(dialect))
         .expect("corpus dir")
         .map(|e| e.expect("entry").path())
         .filter(|p| {

@@ -72,8 +72,11 @@ fn add_sub_mul_compute_in_the_more_generic_type() {
     assert_eq!(expr_type("int8", "int8", "x * y"), DType::I8);
     assert_eq!(expr_type("int32", "float32", "x - y"), DType::F32);
     assert_eq!(expr_type("float32", "float64", "x + y"), DType::F64);
-    // a float as wide as the wider operand: int64 with float32 is float64
-    assert_eq!(expr_type("int64", "float32", "x * y"), DType::F64);
+    // "the most generic type of the two" is one of the two: int64 with
+    // float32 is float32 (numba-cuda computes float64: docs/divergences.md)
+    assert_eq!(expr_type("int64", "float32", "x * y"), DType::F32);
+    // equal widths, mixed signs (the seed is silent): numba-cuda's signed
+    assert_eq!(expr_type("uint64", "int64", "x + y"), DType::I64);
     // literals are int64 / float64
     assert_eq!(expr_type("int32", "int32", "x + 1"), DType::I64);
     assert_eq!(expr_type("float32", "int32", "x * 2.0"), DType::F64);
@@ -274,7 +277,12 @@ fn unary_minus_keeps_the_type_and_flips_the_sign_bit() {
     let r = run_clean(&src, &l);
     assert_eq!(i32s(&r, "o"), vec![-2147483648]);
     assert_eq!(bits(&r, "g"), vec![0x8000_0000]);
-    assert_eq!(expr_type("int8", "int8", "-x"), DType::I8);
+    // numba-cuda (measured): -x of an int is computed in its width and
+    // widened to 64 bits of its signedness; abs keeps the type
+    assert_eq!(expr_type("int8", "int8", "-x"), DType::I64);
+    assert_eq!(expr_type("uint32", "int8", "-x"), DType::U64);
+    assert_eq!(expr_type("int16", "int8", "~x"), DType::I64);
+    assert_eq!(expr_type("float32", "int8", "-x"), DType::F32);
     assert_eq!(expr_type("int8", "int8", "abs(x)"), DType::I8);
 }
 
@@ -293,6 +301,102 @@ fn integer_power_with_a_constant_exponent_multiplies() {
     let l = one(json!({"a": buf("int32", json!([3, 46341])), "o": zeros("int64", 2)}));
     let r = run_clean(&src, &l);
     assert_eq!(i64s(&r, "o"), vec![81, 2_147_488_281]);
+}
+
+#[test]
+fn unary_minus_of_the_minimum_int32_widens_after_wrapping() {
+    // -int32(-2147483648) wraps in int32 to itself, then widens: int64 -2147483648.
+    // -uint32(1) is 0xffffffff in uint32, widened to uint64 0x00000000ffffffff.
+    let src = kern("a, u, o, p", "o[0] = -a[0]\np[0] = -u[0]");
+    let l = one(
+        json!({"a": buf("int32", json!([-2147483648i64])), "u": buf("uint32", json!([1])),
+                       "o": zeros("int64", 1), "p": zeros("uint64", 1)}),
+    );
+    let r = run_clean(&src, &l);
+    assert_eq!(i64s(&r, "o"), vec![-2147483648]);
+    assert_eq!(bits(&r, "p"), vec![0xffff_ffff]);
+}
+
+#[test]
+fn powers() {
+    // numba-cuda (measured): int ** int is int64; a negative constant exponent
+    // gives 0 except for base 1 (2 ** -1 = 0, 1 ** -3 = 1) and -1 ((-1) ** -3 = -1);
+    // float32 ** 2 stays float32, float32 ** 2.0 is float64.
+    let src = kern(
+        "a, o",
+        "o[0] = a[0] ** -1\no[1] = a[1] ** -3\no[2] = a[2] ** -3\no[3] = a[0] ** 10",
+    );
+    let l = one(json!({"a": buf("int32", json!([2, 1, -1])), "o": zeros("int64", 4)}));
+    let r = run_clean(&src, &l);
+    assert_eq!(i64s(&r, "o"), vec![0, 1, -1, 1024]);
+    // a runtime exponent: 3 ** 5 = 243, 2 ** -1 = 0, (-1) ** -3 = -1, 7 ** 0 = 1
+    let src = kern("a, e, o", "i = cuda.threadIdx.x\no[i] = a[i] ** e[i]");
+    let l = simt(
+        [1, 1, 1],
+        [4, 1, 1],
+        json!({"a": buf("int32", json!([3, 2, -1, 7])), "e": buf("int32", json!([5, -1, -3, 0])), "o": zeros("int64", 4)}),
+    );
+    assert_eq!(i64s(&run_clean(&src, &l), "o"), vec![243, 0, -1, 1]);
+    assert_eq!(expr_type("float32", "int32", "x ** 2"), DType::F32);
+    assert_eq!(expr_type("float32", "int32", "x ** y"), DType::F32);
+    assert_eq!(expr_type("float32", "int32", "x ** 2.0"), DType::F64);
+    assert_eq!(expr_type("int8", "int8", "x ** 2"), DType::I64);
+    assert_eq!(expr_type("uint8", "uint16", "x ** y"), DType::U64);
+}
+
+#[test]
+fn builtin_float_min_max_ignore_nan_and_order_zeros() {
+    // numba-cuda (measured): max(nan, 1) = max(1, nan) = 1, max(-0, +0) = +0,
+    // min(+0, -0) = -0 (PTX min/max, not Python's first-wins rule).
+    let src = kern("f, o", "o[0] = max(f[0], f[1])\no[1] = max(f[1], f[0])\no[2] = max(f[2], f[3])\no[3] = min(f[3], f[2])");
+    let l = one(
+        json!({"f": buf("float32", json!(["nan", 1.0, "-0.0", 0.0])), "o": zeros("float32", 4)}),
+    );
+    let r = run_clean(&src, &l);
+    assert_eq!(
+        bits(&r, "o"),
+        vec![0x3f80_0000, 0x3f80_0000, 0, 0x8000_0000]
+    );
+}
+
+#[test]
+fn atomic_float_max_keeps_a_nan_in_memory_and_nanmax_replaces_it() {
+    // numba-cuda (measured): max/min replace the old value only when the operand
+    // is strictly greater (less): a NaN in memory stays, a NaN operand is ignored,
+    // -0 does not replace +0; nanmax replaces a NaN in memory.
+    let src = kern(
+        "m, o",
+        "o[0] = cuda.atomic.max(m, 0, 1.0)\ncuda.atomic.max(m, 1, math.nan)\ncuda.atomic.min(m, 2, -0.0)\ncuda.atomic.nanmax(m, 3, 2.0)\ncuda.atomic.nanmin(m, 4, math.nan)",
+    );
+    let l = one(
+        json!({"m": buf("float32", json!(["nan", 5.0, 0.0, "nan", 3.0])), "o": zeros("float32", 1)}),
+    );
+    let r = run_clean(&src, &l);
+    let m = bits(&r, "m");
+    assert!(
+        f32::from_bits(m[0] as u32).is_nan(),
+        "the NaN stays: {:#x}",
+        m[0]
+    );
+    assert_eq!(&m[1..], &[0x40a0_0000, 0, 0x4000_0000, 0x4040_0000]);
+    assert!(
+        f32::from_bits(bits(&r, "o")[0] as u32).is_nan(),
+        "the old value is returned"
+    );
+}
+
+#[test]
+fn exch_and_cas_need_integer_arrays() {
+    // numba-cuda (measured) refuses exch, cas and the bitwise atomics on floats.
+    let src = kern("m", "cuda.atomic.exch(m, 0, 1.0)");
+    let d = refused(&src, &one(json!({"m": zeros("float32", 1)})));
+    assert_diag(
+        &src,
+        &d,
+        loc1(&src, "cuda.atomic.exch"),
+        &["not defined on float32 arrays"],
+        None,
+    );
 }
 
 #[test]
@@ -734,7 +838,9 @@ fn a_bad_signature_string_is_refused() {
 fn math_functions_types_and_exact_ones() {
     assert_eq!(expr_type("float32", "int32", "math.sin(x)"), DType::F32);
     assert_eq!(expr_type("int32", "int32", "math.sin(x)"), DType::F64);
-    assert_eq!(expr_type("float32", "int32", "math.floor(x)"), DType::I64);
+    // numba-cuda keeps the float type of floor/ceil (measured)
+    assert_eq!(expr_type("float32", "int32", "math.floor(x)"), DType::F32);
+    assert_eq!(expr_type("int32", "int32", "math.ceil(x)"), DType::F64);
     assert_eq!(
         expr_type("float32", "float32", "math.pow(x, y)"),
         DType::F32

@@ -843,7 +843,8 @@ impl<'a> BlockRun<'a> {
                     self.check_written(&place, l, e.span)?;
                     self.touch(&place, l, Touch::Atomic, e.span)?;
                     let (old, old_ix) = self.read(&place);
-                    let new = atomic_result(*op, d, old, v.bits[l], c.as_ref().map(|c| c.bits[l]));
+                    let new =
+                        ops::atomic_rmw(*op, d, old, v.bits[l], c.as_ref().map(|c| c.bits[l]));
                     // The final value depends on the order of the updates:
                     // float additions round differently, exchanges keep the last.
                     let order_dependent = old_ix
@@ -901,44 +902,6 @@ impl<'a> BlockRun<'a> {
             out.inexact[l] = a.inexact[l] || b.inexact[l] || op.is_inexact();
         }
         Ok(out)
-    }
-}
-
-/// The value an atomic `op` stores, given the old value (all of dtype `d`).
-fn atomic_result(op: AtomicOp, d: DType, old: u64, val: u64, cmp: Option<u64>) -> u64 {
-    let bin = |b| ops::binary(b, d, old, val).unwrap_or(old);
-    match op {
-        AtomicOp::Add => bin(BinOp::Add),
-        AtomicOp::Sub => bin(BinOp::Sub),
-        AtomicOp::Max => bin(BinOp::Max(NanMode::Ignore)),
-        AtomicOp::Min => bin(BinOp::Min(NanMode::Ignore)),
-        AtomicOp::And => bin(BinOp::And),
-        AtomicOp::Or => bin(BinOp::Or),
-        AtomicOp::Xor => bin(BinOp::Xor),
-        AtomicOp::Exch => val,
-        AtomicOp::Cas => {
-            if Some(old) == cmp {
-                val
-            } else {
-                old
-            }
-        }
-        AtomicOp::Inc => {
-            let (o, v) = (old & d.mask(), val & d.mask());
-            if o >= v {
-                0
-            } else {
-                (o + 1) & d.mask()
-            }
-        }
-        AtomicOp::Dec => {
-            let (o, v) = (old & d.mask(), val & d.mask());
-            if o == 0 || o > v {
-                v
-            } else {
-                o - 1
-            }
-        }
     }
 }
 

@@ -260,9 +260,14 @@ pub enum CastKind {
 pub enum AtomicOp {
     Add,
     Sub,
-    /// Float max/min: NaN operands are ignored (CUDA `atomicMax` on floats).
+    /// The operand replaces the old value when it is strictly greater
+    /// (less): for floats a NaN in memory stays, a NaN operand is ignored
+    /// and equal zeros keep the old value (numba-cuda, measured).
     Max,
     Min,
+    /// As `Max`/`Min`, except that a NaN in memory is replaced by the operand.
+    NanMax,
+    NanMin,
     /// Exchange: store the operand.
     Exch,
     /// Compare and swap: store the operand where the old value equals `cmp`.
@@ -278,11 +283,13 @@ pub enum AtomicOp {
 
 impl AtomicOp {
     /// Every atomic operation.
-    pub const ALL: [AtomicOp; 11] = [
+    pub const ALL: [AtomicOp; 13] = [
         AtomicOp::Add,
         AtomicOp::Sub,
         AtomicOp::Max,
         AtomicOp::Min,
+        AtomicOp::NanMax,
+        AtomicOp::NanMin,
         AtomicOp::Exch,
         AtomicOp::Cas,
         AtomicOp::And,
@@ -299,6 +306,8 @@ impl AtomicOp {
             AtomicOp::Sub => "sub",
             AtomicOp::Max => "max",
             AtomicOp::Min => "min",
+            AtomicOp::NanMax => "nanmax",
+            AtomicOp::NanMin => "nanmin",
             AtomicOp::Exch => "exch",
             AtomicOp::Cas => "cas",
             AtomicOp::And => "and",

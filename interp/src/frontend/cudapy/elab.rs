@@ -173,6 +173,30 @@ fn op_text(op: ast::Operator) -> &'static str {
     }
 }
 
+/// The bits of an expression made only of constants, computed as it would be
+/// at run time (`None` where it reads anything else or would be UB).
+fn fold(e: &Expr) -> Option<u64> {
+    use crate::ops;
+    match &e.kind {
+        ExprKind::Const(b) => Some(*b),
+        ExprKind::Unary(op, x) => Some(ops::unary(*op, dtype_of(x), fold(x)?)),
+        ExprKind::Cast(x, k) => ops::cast(*k, dtype_of(x), dtype_of(e), fold(x)?).ok(),
+        ExprKind::Binary(op, a, b) if *op != BinOp::PtrAdd => {
+            ops::binary(*op, dtype_of(a), fold(a)?, fold(b)?).ok()
+        }
+        _ => None,
+    }
+}
+
+/// The value of a constant integer expression.
+fn fold_int(e: &Expr) -> Option<i128> {
+    let d = dtype_of(e);
+    (d.is_int() && !e.ty.is_ptr())
+        .then(|| fold(e))
+        .flatten()
+        .map(|b| crate::ops::int_value(d, b))
+}
+
 /// The path of a type object, if `path` names one (`numba.int16`, `numpy.float32`).
 fn type_path(path: &str) -> Option<DType> {
     let (prefix, last) = path.rsplit_once('.')?;
@@ -1149,8 +1173,20 @@ impl<'m> Elab<'m> {
         }
     }
 
-    /// Values such as `cuda.threadIdx.x` (int32, as numba-cuda types them).
+    /// Values such as `cuda.threadIdx.x` (int32, as numba-cuda types them)
+    /// and the float64 constants of `math`.
     fn intrinsic_value(&self, full: &str, span: Span) -> DResult<Option<Val>> {
+        let math = match full {
+            "math.pi" => Some(std::f64::consts::PI),
+            "math.e" => Some(std::f64::consts::E),
+            "math.tau" => Some(std::f64::consts::TAU),
+            "math.inf" => Some(f64::INFINITY),
+            "math.nan" => Some(f64::NAN),
+            _ => None,
+        };
+        if let Some(v) = math {
+            return Ok(Some(Val::Num(float_const(DType::F64, v, span))));
+        }
         let Some(rest) = full.strip_prefix("numba.cuda.") else {
             return Ok(None);
         };
@@ -1248,11 +1284,9 @@ impl<'m> Elab<'m> {
         let span = self.span(e);
         let v = self.expr(e)?;
         let x = self.num(v, span)?;
-        match x.kind {
-            ExprKind::Const(bits) if dtype_of(&x).is_int() => {
-                Ok(crate::ops::int_value(dtype_of(&x), bits))
-            }
-            _ => err(span, "expected a constant integer"),
+        match fold_int(&x) {
+            Some(v) => Ok(v),
+            None => err(span, "expected a constant integer"),
         }
     }
 
@@ -1290,7 +1324,7 @@ impl<'m> Elab<'m> {
                     bin(BinOp::IRem(INT_DIV), convert(a, c), convert(b, c), span)
                 }
             }
-            O::Pow => self.power(a, b, c, span)?,
+            O::Pow => self.power(a, b, span)?,
             O::BitAnd | O::BitOr | O::BitXor | O::LShift | O::RShift => {
                 for (d, which) in [(da, "left"), (db, "right")] {
                     if d.is_float() {
@@ -1394,31 +1428,42 @@ impl<'m> Elab<'m> {
         select(bin(BinOp::Ne, m, zero, span), nonzero, signed_zero, span)
     }
 
-    /// `a ** b`: a float power computes `pow` in the float type; an integer
-    /// base with a constant non-negative exponent multiplies (wrapping).
-    fn power(&mut self, a: Expr, b: Expr, c: DType, span: Span) -> DResult<Expr> {
-        if c.is_float() {
+    /// `a ** b` (the seed is silent; numba-cuda, measured): a float base
+    /// with an integer exponent keeps the base's type, two floats promote,
+    /// and `pow` computes it (inexact); two integers give int64 (uint64 for
+    /// two unsigned) by repeated multiplication, wrapping, where the exponent
+    /// is a constant; a negative one gives 0 except for the bases 1 and -1.
+    fn power(&mut self, a: Expr, b: Expr, span: Span) -> DResult<Expr> {
+        let (da, db) = (dtype_of(&a), dtype_of(&b));
+        if da.is_float() || db.is_float() {
+            let c = if da.is_float() && !db.is_float() {
+                da
+            } else {
+                types::promote(da, db)
+            };
             return Ok(bin(BinOp::Pow, convert(a, c), convert(b, c), span));
         }
-        let n = match b.kind {
-            ExprKind::Const(bits) => crate::ops::int_value(dtype_of(&b), bits),
-            _ => {
-                return py::unsupported(
-                    span,
-                    "an integer power with a runtime exponent",
-                    DIALECT,
-                    "use math.pow(x, y) (float) or a constant exponent",
-                )
-            }
+        let c = if da.is_unsigned_int() && db.is_unsigned_int() {
+            DType::U64
+        } else {
+            DType::I64
         };
+        let Some(n) = fold_int(&b) else {
+            return Ok(self.runtime_power(convert(a, c), convert(b, DType::I64), span));
+        };
+        let base = self.temp(convert(a, c));
         if n < 0 {
-            return err(
-                span,
-                "an integer raised to a negative constant power is a float: write float(x) ** n",
-            );
+            // 1 ** -n = 1, (-1) ** -n = ±1, anything else 0
+            let one = int_const(c, 1, span);
+            let m1 = int_const(c, -1, span);
+            let odd = n % 2 != 0;
+            let at_m1 = if odd { m1.clone() } else { one.clone() };
+            let is1 = bin(BinOp::Eq, base.clone(), one.clone(), span);
+            let ism1 = bin(BinOp::Eq, base, m1, span);
+            let r = select(ism1, at_m1, int_const(c, 0, span), span);
+            return Ok(select(is1, one, r, span));
         }
-        let c = if c == DType::Bool { DType::I64 } else { c };
-        let mut base = self.temp(convert(a, c));
+        let mut base = base;
         let mut acc = int_const(c, 1, span);
         let mut n = n as u128;
         while n > 0 {
@@ -1433,24 +1478,93 @@ impl<'m> Elab<'m> {
         Ok(acc)
     }
 
+    /// An integer power with a runtime exponent, by squaring (the results
+    /// of `power` for constant exponents).
+    fn runtime_power(&mut self, a: Expr, e: Expr, span: Span) -> Expr {
+        let c = dtype_of(&a);
+        let i64c = |v: i128| int_const(DType::I64, v, span);
+        let cc = |v: i128| int_const(c, v, span);
+        let r = self.new_var("_pow", Type::scalar(c));
+        let b = self.new_var("_base", Type::scalar(c));
+        let x = self.new_var("_exp", Type::scalar(DType::I64));
+        let (rv, bv, xv) = (
+            self.var_expr(r, span),
+            self.var_expr(b, span),
+            self.var_expr(x, span),
+        );
+        self.emit(Stmt::Let(b, a));
+        self.emit(Stmt::Let(x, e));
+        self.emit(Stmt::Let(r, cc(1)));
+        let odd = bin(
+            BinOp::Ne,
+            bin(BinOp::And, xv.clone(), i64c(1), span),
+            i64c(0),
+            span,
+        );
+        let neg = select(
+            bin(BinOp::Eq, bv.clone(), cc(1), span),
+            cc(1),
+            select(
+                bin(BinOp::Eq, bv.clone(), cc(-1), span),
+                select(odd.clone(), cc(-1), cc(1), span),
+                cc(0),
+                span,
+            ),
+            span,
+        );
+        let square = vec![
+            Stmt::If {
+                cond: odd,
+                then_body: vec![Stmt::Let(r, bin(BinOp::Mul, rv.clone(), bv.clone(), span))],
+                else_body: vec![],
+            },
+            Stmt::Let(b, bin(BinOp::Mul, bv.clone(), bv.clone(), span)),
+            Stmt::Let(
+                x,
+                bin(
+                    BinOp::Shr(ShrKind::Arith, ShiftRange::Ub),
+                    xv.clone(),
+                    i64c(1),
+                    span,
+                ),
+            ),
+        ];
+        self.emit(Stmt::If {
+            cond: bin(BinOp::Lt, xv.clone(), i64c(0), span),
+            then_body: vec![Stmt::Let(r, neg)],
+            else_body: vec![Stmt::While {
+                cond: bin(BinOp::Gt, xv, i64c(0), span),
+                body: square,
+                span,
+            }],
+        });
+        rv
+    }
+
+    /// Unary operators. The seed gives no rule; numba-cuda (measured)
+    /// computes `-x` and `~x` of an integer in its own width and widens the
+    /// result to 64 bits of the same signedness (`-int32(MIN)` is int64
+    /// -2147483648, `-uint32(1)` is uint64 0xffffffff); `+x` widens.
     fn unary_op(&mut self, op: ast::UnaryOp, v: Expr, span: Span) -> DResult<Expr> {
         let d = dtype_of(&v);
+        let v = if d == DType::Bool && op != ast::UnaryOp::Not {
+            convert(v, DType::I64)
+        } else {
+            v
+        };
+        let widen = |e: Expr| {
+            let w = if dtype_of(&e).is_signed_int() {
+                DType::I64
+            } else {
+                DType::U64
+            };
+            convert(e, w)
+        };
         Ok(match op {
-            ast::UnaryOp::UAdd => {
-                if d == DType::Bool {
-                    convert(v, DType::I64)
-                } else {
-                    v
-                }
-            }
-            ast::UnaryOp::USub => {
-                let v = if d == DType::Bool {
-                    convert(v, DType::I64)
-                } else {
-                    v
-                };
-                unary(UnOp::Neg, v, span)
-            }
+            ast::UnaryOp::UAdd if dtype_of(&v).is_int() => widen(v),
+            ast::UnaryOp::UAdd => v,
+            ast::UnaryOp::USub if dtype_of(&v).is_int() => widen(unary(UnOp::Neg, v, span)),
+            ast::UnaryOp::USub => unary(UnOp::Neg, v, span),
             ast::UnaryOp::Not => {
                 let t = self.truth(v);
                 unary(UnOp::LogicalNot, t, span)
@@ -1462,12 +1576,7 @@ impl<'m> Elab<'m> {
                         format!("`~` needs an integer operand, not {}", Named(d)),
                     );
                 }
-                let v = if d == DType::Bool {
-                    convert(v, DType::I64)
-                } else {
-                    v
-                };
-                unary(UnOp::Not, v, span)
+                widen(unary(UnOp::Not, v, span))
             }
         })
     }
@@ -1713,14 +1822,17 @@ impl<'m> Elab<'m> {
                     acc = Some(match acc {
                         None => v,
                         Some(cur) => {
-                            // Python keeps the first of equal values: the new one
-                            // wins only when strictly smaller (larger).
+                            // numba-cuda (measured): PTX min/max for floats, a NaN
+                            // operand ignored, min(-0, +0) = -0, max = +0
                             let d = types::promote(dtype_of(&cur), dtype_of(&v));
                             let (cur, v) = (convert(cur, d), convert(v, d));
-                            let op = if b == "min" { BinOp::Lt } else { BinOp::Gt };
-                            let t = bin(op, v.clone(), cur.clone(), span);
-                            let s = select(t, v, cur, span);
-                            self.temp(s)
+                            let op = if b == "min" {
+                                BinOp::Min(NanMode::Ignore)
+                            } else {
+                                BinOp::Max(NanMode::Ignore)
+                            };
+                            let m = bin(op, cur, v, span);
+                            self.temp(m)
                         }
                     });
                 }
@@ -1916,12 +2028,9 @@ impl<'m> Elab<'m> {
     }
 
     fn static_dim(&self, e: &Expr, span: Span) -> DResult<usize> {
-        match e.kind {
-            ExprKind::Const(bits) if dtype_of(e).is_int() => {
-                let v = crate::ops::int_value(dtype_of(e), bits);
-                usize::try_from(v).map_err(|_| Diagnostic::new(span, format!("an array dimension must be ≥ 0, got {v}")))
-            }
-            _ => err(span, "an array shape must be a compile-time constant (a literal or a module-level constant)"),
+        match fold_int(e) {
+            Some(v) => usize::try_from(v).map_err(|_| Diagnostic::new(span, format!("an array dimension must be ≥ 0, got {v}"))),
+            None => err(span, "an array shape must be a compile-time constant (a literal or a module-level constant)"),
         }
     }
 
@@ -1931,8 +2040,10 @@ impl<'m> Elab<'m> {
         let op = match name {
             "add" => AtomicOp::Add,
             "sub" => AtomicOp::Sub,
-            "max" | "nanmax" => AtomicOp::Max,
-            "min" | "nanmin" => AtomicOp::Min,
+            "max" => AtomicOp::Max,
+            "min" => AtomicOp::Min,
+            "nanmax" => AtomicOp::NanMax,
+            "nanmin" => AtomicOp::NanMin,
             "exch" => AtomicOp::Exch,
             "compare_and_swap" | "cas" => AtomicOp::Cas,
             "and_" => AtomicOp::And,
@@ -1940,21 +2051,8 @@ impl<'m> Elab<'m> {
             "xor" => AtomicOp::Xor,
             "inc" => AtomicOp::Inc,
             "dec" => AtomicOp::Dec,
-            _ => return py::unsupported(
-                span,
-                &format!("cuda.atomic.{name}"),
-                DIALECT,
-                "use add, sub, max, min, exch, compare_and_swap, cas, and_, or_, xor, inc or dec",
-            ),
+            _ => return py::unsupported(span, &format!("cuda.atomic.{name}"), DIALECT, "use add, sub, max, min, nanmax, nanmin, exch, compare_and_swap, cas, and_, or_, xor, inc or dec"),
         };
-        if name.starts_with("nan") {
-            return py::unsupported(
-                span,
-                &format!("cuda.atomic.{name}"),
-                DIALECT,
-                "use cuda.atomic.max/min",
-            );
-        }
         let want = match name {
             "compare_and_swap" => 3,
             "cas" => 4,
@@ -1989,12 +2087,13 @@ impl<'m> Elab<'m> {
         let d = arr.dtype;
         let float_ok = matches!(
             op,
+            // the float atomics numba-cuda accepts (measured)
             AtomicOp::Add
                 | AtomicOp::Sub
                 | AtomicOp::Max
                 | AtomicOp::Min
-                | AtomicOp::Exch
-                | AtomicOp::Cas
+                | AtomicOp::NanMax
+                | AtomicOp::NanMin
         );
         if d.is_float() && (!float_ok || !matches!(d, DType::F32 | DType::F64)) {
             return err(
@@ -2094,14 +2193,11 @@ impl<'m> Elab<'m> {
         }
         match f {
             "floor" | "ceil" => {
+                // numba-cuda keeps the float type (an int argument: float64)
                 let [x] = self.num_args(c, 1, &format!("math.{f}"), span)?.try_into().expect("one");
-                let d = dtype_of(&x);
-                if d.is_int() || d == DType::Bool {
-                    return Ok(Val::Num(convert(x, DType::I64)));
-                }
+                let d = fl(dtype_of(&x));
                 let m = if f == "floor" { MathFn::Floor } else { MathFn::Ceil };
-                let r = unary(UnOp::Math(m), x, span);
-                Ok(Val::Num(convert(r, DType::I64)))
+                Ok(Val::Num(unary(UnOp::Math(m), convert(x, d), span)))
             }
             "pow" | "atan2" | "copysign" | "fmod" => {
                 let [x, y] = self.num_args(c, 2, &format!("math.{f}"), span)?.try_into().expect("two");

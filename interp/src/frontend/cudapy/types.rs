@@ -32,21 +32,23 @@ pub fn int_of(bits: u32, signed: bool) -> DType {
     }
 }
 
-/// The float dtype of at least `bits` width (float32 or float64).
+/// The float dtype of at least `bits` width (float16, float32 or float64).
 pub fn float_of(bits: u32) -> DType {
-    if bits <= 32 {
-        DType::F32
-    } else {
-        DType::F64
+    match bits {
+        0..=16 => DType::F16,
+        17..=32 => DType::F32,
+        _ => DType::F64,
     }
 }
 
-/// The more generic of two numeric dtypes: a float beats an int, and a
-/// mixed int/float pair gives the float as wide as the wider of the two
-/// (int64 with float32 computes in float64); between ints the wider wins
-/// and, at equal width, the unsigned one (C's rule; the seed is silent);
-/// bool with any type gives that type, and bool with bool gives int64
-/// (Python adds bools as ints).
+/// The more generic of two numeric dtypes: the seed coerces "to the most
+/// generic type of the two", so the result is one of them: a float beats an
+/// int (int64 with float32 is float32), the wider of two ints or two floats
+/// wins; at equal width the signed int (the seed is silent; numba-cuda,
+/// measured, computes uint64 + int64 in int64); bool with any type gives
+/// that type, and bool with bool gives int64 (Python adds bools as ints).
+/// numba-cuda itself widens (int32 + int32 is int64, float32 + int32 is
+/// float64): docs/divergences.md.
 pub fn promote(a: DType, b: DType) -> DType {
     if a == b && a != DType::Bool {
         return a;
@@ -54,7 +56,13 @@ pub fn promote(a: DType, b: DType) -> DType {
     match (a, b) {
         (DType::Bool, DType::Bool) => DType::I64,
         (DType::Bool, x) | (x, DType::Bool) => x,
-        _ if a.is_float() || b.is_float() => float_of(width(a).max(width(b))),
+        _ if a.is_float() != b.is_float() => {
+            if a.is_float() {
+                a
+            } else {
+                b
+            }
+        }
         _ => {
             let (wa, wb) = (width(a), width(b));
             if wa != wb {
@@ -63,10 +71,10 @@ pub fn promote(a: DType, b: DType) -> DType {
                 } else {
                     b
                 }
-            } else if a.is_signed_int() {
-                b
-            } else {
+            } else if a.is_signed_int() || a.is_float() {
                 a
+            } else {
+                b
             }
         }
     }
@@ -130,11 +138,17 @@ mod tests {
         // + - *: the more generic of the two.
         assert_eq!(promote(I32, I32), I32);
         assert_eq!(promote(I8, I16), I16);
+        // "of the two": the float operand's type, however wide the int
         assert_eq!(promote(I32, F32), F32);
-        assert_eq!(promote(I64, F32), F64);
+        assert_eq!(promote(I64, F32), F32);
+        assert_eq!(promote(F16, I32), F16);
         assert_eq!(promote(F32, F64), F64);
-        assert_eq!(promote(U32, I32), U32);
         assert_eq!(promote(U8, I16), I16);
+        assert_eq!(promote(Bool, F32), F32);
+        assert_eq!(promote(Bool, Bool), I64);
+        // equal-width signedness, where the seed is silent: numba-cuda's signed
+        assert_eq!(promote(U64, I64), I64);
+        assert_eq!(promote(U32, I32), I32);
         // //: integer of the coerced width, at least 32 bits.
         assert_eq!(floordiv_result(promote(I8, I8)), I32);
         assert_eq!(floordiv_result(promote(I64, I32)), I64);
