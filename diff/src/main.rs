@@ -102,6 +102,9 @@ enum Cmd {
         /// Keep mismatches as found, without reducing them.
         #[arg(long)]
         no_reduce: bool,
+        /// The language of the generated programs: triton or cudapy.
+        #[arg(long, default_value = "triton")]
+        dialect: String,
     },
     /// Reduce a case on which two backends disagree, keeping the disagreement.
     Reduce {
@@ -136,6 +139,9 @@ enum Cmd {
         index: u64,
         #[arg(long, default_value = ".")]
         out: String,
+        /// The language: triton or cudapy.
+        #[arg(long, default_value = "triton")]
+        dialect: String,
     },
     /// Measure the interpreter's throughput (elements per second).
     Bench {
@@ -309,7 +315,9 @@ fn dispatch(cmd: Cmd) -> Result<ExitCode, Error> {
             jobs,
             out,
             no_reduce,
+            dialect,
         } => {
+            let dialect = parse_dialect(&dialect)?;
             let time = time
                 .map(|t| parse_duration(&t))
                 .transpose()
@@ -327,8 +335,11 @@ fn dispatch(cmd: Cmd) -> Result<ExitCode, Error> {
                 jobs: jobs
                     .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
                 out: out.map(std::path::PathBuf::from),
-                config: fuzz::gen::Config::default(),
-                reduce: !no_reduce,
+                config: fuzz::gen::Config {
+                    dialect,
+                    ..Default::default()
+                },
+                reduce: !no_reduce && dialect == ksem_interp::frontend::Dialect::Triton,
             };
             let s = fuzz::progress::run_with_progress(&o);
             for (i, e) in &s.error_samples {
@@ -405,8 +416,17 @@ fn dispatch(cmd: Cmd) -> Result<ExitCode, Error> {
             dir.as_deref().unwrap_or("corpus/triton"),
             backends.as_deref(),
         ),
-        Cmd::Gen { seed, index, out } => {
-            let p = fuzz::gen::generate(&fuzz::gen::Config::default(), seed, index);
+        Cmd::Gen {
+            seed,
+            index,
+            out,
+            dialect,
+        } => {
+            let config = fuzz::gen::Config {
+                dialect: parse_dialect(&dialect)?,
+                ..Default::default()
+            };
+            let p = fuzz::gen::generate(&config, seed, index);
             let base = std::path::Path::new(&out).join(format!("fuzz_{seed}_{index}"));
             let write = |ext: &str, text: String| {
                 let path = base.with_extension(ext);
@@ -431,6 +451,17 @@ fn dispatch(cmd: Cmd) -> Result<ExitCode, Error> {
             }
             Ok(ExitCode::SUCCESS)
         }
+    }
+}
+
+/// A `--dialect` argument.
+fn parse_dialect(s: &str) -> Result<ksem_interp::frontend::Dialect, Error> {
+    match s {
+        "triton" => Ok(ksem_interp::frontend::Dialect::Triton),
+        "cudapy" => Ok(ksem_interp::frontend::Dialect::CudaPy),
+        other => Err(usage(format!(
+            "unknown --dialect {other:?} (choose triton or cudapy)"
+        ))),
     }
 }
 

@@ -41,20 +41,44 @@ pub fn source(parts: &[&Lowered]) -> String {
     out
 }
 
-/// Runs every lowered kernel of a batch on the host with one thread per
-/// block, compiling them together (each alone if the batch fails to compile,
-/// so one bad kernel cannot change another's verdict).
+/// Runs every lowered kernel of a batch on the host, compiling together the
+/// kernels that need the same threads per block (one for tile programs, the
+/// block size for SIMT ones); each alone if a compile fails, so one bad
+/// kernel cannot change another's verdict.
 pub fn run_host(items: &[(&Lowered, &Launch, &str)]) -> Vec<Result<RunResult, GpuError>> {
+    let mut groups: std::collections::BTreeMap<u32, Vec<usize>> = Default::default();
+    for (i, (l, _, _)) in items.iter().enumerate() {
+        groups.entry(l.threads(1)).or_default().push(i);
+    }
+    let mut out: Vec<Option<Result<RunResult, GpuError>>> = items.iter().map(|_| None).collect();
+    for (threads, idx) in groups {
+        let group: Vec<(&Lowered, &Launch, &str)> = idx.iter().map(|&i| items[i]).collect();
+        for (i, r) in idx.into_iter().zip(run_host_group(&group, threads)) {
+            out[i] = Some(r);
+        }
+    }
+    out.into_iter()
+        .map(|r| r.unwrap_or_else(|| Err(GpuError::Launch("batch lost a result".into()))))
+        .collect()
+}
+
+/// [`run_host`] for kernels that all run with `threads` threads per block.
+fn run_host_group(
+    items: &[(&Lowered, &Launch, &str)],
+    threads: u32,
+) -> Vec<Result<RunResult, GpuError>> {
     let parts: Vec<&Lowered> = items.iter().map(|(l, _, _)| *l).collect();
-    match crate::host::compile_opt(&source(&parts), 1, "-O0") {
+    match crate::host::compile_opt(&source(&parts), threads, "-O0") {
         Ok(so) => items
             .iter()
             .enumerate()
-            .map(|(i, (l, launch, k))| crate::host::run_in(&so, &host_entry(i), l, launch, k, 1))
+            .map(|(i, (l, launch, k))| {
+                crate::host::run_in(&so, &host_entry(i), l, launch, k, threads)
+            })
             .collect(),
         Err(_) if items.len() > 1 => items
             .iter()
-            .map(|(l, launch, k)| crate::host::run(l, launch, k, 1))
+            .map(|(l, launch, k)| crate::host::run(l, launch, k, threads))
             .collect(),
         Err(e) => vec![Err(e)],
     }

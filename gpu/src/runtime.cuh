@@ -540,10 +540,14 @@ template <int F, int T> KSEM_FN ku64 ksem_cvt(ku64 a, bool rtz, bool sat) {
 #ifndef KSEM_HOST
     // the hardware's round-to-nearest-even conversions: exact for float32
     // and float64 results; through double (exact for 32-bit integers) else
+    // The sign is or-ed into the bits: ptxas (CUDA 13.0, -O1 and above)
+    // compiles `neg ? -f : f` after `m = neg ? -v : v` of `v = -abs(x)` into
+    // -0.0 for x = 0 (docs/gpu-findings.md, corpus/cudapy/gpu_neg_abs_zero).
     if (!rtz) {
-      if constexpr (T == KF32) return (ku64)__float_as_uint(neg ? -__ull2float_rn(m) : __ull2float_rn(m));
-      if constexpr (T == KF64) return ksem_f64bits(neg ? -__ull2double_rn(m) : __ull2double_rn(m));
-      if constexpr (kbits(F) <= 32) return ksem_from_f64<T>(neg ? -(double)m : (double)m, false, false);
+      if constexpr (T == KF32) return (ku64)__float_as_uint(__ull2float_rn(m)) | (neg ? 0x80000000ull : 0ull);
+      if constexpr (T == KF64) return ksem_f64bits(__ull2double_rn(m)) | (neg ? 0x8000000000000000ull : 0ull);
+      if constexpr (kbits(F) <= 32)
+        return ksem_from_f64<T>(ksem_f64(ksem_f64bits((double)m) | (neg ? 0x8000000000000000ull : 0ull)), false, false);
     }
 #endif
     return ksem_round_exact(kexpbits(T), kmanbits(T), khasinf(T), neg, m, 0, rtz, false);

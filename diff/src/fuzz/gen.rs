@@ -16,6 +16,9 @@ use std::collections::BTreeSet;
 /// Every knob of the generator.
 #[derive(Clone, Debug)]
 pub struct Config {
+    /// The language programs are written in (Triton tile programs or CUDA
+    /// Python SIMT programs, `gen_cudapy`; the other knobs are Triton's).
+    pub dialect: ksem_interp::frontend::Dialect,
     /// Dtypes that arithmetic uses (fp8 only ever appears through conversions).
     pub dtypes: Vec<DType>,
     /// Tile lengths (powers of two) of 1-D programs; rows/cols of 2-D ones.
@@ -41,6 +44,7 @@ pub struct Config {
 impl Default for Config {
     fn default() -> Config {
         Config {
+            dialect: ksem_interp::frontend::Dialect::Triton,
             dtypes: vec![
                 DType::Bool,
                 DType::I8,
@@ -131,6 +135,9 @@ impl E {
 
 /// Generates program `index` of the campaign `seed`.
 pub fn generate(cfg: &Config, seed: u64, index: u64) -> Program {
+    if cfg.dialect == ksem_interp::frontend::Dialect::CudaPy {
+        return super::gen_cudapy::generate(seed, index);
+    }
     let mut g = Gen::new(cfg, Rng::new(seed, index));
     g.program()
 }

@@ -2,6 +2,7 @@
 //! compare bit for bit.
 
 pub mod gen;
+pub mod gen_cudapy;
 pub mod progress;
 pub mod rng;
 pub mod run;
@@ -130,6 +131,44 @@ mod campaign_tests {
             "{} UB-skipped programs",
             a.ub_skipped
         );
+    }
+}
+
+#[cfg(test)]
+mod cudapy_campaign_tests {
+    use super::gen::Config;
+    use super::run::{campaign, Options};
+    use crate::backend::Backend;
+    use ksem_interp::frontend::Dialect;
+
+    /// A CUDA Python campaign of interp against the host build finds no
+    /// mismatch, and its verdicts do not depend on the number of jobs.
+    #[test]
+    fn cudapy_campaign_matches_the_host_build() {
+        let o = |jobs| Options {
+            seed: 21,
+            count: Some(96),
+            time: None,
+            backends: (Backend::Interp, Backend::Host),
+            jobs,
+            out: None,
+            config: Config {
+                dialect: Dialect::CudaPy,
+                ..Default::default()
+            },
+            reduce: false,
+        };
+        let (a, b) = (campaign(&o(1), |_| {}), campaign(&o(2), |_| {}));
+        assert_eq!(a.programs, 96);
+        assert_eq!(
+            (a.mismatches, a.errors, a.ub_skipped),
+            (0, 0, 0),
+            "{:?} {:?}",
+            a.error_samples,
+            a.ub_samples
+        );
+        assert_eq!(a.by_feature, b.by_feature);
+        assert!(a.by_feature.contains_key("shared+barrier") && a.by_feature.contains_key("atomic"));
     }
 }
 
