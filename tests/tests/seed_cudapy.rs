@@ -957,3 +957,33 @@ fn early_return_masks_threads() {
     );
     assert_eq!(i32s(&r, "o"), vec![1, 0, 1, 0]);
 }
+
+#[test]
+fn different_atomics_on_one_element_are_order_dependent() {
+    // or_ then add gives (0 | 1) + 1 = 2; add then or_ gives (0 + 1) | 1 = 1:
+    // the element's final value depends on the order, which the result says.
+    let src = kern(
+        "a",
+        "if cuda.threadIdx.x == 0:\n    cuda.atomic.or_(a, 0, 1)\nelse:\n    cuda.atomic.add(a, 0, 1)",
+    );
+    let r = run_clean(
+        &src,
+        &simt([1, 1, 1], [2, 1, 1], json!({"a": zeros("int32", 1)})),
+    );
+    let a = r.buffers.iter().find(|b| b.name == "a").unwrap();
+    assert_eq!(a.inexact, vec![true]);
+    // the same operation from every thread commutes: exact
+    let src = kern(
+        "a",
+        "cuda.atomic.add(a, 0, 1)\ncuda.atomic.add(a, 1, cuda.threadIdx.x)",
+    );
+    let r = run_clean(
+        &src,
+        &simt([1, 1, 1], [4, 1, 1], json!({"a": zeros("int32", 2)})),
+    );
+    let a = r.buffers.iter().find(|b| b.name == "a").unwrap();
+    assert_eq!(
+        (a.bits.clone(), a.inexact.clone()),
+        (vec![4, 6], vec![false, false])
+    );
+}

@@ -5,7 +5,7 @@ use crate::dtype::DType;
 use crate::ir::{Kernel, VarId};
 use crate::launch::{ArgSpec, BufferResult, Launch};
 use crate::span::Span;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 
 /// One global buffer of the launch.
 pub struct Buffer {
@@ -13,6 +13,10 @@ pub struct Buffer {
     pub dtype: DType,
     pub cells: Vec<AtomicU64>,
     pub inexact: Vec<AtomicBool>,
+    /// Per element: the last atomic operation applied (0: none, else 1 +
+    /// its index in `AtomicOp::ALL`), to tell when different operations
+    /// meet on one element.
+    pub last_atomic: Vec<AtomicU8>,
 }
 
 impl Buffer {
@@ -56,6 +60,7 @@ impl Global {
                         dtype: *dtype,
                         cells: bits.iter().map(|&b| AtomicU64::new(b)).collect(),
                         inexact: bits.iter().map(|_| AtomicBool::new(false)).collect(),
+                        last_atomic: bits.iter().map(|_| AtomicU8::new(0)).collect(),
                     });
                 }
                 (Some(ArgSpec::Scalar { bits, .. }), Some(v)) => params.push((v, *bits)),

@@ -83,6 +83,8 @@ struct ArrayMem {
     cells: Vec<u64>,
     written: Vec<bool>,
     inexact: Vec<bool>,
+    /// The last atomic operation per element (as `Buffer::last_atomic`).
+    last_atomic: Vec<u8>,
     /// Elements of one copy (local arrays have one copy per lane).
     len: usize,
 }
@@ -178,6 +180,7 @@ impl<'a> BlockRun<'a> {
                     cells: vec![0; total],
                     written: vec![false; total],
                     inexact: vec![false; total],
+                    last_atomic: vec![0; total],
                     len: a.len(),
                 }
             })
@@ -530,6 +533,16 @@ impl<'a> BlockRun<'a> {
         }
     }
 
+    /// Records `op` as the last atomic on `place`; the one before, if any.
+    fn swap_last_atomic(&mut self, place: &Place, op: AtomicOp) -> Option<AtomicOp> {
+        let id = 1 + AtomicOp::ALL.iter().position(|&o| o == op).expect("in ALL") as u8;
+        let prev = match *place {
+            Place::Global(b, i) => self.bufs[b].last_atomic[i].swap(id, Ordering::Relaxed),
+            Place::Array(a, i) => std::mem::replace(&mut self.arrays[a].last_atomic[i], id),
+        };
+        (prev > 0).then(|| AtomicOp::ALL[prev as usize - 1])
+    }
+
     fn write(&mut self, place: &Place, bits: u64, inexact: bool) {
         match *place {
             Place::Global(b, i) => {
@@ -845,9 +858,13 @@ impl<'a> BlockRun<'a> {
                     let (old, old_ix) = self.read(&place);
                     let new =
                         ops::atomic_rmw(*op, d, old, v.bits[l], c.as_ref().map(|c| c.bits[l]));
+                    // Different operations on one element do not commute.
+                    let mixed = self.swap_last_atomic(&place, *op).is_some_and(|p| p != *op);
                     // The final value depends on the order of the updates:
-                    // float additions round differently, exchanges keep the last.
+                    // float additions round differently, exchanges keep the
+                    // last, different operations give different results.
                     let order_dependent = old_ix
+                        || mixed
                         || v.inexact[l]
                         || (d.is_float() && matches!(op, AtomicOp::Add | AtomicOp::Sub))
                         || (matches!(op, AtomicOp::Exch | AtomicOp::Cas) && new != old);
