@@ -14,6 +14,9 @@ pub enum Backend {
     Host,
     /// The CUDA lowering on the GPU.
     Cuda,
+    /// Real numba-cuda on the GPU (`tools/numba_run.py`): CUDA Python files
+    /// in `ksem run` and `ksem diff` only.
+    Numba,
 }
 
 impl Backend {
@@ -22,8 +25,9 @@ impl Backend {
             "interp" => Ok(Backend::Interp),
             "host" => Ok(Backend::Host),
             "cuda" => Ok(Backend::Cuda),
+            "numba" => Ok(Backend::Numba),
             other => Err(format!(
-                "unknown backend {other:?} (choose interp, host or cuda)"
+                "unknown backend {other:?} (choose interp, host, cuda or numba)"
             )),
         }
     }
@@ -60,9 +64,31 @@ impl Backend {
             Backend::Cuda => {
                 ksem_gpu::run(k, launch, ksem_gpu::Backend::Cuda).map_err(|e| e.to_string())
             }
+            Backend::Numba => Err(NUMBA_FILES_ONLY.into()),
+        }
+    }
+
+    /// Runs the program in file `program` (elaborated as `k`) with the
+    /// launch spec read from `launch_path`: the numba backend runs the file
+    /// itself, the others the elaborated kernel.
+    pub fn run_file(
+        self,
+        program: &str,
+        launch_path: &str,
+        kernel: Option<&str>,
+        k: &Kernel,
+        launch: &Launch,
+        opts: &RunOptions,
+    ) -> Result<RunResult, String> {
+        match self {
+            Backend::Numba => crate::numba::run(program, launch_path, kernel),
+            b => b.run(k, launch, opts),
         }
     }
 }
+
+const NUMBA_FILES_ONLY: &str =
+    "the numba backend runs CUDA Python files: use it with ksem run or ksem diff";
 
 impl Backend {
     /// Programs compiled together in one batch: many for the host build
@@ -75,6 +101,7 @@ impl Backend {
         match self {
             Backend::Interp | Backend::Host => 128,
             Backend::Cuda => 8,
+            Backend::Numba => 1,
         }
     }
 
@@ -85,7 +112,9 @@ impl Backend {
         opts: &RunOptions,
     ) -> Vec<Result<RunResult, String>> {
         let gpu = match self {
-            Backend::Interp => return items.iter().map(|(k, l)| self.run(k, l, opts)).collect(),
+            Backend::Interp | Backend::Numba => {
+                return items.iter().map(|(k, l)| self.run(k, l, opts)).collect()
+            }
             Backend::Host => ksem_gpu::Backend::Host,
             Backend::Cuda => ksem_gpu::Backend::Cuda,
         };
@@ -102,6 +131,7 @@ impl fmt::Display for Backend {
             Backend::Interp => "interp",
             Backend::Host => "host",
             Backend::Cuda => "cuda",
+            Backend::Numba => "numba",
         })
     }
 }

@@ -11,6 +11,7 @@ mod bench;
 mod compare;
 mod corpus;
 mod fuzz;
+mod numba;
 mod reduce;
 
 use backend::Backend;
@@ -58,7 +59,7 @@ enum Cmd {
         /// Loop iterations one program instance may run before ksem stops it.
         #[arg(long, default_value_t = 1 << 24)]
         max_loop_iterations: u64,
-        /// Where to run it: interp (the reference), host (the CUDA lowering on the CPU) or cuda (the GPU).
+        /// Where to run it: interp (the reference), host (the CUDA lowering on the CPU), cuda (the GPU) or numba (real numba-cuda on the GPU, via tools/numba_run.py).
         #[arg(long, default_value = "interp")]
         backend: String,
     },
@@ -219,10 +220,12 @@ fn dispatch(cmd: Cmd) -> Result<ExitCode, Error> {
                         diag,
                     })?
                 }
-                b => b.run(&k, &l, &opts).map_err(|m| Error::Launch {
-                    path: program.clone(),
-                    message: format!("{b}: {m}"),
-                })?,
+                b => b
+                    .run_file(&program, &launch, kernel.as_deref(), &k, &l, &opts)
+                    .map_err(|m| Error::Launch {
+                        path: program.clone(),
+                        message: format!("{b}: {m}"),
+                    })?,
             };
             if json {
                 println!("{}", r.to_json());
@@ -293,10 +296,11 @@ fn dispatch(cmd: Cmd) -> Result<ExitCode, Error> {
             let k = ksem_interp::elaborate_source(&program, &src, &l, kernel.as_deref())?;
             let opts = RunOptions::default();
             let run = |b: Backend| {
-                b.run(&k, &l, &opts).map_err(|m| Error::Launch {
-                    path: program.clone(),
-                    message: format!("{b}: {m}"),
-                })
+                b.run_file(&program, &launch, kernel.as_deref(), &k, &l, &opts)
+                    .map_err(|m| Error::Launch {
+                        path: program.clone(),
+                        message: format!("{b}: {m}"),
+                    })
             };
             let (a, b) = (run(pair.0)?, run(pair.1)?);
             let c = compare::compare(&a, &b, 10);

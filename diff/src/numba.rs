@@ -1,0 +1,109 @@
+//! The `numba` backend: runs a CUDA Python file on real numba-cuda through
+//! `tools/numba_run.py` (a GPU machine with numba-cuda) and reads back its
+//! result JSON. Real numba-cuda detects no UB and cannot tell exact from
+//! approximate elements, so its results carry neither.
+
+use ksem_interp::dtype::DType;
+use ksem_interp::launch::{BufferResult, RunResult};
+use serde_json::Value as Json;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Where `tools/numba_run.py` is: `$KSEM_NUMBA_RUN`, else under the current
+/// directory or a directory above the `ksem` executable.
+fn runner() -> Result<PathBuf, String> {
+    if let Ok(p) = std::env::var("KSEM_NUMBA_RUN") {
+        return Ok(PathBuf::from(p));
+    }
+    let rel = Path::new("tools").join("numba_run.py");
+    if rel.exists() {
+        return Ok(rel);
+    }
+    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+    exe.ancestors()
+        .map(|d| d.join(&rel))
+        .find(|p| p.exists())
+        .ok_or_else(|| {
+            "tools/numba_run.py not found: run from the repository root or set KSEM_NUMBA_RUN"
+                .to_string()
+        })
+}
+
+/// Runs `program` with the launch spec at `launch` on numba-cuda.
+pub fn run(program: &str, launch: &str, kernel: Option<&str>) -> Result<RunResult, String> {
+    let tool = runner()?;
+    let mut cmd = Command::new(std::env::var("PYTHON").unwrap_or_else(|_| "python3".into()));
+    cmd.arg(&tool).arg(program).arg("--launch").arg(launch);
+    if let Some(k) = kernel {
+        cmd.arg("--kernel").arg(k);
+    }
+    let out = cmd
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", tool.display()))?;
+    if !out.status.success() {
+        let err = String::from_utf8_lossy(&out.stderr);
+        let last = err
+            .lines()
+            .rev()
+            .find(|l| !l.trim().is_empty())
+            .unwrap_or("(no output)");
+        return Err(format!("{} failed: {}", tool.display(), last.trim()));
+    }
+    let text = String::from_utf8_lossy(&out.stdout);
+    parse_result(&text)
+}
+
+/// Reads a result JSON (DESIGN.md "Interfaces") as printed by the runners.
+pub fn parse_result(text: &str) -> Result<RunResult, String> {
+    let v: Json = serde_json::from_str(text).map_err(|e| format!("result JSON: {e}"))?;
+    let field = |k: &str| v.get(k).ok_or_else(|| format!("result JSON: no \"{k}\""));
+    let bufs = field("buffers")?
+        .as_object()
+        .ok_or("result JSON: \"buffers\" is not an object")?;
+    let mut buffers = Vec::new();
+    for (name, b) in bufs {
+        let dtype = b
+            .get("dtype")
+            .and_then(Json::as_str)
+            .and_then(DType::from_name)
+            .ok_or_else(|| format!("result JSON: buffer {name} has no known dtype"))?;
+        let bits: Vec<u64> = b
+            .get("bits")
+            .and_then(Json::as_array)
+            .ok_or_else(|| format!("result JSON: buffer {name} has no bits"))?
+            .iter()
+            .map(|x| {
+                x.as_str()
+                    .and_then(|s| u64::from_str_radix(s.trim_start_matches("0x"), 16).ok())
+                    .ok_or_else(|| format!("result JSON: buffer {name}: bad bits {x}"))
+            })
+            .collect::<Result<_, _>>()?;
+        buffers.push(BufferResult {
+            name: name.clone(),
+            dtype,
+            inexact: vec![false; bits.len()],
+            bits,
+        });
+    }
+    Ok(RunResult {
+        kernel: field("kernel")?.as_str().unwrap_or("").to_string(),
+        backend: field("backend")?.as_str().unwrap_or("numba").to_string(),
+        buffers,
+        ub: Vec::new(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_the_runners_result_json() {
+        let r = parse_result(r#"{"kernel": "k", "backend": "numba", "buffers": {"out": {"dtype": "int32", "len": 2, "bits": ["0x00000001", "0xffffffff"]}}, "ub": []}"#).unwrap();
+        assert_eq!(r.buffers[0].name, "out");
+        assert_eq!(r.buffers[0].dtype, DType::I32);
+        assert_eq!(r.buffers[0].bits, vec![1, 0xffff_ffff]);
+        assert!(parse_result(r#"{"kernel": "k"}"#).is_err());
+        assert!(parse_result(r#"{"kernel": "k", "backend": "numba", "buffers": {"o": {"dtype": "int99", "bits": []}}}"#).is_err());
+    }
+}
