@@ -13,6 +13,7 @@ mod corpus;
 mod fuzz;
 mod numba;
 mod reduce;
+mod render;
 
 use backend::Backend;
 
@@ -237,6 +238,7 @@ fn dispatch(cmd: Cmd) -> Result<ExitCode, Error> {
                     "{program}:{}:{}: undefined behaviour: {}: {} (program ({},{},{}), element {:?})",
                     u.line, u.col, u.kind, u.message, u.program[0], u.program[1], u.program[2], u.element
                 );
+                eprint!("{}", render::ub_report(&program, &src, u));
             }
             Ok(if r.ub.is_empty() {
                 ExitCode::SUCCESS

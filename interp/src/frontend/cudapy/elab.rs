@@ -619,6 +619,17 @@ impl<'m> Elab<'m> {
                 if depth > 0 && matches!(self.frame().env.get(name), Some(Val::Num(_))) {
                     return err(span, format!("`{name}` is a number before this loop or branch; it cannot become another kind of value there"));
                 }
+                // a new shared or local array takes the name it is bound to
+                if let Val::Array(ArrayVal { base, .. }) = &other {
+                    if let ExprKind::ArrayBase(id) = base.kind {
+                        let a = &mut self.arrays[id];
+                        if a.name.starts_with(a.space.name())
+                            && a.name[a.space.name().len()..].parse::<usize>().is_ok()
+                        {
+                            a.name = name.to_string();
+                        }
+                    }
+                }
                 self.frame().env.insert(name.to_string(), other);
                 Ok(())
             }
