@@ -571,6 +571,27 @@ pub(crate) fn binary_c(
     })
 }
 
+/// The C lines of a Python `range(lo, hi, st)` loop over variable `var` of
+/// dtype `d` with temporaries `t`: the trip count, the loop header (its body
+/// follows, then `}`), the iteration guard and the variable's update.
+pub(crate) fn range_loop(
+    var: &str,
+    d: DType,
+    [lo, hi, st]: [&str; 3],
+    t: &[String; 4],
+) -> [String; 4] {
+    let [tl, ts, tn, it] = t;
+    [
+        format!(
+            "const ku64 {tl} = {lo}, {ts} = {st}, {tn} = ksem_trip_count<{}>({tl}, {hi}, {ts});",
+            dt(d)
+        ),
+        format!("for (ku64 {it} = 0; {it} < {tn}; ++{it}) {{"),
+        "if (++ksem_iters > KSEM_MAX_ITERS) return;".to_string(),
+        format!("{var} = ({tl} + {it} * {ts}) & kmask({});", dt(d)),
+    ]
+}
+
 /// Row-major strides of a shape.
 fn strides(shape: &[usize]) -> Vec<usize> {
     let mut s = vec![1; shape.len()];
@@ -767,31 +788,18 @@ impl<'a> Lower<'a> {
                 let lo = self.expr(start)?;
                 let hi = self.expr(end)?;
                 let st = self.expr(step)?;
-                let (tl, ts, tn, it) = (self.fresh(), self.fresh(), self.fresh(), self.fresh());
-                self.line(
-                    &format!(
-                        "const ku64 {tl} = {}, {ts} = {}, {tn} = ksem_trip_count<{}>({tl}, {}, {ts});",
-                        lo.at(),
-                        st.at(),
-                        dt(d),
-                        hi.at()
-                    ),
-                    *span,
+                let t = [self.fresh(), self.fresh(), self.fresh(), self.fresh()];
+                let [head, open, guard, set] = range_loop(
+                    &var_name(self.k, *var),
+                    d,
+                    [&lo.at(), &hi.at(), &st.at()],
+                    &t,
                 );
-                self.line(
-                    &format!("for (ku64 {it} = 0; {it} < {tn}; ++{it}) {{"),
-                    *span,
-                );
+                self.line(&head, *span);
+                self.line(&open, *span);
                 self.indent += 1;
-                self.line("if (++ksem_iters > KSEM_MAX_ITERS) return;", *span);
-                self.line(
-                    &format!(
-                        "{} = ({tl} + {it} * {ts}) & kmask({});",
-                        var_name(self.k, *var),
-                        dt(d)
-                    ),
-                    *span,
-                );
+                self.line(&guard, *span);
+                self.line(&set, *span);
                 self.block(body)?;
                 self.indent -= 1;
                 self.line("}", *span);

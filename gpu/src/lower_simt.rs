@@ -11,7 +11,7 @@
 
 use crate::inexact::Inexact;
 use crate::lower::{
-    binary_c, bits_type, cast_c, dt, err, ident, unary_c, var_name, LResult, LowerError,
+    binary_c, bits_type, cast_c, dt, err, ident, range_loop, unary_c, var_name, LResult, LowerError,
 };
 use ksem_interp::ir::*;
 use ksem_interp::span::Span;
@@ -186,19 +186,14 @@ impl SimtLower<'_> {
                 let lo = self.expr(start)?;
                 let hi = self.expr(end)?;
                 let st = self.expr(step)?;
-                let (tl, ts, tn, it) = (self.fresh(), self.fresh(), self.fresh(), self.fresh());
-                self.line(&format!(
-                    "const ku64 {tl} = {lo}, {ts} = {st}, {tn} = ksem_trip_count<{}>({tl}, {hi}, {ts});",
-                    dt(d)
-                ));
-                self.line(&format!("for (ku64 {it} = 0; {it} < {tn}; ++{it}) {{"));
+                let t = [self.fresh(), self.fresh(), self.fresh(), self.fresh()];
+                let [head, open, guard, set] =
+                    range_loop(&var_name(self.k, *var), d, [&lo, &hi, &st], &t);
+                self.line(&head);
+                self.line(&open);
                 self.indent += 1;
-                self.line("if (++ksem_iters > KSEM_MAX_ITERS) return;");
-                self.line(&format!(
-                    "{} = ({tl} + {it} * {ts}) & kmask({});",
-                    var_name(self.k, *var),
-                    dt(d)
-                ));
+                self.line(&guard);
+                self.line(&set);
                 self.indent -= 1;
                 self.nested(body)?;
                 self.line("}");
