@@ -78,7 +78,7 @@ pub fn check(dir: &str, backends: Option<&str>) -> Result<ExitCode, Error> {
             }
             let outcome = b.run(&k, &l, &RunOptions::default());
             let bad = match outcome {
-                Ok(r) => check_expected(expected, &r, ksem_interp::corpus::INEXACT_ULP_BOUND),
+                Ok(r) => check_expected(expected, &r, ksem_interp::compare::INEXACT_ULP_BOUND),
                 Err(e) => vec![e],
             };
             if bad.is_empty() {

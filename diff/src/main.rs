@@ -8,7 +8,6 @@ use std::process::ExitCode;
 
 mod backend;
 mod bench;
-mod compare;
 mod corpus;
 mod fuzz;
 mod numba;
@@ -305,8 +304,8 @@ fn dispatch(cmd: Cmd) -> Result<ExitCode, Error> {
                     })
             };
             let (a, b) = (run(pair.0)?, run(pair.1)?);
-            let c = compare::compare(&a, &b, 10);
-            print!("{}", compare::report(&a, &b, &c));
+            let c = ksem_interp::compare::compare(&a, &b, 10);
+            print!("{}", ksem_interp::compare::report(&a, &b, &c));
             Ok(if c.is_match() {
                 ExitCode::SUCCESS
             } else {

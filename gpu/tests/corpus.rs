@@ -4,13 +4,9 @@
 
 use ksem_gpu::{cuda, lower, Backend};
 use ksem_interp::eval::RunOptions;
-use ksem_interp::float::ulp_distance;
 use ksem_interp::ir::Kernel;
 use ksem_interp::launch::{parse_launch, Launch, RunResult};
 use std::path::PathBuf;
-
-/// Inexact elements may differ by this many units in the last place.
-const ULP_BOUND: u64 = 4;
 
 struct Case {
     name: String,
@@ -61,51 +57,26 @@ fn interp(c: &Case) -> RunResult {
     ksem_interp::eval::run(&c.kernel, &c.launch, &opts).expect("interpreter runs")
 }
 
-/// Differences between the interpreter's result and a backend's.
+/// Differences between the interpreter's result and a backend's: the one
+/// comparison every tool uses (`ksem_interp::compare`), plus the backend
+/// must mark inexact every element the interpreter does.
 fn compare(want: &RunResult, got: &RunResult) -> Vec<String> {
-    let mut bad = Vec::new();
-    if want.buffers.len() != got.buffers.len() {
-        return vec![format!(
-            "{} buffers, expected {}",
-            got.buffers.len(),
-            want.buffers.len()
-        )];
+    let c = ksem_interp::compare::compare(want, got, 8);
+    let mut bad: Vec<String> = c.problems.clone();
+    for m in &c.mismatches {
+        bad.push(format!(
+            "{}[{}]: interp {:#x}, {} {:#x}",
+            m.buffer, m.index, m.a, got.backend, m.b
+        ));
     }
     for (w, g) in want.buffers.iter().zip(&got.buffers) {
-        if w.name != g.name || w.dtype != g.dtype || w.bits.len() != g.bits.len() {
+        if let Some(i) = (0..w.inexact.len())
+            .find(|&i| w.inexact[i] && !g.inexact.get(i).copied().unwrap_or(false))
+        {
             bad.push(format!(
-                "buffer {} differs in name, dtype or length",
-                w.name
-            ));
-            continue;
-        }
-        for i in 0..w.bits.len() {
-            let (a, b) = (w.bits[i], g.bits[i]);
-            if a == b {
-                continue;
-            }
-            if w.inexact[i] && w.dtype.is_float() && ulp_distance(w.dtype, a, b) <= ULP_BOUND {
-                if !g.inexact[i] {
-                    bad.push(format!("{}[{i}]: inexact in interp, exact here", w.name));
-                }
-                continue;
-            }
-            bad.push(format!(
-                "{}[{i}]: interp {a:#x}, {} {b:#x}",
+                "{}[{i}]: the interpreter marks it inexact, {} does not",
                 w.name, got.backend
             ));
-            if bad.len() > 8 {
-                return bad;
-            }
-        }
-        for i in 0..w.bits.len() {
-            if w.inexact[i] && !g.inexact[i] {
-                bad.push(format!(
-                    "{}[{i}]: the interpreter marks it inexact, {} does not",
-                    w.name, got.backend
-                ));
-                break;
-            }
         }
     }
     bad

@@ -1,15 +1,10 @@
 //! Corpus cases: a launch plus the expected result, and the comparison of a
 //! run against it (shared by `ksem corpus check` and the corpus test).
 
+use crate::compare::{agrees, INEXACT_ULP_BOUND};
 use crate::dtype::DType;
-use crate::float::ulp_distance;
 use crate::launch::RunResult;
 use serde_json::Value as Json;
-
-/// ULP distance tolerated for elements derived from approximate math (the
-/// documented CUDA bounds of expf/logf/sinf/cosf/exp2f/log2f/rsqrtf are at
-/// most 2 ULP each; one more rounding and slack for one dependent operation).
-pub const INEXACT_ULP_BOUND: u64 = 8;
 
 /// Differences between a result and a case's `"expected"`. Buffers whose
 /// expectation says `"exact": false` compare within the case's `"ulp"`;
@@ -57,11 +52,12 @@ pub fn check_expected(expected: &Json, r: &RunResult, inexact_slack: u64) -> Vec
                 .and_then(|s| u64::from_str_radix(s.trim_start_matches("0x"), 16).ok())
                 .unwrap_or(u64::MAX);
             let g = got.bits[i];
-            let approx_ok = (!exact || (got.inexact[i] && inexact_slack > 0))
-                && got.dtype.is_float()
-                && ulp_distance(got.dtype, w, g)
-                    <= ulp.max(if got.inexact[i] { INEXACT_ULP_BOUND } else { 0 });
-            if w != g && !approx_ok {
+            let bound = if !exact || (got.inexact[i] && inexact_slack > 0) {
+                ulp.max(if got.inexact[i] { INEXACT_ULP_BOUND } else { 0 })
+            } else {
+                0
+            };
+            if !agrees(got.dtype, w, g, bound) {
                 n += 1;
                 if n <= 3 {
                     bad.push(format!("{name}[{i}]: expected {w:#x}, got {g:#x}"));

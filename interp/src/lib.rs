@@ -1,6 +1,7 @@
 //! ksem's reference interpreter: the IR, exact element semantics, the front
 //! ends (one per dialect), and the evaluator.
 
+pub mod compare;
 pub mod corpus;
 pub mod dtype;
 pub mod eval;

@@ -3,7 +3,7 @@
 
 use super::gen::{generate, Config, Program};
 use crate::backend::Backend;
-use crate::compare::{compare, Comparison};
+use ksem_interp::compare::{compare, Comparison};
 use ksem_interp::eval::RunOptions;
 use ksem_interp::launch::{parse_launch, RunResult};
 use serde_json::{json, Value as Json};

@@ -23,7 +23,7 @@ pub fn expected_of(r: &RunResult) -> Json {
         );
         if b.inexact.iter().any(|&x| x) {
             o.insert("exact".into(), json!(false));
-            o.insert("ulp".into(), json!(crate::compare::INEXACT_ULP_BOUND));
+            o.insert("ulp".into(), json!(ksem_interp::compare::INEXACT_ULP_BOUND));
         }
         bufs.insert(b.name.clone(), Json::Object(o));
     }

@@ -6,7 +6,7 @@
 mod unparse;
 
 use crate::backend::Backend;
-use crate::compare::compare;
+use ksem_interp::compare::compare;
 use ksem_interp::eval::RunOptions;
 use ksem_interp::launch::{parse_launch, RunResult};
 use rustpython_ast as ast;
