@@ -91,7 +91,10 @@ pub fn compile(source: &str, threads: u32) -> Result<PathBuf, GpuError> {
 pub fn compile_opt(source: &str, threads: u32, opt: &str) -> Result<PathBuf, GpuError> {
     let cxx = compiler()?;
     let mut h = DefaultHasher::new();
+    #[cfg(feature = "planted")]
     let plant = crate::planted::define();
+    #[cfg(not(feature = "planted"))]
+    let plant: Option<&str> = None;
     (source, HOST_PRELUDE, HOST_FLAGS, threads, &cxx, opt, plant).hash(&mut h);
     let key = format!("{:016x}", h.finish());
     let dir = cache_dir();

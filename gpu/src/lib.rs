@@ -14,6 +14,7 @@ pub mod ids;
 pub mod inexact;
 pub mod lower;
 pub mod lower_simt;
+#[cfg(feature = "planted")]
 pub mod planted;
 
 use ksem_interp::ir::Kernel;
