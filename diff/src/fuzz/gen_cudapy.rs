@@ -83,8 +83,24 @@ struct Gen {
 /// Generates program `index` of campaign `seed`.
 pub fn generate(seed: u64, index: u64) -> Program {
     let mut rng = Rng::new(seed, index);
-    let block = *rng.pick(&[8u32, 16, 32]);
-    let grid = 1 + rng.below(3) as u32;
+    // 1-, 2- or 3-d blocks and grids; `block` threads per block in all
+    let dims = 1 + rng.below(3);
+    let (bdim, gdim): ([u32; 3], [u32; 3]) = match dims {
+        1 => (
+            [*rng.pick(&[8u32, 16, 32]), 1, 1],
+            [1 + rng.below(3) as u32, 1, 1],
+        ),
+        2 => (
+            [*rng.pick(&[4u32, 8]), *rng.pick(&[2u32, 4]), 1],
+            [1 + rng.below(2) as u32, 1 + rng.below(2) as u32, 1],
+        ),
+        _ => (
+            [4, 2, 2],
+            [1 + rng.below(2) as u32, 1, 1 + rng.below(2) as u32],
+        ),
+    };
+    let block = bdim[0] * bdim[1] * bdim[2];
+    let grid = gdim[0] * gdim[1] * gdim[2];
     let mut g = Gen {
         rng,
         vars: Vec::new(),
@@ -99,8 +115,27 @@ pub fn generate(seed: u64, index: u64) -> Program {
     let n_inputs = 1 + g.rng.below(3);
     let inputs: Vec<DType> = (0..n_inputs).map(|_| *g.rng.pick(&DTYPES)).collect();
     let n = (grid * block) as usize;
-    g.line("i = cuda.grid(1)");
-    g.line("t = cuda.threadIdx.x");
+    // i: the thread's linear index in the grid; t: in its block
+    match dims {
+        1 => {
+            g.line("i = cuda.grid(1)");
+            g.line("t = cuda.threadIdx.x");
+        }
+        2 => {
+            g.features.insert("ids-2d");
+            g.line("gx, gy = cuda.grid(2)");
+            g.line("w, h = cuda.gridsize(2)");
+            g.line("i = gy * w + gx");
+            g.line("t = cuda.threadIdx.y * cuda.blockDim.x + cuda.threadIdx.x");
+        }
+        _ => {
+            g.features.insert("ids-3d");
+            g.line("gx, gy, gz = cuda.grid(3)");
+            g.line("w, h, dd = cuda.gridsize(3)");
+            g.line("i = (gz * h + gy) * w + gx");
+            g.line("t = (cuda.threadIdx.z * cuda.blockDim.y + cuda.threadIdx.y) * cuda.blockDim.x + cuda.threadIdx.x");
+        }
+    }
     g.vars.push(("i".into(), DType::I64));
     g.vars.push(("t".into(), DType::I32));
     let shared_d = *g.rng.pick(&DTYPES);
