@@ -987,3 +987,62 @@ fn different_atomics_on_one_element_are_order_dependent() {
         (vec![4, 6], vec![false, false])
     );
 }
+
+#[test]
+fn malformed_kernels_are_refused_with_a_position() {
+    // Each body is wrong; ksem must refuse it with a diagnostic inside the
+    // kernel (line >= 6), never panic or accept it.
+    let bodies = [
+        "x = cuda.grid()",
+        "x = cuda.grid(4)",
+        "s = cuda.shared.array()",
+        "s = cuda.shared.array(-1, int32)",
+        "s = cuda.shared.array(o[0], int32)",
+        "s = cuda.shared.array(4, 5)",
+        "s = cuda.shared.array(100000000, int32)",
+        "cuda.atomic.add(o)",
+        "cuda.atomic.add(o, 0)",
+        "cuda.atomic.frob(o, 0, 1)",
+        "for i in range():\n    pass",
+        "for i in range(1, 2, 3, 4):\n    pass",
+        "for i in range(0, 4, 0):\n    pass",
+        "for i in range(1.5):\n    pass",
+        "x = cuda.threadIdx.w",
+        "x = math.sin()",
+        "x = abs()",
+        "x = min(1)",
+        "x = int16()",
+        "x = o[0, 1]",
+        "x = o[1.5]",
+        "x = o.frob",
+        "x = undefined_name",
+        "o[0] = o",
+        "x = (1, 2)[5]",
+        "return 5",
+        "break",
+        "x = o if o else o",
+        "o[0] = 1 @ 2",
+        "x = 1 in (1, 2)",
+        "x = ~1.5",
+        "x = 1.5 & 2",
+        "del x",
+        "import os",
+        "x = cuda.syncthreads(1)",
+        "x = len(5)",
+        "x = np.sqrt(4.0)",
+        "x = math.log(2.0, 3.0)",
+        "x = kern(o)",
+    ];
+    for body in bodies {
+        let src = kern("o", body);
+        let l = one(json!({"o": zeros("int32", 4)}));
+        let d = refused(&src, &l);
+        assert!(
+            d.span.line >= 6,
+            "{body:?}: refused at line {} ({})",
+            d.span.line,
+            d.message
+        );
+        check_rendered(&src, &d);
+    }
+}

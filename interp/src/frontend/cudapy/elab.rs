@@ -1204,10 +1204,17 @@ impl<'m> Elab<'m> {
         let Some((what, dim)) = rest.split_once('.') else {
             return Ok(None);
         };
+        let ids = ["threadIdx", "blockIdx", "blockDim", "gridDim"];
         let d = match dim {
             "x" => 0,
             "y" => 1,
             "z" => 2,
+            _ if ids.contains(&what) => {
+                return err(
+                    span,
+                    format!("cuda.{what} has no attribute `{dim}`; use .x, .y or .z"),
+                )
+            }
             _ => return Ok(None),
         };
         let kind = match what {
