@@ -13,6 +13,8 @@ pub enum Bug {
     ReduceSequential,
     /// float16 rounding truncates instead of rounding to nearest even.
     F16Truncate,
+    /// Signed `>>` shifts in zeros instead of the sign.
+    ShrLogical,
 }
 
 static PLANTED: AtomicU8 = AtomicU8::new(0);
@@ -24,6 +26,7 @@ pub fn set(bug: Option<Bug>) {
         Some(Bug::FloorDiv) => 1,
         Some(Bug::ReduceSequential) => 2,
         Some(Bug::F16Truncate) => 3,
+        Some(Bug::ShrLogical) => 4,
     };
     PLANTED.store(v, Ordering::SeqCst);
 }
@@ -34,6 +37,7 @@ pub fn define() -> Option<&'static str> {
         1 => Some("-DKSEM_PLANT_FLOOR_DIV=1"),
         2 => Some("-DKSEM_PLANT_REDUCE_SEQ=1"),
         3 => Some("-DKSEM_PLANT_F16_TRUNC=1"),
+        4 => Some("-DKSEM_PLANT_SHR_LOGICAL=1"),
         _ => None,
     }
 }

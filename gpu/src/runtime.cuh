@@ -18,6 +18,9 @@
 #ifndef KSEM_PLANT_F16_TRUNC
 #define KSEM_PLANT_F16_TRUNC 0
 #endif
+#ifndef KSEM_PLANT_SHR_LOGICAL
+#define KSEM_PLANT_SHR_LOGICAL 0
+#endif
 #ifndef KSEM_THREADS
 #define KSEM_THREADS 128
 #endif
@@ -149,7 +152,7 @@ template <int D> KSEM_FN ku64 ksem_shr(ku64 a, ku64 b, bool arith, int range) {
   if (s < 0) return 0;
   if (s >= kbits(D)) s = kbits(D) - 1 + (arith && ksigned(D) ? 0 : 1);
   if (s >= 64) return 0;
-  if (arith && ksigned(D)) {
+  if (arith && ksigned(D) && !KSEM_PLANT_SHR_LOGICAL) {
     ki64 x = ksem_sval<D>(a);
     ki64 r = x >= 0 ? (x >> s) : ~((~x) >> s);
     return ((ku64)r) & kmask(D);

@@ -9,6 +9,11 @@ pub mod run;
 pub mod safe;
 pub mod save;
 
+/// Held by tests that build the host lowering: a planted bug is process-wide,
+/// so no other such test may build while one is planted.
+#[cfg(test)]
+pub(crate) static HOST_BUILD_LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 #[cfg(test)]
 mod tests {
     use super::gen::{generate, Config};
@@ -145,6 +150,9 @@ mod cudapy_campaign_tests {
     /// mismatch, and its verdicts do not depend on the number of jobs.
     #[test]
     fn cudapy_campaign_matches_the_host_build() {
+        let _host = super::HOST_BUILD_LOCK
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
         let o = |jobs| Options {
             seed: 21,
             count: Some(96),
@@ -170,6 +178,40 @@ mod cudapy_campaign_tests {
         assert_eq!(a.by_feature, b.by_feature);
         assert!(a.by_feature.contains_key("shared+barrier") && a.by_feature.contains_key("atomic"));
     }
+
+    /// The CUDA Python fuzzer finds a wrong rule planted in the SIMT lowering
+    /// (signed `>>` filling with zeros) within 256 programs.
+    #[test]
+    fn cudapy_campaign_finds_a_planted_bug() {
+        use ksem_gpu::planted::{self, Bug};
+        let _host = super::HOST_BUILD_LOCK
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        planted::set(Some(Bug::ShrLogical));
+        let o = Options {
+            seed: 31,
+            count: Some(256),
+            time: None,
+            backends: (Backend::Interp, Backend::Host),
+            jobs: 2,
+            out: None,
+            config: Config {
+                dialect: Dialect::CudaPy,
+                ..Default::default()
+            },
+            reduce: false,
+        };
+        let s = campaign(&o, |_| {});
+        planted::set(None);
+        assert!(s.mismatches > 0, "no mismatch in {} programs", s.programs);
+        assert_eq!(s.errors, 0, "{:?}", s.error_samples);
+        eprintln!(
+            "ShrLogical: {} mismatches in {} programs, first at {:?}",
+            s.mismatches,
+            s.programs,
+            s.found.first()
+        );
+    }
 }
 
 #[cfg(test)]
@@ -193,6 +235,9 @@ mod planted_bug_tests {
     /// body of at most 10 lines that still shows it.
     #[test]
     fn planted_bugs_are_found_and_reduced() {
+        let _host = super::HOST_BUILD_LOCK
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
         for (bug, seed) in [
             (Bug::FloorDiv, 11),
             (Bug::ReduceSequential, 12),
