@@ -118,13 +118,17 @@ pub fn compile_opt(source: &str, threads: u32, opt: &str) -> Result<PathBuf, Gpu
             source.to_string(),
         ),
     };
-    let src = dir.join(format!("k{key}.cpp"));
-    write_once(&src, &body)?;
-    let tmp_so = dir.join(format!(
-        "k{key}.{}.{}.so.tmp",
+    // One source and one output per compile: two compiles of the same
+    // kernel (two threads, or two processes sharing the cache) must not
+    // delete each other's source.
+    let unique = format!(
+        "{}.{}",
         std::process::id(),
         COUNTER.fetch_add(1, Ordering::Relaxed)
-    ));
+    );
+    let src = dir.join(format!("k{key}.{unique}.cpp"));
+    std::fs::write(&src, &body).map_err(|e| io_err(&src, e))?;
+    let tmp_so = dir.join(format!("k{key}.{unique}.so.tmp"));
     let mut cmd = Command::new(&cxx);
     flags(&mut cmd);
     let out = cmd
