@@ -344,7 +344,7 @@ fn dispatch(cmd: Cmd) -> Result<ExitCode, Error> {
                     dialect,
                     ..Default::default()
                 },
-                reduce: !no_reduce && dialect == ksem_interp::frontend::Dialect::Triton,
+                reduce: !no_reduce,
             };
             let s = fuzz::progress::run_with_progress(&o);
             for (i, e) in &s.error_samples {

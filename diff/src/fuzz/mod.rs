@@ -202,15 +202,27 @@ mod cudapy_campaign_tests {
             reduce: false,
         };
         let s = campaign(&o, |_| {});
+        let first = s.found.first().map(|f| f.0);
+        let reduced = first.and_then(|i| {
+            let p = super::gen::generate(&o.config, o.seed, i);
+            crate::reduce::reduce(&p.source, &p.launch, o.backends)
+        });
         planted::set(None);
         assert!(s.mismatches > 0, "no mismatch in {} programs", s.programs);
         assert_eq!(s.errors, 0, "{:?}", s.error_samples);
+        let r = reduced.expect("the mismatch reproduces");
+        let body = r
+            .source
+            .lines()
+            .skip_while(|l| !l.starts_with("def fuzz_kernel"))
+            .skip(1)
+            .filter(|l| !l.trim().is_empty())
+            .count();
         eprintln!(
-            "ShrLogical: {} mismatches in {} programs, first at {:?}",
-            s.mismatches,
-            s.programs,
-            s.found.first()
+            "ShrLogical: {} mismatches in {} programs; program {first:?} reduced to {body} body lines:\n{}",
+            s.mismatches, s.programs, r.source
         );
+        assert!(body <= 12, "reduced to {body} lines:\n{}", r.source);
     }
 }
 
