@@ -448,9 +448,13 @@ fn math(f: MathFn, d: DType, a: u64) -> u64 {
         MathFn::Sinh => x.sinh(),
         MathFn::Cosh => x.cosh(),
         MathFn::Tanh => x.tanh(),
-        MathFn::Asinh => x.asinh(),
-        MathFn::Acosh => x.acosh(),
-        MathFn::Atanh => x.atanh(),
+        // libm's (musl's) inverse hyperbolics: Rust's own overflow for large
+        // inputs (asinh(1e300) = inf) and lose bits near the poles; musl's
+        // acosh does not check its domain (x < 1 is NaN, as in C)
+        MathFn::Asinh => libm::asinh(x),
+        MathFn::Acosh if x < 1.0 => f64::NAN,
+        MathFn::Acosh => libm::acosh(x),
+        MathFn::Atanh => libm::atanh(x),
         MathFn::Expm1 => x.exp_m1(),
         MathFn::Log10 => x.log10(),
         MathFn::Log1p => x.ln_1p(),
@@ -685,5 +689,18 @@ mod tests {
         assert_eq!(e(0.0).to_bits(), 0);
         assert_eq!(e(-0.0).to_bits(), (-0.0f64).to_bits());
         assert!(e(1e-310) > 0.0);
+    }
+
+    #[test]
+    fn inverse_hyperbolics_hold_at_the_extremes() {
+        let f = |m: MathFn, x: f64| f64::from_bits(unary(UnOp::Math(m), DType::F64, x.to_bits()));
+        // asinh(1e300) = ln(2e300) = ln 2 + 300 ln 10 = 691.4686..., not an overflow
+        assert!((f(MathFn::Asinh, 1e300) - 691.4686750787736).abs() < 1e-9);
+        assert!((f(MathFn::Asinh, -1e300) + 691.4686750787736).abs() < 1e-9);
+        // acosh is defined from 1 (acosh(1) = 0); below it NaN, as in C
+        assert_eq!(f(MathFn::Acosh, 1.0), 0.0);
+        assert!(f(MathFn::Acosh, 0.5).is_nan() && f(MathFn::Acosh, -3.0).is_nan());
+        // atanh(±1) = ±inf
+        assert_eq!(f(MathFn::Atanh, 1.0), f64::INFINITY);
     }
 }
