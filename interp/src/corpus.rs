@@ -12,15 +12,36 @@ use serde_json::Value as Json;
 /// backend against the interpreter's bits; 0 when replaying the reference).
 pub fn check_expected(expected: &Json, r: &RunResult, inexact_slack: u64) -> Vec<String> {
     let mut bad = Vec::new();
-    let want_ub = expected
+    let want_ub: &[Json] = expected
         .get("ub")
         .and_then(|u| u.as_array())
-        .map_or(0, |u| u.len());
-    if want_ub != r.ub.len() {
-        bad.push(format!("expected {want_ub} UB reports, got {}", r.ub.len()));
+        .map_or(&[], |u| u.as_slice());
+    if want_ub.len() != r.ub.len() {
+        bad.push(format!(
+            "expected {} UB reports, got {}",
+            want_ub.len(),
+            r.ub.len()
+        ));
     }
-    let Some(bufs) = expected.get("buffers").and_then(|b| b.as_object()) else {
-        return vec!["no expected buffers".into()];
+    // each expected report names its kind and, where given, its line:col
+    for (w, u) in want_ub.iter().zip(&r.ub) {
+        let kind = w.get("kind").and_then(Json::as_str);
+        let at = |k: &str| w.get(k).and_then(Json::as_u64);
+        if kind.is_some_and(|k| k != u.kind)
+            || at("line").is_some_and(|l| l != u.line as u64)
+            || at("col").is_some_and(|c| c != u.col as u64)
+        {
+            bad.push(format!(
+                "expected UB {w}, got {} at {}:{}",
+                u.kind, u.line, u.col
+            ));
+        }
+    }
+    // after UB the buffers' contents are unspecified: a UB case may omit them
+    let bufs = match expected.get("buffers").and_then(|b| b.as_object()) {
+        Some(b) => b,
+        None if !want_ub.is_empty() => return bad,
+        None => return vec!["no expected buffers".into()],
     };
     for (name, want) in bufs {
         let Some(got) = r.buffers.iter().find(|b| &b.name == name) else {

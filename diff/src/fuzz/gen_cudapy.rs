@@ -13,40 +13,21 @@
 use super::gen::Program;
 use super::rng::Rng;
 use ksem_interp::dtype::DType;
-use ksem_interp::frontend::cudapy::types::promote;
+use ksem_interp::frontend::cudapy::types::{promote, Named};
 use serde_json::{json, Value as Json};
 use std::collections::BTreeSet;
 
-/// The dtypes values take.
-const DTYPES: [DType; 10] = [
-    DType::I8,
-    DType::I16,
-    DType::I32,
-    DType::I64,
-    DType::U8,
-    DType::U16,
-    DType::U32,
-    DType::U64,
-    DType::F32,
-    DType::F64,
-];
+/// The dtypes values take: every integer, float32 and float64.
+fn dtypes() -> Vec<DType> {
+    DType::ALL
+        .into_iter()
+        .filter(|&d| (d.is_int() && d != DType::Bool) || matches!(d, DType::F32 | DType::F64))
+        .collect()
+}
 
-/// The type-object name of a dtype.
-fn tname(d: DType) -> &'static str {
-    match d {
-        DType::Bool => "bool_",
-        DType::I8 => "int8",
-        DType::I16 => "int16",
-        DType::I32 => "int32",
-        DType::I64 => "int64",
-        DType::U8 => "uint8",
-        DType::U16 => "uint16",
-        DType::U32 => "uint32",
-        DType::U64 => "uint64",
-        DType::F16 => "float16",
-        DType::F32 => "float32",
-        _ => "float64",
-    }
+/// The type-object name of a dtype (`int16`, `float32`).
+fn tname(d: DType) -> String {
+    Named(d).to_string()
 }
 
 /// A float expression clamped into the range of integer dtype `to` (and to
@@ -113,7 +94,7 @@ pub fn generate(seed: u64, index: u64) -> Program {
     };
     g.helper = g.rng.chance(0.4);
     let n_inputs = 1 + g.rng.below(3);
-    let inputs: Vec<DType> = (0..n_inputs).map(|_| *g.rng.pick(&DTYPES)).collect();
+    let inputs: Vec<DType> = (0..n_inputs).map(|_| *g.rng.pick(&dtypes())).collect();
     let n = (grid * block) as usize;
     // i: the thread's linear index in the grid; t: in its block
     match dims {
@@ -138,7 +119,7 @@ pub fn generate(seed: u64, index: u64) -> Program {
     }
     g.vars.push(("i".into(), DType::I64));
     g.vars.push(("t".into(), DType::I32));
-    let shared_d = *g.rng.pick(&DTYPES);
+    let shared_d = *g.rng.pick(&dtypes());
     let uses_shared = g.rng.chance(0.5);
     if uses_shared {
         g.line(&format!(
@@ -292,7 +273,7 @@ impl Gen {
             6 => {
                 // a conversion by a type object; floats are clamped first
                 let x = self.expr(depth - 1);
-                let to = *self.rng.pick(&DTYPES);
+                let to = *self.rng.pick(&dtypes());
                 self.features.insert("convert");
                 let inner = if x.d.is_float() && !to.is_float() {
                     clamp(&x.text, to)

@@ -60,6 +60,6 @@ pub fn elaborate(file: &str, src: &str, launch: &Launch, kernel: Option<&str>) -
             let m = triton::Module::from_source(source);
             triton::elaborate(&m, launch, kernel)
         }
-        Dialect::CudaPy => cudapy::elaborate(&source, launch, kernel),
+        Dialect::CudaPy => cudapy::elaborate(source, launch, kernel),
     }
 }

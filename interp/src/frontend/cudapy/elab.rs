@@ -140,6 +140,19 @@ fn select(c: Expr, a: Expr, b: Expr, span: Span) -> Expr {
     )
 }
 
+/// The element of dtype `d` at `ptr`.
+fn load(ptr: Expr, d: DType, span: Span) -> Expr {
+    mk(
+        ExprKind::Load {
+            ptr: Box::new(ptr),
+            mask: None,
+            other: None,
+        },
+        Type::scalar(d),
+        span,
+    )
+}
+
 /// `e` converted to dtype `d` (value conversion).
 fn convert(e: Expr, d: DType) -> Expr {
     if e.ty.dtype() == d {
@@ -236,6 +249,18 @@ impl<'m> Elab<'m> {
     fn new_var(&mut self, name: &str, ty: Type) -> VarId {
         self.vars.push((name.to_string(), ty));
         self.vars.len() - 1
+    }
+
+    /// Stores `value` into the element at `ptr` of a `d` array (the seed:
+    /// "the value is coerced if necessary").
+    fn store(&mut self, ptr: Expr, value: Expr, d: DType, span: Span) {
+        let value = convert(value, d);
+        self.emit(Stmt::Store {
+            ptr,
+            value,
+            mask: None,
+            span,
+        });
     }
 
     fn var_expr(&self, v: VarId, span: Span) -> Expr {
@@ -573,14 +598,7 @@ impl<'m> Elab<'m> {
                 let arr = self.array_of(&s.value)?;
                 let ptr = self.elem_ptr(&arr, &s.slice, span)?;
                 let value = self.num(v, span)?;
-                // the seed: "the value is coerced if necessary"
-                let value = convert(value, arr.dtype);
-                self.emit(Stmt::Store {
-                    ptr,
-                    value,
-                    mask: None,
-                    span,
-                });
+                self.store(ptr, value, arr.dtype, span);
                 Ok(())
             }
             ast::Expr::Attribute(a) => {
@@ -675,25 +693,11 @@ impl<'m> Elab<'m> {
                 let arr = self.array_of(&s.value)?;
                 let ptr = self.elem_ptr(&arr, &s.slice, span)?;
                 let ptr = self.hold_indices(ptr);
-                let cur = mk(
-                    ExprKind::Load {
-                        ptr: Box::new(ptr.clone()),
-                        mask: None,
-                        other: None,
-                    },
-                    Type::scalar(arr.dtype),
-                    span,
-                );
+                let cur = load(ptr.clone(), arr.dtype, span);
                 let rhs = self.expr(&a.value)?;
                 let rhs = self.num(rhs, span)?;
                 let r = self.arith(a.op, cur, rhs, span)?;
-                let value = convert(r, arr.dtype);
-                self.emit(Stmt::Store {
-                    ptr,
-                    value,
-                    mask: None,
-                    span,
-                });
+                self.store(ptr, r, arr.dtype, span);
                 Ok(())
             }
             _ => err(span, "cannot assign to this expression"),
@@ -982,15 +986,7 @@ impl<'m> Elab<'m> {
                 match base {
                     Val::Array(arr) => {
                         let ptr = self.elem_ptr(&arr, &s.slice, span)?;
-                        Ok(Val::Num(mk(
-                            ExprKind::Load {
-                                ptr: Box::new(ptr),
-                                mask: None,
-                                other: None,
-                            },
-                            Type::scalar(arr.dtype),
-                            span,
-                        )))
+                        Ok(Val::Num(load(ptr, arr.dtype, span)))
                     }
                     Val::Tuple(items) => {
                         let i = self.const_int(&s.slice)?;

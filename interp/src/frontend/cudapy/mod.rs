@@ -146,9 +146,7 @@ impl Module {
                     ast::Operator::Add => x.checked_add(y)?,
                     ast::Operator::Sub => x.checked_sub(y)?,
                     ast::Operator::Mult => x.checked_mul(y)?,
-                    ast::Operator::FloorDiv if y != 0 => {
-                        x.div_euclid(y) - i128::from(x.rem_euclid(y) != 0 && y < 0)
-                    }
+                    ast::Operator::FloorDiv if y != 0 => crate::ops::floor_div(x, y),
                     ast::Operator::Pow if (0..64).contains(&y) => x.checked_pow(y as u32)?,
                     ast::Operator::LShift if (0..64).contains(&y) => x.checked_shl(y as u32)?,
                     _ => return None,
@@ -303,8 +301,8 @@ fn sig_type(s: &str) -> Result<SigType, String> {
 }
 
 /// Elaborates the kernel of a CUDA Python file for `launch`.
-pub fn elaborate(src: &Source, launch: &Launch, kernel: Option<&str>) -> DResult<Kernel> {
-    let m = Module::scan(Source::parse(&src.file, &src.src)?)?;
+pub fn elaborate(src: Source, launch: &Launch, kernel: Option<&str>) -> DResult<Kernel> {
+    let m = Module::scan(src)?;
     let top = Span { line: 1, col: 1 };
     let kernels: Vec<&String> = m.order.iter().filter(|n| !m.funcs[*n].device).collect();
     let name = match kernel.or(launch.kernel.as_deref()) {
