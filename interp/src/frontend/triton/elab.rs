@@ -56,10 +56,7 @@ pub fn check_tile_size(shape: &[usize], span: Span) -> DResult<()> {
 }
 
 fn unsupported<T>(span: Span, what: &str, alternative: &str) -> DResult<T> {
-    Err(
-        Diagnostic::new(span, format!("{what} is not supported in a Triton kernel"))
-            .with_help(alternative.to_string()),
-    )
+    crate::frontend::py::unsupported(span, what, "Triton", alternative)
 }
 
 impl<'m> Elab<'m> {
