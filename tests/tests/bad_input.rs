@@ -39,6 +39,21 @@ fn bad_launches() -> Vec<(&'static str, String, Vec<&'static str>)> {
         ("a number", "42".into(), vec!["JSON object"]),
         ("null", "null".into(), vec!["JSON object"]),
         ("no grid", "{\"args\": {}}".into(), vec!["grid"]),
+        (
+            "a misspelt key is not ignored",
+            "{\"grid\": [1], \"blok\": [2]}".into(),
+            vec!["blok", "unknown field", "`block`"],
+        ),
+        (
+            "a negative seed, named by its path",
+            with_arg("{\"buffer\": {\"dtype\": \"int8\", \"len\": 2, \"init\": {\"random\": {\"seed\": -1}}}}"),
+            vec!["args.x.buffer.init.random.seed", "-1"],
+        ),
+        (
+            "a scalar value of the wrong kind, named by its path",
+            with_arg("{\"scalar\": {\"dtype\": \"int32\", \"value\": \"a\"}}"),
+            vec!["args.x.scalar.value", "integer"],
+        ),
         ("grid []", "{\"grid\": []}".into(), vec!["grid", "1 to 3"]),
         ("grid [0]", "{\"grid\": [0]}".into(), vec!["grid[0]", "0"]),
         ("grid [1, 0]", "{\"grid\": [1, 0]}".into(), vec!["grid[1]"]),
@@ -99,7 +114,7 @@ fn bad_launches() -> Vec<(&'static str, String, Vec<&'static str>)> {
         (
             "int8 data 200",
             with_arg("{\"buffer\": {\"dtype\": \"int8\", \"data\": [1, 200]}}"),
-            vec!["args.x", "data[1]", "200", "out of range", "int8"],
+            vec!["args.x.buffer.data[1]", "200", "out of range", "int8"],
         ),
         (
             "uint8 data -1",

@@ -1,0 +1,69 @@
+//! Launch specs (which kernel, grid, arguments) and run results, as JSON.
+//! The formats are DESIGN.md's "Interfaces" with the details of docs/formats.md.
+
+mod parse;
+mod result;
+mod values;
+
+pub use parse::parse_launch;
+pub use result::{hex_bits, BufferResult, RunResult, UbReport, UbSite};
+pub use values::{value_bits, SplitMix64};
+
+use crate::dtype::DType;
+
+/// Largest number of program instances a launch may ask for.
+pub const MAX_PROGRAMS: u64 = 1 << 24;
+/// Largest number of threads of one block (CUDA's limit).
+pub const MAX_BLOCK_THREADS: u64 = 1024;
+/// Largest number of elements of one buffer.
+pub const MAX_BUFFER_LEN: usize = 1 << 28;
+
+/// A compile-time constant argument value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ConstArg {
+    Int(i128),
+    Float(f64),
+    Bool(bool),
+    Str(String),
+    None,
+}
+
+/// One kernel argument of a launch.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ArgSpec {
+    /// A buffer with its initial contents as raw bits (bool as 0/1).
+    Buffer {
+        dtype: DType,
+        bits: Vec<u64>,
+        /// The array's shape (`"shape"`), row-major; `None`: one-dimensional.
+        shape: Option<Vec<usize>>,
+    },
+    /// A runtime scalar with its bits.
+    Scalar {
+        dtype: DType,
+        bits: u64,
+    },
+    Constexpr(ConstArg),
+}
+
+/// A parsed launch spec.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Launch {
+    pub kernel: Option<String>,
+    pub grid: [u32; 3],
+    /// Threads per block (`"block"`), for SIMT dialects.
+    pub block: Option<[u32; 3]>,
+    /// Arguments of a kernel factory (`"factory_args"`), by name.
+    pub factory_args: Vec<(String, ConstArg)>,
+    /// Arguments by name, in the order given.
+    pub args: Vec<(String, ArgSpec)>,
+}
+
+impl Launch {
+    pub fn arg(&self, name: &str) -> Option<&ArgSpec> {
+        self.args.iter().find(|(n, _)| n == name).map(|(_, a)| a)
+    }
+    pub fn num_programs(&self) -> u64 {
+        self.grid.iter().map(|&g| g as u64).product()
+    }
+}

@@ -1,0 +1,377 @@
+//! Launch JSON → [`Launch`]. The shape of the JSON is serde derive on the
+//! `*Json` types below, read through `serde_path_to_error`, so every error
+//! names where in the JSON it is (`args.x.buffer.data[1]: …`); what serde
+//! cannot say (value ranges, limits, keys that exclude each other) is checked
+//! after, with the same kind of path.
+
+use super::values::{random_init, raw_bits, value_bits};
+use super::{ArgSpec, ConstArg, Launch, MAX_BLOCK_THREADS, MAX_BUFFER_LEN, MAX_PROGRAMS};
+use crate::dtype::DType;
+use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::Deserialize;
+use serde_json::Value as Json;
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// A launch spec as written. Corpus cases keep their provenance and expected
+/// result beside the launch in the same object; those keys are skipped here.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, expecting = "a JSON object (a launch spec)")]
+struct LaunchJson {
+    #[serde(default)]
+    kernel: Option<String>,
+    grid: Dims,
+    #[serde(default)]
+    block: Option<Dims>,
+    #[serde(default)]
+    args: BTreeMap<String, ArgJson>,
+    #[serde(default)]
+    factory_args: BTreeMap<String, ConstArg>,
+    #[serde(default, rename = "provenance")]
+    _provenance: Option<IgnoredAny>,
+    #[serde(default, rename = "expected")]
+    _expected: Option<IgnoredAny>,
+}
+
+/// `"grid"` or `"block"`: one integer or a list of 1 to 3.
+struct Dims(Vec<u64>);
+
+/// One dimension of a grid or block: a non-negative integer (0 is refused
+/// after, with a message that says what 0 means there).
+struct Dim(u64);
+
+/// One kernel argument: exactly one of `{"buffer": …}`, `{"scalar": …}`,
+/// `{"constexpr": …}`.
+enum ArgJson {
+    Buffer(BufferJson),
+    Scalar(ScalarJson),
+    Constexpr(ConstArg),
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BufferJson {
+    dtype: DType,
+    #[serde(default)]
+    len: Option<u64>,
+    #[serde(default)]
+    shape: Option<Shape>,
+    #[serde(default)]
+    data: Option<Vec<Json>>,
+    #[serde(default)]
+    bits: Option<Vec<Json>>,
+    #[serde(default)]
+    init: Option<InitJson>,
+}
+
+/// `"shape"`: a list of non-negative integers.
+struct Shape(Vec<u64>);
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct InitJson {
+    random: RandomJson,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RandomJson {
+    seed: u64,
+    #[serde(default)]
+    low: Option<Json>,
+    #[serde(default)]
+    high: Option<Json>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ScalarJson {
+    dtype: DType,
+    value: Json,
+}
+
+/// Parses launch JSON text. Errors are one line: the path in the JSON, then
+/// what is wrong there.
+pub fn parse_launch(text: &str) -> Result<Launch, String> {
+    let v: Json = serde_json::from_str(text).map_err(|e| format!("invalid JSON: {e}"))?;
+    if !v.is_object() {
+        return Err("a launch spec must be a JSON object".into());
+    }
+    let raw: LaunchJson = serde_path_to_error::deserialize(v).map_err(|e| {
+        let path = e.path().to_string();
+        match path.as_str() {
+            "." => e.into_inner().to_string(),
+            _ => format!("{path}: {}", e.into_inner()),
+        }
+    })?;
+    let grid = grid(&raw.grid)?;
+    let block = raw.block.as_ref().map(block).transpose()?;
+    let mut args = Vec::new();
+    for (name, a) in raw.args {
+        let spec = match a {
+            ArgJson::Buffer(b) => buffer(b).map_err(|e| format!("args.{name}.buffer.{e}"))?,
+            ArgJson::Scalar(s) => ArgSpec::Scalar {
+                dtype: s.dtype,
+                bits: value_bits(s.dtype, &s.value)
+                    .map_err(|e| format!("args.{name}.scalar.value: {e}"))?,
+            },
+            ArgJson::Constexpr(c) => ArgSpec::Constexpr(c),
+        };
+        args.push((name, spec));
+    }
+    Ok(Launch {
+        kernel: raw.kernel,
+        grid,
+        block,
+        factory_args: raw.factory_args.into_iter().collect(),
+        args,
+    })
+}
+
+/// The grid: at most [`MAX_PROGRAMS`] program instances, none of its
+/// dimensions 0.
+fn grid(d: &Dims) -> Result<[u32; 3], String> {
+    let mut g = [1u32; 3];
+    for (i, &n) in d.0.iter().enumerate() {
+        if n == 0 {
+            return Err(format!(
+                "grid[{i}] is 0: the launch has no program instances"
+            ));
+        }
+        g[i] = u32::try_from(n).map_err(|_| format!("grid[{i}] = {n} is too large"))?;
+    }
+    let total: u64 = g.iter().map(|&x| x as u64).product();
+    if total > MAX_PROGRAMS {
+        return Err(format!(
+            "grid: {g:?} has {total} program instances; ksem runs at most {MAX_PROGRAMS}"
+        ));
+    }
+    Ok(g)
+}
+
+/// The block: at least one and at most [`MAX_BLOCK_THREADS`] threads.
+fn block(d: &Dims) -> Result<[u32; 3], String> {
+    let mut b = [1u32; 3];
+    for (i, &n) in d.0.iter().enumerate() {
+        if n == 0 {
+            return Err(format!(
+                "block[{i}] is 0: a block needs at least one thread"
+            ));
+        }
+        b[i] = n.min(u32::MAX as u64) as u32;
+    }
+    let total: u64 = b.iter().map(|&x| x as u64).product();
+    if total > MAX_BLOCK_THREADS {
+        return Err(format!(
+            "block: {b:?} has {total} threads; CUDA allows at most {MAX_BLOCK_THREADS} per block"
+        ));
+    }
+    Ok(b)
+}
+
+/// A buffer's contents. Errors start with the key under `buffer` they are about.
+fn buffer(b: BufferJson) -> Result<ArgSpec, String> {
+    let dtype = b.dtype;
+    let sources = [b.data.is_some(), b.bits.is_some(), b.init.is_some()];
+    if sources.iter().filter(|&&s| s).count() > 1 {
+        return Err("data: give at most one of \"data\", \"bits\", \"init\"".into());
+    }
+    let mut len = match b.len {
+        Some(l) if l > MAX_BUFFER_LEN as u64 => {
+            return Err(format!(
+                "len: {l} exceeds ksem's limit of {MAX_BUFFER_LEN} elements"
+            ))
+        }
+        l => l.map(|l| l as usize),
+    };
+    let shape = match b.shape {
+        None => None,
+        Some(Shape(dims)) => {
+            if dims.is_empty() || dims.len() > 8 {
+                return Err("shape: must have 1 to 8 dimensions".into());
+            }
+            let n = dims
+                .iter()
+                .try_fold(1u64, |a, &d| a.checked_mul(d))
+                .filter(|&n| n <= MAX_BUFFER_LEN as u64)
+                .ok_or_else(|| {
+                    format!("shape: {dims:?} exceeds ksem's limit of {MAX_BUFFER_LEN} elements")
+                })? as usize;
+            match len {
+                Some(l) if l != n => {
+                    return Err(format!(
+                        "len: \"len\" is {l} but shape {dims:?} has {n} elements"
+                    ))
+                }
+                _ => len = Some(n),
+            }
+            Some(dims.iter().map(|&d| d as usize).collect())
+        }
+    };
+    let bits: Vec<u64> = if let Some(d) = &b.data {
+        d.iter()
+            .enumerate()
+            .map(|(i, v)| value_bits(dtype, v).map_err(|e| format!("data[{i}]: {e}")))
+            .collect::<Result<_, _>>()?
+    } else if let Some(d) = &b.bits {
+        d.iter()
+            .enumerate()
+            .map(|(i, v)| raw_bits(dtype, v).map_err(|e| format!("bits[{i}]: {e}")))
+            .collect::<Result<_, _>>()?
+    } else if let Some(init) = &b.init {
+        let n = len.ok_or("init: \"init\" needs \"len\"")?;
+        let r = &init.random;
+        let bounds = match (&r.low, &r.high) {
+            (None, None) => None,
+            (Some(l), Some(h)) => Some((l, h)),
+            _ => return Err("init.random: give both \"low\" and \"high\" or neither".into()),
+        };
+        random_init(dtype, n, r.seed, bounds).map_err(|e| format!("init.random: {e}"))?
+    } else {
+        vec![0; len.ok_or("len: a buffer needs \"len\", \"data\", \"bits\" or \"init\"")?]
+    };
+    if let Some(l) = len {
+        if l != bits.len() {
+            return Err(format!(
+                "len: \"len\" is {l} but {} values were given",
+                bits.len()
+            ));
+        }
+    }
+    Ok(ArgSpec::Buffer { dtype, bits, shape })
+}
+
+impl<'de> Deserialize<'de> for DType {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<DType, D::Error> {
+        let s = String::deserialize(d)?;
+        DType::from_name(&s).ok_or_else(|| de::Error::custom(format!("unknown dtype {s:?}")))
+    }
+}
+
+impl<'de> Deserialize<'de> for Dim {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Dim, D::Error> {
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = Dim;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a positive integer")
+            }
+            fn visit_u64<E: de::Error>(self, n: u64) -> Result<Dim, E> {
+                Ok(Dim(n))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl<'de> Deserialize<'de> for Dims {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Dims, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Dims;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a list of 1 to 3 positive integers")
+            }
+            fn visit_u64<E: de::Error>(self, n: u64) -> Result<Dims, E> {
+                Ok(Dims(vec![n]))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Dims, A::Error> {
+                let mut v = Vec::new();
+                while let Some(Dim(n)) = seq.next_element()? {
+                    v.push(n);
+                }
+                if v.is_empty() || v.len() > 3 {
+                    return Err(de::Error::custom(format!(
+                        "must have 1 to 3 dimensions, got {}",
+                        v.len()
+                    )));
+                }
+                Ok(Dims(v))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl<'de> Deserialize<'de> for Shape {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Shape, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Shape;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a list of non-negative integers")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Shape, A::Error> {
+                let mut v = Vec::new();
+                while let Some(n) = seq.next_element::<u64>()? {
+                    v.push(n);
+                }
+                Ok(Shape(v))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl<'de> Deserialize<'de> for ArgJson {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<ArgJson, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = ArgJson;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("{\"buffer\": …}, {\"scalar\": …} or {\"constexpr\": …}")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ArgJson, A::Error> {
+                let one =
+                    "an argument must have exactly one of \"buffer\", \"scalar\", \"constexpr\"";
+                let kind: String = map.next_key()?.ok_or_else(|| de::Error::custom(one))?;
+                let arg = match kind.as_str() {
+                    "buffer" => ArgJson::Buffer(map.next_value()?),
+                    "scalar" => ArgJson::Scalar(map.next_value()?),
+                    "constexpr" => ArgJson::Constexpr(map.next_value()?),
+                    other => {
+                        return Err(de::Error::custom(format!(
+                            "unknown argument kind {other:?} (buffer, scalar or constexpr)"
+                        )))
+                    }
+                };
+                if map.next_key::<IgnoredAny>()?.is_some() {
+                    return Err(de::Error::custom(one));
+                }
+                Ok(arg)
+            }
+        }
+        d.deserialize_map(V)
+    }
+}
+
+impl<'de> Deserialize<'de> for ConstArg {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<ConstArg, D::Error> {
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = ConstArg;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a constexpr value: a number, bool, string or null")
+            }
+            fn visit_bool<E: de::Error>(self, b: bool) -> Result<ConstArg, E> {
+                Ok(ConstArg::Bool(b))
+            }
+            fn visit_i64<E: de::Error>(self, i: i64) -> Result<ConstArg, E> {
+                Ok(ConstArg::Int(i as i128))
+            }
+            fn visit_u64<E: de::Error>(self, u: u64) -> Result<ConstArg, E> {
+                Ok(ConstArg::Int(u as i128))
+            }
+            fn visit_f64<E: de::Error>(self, f: f64) -> Result<ConstArg, E> {
+                Ok(ConstArg::Float(f))
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<ConstArg, E> {
+                Ok(ConstArg::Str(s.into()))
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<ConstArg, E> {
+                Ok(ConstArg::None)
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
