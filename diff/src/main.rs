@@ -12,7 +12,6 @@ mod corpus;
 mod fuzz;
 mod numba;
 mod reduce;
-mod render;
 
 use backend::Backend;
 
@@ -237,7 +236,7 @@ fn dispatch(cmd: Cmd) -> Result<ExitCode, Error> {
                     "{program}:{}:{}: undefined behaviour: {}: {} (program ({},{},{}), element {:?})",
                     u.line, u.col, u.kind, u.message, u.program[0], u.program[1], u.program[2], u.element
                 );
-                eprint!("{}", render::ub_report(&program, &src, u));
+                eprint!("{}", ksem_interp::render::ub_report(&program, &src, u));
             }
             Ok(if r.ub.is_empty() {
                 ExitCode::SUCCESS

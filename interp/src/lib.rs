@@ -11,6 +11,7 @@ pub mod ir;
 pub mod launch;
 pub mod ops;
 pub mod pretty;
+pub mod render;
 pub mod span;
 
 use span::Diagnostic;

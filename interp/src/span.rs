@@ -62,27 +62,10 @@ impl Diagnostic {
         self.help = Some(help.into());
         self
     }
-    /// Renders the diagnostic against the source it points into.
+    /// Renders the diagnostic against the source it points into
+    /// ([`crate::render::diagnostic`]).
     pub fn render(&self, file: &str, src: &str) -> String {
-        let mut out = format!(
-            "{file}:{}:{}: error: {}\n",
-            self.span.line, self.span.col, self.message
-        );
-        if self.span.line > 0 {
-            if let Some(text) = src.lines().nth(self.span.line as usize - 1) {
-                out.push_str(&format!("    {text}\n"));
-                let pad: String = text
-                    .chars()
-                    .take(self.span.col.saturating_sub(1) as usize)
-                    .map(|c| if c == '\t' { '\t' } else { ' ' })
-                    .collect();
-                out.push_str(&format!("    {pad}^\n"));
-            }
-        }
-        if let Some(h) = &self.help {
-            out.push_str(&format!("help: {h}\n"));
-        }
-        out
+        crate::render::diagnostic(file, src, self)
     }
 }
 

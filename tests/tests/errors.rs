@@ -1029,13 +1029,24 @@ fn cli_unsupported_syntax_exit_2_with_source_line_caret_and_help() {
             "stderr:\n{}",
             out.stderr
         );
-        assert_eq!(lines.get(1).copied(), Some("        f = lambda v: v + 1"));
+        // then codespan-reporting's excerpt: where, the line, carets under
+        // `lambda`, the help
         assert_eq!(
-            lines.get(2).copied(),
-            Some(format!("    {}^", " ".repeat(col as usize - 1)).as_str())
+            lines.get(1).map(|l| l.trim_start()),
+            Some(format!("┌─ {FILE}:{line}:{col}").as_str())
         );
+        let excerpt = format!("{line} │     f = lambda v: v + 1");
+        let at = lines.iter().position(|l| l.trim_start() == excerpt);
+        let at = at.unwrap_or_else(|| panic!("no excerpt {excerpt:?}:\n{}", out.stderr));
+        let chars = |l: &str| l.chars().collect::<Vec<char>>();
+        let lambda_at = lines[at]
+            .find("lambda")
+            .map(|b| lines[at][..b].chars().count());
+        let carets = chars(lines[at + 1]);
+        assert_eq!(carets.iter().position(|&c| c == '^'), lambda_at);
+        assert_eq!(carets.iter().filter(|&&c| c == '^').count(), "lambda".len());
         assert!(
-            lines.last().is_some_and(|l| l.starts_with("help: ")),
+            lines.iter().any(|l| l.trim_start().starts_with("= help: ")),
             "no help line:\n{}",
             out.stderr
         );

@@ -713,6 +713,60 @@ fn atomics_return_the_old_value_and_count_exactly() {
     olds.sort();
     assert_eq!(olds, (0..64).collect::<Vec<i64>>());
     assert_eq!(i64s(&r, "m"), vec![63, 0]);
+    // which thread got which old value is the hardware's choice: every old
+    // value is marked order-dependent, the totals are exact
+    let flags = |name: &str| {
+        r.buffers
+            .iter()
+            .find(|b| b.name == name)
+            .unwrap()
+            .inexact
+            .clone()
+    };
+    assert_eq!(flags("olds"), vec![true; 64]);
+    assert_eq!(flags("c"), vec![false]);
+    assert_eq!(flags("m"), vec![false, false]);
+}
+
+#[test]
+fn an_old_value_is_exact_where_one_thread_updates_the_element() {
+    // each thread adds to its own counter: nobody else touches it, so the old
+    // value (the counter's initial 10 + i) is the only possible answer; the
+    // shared counter c[4] is updated by all four but its old value is unused
+    let src = kern(
+        "c, olds",
+        "i = cuda.threadIdx.x\nolds[i] = cuda.atomic.add(c, i, 1)\ncuda.atomic.add(c, 4, 1)",
+    );
+    let l = simt(
+        [1, 1, 1],
+        [4, 1, 1],
+        json!({"c": buf("int32", json!([10, 11, 12, 13, 0])), "olds": zeros("int32", 4)}),
+    );
+    let r = run_clean(&src, &l);
+    assert_eq!(i32s(&r, "olds"), vec![10, 11, 12, 13]);
+    assert_eq!(i32s(&r, "c"), vec![11, 12, 13, 14, 4]);
+    for b in &r.buffers {
+        assert!(b.inexact.iter().all(|&x| !x), "{}: {:?}", b.name, b.inexact);
+    }
+}
+
+#[test]
+fn an_old_value_read_by_one_of_several_updaters_is_order_dependent() {
+    // threads 0..3 all add to c[0]; only thread 0 keeps its old value, which
+    // is 0 if it went first and anything up to 3 otherwise
+    let src = kern(
+        "c, o",
+        "old = cuda.atomic.add(c, 0, 1)\nif cuda.threadIdx.x == 0:\n    o[0] = old\n    o[1] = 7",
+    );
+    let l = simt(
+        [1, 1, 1],
+        [4, 1, 1],
+        json!({"c": zeros("int32", 1), "o": zeros("int32", 2)}),
+    );
+    let r = run_clean(&src, &l);
+    let o = r.buffers.iter().find(|b| b.name == "o").unwrap();
+    assert_eq!(i32s(&r, "o"), vec![0, 7]);
+    assert_eq!(o.inexact, vec![true, false]);
 }
 
 #[test]

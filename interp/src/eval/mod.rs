@@ -70,15 +70,21 @@ pub(crate) struct BlockOutcome {
 
 /// Runs `kernel` over `launch`'s grid and returns every buffer's final bits.
 pub fn run(kernel: &Kernel, launch: &Launch, opts: &RunOptions) -> Result<RunResult, Diagnostic> {
-    let mem = Global::new(kernel, launch);
+    let mut mem = Global::new(kernel, launch);
     let (outcomes, block) = match kernel.model {
         Model::Tile => (tile::run(kernel, launch.grid, &mem, opts)?, None),
         Model::Simt => {
             let block = launch.block.unwrap_or([1, 1, 1]);
-            (
-                simt::run(kernel, launch.grid, block, &mem, opts)?,
-                Some(block),
-            )
+            let first = simt::Contention::default();
+            let mut outcomes = simt::run(kernel, launch.grid, block, &mem, &first, opts)?;
+            if first.found_any() && simt::atomic_results_used(kernel) {
+                // again from the launch's buffers, knowing which old values
+                // depend on the order of the updates
+                mem = Global::new(kernel, launch);
+                let second = simt::Contention::knowing(first);
+                outcomes = simt::run(kernel, launch.grid, block, &mem, &second, opts)?;
+            }
+            (outcomes, Some(block))
         }
     };
     let mut ub = Vec::new();

@@ -19,8 +19,9 @@ use crate::ir::*;
 use crate::launch::{UbReport, UbSite};
 use crate::ops::{self, UbKind};
 use crate::span::{Diagnostic, Span};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::atomic::Ordering;
+use std::sync::Mutex;
 
 /// Runs a SIMT program: every block of `grid` as `block` lanes. Blocks run
 /// in parallel unless the kernel has atomics (whose old values would then
@@ -30,11 +31,12 @@ pub(super) fn run(
     grid: [u32; 3],
     block: [u32; 3],
     mem: &Global,
+    contention: &Contention,
     opts: &RunOptions,
 ) -> Result<Vec<BlockOutcome>, Diagnostic> {
-    let parallel = !has_atomics(&kernel.body);
+    let parallel = !walk::any_expr(&kernel.body, |e| matches!(e.kind, ExprKind::Atomic { .. }));
     super::for_each_block(grid, opts, parallel, |pid| {
-        let mut b = BlockRun::new(kernel, mem, pid, grid, block, opts);
+        let mut b = BlockRun::new(kernel, mem, pid, grid, block, contention, opts);
         let all = vec![true; b.n];
         let stop = b.block(&kernel.body, all).err();
         b.runs.flush(&mut b.log);
@@ -45,6 +47,84 @@ pub(super) fn run(
             prints: b.prints,
         }
     })
+}
+
+/// Whether the kernel reads the old value some atomic returns. The front
+/// ends bind every atomic to a variable of its own; a variable never read is
+/// a discarded result.
+pub(super) fn atomic_results_used(k: &Kernel) -> bool {
+    let mut bound = HashSet::new();
+    walk::for_each_stmt(&k.body, &mut |s| {
+        if let Stmt::Let(v, e) = s {
+            if matches!(e.kind, ExprKind::Atomic { .. }) {
+                bound.insert(*v);
+            }
+        }
+    });
+    let mut nested = false;
+    let mut read = false;
+    walk::for_each_stmt(&k.body, &mut |s| {
+        for top in s.own_exprs() {
+            top.for_each(&mut |e| match e.kind {
+                ExprKind::Var(v) => read = read || bound.contains(&v),
+                ExprKind::Atomic { .. } => {
+                    nested = nested || !matches!(s, Stmt::Let(_, t) if std::ptr::eq(t, e))
+                }
+                _ => {}
+            });
+        }
+    });
+    read || nested
+}
+
+/// An element that atomics update: a global buffer's, or a shared or local
+/// array's of one block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Elem {
+    Global(usize, usize),
+    Array([u32; 3], usize, usize),
+}
+
+/// Which elements more than one thread updates atomically. The old value an
+/// atomic returns there depends on the order of the updates, so a run that
+/// uses old values is done twice: the first run finds the contended
+/// elements, the second marks the old values read from them order-dependent.
+#[derive(Default)]
+pub(super) struct Contention {
+    /// The first thread (block, lane) that updated each element.
+    first: Mutex<HashMap<Elem, ([u32; 3], usize)>>,
+    found: Mutex<HashSet<Elem>>,
+    /// Contended elements known from a first run.
+    known: HashSet<Elem>,
+}
+
+impl Contention {
+    /// A contention record that already knows `c`'s contended elements.
+    pub(super) fn knowing(c: Contention) -> Contention {
+        Contention {
+            known: c.found.into_inner().unwrap_or_else(|e| e.into_inner()),
+            ..Default::default()
+        }
+    }
+
+    /// Whether the run found an element that two threads updated.
+    pub(super) fn found_any(&self) -> bool {
+        !self
+            .found
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .is_empty()
+    }
+
+    fn record(&self, e: Elem, who: ([u32; 3], usize)) {
+        let mut first = self.first.lock().unwrap_or_else(|e| e.into_inner());
+        if *first.entry(e).or_insert(who) != who {
+            self.found
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .insert(e);
+        }
+    }
 }
 
 /// Which lanes take part in an operation.
@@ -151,6 +231,7 @@ struct BlockRun<'a> {
     touches: HashMap<(usize, usize), Touches>,
     log: Vec<Access>,
     runs: Runs,
+    contention: &'a Contention,
     prints: String,
     iterations: u64,
     max_iterations: u64,
@@ -163,6 +244,7 @@ impl<'a> BlockRun<'a> {
         pid: [u32; 3],
         grid: [u32; 3],
         block: [u32; 3],
+        contention: &'a Contention,
         opts: &RunOptions,
     ) -> BlockRun<'a> {
         let n = block.iter().map(|&b| b as usize).product::<usize>();
@@ -200,6 +282,7 @@ impl<'a> BlockRun<'a> {
             touches: HashMap::new(),
             log: Vec::new(),
             runs: Runs::default(),
+            contention,
             prints: String::new(),
             iterations: 0,
             max_iterations: opts.max_loop_iterations,
@@ -869,8 +952,14 @@ impl<'a> BlockRun<'a> {
                         || (d.is_float() && matches!(op, AtomicOp::Add | AtomicOp::Sub))
                         || (matches!(op, AtomicOp::Exch | AtomicOp::Cas) && new != old);
                     self.write(&place, new, order_dependent);
+                    let elem = match place {
+                        Place::Global(b, i) => Elem::Global(b, i),
+                        Place::Array(a, i) => Elem::Array(self.pid, a, i),
+                    };
+                    self.contention.record(elem, (self.pid, l));
                     out.bits[l] = old;
-                    out.inexact[l] = old_ix;
+                    // which update came first is the hardware's choice
+                    out.inexact[l] = old_ix || self.contention.known.contains(&elem);
                 }
                 out
             }
@@ -920,54 +1009,4 @@ impl<'a> BlockRun<'a> {
         }
         Ok(out)
     }
-}
-
-/// Whether a block contains an atomic operation.
-fn has_atomics(b: &[Stmt]) -> bool {
-    fn expr(e: &Expr) -> bool {
-        match &e.kind {
-            ExprKind::Atomic { .. } => true,
-            ExprKind::Const(_)
-            | ExprKind::Var(_)
-            | ExprKind::BlockId(_)
-            | ExprKind::GridDim(_)
-            | ExprKind::ThreadId(_)
-            | ExprKind::BlockDim(_)
-            | ExprKind::Iota(..)
-            | ExprKind::ArrayBase(_) => false,
-            ExprKind::Broadcast(x)
-            | ExprKind::Reshape(x)
-            | ExprKind::Permute(x, _)
-            | ExprKind::Cast(x, _)
-            | ExprKind::Unary(_, x) => expr(x),
-            ExprKind::Binary(_, a, b) => expr(a) || expr(b),
-            ExprKind::Select(a, b, c) | ExprKind::Fma(a, b, c) => expr(a) || expr(b) || expr(c),
-            ExprKind::Load { ptr, mask, other } => {
-                expr(ptr) || mask.as_deref().is_some_and(expr) || other.as_deref().is_some_and(expr)
-            }
-            ExprKind::ElemPtr { base, indices, .. } => expr(base) || indices.iter().any(expr),
-            ExprKind::Reduce { arg, .. } => expr(arg),
-        }
-    }
-    b.iter().any(|s| match s {
-        Stmt::Let(_, e) => expr(e),
-        Stmt::Store {
-            ptr, value, mask, ..
-        } => expr(ptr) || expr(value) || mask.as_ref().is_some_and(expr),
-        Stmt::If {
-            cond,
-            then_body,
-            else_body,
-        } => expr(cond) || has_atomics(then_body) || has_atomics(else_body),
-        Stmt::For {
-            start,
-            end,
-            step,
-            body,
-            ..
-        } => expr(start) || expr(end) || expr(step) || has_atomics(body),
-        Stmt::While { cond, body, .. } => expr(cond) || has_atomics(body),
-        Stmt::Print { args, .. } => args.iter().any(expr),
-        Stmt::Break | Stmt::Continue | Stmt::Return | Stmt::Barrier { .. } => false,
-    })
 }

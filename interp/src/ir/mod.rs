@@ -10,6 +10,7 @@ mod op;
 mod stmt;
 mod types;
 pub mod verify;
+pub mod walk;
 
 pub use expr::*;
 pub use kernel::*;
