@@ -91,7 +91,7 @@ pub fn run_gpu(repeat: u32) -> Result<(), String> {
     let l = parse_launch(&text)?;
     let k = ksem_interp::elaborate_source("vector_add.py", VECTOR_ADD, &l, None)
         .map_err(|e| e.render())?;
-    let lowered = ksem_gpu::lower::lower(&k, &l).map_err(|e| e.to_string())?;
+    let lowered = ksem_gpu::lower::lower(&k).map_err(|e| e.to_string())?;
     let (r, ms) = ksem_gpu::cuda::time(&lowered, &l, &k.name, repeat).map_err(|e| e.to_string())?;
     let reference =
         ksem_interp::eval::run(&k, &l, &RunOptions::default()).map_err(|d| d.message)?;

@@ -281,7 +281,7 @@ fn dispatch(cmd: Cmd) -> Result<ExitCode, Error> {
             let src = read(&program)?;
             let l = read_launch(&launch)?;
             let k = ksem_interp::elaborate_source(&program, &src, &l, kernel.as_deref())?;
-            print!("{}", ksem_gpu::emit_cuda(&k, &l));
+            print!("{}", ksem_gpu::emit_cuda(&k));
             Ok(ExitCode::SUCCESS)
         }
         Cmd::Diff {

@@ -301,7 +301,7 @@ fn run_timed(
             ArgSlot::Inexact { buffer } => builder.arg(&dflags[*buffer]),
         };
     }
-    let g = launch.grid;
+    let g = l.grid;
     let cfg = LaunchConfig {
         grid_dim: (g[0], g[1], g[2]),
         block_dim: match l.block {

@@ -313,7 +313,7 @@ pub fn run_in(
             ArgSlot::Scalar { .. } => &mut m.scalars[i] as *mut u64 as *mut c_void,
         });
     }
-    let g = launch.grid;
+    let g = l.grid;
     {
         let _guard = RUN_LOCK.lock().unwrap_or_else(|p| p.into_inner());
         // SAFETY: the library is the host build of `l.source`, whose

@@ -79,7 +79,7 @@ pub fn run(k: &Kernel, launch: &Launch, backend: Backend) -> Result<RunResult, G
     match backend {
         Backend::Host => run_host_threads(k, launch, 1),
         Backend::Cuda => {
-            let l = lower_kernel(k, launch)?;
+            let l = lower_kernel(k)?;
             cuda::run(&l, launch, &k.name)
         }
     }
@@ -89,12 +89,12 @@ pub fn run(k: &Kernel, launch: &Launch, backend: Backend) -> Result<RunResult, G
 /// block runs as that many OS threads meeting at `__syncthreads()`, which
 /// checks the lowering's multi-thread index math and barriers without a GPU.
 pub fn run_host_threads(k: &Kernel, launch: &Launch, threads: u32) -> Result<RunResult, GpuError> {
-    let l = lower_kernel(k, launch)?;
+    let l = lower_kernel(k)?;
     host::run(&l, launch, &k.name, threads)
 }
 
-fn lower_kernel(k: &Kernel, launch: &Launch) -> Result<lower::Lowered, GpuError> {
-    lower::lower(k, launch).map_err(|e| GpuError::Lower(e.to_string()))
+fn lower_kernel(k: &Kernel) -> Result<lower::Lowered, GpuError> {
+    lower::lower(k).map_err(|e| GpuError::Lower(e.to_string()))
 }
 
 /// Runs many kernels, lowering each and compiling them together per backend
@@ -105,7 +105,7 @@ pub fn run_batch(
 ) -> Vec<Result<RunResult, GpuError>> {
     let lowered: Vec<Result<lower::Lowered, GpuError>> = items
         .iter()
-        .map(|(k, l)| lower::lower(k, l).map_err(|e| GpuError::Lower(e.to_string())))
+        .map(|(k, _)| lower::lower(k).map_err(|e| GpuError::Lower(e.to_string())))
         .collect();
     let ok: Vec<(usize, &lower::Lowered)> = lowered
         .iter()

@@ -31,7 +31,6 @@ use crate::inexact::Inexact;
 use ksem_interp::dtype::DType;
 use ksem_interp::float::{Overflow, Rounding};
 use ksem_interp::ir::*;
-use ksem_interp::launch::Launch;
 use ksem_interp::span::Span;
 use std::fmt::Write as _;
 
@@ -105,6 +104,8 @@ pub struct Lowered {
     /// launched with exactly these threads; `KSEM_THREADS` = their product).
     /// Tile programs run with any `KSEM_THREADS`.
     pub block: Option<[u32; 3]>,
+    /// Blocks of the launch (the kernel's grid).
+    pub grid: [u32; 3],
 }
 
 impl Lowered {
@@ -132,8 +133,8 @@ impl std::fmt::Display for LowerError {
 
 /// Generates the CUDA C++ source of a kernel. Constructs the lowering does not
 /// support produce a source with an `#error` line that names them.
-pub fn emit_cuda(k: &Kernel, launch: &Launch) -> String {
-    match lower(k, launch) {
+pub fn emit_cuda(k: &Kernel) -> String {
+    match lower(k) {
         Ok(l) => l.source,
         Err(e) => format!(
             "// ksem: kernel `{}` cannot be lowered\n#error \"ksem: line {}:{}: {}\"\n",
@@ -146,7 +147,7 @@ pub fn emit_cuda(k: &Kernel, launch: &Launch) -> String {
 }
 
 /// Lowers a kernel; see the module documentation for the generated code's shape.
-pub fn lower(k: &Kernel, launch: &Launch) -> Result<Lowered, LowerError> {
+pub fn lower(k: &Kernel) -> Result<Lowered, LowerError> {
     let inexact = Inexact::analyze(k);
     let mut buffers = Vec::new();
     let mut args = Vec::new();
@@ -212,7 +213,7 @@ pub fn lower(k: &Kernel, launch: &Launch) -> Result<Lowered, LowerError> {
             (std::mem::take(&mut lw.out), lw.smem, lw.local_bytes, None)
         }
         Model::Simt => {
-            let block = launch.block.unwrap_or([1, 1, 1]);
+            let block = k.block;
             let b = crate::lower_simt::body(k, &inexact)?;
             (b.code, 0, b.local_bytes, Some(block))
         }
@@ -339,6 +340,7 @@ pub fn lower(k: &Kernel, launch: &Launch) -> Result<Lowered, LowerError> {
         smem_bytes: smem,
         local_bytes: body_local_bytes + var_bytes,
         block,
+        grid: k.grid,
         args,
         buffers,
         inexact_flags,

@@ -168,7 +168,7 @@ fn corpus_compiles_with_nvrtc() {
     let cases = corpus();
     let mut failures = Vec::new();
     for c in &cases {
-        let l = lower::lower(&c.kernel, &c.launch).expect("lowers");
+        let l = lower::lower(&c.kernel).expect("lowers");
         match cuda::nvrtc_compile(&l.source, "sm_90") {
             Ok(cubin) => assert!(!cubin.is_empty()),
             Err(e) => failures.push(format!("{}: {e}", c.name)),
@@ -186,7 +186,7 @@ fn corpus_compiles_with_nvrtc() {
 #[test]
 fn generated_lines_name_their_source_line() {
     for c in corpus() {
-        let src = ksem_gpu::emit_cuda(&c.kernel, &c.launch);
+        let src = ksem_gpu::emit_cuda(&c.kernel);
         let body = src
             .split("  // body\n")
             .nth(1)

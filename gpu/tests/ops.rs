@@ -148,6 +148,8 @@ impl Builder {
             Kernel {
                 name: name.to_string(),
                 model: Model::Tile,
+                grid: [G as u32, 1, 1],
+                block: [1, 1, 1],
                 params: self.params,
                 arrays: vec![],
                 vars: self.vars,
@@ -155,7 +157,7 @@ impl Builder {
             },
             Launch {
                 kernel: Some(name.to_string()),
-                grid: [G as u32, 1, 1],
+                grid: Some([G as u32, 1, 1]),
                 block: None,
                 factory_args: vec![],
                 args: self.launch_args,
@@ -347,9 +349,9 @@ fn compare(want: &RunResult, got: &RunResult, what: &str) -> Vec<String> {
 
 /// Compiles the kernel with NVRTC too when libnvrtc is loadable (every
 /// template instantiation of the runtime must compile for the device).
-fn nvrtc_check(k: &Kernel, l: &Launch) {
+fn nvrtc_check(k: &Kernel) {
     if ksem_gpu::cuda::nvrtc_available().is_ok() {
-        let src = ksem_gpu::lower::lower(k, l).expect("lowers").source;
+        let src = ksem_gpu::lower::lower(k).expect("lowers").source;
         ksem_gpu::cuda::nvrtc_compile(&src, "sm_90").unwrap_or_else(|e| panic!("{}: {e}", k.name));
     }
 }
@@ -366,7 +368,7 @@ fn backend() -> Backend {
 }
 
 fn run_both(k: &Kernel, l: &Launch) -> (RunResult, RunResult) {
-    nvrtc_check(k, l);
+    nvrtc_check(k);
     let want = ksem_interp::eval::run(k, l, &RunOptions::default()).expect("interp runs");
     let got = ksem_gpu::run(k, l, backend()).unwrap_or_else(|e| panic!("{}: {e}", k.name));
     (want, got)

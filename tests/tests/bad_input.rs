@@ -38,7 +38,6 @@ fn bad_launches() -> Vec<(&'static str, String, Vec<&'static str>)> {
         ("a list", "[1, 2]".into(), vec!["JSON object"]),
         ("a number", "42".into(), vec!["JSON object"]),
         ("null", "null".into(), vec!["JSON object"]),
-        ("no grid", "{\"args\": {}}".into(), vec!["grid"]),
         (
             "a misspelt key is not ignored",
             "{\"grid\": [1], \"blok\": [2]}".into(),
@@ -353,7 +352,7 @@ fn launch_accepts_the_design_example() {
       }
     }"#;
     let l = try_launch(text).expect("the DESIGN.md example parses");
-    assert_eq!(l.grid, [4, 1, 1]);
+    assert_eq!(l.grid, Some([4, 1, 1]));
     assert_eq!(l.args.len(), 6);
 }
 
@@ -375,6 +374,23 @@ fn program_refused(
             diag
         }
         Err(e) => panic!("expected a source error, got {}", e.render()),
+    }
+}
+
+#[test]
+fn a_launch_without_grid_is_refused_where_the_kernel_does_not_fix_one() {
+    // the launch JSON may leave "grid" out (a TileLang T.Kernel or Hidet
+    // attrs fix it); a Triton or CUDA Python kernel then has none
+    let l = ksem_interp::launch::parse_launch(
+        r#"{"args": {"out_ptr": {"buffer": {"dtype": "int32", "len": 4}}}}"#,
+    )
+    .expect("grid may be left out of the JSON");
+    assert_eq!(l.grid, None);
+    let triton = "import triton\n\n@triton.jit\ndef kern(out_ptr):\n    pass\n";
+    let cudapy = "from numba import cuda\n\n@cuda.jit\ndef kern(out_ptr):\n    out_ptr[0] = 1\n";
+    for src in [triton, cudapy] {
+        let d = program_refused(src, &l, None);
+        assert!(d.message.contains("no \"grid\""), "{d:?}");
     }
 }
 

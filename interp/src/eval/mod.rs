@@ -72,17 +72,17 @@ pub(crate) struct BlockOutcome {
 pub fn run(kernel: &Kernel, launch: &Launch, opts: &RunOptions) -> Result<RunResult, Diagnostic> {
     let mut mem = Global::new(kernel, launch);
     let (outcomes, block) = match kernel.model {
-        Model::Tile => (tile::run(kernel, launch.grid, &mem, opts)?, None),
+        Model::Tile => (tile::run(kernel, kernel.grid, &mem, opts)?, None),
         Model::Simt => {
-            let block = launch.block.unwrap_or([1, 1, 1]);
+            let block = kernel.block;
             let first = simt::Contention::default();
-            let mut outcomes = simt::run(kernel, launch.grid, block, &mem, &first, opts)?;
+            let mut outcomes = simt::run(kernel, kernel.grid, block, &mem, &first, opts)?;
             if first.found_any() && simt::atomic_results_used(kernel) {
                 // again from the launch's buffers, knowing which old values
                 // depend on the order of the updates
                 mem = Global::new(kernel, launch);
                 let second = simt::Contention::knowing(first);
-                outcomes = simt::run(kernel, launch.grid, block, &mem, &second, opts)?;
+                outcomes = simt::run(kernel, kernel.grid, block, &mem, &second, opts)?;
             }
             (outcomes, Some(block))
         }

@@ -52,6 +52,39 @@ impl Dialect {
     }
 }
 
+/// The launch geometry (grid, block) of a kernel: what the source fixes
+/// (`fixed_*`, e.g. TileLang's `T.Kernel(…)`) or else what the launch
+/// gives; where both give one they must agree. A block left out is one thread.
+pub fn geometry(
+    launch: &Launch,
+    fixed_grid: Option<([u32; 3], Span)>,
+    fixed_block: Option<([u32; 3], Span)>,
+) -> DResult<([u32; 3], [u32; 3])> {
+    fn pick(
+        what: &str,
+        given: Option<[u32; 3]>,
+        fixed: Option<([u32; 3], Span)>,
+    ) -> DResult<Option<[u32; 3]>> {
+        Ok(match (given, fixed) {
+            (Some(g), Some((f, span))) if g != f => {
+                return Err(Diagnostic::new(
+                    span,
+                    format!("the launch's {what} {g:?} disagrees with the kernel's {f:?}"),
+                )
+                .with_help(format!("leave \"{what}\" out of the launch, or give {f:?}")))
+            }
+            (_, Some((f, _))) => Some(f),
+            (g, None) => g,
+        })
+    }
+    let grid = pick("grid", launch.grid, fixed_grid)?.ok_or_else(|| {
+        Diagnostic::new(Span::default(), "the launch has no \"grid\"")
+            .with_help("give \"grid\": [x, y, z] in the launch spec")
+    })?;
+    let block = pick("block", launch.block, fixed_block)?.unwrap_or([1, 1, 1]);
+    Ok((grid, block))
+}
+
 /// Parses `src`, recognises its dialect and elaborates its kernel for `launch`.
 pub fn elaborate(file: &str, src: &str, launch: &Launch, kernel: Option<&str>) -> DResult<Kernel> {
     let source = Source::parse(file, src)?;

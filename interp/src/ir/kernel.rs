@@ -68,6 +68,10 @@ impl ArrayDecl {
 pub struct Kernel {
     pub name: String,
     pub model: Model,
+    /// Blocks of the launch (x, y, z) the kernel was elaborated for.
+    pub grid: [u32; 3],
+    /// Threads per block (x, y, z); `[1, 1, 1]` for tile programs.
+    pub block: [u32; 3],
     pub params: Vec<Param>,
     /// Shared and local arrays, allocated at kernel entry.
     pub arrays: Vec<ArrayDecl>,

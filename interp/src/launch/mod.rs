@@ -50,7 +50,8 @@ pub enum ArgSpec {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Launch {
     pub kernel: Option<String>,
-    pub grid: [u32; 3],
+    /// Blocks (`"grid"`); may be left out where the kernel's source fixes it.
+    pub grid: Option<[u32; 3]>,
     /// Threads per block (`"block"`), for SIMT dialects.
     pub block: Option<[u32; 3]>,
     /// Arguments of a kernel factory (`"factory_args"`), by name.
@@ -63,7 +64,8 @@ impl Launch {
     pub fn arg(&self, name: &str) -> Option<&ArgSpec> {
         self.args.iter().find(|(n, _)| n == name).map(|(_, a)| a)
     }
-    pub fn num_programs(&self) -> u64 {
-        self.grid.iter().map(|&g| g as u64).product()
+    /// Program instances (blocks) of the launch's grid, if it gives one.
+    pub fn num_programs(&self) -> Option<u64> {
+        self.grid.map(|g| g.iter().map(|&x| x as u64).product())
     }
 }

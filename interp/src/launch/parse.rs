@@ -20,7 +20,8 @@ use std::fmt;
 struct LaunchJson {
     #[serde(default)]
     kernel: Option<String>,
-    grid: Dims,
+    #[serde(default)]
+    grid: Option<Dims>,
     #[serde(default)]
     block: Option<Dims>,
     #[serde(default)]
@@ -104,7 +105,7 @@ pub fn parse_launch(text: &str) -> Result<Launch, String> {
             _ => format!("{path}: {}", e.into_inner()),
         }
     })?;
-    let grid = grid(&raw.grid)?;
+    let grid = raw.grid.as_ref().map(grid).transpose()?;
     let block = raw.block.as_ref().map(block).transpose()?;
     let mut args = Vec::new();
     for (name, a) in raw.args {

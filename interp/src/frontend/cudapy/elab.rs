@@ -404,9 +404,12 @@ impl<'m> Elab<'m> {
         });
         let def = self.m.funcs[name].def.clone();
         let body = self.block_of(&def.body)?;
+        let (grid, block) = crate::frontend::geometry(launch, None, None)?;
         Ok(Kernel {
             name: name.to_string(),
             model: Model::Simt,
+            grid,
+            block,
             params,
             arrays: self.arrays,
             vars: self.vars,

@@ -220,9 +220,12 @@ impl<'m> Elab<'m> {
                 format!("kernel `{name}` returns a value; a kernel must return None"),
             );
         }
+        let (grid, _) = crate::frontend::geometry(launch, None, None)?;
         Ok(Kernel {
             name: name.to_string(),
             model: Model::Tile,
+            grid,
+            block: [1, 1, 1],
             params,
             arrays: vec![],
             vars: self.vars,
