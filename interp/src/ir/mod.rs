@@ -4,6 +4,7 @@
 //! dtype, shape and source span, and ids (block, thread, grid and block
 //! dimensions) are nodes with a dimension.
 
+pub mod build;
 mod expr;
 mod kernel;
 mod op;

@@ -14,7 +14,9 @@ use super::types::Named;
 use super::{types, Global, Module, SigType};
 use crate::dtype::DType;
 use crate::float::{Overflow, Rounding};
+use crate::frontend::py::op_text;
 use crate::frontend::py::{self, dotted};
+use crate::ir::build::*;
 use crate::ir::*;
 use crate::launch::{ArgSpec, Launch};
 use crate::span::{DResult, Diagnostic, Span};
@@ -96,63 +98,6 @@ fn err<T>(span: Span, msg: impl Into<String>) -> DResult<T> {
     Err(Diagnostic::new(span, msg))
 }
 
-fn mk(kind: ExprKind, ty: Type, span: Span) -> Expr {
-    Expr { kind, ty, span }
-}
-
-/// A 0-d constant of dtype `d` holding `bits`.
-fn konst(d: DType, bits: u64, span: Span) -> Expr {
-    mk(ExprKind::Const(bits & d.mask()), Type::scalar(d), span)
-}
-
-fn int_const(d: DType, v: i128, span: Span) -> Expr {
-    konst(d, v as u64, span)
-}
-
-fn float_const(d: DType, v: f64, span: Span) -> Expr {
-    konst(d, crate::ops::fround(d, v), span)
-}
-
-fn bin(op: BinOp, a: Expr, b: Expr, span: Span) -> Expr {
-    let ty = if op.is_comparison() {
-        Type::scalar(DType::Bool)
-    } else {
-        a.ty.clone()
-    };
-    mk(ExprKind::Binary(op, Box::new(a), Box::new(b)), ty, span)
-}
-
-fn unary(op: UnOp, a: Expr, span: Span) -> Expr {
-    let ty = if op == UnOp::LogicalNot {
-        Type::scalar(DType::Bool)
-    } else {
-        a.ty.clone()
-    };
-    mk(ExprKind::Unary(op, Box::new(a)), ty, span)
-}
-
-fn select(c: Expr, a: Expr, b: Expr, span: Span) -> Expr {
-    let ty = a.ty.clone();
-    mk(
-        ExprKind::Select(Box::new(c), Box::new(a), Box::new(b)),
-        ty,
-        span,
-    )
-}
-
-/// The element of dtype `d` at `ptr`.
-fn load(ptr: Expr, d: DType, span: Span) -> Expr {
-    mk(
-        ExprKind::Load {
-            ptr: Box::new(ptr),
-            mask: None,
-            other: None,
-        },
-        Type::scalar(d),
-        span,
-    )
-}
-
 /// `e` converted to dtype `d` (value conversion).
 fn convert(e: Expr, d: DType) -> Expr {
     if e.ty.dtype() == d {
@@ -160,54 +105,6 @@ fn convert(e: Expr, d: DType) -> Expr {
     }
     let span = e.span;
     mk(ExprKind::Cast(Box::new(e), CONVERT), Type::scalar(d), span)
-}
-
-fn dtype_of(e: &Expr) -> DType {
-    e.ty.dtype()
-}
-
-/// The name of a Python operator as written.
-fn op_text(op: ast::Operator) -> &'static str {
-    use ast::Operator as O;
-    match op {
-        O::Add => "+",
-        O::Sub => "-",
-        O::Mult => "*",
-        O::MatMult => "@",
-        O::Div => "/",
-        O::Mod => "%",
-        O::Pow => "**",
-        O::LShift => "<<",
-        O::RShift => ">>",
-        O::BitOr => "|",
-        O::BitXor => "^",
-        O::BitAnd => "&",
-        O::FloorDiv => "//",
-    }
-}
-
-/// The bits of an expression made only of constants, computed as it would be
-/// at run time (`None` where it reads anything else or would be UB).
-fn fold(e: &Expr) -> Option<u64> {
-    use crate::ops;
-    match &e.kind {
-        ExprKind::Const(b) => Some(*b),
-        ExprKind::Unary(op, x) => Some(ops::unary(*op, dtype_of(x), fold(x)?)),
-        ExprKind::Cast(x, k) => ops::cast(*k, dtype_of(x), dtype_of(e), fold(x)?).ok(),
-        ExprKind::Binary(op, a, b) if *op != BinOp::PtrAdd => {
-            ops::binary(*op, dtype_of(a), fold(a)?, fold(b)?).ok()
-        }
-        _ => None,
-    }
-}
-
-/// The value of a constant integer expression.
-fn fold_int(e: &Expr) -> Option<i128> {
-    let d = dtype_of(e);
-    (d.is_int() && !e.ty.is_ptr())
-        .then(|| fold(e))
-        .flatten()
-        .map(|b| crate::ops::int_value(d, b))
 }
 
 /// The path of a type object, if `path` names one (`numba.int16`, `numpy.float32`).

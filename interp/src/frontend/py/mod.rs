@@ -83,3 +83,23 @@ pub fn imported_packages(body: &[ast::Stmt]) -> Vec<String> {
     }
     out
 }
+
+/// The name of a Python operator as written.
+pub fn op_text(op: ast::Operator) -> &'static str {
+    use ast::Operator as O;
+    match op {
+        O::Add => "+",
+        O::Sub => "-",
+        O::Mult => "*",
+        O::MatMult => "@",
+        O::Div => "/",
+        O::Mod => "%",
+        O::Pow => "**",
+        O::LShift => "<<",
+        O::RShift => ">>",
+        O::BitOr => "|",
+        O::BitXor => "^",
+        O::BitAnd => "&",
+        O::FloorDiv => "//",
+    }
+}

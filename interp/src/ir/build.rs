@@ -1,0 +1,100 @@
+//! Building IR nodes: the small constructors every front end uses, and
+//! constant folding by the evaluator's own element semantics.
+
+use super::expr::{Expr, ExprKind};
+use super::op::{BinOp, UnOp};
+use super::types::Type;
+use crate::dtype::DType;
+use crate::span::Span;
+
+/// A node of `kind` with type `ty` at `span`.
+pub fn mk(kind: ExprKind, ty: Type, span: Span) -> Expr {
+    Expr { kind, ty, span }
+}
+
+/// A 0-d constant of dtype `d` holding `bits`.
+pub fn konst(d: DType, bits: u64, span: Span) -> Expr {
+    mk(ExprKind::Const(bits & d.mask()), Type::scalar(d), span)
+}
+
+/// A 0-d integer constant of dtype `d` (wrapped to its width).
+pub fn int_const(d: DType, v: i128, span: Span) -> Expr {
+    konst(d, v as u64, span)
+}
+
+/// A 0-d float constant of dtype `d` (rounded to nearest even).
+pub fn float_const(d: DType, v: f64, span: Span) -> Expr {
+    konst(d, crate::ops::fround(d, v), span)
+}
+
+/// `a op b`: a comparison is bool, anything else has `a`'s type.
+pub fn bin(op: BinOp, a: Expr, b: Expr, span: Span) -> Expr {
+    let ty = if op.is_comparison() {
+        Type::scalar(DType::Bool)
+    } else {
+        a.ty.clone()
+    };
+    mk(ExprKind::Binary(op, Box::new(a), Box::new(b)), ty, span)
+}
+
+/// `op a`: `not` is bool, anything else has `a`'s type.
+pub fn unary(op: UnOp, a: Expr, span: Span) -> Expr {
+    let ty = if op == UnOp::LogicalNot {
+        Type::scalar(DType::Bool)
+    } else {
+        a.ty.clone()
+    };
+    mk(ExprKind::Unary(op, Box::new(a)), ty, span)
+}
+
+/// `c ? a : b` with `a`'s type.
+pub fn select(c: Expr, a: Expr, b: Expr, span: Span) -> Expr {
+    let ty = a.ty.clone();
+    mk(
+        ExprKind::Select(Box::new(c), Box::new(a), Box::new(b)),
+        ty,
+        span,
+    )
+}
+
+/// The element of dtype `d` at `ptr`.
+pub fn load(ptr: Expr, d: DType, span: Span) -> Expr {
+    mk(
+        ExprKind::Load {
+            ptr: Box::new(ptr),
+            mask: None,
+            other: None,
+        },
+        Type::scalar(d),
+        span,
+    )
+}
+
+/// The dtype of a value (for pointers: the pointee's).
+pub fn dtype_of(e: &Expr) -> DType {
+    e.ty.dtype()
+}
+
+/// The bits of an expression made only of constants, computed as it would be
+/// at run time (`None` where it reads anything else or would be UB).
+pub fn fold(e: &Expr) -> Option<u64> {
+    use crate::ops;
+    match &e.kind {
+        ExprKind::Const(b) => Some(*b),
+        ExprKind::Unary(op, x) => Some(ops::unary(*op, dtype_of(x), fold(x)?)),
+        ExprKind::Cast(x, k) => ops::cast(*k, dtype_of(x), dtype_of(e), fold(x)?).ok(),
+        ExprKind::Binary(op, a, b) if *op != BinOp::PtrAdd => {
+            ops::binary(*op, dtype_of(a), fold(a)?, fold(b)?).ok()
+        }
+        _ => None,
+    }
+}
+
+/// The value of a constant integer expression.
+pub fn fold_int(e: &Expr) -> Option<i128> {
+    let d = dtype_of(e);
+    (d.is_int() && !e.ty.is_ptr())
+        .then(|| fold(e))
+        .flatten()
+        .map(|b| crate::ops::int_value(d, b))
+}
