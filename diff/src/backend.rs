@@ -1,5 +1,6 @@
 //! The backends a program can run on, by name.
 
+use crate::peer::Peer;
 use ksem_interp::eval::RunOptions;
 use ksem_interp::ir::Kernel;
 use ksem_interp::launch::{Launch, RunResult};
@@ -17,6 +18,9 @@ pub enum Backend {
     /// Real numba-cuda on the GPU (`tools/numba_run.py`): CUDA Python files
     /// in `ksem run` and `ksem diff` only.
     Numba,
+    /// Real TileLang's C target on the CPU (`tools/tilelang_run.py`):
+    /// TileLang files in `ksem run` and `ksem diff` only.
+    TileLang,
 }
 
 impl Backend {
@@ -26,8 +30,9 @@ impl Backend {
             "host" => Ok(Backend::Host),
             "cuda" => Ok(Backend::Cuda),
             "numba" => Ok(Backend::Numba),
+            "tilelang" => Ok(Backend::TileLang),
             other => Err(format!(
-                "unknown backend {other:?} (choose interp, host, cuda or numba)"
+                "unknown backend {other:?} (choose interp, host, cuda, numba or tilelang)"
             )),
         }
     }
@@ -64,13 +69,15 @@ impl Backend {
             Backend::Cuda => {
                 ksem_gpu::run(k, launch, ksem_gpu::Backend::Cuda).map_err(|e| e.to_string())
             }
-            Backend::Numba => Err(NUMBA_FILES_ONLY.into()),
+            Backend::Numba | Backend::TileLang => Err(format!(
+                "the {self} backend runs source files: use it with ksem run or ksem diff"
+            )),
         }
     }
 
     /// Runs the program in file `program` (elaborated as `k`) with the
-    /// launch spec read from `launch_path`: the numba backend runs the file
-    /// itself, the others the elaborated kernel.
+    /// launch spec read from `launch_path`: a real system (numba, tilelang)
+    /// runs the file itself, the others the elaborated kernel.
     pub fn run_file(
         self,
         program: &str,
@@ -81,14 +88,12 @@ impl Backend {
         opts: &RunOptions,
     ) -> Result<RunResult, String> {
         match self {
-            Backend::Numba => crate::numba::run(program, launch_path, kernel),
+            Backend::Numba => crate::peer::run(Peer::Numba, program, launch_path, kernel),
+            Backend::TileLang => crate::peer::run(Peer::TileLang, program, launch_path, kernel),
             b => b.run(k, launch, opts),
         }
     }
 }
-
-const NUMBA_FILES_ONLY: &str =
-    "the numba backend runs CUDA Python files: use it with ksem run or ksem diff";
 
 impl Backend {
     /// Programs compiled together in one batch: many for the host build
@@ -101,7 +106,7 @@ impl Backend {
         match self {
             Backend::Interp | Backend::Host => 128,
             Backend::Cuda => 8,
-            Backend::Numba => 1,
+            Backend::Numba | Backend::TileLang => 1,
         }
     }
 
@@ -112,7 +117,7 @@ impl Backend {
         opts: &RunOptions,
     ) -> Vec<Result<RunResult, String>> {
         let gpu = match self {
-            Backend::Interp | Backend::Numba => {
+            Backend::Interp | Backend::Numba | Backend::TileLang => {
                 return items.iter().map(|(k, l)| self.run(k, l, opts)).collect()
             }
             Backend::Host => ksem_gpu::Backend::Host,
@@ -132,6 +137,7 @@ impl fmt::Display for Backend {
             Backend::Host => "host",
             Backend::Cuda => "cuda",
             Backend::Numba => "numba",
+            Backend::TileLang => "tilelang",
         })
     }
 }

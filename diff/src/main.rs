@@ -10,7 +10,7 @@ mod backend;
 mod bench;
 mod corpus;
 mod fuzz;
-mod numba;
+mod peer;
 mod reduce;
 
 use backend::Backend;
@@ -58,7 +58,7 @@ enum Cmd {
         /// Loop iterations one program instance may run before ksem stops it.
         #[arg(long, default_value_t = 1 << 24)]
         max_loop_iterations: u64,
-        /// Where to run it: interp (the reference), host (the CUDA lowering on the CPU), cuda (the GPU) or numba (real numba-cuda on the GPU, via tools/numba_run.py).
+        /// Where to run it: interp (the reference), host (the CUDA lowering on the CPU), cuda (the GPU), numba (real numba-cuda on the GPU, via tools/numba_run.py) or tilelang (real TileLang's C target on the CPU, via tools/tilelang_run.py; its Python from $KSEM_TILELANG_PYTHON).
         #[arg(long, default_value = "interp")]
         backend: String,
     },

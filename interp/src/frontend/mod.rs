@@ -4,6 +4,7 @@
 
 pub mod cudapy;
 pub mod py;
+pub mod tilelang;
 pub mod triton;
 
 use crate::ir::Kernel;
@@ -17,6 +18,7 @@ pub enum Dialect {
     Triton,
     /// CUDA Python (numba-cuda, NumbaPro).
     CudaPy,
+    TileLang,
 }
 
 impl Dialect {
@@ -25,6 +27,7 @@ impl Dialect {
         match self {
             Dialect::Triton => "triton",
             Dialect::CudaPy => "cudapy",
+            Dialect::TileLang => "tilelang",
         }
     }
 
@@ -36,16 +39,19 @@ impl Dialect {
         if has("numba") || has("numbapro") {
             return Ok(Dialect::CudaPy);
         }
+        if has("tilelang") {
+            return Ok(Dialect::TileLang);
+        }
         if has("triton") {
             return Ok(Dialect::Triton);
         }
-        for other in ["tilelang", "hidet"] {
+        for other in ["hidet"] {
             if has(other) {
                 return Err(Diagnostic::new(
                     Span { line: 1, col: 1 },
                     format!("{other} kernels are not supported yet"),
                 )
-                .with_help("ksem runs Triton and CUDA Python (numba) kernels"));
+                .with_help("ksem runs Triton, TileLang and CUDA Python (numba) kernels"));
             }
         }
         Ok(Dialect::Triton)
@@ -94,5 +100,6 @@ pub fn elaborate(file: &str, src: &str, launch: &Launch, kernel: Option<&str>) -
             triton::elaborate(&m, launch, kernel)
         }
         Dialect::CudaPy => cudapy::elaborate(source, launch, kernel),
+        Dialect::TileLang => tilelang::elaborate(source, launch, kernel),
     }
 }

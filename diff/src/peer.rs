@@ -1,7 +1,9 @@
-//! The `numba` backend: runs a CUDA Python file on real numba-cuda through
-//! `tools/numba_run.py` (a GPU machine with numba-cuda) and reads back its
-//! result JSON. Real numba-cuda detects no UB and cannot tell exact from
-//! approximate elements, so its results carry neither.
+//! Real systems as backends ("peers"): a file runs on real numba-cuda
+//! (`tools/numba_run.py`, a GPU machine with numba-cuda) or on real
+//! TileLang's C target (`tools/tilelang_run.py`, any machine with
+//! `pip install tilelang`), and ksem reads back the runner's result JSON.
+//! The real systems detect no UB and cannot tell exact from approximate
+//! elements, so their results carry neither.
 
 use ksem_interp::dtype::DType;
 use ksem_interp::launch::{BufferResult, RunResult};
@@ -9,30 +11,75 @@ use serde_json::Value as Json;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// Where `tools/numba_run.py` is: `$KSEM_NUMBA_RUN`, else under the current
-/// directory or a directory above the `ksem` executable.
-fn runner() -> Result<PathBuf, String> {
-    if let Ok(p) = std::env::var("KSEM_NUMBA_RUN") {
-        return Ok(PathBuf::from(p));
-    }
-    let rel = Path::new("tools").join("numba_run.py");
-    if rel.exists() {
-        return Ok(rel);
-    }
-    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
-    exe.ancestors()
-        .map(|d| d.join(&rel))
-        .find(|p| p.exists())
-        .ok_or_else(|| {
-            "tools/numba_run.py not found: run from the repository root or set KSEM_NUMBA_RUN"
-                .to_string()
-        })
+/// A real system ksem can run a file on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Peer {
+    Numba,
+    TileLang,
 }
 
-/// Runs `program` with the launch spec at `launch` on numba-cuda.
-pub fn run(program: &str, launch: &str, kernel: Option<&str>) -> Result<RunResult, String> {
-    let tool = runner()?;
-    let mut cmd = Command::new(std::env::var("PYTHON").unwrap_or_else(|_| "python3".into()));
+impl Peer {
+    /// The runner script under `tools/`.
+    fn script(self) -> &'static str {
+        match self {
+            Peer::Numba => "numba_run.py",
+            Peer::TileLang => "tilelang_run.py",
+        }
+    }
+
+    /// The environment variable that overrides the runner's path.
+    fn path_var(self) -> &'static str {
+        match self {
+            Peer::Numba => "KSEM_NUMBA_RUN",
+            Peer::TileLang => "KSEM_TILELANG_RUN",
+        }
+    }
+
+    /// The Python that has the real system installed: `$KSEM_TILELANG_PYTHON`
+    /// for TileLang (it often lives in a virtual environment), else
+    /// `$PYTHON`, else `python3`.
+    fn python(self) -> String {
+        let own = match self {
+            Peer::Numba => None,
+            Peer::TileLang => std::env::var("KSEM_TILELANG_PYTHON").ok(),
+        };
+        own.or_else(|| std::env::var("PYTHON").ok())
+            .unwrap_or_else(|| "python3".into())
+    }
+
+    /// Where the runner is: its variable, else under the current directory
+    /// or a directory above the `ksem` executable.
+    fn runner(self) -> Result<PathBuf, String> {
+        if let Ok(p) = std::env::var(self.path_var()) {
+            return Ok(PathBuf::from(p));
+        }
+        let rel = Path::new("tools").join(self.script());
+        if rel.exists() {
+            return Ok(rel);
+        }
+        let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+        exe.ancestors()
+            .map(|d| d.join(&rel))
+            .find(|p| p.exists())
+            .ok_or_else(|| {
+                format!(
+                    "tools/{} not found: run from the repository root or set {}",
+                    self.script(),
+                    self.path_var()
+                )
+            })
+    }
+}
+
+/// Runs `program` with the launch spec at `launch` on `peer`.
+pub fn run(
+    peer: Peer,
+    program: &str,
+    launch: &str,
+    kernel: Option<&str>,
+) -> Result<RunResult, String> {
+    let tool = peer.runner()?;
+    let mut cmd = Command::new(peer.python());
     cmd.arg(&tool).arg(program).arg("--launch").arg(launch);
     if let Some(k) = kernel {
         cmd.arg("--kernel").arg(k);

@@ -1,0 +1,167 @@
+//! The TileLang front end (seed 002): `@T.prim_func` kernels at module
+//! level and kernel factories (`def matmul(M, N, …): … @T.prim_func def
+//! main(…) … return main`, also under `@tilelang.jit`), elaborated into a
+//! SIMT program of the IR in which each block is one sequential thread: a
+//! TileLang kernel describes what a whole block computes, and a race-free
+//! one computes the same when its parallel loops run one iteration after
+//! the other. `T.Parallel` is such a loop; `T.copy`, `T.fill` and `T.clear`
+//! become loops over their regions. The rest of the file (imports, host
+//! code, `if __name__ == "__main__":`) is ignored.
+
+mod consts;
+mod elab;
+pub mod types;
+
+use crate::ir::Kernel;
+use crate::launch::Launch;
+use crate::span::{DResult, Diagnostic, Span};
+use consts::Const;
+use rustpython_parser::ast;
+use std::collections::HashMap;
+
+use super::py::Source;
+
+/// The name of the dialect in messages.
+const DIALECT: &str = "TileLang";
+
+/// A kernel the file defines.
+#[derive(Clone)]
+enum KernelDef {
+    /// `@T.prim_func def name(…)` at module level.
+    PrimFunc(ast::StmtFunctionDef),
+    /// A function whose body defines a `@T.prim_func` and returns it.
+    Factory(ast::StmtFunctionDef),
+}
+
+/// A TileLang source file as ksem sees it.
+pub struct Module {
+    src: Source,
+    /// The names `tilelang.language` is imported as (`T`).
+    lang: Vec<String>,
+    kernels: Vec<(String, KernelDef)>,
+    /// Module-level functions that are not kernels (helpers a kernel calls).
+    helpers: HashMap<String, ast::StmtFunctionDef>,
+    /// Module-level constants.
+    globals: HashMap<String, Const>,
+}
+
+impl Module {
+    fn scan(src: Source) -> Module {
+        let mut m = Module {
+            src,
+            lang: Vec::new(),
+            kernels: Vec::new(),
+            helpers: HashMap::new(),
+            globals: HashMap::new(),
+        };
+        let body = std::mem::take(&mut m.src.body);
+        for s in &body {
+            match s {
+                ast::Stmt::Import(i) => {
+                    for a in &i.names {
+                        if a.name.as_str() == "tilelang.language" {
+                            let alias = a.asname.as_ref().map_or("tilelang.language", |n| n);
+                            m.lang.push(alias.to_string());
+                        }
+                    }
+                }
+                ast::Stmt::ImportFrom(f) if f.module.as_deref() == Some("tilelang") => {
+                    for a in &f.names {
+                        if a.name.as_str() == "language" {
+                            let alias = a.asname.as_ref().map_or("language", |n| n);
+                            m.lang.push(alias.to_string());
+                        }
+                    }
+                }
+                ast::Stmt::Assign(a) => {
+                    if let [ast::Expr::Name(n)] = a.targets.as_slice() {
+                        if let Ok(c) = consts::eval(&m.lang, &m.globals, &a.value) {
+                            m.globals.insert(n.id.to_string(), c);
+                        }
+                    }
+                }
+                ast::Stmt::FunctionDef(f) => {
+                    let name = f.name.to_string();
+                    if f.decorator_list.iter().any(|d| m.is_prim_func(d)) {
+                        m.kernels.push((name, KernelDef::PrimFunc(f.clone())));
+                    } else if m.inner_prim_func(&f.body).is_some() {
+                        m.kernels.push((name, KernelDef::Factory(f.clone())));
+                    } else {
+                        m.helpers.insert(name, f.clone());
+                    }
+                }
+                _ => {}
+            }
+        }
+        m.src.body = body;
+        if m.lang.is_empty() {
+            m.lang.push("T".into());
+        }
+        m
+    }
+
+    /// Whether a decorator is `@T.prim_func` (also `@tilelang.language.prim_func`).
+    fn is_prim_func(&self, d: &ast::Expr) -> bool {
+        let target = match d {
+            ast::Expr::Call(c) => &*c.func,
+            other => other,
+        };
+        super::py::dotted(target).is_some_and(|p| {
+            p == "tilelang.language.prim_func"
+                || p == "tilelang.prim_func"
+                || self.lang.iter().any(|l| p == format!("{l}.prim_func"))
+        })
+    }
+
+    /// The `@T.prim_func` function a factory body defines.
+    fn inner_prim_func<'a>(&self, body: &'a [ast::Stmt]) -> Option<&'a ast::StmtFunctionDef> {
+        body.iter().find_map(|s| match s {
+            ast::Stmt::FunctionDef(f) if f.decorator_list.iter().any(|d| self.is_prim_func(d)) => {
+                Some(f)
+            }
+            _ => None,
+        })
+    }
+
+    fn span(&self, node: &impl ast::Ranged) -> Span {
+        self.src.span(node)
+    }
+}
+
+/// Elaborates the kernel of a TileLang file for `launch`: the one named by
+/// `kernel` or the launch's `"kernel"`, else the file's only kernel.
+pub fn elaborate(src: Source, launch: &Launch, kernel: Option<&str>) -> DResult<Kernel> {
+    let m = Module::scan(src);
+    let want = kernel.or(launch.kernel.as_deref());
+    let names: Vec<&str> = m.kernels.iter().map(|(n, _)| n.as_str()).collect();
+    let (name, def) = match want {
+        Some(w) => m.kernels.iter().find(|(n, _)| n == w).ok_or_else(|| {
+            Diagnostic::new(
+                Span { line: 1, col: 1 },
+                format!("no @T.prim_func kernel or kernel factory named `{w}`"),
+            )
+            .with_help(format!("the file defines: {}", names.join(", ")))
+        })?,
+        None => match m.kernels.as_slice() {
+            [one] => one,
+            [] => {
+                return Err(Diagnostic::new(
+                    Span { line: 1, col: 1 },
+                    "no @T.prim_func kernel or kernel factory in this file",
+                ))
+            }
+            _ => {
+                return Err(Diagnostic::new(
+                    Span { line: 1, col: 1 },
+                    format!("several kernels ({}): say which one", names.join(", ")),
+                )
+                .with_help("give \"kernel\" in the launch spec or --kernel NAME"))
+            }
+        },
+    };
+    let (func, env) = match def {
+        KernelDef::PrimFunc(f) => (f.clone(), m.globals.clone()),
+        KernelDef::Factory(f) => consts::call_factory(&m, f, launch)?,
+    };
+    elab::Elab::new(&m, env).kernel(name, &func, launch)
+}

@@ -1,0 +1,596 @@
+//! Every rule and example of the TileLang seed (002), checked on the bits
+//! ksem computes and on what it refuses. Expected values are reasoned by
+//! hand in each test (the seed's own tables where it has them); where the
+//! seed is silent, the measured behaviour of tilelang 0.1.15's C target
+//! (tools/probes/tilelang/, docs/tilelang-measured.md) is the reference.
+
+use ksem_interp::launch::{parse_launch, Launch, RunResult};
+use ksem_tests::*;
+use serde_json::{json, Value as Json};
+
+/// A TileLang module: the imports, then `rest`.
+fn module(rest: &str) -> String {
+    format!("import tilelang\nimport tilelang.language as T\n\n{rest}")
+}
+
+/// One `@T.prim_func main(PARAMS)` whose body runs under
+/// `with T.Kernel(GRID, threads=1) as bx:`.
+fn prim(grid: u32, params: &str, body: &str) -> String {
+    module(&format!(
+        "@T.prim_func\ndef main({params}):\n    with T.Kernel({grid}, threads=1) as bx:\n{}\n",
+        indent(&indent(body))
+    ))
+}
+
+/// A launch with only arguments (T.Kernel fixes the grid).
+fn args(a: Json) -> Launch {
+    let text = json!({ "args": a }).to_string();
+    parse_launch(&text).unwrap_or_else(|e| panic!("{e}\n{text}"))
+}
+
+fn ints(r: &RunResult, name: &str) -> Vec<i64> {
+    let b = r.buffers.iter().find(|b| b.name == name).expect("buffer");
+    b.bits
+        .iter()
+        .map(|&x| match b.dtype.bits() {
+            8 => x as u8 as i8 as i64,
+            16 => x as u16 as i16 as i64,
+            32 => x as u32 as i32 as i64,
+            _ => x as i64,
+        })
+        .collect()
+}
+
+fn i32s(v: &[i64]) -> Json {
+    buf("int32", json!(v))
+}
+
+/// Runs `body` with int32 buffers A (given) and C (n zeros); C's values.
+fn ints_of(body: &str, a: &[i64], n: usize) -> Vec<i64> {
+    let src = prim(
+        1,
+        &format!(
+            "A: T.Tensor(({},), \"int32\"), C: T.Tensor(({n},), \"int32\")",
+            a.len()
+        ),
+        body,
+    );
+    let r = run_clean(&src, &args(json!({"A": i32s(a), "C": zeros("int32", n)})));
+    ints(&r, "C")
+}
+
+// ---- integer division and modulo (the seed's comparison table) ---------------
+
+#[test]
+fn the_division_table_of_the_seed() {
+    // | a | b | truncdiv | truncmod | floordiv | floormod |
+    let table = [
+        (7, 2, 3, 1, 3, 1),
+        (-7, 2, -3, -1, -4, 1),
+        (7, -2, -3, 1, -4, -1),
+        (-7, -2, 3, -1, 3, -1),
+    ];
+    for (a, b, td, tm, fd, fm) in table {
+        let got = ints_of(
+            "C[0] = T.truncdiv(A[0], A[1])\nC[1] = T.truncmod(A[0], A[1])\nC[2] = T.floordiv(A[0], A[1])\nC[3] = T.floormod(A[0], A[1])\nC[4] = A[0] // A[1]\nC[5] = A[0] % A[1]",
+            &[a, b],
+            6,
+        );
+        // `//` and `%` are floordiv and floormod (the seed's "Default Behavior")
+        assert_eq!(got, vec![td, tm, fd, fm, fd, fm], "a = {a}, b = {b}");
+    }
+}
+
+#[test]
+fn ceildiv_is_the_ceiling_of_the_quotient() {
+    // ⌈7/2⌉ = 4, ⌈-7/2⌉ = -3, ⌈7/-2⌉ = -3, ⌈-7/-2⌉ = 4, ⌈8/2⌉ = 4
+    for (a, b, want) in [(7, 2, 4), (-7, 2, -3), (7, -2, -3), (-7, -2, 4), (8, 2, 4)] {
+        let got = ints_of("C[0] = T.ceildiv(A[0], A[1])", &[a, b], 1);
+        assert_eq!(got, vec![want], "ceildiv({a}, {b})");
+        // and at compile time, on constants
+        let got = ints_of(
+            &format!("C[0] = T.ceildiv({a}, {b}) + A[0] * 0"),
+            &[a, b],
+            1,
+        );
+        assert_eq!(got, vec![want], "constant ceildiv({a}, {b})");
+    }
+}
+
+#[test]
+fn the_division_table_holds_for_python_constants_too() {
+    // constants are divided by Python before they reach the kernel
+    let got = ints_of("C[0] = (-7 // 2) + A[0] * 0\nC[1] = (-7 % 2) + A[0] * 0\nC[2] = (7 // -2) + A[0] * 0\nC[3] = (7 % -2) + A[0] * 0", &[0], 4);
+    assert_eq!(got, vec![-4, 1, -4, -1]);
+}
+
+#[test]
+fn integer_division_by_zero_is_undefined_behaviour() {
+    // measured: the C target traps (SIGFPE); ksem reports it
+    for (f, kind) in [
+        ("A[0] // A[1]", "division-by-zero"),
+        ("A[0] % A[1]", "remainder-by-zero"),
+        ("T.truncdiv(A[0], A[1])", "division-by-zero"),
+        ("T.floormod(A[0], A[1])", "remainder-by-zero"),
+    ] {
+        let src = prim(
+            1,
+            "A: T.Tensor((2,), \"int32\"), C: T.Tensor((1,), \"int32\")",
+            &format!("C[0] = {f}"),
+        );
+        let u = ub_of(
+            &src,
+            &args(json!({"A": i32s(&[7, 0]), "C": zeros("int32", 1)})),
+        );
+        assert_eq!(u.len(), 1, "{f}");
+        assert_eq!(u[0].kind, kind, "{f}");
+    }
+}
+
+// ---- loops --------------------------------------------------------------------
+
+#[test]
+fn every_loop_form_of_the_seed() {
+    // C[i] = A[i] + B[i] over range, T.serial, T.grid, T.Parallel; steps of 2
+    let a: Vec<i64> = (0..8).collect();
+    let cases = [
+        (
+            "for i in range(8):\n    C[i] = A[i] + 1",
+            (0..8).map(|i| i + 1).collect::<Vec<_>>(),
+        ),
+        (
+            "for i in T.serial(8):\n    C[i] = A[i] + 1",
+            (0..8).map(|i| i + 1).collect(),
+        ),
+        // with start, stop, step: every other element doubled
+        (
+            "for i in T.serial(0, 8, 2):\n    C[i] = A[i] * 2",
+            vec![0, 0, 4, 0, 8, 0, 12, 0],
+        ),
+        (
+            "for i in range(0, 8, 2):\n    C[i] = A[i] * 2",
+            vec![0, 0, 4, 0, 8, 0, 12, 0],
+        ),
+        (
+            "for i in range(7, -1, -3):\n    C[i] = 1",
+            vec![0, 1, 0, 0, 1, 0, 0, 1],
+        ),
+        (
+            "for i in T.unroll(4):\n    C[i] = A[i] + A[i + 4]",
+            vec![4, 6, 8, 10, 0, 0, 0, 0],
+        ),
+        (
+            "for i, j in T.grid(2, 4):\n    C[i * 4 + j] = i * 10 + j",
+            vec![0, 1, 2, 3, 10, 11, 12, 13],
+        ),
+        (
+            "for i, j in T.Parallel(2, 4):\n    C[i * 4 + j] = i * 10 + j",
+            vec![0, 1, 2, 3, 10, 11, 12, 13],
+        ),
+        (
+            "for ko in T.Pipelined(T.ceildiv(8, 4), num_stages=3):\n    C[ko] = ko + 5",
+            vec![5, 6, 0, 0, 0, 0, 0, 0],
+        ),
+        (
+            "i = 0\nwhile i < 8:\n    C[i] = 2\n    i += 3",
+            vec![2, 0, 0, 2, 0, 0, 2, 0],
+        ),
+    ];
+    for (body, want) in cases {
+        assert_eq!(ints_of(body, &a, 8), want, "{body}");
+    }
+}
+
+#[test]
+fn break_and_continue_work_as_expected() {
+    // the seed's "Early Exit": stop at the first element > 4; skip odd ones
+    let got = ints_of(
+        "for i in range(8):\n    if A[i] > 4:\n        break\n    if i % 2 == 1:\n        continue\n    C[i] = 1",
+        &[0, 1, 2, 3, 4, 5, 6, 7],
+        8,
+    );
+    assert_eq!(got, vec![1, 0, 1, 0, 1, 0, 0, 0]);
+}
+
+#[test]
+fn conditionals_and_the_ternary() {
+    // if/elif/else; `x if c else y`; `and` guards an out-of-range read
+    let got = ints_of(
+        "for i in range(6):\n    if A[i] < 0:\n        C[i] = -1\n    elif A[i] == 0:\n        C[i] = 0\n    else:\n        C[i] = 1\n    C[i + 6] = A[i] if i < 3 else 9\nfor i in range(8):\n    if i < 6 and A[i] > 1:\n        C[i + 12] = 5",
+        &[-3, 0, 4, -1, 2, 7],
+        20,
+    );
+    assert_eq!(
+        got,
+        vec![-1, 0, 1, -1, 1, 1, -3, 0, 4, 9, 9, 9, 0, 0, 5, 0, 5, 5, 0, 0]
+    );
+}
+
+// ---- buffers --------------------------------------------------------------------
+
+#[test]
+fn multi_dimensional_indexing_negative_indices_and_shape() {
+    // A is 2x3 row-major: A[1, 2] = 5; A[-1] of the flat view is the last
+    // element (measured: C[0] = A[-1] reads the last, C[-1] writes the last)
+    let src = prim(
+        1,
+        "A: T.Tensor((2, 3), \"int32\"), V: T.Tensor((4,), \"int32\"), C: T.Tensor((6,), \"int32\")",
+        "C[0] = A[1, 2]\nC[1] = A[-1, -1] + A[0, -3]\nC[2] = V[-1]\nC[-1] = A.shape[0] * 10 + A.shape[1]\nM = V.shape[0]\nC[3] = M",
+    );
+    let l = args(
+        json!({"A": i32s(&[0, 1, 2, 3, 4, 5]), "V": i32s(&[10, 20, 30, 40]), "C": zeros("int32", 6)}),
+    );
+    let r = run_clean(&src, &l);
+    assert_eq!(ints(&r, "C"), vec![5, 5, 40, 4, 0, 23]);
+}
+
+#[test]
+fn astype_and_cast_convert() {
+    // 2.7 -> 2 and -5.4 -> -5 (truncation, as the measured C target stores)
+    let src = prim(
+        1,
+        "A: T.Tensor((2,), \"float32\"), C: T.Tensor((4,), \"int32\")",
+        "C[0] = A[0].astype(\"int32\")\nC[1] = T.Cast(\"int32\", A[1] * 2)\nC[2] = A[0]\nC[3] = (A[0] * 10).astype(T.int16)",
+    );
+    let r = run_clean(
+        &src,
+        &args(json!({"A": buf("float32", json!([2.7, -2.7])), "C": zeros("int32", 4)})),
+    );
+    assert_eq!(ints(&r, "C"), vec![2, -5, 2, 27]);
+}
+
+#[test]
+fn alloc_var_is_a_scalar_variable() {
+    // the seed's "Conditional Accumulation": total[0] += data[i] for data > 0;
+    // measured: a name bound to T.alloc_var reads and writes element 0
+    let got = ints_of(
+        "total = T.alloc_var(\"int32\", init=0)\nfor i in range(5):\n    if A[i] > 0:\n        total[0] += A[i]\nC[0] = total[0]\nx = T.alloc_var(\"int32\", init=5)\nfor i in T.serial(5):\n    x += A[i]\nC[1] = x\ny = T.alloc_var(\"int32\")\ny = 3\nC[2] = y",
+        &[3, -1, 4, -1, 5],
+        3,
+    );
+    assert_eq!(got, vec![12, 15, 3]);
+}
+
+#[test]
+fn max_finding_with_min_value_and_t_max() {
+    // the seed's "Max/Min Finding" example on float32
+    let src = prim(
+        1,
+        "data: T.Tensor((4,), \"float32\"), out: T.Tensor((1,), \"float32\")",
+        "max_val = T.alloc_var(\"float32\", init=T.min_value(\"float32\"))\nfor i in range(4):\n    max_val[0] = T.max(max_val[0], data[i])\nout[0] = max_val[0]",
+    );
+    let r = run_clean(
+        &src,
+        &args(
+            json!({"data": buf("float32", json!([1.5, -2.0, 7.25, 3.0])), "out": zeros("float32", 1)}),
+        ),
+    );
+    assert_eq!(bits(&r, "out"), f32_bits(&[7.25]));
+}
+
+#[test]
+fn t_min_and_t_max_with_nan_take_the_second_operand() {
+    // measured (C target): min(nan, 1) = 1, min(1, nan) = nan, the same for max
+    let src = prim(
+        1,
+        "A: T.Tensor((2,), \"float32\"), C: T.Tensor((4,), \"float32\")",
+        "C[0] = T.min(A[0], A[1])\nC[1] = T.min(A[1], A[0])\nC[2] = T.max(A[0], A[1])\nC[3] = T.max(A[1], A[0])",
+    );
+    let r = run_clean(
+        &src,
+        &args(json!({"A": buf("float32", json!(["nan", 1.0])), "C": zeros("float32", 4)})),
+    );
+    let nan = 0x7fc0_0000;
+    assert_eq!(bits(&r, "C"), vec![0x3f80_0000, nan, 0x3f80_0000, nan]);
+}
+
+#[test]
+fn copy_fill_and_clear_move_tiles() {
+    // block bx copies its 4-element tile of A into shared memory, doubles
+    // it, and writes it back through a slice; T.clear zeroes a fragment
+    let src = prim(
+        2,
+        "A: T.Tensor((8,), \"int32\"), C: T.Tensor((8,), \"int32\"), Z: T.Tensor((4,), \"int32\")",
+        "S = T.alloc_shared((4,), \"int32\")\nF = T.alloc_fragment((4,), \"int32\")\nT.copy(A[bx * 4:(bx + 1) * 4], S)\nfor i in T.Parallel(4):\n    F[i] = S[i] * 2\nT.copy(F, C[bx * 4])\nT.clear(F)\nT.fill(S, 9)\nif bx == 0:\n    T.copy(F[0:2], Z[0:2])\n    T.copy(S[2:4], Z[2:4])",
+    );
+    let r = run_clean(
+        &src,
+        &args(
+            json!({"A": i32s(&[1, 2, 3, 4, 5, 6, 7, 8]), "C": zeros("int32", 8), "Z": i32s(&[5, 5, 5, 5])}),
+        ),
+    );
+    assert_eq!(ints(&r, "C"), vec![2, 4, 6, 8, 10, 12, 14, 16]);
+    assert_eq!(ints(&r, "Z"), vec![0, 0, 9, 9]);
+}
+
+#[test]
+fn a_copy_out_past_the_end_of_a_global_buffer_is_skipped() {
+    // measured: T.copy(S, C[bx * 4]) into a 6-element C writes 101..106 and
+    // drops the two elements past the end
+    let src = prim(
+        2,
+        "A: T.Tensor((8,), \"int32\"), C: T.Tensor((6,), \"int32\")",
+        "S = T.alloc_shared((4,), \"int32\")\nfor i in T.serial(4):\n    S[i] = A[bx * 4 + i] + 100\nT.copy(S, C[bx * 4])",
+    );
+    let r = run_clean(
+        &src,
+        &args(json!({"A": i32s(&[1, 2, 3, 4, 5, 6, 7, 8]), "C": zeros("int32", 6)})),
+    );
+    assert_eq!(ints(&r, "C"), vec![101, 102, 103, 104, 105, 106]);
+}
+
+#[test]
+fn a_2d_tile_copy_with_offsets() {
+    // a 4x4 matrix in 2x2 tiles: block (bx, by) copies tile (by, bx) and
+    // writes its transpose position: C = A transposed tile by tile and within
+    let src = module(
+        "@T.prim_func\ndef main(A: T.Tensor((4, 4), \"int32\"), C: T.Tensor((4, 4), \"int32\")):\n    with T.Kernel(2, 2, threads=4) as (bx, by):\n        S = T.alloc_shared((2, 2), \"int32\")\n        T.copy(A[by * 2, bx * 2], S)\n        for i, j in T.Parallel(2, 2):\n            C[bx * 2 + j, by * 2 + i] = S[i, j]\n",
+    );
+    let a: Vec<i64> = (0..16).collect();
+    let r = run_clean(&src, &args(json!({"A": i32s(&a), "C": zeros("int32", 16)})));
+    let want: Vec<i64> = (0..16).map(|k| (k % 4) * 4 + k / 4).collect();
+    assert_eq!(ints(&r, "C"), want);
+}
+
+// ---- functions, operators, typing ------------------------------------------------
+
+#[test]
+fn helper_functions_defined_outside_the_kernel() {
+    // the seed's dequantize example: (packed - zero) * scale
+    let src = module(
+        "def dequantize(packed, scale, zero):\n    return (packed - zero) * scale\n\n\n@T.prim_func\ndef kernel(A: T.Tensor((4,), \"int8\"), C: T.Tensor((4,), \"float32\")):\n    with T.Kernel(1, threads=1) as bx:\n        for i in T.serial(4):\n            C[i] = dequantize(A[i], 0.5, 3)\n",
+    );
+    let r = run_clean(
+        &src,
+        &args(json!({"A": buf("int8", json!([3, 5, -1, 127])), "C": zeros("float32", 4)})),
+    );
+    // int8 - int32 literal is int32; * 0.5 (float32) is float32
+    assert_eq!(bits(&r, "C"), f32_bits(&[0.0, 1.0, -2.0, 62.0]));
+}
+
+#[test]
+fn arithmetic_bitwise_and_logical_operators() {
+    let got = ints_of(
+        "a = A[0]\nb = A[1]\nC[0] = a + b - a * b\nC[1] = a % b\nC[2] = a ** 2\nC[3] = a & b\nC[4] = a | b\nC[5] = a ^ b\nC[6] = a << 2\nC[7] = a >> 2\nC[8] = ~a\nC[9] = -a >> 1\nif a < b and not (a >= b):\n    C[10] = 1\nif a > b or b == 6:\n    C[11] = 1",
+        &[13, 6],
+        12,
+    );
+    // 13+6-78 = -59; 13%6 = 1; 169; 13&6 = 4; 13|6 = 15; 13^6 = 11; 52; 3;
+    // ~13 = -14; -13 >> 1 = -7 (arithmetic); 13 < 6 false; 13 > 6 true
+    assert_eq!(got, vec![-59, 1, 169, 4, 15, 11, 52, 3, -14, -7, 0, 1]);
+}
+
+#[test]
+fn mixed_dtypes_promote_as_measured() {
+    // int8 + int8 stays int8 and wraps (measured: 100 + 100 = -56, 100 * 100
+    // = 16); int8 + a Python int literal is int32 (127 + 1 = 128)
+    let src = prim(
+        1,
+        "A: T.Tensor((2,), \"int8\"), C: T.Tensor((2,), \"int8\"), D: T.Tensor((1,), \"int32\")",
+        "C[0] = A[0] + A[1]\nC[1] = A[0] * A[1]\nD[0] = A[0] + 27 + 1",
+    );
+    let r = run_clean(
+        &src,
+        &args(
+            json!({"A": buf("int8", json!([100, 100])), "C": zeros("int8", 2), "D": zeros("int32", 1)}),
+        ),
+    );
+    assert_eq!(ints(&r, "C"), vec![-56, 16]);
+    assert_eq!(ints(&r, "D"), vec![128]);
+}
+
+#[test]
+fn factory_style_kernels_take_factory_args() {
+    let src = module(
+        "def make(N, block, dtype=\"int32\"):\n    half = block // 2\n\n    @T.prim_func\n    def main(A: T.Tensor((N,), dtype), C: T.Tensor((N,), dtype)):\n        with T.Kernel(T.ceildiv(N, block), threads=block) as bx:\n            for i in T.Parallel(block):\n                if bx * block + i < N:\n                    C[bx * block + i] = A[bx * block + i] + half\n\n    return main\n\n\nif __name__ == \"__main__\":\n    kernel = make(6, 4)\n",
+    );
+    let text = json!({"kernel": "make", "factory_args": {"N": 6, "block": 4},
+        "args": {"A": i32s(&[1, 2, 3, 4, 5, 6]), "C": zeros("int32", 6)}})
+    .to_string();
+    let r = run_clean(&src, &parse_launch(&text).unwrap());
+    assert_eq!(ints(&r, "C"), vec![3, 4, 5, 6, 7, 8]);
+    // the grid comes from T.Kernel: ceildiv(6, 4) = 2 blocks
+    let k = elaborate(&src, &parse_launch(&text).unwrap()).unwrap();
+    assert_eq!(k.grid, [2, 1, 1]);
+}
+
+// ---- what the seed refuses ----------------------------------------------------------
+
+/// `body` (in the kernel) is refused at the position of `at`, with a message
+/// and a help containing the given parts.
+fn refused_with(body: &str, at: &str, msg: &str, help: Option<&str>) {
+    let src = prim(
+        1,
+        "A: T.Tensor((4,), \"int32\"), C: T.Tensor((4,), \"int32\")",
+        body,
+    );
+    let l = args(json!({"A": i32s(&[1, 2, 3, 4]), "C": zeros("int32", 4)}));
+    let d = refused(&src, &l);
+    let pos = loc1(&src, at);
+    assert_diag(&src, &d, pos, &[msg], help);
+}
+
+#[test]
+fn the_unsupported_syntax_of_the_seed_is_refused_with_its_alternative() {
+    let my_list = "my_list = A\n";
+    refused_with(
+        &format!("{my_list}for x in my_list:\n    C[0] = x"),
+        "my_list:",
+        "Expect the for loop to be one of",
+        Some("range(), T.serial(), or T.Parallel()"),
+    );
+    refused_with(
+        "for i, x in enumerate(A):\n    C[i] = x",
+        "enumerate(A)",
+        "Expect the for loop to be one of",
+        Some("T.Parallel()"),
+    );
+    refused_with(
+        "a = b = 0",
+        "a = b",
+        "Consequential assignments like 'a = b = c' are not supported",
+        Some("separate assignment statements"),
+    );
+    refused_with(
+        "y = [A[i] for i in range(4)]",
+        "[A[i]",
+        "list comprehension",
+        Some("explicit loop"),
+    );
+    refused_with(
+        "y = {i: A[i] for i in range(4)}",
+        "{i:",
+        "dict comprehension",
+        None,
+    );
+    refused_with(
+        "y = sum(A[i] for i in range(4))",
+        "A[i] for",
+        "generator expression",
+        Some("explicit loop"),
+    );
+    refused_with(
+        "f = lambda v: v",
+        "lambda",
+        "`lambda`",
+        Some("named function"),
+    );
+    refused_with("class K:\n    pass", "class", "`class`", None);
+    refused_with(
+        "try:\n    C[0] = 1\nexcept Exception:\n    pass",
+        "try",
+        "`try`",
+        None,
+    );
+    refused_with(
+        "def helper():\n    return 1",
+        "def helper",
+        "nested function",
+        Some("module level"),
+    );
+    refused_with(
+        "import math",
+        "import math",
+        "`import`",
+        Some("module level"),
+    );
+    refused_with(
+        "assert A[0] > 0",
+        "assert",
+        "`assert`",
+        Some("T.device_assert or T.assert"),
+    );
+    refused_with("print(A[0])", "print", "`print()`", Some("T.print()"));
+    refused_with("n = len(A)", "len(A)", "`len()`", Some("buffer.shape[dim]"));
+    refused_with("t = type(A)", "type(A)", "`type()`", None);
+    refused_with("if (n := A[0]) > 0:\n    C[0] = n", "n :=", "walrus", None);
+    refused_with("a, b = A[0], A[1]", "a, b", "tuple unpacking", None);
+    refused_with("if A[0] in A:\n    C[0] = 1", "A[0] in", "membership", None);
+    refused_with("T.copy(A[::2], C)", "::2", "step in a slice", None);
+    refused_with("C[0] = A[..., 0]", "...", "Ellipsis", None);
+    refused_with(
+        "with open(\"f\") as f:\n    pass",
+        "with open",
+        "`with`",
+        Some("T.Kernel"),
+    );
+    refused_with(
+        "C[0] = max(A[0], A[1])",
+        "max(A",
+        "Python max()/min()",
+        Some("T.max"),
+    );
+}
+
+#[test]
+fn star_args_recursion_and_bad_annotations_are_refused() {
+    let src = module(
+        "@T.prim_func\ndef main(*args):\n    with T.Kernel(1, threads=1) as bx:\n        pass\n",
+    );
+    let d = refused(&src, &args(json!({})));
+    assert_diag(
+        &src,
+        &d,
+        loc1(&src, "args):"),
+        &["`*args`"],
+        Some("explicit parameters"),
+    );
+
+    let src = module(
+        "def f(x):\n    return f(x)\n\n\n@T.prim_func\ndef main(C: T.Tensor((1,), \"int32\")):\n    with T.Kernel(1, threads=1) as bx:\n        C[0] = f(1)\n",
+    );
+    let d = refused(&src, &args(json!({"C": zeros("int32", 1)})));
+    assert_diag(
+        &src,
+        &d,
+        loc(&src, "return f(x)", "f(x)"),
+        &["recursion"],
+        None,
+    );
+
+    let src = module(
+        "@T.prim_func\ndef main(C: list):\n    with T.Kernel(1, threads=1) as bx:\n        pass\n",
+    );
+    let d = refused(&src, &args(json!({"C": zeros("int32", 1)})));
+    assert_diag(
+        &src,
+        &d,
+        loc1(&src, "list)"),
+        &["Annotation should be Var"],
+        Some("T.Tensor"),
+    );
+}
+
+#[test]
+fn integer_true_division_and_float_floor_division_are_refused() {
+    // measured: TileLang refuses `/` on integers and `//`, `%` on floats
+    refused_with(
+        "C[0] = A[0] / A[1]",
+        "A[0] / A[1]",
+        "integer divisions",
+        Some("T.truncdiv"),
+    );
+    let src = prim(
+        1,
+        "A: T.Tensor((2,), \"float32\"), C: T.Tensor((1,), \"float32\")",
+        "C[0] = A[0] // A[1]",
+    );
+    let l = args(json!({"A": buf("float32", json!([1.0, 2.0])), "C": zeros("float32", 1)}));
+    let d = refused(&src, &l);
+    assert_diag(
+        &src,
+        &d,
+        loc1(&src, "A[0] //"),
+        &["floors only integers"],
+        Some("T.floor"),
+    );
+}
+
+#[test]
+fn buffers_of_the_wrong_size_or_dtype_and_bad_grids_are_refused() {
+    let src = prim(1, "A: T.Tensor((4,), \"int32\")", "A[0] = 1");
+    let d = refused(&src, &args(json!({"A": zeros("int32", 5)})));
+    assert!(
+        d.message.contains("shape [4]") && d.message.contains("5 elements"),
+        "{d:?}"
+    );
+    let d = refused(&src, &args(json!({"A": zeros("float32", 4)})));
+    assert!(
+        d.message.contains("int32 tensor") && d.message.contains("float32"),
+        "{d:?}"
+    );
+    // a launch grid that contradicts T.Kernel
+    let l =
+        parse_launch(&json!({"grid": [3], "args": {"A": zeros("int32", 4)}}).to_string()).unwrap();
+    let d = refused(&src, &l);
+    assert!(d.message.contains("disagrees"), "{d:?}");
+    // threads out of range
+    let src = module("@T.prim_func\ndef main(A: T.Tensor((4,), \"int32\")):\n    with T.Kernel(1, threads=2048) as bx:\n        A[0] = 1\n");
+    let d = refused(&src, &args(json!({"A": zeros("int32", 4)})));
+    assert_diag(&src, &d, loc1(&src, "2048"), &["1 to 1024 threads"], None);
+    // a shape that is not a compile-time constant
+    let src = module("@T.prim_func\ndef main(n: T.int32, A: T.Tensor((n,), \"int32\")):\n    with T.Kernel(1, threads=1) as bx:\n        A[0] = 1\n");
+    let l = args(json!({"n": scalar("int32", json!(4)), "A": zeros("int32", 4)}));
+    let d = refused(&src, &l);
+    assert!(d.message.contains("compile time"), "{d:?}");
+}

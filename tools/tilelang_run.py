@@ -1,0 +1,168 @@
+#!/usr/bin/env python3
+"""Run a TileLang kernel on real TileLang's C target (the CPU) and print
+ksem's result JSON.
+
+    python3 tools/tilelang_run.py PROGRAM.py --launch LAUNCH.json [--kernel NAME]
+
+PROGRAM.py is an unmodified TileLang source file: ``@T.prim_func`` kernels at
+module level, or kernel factories (``def make(N, block): ... @T.prim_func def
+main(...) ... return main``, also under ``@tilelang.jit``) called with the
+launch's ``"factory_args"`` as keyword arguments. The file is imported under
+a module name other than ``__main__``, so its ``if __name__ == "__main__":``
+block does not run.
+
+The kernel is compiled with ``tilelang.compile(func, target="c")`` with
+vectorisation off (``tirx.disable_vectorize``: the C target's vector types do
+not compile) and called with one torch tensor per buffer parameter, in the
+kernel's parameter order; scalars are passed as Python numbers. Every buffer
+is reported afterwards as its exact bits, as tools/triton_run.py writes them
+(``"backend": "tilelang"``, ``"ub": []``: real TileLang detects no UB). The
+launch's ``"grid"``/``"block"`` are ignored: ``T.Kernel`` fixes them.
+
+What the C target cannot run (measured on tilelang 0.1.15): bfloat16 and
+uint32 arguments, ``T.gemm``, ``T.fill``/``T.copy`` into shared memory with
+a fill; those are refusals (exit 2), not answers.
+
+Exit codes: 0 success; 2 bad input, or TileLang refused the program (the
+error goes to stderr); 1 anything else.
+"""
+
+import argparse
+import importlib.util
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import triton_run as tr  # noqa: E402  (pure-Python helpers: dtypes, bits, buffers)
+
+InputError = tr.InputError
+PASS_CONFIGS = {"tirx.disable_vectorize": True}
+
+
+def load_launch(path):
+    try:
+        with open(path) as fh:
+            launch = json.load(fh)
+    except (OSError, json.JSONDecodeError) as e:
+        raise InputError(f"{path}: {e}")
+    if not isinstance(launch, dict) or not isinstance(launch.get("args", {}), dict):
+        raise InputError(f"{path}: a launch spec is an object with \"args\"")
+    return launch
+
+
+def import_program(path):
+    spec = importlib.util.spec_from_file_location("ksem_tilelang_program", path)
+    if spec is None or spec.loader is None:
+        raise InputError(f"{path}: cannot import")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def find_kernel(mod, name, factory_args):
+    """The PrimFunc to compile: the one named (a prim_func, or a factory called
+    with factory_args), else the module's only PrimFunc."""
+    from tilelang import tvm
+    PrimFunc = getattr(tvm, "tirx", None) and tvm.tirx.PrimFunc or tvm.tir.PrimFunc
+
+    def unwrap(obj):
+        # @tilelang.jit wraps the factory; its original function is kept
+        for attr in ("func", "__wrapped__", "_func"):
+            inner = getattr(obj, attr, None)
+            if callable(inner):
+                return inner
+        return obj
+
+    if name is not None:
+        obj = getattr(mod, name, None)
+        if obj is None:
+            raise InputError(f"no kernel named {name}")
+        if isinstance(obj, PrimFunc):
+            return obj
+        f = unwrap(obj)
+        out = f(**factory_args)
+        if not isinstance(out, PrimFunc):
+            raise InputError(f"{name}(**factory_args) returned {type(out).__name__}, not a prim_func")
+        return out
+    funcs = [v for v in vars(mod).values() if isinstance(v, PrimFunc)]
+    if len(funcs) != 1:
+        raise InputError(f"the file has {len(funcs)} prim_funcs: give --kernel NAME")
+    return funcs[0]
+
+
+def run_launch(program, launch, kernel_name=None):
+    import torch
+    import tilelang
+
+    mod = import_program(program)
+    name = kernel_name or launch.get("kernel")
+    func = find_kernel(mod, name, launch.get("factory_args") or {})
+    # a buffer parameter is a handle (A_handle) bound to the buffer A
+    handles = list(func.params)
+    params = [func.buffer_map[h].name if h in func.buffer_map else h.name for h in handles]
+    args_spec = launch.get("args", {})
+    for k in args_spec:
+        if k not in params:
+            raise InputError(f"kernel has no parameter {k} (parameters: {', '.join(params)})")
+    values, buffers = [], []
+    for p in params:
+        if p not in args_spec:
+            raise InputError(f"the launch gives no argument {p}")
+        body = args_spec[p]
+        if not isinstance(body, dict) or len(body) != 1:
+            raise InputError(f"{p}: an argument is {{\"buffer\": …}} or {{\"scalar\": …}}")
+        ((kind, spec),) = body.items()
+        if kind == "buffer":
+            spec = dict(spec)
+            spec.pop("shape", None)
+            dtype, bits = tr.buffer_bits(p, spec)
+            t = tr.make_tensor(torch, dtype, bits, "cpu")
+            buf = func.buffer_map[handles[params.index(p)]]
+            shape = [int(s) for s in buf.shape]
+            n = 1
+            for s in shape:
+                n *= s
+            if n != len(bits):
+                raise InputError(f"{p}: shape {shape} holds {n} elements, the launch gives {len(bits)}")
+            t = t.reshape(shape)
+            values.append(t)
+            buffers.append((p, dtype, t))
+        elif kind == "scalar":
+            dtype, v = tr.scalar_value(p, spec)
+            values.append(v)
+        else:
+            raise InputError(f"{p}: unknown argument kind {kind}")
+    kernel = tilelang.compile(func, target="c", pass_configs=PASS_CONFIGS)
+    kernel(*values)
+    out = {"kernel": name or "main", "backend": "tilelang", "buffers": {}, "ub": []}
+    for p, dtype, t in buffers:
+        bits = tr.read_tensor(torch, t.reshape(-1), dtype)
+        out["buffers"][p] = {"dtype": dtype, "len": len(bits),
+                             "bits": [tr.hexbits(b, dtype) for b in bits], "exact": True}
+    return out
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("program")
+    ap.add_argument("--launch", required=True)
+    ap.add_argument("--kernel")
+    a = ap.parse_args(argv)
+    try:
+        launch = load_launch(a.launch)
+        result = run_launch(a.program, launch, a.kernel)
+    except InputError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    except Exception as e:  # noqa: BLE001 - TileLang/TVM refusals have many types
+        lines = [l for l in str(e).strip().splitlines() if l.strip()]
+        print(f"error: tilelang refused the program: {lines[-1] if lines else type(e).__name__}",
+              file=sys.stderr)
+        return 2
+    print(json.dumps(result))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
