@@ -23,11 +23,17 @@ What the C target cannot run (measured on tilelang 0.1.15): bfloat16 and
 uint32 arguments, ``T.gemm``, ``T.fill``/``T.copy`` into shared memory with
 a fill; those are refusals (exit 2), not answers.
 
+`--batch FILE` runs many cases in one process (TileLang's import takes
+seconds): FILE has one JSON object per line, {"program": PATH, "launch":
+{...}}, and each gets one line on stdout, its result JSON or {"error": …}.
+TileLang's own prints go to stderr.
+
 Exit codes: 0 success; 2 bad input, or TileLang refused the program (the
 error goes to stderr); 1 anything else.
 """
 
 import argparse
+import contextlib
 import importlib.util
 import json
 import os
@@ -143,22 +149,48 @@ def run_launch(program, launch, kernel_name=None):
     return out
 
 
+def quiet_run(program, launch, kernel=None):
+    """run_launch with TileLang's own prints sent to stderr; (result, error)."""
+    try:
+        with contextlib.redirect_stdout(sys.stderr):
+            return run_launch(program, launch, kernel), None
+    except InputError as e:
+        return None, str(e)
+    except Exception as e:  # noqa: BLE001 - TileLang/TVM refusals have many types
+        lines = [l for l in str(e).strip().splitlines() if l.strip()]
+        return None, f"tilelang refused the program: {lines[-1] if lines else type(e).__name__}"
+
+
+def batch(path):
+    """Runs every line of `path` ({"program": FILE, "launch": {...}}) in this
+    process and prints one line per case: a result JSON or {"error": …}."""
+    with open(path) as fh:
+        cases = [json.loads(l) for l in fh if l.strip()]
+    for c in cases:
+        result, err = quiet_run(c["program"], c["launch"])
+        print(json.dumps(result if err is None else {"error": err}), flush=True)
+    return 0
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("program")
-    ap.add_argument("--launch", required=True)
+    ap.add_argument("program", nargs="?")
+    ap.add_argument("--launch")
     ap.add_argument("--kernel")
+    ap.add_argument("--batch", help="a file of JSON lines {program, launch}; one result line each")
     a = ap.parse_args(argv)
+    if a.batch:
+        return batch(a.batch)
+    if not a.program or not a.launch:
+        ap.error("give PROGRAM and --launch, or --batch FILE")
     try:
         launch = load_launch(a.launch)
-        result = run_launch(a.program, launch, a.kernel)
     except InputError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    except Exception as e:  # noqa: BLE001 - TileLang/TVM refusals have many types
-        lines = [l for l in str(e).strip().splitlines() if l.strip()]
-        print(f"error: tilelang refused the program: {lines[-1] if lines else type(e).__name__}",
-              file=sys.stderr)
+    result, err = quiet_run(a.program, launch, a.kernel)
+    if err is not None:
+        print(f"error: {err}", file=sys.stderr)
         return 2
     print(json.dumps(result))
     return 0

@@ -106,7 +106,18 @@ impl Backend {
         match self {
             Backend::Interp | Backend::Host => 128,
             Backend::Cuda => 8,
-            Backend::Numba | Backend::TileLang => 1,
+            Backend::Numba => 1,
+            // one Python process per batch: its import dominates small batches
+            Backend::TileLang => 64,
+        }
+    }
+
+    /// The real system this backend runs source files on, if it is one.
+    pub fn peer(self) -> Option<Peer> {
+        match self {
+            Backend::Numba => Some(Peer::Numba),
+            Backend::TileLang => Some(Peer::TileLang),
+            _ => None,
         }
     }
 

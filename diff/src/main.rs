@@ -102,7 +102,7 @@ enum Cmd {
         /// Keep mismatches as found, without reducing them.
         #[arg(long)]
         no_reduce: bool,
-        /// The language of the generated programs: triton or cudapy.
+        /// The language of the generated programs: triton, cudapy or tilelang.
         #[arg(long, default_value = "triton")]
         dialect: String,
     },
@@ -139,7 +139,7 @@ enum Cmd {
         index: u64,
         #[arg(long, default_value = ".")]
         out: String,
-        /// The language: triton or cudapy.
+        /// The language: triton, cudapy or tilelang.
         #[arg(long, default_value = "triton")]
         dialect: String,
     },
@@ -463,8 +463,9 @@ fn parse_dialect(s: &str) -> Result<ksem_interp::frontend::Dialect, Error> {
     match s {
         "triton" => Ok(ksem_interp::frontend::Dialect::Triton),
         "cudapy" => Ok(ksem_interp::frontend::Dialect::CudaPy),
+        "tilelang" => Ok(ksem_interp::frontend::Dialect::TileLang),
         other => Err(usage(format!(
-            "unknown --dialect {other:?} (choose triton or cudapy)"
+            "unknown --dialect {other:?} (choose triton, cudapy or tilelang)"
         ))),
     }
 }

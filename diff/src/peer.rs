@@ -100,6 +100,75 @@ pub fn run(
     parse_result(&text)
 }
 
+/// Runs many programs (source text, launch JSON) on `peer` in one process
+/// (`--batch`; TileLang's import alone takes seconds): the sources go to a
+/// temporary directory, the results come back one line each, in order.
+pub fn run_batch(peer: Peer, items: &[(&str, &Json)]) -> Vec<Result<RunResult, String>> {
+    let fail = |e: String| items.iter().map(|_| Err(e.clone())).collect();
+    let tool = match peer.runner() {
+        Ok(t) => t,
+        Err(e) => return fail(e),
+    };
+    let dir = std::env::temp_dir().join(format!(
+        "ksem-peer-{}-{}",
+        std::process::id(),
+        BATCHES.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    ));
+    if let Err(e) = std::fs::create_dir_all(&dir) {
+        return fail(format!("{}: {e}", dir.display()));
+    }
+    let mut lines = String::new();
+    for (i, (src, launch)) in items.iter().enumerate() {
+        let path = dir.join(format!("p{i}.py"));
+        if let Err(e) = std::fs::write(&path, src) {
+            return fail(format!("{}: {e}", path.display()));
+        }
+        let line = serde_json::json!({"program": path.display().to_string(), "launch": launch});
+        lines.push_str(&line.to_string());
+        lines.push('\n');
+    }
+    let list = dir.join("batch.jsonl");
+    if let Err(e) = std::fs::write(&list, lines) {
+        return fail(format!("{}: {e}", list.display()));
+    }
+    let out = Command::new(peer.python())
+        .arg(&tool)
+        .arg("--batch")
+        .arg(&list)
+        .output();
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = match out {
+        Ok(o) => o,
+        Err(e) => return fail(format!("cannot run {}: {e}", tool.display())),
+    };
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut results: Vec<Result<RunResult, String>> = text
+        .lines()
+        .map(|l| {
+            let v: Json = serde_json::from_str(l).map_err(|e| format!("result line: {e}"))?;
+            match v.get("error").and_then(Json::as_str) {
+                Some(e) => Err(e.to_string()),
+                None => parse_result(l),
+            }
+        })
+        .collect();
+    if results.len() != items.len() {
+        let err = String::from_utf8_lossy(&out.stderr);
+        let last = err
+            .lines()
+            .rev()
+            .find(|l| !l.trim().is_empty())
+            .unwrap_or("");
+        results.resize_with(items.len(), || {
+            Err(format!("{} stopped early: {}", tool.display(), last.trim()))
+        });
+    }
+    results
+}
+
+/// Batches run so far by this process (names their temporary directories).
+static BATCHES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
 /// Reads a result JSON (DESIGN.md "Interfaces") as printed by the runners.
 pub fn parse_result(text: &str) -> Result<RunResult, String> {
     let v: Json = serde_json::from_str(text).map_err(|e| format!("result JSON: {e}"))?;

@@ -14,10 +14,10 @@ struct Case {
     launch: Launch,
 }
 
-/// Every case of the Triton and CUDA Python corpora.
+/// Every case of the Triton, CUDA Python and TileLang corpora.
 fn corpus() -> Vec<Case> {
     let mut pys: Vec<PathBuf> = Vec::new();
-    for d in ["triton", "cudapy"] {
+    for d in ["triton", "cudapy", "tilelang"] {
         let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
             .join("../corpus")
             .join(d);

@@ -50,6 +50,11 @@ fn every_cudapy_corpus_case_reproduces_its_expected_bits() {
     check_corpus("cudapy");
 }
 
+#[test]
+fn every_tilelang_corpus_case_reproduces_its_expected_bits() {
+    check_corpus("tilelang");
+}
+
 fn check_corpus(dialect: &str) {
     let mut cases: Vec<PathBuf> = std::fs::read_dir(corpus_dir(dialect))
         .expect("corpus dir")

@@ -594,3 +594,134 @@ fn buffers_of_the_wrong_size_or_dtype_and_bad_grids_are_refused() {
     let d = refused(&src, &l);
     assert!(d.message.contains("compile time"), "{d:?}");
 }
+
+// ---- reductions and gemm ------------------------------------------------------
+
+/// Runs `body` with float32 buffers A (2-D, given) and C (n elements, given).
+fn floats_of(body: &str, a: &[Vec<f32>], c: &[f32]) -> Vec<u64> {
+    let (m, k) = (a.len(), a[0].len());
+    let src = prim(
+        1,
+        &format!(
+            "A: T.Tensor(({m}, {k}), \"float32\"), C: T.Tensor(({},), \"float32\")",
+            c.len()
+        ),
+        body,
+    );
+    let flat: Vec<f32> = a.iter().flatten().copied().collect();
+    let r = run_clean(
+        &src,
+        &args(json!({"A": buf("float32", json!(flat)), "C": buf("float32", json!(c))})),
+    );
+    bits(&r, "C")
+}
+
+#[test]
+fn reductions_along_either_dimension_with_and_without_clear() {
+    let a = vec![vec![1.0, -5.0, 3.0, 2.0], vec![4.0, -1.0, -6.0, 0.5]];
+    let run = |op: &str, dim: usize, clear: bool, n: usize| {
+        let shape = if dim == 1 { 2 } else { 4 };
+        assert_eq!(shape, n);
+        floats_of(
+            &format!("F = T.alloc_fragment((2, 4), \"float32\")\nR = T.alloc_fragment(({n},), \"float32\")\nT.copy(A, F)\nT.copy(C, R)\nT.{op}(F, R, dim={dim}{})\nT.copy(R, C)", if clear { "" } else { ", clear=False" }),
+            &a,
+            &vec![10.0; n],
+        )
+    };
+    // rows: 1 - 5 + 3 + 2 = 1; 4 - 1 - 6 + 0.5 = -2.5; columns 5, -6, -3, 2.5
+    assert_eq!(run("reduce_sum", 1, true, 2), f32_bits(&[1.0, -2.5]));
+    assert_eq!(
+        run("reduce_sum", 0, true, 4),
+        f32_bits(&[5.0, -6.0, -3.0, 2.5])
+    );
+    // clear=False adds to what C held (10)
+    assert_eq!(run("reduce_sum", 1, false, 2), f32_bits(&[11.0, 7.5]));
+    assert_eq!(run("reduce_max", 1, true, 2), f32_bits(&[3.0, 4.0]));
+    assert_eq!(run("reduce_max", 1, false, 2), f32_bits(&[10.0, 10.0]));
+    assert_eq!(
+        run("reduce_min", 0, true, 4),
+        f32_bits(&[1.0, -5.0, -6.0, 0.5])
+    );
+    // |1| + |-5| + |3| + |2| = 11; 4 + 1 + 6 + 0.5 = 11.5; max |x|: 5, 6
+    assert_eq!(run("reduce_abssum", 1, true, 2), f32_bits(&[11.0, 11.5]));
+    assert_eq!(run("reduce_absmax", 1, true, 2), f32_bits(&[5.0, 6.0]));
+}
+
+#[test]
+fn a_float_sum_reduces_in_the_canonical_tree_order() {
+    // DESIGN.md: s = 4, 2, 1 with x[i] = x[i] + x[i + s]. For
+    // [1e8, 1, -1e8, 1, 1, 1, 1, 1] in float32 (ulp 8 at 1e8): s = 4 gives
+    // [1e8 + 1 = 1e8, 2, -1e8 + 1 = -1e8, 2]; s = 2 gives [0, 4]; s = 1: 4.
+    // (A left-to-right sum would give 5.)
+    let got = floats_of(
+        "F = T.alloc_fragment((1, 8), \"float32\")\nR = T.alloc_fragment((1,), \"float32\")\nT.copy(A, F)\nT.reduce_sum(F, R, dim=1)\nT.copy(R, C)",
+        &[vec![1e8, 1.0, -1e8, 1.0, 1.0, 1.0, 1.0, 1.0]],
+        &[0.0],
+    );
+    assert_eq!(got, f32_bits(&[4.0]));
+    // a length that is not a power of two: 5 elements, p = 8: s = 4 adds
+    // x[4] into x[0]; s = 2: x0 += x2, x1 += x3; s = 1: x0 += x1.
+    // [1e8, 1, -1e8, 1, 1]: x0 = 1e8 + 1 = 1e8; x0 = 1e8 - 1e8 = 0,
+    // x1 = 1 + 1 = 2; x0 = 2.
+    let got = floats_of(
+        "F = T.alloc_fragment((1, 5), \"float32\")\nR = T.alloc_fragment((1,), \"float32\")\nT.copy(A, F)\nT.reduce_sum(F, R, dim=1)\nT.copy(R, C)",
+        &[vec![1e8, 1.0, -1e8, 1.0, 1.0]],
+        &[0.0],
+    );
+    assert_eq!(got, f32_bits(&[2.0]));
+}
+
+#[test]
+fn gemm_accumulates_in_the_accumulators_dtype() {
+    // A = [[1, 2, 3], [4, 5, 6]] (float16), B = [[7, 8], [9, 10], [11, 12]]:
+    // A·B = [[58, 64], [139, 154]]; C starts at 1 and accumulates; with
+    // transpose_B, B is given as its transpose [[7, 9, 11], [8, 10, 12]].
+    let src = module(
+        "@T.prim_func\ndef main(A: T.Tensor((2, 3), \"float16\"), B: T.Tensor((3, 2), \"float16\"), Bt: T.Tensor((2, 3), \"float16\"), C: T.Tensor((2, 2), \"float32\"), D: T.Tensor((2, 2), \"float32\")):\n    with T.Kernel(1, threads=128) as bx:\n        As = T.alloc_shared((2, 3), \"float16\")\n        Bs = T.alloc_shared((3, 2), \"float16\")\n        acc = T.alloc_fragment((2, 2), \"float32\")\n        T.copy(A, As)\n        T.copy(B, Bs)\n        T.copy(C, acc)\n        T.gemm(As, Bs, acc)\n        T.copy(acc, C)\n        T.clear(acc)\n        T.gemm(A, Bt, acc, transpose_B=True, clear_accum=True)\n        T.copy(acc, D)\n",
+    );
+    let l = args(json!({
+        "A": buf("float16", json!([1, 2, 3, 4, 5, 6])),
+        "B": buf("float16", json!([7, 8, 9, 10, 11, 12])),
+        "Bt": buf("float16", json!([7, 9, 11, 8, 10, 12])),
+        "C": buf("float32", json!([1, 1, 1, 1])),
+        "D": zeros("float32", 4),
+    }));
+    let r = run_clean(&src, &l);
+    assert_eq!(bits(&r, "C"), f32_bits(&[59.0, 65.0, 140.0, 155.0]));
+    assert_eq!(bits(&r, "D"), f32_bits(&[58.0, 64.0, 139.0, 154.0]));
+}
+
+#[test]
+fn gemm_rounds_each_product_and_sum() {
+    // float32 accumulation, k ascending: 1e8 * 1 + 1 * 1 + (-1e8) * 1 + 1 * 1:
+    // 1e8 + 1 = 1e8 (ulp 8), 1e8 - 1e8 = 0, 0 + 1 = 1. A tree or a wider
+    // accumulator would give 2.
+    let src = module(
+        "@T.prim_func\ndef main(A: T.Tensor((1, 4), \"float32\"), B: T.Tensor((4, 1), \"float32\"), C: T.Tensor((1, 1), \"float32\")):\n    with T.Kernel(1, threads=32) as bx:\n        T.gemm(A, B, C)\n",
+    );
+    let l = args(json!({
+        "A": buf("float32", json!([1e8, 1, -1e8, 1])),
+        "B": buf("float32", json!([1, 1, 1, 1])),
+        "C": zeros("float32", 1),
+    }));
+    let r = run_clean(&src, &l);
+    assert_eq!(bits(&r, "C"), f32_bits(&[1.0]));
+}
+
+#[test]
+fn a_local_buffer_indexed_by_a_parallel_loop_variable_is_refused() {
+    // measured: TileLang's semantic check refuses it (local buffers are
+    // thread-private); T.serial indexing and fragments are fine
+    refused_with(
+        "L = T.alloc_local((4,), \"int32\")\nfor i in T.Parallel(4):\n    L[i] = A[i]",
+        "L[i] =",
+        "Local buffer",
+        Some("T.alloc_fragment"),
+    );
+    let got = ints_of(
+        "L = T.alloc_local((4,), \"int32\")\nF = T.alloc_fragment((4,), \"int32\")\nfor i in T.serial(4):\n    L[i] = A[i]\nfor i in T.Parallel(4):\n    F[i] = A[i] * 2\nfor i in T.serial(4):\n    C[i] = L[i] + F[i]",
+        &[1, 2, 3, 4],
+        4,
+    );
+    assert_eq!(got, vec![3, 6, 9, 12]);
+}

@@ -135,8 +135,12 @@ impl E {
 
 /// Generates program `index` of the campaign `seed`.
 pub fn generate(cfg: &Config, seed: u64, index: u64) -> Program {
-    if cfg.dialect == ksem_interp::frontend::Dialect::CudaPy {
-        return super::gen_cudapy::generate(seed, index);
+    match cfg.dialect {
+        ksem_interp::frontend::Dialect::CudaPy => return super::gen_cudapy::generate(seed, index),
+        ksem_interp::frontend::Dialect::TileLang => {
+            return super::gen_tilelang::generate(seed, index)
+        }
+        ksem_interp::frontend::Dialect::Triton => {}
     }
     let mut g = Gen::new(cfg, Rng::new(seed, index));
     g.program()

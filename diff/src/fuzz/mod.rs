@@ -3,6 +3,7 @@
 
 pub mod gen;
 pub mod gen_cudapy;
+pub mod gen_tilelang;
 pub mod progress;
 pub mod rng;
 pub mod run;
@@ -223,6 +224,61 @@ mod cudapy_campaign_tests {
             s.mismatches, s.programs, r.source
         );
         assert!(body <= 12, "reduced to {body} lines:\n{}", r.source);
+    }
+}
+
+#[cfg(test)]
+mod tilelang_campaign_tests {
+    use super::gen::Config;
+    use super::run::{campaign, Options};
+    use crate::backend::Backend;
+    use ksem_interp::frontend::Dialect;
+
+    /// A TileLang campaign of interp against the host build finds no
+    /// mismatch, elaborates every program, and covers every loop kind and
+    /// division form.
+    #[test]
+    fn tilelang_campaign_matches_the_host_build() {
+        let _host = super::HOST_BUILD_LOCK
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        let o = Options {
+            seed: 5,
+            count: Some(96),
+            time: None,
+            backends: (Backend::Interp, Backend::Host),
+            jobs: 2,
+            out: None,
+            config: Config {
+                dialect: Dialect::TileLang,
+                ..Default::default()
+            },
+            reduce: false,
+        };
+        let s = campaign(&o, |_| {});
+        assert_eq!(s.programs, 96);
+        assert_eq!(
+            (s.mismatches, s.errors, s.ub_skipped),
+            (0, 0, 0),
+            "{:?} {:?}",
+            s.error_samples,
+            s.ub_samples
+        );
+        for f in [
+            "loop-serial",
+            "loop-parallel",
+            "loop-unroll",
+            "loop-pipelined",
+            "loop-grid",
+            "floordiv/mod",
+            "truncdiv/mod",
+            "ceildiv",
+            "shared+copy",
+            "ragged-edge",
+            "alloc_var",
+        ] {
+            assert!(s.by_feature.contains_key(f), "no program with {f}");
+        }
     }
 }
 

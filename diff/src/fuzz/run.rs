@@ -102,7 +102,20 @@ fn check_group(programs: &[Program], backends: (Backend, Backend)) -> Vec<Outcom
         .filter_map(|f| f.as_ref().ok())
         .map(|pd| (&pd.kernel, &pd.launch))
         .collect();
-    let mut seconds = backends.1.run_batch(&items, &RUN_OPTS).into_iter();
+    let mut seconds = match backends.1.peer() {
+        // a real system runs the sources themselves
+        Some(peer) => {
+            let sources: Vec<(&str, &Json)> = programs
+                .iter()
+                .zip(&firsts)
+                .filter(|(_, f)| f.is_ok())
+                .map(|(p, _)| (p.source.as_str(), &p.launch))
+                .collect();
+            crate::peer::run_batch(peer, &sources)
+        }
+        None => backends.1.run_batch(&items, &RUN_OPTS),
+    }
+    .into_iter();
     firsts
         .into_iter()
         .map(|f| match f {

@@ -38,6 +38,9 @@ struct Buf {
     space: AddrSpace,
     /// Made by `T.alloc_var`: its name alone means element 0.
     scalar: bool,
+    /// Made by `T.alloc_local`: thread-private, so a `T.Parallel` index may
+    /// not index it (TileLang's semantic check, measured).
+    private: bool,
 }
 
 /// Part of a buffer: per dimension a start and an extent (`None`: an index,
@@ -89,6 +92,8 @@ pub struct Elab<'m> {
     loops: usize,
     /// Helper functions being inlined (recursion is refused).
     inlining: Vec<String>,
+    /// Index variables of the enclosing `T.Parallel` loops.
+    parallel: Vec<VarId>,
 }
 
 impl<'m> Elab<'m> {
@@ -112,6 +117,7 @@ impl<'m> Elab<'m> {
             threads: None,
             loops: 0,
             inlining: Vec::new(),
+            parallel: Vec::new(),
         }
     }
 
@@ -236,6 +242,7 @@ impl<'m> Elab<'m> {
                             shape,
                             space: AddrSpace::Global,
                             scalar: false,
+                            private: false,
                         }),
                     );
                 }
@@ -866,9 +873,14 @@ impl<'m> Elab<'m> {
             bounds.push((convert(s, d), convert(e, d), convert(st, d)));
         }
         self.materialize_assigned(&f.body, span)?;
+        let outer = self.parallel.len();
+        if kind == "Parallel" {
+            self.parallel.extend(loop_vars.iter().copied());
+        }
         self.loops += 1;
         let body = self.block_of(&f.body);
         self.loops -= 1;
+        self.parallel.truncate(outer);
         let mut body = body?;
         for (v, (start, end, step)) in loop_vars.into_iter().zip(bounds).rev() {
             body = vec![Stmt::For {
@@ -1185,6 +1197,10 @@ impl<'m> Elab<'m> {
                         types::dtype_name(d)
                     ),
                 );
+            }
+            if b.private && !self.parallel.is_empty() && e_mentions(&e, &self.parallel) {
+                return err(span, format!("[Tilelang Semantic Check] Local buffer `{}` is indexed by a T.Parallel loop variable. Local buffers are thread-private and do not participate in parallel layout inference", b.name))
+                    .map_err(|d| d.with_help("use T.serial/T.unroll for per-thread local indexing, or T.alloc_fragment when the indexed dimension should be distributed across threads"));
             }
             out.push(convert(e, DType::I64));
         }
@@ -1516,13 +1532,12 @@ impl<'m> Elab<'m> {
                     unreachable!("an attribute path")
                 };
                 let v = self.expr(&a.value)?;
-                let e = self.num(v, span)?;
                 let d = self.dtype_arg(
                     c.args
                         .first()
                         .ok_or_else(|| Diagnostic::new(span, "astype needs a dtype"))?,
                 )?;
-                Ok(Val::Num(convert(e, d)))
+                Ok(Val::Num(self.cast(v, d, span)?))
             }
             _ => {
                 let name = dotted(&c.func).unwrap_or_default();
@@ -1679,15 +1694,7 @@ impl<'m> Elab<'m> {
             "abs" => {
                 let [v]: [Val; 1] = self.args(c, 1, f, span)?.try_into().expect("one");
                 let e = self.num(v, span)?;
-                let d = dtype_of(&e);
-                Ok(Val::Num(if d.is_float() {
-                    unary(UnOp::Math(MathFn::Abs), e, span)
-                } else if d.is_unsigned_int() || d == DType::Bool {
-                    e
-                } else {
-                    let neg = bin(BinOp::Lt, e.clone(), konst(d, 0, span), span);
-                    select(neg, unary(UnOp::Neg, e.clone(), span), e, span)
-                }))
+                Ok(Val::Num(abs_of(e, span)))
             }
             "clamp" => {
                 let vals = self.args(c, 3, f, span)?;
@@ -1717,8 +1724,7 @@ impl<'m> Elab<'m> {
                 }
                 let d = self.dtype_arg(&c.args[0])?;
                 let v = self.expr(&c.args[1])?;
-                let e = self.num(v, span)?;
-                Ok(Val::Num(convert(e, d)))
+                Ok(Val::Num(self.cast(v, d, span)?))
             }
             "min_value" | "max_value" | "infinity" => {
                 let d = self.dtype_arg(
@@ -1799,6 +1805,20 @@ impl<'m> Elab<'m> {
         }
     }
 
+    /// `T.Cast(d, v)` / `v.astype(d)`. A Python constant becomes a constant
+    /// of `d`: TileLang refuses a negative one for an unsigned `d`
+    /// (measured: "cannot make uint from negative value -4").
+    fn cast(&self, v: Val, d: DType, span: Span) -> DResult<Expr> {
+        if let (Val::Py(Const::Int(n)), true) = (&v, d.is_unsigned_int()) {
+            if *n < 0 {
+                return err(span, format!("cannot make uint from negative value {n}")).map_err(
+                    |e| e.with_help("cast a signed value, or use a non-negative constant"),
+                );
+            }
+        }
+        Ok(convert(self.num(v, span)?, d))
+    }
+
     fn alloc(
         &mut self,
         what: &str,
@@ -1832,6 +1852,7 @@ impl<'m> Elab<'m> {
             shape,
             space,
             scalar,
+            private: what == "alloc_local",
         }
     }
 
@@ -1883,8 +1904,284 @@ impl<'m> Elab<'m> {
                 })?;
                 Ok(Some(()))
             }
+            "reduce_sum" | "reduce_max" | "reduce_min" | "reduce_abssum" | "reduce_absmax" => {
+                self.reduce(f, c, span)?;
+                Ok(Some(()))
+            }
+            "gemm" => {
+                self.gemm(c, span)?;
+                Ok(Some(()))
+            }
             _ => Ok(None),
         }
+    }
+
+    /// A keyword argument of a call, or its positional argument `pos`.
+    fn kwarg<'c>(c: &'c ast::ExprCall, name: &str, pos: usize) -> Option<&'c ast::Expr> {
+        c.keywords
+            .iter()
+            .find(|k| k.arg.as_deref() == Some(name))
+            .map(|k| &k.value)
+            .or_else(|| c.args.get(pos))
+    }
+
+    /// A compile-time bool or int argument.
+    fn flag(&self, e: Option<&ast::Expr>, default: i128) -> DResult<i128> {
+        match e {
+            None => Ok(default),
+            Some(e) => self
+                .py_value(e)
+                .ok()
+                .and_then(|c| c.as_int())
+                .ok_or_else(|| {
+                    Diagnostic::new(self.span(e), "this argument must be known at compile time")
+                }),
+        }
+    }
+
+    /// `T.reduce_{sum,max,min,abssum,absmax}(src, dst, dim=-1, clear=True)`:
+    /// for every element of `dst`, the elements of `src` along `dim` (their
+    /// absolute values for the abs forms) combined in DESIGN.md's canonical
+    /// order: `x[i] = x[i] ⊕ x[i + s]` for s = p/2, p/4, …, 1 (p the length
+    /// rounded up to a power of two; elements past the length are left out).
+    /// Float max/min ignore a NaN operand (CUDA's fmaxf/fminf, which
+    /// TileLang's MaxOp/MinOp use on the GPU; the C target cannot compile
+    /// reductions, so this is not measured). `clear=False` combines the
+    /// result with what `dst` holds.
+    fn reduce(&mut self, f: &str, c: &ast::ExprCall, span: Span) -> DResult<()> {
+        let src_e = c
+            .args
+            .first()
+            .ok_or_else(|| Diagnostic::new(span, format!("T.{f} takes (src, dst, dim=…)")))?;
+        let dst_e = c
+            .args
+            .get(1)
+            .ok_or_else(|| Diagnostic::new(span, format!("T.{f} takes (src, dst, dim=…)")))?;
+        let src = self.buffer_of(src_e)?;
+        let dst = self.buffer_of(dst_e)?;
+        let rank = src.shape.len() as i128;
+        let dim = self.flag(Self::kwarg(c, "dim", 2), -1)?;
+        let dim = if dim < 0 { dim + rank } else { dim };
+        if !(0..rank).contains(&dim) {
+            return err(
+                span,
+                format!("dim {dim} is out of range for a {rank}-dimensional buffer"),
+            );
+        }
+        let dim = dim as usize;
+        if f == "reduce_abssum" && c.keywords.iter().any(|k| k.arg.as_deref() == Some("clear")) {
+            // measured: TileLang's reduce_abssum has no `clear`
+            return err(
+                span,
+                "T.reduce_abssum() got an unexpected keyword argument 'clear'",
+            );
+        }
+        let clear = self.flag(Self::kwarg(c, "clear", 3), 1)? != 0;
+        let mut kept: Vec<usize> = src.shape.clone();
+        kept.remove(dim);
+        let keep_dims = dst.shape.len() == src.shape.len();
+        let want: Vec<usize> = if keep_dims {
+            let mut k = src.shape.clone();
+            k[dim] = 1;
+            k
+        } else {
+            kept.clone()
+        };
+        if dst.shape != want && !(kept.is_empty() && dst.shape == [1]) {
+            return err(
+                span,
+                format!(
+                    "T.{f} of a {:?} buffer along dim {dim} makes {want:?}, not {:?}",
+                    src.shape, dst.shape
+                ),
+            );
+        }
+        let d = src.dtype;
+        let n = src.shape[dim];
+        let p = n.next_power_of_two().max(1);
+        let (op, abs) = match f {
+            "reduce_sum" => (BinOp::Add, false),
+            "reduce_abssum" => (BinOp::Add, true),
+            "reduce_max" => (BinOp::Max(NanMode::Ignore), false),
+            "reduce_absmax" => (BinOp::Max(NanMode::Ignore), true),
+            _ => (BinOp::Min(NanMode::Ignore), false),
+        };
+        let tmp = self.alloc("_reduce", d, vec![p], AddrSpace::Local, false, span);
+        self.nest(&kept, span, &mut |me, idx| {
+            let at = |r: Expr| -> Vec<Expr> {
+                let mut v: Vec<Expr> = idx.to_vec();
+                v.insert(dim, r);
+                v
+            };
+            let elem = |me: &Self, i: Expr| me.elem_ptr(&tmp, vec![i], span);
+            // x[r] = f(src[…, r, …])
+            let r = me.new_var("_r", Type::scalar(DType::I64));
+            let rv = me.var_expr(r, span);
+            let sp = me.elem_ptr(&src, at(rv.clone()), span)?;
+            let mut v = load(sp, d, span);
+            if abs {
+                v = abs_of(v, span);
+            }
+            let fill = vec![Stmt::Store {
+                ptr: elem(me, rv)?,
+                value: v,
+                mask: None,
+                span,
+            }];
+            me.emit(Stmt::For {
+                var: r,
+                start: konst(DType::I64, 0, span),
+                end: konst(DType::I64, n as u64, span),
+                step: konst(DType::I64, 1, span),
+                body: fill,
+                span,
+            });
+            let mut s = p / 2;
+            while s >= 1 {
+                let i = me.new_var("_s", Type::scalar(DType::I64));
+                let iv = me.var_expr(i, span);
+                let j = bin(
+                    BinOp::Add,
+                    iv.clone(),
+                    konst(DType::I64, s as u64, span),
+                    span,
+                );
+                let a = load(elem(me, iv.clone())?, d, span);
+                let b = load(elem(me, j.clone())?, d, span);
+                let step = Stmt::Store {
+                    ptr: elem(me, iv.clone())?,
+                    value: bin(op, a, b, span),
+                    mask: None,
+                    span,
+                };
+                // elements past the length take no part
+                let guarded = Stmt::If {
+                    cond: bin(BinOp::Lt, j, konst(DType::I64, n as u64, span), span),
+                    then_body: vec![step],
+                    else_body: vec![],
+                };
+                me.emit(Stmt::For {
+                    var: i,
+                    start: konst(DType::I64, 0, span),
+                    end: konst(DType::I64, s as u64, span),
+                    step: konst(DType::I64, 1, span),
+                    body: vec![guarded],
+                    span,
+                });
+                s /= 2;
+            }
+            let mut result = load(elem(me, konst(DType::I64, 0, span))?, d, span);
+            let mut out_at: Vec<Expr> = idx.to_vec();
+            if keep_dims {
+                out_at.insert(dim, konst(DType::I64, 0, span));
+            } else if out_at.is_empty() {
+                out_at.push(konst(DType::I64, 0, span));
+            }
+            let dp = me.elem_ptr(&dst, out_at, span)?;
+            if !clear {
+                let old = load(dp.clone(), dst.dtype, span);
+                result = bin(op, convert(old, d), result, span);
+            }
+            me.store(dp, result, dst.dtype, span);
+            Ok(())
+        })
+    }
+
+    /// `T.gemm(A, B, C, transpose_A=False, transpose_B=False,
+    /// clear_accum=False)`: C = C + A·B (C = A·B with `clear_accum`). The
+    /// order is exact and documented: for each C[i, j], for k ascending,
+    /// `acc = acc + a·b` with a and b converted to C's dtype, the product
+    /// rounded, then the sum rounded (no fused multiply-add).
+    fn gemm(&mut self, c: &ast::ExprCall, span: Span) -> DResult<()> {
+        if c.args.len() < 3 {
+            return err(span, "T.gemm takes (A, B, C, …)");
+        }
+        let a = self.buffer_of(&c.args[0])?;
+        let b = self.buffer_of(&c.args[1])?;
+        let cb = self.buffer_of(&c.args[2])?;
+        let ta = self.flag(Self::kwarg(c, "transpose_A", 3), 0)? != 0;
+        let tb = self.flag(Self::kwarg(c, "transpose_B", 4), 0)? != 0;
+        let clear = self.flag(
+            c.keywords
+                .iter()
+                .find(|k| k.arg.as_deref() == Some("clear_accum"))
+                .map(|k| &k.value),
+            0,
+        )? != 0;
+        let two = |x: &Buf| -> DResult<(usize, usize)> {
+            match x.shape.as_slice() {
+                [r, c] => Ok((*r, *c)),
+                _ => err(
+                    span,
+                    format!(
+                        "T.gemm needs 2-dimensional buffers; `{}` has shape {:?}",
+                        x.name, x.shape
+                    ),
+                ),
+            }
+        };
+        let (ar, ac) = two(&a)?;
+        let (br, bc) = two(&b)?;
+        let (m, n) = two(&cb)?;
+        let (am, ak) = if ta { (ac, ar) } else { (ar, ac) };
+        let (bk, bn) = if tb { (bc, br) } else { (br, bc) };
+        if am != m || bn != n || ak != bk {
+            return err(
+                span,
+                format!(
+                    "T.gemm shapes do not fit: A {:?}{}, B {:?}{}, C {:?}",
+                    a.shape,
+                    if ta { "ᵀ" } else { "" },
+                    b.shape,
+                    if tb { "ᵀ" } else { "" },
+                    cb.shape
+                ),
+            );
+        }
+        let d = cb.dtype;
+        let acc = self.new_var("_acc", Type::scalar(d));
+        self.nest(&[m, n], span, &mut |me, ij| {
+            let (i, j) = (ij[0].clone(), ij[1].clone());
+            let cp = me.elem_ptr(&cb, vec![i.clone(), j.clone()], span)?;
+            let init = if clear {
+                konst(d, 0, span)
+            } else {
+                load(cp.clone(), d, span)
+            };
+            me.emit(Stmt::Let(acc, init));
+            let k = me.new_var("_k", Type::scalar(DType::I64));
+            let kv = me.var_expr(k, span);
+            let a_at = if ta {
+                vec![kv.clone(), i.clone()]
+            } else {
+                vec![i.clone(), kv.clone()]
+            };
+            let b_at = if tb {
+                vec![j.clone(), kv.clone()]
+            } else {
+                vec![kv.clone(), j.clone()]
+            };
+            let av = convert(load(me.elem_ptr(&a, a_at, span)?, a.dtype, span), d);
+            let bv = convert(load(me.elem_ptr(&b, b_at, span)?, b.dtype, span), d);
+            let prod = bin(BinOp::Mul, av, bv, span);
+            let sum = bin(BinOp::Add, me.var_expr(acc, span), prod, span);
+            me.emit(Stmt::For {
+                var: k,
+                start: konst(DType::I64, 0, span),
+                end: konst(DType::I64, ak as u64, span),
+                step: konst(DType::I64, 1, span),
+                body: vec![Stmt::Let(acc, sum)],
+                span,
+            });
+            let value = me.var_expr(acc, span);
+            me.emit(Stmt::Store {
+                ptr: cp,
+                value,
+                mask: None,
+                span,
+            });
+            Ok(())
+        })
     }
 
     /// A `T.copy`/`T.fill` operand: a whole buffer, a region, or a buffer
@@ -2143,6 +2440,30 @@ impl From<Expr> for IndexArg {
 impl From<Val> for IndexArg {
     fn from(v: Val) -> IndexArg {
         IndexArg::Val(v)
+    }
+}
+
+/// Whether `e` reads one of the variables `vars`.
+fn e_mentions(e: &Expr, vars: &[VarId]) -> bool {
+    let mut found = false;
+    e.for_each(&mut |x| {
+        if let ExprKind::Var(v) = x.kind {
+            found = found || vars.contains(&v);
+        }
+    });
+    found
+}
+
+/// `|v|`: the float abs, or `v < 0 ? -v : v` for a signed int.
+fn abs_of(v: Expr, span: Span) -> Expr {
+    let d = dtype_of(&v);
+    if d.is_float() {
+        unary(UnOp::Math(MathFn::Abs), v, span)
+    } else if d.is_signed_int() {
+        let neg = bin(BinOp::Lt, v.clone(), konst(d, 0, span), span);
+        select(neg, unary(UnOp::Neg, v.clone(), span), v, span)
+    } else {
+        v
     }
 }
 

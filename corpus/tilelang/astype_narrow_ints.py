@@ -1,0 +1,10 @@
+import tilelang
+import tilelang.language as T
+
+
+@T.prim_func
+def main(A: T.Tensor((4,), "int32"), C: T.Tensor((4,), "int8"), D: T.Tensor((4,), "uint8")):
+    with T.Kernel(1, threads=1) as bx:
+        for i in T.serial(4):
+            C[i] = A[i].astype("int8")
+            D[i] = A[i]

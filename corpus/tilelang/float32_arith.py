@@ -1,0 +1,12 @@
+import tilelang
+import tilelang.language as T
+
+
+@T.prim_func
+def main(A: T.Tensor((8,), "float32"), B: T.Tensor((8,), "float32"), C: T.Tensor((32,), "float32")):
+    with T.Kernel(1, threads=1) as bx:
+        for i in T.serial(8):
+            C[i] = A[i] + B[i]
+            C[8 + i] = A[i] - B[i]
+            C[16 + i] = A[i] * B[i]
+            C[24 + i] = A[i] / B[i]

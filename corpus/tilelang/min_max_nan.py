@@ -1,0 +1,10 @@
+import tilelang
+import tilelang.language as T
+
+
+@T.prim_func
+def main(A: T.Tensor((4,), "float32"), B: T.Tensor((4,), "float32"), C: T.Tensor((8,), "float32")):
+    with T.Kernel(1, threads=1) as bx:
+        for i in T.serial(4):
+            C[i] = T.min(A[i], B[i])
+            C[4 + i] = T.max(A[i], B[i])
