@@ -47,6 +47,11 @@ pub fn marshal(l: &Lowered, launch: &Launch) -> Result<Marshalled, GpuError> {
                 buffers.push(bytes);
                 lens.push(bits.len());
             }
+            None if b.fresh_len.is_some() => {
+                let n = b.fresh_len.unwrap_or(0);
+                buffers.push(vec![0; n * elem_bytes(b.dtype)]);
+                lens.push(n);
+            }
             _ => {
                 return Err(GpuError::Launch(format!(
                     "argument {} must be a buffer",

@@ -80,6 +80,9 @@ pub struct BufferParam {
     pub name: String,
     /// The element dtype.
     pub dtype: DType,
+    /// An output the kernel makes (`Kernel::fresh`): its element count, for
+    /// a launch that passes no buffer of this name.
+    pub fresh_len: Option<usize>,
 }
 
 /// The generated source and what a launcher needs to know about it.
@@ -162,6 +165,7 @@ pub fn lower(k: &Kernel) -> Result<Lowered, LowerError> {
                 buffers.push(BufferParam {
                     name: p.name.clone(),
                     dtype: d,
+                    fresh_len: k.fresh.iter().find(|(n, _)| *n == p.name).map(|f| f.1),
                 });
                 args.push(ArgSlot::Buffer { buffer: b });
                 args.push(ArgSlot::Len { buffer: b });

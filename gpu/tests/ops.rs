@@ -151,6 +151,7 @@ impl Builder {
                 grid: [G as u32, 1, 1],
                 block: [1, 1, 1],
                 params: self.params,
+                fresh: vec![],
                 arrays: vec![],
                 vars: self.vars,
                 body: self.body,

@@ -725,3 +725,47 @@ fn a_local_buffer_indexed_by_a_parallel_loop_variable_is_refused() {
     );
     assert_eq!(got, vec![3, 6, 9, 12]);
 }
+
+#[test]
+fn eager_style_kernels_bind_sizes_from_shapes_and_return_outputs() {
+    // TileLang's own elementwise example in the eager style: M, N come from
+    // A's shape, block sizes and dtypes from factory_args, C = T.empty(…) is
+    // an output the launch does not pass, reported under its name.
+    let src = module(
+        "@tilelang.jit\ndef elementwise_add(A, B, block_M, block_N, in_dtype, out_dtype, threads):\n    M, N = T.const(\"M, N\")\n\n    A: T.Tensor((M, N), in_dtype)\n    B: T.Tensor((M, N), in_dtype)\n    C = T.empty((M, N), out_dtype)\n\n    with T.Kernel(T.ceildiv(N, block_N), T.ceildiv(M, block_M), threads=threads) as (bx, by):\n        A_shared = T.alloc_shared((block_M, block_N), in_dtype)\n        B_shared = T.alloc_shared((block_M, block_N), in_dtype)\n        C_local = T.alloc_fragment((block_M, block_N), out_dtype)\n        T.copy(A[by * block_M, bx * block_N], A_shared)\n        T.copy(B[by * block_M, bx * block_N], B_shared)\n        for local_y, local_x in T.Parallel(block_M, block_N):\n            C_local[local_y, local_x] = A_shared[local_y, local_x] + B_shared[local_y, local_x]\n        T.copy(C_local, C[by * block_M, bx * block_N])\n\n    return C\n\n\ndef main(M=1024, N=1024):\n    import torch\n    a = torch.randn(M, N)\n",
+    );
+    let a: Vec<f32> = (0..24).map(|i| i as f32 * 0.375 - 3.0).collect();
+    let b: Vec<f32> = (0..24).map(|i| 1.0 / (i as f32 + 1.0)).collect();
+    let text = json!({"kernel": "elementwise_add",
+        "factory_args": {"block_M": 2, "block_N": 4, "in_dtype": "float32", "out_dtype": "float32", "threads": 32},
+        "args": {"A": {"buffer": {"dtype": "float32", "shape": [4, 6], "data": a}},
+                 "B": {"buffer": {"dtype": "float32", "shape": [4, 6], "data": b}}}})
+    .to_string();
+    let l = parse_launch(&text).unwrap();
+    let r = run_clean(&src, &l);
+    // float32 addition, rounded once, element by element (tiles of 2x4 cover
+    // the 4x6 matrix with a ragged last column block: copies past the edge
+    // are not written)
+    let want: Vec<f32> = a.iter().zip(&b).map(|(x, y)| x + y).collect();
+    assert_eq!(bits(&r, "C"), f32_bits(&want));
+    let k = elaborate(&src, &l).unwrap();
+    // grid = (ceildiv(6, 4), ceildiv(4, 2)) = (2, 2)
+    assert_eq!(k.grid, [2, 2, 1]);
+    // a tensor of the wrong rank names the fix
+    let text = json!({"kernel": "elementwise_add",
+        "factory_args": {"block_M": 2, "block_N": 4, "in_dtype": "float32", "out_dtype": "float32", "threads": 32},
+        "args": {"A": {"buffer": {"dtype": "float32", "len": 24}}, "B": {"buffer": {"dtype": "float32", "len": 24}}}})
+    .to_string();
+    let d = refused(&src, &parse_launch(&text).unwrap());
+    assert!(d.message.contains("2 dimension(s)"), "{d:?}");
+    assert_eq!(
+        d.help.as_deref(),
+        Some("give the buffer a \"shape\" in the launch")
+    );
+    // a missing factory argument too
+    let text = json!({"kernel": "elementwise_add", "factory_args": {"block_M": 2},
+        "args": {"A": {"buffer": {"dtype": "float32", "shape": [4, 6]}}, "B": {"buffer": {"dtype": "float32", "shape": [4, 6]}}}})
+    .to_string();
+    let d = refused(&src, &parse_launch(&text).unwrap());
+    assert!(d.message.contains("needs `block_N`"), "{d:?}");
+}

@@ -2,7 +2,7 @@
 //! them, and the access log that race detection reads.
 
 use crate::dtype::DType;
-use crate::ir::{Kernel, VarId};
+use crate::ir::{Kernel, ParamKind, VarId};
 use crate::launch::{ArgSpec, BufferResult, Launch};
 use crate::span::Span;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
@@ -64,6 +64,23 @@ impl Global {
                     });
                 }
                 (Some(ArgSpec::Scalar { bits, .. }), Some(v)) => params.push((v, *bits)),
+                (None, Some(v)) => {
+                    // an output the kernel makes, not passed by the launch
+                    let (ParamKind::Pointer(dtype), Some(&(_, n))) = (
+                        &p.kind,
+                        kernel.fresh.iter().find(|(name, _)| *name == p.name),
+                    ) else {
+                        continue;
+                    };
+                    params.push((v, make_ptr(bufs.len(), 0)));
+                    bufs.push(Buffer {
+                        name: p.name.clone(),
+                        dtype: *dtype,
+                        cells: (0..n).map(|_| AtomicU64::new(0)).collect(),
+                        inexact: (0..n).map(|_| AtomicBool::new(false)).collect(),
+                        last_atomic: (0..n).map(|_| AtomicU8::new(0)).collect(),
+                    });
+                }
                 _ => {}
             }
         }

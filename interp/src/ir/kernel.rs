@@ -73,6 +73,10 @@ pub struct Kernel {
     /// Threads per block (x, y, z); `[1, 1, 1]` for tile programs.
     pub block: [u32; 3],
     pub params: Vec<Param>,
+    /// Buffer parameters the kernel makes itself (TileLang's `T.empty`
+    /// outputs), with their element counts: where the launch passes no
+    /// buffer of that name, a zeroed one is made and reported.
+    pub fresh: Vec<(String, usize)>,
     /// Shared and local arrays, allocated at kernel entry.
     pub arrays: Vec<ArrayDecl>,
     /// Type and name of every variable slot.

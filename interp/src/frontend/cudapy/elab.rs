@@ -308,6 +308,7 @@ impl<'m> Elab<'m> {
             grid,
             block,
             params,
+            fresh: vec![],
             arrays: self.arrays,
             vars: self.vars,
             body,

@@ -41,7 +41,7 @@ impl Const {
         }
     }
 
-    fn from_arg(a: &ConstArg) -> Const {
+    pub fn from_arg(a: &ConstArg) -> Const {
         match a {
             ConstArg::Int(i) => Const::Int(*i),
             ConstArg::Float(f) => Const::Float(*f),

@@ -94,6 +94,11 @@ pub struct Elab<'m> {
     inlining: Vec<String>,
     /// Index variables of the enclosing `T.Parallel` loops.
     parallel: Vec<VarId>,
+    params: Vec<Param>,
+    /// Outputs made with `T.empty` (name, element count).
+    fresh: Vec<(String, usize)>,
+    /// Names from `T.const("M, N")` not yet bound to a size.
+    symbols: Vec<String>,
 }
 
 impl<'m> Elab<'m> {
@@ -118,6 +123,9 @@ impl<'m> Elab<'m> {
             loops: 0,
             inlining: Vec::new(),
             parallel: Vec::new(),
+            params: Vec::new(),
+            fresh: Vec::new(),
+            symbols: Vec::new(),
         }
     }
 
@@ -152,9 +160,217 @@ impl<'m> Elab<'m> {
         f: &ast::StmtFunctionDef,
         launch: &Launch,
     ) -> DResult<Kernel> {
-        let fspan = self.span(f);
-        let params = self.params(f, launch)?;
+        self.params = self.params(f, launch)?;
         self.stmts(&f.body)?;
+        self.finish(name, f, launch)
+    }
+
+    /// Elaborates an eager-style kernel (`@tilelang.jit def f(A, B,
+    /// block_M, …)`): the parameters annotated in the body
+    /// (`A: T.Tensor((M, N), dtype)`) are the launch's tensors, the others
+    /// come from `"factory_args"` (or their defaults); `M, N =
+    /// T.const("M, N")` are sizes bound from the tensors' shapes; `C =
+    /// T.empty(shape, dtype)` makes an output reported under its name.
+    pub fn eager(
+        mut self,
+        name: &str,
+        f: &ast::StmtFunctionDef,
+        launch: &Launch,
+    ) -> DResult<Kernel> {
+        let tensors: Vec<String> = f
+            .body
+            .iter()
+            .filter_map(|s| match s {
+                ast::Stmt::AnnAssign(a) if a.value.is_none() => match &*a.target {
+                    ast::Expr::Name(n) => Some(n.id.to_string()),
+                    _ => None,
+                },
+                _ => None,
+            })
+            .collect();
+        let a = &f.args;
+        if let Some(v) = a.vararg.as_deref().or(a.kwarg.as_deref()) {
+            return py::unsupported(
+                self.span(v),
+                "`*args` / `**kwargs`",
+                DIALECT,
+                "use explicit parameters",
+            );
+        }
+        for p in a.posonlyargs.iter().chain(&a.args).chain(&a.kwonlyargs) {
+            let pname = p.def.arg.to_string();
+            if tensors.contains(&pname) {
+                continue;
+            }
+            let span = self.span(&p.def);
+            let v = match launch.factory_args.iter().find(|(n, _)| *n == pname) {
+                Some((_, c)) => Const::from_arg(c),
+                None => match &p.default {
+                    Some(d) => self.py_value(d)?,
+                    None => {
+                        return err(span, format!("`{name}` needs `{pname}`")).map_err(|d| {
+                            d.with_help(format!(
+                                "give it in the launch: \"factory_args\": {{\"{pname}\": …}}"
+                            ))
+                        })
+                    }
+                },
+            };
+            self.env.insert(pname, Val::Py(v));
+        }
+        for (fname, _) in &launch.factory_args {
+            let known = a
+                .posonlyargs
+                .iter()
+                .chain(&a.args)
+                .chain(&a.kwonlyargs)
+                .any(|p| p.def.arg.as_str() == fname);
+            if !known || tensors.contains(fname) {
+                return err(
+                    self.span(f),
+                    format!("`{name}` has no non-tensor parameter `{fname}`"),
+                );
+            }
+        }
+        for s in &f.body {
+            match s {
+                ast::Stmt::AnnAssign(an) if an.value.is_none() => {
+                    let ast::Expr::Name(n) = &*an.target else {
+                        unreachable!("collected above")
+                    };
+                    self.tensor_param(n.id.as_str(), &an.annotation, launch, self.span(s))?;
+                }
+                ast::Stmt::Return(r) => {
+                    let made = |e: &ast::Expr| matches!(e, ast::Expr::Name(n) if self.fresh.iter().any(|(f, _)| f == n.id.as_str()));
+                    let ok = match r.value.as_deref() {
+                        None => true,
+                        Some(ast::Expr::Tuple(t)) => t.elts.iter().all(made),
+                        Some(e) => made(e),
+                    };
+                    if !ok {
+                        return err(
+                            self.span(s),
+                            "an eager kernel returns the outputs it made with T.empty",
+                        );
+                    }
+                }
+                other => self.stmt(other)?,
+            }
+        }
+        for (n, _) in &launch.args {
+            if !self.params.iter().any(|p| &p.name == n) {
+                return err(self.span(f), format!("kernel `{name}` has no tensor `{n}`"));
+            }
+        }
+        self.finish(name, f, launch)
+    }
+
+    /// `A: T.Tensor((M, N), dtype)` in an eager kernel: the launch's tensor
+    /// `A`, whose shape binds the sizes of `T.const`.
+    fn tensor_param(
+        &mut self,
+        name: &str,
+        ann: &ast::Expr,
+        launch: &Launch,
+        span: Span,
+    ) -> DResult<()> {
+        let ast::Expr::Call(c) = ann else {
+            return err(
+                span,
+                "Annotation should be Var: a tensor is annotated `T.Tensor(shape, dtype)`",
+            );
+        };
+        let shape_e = c
+            .args
+            .first()
+            .ok_or_else(|| Diagnostic::new(span, "T.Tensor needs a shape"))?;
+        let d = match c.args.get(1) {
+            Some(e) => self.dtype_arg(e)?,
+            None => DType::F32,
+        };
+        let Some(ArgSpec::Buffer {
+            dtype,
+            bits,
+            shape: given,
+        }) = launch.arg(name)
+        else {
+            return err(span, format!("the launch must pass a buffer for `{name}`"));
+        };
+        if *dtype != d {
+            return err(
+                span,
+                format!(
+                    "`{name}` is a {} tensor but the launch passes {}",
+                    types::dtype_name(d),
+                    types::dtype_name(*dtype)
+                ),
+            );
+        }
+        let actual: Vec<usize> = given.clone().unwrap_or_else(|| vec![bits.len()]);
+        let items: Vec<&ast::Expr> = match shape_e {
+            ast::Expr::Tuple(t) => t.elts.iter().collect(),
+            one => vec![one],
+        };
+        if items.len() != actual.len() {
+            return err(
+                span,
+                format!(
+                    "`{name}` has {} dimension(s) but the launch passes shape {actual:?}",
+                    items.len()
+                ),
+            )
+            .map_err(|d| d.with_help("give the buffer a \"shape\" in the launch"));
+        }
+        for (it, &n) in items.iter().zip(&actual) {
+            if let ast::Expr::Name(s) = it {
+                if let Some(k) = self.symbols.iter().position(|x| x == s.id.as_str()) {
+                    self.symbols.remove(k);
+                    self.env
+                        .insert(s.id.to_string(), Val::Py(Const::Int(n as i128)));
+                    continue;
+                }
+            }
+            match self.py_value(it).ok().and_then(|c| c.as_int()) {
+                Some(v) if v == n as i128 => {}
+                Some(v) => {
+                    return err(
+                        self.span(*it),
+                        format!("`{name}` needs size {v} here but the launch passes {n}"),
+                    )
+                }
+                None => {
+                    return err(
+                        self.span(*it),
+                        "a tensor size must be a T.const name or a compile-time constant",
+                    )
+                }
+            }
+        }
+        let v = self.new_var(name, Type::global_ptr(d));
+        self.params.push(Param {
+            name: name.to_string(),
+            kind: ParamKind::Pointer(d),
+            var: Some(v),
+        });
+        let base = self.var_expr(v, span);
+        self.env.insert(
+            name.to_string(),
+            Val::Buf(Buf {
+                name: name.to_string(),
+                base,
+                dtype: d,
+                shape: actual,
+                space: AddrSpace::Global,
+                scalar: false,
+                private: false,
+            }),
+        );
+        Ok(())
+    }
+
+    /// The grid and the kernel, once the body has been elaborated.
+    fn finish(mut self, name: &str, f: &ast::StmtFunctionDef, launch: &Launch) -> DResult<Kernel> {
+        let fspan = self.span(f);
         let Some(grid) = self.grid else {
             return err(
                 fspan,
@@ -174,7 +390,8 @@ impl<'m> Elab<'m> {
             model: Model::Simt,
             grid,
             block: [1, 1, 1],
-            params,
+            params: self.params,
+            fresh: self.fresh,
             arrays: self.arrays,
             vars: self.vars,
             body,
@@ -391,6 +608,9 @@ impl<'m> Elab<'m> {
                         "Consequential assignments like 'a = b = c' are not supported",
                     )
                     .map_err(|d| d.with_help("use separate assignment statements"));
+                }
+                if let Some(done) = self.eager_assign(&a.targets[0], &a.value, span)? {
+                    return Ok(done);
                 }
                 if let ast::Expr::Tuple(_) | ast::Expr::List(_) = &a.targets[0] {
                     return self.assign(&a.targets[0], Val::Py(Const::None));
@@ -704,6 +924,102 @@ impl<'m> Elab<'m> {
             }
         }
         Ok(())
+    }
+
+    /// `M, N = T.const("M, N")` (sizes bound later from tensor shapes) and
+    /// `C = T.empty(shape, dtype)` (an output); `None` for other assignments.
+    fn eager_assign(
+        &mut self,
+        target: &ast::Expr,
+        value: &ast::Expr,
+        span: Span,
+    ) -> DResult<Option<()>> {
+        let ast::Expr::Call(c) = value else {
+            return Ok(None);
+        };
+        let Some(f) = dotted(&c.func) else {
+            return Ok(None);
+        };
+        let is = |n: &str| self.m.lang.iter().any(|l| f == format!("{l}.{n}"));
+        if is("const") {
+            let names: Vec<&ast::Expr> = match target {
+                ast::Expr::Tuple(t) => t.elts.iter().collect(),
+                one => vec![one],
+            };
+            let spelled = match c.args.first() {
+                Some(ast::Expr::Constant(k)) => match &k.value {
+                    Constant::Str(s) => s.clone(),
+                    _ => String::new(),
+                },
+                _ => String::new(),
+            };
+            let listed: Vec<&str> = spelled
+                .split([',', ' '])
+                .filter(|x| !x.is_empty())
+                .collect();
+            if listed.len() != names.len() {
+                return err(
+                    span,
+                    format!(
+                        "T.const names {} size(s) but {} are assigned",
+                        listed.len(),
+                        names.len()
+                    ),
+                );
+            }
+            for n in names {
+                let ast::Expr::Name(n) = n else {
+                    return err(self.span(n), "T.const sizes are bound to names");
+                };
+                self.symbols.push(n.id.to_string());
+                self.env.remove(n.id.as_str());
+            }
+            return Ok(Some(()));
+        }
+        if is("empty") {
+            let ast::Expr::Name(n) = target else {
+                return err(span, "T.empty(…) must be assigned to a name");
+            };
+            let name = n.id.to_string();
+            let shape_e = c
+                .args
+                .first()
+                .ok_or_else(|| Diagnostic::new(span, "T.empty needs a shape"))?;
+            let shape = self.static_shape(shape_e)?;
+            let dtype_e = c.args.get(1).or_else(|| {
+                c.keywords
+                    .iter()
+                    .find(|k| k.arg.as_deref() == Some("dtype"))
+                    .map(|k| &k.value)
+            });
+            let d = match dtype_e {
+                Some(e) => self.dtype_arg(e)?,
+                None => DType::F32,
+            };
+            let len: usize = shape.iter().product();
+            let v = self.new_var(&name, Type::global_ptr(d));
+            self.params.push(Param {
+                name: name.clone(),
+                kind: ParamKind::Pointer(d),
+                var: Some(v),
+            });
+            self.fresh.push((name.clone(), len));
+            let base = self.var_expr(v, span);
+            self.env.insert(
+                name.clone(),
+                Val::Buf(Buf {
+                    name,
+                    base,
+                    dtype: d,
+                    shape,
+                    space: AddrSpace::Global,
+                    scalar: false,
+                    private: false,
+                }),
+            );
+            return Ok(Some(()));
+        }
+        Ok(None)
     }
 
     /// Assigns `v` to a name or a buffer element.
@@ -1765,6 +2081,14 @@ impl<'m> Elab<'m> {
                 };
                 Ok(Val::Buf(self.alloc(f, d, shape, space, false, span)))
             }
+            "empty" => err(
+                span,
+                "T.empty(…) must be assigned to a name: `C = T.empty(shape, dtype)`",
+            ),
+            "const" => err(
+                span,
+                "T.const(…) must be unpacked into names: `M, N = T.const(\"M, N\")`",
+            ),
             "alloc_var" => {
                 let dtype_e = c
                     .args

@@ -31,6 +31,9 @@ enum KernelDef {
     PrimFunc(ast::StmtFunctionDef),
     /// A function whose body defines a `@T.prim_func` and returns it.
     Factory(ast::StmtFunctionDef),
+    /// `@tilelang.jit def f(A, B, block_M, …)` whose body is the kernel
+    /// itself (TileLang's eager style).
+    Eager(ast::StmtFunctionDef),
 }
 
 /// A TileLang source file as ksem sees it.
@@ -86,6 +89,8 @@ impl Module {
                         m.kernels.push((name, KernelDef::PrimFunc(f.clone())));
                     } else if m.inner_prim_func(&f.body).is_some() {
                         m.kernels.push((name, KernelDef::Factory(f.clone())));
+                    } else if m.is_eager(f) {
+                        m.kernels.push((name, KernelDef::Eager(f.clone())));
                     } else {
                         m.helpers.insert(name, f.clone());
                     }
@@ -111,6 +116,27 @@ impl Module {
                 || p == "tilelang.prim_func"
                 || self.lang.iter().any(|l| p == format!("{l}.prim_func"))
         })
+    }
+
+    /// Whether `f` is an eager kernel: under `@tilelang.jit`, with a
+    /// `with T.Kernel(…)` in its own body.
+    fn is_eager(&self, f: &ast::StmtFunctionDef) -> bool {
+        let jit = f.decorator_list.iter().any(|d| {
+            let target = match d {
+                ast::Expr::Call(c) => &*c.func,
+                other => other,
+            };
+            super::py::dotted(target).is_some_and(|p| p == "tilelang.jit" || p == "jit")
+        });
+        let kernel_with = f.body.iter().any(|s| match s {
+            ast::Stmt::With(w) => w.items.iter().any(|i| match &i.context_expr {
+                ast::Expr::Call(c) => super::py::dotted(&c.func)
+                    .is_some_and(|p| self.lang.iter().any(|l| p == format!("{l}.Kernel"))),
+                _ => false,
+            }),
+            _ => false,
+        });
+        jit && kernel_with
     }
 
     /// The `@T.prim_func` function a factory body defines.
@@ -162,6 +188,9 @@ pub fn elaborate(src: Source, launch: &Launch, kernel: Option<&str>) -> DResult<
     let (func, env) = match def {
         KernelDef::PrimFunc(f) => (f.clone(), m.globals.clone()),
         KernelDef::Factory(f) => consts::call_factory(&m, f, launch)?,
+        KernelDef::Eager(f) => {
+            return elab::Elab::new(&m, m.globals.clone()).eager(name, f, launch);
+        }
     };
     elab::Elab::new(&m, env).kernel(name, &func, launch)
 }

@@ -227,6 +227,7 @@ impl<'m> Elab<'m> {
             grid,
             block: [1, 1, 1],
             params,
+            fresh: vec![],
             arrays: vec![],
             vars: self.vars,
             body: self.out,
