@@ -369,6 +369,23 @@ def main(A: T.Tensor((6, 8), "float32"), C: T.Tensor((6, 8), "float32")):
 """, {"A": rnd("float32", 48, 27), "C": zeros("float32", 48)})
 
 
+# real TileLang's C target cannot compile T.ieee_*: this case's expected bits
+# are derived by hand (kept by this script; see its provenance)
+case("ieee_rounding_modes", prim(
+    'A: T.Tensor((4,), "float32"), B: T.Tensor((4,), "float32"), C: T.Tensor((24,), "float32")',
+    """
+for i in T.serial(4):
+    C[i] = T.ieee_add(A[i], B[i], "rn")
+    C[4 + i] = T.ieee_add(A[i], B[i], "rz")
+    C[8 + i] = T.ieee_add(A[i], B[i], "ru")
+    C[12 + i] = T.ieee_sub(A[i], B[i], "rd")
+    C[16 + i] = T.ieee_fdiv(A[i], B[i], "rz")
+    C[20 + i] = T.ieee_fsqrt(A[i], "ru")
+"""), {"A": buf("float32", [1.0, 1.0, -1.0, 2.0]),
+       "B": {"buffer": {"dtype": "float32", "bits": ["0x30800000", "0x40400000", "0x40400000", "0x3f800000"]}},
+       "C": zeros("float32", 24)})
+
+
 def main():
     for name, (src, launch) in CASES.items():
         with open(os.path.join(HERE, name + ".py"), "w") as f:

@@ -25,6 +25,8 @@ pub const HOST_PRELUDE: &str = include_str!("host_prelude.h");
 pub const HOST_FLAGS: &[&str] = &[
     "-std=c++17",
     "-ffp-contract=off",
+    // directed-rounding intrinsics switch the rounding mode (host_prelude.h)
+    "-frounding-math",
     "-fno-fast-math",
     "-shared",
     "-fPIC",

@@ -3,6 +3,7 @@
 // runs as KSEM_THREADS host threads that meet at __syncthreads(); __shared__
 // variables are function statics, shared by those threads.
 #pragma once
+#include <fenv.h>
 #include <math.h>
 #include <string.h>
 #include <condition_variable>
@@ -105,6 +106,39 @@ static inline double __dmul_rn(double a, double b) { return a * b; }
 static inline double __ddiv_rn(double a, double b) { return a / b; }
 static inline double __dsqrt_rn(double a) { return sqrt(a); }
 static inline float __double2float_rn(double a) { return (float)a; }
+// CUDA's directed-rounding intrinsics: the same IEEE operation under the
+// host's rounding mode (the host build compiles with -frounding-math).
+#define KSEM_DIRECTED2(T, NAME, MODE, OP)                                          \
+  static inline T NAME(T a, T b) {                                                 \
+    int old = fegetround();                                                        \
+    fesetround(MODE);                                                              \
+    volatile T x = a, y = b;                                                       \
+    volatile T r = x OP y;                                                         \
+    fesetround(old);                                                               \
+    return r;                                                                      \
+  }
+#define KSEM_DIRECTED_ALL(T, P, SFX, MODE, SQRT)                                         \
+  KSEM_DIRECTED2(T, P##add_##SFX, MODE, +)                                         \
+  KSEM_DIRECTED2(T, P##sub_##SFX, MODE, -)                                         \
+  KSEM_DIRECTED2(T, P##mul_##SFX, MODE, *)                                         \
+  KSEM_DIRECTED2(T, P##div_##SFX, MODE, /)                                         \
+  static inline T P##rcp_##SFX(T a) { return P##div_##SFX((T)1, a); }               \
+  static inline T P##sqrt_##SFX(T a) {                                             \
+    int old = fegetround();                                                        \
+    fesetround(MODE);                                                              \
+    volatile T x = a;                                                              \
+    volatile T r = SQRT(x);                                                        \
+    fesetround(old);                                                               \
+    return r;                                                                      \
+  }
+KSEM_DIRECTED_ALL(float, __f, rz, FE_TOWARDZERO, sqrtf)
+KSEM_DIRECTED_ALL(float, __f, ru, FE_UPWARD, sqrtf)
+KSEM_DIRECTED_ALL(float, __f, rd, FE_DOWNWARD, sqrtf)
+KSEM_DIRECTED_ALL(double, __d, rz, FE_TOWARDZERO, sqrt)
+KSEM_DIRECTED_ALL(double, __d, ru, FE_UPWARD, sqrt)
+KSEM_DIRECTED_ALL(double, __d, rd, FE_DOWNWARD, sqrt)
+static inline float __frcp_rn(float a) { return 1.0f / a; }
+static inline double __drcp_rn(double a) { return 1.0 / a; }
 static inline float rsqrtf(float a) { return 1.0f / sqrtf(a); }
 static inline double rsqrt(double a) { return 1.0 / sqrt(a); }
 static inline int __clzll(long long a) {

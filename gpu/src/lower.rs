@@ -487,6 +487,22 @@ pub(crate) fn unary_c(op: UnOp, d: DType, a: &str) -> String {
         UnOp::Neg => format!("((0ull - {a}) & kmask({}))", dt(d)),
         UnOp::Math(_) if d.is_int() => format!("ksem_iabs<{}>({a})", dt(d)),
         UnOp::Math(f) => format!("ksem_math<{}>({}, {a})", dt(d), ids::math_macro(f)),
+        UnOp::Ieee(o, r) => format!(
+            "ksem_ieee1<{}>({}, {}, {a})",
+            dt(d),
+            matches!(o, IeeeUnary::Rcp) as u8,
+            rounding_id(r)
+        ),
+    }
+}
+
+/// The runtime's number for a rounding mode (0 rn, 1 rz, 2 ru, 3 rd).
+fn rounding_id(r: Rounding) -> u8 {
+    match r {
+        Rounding::NearestEven => 0,
+        Rounding::TowardZero => 1,
+        Rounding::Up => 2,
+        Rounding::Down => 3,
     }
 }
 
@@ -534,6 +550,11 @@ pub(crate) fn binary_c(
             BinOp::Pow => format!("ksem_pow<{dd}>({x}, {y})"),
             BinOp::Atan2 => format!("ksem_atan2<{dd}>({x}, {y})"),
             BinOp::CopySign => format!("ksem_copysign<{dd}>({x}, {y})"),
+            BinOp::Ieee(o, r) => format!(
+                "ksem_ieee2<{dd}>({}, {}, {x}, {y})",
+                *o as u8,
+                rounding_id(*r)
+            ),
             BinOp::Min(m) | BinOp::Max(m) => format!(
                 "ksem_fminmax<{dd}>({x}, {y}, {}, {})",
                 matches!(op, BinOp::Max(_)),

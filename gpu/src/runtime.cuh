@@ -444,6 +444,52 @@ template <int D> KSEM_FN ku64 ksem_fma(ku64 a, ku64 b, ku64 c) {
   }
 }
 
+// ---- IEEE arithmetic with a rounding mode (ir::BinOp::Ieee, UnOp::Ieee) ---
+// op: 0 add, 1 sub, 2 mul, 3 div (IeeeBinary's order); mode: 0 rn, 1 rz,
+// 2 ru, 3 rd (lower.rs rounding_id). float32 and float64 only.
+#define KSEM_IEEE_SWITCH4(T, P, x, y)                                                   \
+  switch (op * 4 + mode) {                                                            \
+    case 0: return P##add_rn(x, y); case 1: return P##add_rz(x, y);                    \
+    case 2: return P##add_ru(x, y); case 3: return P##add_rd(x, y);                    \
+    case 4: return P##sub_rn(x, y); case 5: return P##sub_rz(x, y);                    \
+    case 6: return P##sub_ru(x, y); case 7: return P##sub_rd(x, y);                    \
+    case 8: return P##mul_rn(x, y); case 9: return P##mul_rz(x, y);                    \
+    case 10: return P##mul_ru(x, y); case 11: return P##mul_rd(x, y);                  \
+    case 12: return P##div_rn(x, y); case 13: return P##div_rz(x, y);                  \
+    case 14: return P##div_ru(x, y); default: return P##div_rd(x, y);                  \
+  }
+KSEM_FN float ksem_ieee2_f32(int op, int mode, float x, float y) { KSEM_IEEE_SWITCH4(float, __f, x, y) }
+KSEM_FN double ksem_ieee2_f64(int op, int mode, double x, double y) { KSEM_IEEE_SWITCH4(double, __d, x, y) }
+template <int D> KSEM_FN ku64 ksem_ieee2(int op, int mode, ku64 a, ku64 b) {
+  if constexpr (D == KF32) {
+    return ksem_canon32(ksem_ieee2_f32(op, mode, ksem_f32(a), ksem_f32(b)));
+  } else {
+    return ksem_f64_result(ksem_ieee2_f64(op, mode, ksem_f64(a), ksem_f64(b)), a, b, 0, 2);
+  }
+}
+// op: 0 sqrt, 1 rcp
+template <int D> KSEM_FN ku64 ksem_ieee1(int op, int mode, ku64 a) {
+  if constexpr (D == KF32) {
+    float x = ksem_f32(a), r;
+    switch (op * 4 + mode) {
+      case 0: r = __fsqrt_rn(x); break; case 1: r = __fsqrt_rz(x); break;
+      case 2: r = __fsqrt_ru(x); break; case 3: r = __fsqrt_rd(x); break;
+      case 4: r = __frcp_rn(x); break; case 5: r = __frcp_rz(x); break;
+      case 6: r = __frcp_ru(x); break; default: r = __frcp_rd(x); break;
+    }
+    return ksem_canon32(r);
+  } else {
+    double x = ksem_f64(a), r;
+    switch (op * 4 + mode) {
+      case 0: r = __dsqrt_rn(x); break; case 1: r = __dsqrt_rz(x); break;
+      case 2: r = __dsqrt_ru(x); break; case 3: r = __dsqrt_rd(x); break;
+      case 4: r = __drcp_rn(x); break; case 5: r = __drcp_rz(x); break;
+      case 6: r = __drcp_ru(x); break; default: r = __drcp_rd(x); break;
+    }
+    return ksem_f64_result(r, a);
+  }
+}
+
 // Math functions, f one of the KSEM_MATH_* ids (gpu/src/ids.rs).
 template <int D> KSEM_FN ku64 ksem_math(int f, ku64 a) {
   if (f == KSEM_MATH_ABS) return a & ~ksignbit(D);

@@ -10,6 +10,10 @@ pub enum Rounding {
     NearestEven,
     /// Round toward zero.
     TowardZero,
+    /// Round toward +infinity.
+    Up,
+    /// Round toward -infinity.
+    Down,
 }
 
 /// What a finite value beyond the format's largest finite value becomes.
@@ -129,6 +133,8 @@ pub fn round_exact(
         let up = match rounding {
             Rounding::TowardZero => false,
             Rounding::NearestEven => rem > half || (rem == half && kept & 1 == 1),
+            Rounding::Up => rem != 0 && !neg,
+            Rounding::Down => rem != 0 && neg,
         };
         kept + up as u128
     };
@@ -148,7 +154,10 @@ pub fn round_exact(
         biased as u64 > f.exp_all_ones() || bits > f.max_finite_bits()
     };
     if overflowed {
-        let to_max = overflow == Overflow::Saturate || rounding == Rounding::TowardZero;
+        let to_max = overflow == Overflow::Saturate
+            || rounding == Rounding::TowardZero
+            || (rounding == Rounding::Up && neg)
+            || (rounding == Rounding::Down && !neg);
         return sign
             | if to_max {
                 f.max_finite_bits()

@@ -7,6 +7,7 @@ pub mod dtype;
 pub mod eval;
 pub mod float;
 pub mod frontend;
+pub mod ieee;
 pub mod ir;
 pub mod launch;
 pub mod ops;

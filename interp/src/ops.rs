@@ -212,6 +212,9 @@ pub fn fast_binary(op: BinOp, d: DType) -> Option<fn(u64, u64) -> u64> {
 /// Applies a binary operation to two elements of dtype `d` (the operands'
 /// dtype; comparisons return bool bits 0/1).
 pub fn binary(op: BinOp, d: DType, a: u64, b: u64) -> Result<u64, UbKind> {
+    if let BinOp::Ieee(o, r) = op {
+        return Ok(crate::ieee::binary(o, d, r, a, b));
+    }
     if d.is_float() {
         return Ok(binary_float(op, d, a, b));
     }
@@ -414,6 +417,7 @@ pub fn unary(op: UnOp, d: DType, a: u64) -> u64 {
         UnOp::Neg if d.is_float() => a ^ (1u64 << (d.bits() - 1)),
         UnOp::Neg => a.wrapping_neg() & d.mask(),
         UnOp::Math(f) => math(f, d, a),
+        UnOp::Ieee(o, r) => crate::ieee::unary(o, d, r, a),
     }
 }
 

@@ -218,6 +218,7 @@ fn unop(op: UnOp) -> String {
         UnOp::LogicalNot => "logical_not".into(),
         UnOp::Neg => "neg".into(),
         UnOp::Math(f) => f.name().into(),
+        UnOp::Ieee(o, r) => format!("{o:?}[{r:?}]").to_lowercase(),
     }
 }
 
@@ -252,6 +253,7 @@ fn binop(op: BinOp) -> String {
         ),
         BinOp::Min(m) => format!("min[{m:?}]"),
         BinOp::Max(m) => format!("max[{m:?}]"),
+        BinOp::Ieee(o, r) => format!("{o:?}[{r:?}]").to_lowercase(),
         other => format!("{other:?}").to_lowercase(),
     }
 }

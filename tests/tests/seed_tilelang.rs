@@ -769,3 +769,65 @@ fn eager_style_kernels_bind_sizes_from_shapes_and_return_outputs() {
     let d = refused(&src, &parse_launch(&text).unwrap());
     assert!(d.message.contains("needs `block_N`"), "{d:?}");
 }
+
+#[test]
+fn ieee_operations_round_as_their_mode_says() {
+    // the seed's "Explicit rounding control for floats": T.ieee_add(a, b, "rn")
+    // and its siblings. A = [1, 1, -1, 2], B = [2^-30, 3, 3, 1].
+    let src = prim(
+        1,
+        "A: T.Tensor((4,), \"float32\"), B: T.Tensor((4,), \"float32\"), C: T.Tensor((24,), \"float32\")",
+        "for i in T.serial(4):\n    C[i] = T.ieee_add(A[i], B[i], \"rn\")\n    C[4 + i] = T.ieee_add(A[i], B[i], \"rz\")\n    C[8 + i] = T.ieee_add(A[i], B[i], rounding_mode=\"ru\")\n    C[12 + i] = T.ieee_sub(A[i], B[i], \"rd\")\n    C[16 + i] = T.ieee_fdiv(A[i], B[i], \"rz\")\n    C[20 + i] = T.ieee_fsqrt(A[i], \"ru\")",
+    );
+    let l = args(json!({
+        "A": buf("float32", json!([1.0, 1.0, -1.0, 2.0])),
+        "B": {"buffer": {"dtype": "float32", "bits": ["0x30800000", "0x40400000", "0x40400000", "0x3f800000"]}},
+        "C": zeros("float32", 24),
+    }));
+    let r = run_clean(&src, &l);
+    let one_up = 0x3f80_0001; // the float after 1
+    let one_down = 0x3f7f_ffff; // the float before 1
+    let want: Vec<u64> = vec![
+        // 1 + 2^-30 rounds to 1 to nearest and toward zero, up to 1 + 2^-23
+        0x3f80_0000,
+        0x4080_0000,
+        0x4000_0000,
+        0x4040_0000,
+        0x3f80_0000,
+        0x4080_0000,
+        0x4000_0000,
+        0x4040_0000,
+        one_up,
+        0x4080_0000,
+        0x4000_0000,
+        0x4040_0000,
+        // 1 - 2^-30 rounded down is the float before 1; 1 - 3, -1 - 3, 2 - 1 exact
+        one_down,
+        0xc000_0000,
+        0xc080_0000,
+        0x3f80_0000,
+        // 1 / 2^-30 = 2^30 exactly; 1/3 toward zero 0x3eaaaaaa, -1/3 0xbeaaaaaa
+        0x4e80_0000,
+        0x3eaa_aaaa,
+        0xbeaa_aaaa,
+        0x4000_0000,
+        // sqrt rounded up: 1, 1, sqrt(-1) = NaN, sqrt(2) = 0x3fb504f4
+        0x3f80_0000,
+        0x3f80_0000,
+        0x7fff_ffff,
+        0x3fb5_04f4,
+    ];
+    assert_eq!(bits(&r, "C"), want);
+    refused_with(
+        "C[0] = T.ieee_add(A[0], A[1], \"rx\")",
+        "\"rx\"",
+        "unknown rounding mode",
+        Some("\"rz\""),
+    );
+    refused_with(
+        "C[0] = T.ieee_add(A[0], A[1], \"rn\")",
+        "T.ieee_add",
+        "float32 or float64",
+        None,
+    );
+}

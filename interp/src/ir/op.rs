@@ -3,6 +3,7 @@
 //! not special-cased downstream. `crate::sem` computes them.
 
 use crate::float::{Overflow, Rounding};
+pub use crate::ieee::{IeeeBinary, IeeeUnary};
 
 /// Integer division rounding.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -111,6 +112,8 @@ pub enum BinOp {
     Atan2,
     /// The magnitude of `a` with the sign of `b` (exact).
     CopySign,
+    /// Float `+ - * /` rounded by the given mode (exact; `crate::ieee`).
+    Ieee(IeeeBinary, Rounding),
 }
 
 impl BinOp {
@@ -243,6 +246,8 @@ pub enum UnOp {
     /// Negation: integers wrap (`0 - x`), floats flip the sign bit (NaNs too).
     Neg,
     Math(MathFn),
+    /// Float square root or reciprocal rounded by the given mode (exact).
+    Ieee(IeeeUnary, Rounding),
 }
 
 /// Kinds of conversion.

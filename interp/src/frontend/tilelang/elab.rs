@@ -2057,6 +2057,11 @@ impl<'m> Elab<'m> {
                     _ => return err(span, format!("T.{f} of an integer dtype")),
                 }))
             }
+            "ieee_add" | "ieee_sub" | "ieee_mul" | "ieee_fdiv" | "ieee_fsqrt" | "ieee_frcp" | "ieee_fmaf" => {
+                self.ieee(f, c, span)
+            }
+            "ieee_frsqrt" => err(span, "T.ieee_frsqrt is not supported by ksem yet")
+                .map_err(|d| d.with_help("use T.ieee_frcp(T.ieee_fsqrt(x, \"rn\"), \"rn\") if two roundings are acceptable")),
             "alloc_shared" | "alloc_fragment" | "alloc_local" => {
                 let shape_e = c
                     .args
@@ -2127,6 +2132,103 @@ impl<'m> Elab<'m> {
             ),
             other => err(span, format!("T.{other} is not supported by ksem yet")),
         }
+    }
+
+    /// `T.ieee_add(x, y, rounding_mode="rn")` and its siblings: IEEE
+    /// operations in x's dtype (float32 or float64) with the rounding mode
+    /// `"rn"`, `"rz"`, `"ru"` or `"rd"`, exact (CUDA's `__fadd_rz` …).
+    fn ieee(&mut self, f: &str, c: &ast::ExprCall, span: Span) -> DResult<Val> {
+        let arity = match f {
+            "ieee_fsqrt" | "ieee_frcp" => 1,
+            "ieee_fmaf" => 3,
+            _ => 2,
+        };
+        if c.args.len() < arity || c.args.len() > arity + 1 {
+            return err(
+                span,
+                format!("T.{f} takes {arity} operand(s) and a rounding mode"),
+            );
+        }
+        let mode_e = c.args.get(arity).or_else(|| {
+            c.keywords
+                .iter()
+                .find(|k| k.arg.as_deref() == Some("rounding_mode"))
+                .map(|k| &k.value)
+        });
+        let mode = match mode_e {
+            None => Rounding::NearestEven,
+            Some(e) => match self.py_value(e) {
+                Ok(Const::Str(m)) => match m.as_str() {
+                    "rn" => Rounding::NearestEven,
+                    "rz" => Rounding::TowardZero,
+                    "ru" => Rounding::Up,
+                    "rd" => Rounding::Down,
+                    other => {
+                        return err(self.span(e), format!("unknown rounding mode {other:?}"))
+                            .map_err(|d| d.with_help("use \"rn\", \"rz\", \"ru\" or \"rd\""))
+                    }
+                },
+                _ => {
+                    return err(
+                        self.span(e),
+                        "the rounding mode is a string: \"rn\", \"rz\", \"ru\" or \"rd\"",
+                    )
+                }
+            },
+        };
+        let vals: Vec<Val> = c.args[..arity]
+            .iter()
+            .map(|a| self.expr(a))
+            .collect::<DResult<_>>()?;
+        let mut it = vals.into_iter();
+        let x = self.num(it.next().expect("one operand"), span)?;
+        let d = dtype_of(&x);
+        if !matches!(d, DType::F32 | DType::F64) {
+            return err(
+                span,
+                format!(
+                    "T.{f} computes in float32 or float64, not {}",
+                    types::dtype_name(d)
+                ),
+            )
+            .map_err(|e| e.with_help("convert the operand with .astype(\"float32\")"));
+        }
+        // the other operands take x's dtype (TVM converts Python numbers to it)
+        let mut rest = Vec::new();
+        for v in it {
+            let e = self.num(v, span)?;
+            if !matches!(e.kind, ExprKind::Const(_)) && dtype_of(&e) != d {
+                return err(
+                    span,
+                    format!("T.{f} operands must all be {}", types::dtype_name(d)),
+                );
+            }
+            rest.push(convert(e, d));
+        }
+        let b = |op| bin(BinOp::Ieee(op, mode), x.clone(), rest[0].clone(), span);
+        Ok(Val::Num(match f {
+            "ieee_add" => b(IeeeBinary::Add),
+            "ieee_sub" => b(IeeeBinary::Sub),
+            "ieee_mul" => b(IeeeBinary::Mul),
+            "ieee_fdiv" => b(IeeeBinary::Div),
+            "ieee_fsqrt" => unary(UnOp::Ieee(IeeeUnary::Sqrt, mode), x, span),
+            "ieee_frcp" => unary(UnOp::Ieee(IeeeUnary::Rcp, mode), x, span),
+            _ => {
+                if mode != Rounding::NearestEven {
+                    return err(span, "T.ieee_fmaf with a rounding mode other than \"rn\" is not supported by ksem yet");
+                }
+                let ty = x.ty.clone();
+                mk(
+                    ExprKind::Fma(
+                        Box::new(x),
+                        Box::new(rest[0].clone()),
+                        Box::new(rest[1].clone()),
+                    ),
+                    ty,
+                    span,
+                )
+            }
+        }))
     }
 
     /// `T.Cast(d, v)` / `v.astype(d)`. A Python constant becomes a constant
