@@ -810,6 +810,7 @@ impl<'a> Lower<'a> {
                 step,
                 body,
                 span,
+                ..
             } => {
                 let d = self.k.vars[*var].1.dtype();
                 let lo = self.expr(start)?;

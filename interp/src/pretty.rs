@@ -93,13 +93,15 @@ fn block(k: &Kernel, b: &[Stmt], depth: usize, out: &mut String) {
                 step,
                 body,
                 span,
+                parallel,
             } => {
                 let _ = writeln!(
                     out,
-                    "{:>7} {ind}for {}: {} in range({}, {}, {}):",
+                    "{:>7} {ind}for {}: {} in {}range({}, {}, {}):",
                     span.to_string(),
                     var(k, *v),
                     k.vars[*v].1,
+                    if parallel.is_some() { "parallel " } else { "" },
                     expr(k, start),
                     expr(k, end),
                     expr(k, step)

@@ -831,3 +831,50 @@ fn ieee_operations_round_as_their_mode_says() {
         None,
     );
 }
+
+// ---- T.Parallel: independent iterations ---------------------------------------------
+
+/// The UB report of `body` (int32 A of 4, C of 4).
+fn parallel_ub(body: &str) -> Vec<ksem_interp::launch::UbReport> {
+    let src = prim(
+        1,
+        "A: T.Tensor((4,), \"int32\"), C: T.Tensor((4,), \"int32\")",
+        body,
+    );
+    ub_of(&src, &args(json!({"A": i32s(&[1, 2, 3, 4]), "C": zeros("int32", 4)})))
+}
+
+#[test]
+fn iterations_of_t_parallel_that_touch_one_element_race() {
+    // two iterations write C[0]: the real loop runs them on different threads
+    let u = parallel_ub("for i in T.Parallel(4):\n    C[0] = A[i]");
+    assert_eq!(u.len(), 1, "{u:?}");
+    assert_eq!(u[0].kind, "data-race");
+    assert_eq!(u[0].element, vec![0]);
+    assert!(u[0].message.contains("iteration [1]") && u[0].message.contains("iteration [0]"), "{}", u[0].message);
+    // iteration 0 reads S[1], iteration 1 writes it
+    let u = parallel_ub("S = T.alloc_shared((4,), \"int32\")\nT.copy(A, S)\nfor i in T.Parallel(4):\n    C[i] = S[(i + 1) % 4]\n    S[i] = 0");
+    assert_eq!(u.len(), 1, "{u:?}");
+    assert_eq!((u[0].kind.as_str(), u[0].element.clone()), ("data-race", vec![1]));
+    // an accumulator declared outside the loop is shared by its iterations
+    let u = parallel_ub("acc = T.alloc_var(\"int32\", init=0)\nfor i in T.Parallel(4):\n    acc += A[i]\nC[0] = acc");
+    assert_eq!(u.len(), 1, "{u:?}");
+    assert_eq!(u[0].kind, "data-race");
+    // nested: (i, 0) and (i, 1) both write C[i]
+    let u = parallel_ub("for i, j in T.Parallel(2, 2):\n    C[i] = A[i * 2 + j]");
+    assert_eq!(u.len(), 1, "{u:?}");
+    assert!(u[0].message.contains("[0, 1]") && u[0].message.contains("[0, 0]"), "{}", u[0].message);
+}
+
+#[test]
+fn independent_iterations_do_not_race() {
+    // an alloc_var made in the body belongs to its iteration; distinct
+    // elements; reads of one element by every iteration; serial loops
+    let got = ints_of(
+        "for i in T.Parallel(4):\n    t = T.alloc_var(\"int32\", init=A[0])\n    t += A[i]\n    C[i] = t\nacc = T.alloc_var(\"int32\", init=0)\nfor i in T.serial(4):\n    acc += A[i]\nC[0] = C[0] + acc",
+        &[1, 2, 3, 4],
+        4,
+    );
+    // t = A[0] + A[i] = 2, 3, 4, 5; C[0] += 1 + 2 + 3 + 4
+    assert_eq!(got, vec![12, 3, 4, 5]);
+}

@@ -127,6 +127,23 @@ impl Contention {
     }
 }
 
+/// A loop of independent iterations being run: the current iteration and
+/// the arrays each iteration allocates for itself.
+struct ParLevel {
+    iter: i64,
+    private: Vec<ArrayId>,
+}
+
+/// The accesses to one element inside loops of independent iterations:
+/// the last writer, the last reader, and whether two different iterations
+/// have read it.
+#[derive(Default)]
+struct ParTouch {
+    writer: Option<(Vec<i64>, Span)>,
+    last_reader: Option<(Vec<i64>, Span)>,
+    multi: bool,
+}
+
 /// Which lanes take part in an operation.
 type Mask = Vec<bool>;
 
@@ -232,6 +249,10 @@ struct BlockRun<'a> {
     log: Vec<Access>,
     runs: Runs,
     contention: &'a Contention,
+    /// The enclosing loops of independent iterations (innermost last).
+    par: Vec<ParLevel>,
+    /// Accesses inside the outermost such loop, by element.
+    par_touches: HashMap<(usize, usize), ParTouch>,
     prints: String,
     iterations: u64,
     max_iterations: u64,
@@ -283,6 +304,8 @@ impl<'a> BlockRun<'a> {
             log: Vec::new(),
             runs: Runs::default(),
             contention,
+            par: Vec::new(),
+            par_touches: HashMap::new(),
             prints: String::new(),
             iterations: 0,
             max_iterations: opts.max_loop_iterations,
@@ -383,7 +406,17 @@ impl<'a> BlockRun<'a> {
                 step,
                 body,
                 span,
-            } => self.for_loop(*var, start, end, step, body, *span, active),
+                parallel,
+            } => self.for_loop(
+                *var,
+                start,
+                end,
+                step,
+                body,
+                *span,
+                parallel.as_ref(),
+                active,
+            ),
             Stmt::While { cond, body, span } => {
                 let mut running = active.clone();
                 let mut done = vec![false; self.n];
@@ -468,6 +501,44 @@ impl<'a> BlockRun<'a> {
         step: &Expr,
         body: &[Stmt],
         span: Span,
+        parallel: Option<&Parallel>,
+        active: Mask,
+    ) -> Result<Mask, Stop> {
+        if let Some(p) = parallel {
+            if self.par.is_empty() {
+                self.par_touches.clear();
+            }
+            self.par.push(ParLevel {
+                iter: 0,
+                private: p.private.clone(),
+            });
+        }
+        let r = self.for_loop_body(
+            var,
+            start,
+            end,
+            step,
+            body,
+            span,
+            parallel.is_some(),
+            active,
+        );
+        if parallel.is_some() {
+            self.par.pop();
+        }
+        r
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn for_loop_body(
+        &mut self,
+        var: VarId,
+        start: &Expr,
+        end: &Expr,
+        step: &Expr,
+        body: &[Stmt],
+        span: Span,
+        parallel: bool,
         active: Mask,
     ) -> Result<Mask, Stop> {
         let d = self.k.vars[var].1.dtype();
@@ -508,6 +579,10 @@ impl<'a> BlockRun<'a> {
                 inexact: vec![false; self.n],
             };
             self.assign(var, iv, &running);
+            if parallel {
+                let top = self.par.last_mut().expect("pushed by for_loop");
+                top.iter = cur.first().copied().unwrap_or(0) as i64;
+            }
             running = self.iteration(body, running)?;
             for l in 0..self.n {
                 if running[l] {
@@ -645,6 +720,9 @@ impl<'a> BlockRun<'a> {
     /// shared memory, since the last barrier) and, for global memory, the
     /// log that `race` compares across blocks.
     fn touch(&mut self, place: &Place, lane: usize, how: Touch, span: Span) -> Result<(), Stop> {
+        if !self.par.is_empty() {
+            self.touch_parallel(place, lane, how, span)?;
+        }
         let key = match *place {
             Place::Global(b, i) => {
                 self.runs.push(
@@ -722,6 +800,80 @@ impl<'a> BlockRun<'a> {
             return Err(Stop::Ub(Box::new(r)));
         }
         Ok(())
+    }
+
+    /// An access inside loops of independent iterations: two iterations
+    /// touching one element where one of them writes is a data race (the
+    /// real system runs them on different threads). Arrays an iteration
+    /// allocates are its own.
+    fn touch_parallel(
+        &mut self,
+        place: &Place,
+        lane: usize,
+        how: Touch,
+        span: Span,
+    ) -> Result<(), Stop> {
+        let key = match *place {
+            Place::Global(b, i) => (b, i),
+            Place::Array(a, i) => {
+                if self.par.iter().any(|p| p.private.contains(&a)) {
+                    return Ok(());
+                }
+                (self.bufs.len() + a, i)
+            }
+        };
+        let id: Vec<i64> = self.par.iter().map(|p| p.iter).collect();
+        let t = self.par_touches.entry(key).or_default();
+        let write = how != Touch::Read;
+        let other = |x: &Option<(Vec<i64>, Span)>| x.clone().filter(|(o, _)| *o != id);
+        let conflict = if write {
+            other(&t.writer).or_else(|| {
+                if t.multi {
+                    t.last_reader.clone()
+                } else {
+                    other(&t.last_reader)
+                }
+            })
+        } else {
+            other(&t.writer)
+        };
+        if write {
+            t.writer = Some((id.clone(), span));
+        } else {
+            if t.last_reader.as_ref().is_some_and(|(o, _)| *o != id) {
+                t.multi = true;
+            }
+            t.last_reader = Some((id.clone(), span));
+        }
+        let Some((oid, ospan)) = conflict else {
+            return Ok(());
+        };
+        let name = match *place {
+            Place::Global(b, _) => self.bufs[b].name.clone(),
+            Place::Array(a, _) => self.k.arrays[a].name.clone(),
+        };
+        let mut r = UbReport::new(
+            UbKind::DataRace.name(),
+            span.line,
+            span.col,
+            self.pid,
+            vec![key.1],
+            format!(
+                "data race on {name}[{}]: iteration {id:?} of a parallel loop {} it and iteration {oid:?} accessed it at {}:{}; the iterations run on different threads",
+                key.1,
+                if write { "writes" } else { "reads" },
+                ospan.line,
+                ospan.col
+            ),
+        );
+        r.thread = Some(self.thread(lane));
+        r.other = Some(UbSite {
+            line: ospan.line,
+            col: ospan.col,
+            program: self.pid,
+            thread: Some(self.thread(lane)),
+        });
+        Err(Stop::Ub(Box::new(r)))
     }
 
     /// Reading shared or local memory that no thread has written is UB.

@@ -164,6 +164,7 @@ impl Instance<'_> {
                 step,
                 body,
                 span,
+                ..
             } => {
                 let d = self.k.vars[*var].1.dtype();
                 let first = |t: Tile| t.data.iter().next().copied().unwrap_or(0);

@@ -2,7 +2,7 @@
 //! `continue` and `return` are statements that clear threads, not errors.
 
 use super::expr::Expr;
-use super::kernel::VarId;
+use super::kernel::{ArrayId, VarId};
 use crate::span::Span;
 
 /// A statement.
@@ -29,6 +29,10 @@ pub enum Stmt {
         step: Expr,
         body: Block,
         span: Span,
+        /// `Some` where the iterations are independent (TileLang's
+        /// `T.Parallel`): they run in order, and two of them touching one
+        /// element where one writes is a data race.
+        parallel: Option<Parallel>,
     },
     While {
         cond: Expr,
@@ -51,6 +55,13 @@ pub enum Stmt {
         args: Vec<Expr>,
         span: Span,
     },
+}
+
+/// What a loop of independent iterations knows.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Parallel {
+    /// Arrays allocated in the loop's body: each iteration has its own.
+    pub private: Vec<ArrayId>,
 }
 
 /// A sequence of statements.

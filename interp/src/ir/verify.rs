@@ -113,6 +113,7 @@ impl Verifier<'_> {
                 step,
                 body,
                 span,
+                ..
             } => {
                 let t = self.var(*var, *span)?.clone();
                 if !t.dtype().is_int() || !t.shape.is_empty() || t.is_ptr() {

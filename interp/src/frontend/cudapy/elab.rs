@@ -707,6 +707,7 @@ impl<'m> Elab<'m> {
             step,
             body,
             span,
+            parallel: None,
         });
         self.after_loop();
         Ok(())
@@ -2232,6 +2233,7 @@ impl<'m> Elab<'m> {
             step: int_const(DType::I32, 1, span),
             body,
             span,
+            parallel: None,
         });
         let inl = frame.inline.expect("an inlined frame");
         Ok(match inl.ret {

@@ -1193,11 +1193,17 @@ impl<'m> Elab<'m> {
         if kind == "Parallel" {
             self.parallel.extend(loop_vars.iter().copied());
         }
+        let first_array = self.arrays.len();
         self.loops += 1;
         let body = self.block_of(&f.body);
         self.loops -= 1;
         self.parallel.truncate(outer);
         let mut body = body?;
+        // T.Parallel's iterations are independent: arrays allocated in its
+        // body belong to one iteration each
+        let parallel = (kind == "Parallel").then(|| Parallel {
+            private: (first_array..self.arrays.len()).collect(),
+        });
         for (v, (start, end, step)) in loop_vars.into_iter().zip(bounds).rev() {
             body = vec![Stmt::For {
                 var: v,
@@ -1206,6 +1212,7 @@ impl<'m> Elab<'m> {
                 step,
                 body,
                 span,
+                parallel: parallel.clone(),
             }];
         }
         for s in body {
@@ -2461,6 +2468,7 @@ impl<'m> Elab<'m> {
                 step: konst(DType::I64, 1, span),
                 body: fill,
                 span,
+                parallel: None,
             });
             let mut s = p / 2;
             while s >= 1 {
@@ -2493,6 +2501,7 @@ impl<'m> Elab<'m> {
                     step: konst(DType::I64, 1, span),
                     body: vec![guarded],
                     span,
+                    parallel: None,
                 });
                 s /= 2;
             }
@@ -2598,6 +2607,7 @@ impl<'m> Elab<'m> {
                 step: konst(DType::I64, 1, span),
                 body: vec![Stmt::Let(acc, sum)],
                 span,
+                parallel: None,
             });
             let value = me.var_expr(acc, span);
             me.emit(Stmt::Store {
@@ -2756,6 +2766,7 @@ impl<'m> Elab<'m> {
                 step: konst(DType::I64, 1, span),
                 body: b,
                 span,
+                parallel: None,
             }];
         }
         for s in b {

@@ -902,6 +902,7 @@ impl<'m> Elab<'m> {
             step: st,
             body,
             span,
+            parallel: None,
         });
         self.after_loop(before, &carried, span);
         Ok(())
