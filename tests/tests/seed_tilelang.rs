@@ -841,7 +841,10 @@ fn parallel_ub(body: &str) -> Vec<ksem_interp::launch::UbReport> {
         "A: T.Tensor((4,), \"int32\"), C: T.Tensor((4,), \"int32\")",
         body,
     );
-    ub_of(&src, &args(json!({"A": i32s(&[1, 2, 3, 4]), "C": zeros("int32", 4)})))
+    ub_of(
+        &src,
+        &args(json!({"A": i32s(&[1, 2, 3, 4]), "C": zeros("int32", 4)})),
+    )
 }
 
 #[test]
@@ -851,11 +854,18 @@ fn iterations_of_t_parallel_that_touch_one_element_race() {
     assert_eq!(u.len(), 1, "{u:?}");
     assert_eq!(u[0].kind, "data-race");
     assert_eq!(u[0].element, vec![0]);
-    assert!(u[0].message.contains("iteration [1]") && u[0].message.contains("iteration [0]"), "{}", u[0].message);
+    assert!(
+        u[0].message.contains("iteration [1]") && u[0].message.contains("iteration [0]"),
+        "{}",
+        u[0].message
+    );
     // iteration 0 reads S[1], iteration 1 writes it
     let u = parallel_ub("S = T.alloc_shared((4,), \"int32\")\nT.copy(A, S)\nfor i in T.Parallel(4):\n    C[i] = S[(i + 1) % 4]\n    S[i] = 0");
     assert_eq!(u.len(), 1, "{u:?}");
-    assert_eq!((u[0].kind.as_str(), u[0].element.clone()), ("data-race", vec![1]));
+    assert_eq!(
+        (u[0].kind.as_str(), u[0].element.clone()),
+        ("data-race", vec![1])
+    );
     // an accumulator declared outside the loop is shared by its iterations
     let u = parallel_ub("acc = T.alloc_var(\"int32\", init=0)\nfor i in T.Parallel(4):\n    acc += A[i]\nC[0] = acc");
     assert_eq!(u.len(), 1, "{u:?}");
@@ -863,7 +873,11 @@ fn iterations_of_t_parallel_that_touch_one_element_race() {
     // nested: (i, 0) and (i, 1) both write C[i]
     let u = parallel_ub("for i, j in T.Parallel(2, 2):\n    C[i] = A[i * 2 + j]");
     assert_eq!(u.len(), 1, "{u:?}");
-    assert!(u[0].message.contains("[0, 1]") && u[0].message.contains("[0, 0]"), "{}", u[0].message);
+    assert!(
+        u[0].message.contains("[0, 1]") && u[0].message.contains("[0, 0]"),
+        "{}",
+        u[0].message
+    );
 }
 
 #[test]
@@ -877,4 +891,80 @@ fn independent_iterations_do_not_race() {
     );
     // t = A[0] + A[i] = 2, 3, 4, 5; C[0] += 1 + 2 + 3 + 4
     assert_eq!(got, vec![12, 3, 4, 5]);
+}
+
+// ---- host Python around kernels, as TileLang's own examples write it ---------------
+
+/// Runs `src`'s kernel `k` with `factory_args` and int32 buffer `A` of 4
+/// (zeros); `A`'s values.
+fn factory_run(src: &str, factory_args: Json) -> Vec<i64> {
+    let text = json!({"kernel": "k", "factory_args": factory_args,
+        "args": {"A": zeros("int32", 4)}})
+    .to_string();
+    let r = run_clean(&module(src), &parse_launch(&text).unwrap());
+    ints(&r, "A")
+}
+
+#[test]
+fn a_factory_runs_the_kernel_it_returns_and_its_host_ifs() {
+    // two prim_funcs: the `return` picks one (the first is not a default)
+    let src = "def k(N, split):\n    @T.prim_func\n    def main_split(A: T.Tensor((N,), \"int32\")):\n        with T.Kernel(1, threads=1) as bx:\n            A[0] = 1\n\n    @T.prim_func\n    def main(A: T.Tensor((N,), \"int32\")):\n        with T.Kernel(1, threads=1) as bx:\n            A[0] = 2\n\n    if split == 1:\n        return main\n    else:\n        return main_split\n";
+    assert_eq!(factory_run(src, json!({"N": 4, "split": 1}))[0], 2);
+    assert_eq!(factory_run(src, json!({"N": 4, "split": 2}))[0], 1);
+    // host ifs, `is None`, host helpers (tilelang.cdiv, math.ceil, min) and
+    // conditional expressions run as Python before the kernel is built
+    let src = "import math\n\n\ndef k(N, scale=None, flag=True):\n    if scale is None:\n        scale = 3\n    if flag:\n        scale = scale * 2\n    nk = tilelang.cdiv(N, 3) + math.ceil(N / 3) + min(N, 1)\n    off = 10 if flag else 20\n\n    @T.prim_func\n    def main(A: T.Tensor((N,), \"int32\")):\n        with T.Kernel(1, threads=1) as bx:\n            A[0] = scale\n            A[1] = nk\n            A[2] = off\n\n    return main\n";
+    // scale = 3 * 2; nk = ceil(4/3) + ceil(4/3) + 1 = 5; off = 10
+    assert_eq!(factory_run(src, json!({"N": 4}))[..3], [6, 5, 10]);
+    assert_eq!(
+        factory_run(src, json!({"N": 4, "scale": 5, "flag": false}))[..3],
+        [5, 5, 20]
+    );
+    // a condition ksem cannot decide is an error, not a guess
+    let src = "import os\n\n\ndef k(N):\n    if os.environ.get(\"X\"):\n        N = 1\n\n    @T.prim_func\n    def main(A: T.Tensor((N,), \"int32\")):\n        with T.Kernel(1, threads=1) as bx:\n            A[0] = 1\n\n    return main\n";
+    let text = json!({"kernel": "k", "factory_args": {"N": 4}, "args": {"A": zeros("int32", 4)}})
+        .to_string();
+    let d = refused(&module(src), &parse_launch(&text).unwrap());
+    assert!(d.message.contains("not known at compile time"), "{d:?}");
+}
+
+#[test]
+fn eager_kernels_as_the_examples_write_them() {
+    // `import tilelang as tl` / `@tl.jit`, a T.const size used before the
+    // annotation that binds it, a list-form shape, a host assert, tuple
+    // unpacking of constants, `F.dtype`, `T.float32(…)`, hints ksem ignores
+    let src = "import tilelang as tl\nimport tilelang.language as T\n\n\n@tl.jit\ndef k(A, blk=2):\n    M, N = T.const(\"M, N\")\n    half = N // 2\n    assert blk > 0\n    KH, KW = blk, 3\n    A: T.Tensor([M, N], \"float32\")\n    B = T.empty((M, half), \"float32\")\n    with T.Kernel(1, threads=128) as bx:\n        T.use_swizzle(10)\n        F = T.alloc_fragment((M, N), \"float32\")\n        T.annotate_layout({F: None})\n        T.copy(A, F)\n        for i, j in T.Parallel(M, half):\n            B[i, j] = F[i, j] + F[i, j + half] * T.float32(KH) + T.Cast(F.dtype, KW)\n    return B\n";
+    let a: Vec<f32> = (0..8).map(|i| i as f32).collect();
+    let text = json!({"kernel": "k", "args": {"A": {"buffer": {"dtype": "float32", "shape": [2, 4], "data": a}}}}).to_string();
+    let r = run_clean(src, &parse_launch(&text).unwrap());
+    // B[i, j] = A[i, j] + 2 * A[i, j + 2] + 3: rows [0 1 2 3], [4 5 6 7]
+    assert_eq!(bits(&r, "B"), f32_bits(&[7.0, 10.0, 19.0, 22.0]));
+    // a failing host assert is reported
+    let text = json!({"kernel": "k", "factory_args": {"blk": 0}, "args": {"A": {"buffer": {"dtype": "float32", "shape": [2, 4]}}}}).to_string();
+    let d = refused(src, &parse_launch(&text).unwrap());
+    assert!(d.message.contains("assertion"), "{d:?}");
+}
+
+#[test]
+fn atomics_add_without_racing() {
+    // T.atomic_add from every T.Parallel iteration and every block into one
+    // element is not a race; the element form and the tile form
+    let src = module(
+        "@T.prim_func\ndef main(A: T.Tensor((8,), \"int32\"), S: T.Tensor((1,), \"int32\"), C: T.Tensor((4,), \"int32\")):\n    with T.Kernel(2, threads=32) as bx:\n        for i in T.Parallel(4):\n            T.atomic_add(S[0], A[bx * 4 + i])\n        T.atomic_add(C, A[bx * 4:(bx + 1) * 4])\n",
+    );
+    let r = run_clean(
+        &src,
+        &args(
+            json!({"A": i32s(&[1, 2, 3, 4, 5, 6, 7, 8]), "S": zeros("int32", 1), "C": zeros("int32", 4)}),
+        ),
+    );
+    assert_eq!(ints(&r, "S"), vec![36]);
+    // C[j] = A[j] + A[4 + j]
+    assert_eq!(ints(&r, "C"), vec![6, 8, 10, 12]);
+    // a plain store beside the atomics of other iterations races
+    let u = parallel_ub(
+        "for i in T.Parallel(4):\n    T.atomic_add(C[0], A[i])\n    if i == 2:\n        C[0] = 7",
+    );
+    assert_eq!(u.len(), 1, "{u:?}");
+    assert_eq!(u[0].kind, "data-race");
 }

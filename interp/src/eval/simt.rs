@@ -140,6 +140,7 @@ struct ParLevel {
 #[derive(Default)]
 struct ParTouch {
     writer: Option<(Vec<i64>, Span)>,
+    atomic: Option<(Vec<i64>, Span)>,
     last_reader: Option<(Vec<i64>, Span)>,
     multi: bool,
 }
@@ -826,18 +827,24 @@ impl<'a> BlockRun<'a> {
         let t = self.par_touches.entry(key).or_default();
         let write = how != Touch::Read;
         let other = |x: &Option<(Vec<i64>, Span)>| x.clone().filter(|(o, _)| *o != id);
-        let conflict = if write {
-            other(&t.writer).or_else(|| {
-                if t.multi {
-                    t.last_reader.clone()
-                } else {
-                    other(&t.last_reader)
-                }
-            })
-        } else {
-            other(&t.writer)
+        let readers = |t: &ParTouch| {
+            if t.multi {
+                t.last_reader.clone()
+            } else {
+                other(&t.last_reader)
+            }
         };
-        if write {
+        // atomics from different iterations do not race with each other
+        let conflict = match how {
+            Touch::Write => other(&t.writer)
+                .or_else(|| other(&t.atomic))
+                .or_else(|| readers(t)),
+            Touch::Atomic => other(&t.writer).or_else(|| readers(t)),
+            Touch::Read => other(&t.writer).or_else(|| other(&t.atomic)),
+        };
+        if how == Touch::Atomic {
+            t.atomic = Some((id.clone(), span));
+        } else if write {
             t.writer = Some((id.clone(), span));
         } else {
             if t.last_reader.as_ref().is_some_and(|(o, _)| *o != id) {

@@ -115,17 +115,142 @@ pub fn eval(lang: &[String], env: &HashMap<String, Const>, e: &ast::Expr) -> DRe
                 .iter()
                 .map(|a| eval(lang, env, a))
                 .collect::<DResult<_>>()?;
-            let ints: Option<Vec<i128>> = args.iter().map(Const::as_int).collect();
-            let is_lang = |name: &str| lang.iter().any(|l| f == format!("{l}.{name}"));
-            match (ints.as_deref(), f.as_str()) {
-                (Some([a, b]), _) if is_lang("ceildiv") && *b != 0 => Const::Int(ceil_div(*a, *b)),
-                (Some([a, b]), "min") => Const::Int(*a.min(b)),
-                (Some([a, b]), "max") => Const::Int(*a.max(b)),
-                (Some([a]), "int") => Const::Int(*a),
-                _ => return Err(not_const(here)),
+            call(lang, &f, &args).ok_or_else(|| not_const(here))?
+        }
+        ast::Expr::IfExp(i) => {
+            if truthy(&eval(lang, env, &i.test)?).ok_or_else(|| not_const(here))? {
+                eval(lang, env, &i.body)?
+            } else {
+                eval(lang, env, &i.orelse)?
             }
         }
+        ast::Expr::BoolOp(b) => {
+            // Python's and/or: the deciding operand's value
+            let is_and = matches!(b.op, ast::BoolOp::And);
+            let mut last = Const::None;
+            for v in &b.values {
+                last = eval(lang, env, v)?;
+                let t = truthy(&last).ok_or_else(|| not_const(here))?;
+                if t != is_and {
+                    break;
+                }
+            }
+            last
+        }
+        ast::Expr::Compare(c) => {
+            let mut left = eval(lang, env, &c.left)?;
+            for (op, r) in c.ops.iter().zip(&c.comparators) {
+                let right = eval(lang, env, r)?;
+                if !compare(*op, &left, &right).ok_or_else(|| not_const(here))? {
+                    return Ok(Const::Bool(false));
+                }
+                left = right;
+            }
+            Const::Bool(true)
+        }
         _ => return Err(not_const(here)),
+    })
+}
+
+/// Python's truth value of a constant (`None` where it has none here).
+pub fn truthy(c: &Const) -> Option<bool> {
+    Some(match c {
+        Const::Bool(b) => *b,
+        Const::Int(i) => *i != 0,
+        Const::Float(f) => *f != 0.0,
+        Const::Str(s) => !s.is_empty(),
+        Const::Tuple(t) => !t.is_empty(),
+        Const::None => false,
+        Const::Type(_) => true,
+    })
+}
+
+/// `a op b` for a Python comparison of constants.
+fn compare(op: ast::CmpOp, a: &Const, b: &Const) -> Option<bool> {
+    use ast::CmpOp as C;
+    let num = |c: &Const| match c {
+        Const::Float(f) => Some(*f),
+        other => other.as_int().map(|i| i as f64),
+    };
+    Some(match op {
+        C::Is | C::Eq => match (a, b) {
+            (Const::None, Const::None) => true,
+            (Const::None, _) | (_, Const::None) => false,
+            (Const::Str(x), Const::Str(y)) => x == y,
+            (Const::Type(x), Const::Type(y)) => x == y,
+            (Const::Type(x), Const::Str(y)) | (Const::Str(y), Const::Type(x)) => {
+                types::dtype_named(y) == Some(*x)
+            }
+            _ => num(a)? == num(b)?,
+        },
+        C::IsNot | C::NotEq => !compare(C::Eq, a, b)?,
+        C::Lt => num(a)? < num(b)?,
+        C::LtE => num(a)? <= num(b)?,
+        C::Gt => num(a)? > num(b)?,
+        C::GtE => num(a)? >= num(b)?,
+        C::In | C::NotIn => {
+            let Const::Tuple(items) = b else { return None };
+            let found = items.iter().any(|x| compare(C::Eq, a, x) == Some(true));
+            found == (op == C::In)
+        }
+    })
+}
+
+/// The host functions a factory or an eager kernel's prologue calls on
+/// constants: `T.ceildiv`, `tilelang.cdiv`, `math.ceil/floor/sqrt/log2/log`,
+/// `min`, `max`, `abs`, `int`, `float`, `bool`, `len` of a tuple.
+fn call(lang: &[String], f: &str, args: &[Const]) -> Option<Const> {
+    let last = f.rsplit('.').next().unwrap_or(f);
+    let is_lang = lang.iter().any(|l| f == format!("{l}.{last}"));
+    let num = |c: &Const| match c {
+        Const::Float(x) => Some(*x),
+        other => other.as_int().map(|i| i as f64),
+    };
+    let ints: Option<Vec<i128>> = args.iter().map(Const::as_int).collect();
+    Some(match (last, args) {
+        ("ceildiv", [a, b]) if is_lang => {
+            let (a, b) = (a.as_int()?, b.as_int()?);
+            (b != 0).then(|| Const::Int(ceil_div(a, b)))?
+        }
+        ("cdiv", [a, b]) if f.starts_with("tilelang") || f.starts_with("triton") => {
+            let (a, b) = (a.as_int()?, b.as_int()?);
+            (b != 0).then(|| Const::Int(ceil_div(a, b)))?
+        }
+        ("ceil" | "floor", [x]) if f.starts_with("math.") => {
+            let v = num(x)?;
+            Const::Int((if last == "ceil" { v.ceil() } else { v.floor() }) as i128)
+        }
+        ("sqrt", [x]) if f == "math.sqrt" => Const::Float(num(x)?.sqrt()),
+        ("log2", [x]) if f == "math.log2" => Const::Float(num(x)?.log2()),
+        ("log", [x]) if f == "math.log" => Const::Float(num(x)?.ln()),
+        ("min" | "max", _) if f == last && args.len() >= 2 => match ints.as_deref() {
+            Some(v) => Const::Int(if last == "min" {
+                *v.iter().min()?
+            } else {
+                *v.iter().max()?
+            }),
+            None => {
+                let v: Option<Vec<f64>> = args.iter().map(num).collect();
+                let v = v?;
+                Const::Float(v.into_iter().reduce(if last == "min" {
+                    f64::min
+                } else {
+                    f64::max
+                })?)
+            }
+        },
+        ("abs", [x]) if f == "abs" => match x {
+            Const::Float(v) => Const::Float(v.abs()),
+            other => Const::Int(other.as_int()?.abs()),
+        },
+        ("int", [x]) if f == "int" => Const::Int(match x {
+            Const::Float(v) => v.trunc() as i128,
+            other => other.as_int()?,
+        }),
+        ("float", [x]) if f == "float" => Const::Float(num(x)?),
+        ("bool", [x]) if f == "bool" => Const::Bool(truthy(x)?),
+        ("len", [Const::Tuple(t)]) if f == "len" => Const::Int(t.len() as i128),
+        _ => return None,
     })
 }
 
@@ -225,44 +350,141 @@ pub fn call_factory(
             ));
         }
     }
-    for s in &f.body {
+    let mut kernels: HashMap<String, ast::StmtFunctionDef> = HashMap::new();
+    match run_host(m, &f.body, &mut env, &mut kernels)? {
+        Some(ret) => match &ret {
+            ast::Expr::Name(n) => match kernels.get(n.id.as_str()) {
+                Some(k) => Ok((k.clone(), env)),
+                None => Err(Diagnostic::new(
+                    m.span(&ret),
+                    format!(
+                        "kernel factory `{}` returns `{}`, which is not a @T.prim_func it defines",
+                        f.name, n.id
+                    ),
+                )),
+            },
+            other => Err(Diagnostic::new(
+                m.span(other),
+                format!(
+                    "kernel factory `{}` must return the @T.prim_func it defines by name",
+                    f.name
+                ),
+            )),
+        },
+        None => Err(Diagnostic::new(
+            m.span(f),
+            format!("kernel factory `{}` returns no @T.prim_func", f.name),
+        )),
+    }
+}
+
+/// Runs the host statements of a factory body with Python's meaning on
+/// compile-time values: assignments, `if`/`else` on known conditions,
+/// asserts, `@T.prim_func` definitions (collected in `kernels`), up to the
+/// `return`, whose expression is the result. Statements whose value ksem
+/// cannot know at compile time make their names unknown; a condition it
+/// cannot decide is an error, not a guess.
+fn run_host(
+    m: &Module,
+    body: &[ast::Stmt],
+    env: &mut HashMap<String, Const>,
+    kernels: &mut HashMap<String, ast::StmtFunctionDef>,
+) -> DResult<Option<ast::Expr>> {
+    for s in body {
+        let span = m.span(s);
         match s {
             ast::Stmt::FunctionDef(inner)
                 if inner.decorator_list.iter().any(|d| m.is_prim_func(d)) =>
             {
-                return Ok((inner.clone(), env));
+                kernels.insert(inner.name.to_string(), inner.clone());
             }
             ast::Stmt::Assign(asg) => {
-                let v = eval(&m.lang, &env, &asg.value);
+                let v = eval(&m.lang, env, &asg.value);
                 for t in &asg.targets {
-                    match (t, &v) {
-                        (ast::Expr::Name(n), Ok(v)) => {
-                            env.insert(n.id.to_string(), v.clone());
-                        }
-                        (ast::Expr::Tuple(tt), Ok(Const::Tuple(vs)))
-                            if tt.elts.len() == vs.len() =>
-                        {
-                            for (t, v) in tt.elts.iter().zip(vs) {
-                                if let ast::Expr::Name(n) = t {
-                                    env.insert(n.id.to_string(), v.clone());
-                                }
-                            }
-                        }
-                        // not a constant: a name the kernel cannot use
-                        (ast::Expr::Name(n), Err(_)) => {
-                            env.remove(n.id.as_str());
-                        }
-                        _ => {}
+                    bind(t, v.as_ref().ok(), env);
+                }
+            }
+            ast::Stmt::AnnAssign(a) => {
+                if let Some(value) = &a.value {
+                    let v = eval(&m.lang, env, value);
+                    bind(&a.target, v.as_ref().ok(), env);
+                }
+            }
+            ast::Stmt::AugAssign(a) => {
+                let v = eval(&m.lang, env, &a.target)
+                    .ok()
+                    .zip(eval(&m.lang, env, &a.value).ok())
+                    .and_then(|(x, y)| binop(a.op, &x, &y));
+                bind(&a.target, v.as_ref(), env);
+            }
+            ast::Stmt::If(i) => {
+                let c = eval(&m.lang, env, &i.test).ok().and_then(|c| truthy(&c));
+                let Some(c) = c else {
+                    return Err(Diagnostic::new(
+                        m.span(&*i.test),
+                        "this condition of the kernel factory is not known at compile time",
+                    )
+                    .with_help("make it depend only on the factory's arguments and constants"));
+                };
+                let branch = if c { &i.body } else { &i.orelse };
+                if let Some(r) = run_host(m, branch, env, kernels)? {
+                    return Ok(Some(r));
+                }
+            }
+            ast::Stmt::Assert(a) => {
+                if let Ok(c) = eval(&m.lang, env, &a.test) {
+                    if truthy(&c) == Some(false) {
+                        return Err(Diagnostic::new(
+                            span,
+                            "an assertion of the kernel factory fails for these arguments",
+                        ));
                     }
                 }
             }
+            ast::Stmt::Return(r) => {
+                return Ok(Some(r.value.as_deref().cloned().unwrap_or_else(|| {
+                    ast::Expr::Constant(ast::ExprConstant {
+                        range: Default::default(),
+                        value: Constant::None,
+                        kind: None,
+                    })
+                })));
+            }
+            // docstrings, prints, imports and other host code do not
+            // change the kernel
             _ => {}
         }
     }
-    Err(Diagnostic::new(
-        m.span(f),
-        format!("kernel factory `{}` defines no @T.prim_func", f.name),
-    ))
+    Ok(None)
+}
+
+/// Binds an assignment target to a value (`None`: not known at compile
+/// time, so the name is removed); tuple targets unpack tuples.
+pub fn bind(t: &ast::Expr, v: Option<&Const>, env: &mut HashMap<String, Const>) {
+    let elts = match t {
+        ast::Expr::Tuple(tt) => Some(&tt.elts),
+        ast::Expr::List(tt) => Some(&tt.elts),
+        _ => None,
+    };
+    match (t, elts, v) {
+        (ast::Expr::Name(n), _, Some(v)) => {
+            env.insert(n.id.to_string(), v.clone());
+        }
+        (ast::Expr::Name(n), _, None) => {
+            env.remove(n.id.as_str());
+        }
+        (_, Some(elts), Some(Const::Tuple(vs))) if elts.len() == vs.len() => {
+            for (t, v) in elts.iter().zip(vs) {
+                bind(t, Some(v), env);
+            }
+        }
+        (_, Some(elts), _) => {
+            for t in elts {
+                bind(t, None, env);
+            }
+        }
+        _ => {}
+    }
 }
 
 #[cfg(test)]

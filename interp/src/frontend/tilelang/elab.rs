@@ -232,13 +232,64 @@ impl<'m> Elab<'m> {
                 );
             }
         }
+        // first the sizes and tensors (a T.const name may be used before the
+        // annotation that binds it), then everything in order
         for s in &f.body {
             match s {
+                ast::Stmt::Assign(a) if self.is_lang_call(&a.value, "const") => {
+                    self.eager_assign(&a.targets[0], &a.value, self.span(s))?;
+                }
                 ast::Stmt::AnnAssign(an) if an.value.is_none() => {
                     let ast::Expr::Name(n) = &*an.target else {
                         unreachable!("collected above")
                     };
                     self.tensor_param(n.id.as_str(), &an.annotation, launch, self.span(s))?;
+                }
+                _ => {}
+            }
+        }
+        let mut in_kernel = false;
+        for s in &f.body {
+            match s {
+                ast::Stmt::AnnAssign(an) if an.value.is_none() => {}
+                ast::Stmt::Assign(a) if self.is_lang_call(&a.value, "const") => {}
+                ast::Stmt::With(_) => {
+                    in_kernel = true;
+                    self.stmt(s)?;
+                }
+                // the prologue is host Python: asserts on constants and
+                // tuple unpacking of constants are Python's
+                ast::Stmt::Assert(a) if !in_kernel => {
+                    if let Ok(c) = self.py_value(&a.test) {
+                        if consts::truthy(&c) == Some(false) {
+                            return err(
+                                self.span(s),
+                                "an assertion of the kernel fails for these arguments",
+                            );
+                        }
+                    }
+                }
+                ast::Stmt::Assign(a)
+                    if !in_kernel
+                        && matches!(
+                            a.targets.as_slice(),
+                            [ast::Expr::Tuple(_) | ast::Expr::List(_)]
+                        ) =>
+                {
+                    let v = self.py_value(&a.value).ok();
+                    let mut bound: HashMap<String, Const> = HashMap::new();
+                    consts::bind(&a.targets[0], v.as_ref(), &mut bound);
+                    if bound.is_empty() {
+                        return py::unsupported(
+                            self.span(s),
+                            "tuple unpacking of runtime values",
+                            DIALECT,
+                            "assign each value separately",
+                        );
+                    }
+                    for (k, v) in bound {
+                        self.env.insert(k, Val::Py(v));
+                    }
                 }
                 ast::Stmt::Return(r) => {
                     let made = |e: &ast::Expr| matches!(e, ast::Expr::Name(n) if self.fresh.iter().any(|(f, _)| f == n.id.as_str()));
@@ -309,6 +360,7 @@ impl<'m> Elab<'m> {
         let actual: Vec<usize> = given.clone().unwrap_or_else(|| vec![bits.len()]);
         let items: Vec<&ast::Expr> = match shape_e {
             ast::Expr::Tuple(t) => t.elts.iter().collect(),
+            ast::Expr::List(t) => t.elts.iter().collect(),
             one => vec![one],
         };
         if items.len() != actual.len() {
@@ -580,11 +632,26 @@ impl<'m> Elab<'m> {
     /// A dtype argument: `"float16"`, `"float"`, `T.float16`, or a name bound to one.
     fn dtype_arg(&self, e: &ast::Expr) -> DResult<DType> {
         let span = self.span(e);
-        match self.py_value(e) {
-            Ok(c) => c.as_dtype().ok_or_else(|| {
+        let c = match self.py_value(e) {
+            Ok(c) => Some(c),
+            // `F.dtype` of a buffer or a runtime value
+            Err(_) => match e {
+                ast::Expr::Attribute(a) if a.attr.as_str() == "dtype" => match &*a.value {
+                    ast::Expr::Name(n) => match self.env.get(n.id.as_str()) {
+                        Some(Val::Buf(b)) => Some(Const::Type(b.dtype)),
+                        Some(Val::Num(x)) => Some(Const::Type(dtype_of(x))),
+                        _ => None,
+                    },
+                    _ => None,
+                },
+                _ => None,
+            },
+        };
+        match c {
+            Some(c) => c.as_dtype().ok_or_else(|| {
                 Diagnostic::new(span, format!("{c:?} is not a dtype TileLang knows"))
             }),
-            Err(_) => err(span, "a dtype must be known at compile time"),
+            None => err(span, "a dtype must be known at compile time"),
         }
     }
 
@@ -926,6 +993,12 @@ impl<'m> Elab<'m> {
         Ok(())
     }
 
+    /// Whether `e` is a call of `T.<name>`.
+    fn is_lang_call(&self, e: &ast::Expr, name: &str) -> bool {
+        let ast::Expr::Call(c) = e else { return false };
+        dotted(&c.func).is_some_and(|f| self.m.lang.iter().any(|l| f == format!("{l}.{name}")))
+    }
+
     /// `M, N = T.const("M, N")` (sizes bound later from tensor shapes) and
     /// `C = T.empty(shape, dtype)` (an output); `None` for other assignments.
     fn eager_assign(
@@ -1103,6 +1176,7 @@ impl<'m> Elab<'m> {
         let fname = dotted(&c.func).unwrap_or_default();
         let kind = match fname.as_str() {
             "range" => "serial",
+            p if p.ends_with(".Serial") => "serial",
             p => match p.rsplit_once('.') {
                 Some((base, k)) if self.m.lang.iter().any(|l| l == base) => k,
                 _ => return not_loop(self),
@@ -1792,7 +1866,26 @@ impl<'m> Elab<'m> {
                 )
             }
             ast::CmpOp::Is | ast::CmpOp::IsNot => {
-                return py::unsupported(span, "`is`", DIALECT, "compare with `==`")
+                // `x is None` is Python meta-programming: compile-time
+                // values compare as Python does, and a buffer or a runtime
+                // value is never None
+                if let Ok(v) = self.py_value(&ast::Expr::Compare(c.clone())) {
+                    return Ok(Val::Py(v));
+                }
+                let l = self.expr(&c.left)?;
+                let r = self.expr(&c.comparators[0])?;
+                let none = |v: &Val| matches!(v, Val::Py(Const::None));
+                if none(&l) || none(&r) {
+                    let same = none(&l) && none(&r);
+                    let is = matches!(c.ops[0], ast::CmpOp::Is);
+                    return Ok(Val::Py(Const::Bool(same == is)));
+                }
+                return py::unsupported(
+                    span,
+                    "`is` on runtime values",
+                    DIALECT,
+                    "compare with `==`",
+                );
             }
         };
         let l = self.expr(&c.left)?;
@@ -1848,6 +1941,14 @@ impl<'m> Elab<'m> {
             f => self.expr(f)?,
         };
         match callee {
+            Val::Py(Const::Type(d)) => {
+                // `T.float32(1.0)`: a value of that dtype
+                let [a] = c.args.as_slice() else {
+                    return err(span, "a dtype takes one value");
+                };
+                let v = self.expr(a)?;
+                Ok(Val::Num(self.cast(v, d, span)?))
+            }
             Val::Helper(h) => self.inline(&h, c, span),
             Val::Path(p) if p.starts_with("T.") => self.lang_call(&p[2..], c, span),
             Val::Path(p) if p.starts_with('<') && p.ends_with(".astype") => {
@@ -1881,6 +1982,9 @@ impl<'m> Elab<'m> {
                     ),
                     "enumerate" | "zip" => {
                         py::unsupported(span, "enumerate/zip", DIALECT, "use an index-based loop")
+                    }
+                    "max" | "min" | "abs" if c.args.iter().all(|a| self.py_value(a).is_ok()) => {
+                        Ok(Val::Py(self.py_value(&ast::Expr::Call(c.clone()))?))
                     }
                     "max" | "min" => py::unsupported(
                         span,
@@ -2310,6 +2414,12 @@ impl<'m> Elab<'m> {
                 self.copy(src, dst, span)?;
                 Ok(Some(()))
             }
+            "atomic_add" | "atomic_max" | "atomic_min" => {
+                self.atomic(f, c, span)?;
+                Ok(Some(()))
+            }
+            // hints that change how, not what, the block computes
+            "use_swizzle" | "annotate_layout" | "sync_threads" | "annotate_padding" => Ok(Some(())),
             "fill" | "clear" => {
                 let n = if f == "fill" { 2 } else { 1 };
                 if c.args.len() != n {
@@ -2347,6 +2457,87 @@ impl<'m> Elab<'m> {
             }
             _ => Ok(None),
         }
+    }
+
+    /// `T.atomic_add(dst, value)` (also `atomic_max`, `atomic_min`): `dst` an
+    /// element (`C[i, j]`) with a value, or a buffer or region with a source
+    /// buffer or region of the same extent, element by element. Atomics from
+    /// different blocks or `T.Parallel` iterations do not race; a float sum
+    /// is marked order-dependent.
+    fn atomic(&mut self, f: &str, c: &ast::ExprCall, span: Span) -> DResult<()> {
+        if c.args.len() != 2 {
+            return err(span, format!("T.{f} takes (dst, value)"));
+        }
+        let op = match f {
+            "atomic_add" => AtomicOp::Add,
+            "atomic_max" => AtomicOp::Max,
+            _ => AtomicOp::Min,
+        };
+        let emit = |me: &mut Self, ptr: Expr, value: Expr, d: DType| {
+            let e = mk(
+                ExprKind::Atomic {
+                    op,
+                    ptr: Box::new(ptr),
+                    val: Box::new(convert(value, d)),
+                    cmp: None,
+                },
+                Type::scalar(d),
+                span,
+            );
+            let v = me.new_var("_atomic", Type::scalar(d));
+            me.emit(Stmt::Let(v, e));
+        };
+        // the element form: dst is `B[i, j]`
+        if let ast::Expr::Subscript(sub) = &c.args[0] {
+            let is_slice = match &*sub.slice {
+                ast::Expr::Slice(_) => true,
+                ast::Expr::Tuple(t) => t.elts.iter().any(|x| matches!(x, ast::Expr::Slice(_))),
+                _ => false,
+            };
+            let value = self.expr(&c.args[1])?;
+            if !is_slice && !matches!(value, Val::Buf(_) | Val::Region(_)) {
+                let b = self.buffer_of(&sub.value)?;
+                let idx = self.indices(&sub.slice)?;
+                let p = self.elem_ptr(&b, idx, span)?;
+                let v = self.num(value, span)?;
+                emit(self, p, v, b.dtype);
+                return Ok(());
+            }
+        }
+        let dst = self.region_arg(&c.args[0])?;
+        let src = self.region_arg(&c.args[1])?;
+        let squeeze = |r: &Region| -> Vec<usize> {
+            r.extents
+                .iter()
+                .flatten()
+                .copied()
+                .filter(|&e| e != 1)
+                .collect()
+        };
+        let shape = if src.extents.iter().all(Option::is_none) {
+            squeeze(&dst)
+        } else {
+            squeeze(&src)
+        };
+        let src = fill_open(src, &shape, span)?;
+        let dst = fill_open(dst, &shape, span)?;
+        if squeeze(&src) != squeeze(&dst) {
+            return err(
+                span,
+                format!(
+                    "T.{f} of a {:?} region into a {:?} region",
+                    squeeze(&src),
+                    squeeze(&dst)
+                ),
+            );
+        }
+        self.nest(&shape, span, &mut |me, idx| {
+            let sp = me.elem_ptr(&src.buf, offset(&src, idx, span), span)?;
+            let dp = me.elem_ptr(&dst.buf, offset(&dst, idx, span), span)?;
+            let v = load(sp, src.buf.dtype, span);
+            emit(me, dp, v, dst.buf.dtype);
+            Ok(())
+        })
     }
 
     /// A keyword argument of a call, or its positional argument `pos`.
@@ -2782,22 +2973,54 @@ impl<'m> Elab<'m> {
             return py::unsupported(span, "recursion", DIALECT, "write the recursion as a loop");
         }
         let f = self.m.helpers[name].clone();
-        let params: Vec<String> = f.args.args.iter().map(|a| a.def.arg.to_string()).collect();
-        if params.len() != c.args.len()
-            || !c.keywords.is_empty()
-            || f.args.vararg.is_some()
-            || f.args.kwarg.is_some()
-        {
-            return err(
+        if f.args.vararg.is_some() || f.args.kwarg.is_some() {
+            return py::unsupported(
                 span,
-                format!("`{name}` takes {} positional argument(s)", params.len()),
+                "`*args` / `**kwargs`",
+                DIALECT,
+                "use explicit parameters",
             );
         }
-        let args: Vec<Val> = c
+        let params: Vec<&ast::ArgWithDefault> = f
             .args
+            .posonlyargs
             .iter()
-            .map(|a| self.expr(a))
-            .collect::<DResult<_>>()?;
+            .chain(&f.args.args)
+            .chain(&f.args.kwonlyargs)
+            .collect();
+        if c.args.len() > params.len() {
+            return err(
+                span,
+                format!(
+                    "`{name}` takes {} argument(s), got {}",
+                    params.len(),
+                    c.args.len()
+                ),
+            );
+        }
+        let mut bound: Vec<Option<Val>> = vec![None; params.len()];
+        for (k, a) in c.args.iter().enumerate() {
+            bound[k] = Some(self.expr(a)?);
+        }
+        for kw in &c.keywords {
+            let Some(kn) = kw.arg.as_deref() else {
+                return py::unsupported(span, "`**kwargs`", DIALECT, "use explicit arguments");
+            };
+            let Some(k) = params.iter().position(|p| p.def.arg.as_str() == kn) else {
+                return err(span, format!("`{name}` has no parameter `{kn}`"));
+            };
+            bound[k] = Some(self.expr(&kw.value)?);
+        }
+        let mut args = Vec::new();
+        for (p, b) in params.iter().zip(bound) {
+            let v = match (b, &p.default) {
+                (Some(v), _) => v,
+                (None, Some(d)) => self.expr(d)?,
+                (None, None) => return err(span, format!("`{name}` needs `{}`", p.def.arg)),
+            };
+            args.push(v);
+        }
+        let params: Vec<String> = params.iter().map(|p| p.def.arg.to_string()).collect();
         let saved = self.env.clone();
         for (p, a) in params.iter().zip(args) {
             self.env.insert(p.clone(), a);

@@ -41,6 +41,8 @@ pub struct Module {
     src: Source,
     /// The names `tilelang.language` is imported as (`T`).
     lang: Vec<String>,
+    /// The names the `tilelang` package is imported as (`tilelang`, `tl`).
+    package: Vec<String>,
     kernels: Vec<(String, KernelDef)>,
     /// Module-level functions that are not kernels (helpers a kernel calls).
     helpers: HashMap<String, ast::StmtFunctionDef>,
@@ -53,6 +55,7 @@ impl Module {
         let mut m = Module {
             src,
             lang: Vec::new(),
+            package: vec!["tilelang".into()],
             kernels: Vec::new(),
             helpers: HashMap::new(),
             globals: HashMap::new(),
@@ -65,6 +68,12 @@ impl Module {
                         if a.name.as_str() == "tilelang.language" {
                             let alias = a.asname.as_ref().map_or("tilelang.language", |n| n);
                             m.lang.push(alias.to_string());
+                        }
+                        if a.name.as_str() == "tilelang" {
+                            if let Some(alias) = &a.asname {
+                                m.package.push(alias.to_string());
+                                m.lang.push(format!("{alias}.language"));
+                            }
                         }
                     }
                 }
@@ -112,8 +121,7 @@ impl Module {
             other => other,
         };
         super::py::dotted(target).is_some_and(|p| {
-            p == "tilelang.language.prim_func"
-                || p == "tilelang.prim_func"
+            self.package.iter().any(|t| p == format!("{t}.prim_func"))
                 || self.lang.iter().any(|l| p == format!("{l}.prim_func"))
         })
     }
@@ -126,7 +134,8 @@ impl Module {
                 ast::Expr::Call(c) => &*c.func,
                 other => other,
             };
-            super::py::dotted(target).is_some_and(|p| p == "tilelang.jit" || p == "jit")
+            super::py::dotted(target)
+                .is_some_and(|p| p == "jit" || self.package.iter().any(|t| p == format!("{t}.jit")))
         });
         let kernel_with = f.body.iter().any(|s| match s {
             ast::Stmt::With(w) => w.items.iter().any(|i| match &i.context_expr {
