@@ -968,3 +968,14 @@ fn atomics_add_without_racing() {
     assert_eq!(u.len(), 1, "{u:?}");
     assert_eq!(u[0].kind, "data-race");
 }
+
+#[test]
+fn host_python_on_constants_inside_and_before_the_kernel() {
+    // dict lookups, list repetition, chained assignment before the kernel,
+    // math.* and tilelang.math.next_power_of_2 on constants, asserts on
+    // constants, `buf is not None`
+    let src = "import math\n\n\ndef k(N, dtype=\"float16\"):\n    size = {\"float32\": 4, \"float16\": 2}[dtype]\n    stages = [1, 2] * 2\n    a = b = 3\n    p = tilelang.math.next_power_of_2(N + 1)\n\n    @T.prim_func\n    def main(A: T.Tensor((N,), \"int32\")):\n        with T.Kernel(1, threads=1) as bx:\n            assert size == 2\n            A[0] = size + stages[3] * 20\n            A[1] = a + b + math.ceil(N / 3)\n            A[2] = p\n            A[3] = 1 if A is not None else 0\n\n    return main\n";
+    // size 2 + stages[3] (2) * 20; 3 + 3 + ceil(4/3) = 8; next_power_of_2(5) = 8;
+    // A is not None
+    assert_eq!(factory_run(src, json!({"N": 4})), vec![42, 8, 8, 1]);
+}

@@ -117,6 +117,34 @@ pub fn eval(lang: &[String], env: &HashMap<String, Const>, e: &ast::Expr) -> DRe
                 .collect::<DResult<_>>()?;
             call(lang, &f, &args).ok_or_else(|| not_const(here))?
         }
+        ast::Expr::Subscript(sub) => {
+            let key = eval(lang, env, &sub.slice)?;
+            match &*sub.value {
+                // `{T.float32: 4, T.float16: 2}[dtype]`
+                ast::Expr::Dict(d) => {
+                    for (k, v) in d.keys.iter().zip(&d.values) {
+                        let Some(k) = k else {
+                            return Err(not_const(here));
+                        };
+                        if compare(ast::CmpOp::Eq, &eval(lang, env, k)?, &key) == Some(true) {
+                            return eval(lang, env, v);
+                        }
+                    }
+                    return Err(not_const(here));
+                }
+                other => match (eval(lang, env, other)?, key.as_int()) {
+                    (Const::Tuple(items), Some(i)) => {
+                        let n = items.len() as i128;
+                        let k = if i < 0 { i + n } else { i };
+                        items
+                            .get(usize::try_from(k).map_err(|_| not_const(here))?)
+                            .cloned()
+                            .ok_or_else(|| not_const(here))?
+                    }
+                    _ => return Err(not_const(here)),
+                },
+            }
+        }
         ast::Expr::IfExp(i) => {
             if truthy(&eval(lang, env, &i.test)?).ok_or_else(|| not_const(here))? {
                 eval(lang, env, &i.body)?
@@ -221,6 +249,14 @@ fn call(lang: &[String], f: &str, args: &[Const]) -> Option<Const> {
             Const::Int((if last == "ceil" { v.ceil() } else { v.floor() }) as i128)
         }
         ("sqrt", [x]) if f == "math.sqrt" => Const::Float(num(x)?.sqrt()),
+        ("next_power_of_2", [x]) if f.starts_with("tilelang") || f.starts_with("triton") => {
+            let n = x.as_int()?;
+            Const::Int(if n <= 1 {
+                1
+            } else {
+                1i128 << (128 - (n - 1).leading_zeros())
+            })
+        }
         ("log2", [x]) if f == "math.log2" => Const::Float(num(x)?.log2()),
         ("log", [x]) if f == "math.log" => Const::Float(num(x)?.ln()),
         ("min" | "max", _) if f == last && args.len() >= 2 => match ints.as_deref() {
@@ -272,6 +308,19 @@ fn floor_div(a: i128, b: i128) -> i128 {
 /// `x op y` on Python values (`None` where Python would raise).
 pub fn binop(op: ast::Operator, x: &Const, y: &Const) -> Option<Const> {
     use ast::Operator as O;
+    // sequences: concatenation and repetition
+    match (op, x, y) {
+        (O::Add, Const::Tuple(a), Const::Tuple(b)) => {
+            return Some(Const::Tuple(a.iter().chain(b).cloned().collect()))
+        }
+        (O::Mult, Const::Tuple(a), n) | (O::Mult, n, Const::Tuple(a)) if n.as_int().is_some() => {
+            let n = usize::try_from(n.as_int()?.max(0)).ok()?.min(1 << 16);
+            return Some(Const::Tuple(
+                a.iter().cloned().cycle().take(a.len() * n).collect(),
+            ));
+        }
+        _ => {}
+    }
     if let (Some(a), Some(b)) = (x.as_int(), y.as_int()) {
         return Some(Const::Int(match op {
             O::Add => a.checked_add(b)?,

@@ -112,6 +112,10 @@ impl<'m> Elab<'m> {
         for h in m.helpers.keys() {
             env.insert(h.clone(), Val::Helper(h.clone()));
         }
+        // host modules whose functions run on compile-time values
+        for p in m.package.iter().map(String::as_str).chain(["math"]) {
+            env.entry(p.to_string()).or_insert(Val::Path(p.to_string()));
+        }
         Elab {
             m,
             env,
@@ -232,18 +236,40 @@ impl<'m> Elab<'m> {
                 );
             }
         }
-        // first the sizes and tensors (a T.const name may be used before the
-        // annotation that binds it), then everything in order
+        // first the sizes: a T.const name takes its value from the shape of a
+        // tensor whose annotation names it (a name may be used before that
+        // annotation), read off the annotations without evaluating them;
+        // then everything in order
+        let mut shapes: HashMap<String, Vec<ast::Expr>> = HashMap::new();
         for s in &f.body {
             match s {
                 ast::Stmt::Assign(a) if self.is_lang_call(&a.value, "const") => {
                     self.eager_assign(&a.targets[0], &a.value, self.span(s))?;
                 }
+                ast::Stmt::Assign(a) => {
+                    // `shape = (M, K)`, or `(M, K) if not trans else (K, M)`
+                    let mut value = &*a.value;
+                    if let ast::Expr::IfExp(i) = value {
+                        match self.py_value(&i.test).ok().and_then(|c| consts::truthy(&c)) {
+                            Some(true) => value = &i.body,
+                            Some(false) => value = &i.orelse,
+                            None => {}
+                        }
+                    }
+                    let elts = match value {
+                        ast::Expr::Tuple(t) => Some(&t.elts),
+                        ast::Expr::List(t) => Some(&t.elts),
+                        _ => None,
+                    };
+                    if let ([ast::Expr::Name(n)], Some(elts)) = (a.targets.as_slice(), elts) {
+                        shapes.insert(n.id.to_string(), elts.clone());
+                    }
+                }
                 ast::Stmt::AnnAssign(an) if an.value.is_none() => {
                     let ast::Expr::Name(n) = &*an.target else {
                         unreachable!("collected above")
                     };
-                    self.tensor_param(n.id.as_str(), &an.annotation, launch, self.span(s))?;
+                    self.bind_sizes(n.id.as_str(), &an.annotation, &shapes, launch);
                 }
                 _ => {}
             }
@@ -251,7 +277,12 @@ impl<'m> Elab<'m> {
         let mut in_kernel = false;
         for s in &f.body {
             match s {
-                ast::Stmt::AnnAssign(an) if an.value.is_none() => {}
+                ast::Stmt::AnnAssign(an) if an.value.is_none() => {
+                    let ast::Expr::Name(n) = &*an.target else {
+                        unreachable!("collected above")
+                    };
+                    self.tensor_param(n.id.as_str(), &an.annotation, launch, self.span(s))?;
+                }
                 ast::Stmt::Assign(a) if self.is_lang_call(&a.value, "const") => {}
                 ast::Stmt::With(_) => {
                     in_kernel = true;
@@ -316,6 +347,50 @@ impl<'m> Elab<'m> {
         self.finish(name, f, launch)
     }
 
+    /// Binds the unbound `T.const` names that annotation `ann` of tensor
+    /// `name` uses as whole dimensions, from the launch tensor's shape
+    /// (`shapes`: prologue names bound to shape lists).
+    fn bind_sizes(
+        &mut self,
+        name: &str,
+        ann: &ast::Expr,
+        shapes: &HashMap<String, Vec<ast::Expr>>,
+        launch: &Launch,
+    ) {
+        let ast::Expr::Call(c) = ann else { return };
+        let Some(shape_e) = c.args.first() else {
+            return;
+        };
+        let items: Vec<ast::Expr> = match shape_e {
+            ast::Expr::Tuple(t) => t.elts.clone(),
+            ast::Expr::List(t) => t.elts.clone(),
+            ast::Expr::Name(n) => match shapes.get(n.id.as_str()) {
+                Some(v) => v.clone(),
+                None => return,
+            },
+            one => vec![one.clone()],
+        };
+        let Some(ArgSpec::Buffer {
+            bits, shape: given, ..
+        }) = launch.arg(name)
+        else {
+            return;
+        };
+        let actual: Vec<usize> = given.clone().unwrap_or_else(|| vec![bits.len()]);
+        if items.len() != actual.len() {
+            return;
+        }
+        for (it, &n) in items.iter().zip(&actual) {
+            if let ast::Expr::Name(s) = it {
+                if let Some(k) = self.symbols.iter().position(|x| x == s.id.as_str()) {
+                    self.symbols.remove(k);
+                    self.env
+                        .insert(s.id.to_string(), Val::Py(Const::Int(n as i128)));
+                }
+            }
+        }
+    }
+
     /// `A: T.Tensor((M, N), dtype)` in an eager kernel: the launch's tensor
     /// `A`, whose shape binds the sizes of `T.const`.
     fn tensor_param(
@@ -358,6 +433,20 @@ impl<'m> Elab<'m> {
             );
         }
         let actual: Vec<usize> = given.clone().unwrap_or_else(|| vec![bits.len()]);
+        if let (ast::Expr::Name(_), Ok(Const::Tuple(dims))) = (shape_e, self.py_value(shape_e)) {
+            // a shape held in a name (`q_shape = [batch, heads, dim]`)
+            let want: Option<Vec<usize>> = dims
+                .iter()
+                .map(|d| d.as_int().map(|n| n as usize))
+                .collect();
+            if want.as_deref() != Some(actual.as_slice()) {
+                return err(
+                    span,
+                    format!("`{name}` has shape {want:?} but the launch passes {actual:?}"),
+                );
+            }
+            return self.declare_tensor(name, d, actual, span);
+        }
         let items: Vec<&ast::Expr> = match shape_e {
             ast::Expr::Tuple(t) => t.elts.iter().collect(),
             ast::Expr::List(t) => t.elts.iter().collect(),
@@ -398,6 +487,17 @@ impl<'m> Elab<'m> {
                 }
             }
         }
+        self.declare_tensor(name, d, actual, span)
+    }
+
+    /// The tensor parameter `name` of dtype `d` and shape `actual`.
+    fn declare_tensor(
+        &mut self,
+        name: &str,
+        d: DType,
+        actual: Vec<usize>,
+        span: Span,
+    ) -> DResult<()> {
         let v = self.new_var(name, Type::global_ptr(d));
         self.params.push(Param {
             name: name.to_string(),
@@ -669,6 +769,18 @@ impl<'m> Elab<'m> {
         match s {
             ast::Stmt::With(w) => self.with_stmt(w, span),
             ast::Stmt::Assign(a) => {
+                if a.targets.len() > 1 && self.grid.is_none() {
+                    // host Python before the kernel: `x = y = 16`
+                    let v = self.py_value(&a.value)?;
+                    for t in &a.targets {
+                        let mut bound = HashMap::new();
+                        consts::bind(t, Some(&v), &mut bound);
+                        for (k, v) in bound {
+                            self.env.insert(k, Val::Py(v));
+                        }
+                    }
+                    return Ok(());
+                }
                 if a.targets.len() > 1 {
                     return err(
                         span,
@@ -817,9 +929,18 @@ impl<'m> Elab<'m> {
                 DIALECT,
                 "define the helper at module level and call it",
             ),
-            ast::Stmt::Assert(_) => {
-                py::unsupported(span, "`assert`", DIALECT, "use T.device_assert or T.assert")
-            }
+            // an assert on compile-time values is Python's (meta-programming)
+            ast::Stmt::Assert(a) => match self
+                .py_value(&a.test)
+                .ok()
+                .and_then(|c| consts::truthy(&c))
+            {
+                Some(true) => Ok(()),
+                Some(false) => err(span, "this assertion fails for these arguments"),
+                None => {
+                    py::unsupported(span, "`assert`", DIALECT, "use T.device_assert or T.assert")
+                }
+            },
             ast::Stmt::Global(_) | ast::Stmt::Nonlocal(_) => py::unsupported(
                 span,
                 "`global` / `nonlocal`",
@@ -1372,13 +1493,12 @@ impl<'m> Elab<'m> {
                     other => err(span, format!("unknown name `{other}`")),
                 },
             },
-            ast::Expr::Tuple(t) => {
-                // only constant tuples (shapes)
+            ast::Expr::Tuple(_) | ast::Expr::List(_) | ast::Expr::Dict(_) => {
+                // only constant tuples and lists (shapes) and dicts
                 let c = self.py_value(e).map_err(|_| {
                     Diagnostic::new(span, "a tuple of runtime values")
                         .with_help("tuples are for shapes and other constants")
                 });
-                let _ = t;
                 Ok(Val::Py(c?))
             }
             ast::Expr::Attribute(a) => self.attribute(a),
@@ -2010,13 +2130,17 @@ impl<'m> Elab<'m> {
                                 .map_err(|d| d.with_help("use .astype(…) or T.Cast(…)")),
                         }
                     }
-                    _ => err(
-                        span,
-                        format!(
-                            "`{}` is not callable in a TileLang kernel",
-                            if name.is_empty() { "this" } else { &name }
+                    // a host function on compile-time values (`tilelang.cdiv`, `math.ceil`)
+                    _ => match self.py_value(&ast::Expr::Call(c.clone())) {
+                        Ok(v) => Ok(Val::Py(v)),
+                        Err(_) => err(
+                            span,
+                            format!(
+                                "`{}` is not callable in a TileLang kernel",
+                                if name.is_empty() { "this" } else { &name }
+                            ),
                         ),
-                    ),
+                    },
                 }
             }
         }

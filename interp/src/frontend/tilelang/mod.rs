@@ -42,7 +42,7 @@ pub struct Module {
     /// The names `tilelang.language` is imported as (`T`).
     lang: Vec<String>,
     /// The names the `tilelang` package is imported as (`tilelang`, `tl`).
-    package: Vec<String>,
+    pub(crate) package: Vec<String>,
     kernels: Vec<(String, KernelDef)>,
     /// Module-level functions that are not kernels (helpers a kernel calls).
     helpers: HashMap<String, ast::StmtFunctionDef>,
