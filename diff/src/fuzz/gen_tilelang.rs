@@ -257,10 +257,14 @@ impl Gen {
         if x.d == to {
             return x;
         }
-        // TileLang refuses a negative constant made unsigned (measured)
-        let x = if to.is_unsigned_int() && x.k && !x.d.is_float() {
+        // TileLang refuses a constant outside an integer dtype (measured:
+        // "cannot make uint from negative value", "Literal value 1984
+        // exceeds maximum of uint8"): constants are clamped into range first
+        let x = if to.is_int() && x.k && !x.d.is_float() {
+            let (lo, hi) = to.int_range();
+            let (lo, hi) = (lo.max(-1000), hi.min(1000));
             V {
-                text: format!("T.max({}, 0)", x.text),
+                text: format!("T.min(T.max({}, {lo}), {hi})", x.text),
                 ..x
             }
         } else {

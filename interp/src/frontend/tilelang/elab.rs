@@ -2477,6 +2477,20 @@ impl<'m> Elab<'m> {
                 );
             }
         }
+        // measured: "Literal value 1984 exceeds maximum of uint8"
+        if let (Val::Py(Const::Int(n)), true) = (&v, d.is_int() && d != DType::Bool) {
+            let (lo, hi) = d.int_range();
+            if *n > hi || *n < lo {
+                return err(
+                    span,
+                    format!(
+                        "Literal value {n} exceeds the range of {}",
+                        types::dtype_name(d)
+                    ),
+                )
+                .map_err(|e| e.with_help("wrap it in Python first, or cast a runtime value"));
+            }
+        }
         Ok(convert(self.num(v, span)?, d))
     }
 
