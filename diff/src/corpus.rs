@@ -76,9 +76,17 @@ pub fn check(dir: &str, backends: Option<&str>) -> Result<ExitCode, Error> {
                 skipped += 1;
                 continue;
             }
-            let outcome = b.run(&k, &l, &RunOptions::default());
+            // a real system (numba, tilelang) runs the file itself
+            let js_path = js.display().to_string();
+            let outcome = b.run_file(&file, &js_path, None, &k, &l, &RunOptions::default());
             let bad = match outcome {
                 Ok(r) => check_expected(expected, &r, ksem_interp::compare::INEXACT_ULP_BOUND),
+                Err(e) if b.peer().is_some() && e.contains("refused") => {
+                    // e.g. T.ieee_* on TileLang's C target: nothing to compare
+                    println!("SKIP {file} on {b}: {e}");
+                    skipped += 1;
+                    continue;
+                }
                 Err(e) => vec![e],
             };
             if bad.is_empty() {
@@ -91,7 +99,7 @@ pub fn check(dir: &str, backends: Option<&str>) -> Result<ExitCode, Error> {
     }
     let names: Vec<String> = list.iter().map(|b| b.to_string()).collect();
     println!(
-        "corpus {dir}: {} cases x [{}]: {passed} passed, {failed} failed, {skipped} skipped (UB cases on backends that do not detect UB)",
+        "corpus {dir}: {} cases x [{}]: {passed} passed, {failed} failed, {skipped} skipped (UB cases on backends that do not detect UB, programs a real system refuses)",
         files.len(),
         names.join(", ")
     );
