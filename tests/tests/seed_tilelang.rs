@@ -979,3 +979,17 @@ fn host_python_on_constants_inside_and_before_the_kernel() {
     // A is not None
     assert_eq!(factory_run(src, json!({"N": 4})), vec![42, 8, 8, 1]);
 }
+
+#[test]
+fn a_grid_may_depend_on_a_scalar_argument() {
+    // the varlen kernels' `T.Kernel(T.ceildiv(max_seqlen, block_M))`: ksem
+    // elaborates for one launch, so the launch's value of the scalar fixes
+    // the grid; ceildiv(10, 4) = 3 blocks each write their index
+    let src = module(
+        "@T.prim_func\ndef main(n: T.int32, A: T.Tensor((4,), \"int32\")):\n    with T.Kernel(T.ceildiv(n, 4), threads=1) as bx:\n        A[bx] = bx + n\n",
+    );
+    let l = args(json!({"n": scalar("int32", json!(10)), "A": zeros("int32", 4)}));
+    let r = run_clean(&src, &l);
+    assert_eq!(ints(&r, "A"), vec![10, 11, 12, 0]);
+    assert_eq!(elaborate(&src, &l).unwrap().grid, [3, 1, 1]);
+}

@@ -99,6 +99,8 @@ pub struct Elab<'m> {
     fresh: Vec<(String, usize)>,
     /// Names from `T.const("M, N")` not yet bound to a size.
     symbols: Vec<String>,
+    /// The launch's values of the scalar arguments.
+    launch_scalars: HashMap<String, Const>,
 }
 
 impl<'m> Elab<'m> {
@@ -130,6 +132,7 @@ impl<'m> Elab<'m> {
             params: Vec::new(),
             fresh: Vec::new(),
             symbols: Vec::new(),
+            launch_scalars: HashMap::new(),
         }
     }
 
@@ -629,6 +632,15 @@ impl<'m> Elab<'m> {
                             ),
                         );
                     }
+                    if let Some(ArgSpec::Scalar { bits, .. }) = arg {
+                        // the launch's value, for grid sizes (ksem elaborates per launch)
+                        let c = if d.is_float() {
+                            Const::Float(crate::float::to_f64(d, *bits))
+                        } else {
+                            Const::Int(crate::ops::int_value(d, *bits))
+                        };
+                        self.launch_scalars.insert(name.clone(), c);
+                    }
                     let v = self.new_var(&name, Type::scalar(d));
                     params.push(Param {
                         name: name.clone(),
@@ -700,6 +712,23 @@ impl<'m> Elab<'m> {
                 _ => None,
             })
             .collect();
+        consts::eval(&self.m.lang, &consts, e).map_err(|d| Diagnostic {
+            span: self.span(e),
+            ..d
+        })
+    }
+
+    /// The value of `e` with the scalar arguments taking the launch's values.
+    fn py_value_at_launch(&self, e: &ast::Expr) -> DResult<Const> {
+        let mut consts: HashMap<String, Const> = self
+            .env
+            .iter()
+            .filter_map(|(k, v)| match v {
+                Val::Py(c) => Some((k.clone(), c.clone())),
+                _ => None,
+            })
+            .collect();
+        consts.extend(self.launch_scalars.clone());
         consts::eval(&self.m.lang, &consts, e).map_err(|d| Diagnostic {
             span: self.span(e),
             ..d
@@ -995,7 +1024,12 @@ impl<'m> Elab<'m> {
             return err(span, "T.Kernel takes 1 to 3 grid dimensions");
         }
         for (i, a) in c.args.iter().enumerate() {
-            let n = self.py_value(a).ok().and_then(|v| v.as_int());
+            // a grid size may use a scalar argument: the launch gives its value
+            let n = self
+                .py_value(a)
+                .or_else(|_| self.py_value_at_launch(a))
+                .ok()
+                .and_then(|v| v.as_int());
             match n {
                 Some(n) if (1..=u32::MAX as i128).contains(&n) => grid[i] = n as u32,
                 Some(n) => {
