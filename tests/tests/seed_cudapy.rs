@@ -1108,3 +1108,14 @@ fn malformed_kernels_are_refused_with_a_position() {
         check_rendered(&src, &d);
     }
 }
+
+#[test]
+fn an_array_shape_whose_size_overflows_is_refused_not_a_panic() {
+    // found by tests/tests/mutations.rs: the element count overflowed usize
+    let src = kern(
+        "o",
+        "t = cuda.shared.array((1099511627776, 1099511627776), int32)\no[0] = 1",
+    );
+    let d = refused(&src, &one(json!({"o": zeros("int32", 1)})));
+    assert!(d.message.contains("too large"), "{d:?}");
+}

@@ -1913,7 +1913,11 @@ impl<'m> Elab<'m> {
                     "the dtype must be a type object such as float32 (from numba import float32)",
                 ),
             };
-        let n: usize = shape.iter().product();
+        // checked: a mutated shape such as (2**40, 2**40) must not overflow
+        let n = shape
+            .iter()
+            .try_fold(1usize, |a, &d| a.checked_mul(d))
+            .unwrap_or(usize::MAX);
         if n > (1 << 20) {
             return err(
                 sspan,

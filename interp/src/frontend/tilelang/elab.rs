@@ -746,7 +746,7 @@ impl<'m> Elab<'m> {
             Const::Tuple(v) => v,
             one => vec![one],
         };
-        items
+        let dims: Vec<usize> = items
             .iter()
             .map(|x| match x.as_int() {
                 Some(n) if (0..=1 << 28).contains(&n) => Ok(n as usize),
@@ -755,7 +755,18 @@ impl<'m> Elab<'m> {
                     format!("a buffer dimension must be a non-negative int, got {x:?}"),
                 ),
             })
-            .collect()
+            .collect::<DResult<_>>()?;
+        let total = dims.iter().try_fold(1usize, |a, &d| a.checked_mul(d));
+        if total.is_none_or(|n| n > crate::launch::MAX_BUFFER_LEN) {
+            return err(
+                span,
+                format!(
+                    "a buffer of shape {dims:?} has more than {} elements",
+                    crate::launch::MAX_BUFFER_LEN
+                ),
+            );
+        }
+        Ok(dims)
     }
 
     /// A dtype argument: `"float16"`, `"float"`, `T.float16`, or a name bound to one.
