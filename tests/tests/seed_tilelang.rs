@@ -993,3 +993,15 @@ fn a_grid_may_depend_on_a_scalar_argument() {
     assert_eq!(ints(&r, "A"), vec![10, 11, 12, 0]);
     assert_eq!(elaborate(&src, &l).unwrap().grid, [3, 1, 1]);
 }
+
+#[test]
+fn dynamic_sizes_subscript_annotations_and_global_scratch() {
+    // `M = T.dynamic("m")` is bound from the launch's shapes like T.const;
+    // `T.Tensor[shape, dtype]` is `T.Tensor(shape, dtype)`; T.alloc_global is
+    // global scratch every block sees, made zeroed and reported
+    let src = "import tilelang\nimport tilelang.language as T\n\n\n@tilelang.jit\ndef k(A):\n    M = T.dynamic(\"m\")\n    A: T.Tensor[(M,), \"int32\"]\n    C = T.empty((M,), \"int32\")\n    with T.Kernel(M, threads=1) as bx:\n        G = T.alloc_global((M,), \"int32\")\n        G[bx] = A[bx] * 2\n        C[bx] = G[bx] + 1\n    return C\n";
+    let text = json!({"kernel": "k", "args": {"A": buf("int32", json!([1, 2, 3]))}}).to_string();
+    let r = run_clean(src, &parse_launch(&text).unwrap());
+    assert_eq!(ints(&r, "C"), vec![3, 5, 7]);
+    assert_eq!(ints(&r, "alloc_global0"), vec![2, 4, 6]);
+}

@@ -246,7 +246,10 @@ impl<'m> Elab<'m> {
         let mut shapes: HashMap<String, Vec<ast::Expr>> = HashMap::new();
         for s in &f.body {
             match s {
-                ast::Stmt::Assign(a) if self.is_lang_call(&a.value, "const") => {
+                ast::Stmt::Assign(a)
+                    if self.is_lang_call(&a.value, "const")
+                        || self.is_lang_call(&a.value, "dynamic") =>
+                {
                     self.eager_assign(&a.targets[0], &a.value, self.span(s))?;
                 }
                 ast::Stmt::Assign(a) => {
@@ -286,7 +289,9 @@ impl<'m> Elab<'m> {
                     };
                     self.tensor_param(n.id.as_str(), &an.annotation, launch, self.span(s))?;
                 }
-                ast::Stmt::Assign(a) if self.is_lang_call(&a.value, "const") => {}
+                ast::Stmt::Assign(a)
+                    if self.is_lang_call(&a.value, "const")
+                        || self.is_lang_call(&a.value, "dynamic") => {}
                 ast::Stmt::With(_) => {
                     in_kernel = true;
                     self.stmt(s)?;
@@ -360,7 +365,10 @@ impl<'m> Elab<'m> {
         shapes: &HashMap<String, Vec<ast::Expr>>,
         launch: &Launch,
     ) {
-        let ast::Expr::Call(c) = ann else { return };
+        let call = tensor_call(ann);
+        let Some(ast::Expr::Call(c)) = &call else {
+            return;
+        };
         let Some(shape_e) = c.args.first() else {
             return;
         };
@@ -403,7 +411,8 @@ impl<'m> Elab<'m> {
         launch: &Launch,
         span: Span,
     ) -> DResult<()> {
-        let ast::Expr::Call(c) = ann else {
+        let call = tensor_call(ann);
+        let Some(ast::Expr::Call(c)) = &call else {
             return err(
                 span,
                 "Annotation should be Var: a tensor is annotated `T.Tensor(shape, dtype)`",
@@ -671,6 +680,9 @@ impl<'m> Elab<'m> {
             Err(Diagnostic::new(span, "Annotation should be Var: this annotation is not a TileLang type")
                 .with_help("use T.Tensor((M, N), dtype) or T.Buffer((M, N), dtype) for buffers, T.int32 … for scalars"))
         };
+        // `T.Tensor[shape, dtype]` is `T.Tensor(shape, dtype)`
+        let call = tensor_call(ann);
+        let ann = call.as_ref().unwrap_or(ann);
         match ann {
             ast::Expr::Call(c) => {
                 let f = dotted(&c.func).unwrap_or_default();
@@ -1180,6 +1192,16 @@ impl<'m> Elab<'m> {
             return Ok(None);
         };
         let is = |n: &str| self.m.lang.iter().any(|l| f == format!("{l}.{n}"));
+        if is("dynamic") {
+            // a symbolic size (`M = T.dynamic("m")`): one launch fixes it,
+            // so it is bound from the tensors' shapes like a T.const size
+            let ast::Expr::Name(n) = target else {
+                return err(span, "T.dynamic is bound to a name");
+            };
+            self.symbols.push(n.id.to_string());
+            self.env.remove(n.id.as_str());
+            return Ok(Some(()));
+        }
         if is("const") {
             let names: Vec<&ast::Expr> = match target {
                 ast::Expr::Tuple(t) => t.elts.iter().collect(),
@@ -2366,6 +2388,26 @@ impl<'m> Elab<'m> {
                 };
                 Ok(Val::Buf(self.alloc(f, d, shape, space, false, span)))
             }
+            "alloc_global" => {
+                let shape_e = c.args.first().ok_or_else(|| Diagnostic::new(span, "T.alloc_global needs a shape"))?;
+                let shape = self.static_shape(shape_e)?;
+                let dtype_e = c.args.get(1).or_else(|| {
+                    c.keywords.iter().find(|k| k.arg.as_deref() == Some("dtype")).map(|k| &k.value)
+                });
+                let d = match dtype_e {
+                    Some(e) => self.dtype_arg(e)?,
+                    None => DType::F32,
+                };
+                // global memory every block sees: made zeroed, reported as an output
+                let made = self.params.iter().filter(|p| p.name.starts_with("alloc_global")).count();
+                let name = format!("alloc_global{made}");
+                let len: usize = shape.iter().product();
+                let v = self.new_var(&name, Type::global_ptr(d));
+                self.params.push(Param { name: name.clone(), kind: ParamKind::Pointer(d), var: Some(v) });
+                self.fresh.push((name.clone(), len));
+                let base = self.var_expr(v, span);
+                Ok(Val::Buf(Buf { name, base, dtype: d, shape, space: AddrSpace::Global, scalar: false, private: false }))
+            }
             "empty" => err(
                 span,
                 "T.empty(…) must be assigned to a name: `C = T.empty(shape, dtype)`",
@@ -3283,6 +3325,23 @@ impl From<Expr> for IndexArg {
 impl From<Val> for IndexArg {
     fn from(v: Val) -> IndexArg {
         IndexArg::Val(v)
+    }
+}
+
+/// A tensor annotation as a call: `T.Tensor[shape, dtype]` is
+/// `T.Tensor(shape, dtype)`; other annotations are returned as they are.
+fn tensor_call(ann: &ast::Expr) -> Option<ast::Expr> {
+    match ann {
+        ast::Expr::Subscript(sub) => match &*sub.slice {
+            ast::Expr::Tuple(t) => Some(ast::Expr::Call(ast::ExprCall {
+                range: sub.range,
+                func: sub.value.clone(),
+                args: t.elts.clone(),
+                keywords: vec![],
+            })),
+            _ => None,
+        },
+        other => Some(other.clone()),
     }
 }
 
