@@ -1,7 +1,10 @@
 //! The TileLang program generator: a `@T.prim_func` over 1-D buffers whose
 //! blocks tile the data (the last block ragged), with mixed dtypes, all
 //! five division forms, each loop kind, shared/local/var buffers, tile
-//! copies at ragged edges and compile-time arithmetic on Python constants.
+//! copies at ragged edges, compile-time arithmetic on Python constants,
+//! reductions of fragments, `T.ieee_*` with rounding modes and
+//! `T.atomic_add` into a histogram. (Real TileLang's C target refuses the
+//! programs with reductions and `T.ieee_*`; host and cuda run them all.)
 //!
 //! Programs are UB-free by construction and stay inside what real TileLang
 //! 0.1.15 accepts on its C target (so `--backends interp,tilelang` compares
@@ -82,6 +85,8 @@ pub fn generate(seed: u64, index: u64) -> Program {
         ));
         g.line("T.copy(a0[bx * B], S)");
     }
+    // T.atomic_add into a histogram shared by every block and iteration
+    let hist = g.rng.chance(0.3);
     let acc = g.rng.chance(0.4);
     if acc {
         g.features.insert("alloc_var");
@@ -123,6 +128,7 @@ pub fn generate(seed: u64, index: u64) -> Program {
         match g.rng.below(8) {
             0 => g.branch(),
             1 if acc && loop_kind != "Parallel" => g.accumulate(),
+            2 if hist => g.atomic(),
             _ => g.assign(),
         }
     }
@@ -133,6 +139,32 @@ pub fn generate(seed: u64, index: u64) -> Program {
     if acc {
         g.line("if bx == 0:");
         g.line("    tail[0] = acc");
+    }
+    // a reduction of a tile of input 0 in a fragment (TileLang's C target
+    // cannot compile reductions: against real TileLang these programs are
+    // refusals, against host and cuda they check the canonical order)
+    let reduce = g.rng.chance(0.25);
+    let red_d = inputs[0];
+    if reduce {
+        let op = *g.rng.pick(&[
+            "reduce_sum",
+            "reduce_max",
+            "reduce_min",
+            "reduce_abssum",
+            "reduce_absmax",
+        ]);
+        g.features.insert("reduce");
+        let half = block / 2;
+        let dn = dtype_name(red_d);
+        g.line(&format!("R = T.alloc_fragment((2, {half}), \"{dn}\")"));
+        g.line(&format!("Rs = T.alloc_fragment((2,), \"{dn}\")"));
+        g.line(&format!("for r, c in T.Parallel(2, {half}):"));
+        g.line(&format!(
+            "    R[r, c] = T.if_then_else(bx * B + r * {half} + c < N, a0[bx * B + r * {half} + c], T.Cast(\"{dn}\", 0))"
+        ));
+        g.line(&format!("T.{op}(R, Rs, dim=1)"));
+        g.line("red[bx * 2] = Rs[0]");
+        g.line("red[bx * 2 + 1] = Rs[1]");
     }
     if staged {
         // write the staged tile back, doubled, through a ragged copy
@@ -153,6 +185,16 @@ pub fn generate(seed: u64, index: u64) -> Program {
     params.push(format!("out: T.Tensor((N,), \"{}\")", dtype_name(out_d)));
     if acc {
         params.push("tail: T.Tensor((1,), \"int32\")".into());
+    }
+    if hist {
+        params.push("hist: T.Tensor((4,), \"int32\")".into());
+    }
+    if reduce {
+        params.push(format!(
+            "red: T.Tensor(({},), \"{}\")",
+            blocks * 2,
+            dtype_name(red_d)
+        ));
     }
     if staged {
         params.push(format!(
@@ -190,6 +232,18 @@ pub fn generate(seed: u64, index: u64) -> Program {
         args.insert(
             "tail".into(),
             json!({"buffer": {"dtype": "int32", "len": 1}}),
+        );
+    }
+    if hist {
+        args.insert(
+            "hist".into(),
+            json!({"buffer": {"dtype": "int32", "len": 4}}),
+        );
+    }
+    if reduce {
+        args.insert(
+            "red".into(),
+            json!({"buffer": {"dtype": red_d.json_name(), "len": blocks * 2}}),
         );
     }
     if staged {
@@ -318,6 +372,20 @@ impl Gen {
         match self.rng.below(10) {
             0..=2 => {
                 let (a, b) = (self.expr(depth - 1), self.expr(depth - 1));
+                let d = promote(a.d, b.d).unwrap_or(DType::F32);
+                if matches!(d, DType::F32 | DType::F64) && self.rng.chance(0.3) {
+                    // IEEE operations with a rounding mode (the C target
+                    // cannot compile them: refusals against real TileLang)
+                    self.features.insert("ieee");
+                    let f = *self.rng.pick(&["ieee_add", "ieee_sub", "ieee_mul"]);
+                    let mode = *self.rng.pick(&["rn", "rz", "ru", "rd"]);
+                    let (a, b) = (self.convert_to(a, d), self.convert_to(b, d));
+                    return V {
+                        text: format!("T.{f}({}, {}, \"{mode}\")", a.text, b.text),
+                        d,
+                        k: false,
+                    };
+                }
                 let op = *self.rng.pick(&["+", "-", "*"]);
                 self.features.insert("arith");
                 self.bin(a, op, b)
@@ -454,6 +522,15 @@ impl Gen {
         let n = self.fresh();
         self.line(&format!("{n} = {}", e.text));
         self.indent -= 1;
+    }
+
+    /// `T.atomic_add(hist[x & 3], 1)`: integer totals do not depend on the
+    /// order of the updates.
+    fn atomic(&mut self) {
+        self.features.insert("atomic");
+        let e = self.int_expr(2);
+        let e = self.convert_to(e, DType::I32);
+        self.line(&format!("T.atomic_add(hist[({}) & 3], 1)", e.text));
     }
 
     /// `acc += int` on the block's `T.alloc_var` (serial loops only).

@@ -276,6 +276,9 @@ mod tilelang_campaign_tests {
             "shared+copy",
             "ragged-edge",
             "alloc_var",
+            "reduce",
+            "ieee",
+            "atomic",
         ] {
             assert!(s.by_feature.contains_key(f), "no program with {f}");
         }
