@@ -354,15 +354,17 @@ impl Gen {
 
     /// A divisor that is never 0 or -1: `(x & 3) + 2`, negated half the time
     /// (not for unsigned dtypes, and not when `positive`).
-    fn divisor(&mut self, d: DType, depth: usize, positive: bool) -> String {
+    /// The divisor's text and whether it is made of constants only.
+    fn divisor(&mut self, d: DType, depth: usize, positive: bool) -> (String, bool) {
         let x = self.int_expr(depth);
         let x = self.convert_to(x, d);
         let base = format!("((({}) & 3) + 2)", x.text);
-        if !positive && d.is_signed_int() && self.rng.chance(0.5) {
+        let text = if !positive && d.is_signed_int() && self.rng.chance(0.5) {
             format!("(0 - {base})")
         } else {
             base
-        }
+        };
+        (text, x.k)
     }
 
     fn expr(&mut self, depth: usize) -> V {
@@ -418,13 +420,15 @@ impl Gen {
                     "truncdiv" | "truncmod" => "truncdiv/mod",
                     _ => "ceildiv",
                 });
-                let q = self.divisor(d, depth - 1, form == "ceildiv");
+                let (q, qk) = self.divisor(d, depth - 1, form == "ceildiv");
                 let a = self.convert_to(a, d);
                 let text = match form {
                     "//" | "%" => format!("({} {form} {q})", a.text),
                     f => format!("T.{f}({}, {q})", a.text),
                 };
-                V { text, d, k: false }
+                // Python folds `//` and `%` of constants, TVM the T.* forms
+                let k = a.k && qk;
+                V { text, d, k }
             }
             6 => {
                 let a = self.int_expr(depth - 1);
