@@ -1,0 +1,1168 @@
+//! Expressions: values, Python constants meeting runtime values, buffer
+//! elements and regions, operators with TVM's typing, calls of `T.*`,
+//! helpers and host functions.
+
+use super::*;
+
+impl<'m> Elab<'m> {
+    /// A 0-d runtime value of `v` (Python numbers take their literal dtype).
+    pub(super) fn num(&self, v: Val, span: Span) -> DResult<Expr> {
+        match v {
+            Val::Num(e) => Ok(e),
+            Val::Py(c) => self.literal(&c, span),
+            Val::Buf(b) if b.scalar => {
+                let p = self.elem_ptr(&b, vec![konst(DType::I64, 0, span)], span)?;
+                Ok(load(p, b.dtype, span))
+            }
+            Val::Buf(b) => err(
+                span,
+                format!("buffer `{}` used as a number; index it", b.name),
+            ),
+            _ => err(span, "this is not a number"),
+        }
+    }
+
+    /// A Python constant as a runtime value (measured literal typing).
+    pub(super) fn literal(&self, c: &Const, span: Span) -> DResult<Expr> {
+        Ok(match c {
+            Const::Int(i) if i64::try_from(*i).is_ok() => {
+                int_const(types::int_literal_dtype(*i), *i, span)
+            }
+            Const::Bool(b) => konst(DType::Bool, *b as u64, span),
+            Const::Float(f) => float_const(DType::F32, *f, span),
+            other => {
+                return err(
+                    span,
+                    format!("{other:?} is not a number TileLang can compute with"),
+                )
+            }
+        })
+    }
+
+    pub(super) fn cond(&mut self, e: &ast::Expr) -> DResult<Expr> {
+        let span = self.span(e);
+        let v = self.expr(e)?;
+        let n = self.num(v, span)?;
+        self.truth(n, span)
+    }
+
+    pub(super) fn truth(&self, e: Expr, span: Span) -> DResult<Expr> {
+        let d = dtype_of(&e);
+        Ok(if d == DType::Bool {
+            e
+        } else {
+            bin(BinOp::Ne, e, konst(d, 0, span), span)
+        })
+    }
+
+    pub(super) fn expr(&mut self, e: &ast::Expr) -> DResult<Val> {
+        let span = self.span(e);
+        match e {
+            ast::Expr::Constant(c) => Ok(Val::Py(match &c.value {
+                Constant::Int(i) => Const::Int(
+                    i128::try_from(i)
+                        .map_err(|_| Diagnostic::new(span, "integer literal too large"))?,
+                ),
+                Constant::Float(f) => Const::Float(*f),
+                Constant::Bool(b) => Const::Bool(*b),
+                Constant::Str(s) => Const::Str(s.clone()),
+                Constant::None => Const::None,
+                Constant::Ellipsis => {
+                    return py::unsupported(span, "Ellipsis", DIALECT, "index every dimension")
+                }
+                _ => return err(span, "unsupported constant"),
+            })),
+            ast::Expr::Name(n) => match self.env.get(n.id.as_str()) {
+                Some(v) => Ok(v.clone()),
+                None => match n.id.as_str() {
+                    "True" | "False" => Ok(Val::Py(Const::Bool(n.id.as_str() == "True"))),
+                    "range" => Ok(Val::Path("range".into())),
+                    other => err(span, format!("unknown name `{other}`")),
+                },
+            },
+            ast::Expr::Tuple(_) | ast::Expr::List(_) | ast::Expr::Dict(_) => {
+                // only constant tuples and lists (shapes) and dicts
+                let c = self.py_value(e).map_err(|_| {
+                    Diagnostic::new(span, "a tuple of runtime values")
+                        .with_help("tuples are for shapes and other constants")
+                });
+                Ok(Val::Py(c?))
+            }
+            ast::Expr::Attribute(a) => self.attribute(a),
+            ast::Expr::Subscript(s) => self.subscript(s, span),
+            ast::Expr::BinOp(b) => {
+                let l = self.expr(&b.left)?;
+                let r = self.expr(&b.right)?;
+                self.binop(b.op, l, r, span)
+            }
+            ast::Expr::UnaryOp(u) => {
+                let v = self.expr(&u.operand)?;
+                self.unop(u.op, v, span)
+            }
+            ast::Expr::BoolOp(b) => self.bool_op(b, span),
+            ast::Expr::Compare(c) => self.compare(c, span),
+            ast::Expr::IfExp(i) => {
+                let c = self.expr(&i.test)?;
+                if let Val::Py(c) = c {
+                    let taken = c.as_int().map(|x| x != 0).unwrap_or(false);
+                    return self.expr(if taken { &i.body } else { &i.orelse });
+                }
+                let c = self.truth(self.num(c, span)?, span)?;
+                self.lazy_select(c, &i.body, &i.orelse, span)
+            }
+            ast::Expr::Call(c) => self.call(c, span),
+            ast::Expr::Lambda(_) => {
+                py::unsupported(span, "`lambda`", DIALECT, "define a named function")
+            }
+            ast::Expr::ListComp(_) | ast::Expr::SetComp(_) => py::unsupported(
+                span,
+                "a list comprehension",
+                DIALECT,
+                "use an explicit loop",
+            ),
+            ast::Expr::DictComp(_) => py::unsupported(
+                span,
+                "a dict comprehension",
+                DIALECT,
+                "use an explicit loop",
+            ),
+            ast::Expr::GeneratorExp(_) => py::unsupported(
+                span,
+                "a generator expression",
+                DIALECT,
+                "use an explicit loop",
+            ),
+            ast::Expr::NamedExpr(_) => py::unsupported(
+                span,
+                "the walrus operator `:=`",
+                DIALECT,
+                "assign on a line of its own",
+            ),
+            ast::Expr::Starred(_) => {
+                py::unsupported(span, "`*args`", DIALECT, "use explicit arguments")
+            }
+            _ => py::unsupported(
+                span,
+                "this expression",
+                DIALECT,
+                "see the TileLang seed's table of supported syntax",
+            ),
+        }
+    }
+
+    /// `c ? body : orelse` evaluating only the branch taken (TVM's `if_then_else`).
+    pub(super) fn lazy_select(
+        &mut self,
+        c: Expr,
+        body: &ast::Expr,
+        orelse: &ast::Expr,
+        span: Span,
+    ) -> DResult<Val> {
+        self.blocks.push(Vec::new());
+        let a = self.expr(body).and_then(|v| self.num(v, span));
+        let pre_a = self.blocks.pop().expect("pushed");
+        self.blocks.push(Vec::new());
+        let b = self.expr(orelse).and_then(|v| self.num(v, span));
+        let pre_b = self.blocks.pop().expect("pushed");
+        let (a, b) = (a?, b?);
+        let d = types::promote(dtype_of(&a), dtype_of(&b))
+            .ok_or_else(|| Diagnostic::new(span, "the two branches have no common dtype"))?;
+        let r = self.new_var("_sel", Type::scalar(d));
+        let mut then_body = pre_a;
+        then_body.push(Stmt::Let(r, convert(a, d)));
+        let mut else_body = pre_b;
+        else_body.push(Stmt::Let(r, convert(b, d)));
+        self.emit(Stmt::If {
+            cond: c,
+            then_body,
+            else_body,
+        });
+        Ok(Val::Num(self.var_expr(r, span)))
+    }
+
+    pub(super) fn attribute(&mut self, a: &ast::ExprAttribute) -> DResult<Val> {
+        let base = self.expr(&a.value)?;
+        let attr = a.attr.as_str();
+        match base {
+            Val::Path(p) => {
+                if let Some(d) = types::dtype_named(attr) {
+                    return Ok(Val::Py(Const::Type(d)));
+                }
+                Ok(Val::Path(format!("{p}.{attr}")))
+            }
+            Val::Buf(b) if attr == "shape" => Ok(Val::Py(Const::Tuple(
+                b.shape.iter().map(|&n| Const::Int(n as i128)).collect(),
+            ))),
+            Val::Buf(b) if attr == "dtype" => Ok(Val::Py(Const::Type(b.dtype))),
+            Val::Num(e) if attr == "dtype" => Ok(Val::Py(Const::Type(dtype_of(&e)))),
+            other => Ok(Val::Path(format!(
+                "{}.{attr}",
+                match other {
+                    Val::Num(_) => "<number>",
+                    Val::Buf(_) => "<buffer>",
+                    _ => "<value>",
+                }
+            ))),
+        }
+    }
+
+    pub(super) fn subscript(&mut self, s: &ast::ExprSubscript, span: Span) -> DResult<Val> {
+        let base = self.expr(&s.value)?;
+        match base {
+            Val::Py(Const::Tuple(items)) => {
+                let i = self
+                    .py_value(&s.slice)
+                    .ok()
+                    .and_then(|c| c.as_int())
+                    .ok_or_else(|| {
+                        Diagnostic::new(span, "a constant tuple takes a constant index")
+                    })?;
+                let n = items.len() as i128;
+                let k = if i < 0 { i + n } else { i };
+                items
+                    .get(k as usize)
+                    .filter(|_| (0..n).contains(&k))
+                    .cloned()
+                    .map(Val::Py)
+                    .ok_or_else(|| {
+                        Diagnostic::new(span, format!("index {i} out of range for a tuple of {n}"))
+                    })
+            }
+            Val::Buf(b) => {
+                let has_slice = match &*s.slice {
+                    ast::Expr::Slice(_) => true,
+                    ast::Expr::Tuple(t) => t.elts.iter().any(|x| matches!(x, ast::Expr::Slice(_))),
+                    _ => false,
+                };
+                if has_slice {
+                    return Ok(Val::Region(self.region(&b, &s.slice)?));
+                }
+                let idx = self.indices(&s.slice)?;
+                let p = self.elem_ptr(&b, idx, span)?;
+                Ok(Val::Num(load(p, b.dtype, span)))
+            }
+            _ => err(span, "only buffers and constant tuples can be indexed"),
+        }
+    }
+
+    pub(super) fn buffer_of(&mut self, e: &ast::Expr) -> DResult<Buf> {
+        let span = self.span(e);
+        match self.expr(e)? {
+            Val::Buf(b) => Ok(b),
+            _ => err(span, "this is not a buffer"),
+        }
+    }
+
+    /// The index expressions of a subscript (`a[i]`, `a[i, j]`).
+    pub(super) fn indices(&mut self, slice: &ast::Expr) -> DResult<Vec<Val>> {
+        let items: Vec<&ast::Expr> = match slice {
+            ast::Expr::Tuple(t) => t.elts.iter().collect(),
+            one => vec![one],
+        };
+        items.into_iter().map(|x| self.expr(x)).collect()
+    }
+
+    /// Pointer to element `idx` of `b`; a constant negative index counts
+    /// from the end (the seed: `A[-1]` is the last element).
+    pub(super) fn elem_ptr(
+        &self,
+        b: &Buf,
+        idx: Vec<impl Into<IndexArg>>,
+        span: Span,
+    ) -> DResult<Expr> {
+        if idx.len() != b.shape.len() {
+            return err(
+                span,
+                format!(
+                    "buffer `{}` has {} dimension(s) but is indexed with {}",
+                    b.name,
+                    b.shape.len(),
+                    idx.len()
+                ),
+            );
+        }
+        let mut out = Vec::new();
+        for (i, (x, &dim)) in idx.into_iter().zip(&b.shape).enumerate() {
+            let e = match x.into() {
+                IndexArg::Expr(e) => e,
+                IndexArg::Val(Val::Py(c)) => match c.as_int() {
+                    Some(n) => {
+                        let n = if n < 0 { n + dim as i128 } else { n };
+                        if n < 0 || n >= dim as i128 {
+                            return err(span, format!("index {n} is out of bounds for dimension {i} of `{}` (size {dim})", b.name));
+                        }
+                        konst(DType::I64, n as u64, span)
+                    }
+                    None => return err(span, "a buffer index must be an integer"),
+                },
+                IndexArg::Val(v) => self.num(v, span)?,
+            };
+            let d = dtype_of(&e);
+            if !d.is_int() {
+                return err(
+                    span,
+                    format!(
+                        "a buffer index must be an integer, not {}",
+                        types::dtype_name(d)
+                    ),
+                );
+            }
+            if b.private && !self.parallel.is_empty() && e_mentions(&e, &self.parallel) {
+                return err(span, format!("[Tilelang Semantic Check] Local buffer `{}` is indexed by a T.Parallel loop variable. Local buffers are thread-private and do not participate in parallel layout inference", b.name))
+                    .map_err(|d| d.with_help("use T.serial/T.unroll for per-thread local indexing, or T.alloc_fragment when the indexed dimension should be distributed across threads"));
+            }
+            out.push(convert(e, DType::I64));
+        }
+        Ok(mk(
+            ExprKind::ElemPtr {
+                base: Box::new(b.base.clone()),
+                indices: out,
+                dims: b.shape.clone(),
+                neg: NegIndex::Ub,
+            },
+            b.base.ty.clone(),
+            span,
+        ))
+    }
+
+    /// A region `a[s0:e0, i, …]` for `T.copy`/`T.fill`: slices need a
+    /// compile-time extent (their bounds may be runtime values that differ by
+    /// a constant).
+    pub(super) fn region(&mut self, b: &Buf, slice: &ast::Expr) -> DResult<Region> {
+        let items: Vec<&ast::Expr> = match slice {
+            ast::Expr::Tuple(t) => t.elts.iter().collect(),
+            one => vec![one],
+        };
+        if items.len() != b.shape.len() {
+            return err(
+                self.span(slice),
+                format!(
+                    "buffer `{}` has {} dimension(s) but the region names {}",
+                    b.name,
+                    b.shape.len(),
+                    items.len()
+                ),
+            );
+        }
+        let mut starts = Vec::new();
+        let mut extents = Vec::new();
+        for (x, &dim) in items.into_iter().zip(&b.shape) {
+            let span = self.span(x);
+            match x {
+                ast::Expr::Slice(s) => {
+                    if s.step.is_some() {
+                        return py::unsupported(
+                            span,
+                            "a step in a slice",
+                            DIALECT,
+                            "copy with an explicit loop",
+                        );
+                    }
+                    let lo = match &s.lower {
+                        Some(l) => self.expr(l)?,
+                        None => Val::Py(Const::Int(0)),
+                    };
+                    let hi = match &s.upper {
+                        Some(u) => self.expr(u)?,
+                        None => Val::Py(Const::Int(dim as i128)),
+                    };
+                    let (lo, hi) = (self.num(lo, span)?, self.num(hi, span)?);
+                    let ext = match (linear(&hi), linear(&lo)) {
+                        (Some(h), Some(l)) => h.minus(&l).constant(),
+                        _ => None,
+                    };
+                    let Some(ext) = ext.filter(|&e| e >= 0) else {
+                        return err(span, "a slice's extent must be a compile-time constant")
+                            .map_err(|d| {
+                                d.with_help("write bounds such as `by * BM:(by + 1) * BM`")
+                            });
+                    };
+                    starts.push(convert(lo, DType::I64));
+                    extents.push(Some(ext as usize));
+                }
+                other => {
+                    let v = self.expr(other)?;
+                    let e = self.num(v, span)?;
+                    starts.push(convert(e, DType::I64));
+                    extents.push(None);
+                }
+            }
+        }
+        Ok(Region {
+            buf: b.clone(),
+            starts,
+            extents,
+        })
+    }
+
+    pub(super) fn binop(&mut self, op: ast::Operator, l: Val, r: Val, span: Span) -> DResult<Val> {
+        if let (Val::Py(a), Val::Py(b)) = (&l, &r) {
+            if let Some(c) = consts::binop(op, a, b) {
+                return Ok(Val::Py(c));
+            }
+        }
+        use ast::Operator as O;
+        if op == O::Pow {
+            return self.power(l, r, span);
+        }
+        let a = self.num(l, span)?;
+        let b = self.num(r, span)?;
+        let (da, db) = (dtype_of(&a), dtype_of(&b));
+        let d = types::promote(da, db).ok_or_else(|| {
+            Diagnostic::new(
+                span,
+                format!(
+                    "`{}` of {} and {}: TileLang has no common dtype",
+                    op_text(op),
+                    types::dtype_name(da),
+                    types::dtype_name(db)
+                ),
+            )
+            .with_help("convert one operand with .astype(…)")
+        })?;
+        let (a, b) = (convert(a, d), convert(b, d));
+        let int = d.is_int();
+        let bop = match op {
+            O::Add => BinOp::Add,
+            O::Sub => BinOp::Sub,
+            O::Mult => BinOp::Mul,
+            O::Div if int => {
+                return err(span, "TVM supports multiple types of integer divisions, please call div, indexdiv/indexmod, floordiv/floormod or truncdiv/truncmod directly to avoid ambiguity in the code")
+                    .map_err(|d| d.with_help("use `//` (floor), T.truncdiv or T.ceildiv"));
+            }
+            O::Div => BinOp::FDiv,
+            O::FloorDiv | O::Mod if !int => {
+                return err(
+                    span,
+                    format!(
+                        "`{}` on {}: TileLang floors only integers",
+                        op_text(op),
+                        types::dtype_name(d)
+                    ),
+                )
+                .map_err(|d| d.with_help("use T.floor(a / b) for floats"));
+            }
+            O::FloorDiv => BinOp::IDiv(FLOOR),
+            O::Mod => BinOp::IRem(FLOOR),
+            O::BitAnd | O::BitOr | O::BitXor | O::LShift | O::RShift if !int => {
+                return err(
+                    span,
+                    format!(
+                        "`{}` needs integers, not {}",
+                        op_text(op),
+                        types::dtype_name(d)
+                    ),
+                );
+            }
+            O::BitAnd => BinOp::And,
+            O::BitOr => BinOp::Or,
+            O::BitXor => BinOp::Xor,
+            O::LShift => BinOp::Shl(ShiftRange::Ub),
+            O::RShift if d.is_signed_int() => BinOp::Shr(ShrKind::Arith, ShiftRange::Ub),
+            O::RShift => BinOp::Shr(ShrKind::Logical, ShiftRange::Ub),
+            O::MatMult => return py::unsupported(span, "`@`", DIALECT, "use T.gemm"),
+            O::Pow => unreachable!("handled above"),
+        };
+        Ok(Val::Num(bin(bop, a, b, span)))
+    }
+
+    /// `a ** b`. The seed lists `**` as supported; real TileLang 0.1.15
+    /// refuses it on buffer elements (docs/divergences.md): ksem computes an
+    /// integer power by repeated multiplication (wrapping) and a float power
+    /// with `pow`.
+    pub(super) fn power(&mut self, l: Val, r: Val, span: Span) -> DResult<Val> {
+        let a = self.num(l, span)?;
+        let d = dtype_of(&a);
+        if d.is_int() {
+            let n = match &r {
+                Val::Py(c) => c.as_int().filter(|&n| (0..=64).contains(&n)),
+                _ => None,
+            };
+            let Some(n) = n else {
+                return err(
+                    span,
+                    "an integer power needs a constant exponent from 0 to 64",
+                );
+            };
+            let mut acc = konst(d, 1, span);
+            for _ in 0..n {
+                acc = bin(BinOp::Mul, acc, a.clone(), span);
+            }
+            return Ok(Val::Num(acc));
+        }
+        let b = convert(self.num(r, span)?, d);
+        Ok(Val::Num(bin(BinOp::Pow, a, b, span)))
+    }
+
+    pub(super) fn unop(&mut self, op: ast::UnaryOp, v: Val, span: Span) -> DResult<Val> {
+        if let Val::Py(c) = &v {
+            match (op, c) {
+                (ast::UnaryOp::USub, Const::Int(i)) => return Ok(Val::Py(Const::Int(-i))),
+                (ast::UnaryOp::USub, Const::Float(f)) => return Ok(Val::Py(Const::Float(-f))),
+                (ast::UnaryOp::UAdd, _) => return Ok(v),
+                (ast::UnaryOp::Not, _) => return Ok(Val::Py(Const::Bool(c.as_int() == Some(0)))),
+                _ => {}
+            }
+        }
+        let e = self.num(v, span)?;
+        let d = dtype_of(&e);
+        Ok(Val::Num(match op {
+            ast::UnaryOp::UAdd => e,
+            ast::UnaryOp::USub if d.is_unsigned_int() => {
+                return err(span, "unary minus of an unsigned integer: TileLang refuses it (cannot make uint from negative value -1)")
+                    .map_err(|d| d.with_help("compute in a signed dtype"));
+            }
+            ast::UnaryOp::USub => unary(UnOp::Neg, e, span),
+            ast::UnaryOp::Invert if !d.is_int() => return err(span, "`~` needs an integer"),
+            ast::UnaryOp::Invert => unary(UnOp::Not, e, span),
+            ast::UnaryOp::Not => {
+                let t = self.truth(e, span)?;
+                unary(UnOp::LogicalNot, t, span)
+            }
+        }))
+    }
+
+    /// `a and b`, `a or b`: as C's `&&`/`||`, the right side only where needed.
+    pub(super) fn bool_op(&mut self, b: &ast::ExprBoolOp, span: Span) -> DResult<Val> {
+        let is_and = matches!(b.op, ast::BoolOp::And);
+        let first = self.expr(&b.values[0])?;
+        let first = self.num(first, span)?;
+        let r = self.new_var("_boolop", Type::scalar(DType::Bool));
+        let t = self.truth(first, span)?;
+        self.emit(Stmt::Let(r, t));
+        for x in &b.values[1..] {
+            self.blocks.push(Vec::new());
+            let v = self
+                .expr(x)
+                .and_then(|v| self.num(v, span))
+                .and_then(|e| self.truth(e, span));
+            let mut body = self.blocks.pop().expect("pushed");
+            body.push(Stmt::Let(r, v?));
+            let cur = self.var_expr(r, span);
+            let go_on = if is_and {
+                cur
+            } else {
+                unary(UnOp::LogicalNot, cur, span)
+            };
+            self.emit(Stmt::If {
+                cond: go_on,
+                then_body: body,
+                else_body: vec![],
+            });
+        }
+        Ok(Val::Num(self.var_expr(r, span)))
+    }
+
+    pub(super) fn compare(&mut self, c: &ast::ExprCompare, span: Span) -> DResult<Val> {
+        if c.ops.len() != 1 {
+            return py::unsupported(
+                span,
+                "a chained comparison",
+                DIALECT,
+                "combine comparisons with `and`",
+            );
+        }
+        let op = match c.ops[0] {
+            ast::CmpOp::Eq => BinOp::Eq,
+            ast::CmpOp::NotEq => BinOp::Ne,
+            ast::CmpOp::Lt => BinOp::Lt,
+            ast::CmpOp::LtE => BinOp::Le,
+            ast::CmpOp::Gt => BinOp::Gt,
+            ast::CmpOp::GtE => BinOp::Ge,
+            ast::CmpOp::In | ast::CmpOp::NotIn => {
+                return py::unsupported(
+                    span,
+                    "membership testing (`in`)",
+                    DIALECT,
+                    "compare with `==` explicitly",
+                )
+            }
+            ast::CmpOp::Is | ast::CmpOp::IsNot => {
+                // `x is None` is Python meta-programming: compile-time
+                // values compare as Python does, and a buffer or a runtime
+                // value is never None
+                if let Ok(v) = self.py_value(&ast::Expr::Compare(c.clone())) {
+                    return Ok(Val::Py(v));
+                }
+                let l = self.expr(&c.left)?;
+                let r = self.expr(&c.comparators[0])?;
+                let none = |v: &Val| matches!(v, Val::Py(Const::None));
+                if none(&l) || none(&r) {
+                    let same = none(&l) && none(&r);
+                    let is = matches!(c.ops[0], ast::CmpOp::Is);
+                    return Ok(Val::Py(Const::Bool(same == is)));
+                }
+                return py::unsupported(
+                    span,
+                    "`is` on runtime values",
+                    DIALECT,
+                    "compare with `==`",
+                );
+            }
+        };
+        let l = self.expr(&c.left)?;
+        let r = self.expr(&c.comparators[0])?;
+        if let (Val::Py(a), Val::Py(b)) = (&l, &r) {
+            if let (Some(x), Some(y)) = (a.as_int(), b.as_int()) {
+                let v = match op {
+                    BinOp::Eq => x == y,
+                    BinOp::Ne => x != y,
+                    BinOp::Lt => x < y,
+                    BinOp::Le => x <= y,
+                    BinOp::Gt => x > y,
+                    _ => x >= y,
+                };
+                return Ok(Val::Py(Const::Bool(v)));
+            }
+            if let (Const::Str(x), Const::Str(y)) = (a, b) {
+                match op {
+                    BinOp::Eq => return Ok(Val::Py(Const::Bool(x == y))),
+                    BinOp::Ne => return Ok(Val::Py(Const::Bool(x != y))),
+                    _ => {}
+                }
+            }
+        }
+        let (a, b) = (self.num(l, span)?, self.num(r, span)?);
+        let d = types::promote(dtype_of(&a), dtype_of(&b))
+            .ok_or_else(|| Diagnostic::new(span, "the operands have no common dtype"))?;
+        Ok(Val::Num(bin(op, convert(a, d), convert(b, d), span)))
+    }
+
+    pub(super) fn call(&mut self, c: &ast::ExprCall, span: Span) -> DResult<Val> {
+        // unsupported argument syntax is named before an unknown callee
+        for a in &c.args {
+            if matches!(
+                a,
+                ast::Expr::GeneratorExp(_)
+                    | ast::Expr::ListComp(_)
+                    | ast::Expr::DictComp(_)
+                    | ast::Expr::SetComp(_)
+                    | ast::Expr::Lambda(_)
+                    | ast::Expr::Starred(_)
+            ) {
+                self.expr(a)?;
+            }
+        }
+        let callee = match &*c.func {
+            // Python builtins are not names of the kernel
+            ast::Expr::Name(n) if !self.env.contains_key(n.id.as_str()) => {
+                Val::Path(format!("builtins.{}", n.id))
+            }
+            f => self.expr(f)?,
+        };
+        match callee {
+            Val::Py(Const::Type(d)) => {
+                // `T.float32(1.0)`: a value of that dtype
+                let [a] = c.args.as_slice() else {
+                    return err(span, "a dtype takes one value");
+                };
+                let v = self.expr(a)?;
+                Ok(Val::Num(self.cast(v, d, span)?))
+            }
+            Val::Helper(h) => self.inline(&h, c, span),
+            Val::Path(p) if p.starts_with("T.") => self.lang_call(&p[2..], c, span),
+            Val::Path(p) if p.starts_with('<') && p.ends_with(".astype") => {
+                let ast::Expr::Attribute(a) = &*c.func else {
+                    unreachable!("an attribute path")
+                };
+                let v = self.expr(&a.value)?;
+                let d = self.dtype_arg(
+                    c.args
+                        .first()
+                        .ok_or_else(|| Diagnostic::new(span, "astype needs a dtype"))?,
+                )?;
+                Ok(Val::Num(self.cast(v, d, span)?))
+            }
+            _ => {
+                let name = dotted(&c.func).unwrap_or_default();
+                match name.as_str() {
+                    "range" => err(span, "range() makes a loop: use it in `for i in range(…)`"),
+                    "len" => py::unsupported(span, "`len()`", DIALECT, "use buffer.shape[dim]"),
+                    "print" => py::unsupported(
+                        span,
+                        "`print()` of runtime values",
+                        DIALECT,
+                        "use T.print()",
+                    ),
+                    "type" | "isinstance" => py::unsupported(
+                        span,
+                        "`type()` / `isinstance()`",
+                        DIALECT,
+                        "types are fixed at compile time",
+                    ),
+                    "enumerate" | "zip" => {
+                        py::unsupported(span, "enumerate/zip", DIALECT, "use an index-based loop")
+                    }
+                    "max" | "min" | "abs" if c.args.iter().all(|a| self.py_value(a).is_ok()) => {
+                        Ok(Val::Py(self.py_value(&ast::Expr::Call(c.clone()))?))
+                    }
+                    "max" | "min" => py::unsupported(
+                        span,
+                        "Python max()/min() of runtime values",
+                        DIALECT,
+                        "use T.max / T.min, or T.reduce_max / T.reduce_min",
+                    ),
+                    "int" | "float" | "bool" => {
+                        let v = self.py_value(
+                            c.args
+                                .first()
+                                .ok_or_else(|| Diagnostic::new(span, "one argument"))?,
+                        );
+                        match (name.as_str(), v) {
+                            ("int", Ok(Const::Float(f))) => {
+                                Ok(Val::Py(Const::Int(f.trunc() as i128)))
+                            }
+                            ("float", Ok(c)) if c.as_int().is_some() => {
+                                Ok(Val::Py(Const::Float(c.as_int().unwrap_or(0) as f64)))
+                            }
+                            (_, Ok(c)) => Ok(Val::Py(c)),
+                            _ => err(span, format!("{name}() of a runtime value").as_str())
+                                .map_err(|d| d.with_help("use .astype(…) or T.Cast(…)")),
+                        }
+                    }
+                    // a host function on compile-time values (`tilelang.cdiv`, `math.ceil`)
+                    _ => match self.py_value(&ast::Expr::Call(c.clone())) {
+                        Ok(v) => Ok(Val::Py(v)),
+                        Err(_) => err(
+                            span,
+                            format!(
+                                "`{}` is not callable in a TileLang kernel",
+                                if name.is_empty() { "this" } else { &name }
+                            ),
+                        ),
+                    },
+                }
+            }
+        }
+    }
+
+    /// The arguments of a call as values (keywords are looked up by name).
+    pub(super) fn args(
+        &mut self,
+        c: &ast::ExprCall,
+        n: usize,
+        what: &str,
+        span: Span,
+    ) -> DResult<Vec<Val>> {
+        if c.args.len() != n {
+            return err(
+                span,
+                format!("{what} takes {n} argument(s), got {}", c.args.len()),
+            );
+        }
+        c.args.iter().map(|a| self.expr(a)).collect()
+    }
+
+    pub(super) fn ints(&mut self, vals: Vec<Val>, what: &str, span: Span) -> DResult<(Expr, Expr)> {
+        let [a, b]: [Val; 2] = vals
+            .try_into()
+            .map_err(|_| Diagnostic::new(span, format!("{what} takes two arguments")))?;
+        let (a, b) = (self.num(a, span)?, self.num(b, span)?);
+        let d = types::promote(dtype_of(&a), dtype_of(&b))
+            .filter(|d| d.is_int())
+            .ok_or_else(|| Diagnostic::new(span, format!("{what} needs integers")))?;
+        Ok((convert(a, d), convert(b, d)))
+    }
+
+    /// `T.something(…)` in an expression.
+    pub(super) fn lang_call(&mut self, f: &str, c: &ast::ExprCall, span: Span) -> DResult<Val> {
+        let math = |name: &str| -> Option<MathFn> {
+            Some(match name {
+                "exp" => MathFn::Exp,
+                "exp2" => MathFn::Exp2,
+                "log" => MathFn::Log,
+                "log2" => MathFn::Log2,
+                "log10" => MathFn::Log10,
+                "sqrt" => MathFn::Sqrt,
+                "rsqrt" => MathFn::Rsqrt,
+                "sin" => MathFn::Sin,
+                "cos" => MathFn::Cos,
+                "tan" => MathFn::Tan,
+                "tanh" => MathFn::Tanh,
+                "sigmoid" => MathFn::Sigmoid,
+                "erf" => MathFn::Erf,
+                "floor" => MathFn::Floor,
+                "ceil" => MathFn::Ceil,
+                _ => return None,
+            })
+        };
+        if let Some(m) = math(f) {
+            let [v]: [Val; 1] = self.args(c, 1, f, span)?.try_into().expect("one");
+            let e = self.num(v, span)?;
+            if !dtype_of(&e).is_float() {
+                return err(
+                    span,
+                    format!(
+                        "T.{f} needs a float, not {}",
+                        types::dtype_name(dtype_of(&e))
+                    ),
+                )
+                .map_err(|d| d.with_help("convert with .astype(\"float32\")"));
+            }
+            return Ok(Val::Num(unary(UnOp::Math(m), e, span)));
+        }
+        match f {
+            "floordiv" | "floormod" | "truncdiv" | "truncmod" | "ceildiv" => {
+                let vals = self.args(c, 2, f, span)?;
+                if let (Val::Py(a), Val::Py(b)) = (&vals[0], &vals[1]) {
+                    if let (Some(x), Some(y), "ceildiv") = (a.as_int(), b.as_int(), f) {
+                        if y != 0 {
+                            return Ok(Val::Py(Const::Int(consts::ceil_div(x, y))));
+                        }
+                    }
+                }
+                let (a, b) = self.ints(vals, f, span)?;
+                Ok(Val::Num(match f {
+                    "floordiv" => bin(BinOp::IDiv(FLOOR), a, b, span),
+                    "floormod" => bin(BinOp::IRem(FLOOR), a, b, span),
+                    "truncdiv" => bin(BinOp::IDiv(TRUNC), a, b, span),
+                    "truncmod" => bin(BinOp::IRem(TRUNC), a, b, span),
+                    _ => {
+                        // the seed: ⌈a / b⌉ = floor(a / b) + (a mod b != 0);
+                        // real TileLang computes (a + b - 1) // b (docs/divergences.md)
+                        let d = dtype_of(&a);
+                        let q = bin(BinOp::IDiv(FLOOR), a.clone(), b.clone(), span);
+                        let r = bin(BinOp::IRem(FLOOR), a, b, span);
+                        let up = bin(BinOp::Ne, r, konst(d, 0, span), span);
+                        let one = mk(ExprKind::Cast(Box::new(up), CONVERT), Type::scalar(d), span);
+                        bin(BinOp::Add, q, one, span)
+                    }
+                }))
+            }
+            "min" | "max" => {
+                let vals = self.args(c, 2, f, span)?;
+                let [a, b]: [Val; 2] = vals.try_into().expect("two");
+                let (a, b) = (self.num(a, span)?, self.num(b, span)?);
+                let d = types::promote(dtype_of(&a), dtype_of(&b))
+                    .ok_or_else(|| Diagnostic::new(span, "no common dtype"))?;
+                let (a, b) = (convert(a, d), convert(b, d));
+                Ok(Val::Num(min_max(f == "min", a, b, span)))
+            }
+            "abs" => {
+                let [v]: [Val; 1] = self.args(c, 1, f, span)?.try_into().expect("one");
+                let e = self.num(v, span)?;
+                Ok(Val::Num(abs_of(e, span)))
+            }
+            "clamp" => {
+                let vals = self.args(c, 3, f, span)?;
+                let [x, lo, hi]: [Val; 3] = vals.try_into().expect("three");
+                let x = self.num(x, span)?;
+                let d = dtype_of(&x);
+                let lo = convert(self.num(lo, span)?, d);
+                let hi = convert(self.num(hi, span)?, d);
+                // T.clamp(x, lo, hi) = T.max(T.min(x, hi), lo)
+                Ok(Val::Num(min_max(
+                    false,
+                    min_max(true, x, hi, span),
+                    lo,
+                    span,
+                )))
+            }
+            "if_then_else" => {
+                if c.args.len() != 3 {
+                    return err(span, "T.if_then_else takes (cond, then, else)");
+                }
+                let cond = self.cond(&c.args[0])?;
+                self.lazy_select(cond, &c.args[1], &c.args[2], span)
+            }
+            "Cast" | "cast" => {
+                if c.args.len() != 2 {
+                    return err(span, "T.Cast takes (dtype, value)");
+                }
+                let d = self.dtype_arg(&c.args[0])?;
+                let v = self.expr(&c.args[1])?;
+                Ok(Val::Num(self.cast(v, d, span)?))
+            }
+            "min_value" | "max_value" | "infinity" => {
+                let d = self.dtype_arg(
+                    c.args
+                        .first()
+                        .ok_or_else(|| Diagnostic::new(span, format!("T.{f} needs a dtype")))?,
+                )?;
+                Ok(Val::Num(match (f, d.is_float()) {
+                    ("infinity", true) => float_const(d, f64::INFINITY, span),
+                    ("min_value", true) => konst(d, max_finite(d) | (1u64 << (d.bits() - 1)), span),
+                    ("max_value", true) => konst(d, max_finite(d), span),
+                    ("min_value", false) => int_const(d, d.int_range().0, span),
+                    ("max_value", false) => int_const(d, d.int_range().1, span),
+                    _ => return err(span, format!("T.{f} of an integer dtype")),
+                }))
+            }
+            "ieee_add" | "ieee_sub" | "ieee_mul" | "ieee_fdiv" | "ieee_fsqrt" | "ieee_frcp" | "ieee_fmaf" => {
+                self.ieee(f, c, span)
+            }
+            "ieee_frsqrt" => err(span, "T.ieee_frsqrt is not supported by ksem yet")
+                .map_err(|d| d.with_help("use T.ieee_frcp(T.ieee_fsqrt(x, \"rn\"), \"rn\") if two roundings are acceptable")),
+            "alloc_shared" | "alloc_fragment" | "alloc_local" => {
+                let (shape, d) = self.shape_and_dtype(c, &format!("T.{f}"), None, span)?;
+                let space = if f == "alloc_shared" {
+                    AddrSpace::Shared
+                } else {
+                    AddrSpace::Local
+                };
+                Ok(Val::Buf(self.alloc(f, d, shape, space, false, span)))
+            }
+            "alloc_global" => {
+                let (shape, d) = self.shape_and_dtype(c, "T.alloc_global", Some(DType::F32), span)?;
+                // global memory every block sees: made zeroed, reported as an output
+                let made = self.params.iter().filter(|p| p.name.starts_with("alloc_global")).count();
+                Ok(Val::Buf(self.global_param(&format!("alloc_global{made}"), d, shape, true, span)))
+            }
+            "empty" => err(
+                span,
+                "T.empty(…) must be assigned to a name: `C = T.empty(shape, dtype)`",
+            ),
+            "const" => err(
+                span,
+                "T.const(…) must be unpacked into names: `M, N = T.const(\"M, N\")`",
+            ),
+            "alloc_var" => {
+                let dtype_e = c
+                    .args
+                    .first()
+                    .or_else(|| {
+                        c.keywords
+                            .iter()
+                            .find(|k| k.arg.as_deref() == Some("dtype"))
+                            .map(|k| &k.value)
+                    })
+                    .ok_or_else(|| Diagnostic::new(span, "T.alloc_var needs a dtype"))?;
+                let d = self.dtype_arg(dtype_e)?;
+                let b = self.alloc(f, d, vec![1], AddrSpace::Local, true, span);
+                let init = c.args.get(1).or_else(|| {
+                    c.keywords
+                        .iter()
+                        .find(|k| k.arg.as_deref() == Some("init"))
+                        .map(|k| &k.value)
+                });
+                if let Some(i) = init {
+                    let v = self.expr(i)?;
+                    let e = self.num(v, span)?;
+                    let p = self.elem_ptr(&b, vec![konst(DType::I64, 0, span)], span)?;
+                    self.store(p, e, d, span);
+                }
+                Ok(Val::Buf(b))
+            }
+            "copy" | "fill" | "clear" | "reduce_sum" | "reduce_max" | "reduce_min" | "gemm" => {
+                err(span, format!("T.{f} is a statement, not a value"))
+            }
+            "print" => py::unsupported(
+                span,
+                "T.print",
+                DIALECT,
+                "ksem does not run T.print yet; remove it",
+            ),
+            other => err(span, format!("T.{other} is not supported by ksem yet")),
+        }
+    }
+
+    /// `T.ieee_add(x, y, rounding_mode="rn")` and its siblings: IEEE
+    /// operations in x's dtype (float32 or float64) with the rounding mode
+    /// `"rn"`, `"rz"`, `"ru"` or `"rd"`, exact (CUDA's `__fadd_rz` …).
+    pub(super) fn ieee(&mut self, f: &str, c: &ast::ExprCall, span: Span) -> DResult<Val> {
+        let arity = match f {
+            "ieee_fsqrt" | "ieee_frcp" => 1,
+            "ieee_fmaf" => 3,
+            _ => 2,
+        };
+        if c.args.len() < arity || c.args.len() > arity + 1 {
+            return err(
+                span,
+                format!("T.{f} takes {arity} operand(s) and a rounding mode"),
+            );
+        }
+        let mode_e = c.args.get(arity).or_else(|| {
+            c.keywords
+                .iter()
+                .find(|k| k.arg.as_deref() == Some("rounding_mode"))
+                .map(|k| &k.value)
+        });
+        let mode = match mode_e {
+            None => Rounding::NearestEven,
+            Some(e) => match self.py_value(e) {
+                Ok(Const::Str(m)) => match m.as_str() {
+                    "rn" => Rounding::NearestEven,
+                    "rz" => Rounding::TowardZero,
+                    "ru" => Rounding::Up,
+                    "rd" => Rounding::Down,
+                    other => {
+                        return err(self.span(e), format!("unknown rounding mode {other:?}"))
+                            .map_err(|d| d.with_help("use \"rn\", \"rz\", \"ru\" or \"rd\""))
+                    }
+                },
+                _ => {
+                    return err(
+                        self.span(e),
+                        "the rounding mode is a string: \"rn\", \"rz\", \"ru\" or \"rd\"",
+                    )
+                }
+            },
+        };
+        let vals: Vec<Val> = c.args[..arity]
+            .iter()
+            .map(|a| self.expr(a))
+            .collect::<DResult<_>>()?;
+        let mut it = vals.into_iter();
+        let x = self.num(it.next().expect("one operand"), span)?;
+        let d = dtype_of(&x);
+        if !matches!(d, DType::F32 | DType::F64) {
+            return err(
+                span,
+                format!(
+                    "T.{f} computes in float32 or float64, not {}",
+                    types::dtype_name(d)
+                ),
+            )
+            .map_err(|e| e.with_help("convert the operand with .astype(\"float32\")"));
+        }
+        // the other operands take x's dtype (TVM converts Python numbers to it)
+        let mut rest = Vec::new();
+        for v in it {
+            let e = self.num(v, span)?;
+            if !matches!(e.kind, ExprKind::Const(_)) && dtype_of(&e) != d {
+                return err(
+                    span,
+                    format!("T.{f} operands must all be {}", types::dtype_name(d)),
+                );
+            }
+            rest.push(convert(e, d));
+        }
+        let b = |op| bin(BinOp::Ieee(op, mode), x.clone(), rest[0].clone(), span);
+        Ok(Val::Num(match f {
+            "ieee_add" => b(IeeeBinary::Add),
+            "ieee_sub" => b(IeeeBinary::Sub),
+            "ieee_mul" => b(IeeeBinary::Mul),
+            "ieee_fdiv" => b(IeeeBinary::Div),
+            "ieee_fsqrt" => unary(UnOp::Ieee(IeeeUnary::Sqrt, mode), x, span),
+            "ieee_frcp" => unary(UnOp::Ieee(IeeeUnary::Rcp, mode), x, span),
+            _ => {
+                if mode != Rounding::NearestEven {
+                    return err(span, "T.ieee_fmaf with a rounding mode other than \"rn\" is not supported by ksem yet");
+                }
+                let ty = x.ty.clone();
+                mk(
+                    ExprKind::Fma(
+                        Box::new(x),
+                        Box::new(rest[0].clone()),
+                        Box::new(rest[1].clone()),
+                    ),
+                    ty,
+                    span,
+                )
+            }
+        }))
+    }
+
+    /// `T.Cast(d, v)` / `v.astype(d)`. A Python constant becomes a constant
+    /// of `d`: TileLang refuses a negative one for an unsigned `d`
+    /// (measured: "cannot make uint from negative value -4").
+    pub(super) fn cast(&self, v: Val, d: DType, span: Span) -> DResult<Expr> {
+        if let (Val::Py(Const::Int(n)), true) = (&v, d.is_unsigned_int()) {
+            if *n < 0 {
+                return err(span, format!("cannot make uint from negative value {n}")).map_err(
+                    |e| e.with_help("cast a signed value, or use a non-negative constant"),
+                );
+            }
+        }
+        // measured: "Literal value 1984 exceeds maximum of uint8"
+        if let (Val::Py(Const::Int(n)), true) = (&v, d.is_int() && d != DType::Bool) {
+            let (lo, hi) = d.int_range();
+            if *n > hi || *n < lo {
+                return err(
+                    span,
+                    format!(
+                        "Literal value {n} exceeds the range of {}",
+                        types::dtype_name(d)
+                    ),
+                )
+                .map_err(|e| e.with_help("wrap it in Python first, or cast a runtime value"));
+            }
+        }
+        Ok(convert(self.num(v, span)?, d))
+    }
+
+    /// Inlines a call of a module-level helper: binds its parameters and
+    /// elaborates its body; a `return` must be its last statement.
+    pub(super) fn inline(&mut self, name: &str, c: &ast::ExprCall, span: Span) -> DResult<Val> {
+        if self.inlining.iter().any(|n| n == name) {
+            return py::unsupported(span, "recursion", DIALECT, "write the recursion as a loop");
+        }
+        let f = self.m.helpers[name].clone();
+        if f.args.vararg.is_some() || f.args.kwarg.is_some() {
+            return py::unsupported(
+                span,
+                "`*args` / `**kwargs`",
+                DIALECT,
+                "use explicit parameters",
+            );
+        }
+        let params: Vec<&ast::ArgWithDefault> = f
+            .args
+            .posonlyargs
+            .iter()
+            .chain(&f.args.args)
+            .chain(&f.args.kwonlyargs)
+            .collect();
+        if c.args.len() > params.len() {
+            return err(
+                span,
+                format!(
+                    "`{name}` takes {} argument(s), got {}",
+                    params.len(),
+                    c.args.len()
+                ),
+            );
+        }
+        let mut bound: Vec<Option<Val>> = vec![None; params.len()];
+        for (k, a) in c.args.iter().enumerate() {
+            bound[k] = Some(self.expr(a)?);
+        }
+        for kw in &c.keywords {
+            let Some(kn) = kw.arg.as_deref() else {
+                return py::unsupported(span, "`**kwargs`", DIALECT, "use explicit arguments");
+            };
+            let Some(k) = params.iter().position(|p| p.def.arg.as_str() == kn) else {
+                return err(span, format!("`{name}` has no parameter `{kn}`"));
+            };
+            bound[k] = Some(self.expr(&kw.value)?);
+        }
+        let mut args = Vec::new();
+        for (p, b) in params.iter().zip(bound) {
+            let v = match (b, &p.default) {
+                (Some(v), _) => v,
+                (None, Some(d)) => self.expr(d)?,
+                (None, None) => return err(span, format!("`{name}` needs `{}`", p.def.arg)),
+            };
+            args.push(v);
+        }
+        let params: Vec<String> = params.iter().map(|p| p.def.arg.to_string()).collect();
+        let saved = self.env.clone();
+        for (p, a) in params.iter().zip(args) {
+            self.env.insert(p.clone(), a);
+        }
+        self.inlining.push(name.to_string());
+        let r = self.helper_body(&f.body);
+        self.inlining.pop();
+        self.env = saved;
+        r
+    }
+
+    pub(super) fn helper_body(&mut self, body: &[ast::Stmt]) -> DResult<Val> {
+        for (i, s) in body.iter().enumerate() {
+            if let ast::Stmt::Return(r) = s {
+                if i + 1 != body.len() {
+                    return err(
+                        self.span(s),
+                        "a helper's `return` must be its last statement",
+                    );
+                }
+                return match &r.value {
+                    Some(v) => self.expr(v),
+                    None => Ok(Val::Py(Const::None)),
+                };
+            }
+            self.stmt(s)?;
+        }
+        Ok(Val::Py(Const::None))
+    }
+}

@@ -1,0 +1,568 @@
+//! Statements: `with T.Kernel`, assignments, loops of every kind, `if`,
+//! `while`, and the statements the seed refuses (with its alternatives).
+
+use super::*;
+
+impl<'m> Elab<'m> {
+    pub(super) fn stmts(&mut self, body: &[ast::Stmt]) -> DResult<()> {
+        for s in body {
+            self.stmt(s)?;
+        }
+        Ok(())
+    }
+
+    pub(super) fn stmt(&mut self, s: &ast::Stmt) -> DResult<()> {
+        let span = self.span(s);
+        match s {
+            ast::Stmt::With(w) => self.with_stmt(w, span),
+            ast::Stmt::Assign(a) => {
+                if a.targets.len() > 1 && self.grid.is_none() {
+                    // host Python before the kernel: `x = y = 16`
+                    let v = self.py_value(&a.value)?;
+                    for t in &a.targets {
+                        let mut bound = HashMap::new();
+                        consts::bind(t, Some(&v), &mut bound);
+                        for (k, v) in bound {
+                            self.env.insert(k, Val::Py(v));
+                        }
+                    }
+                    return Ok(());
+                }
+                if a.targets.len() > 1 {
+                    return err(
+                        span,
+                        "Consequential assignments like 'a = b = c' are not supported",
+                    )
+                    .map_err(|d| d.with_help("use separate assignment statements"));
+                }
+                if let Some(done) = self.eager_assign(&a.targets[0], &a.value, span)? {
+                    return Ok(done);
+                }
+                if let ast::Expr::Tuple(_) | ast::Expr::List(_) = &a.targets[0] {
+                    return self.assign(&a.targets[0], Val::Py(Const::None));
+                }
+                let v = self.expr(&a.value)?;
+                self.assign(&a.targets[0], v)
+            }
+            ast::Stmt::AugAssign(a) => {
+                let cur = self.expr(&a.target)?;
+                let rhs = self.expr(&a.value)?;
+                let v = self.binop(a.op, cur, rhs, span)?;
+                self.assign(&a.target, v)
+            }
+            ast::Stmt::AnnAssign(a) => match &a.value {
+                Some(v) => {
+                    let v = self.expr(v)?;
+                    let v = match self.py_value(&a.annotation).ok().and_then(|c| c.as_dtype()) {
+                        Some(d) => Val::Num(convert(self.num(v, span)?, d)),
+                        None => v,
+                    };
+                    self.assign(&a.target, v)
+                }
+                None => err(
+                    span,
+                    "an annotation without a value declares nothing in a TileLang kernel",
+                ),
+            },
+            ast::Stmt::For(f) => self.for_stmt(f, span),
+            ast::Stmt::While(w) => {
+                self.materialize_assigned(&w.body, span)?;
+                self.blocks.push(Vec::new());
+                let c = self.cond(&w.test);
+                let pre = self.blocks.pop().expect("pushed");
+                let c = c?;
+                self.loops += 1;
+                let body = self.block_of(&w.body);
+                self.loops -= 1;
+                let mut body = body?;
+                if !w.orelse.is_empty() {
+                    return py::unsupported(
+                        span,
+                        "`while … else`",
+                        DIALECT,
+                        "use a flag after the loop",
+                    );
+                }
+                // while True: { pre; if !c: break; body }
+                let mut full = pre;
+                full.push(Stmt::If {
+                    cond: unary(UnOp::LogicalNot, c, span),
+                    then_body: vec![Stmt::Break],
+                    else_body: vec![],
+                });
+                full.append(&mut body);
+                let t = konst(DType::Bool, 1, span);
+                self.emit(Stmt::While {
+                    cond: t,
+                    body: full,
+                    span,
+                });
+                Ok(())
+            }
+            ast::Stmt::If(i) => {
+                let c = self.expr(&i.test)?;
+                if let Val::Py(c) = c {
+                    // decided at compile time, as Python runs the kernel's builder
+                    let taken = match c {
+                        Const::Bool(b) => b,
+                        Const::Int(n) => n != 0,
+                        Const::None => false,
+                        _ => return err(span, "Python objects as conditions are not supported: this condition is not a number"),
+                    };
+                    return self.stmts(if taken { &i.body } else { &i.orelse });
+                }
+                let c = self.truth(self.num(c, span)?, span)?;
+                self.materialize_assigned(&i.body, span)?;
+                self.materialize_assigned(&i.orelse, span)?;
+                let then_body = self.block_of(&i.body)?;
+                let else_body = self.block_of(&i.orelse)?;
+                self.emit(Stmt::If {
+                    cond: c,
+                    then_body,
+                    else_body,
+                });
+                Ok(())
+            }
+            ast::Stmt::Break(_) | ast::Stmt::Continue(_) if self.loops == 0 => {
+                err(span, "`break`/`continue` outside a loop")
+            }
+            ast::Stmt::Break(_) => {
+                self.emit(Stmt::Break);
+                Ok(())
+            }
+            ast::Stmt::Continue(_) => {
+                self.emit(Stmt::Continue);
+                Ok(())
+            }
+            ast::Stmt::Pass(_) => Ok(()),
+            ast::Stmt::Expr(e) => {
+                if let ast::Expr::Call(c) = &*e.value {
+                    if let Some(done) = self.statement_call(c, span)? {
+                        return Ok(done);
+                    }
+                }
+                if let ast::Expr::Constant(_) = &*e.value {
+                    return Ok(()); // a docstring
+                }
+                self.expr(&e.value).map(|_| ())
+            }
+            ast::Stmt::Return(_) => py::unsupported(
+                span,
+                "`return` in a kernel",
+                DIALECT,
+                "let the kernel's body end; guard the rest with `if`",
+            ),
+            ast::Stmt::Import(_) | ast::Stmt::ImportFrom(_) => py::unsupported(
+                span,
+                "`import`",
+                DIALECT,
+                "import at module level, not inside the kernel",
+            ),
+            ast::Stmt::Try(_) | ast::Stmt::TryStar(_) => py::unsupported(
+                span,
+                "`try` / `except`",
+                DIALECT,
+                "check conditions with `if`",
+            ),
+            ast::Stmt::ClassDef(_) => py::unsupported(
+                span,
+                "`class`",
+                DIALECT,
+                "define classes outside the kernel",
+            ),
+            ast::Stmt::FunctionDef(_) | ast::Stmt::AsyncFunctionDef(_) => py::unsupported(
+                span,
+                "a nested function definition",
+                DIALECT,
+                "define the helper at module level and call it",
+            ),
+            // an assert on compile-time values is Python's (meta-programming)
+            ast::Stmt::Assert(a) => match self
+                .py_value(&a.test)
+                .ok()
+                .and_then(|c| consts::truthy(&c))
+            {
+                Some(true) => Ok(()),
+                Some(false) => err(span, "this assertion fails for these arguments"),
+                None => {
+                    py::unsupported(span, "`assert`", DIALECT, "use T.device_assert or T.assert")
+                }
+            },
+            ast::Stmt::Global(_) | ast::Stmt::Nonlocal(_) => py::unsupported(
+                span,
+                "`global` / `nonlocal`",
+                DIALECT,
+                "pass the value as a parameter",
+            ),
+            _ => py::unsupported(
+                span,
+                "this statement",
+                DIALECT,
+                "see the TileLang seed's table of supported syntax",
+            ),
+        }
+    }
+
+    /// `with T.Kernel(gx, gy, threads=N) as (bx, by):`.
+    pub(super) fn with_stmt(&mut self, w: &ast::StmtWith, span: Span) -> DResult<()> {
+        let [item] = w.items.as_slice() else {
+            return py::unsupported(
+                span,
+                "`with` of several items",
+                DIALECT,
+                "use one `with T.Kernel(…)`",
+            );
+        };
+        let ast::Expr::Call(c) = &item.context_expr else {
+            return py::unsupported(
+                span,
+                "this `with`",
+                DIALECT,
+                "only `with T.Kernel(…)` (and `T.ws`) are supported",
+            );
+        };
+        let f = dotted(&c.func).unwrap_or_default();
+        let is = |n: &str| self.m.lang.iter().any(|l| f == format!("{l}.{n}"));
+        if is("ws") {
+            return self.stmts(&w.body);
+        }
+        if !is("Kernel") {
+            return py::unsupported(
+                span,
+                "this `with`",
+                DIALECT,
+                "only `with T.Kernel(…)` (and `T.ws`) are supported",
+            );
+        }
+        if self.grid.is_some() {
+            return err(span, "a second `with T.Kernel(…)`: a kernel has one launch");
+        }
+        let mut grid = [1u32; 3];
+        if c.args.is_empty() || c.args.len() > 3 {
+            return err(span, "T.Kernel takes 1 to 3 grid dimensions");
+        }
+        for (i, a) in c.args.iter().enumerate() {
+            // a grid size may use a scalar argument: the launch gives its value
+            let n = self
+                .py_value(a)
+                .or_else(|_| self.py_value_at_launch(a))
+                .ok()
+                .and_then(|v| v.as_int());
+            match n {
+                Some(n) if (1..=u32::MAX as i128).contains(&n) => grid[i] = n as u32,
+                Some(n) => {
+                    return err(
+                        self.span(a),
+                        format!("grid dimension {i} is {n}: a launch needs at least one block"),
+                    )
+                }
+                None => {
+                    return err(
+                        self.span(a),
+                        "a grid dimension must be known at compile time",
+                    )
+                }
+            }
+        }
+        if grid.iter().map(|&g| g as u64).product::<u64>() > crate::launch::MAX_PROGRAMS {
+            return err(
+                span,
+                format!(
+                    "grid {grid:?} has more than {} blocks",
+                    crate::launch::MAX_PROGRAMS
+                ),
+            );
+        }
+        let mut threads = [128u32, 1, 1];
+        for k in &c.keywords {
+            match k.arg.as_deref() {
+                Some("threads") => {
+                    let v = self.py_value(&k.value).map_err(|_| {
+                        Diagnostic::new(
+                            self.span(&k.value),
+                            "`threads` must be known at compile time",
+                        )
+                    })?;
+                    let items = match v {
+                        Const::Tuple(t) => t,
+                        one => vec![one],
+                    };
+                    if items.is_empty() || items.len() > 3 {
+                        return err(self.span(&k.value), "`threads` has 1 to 3 dimensions");
+                    }
+                    threads = [1, 1, 1];
+                    for (i, t) in items.iter().enumerate() {
+                        match t.as_int() {
+                            Some(n) if (1..=1024).contains(&n) => threads[i] = n as u32,
+                            _ => {
+                                return err(
+                                    self.span(&k.value),
+                                    format!("threads = {t:?}: a block has 1 to 1024 threads"),
+                                )
+                            }
+                        }
+                    }
+                    if threads.iter().product::<u32>() > 1024 {
+                        return err(
+                            self.span(&k.value),
+                            format!("threads {threads:?}: a block has at most 1024 threads"),
+                        );
+                    }
+                }
+                Some("prelude") | Some("is_cpu") | Some("cluster_dims") => {}
+                other => {
+                    return err(
+                        span,
+                        format!("T.Kernel has no argument `{}`", other.unwrap_or("**")),
+                    )
+                }
+            }
+        }
+        self.grid = Some((grid, span));
+        self.threads = Some((threads, span));
+        let dims = c.args.len();
+        if let Some(v) = &item.optional_vars {
+            let names: Vec<&ast::Expr> = match &**v {
+                ast::Expr::Tuple(t) => t.elts.iter().collect(),
+                one => vec![one],
+            };
+            if names.len() > dims {
+                return err(
+                    self.span(&**v),
+                    format!(
+                        "T.Kernel has {dims} grid dimension(s) but binds {} names",
+                        names.len()
+                    ),
+                );
+            }
+            for (i, n) in names.iter().enumerate() {
+                let ast::Expr::Name(n) = n else {
+                    return err(self.span(*n), "bind block indices to names");
+                };
+                let e = mk(ExprKind::BlockId(i as u8), Type::scalar(DType::I32), span);
+                self.env.insert(n.id.to_string(), Val::Num(e));
+            }
+        }
+        self.stmts(&w.body)
+    }
+
+    /// Names bound to Python numbers that `body` assigns become runtime
+    /// variables first: a loop or a runtime branch may change them, so their
+    /// value is no longer known at compile time.
+    pub(super) fn materialize_assigned(&mut self, body: &[ast::Stmt], span: Span) -> DResult<()> {
+        let mut names = Vec::new();
+        assigned_names(body, &mut names);
+        for n in names {
+            if let Some(Val::Py(c @ (Const::Int(_) | Const::Float(_) | Const::Bool(_)))) =
+                self.env.get(&n).cloned()
+            {
+                let e = self.literal(&c, span)?;
+                let slot = self.new_var(&n, e.ty.clone());
+                self.emit(Stmt::Let(slot, e));
+                let ve = self.var_expr(slot, span);
+                self.env.insert(n, Val::Num(ve));
+            }
+        }
+        Ok(())
+    }
+
+    /// Assigns `v` to a name or a buffer element.
+    pub(super) fn assign(&mut self, target: &ast::Expr, v: Val) -> DResult<()> {
+        let span = self.span(target);
+        match target {
+            ast::Expr::Name(n) => {
+                let name = n.id.to_string();
+                match (self.env.get(&name).cloned(), v) {
+                    (Some(Val::Buf(b)), v) if b.scalar => {
+                        let e = self.num(v, span)?;
+                        let p = self.elem_ptr(&b, vec![konst(DType::I64, 0, span)], span)?;
+                        self.store(p, e, b.dtype, span);
+                    }
+                    (Some(Val::Num(old)), v @ (Val::Num(_) | Val::Py(_)))
+                        if matches!(old.kind, ExprKind::Var(_)) =>
+                    {
+                        let ExprKind::Var(slot) = old.kind else {
+                            unreachable!()
+                        };
+                        let e = self.num(v, span)?;
+                        let d = dtype_of(&old);
+                        self.emit(Stmt::Let(slot, convert(e, d)));
+                    }
+                    (_, Val::Num(e)) => {
+                        let slot = self.new_var(&name, e.ty.clone());
+                        self.emit(Stmt::Let(slot, e));
+                        let ve = self.var_expr(slot, span);
+                        self.env.insert(name, Val::Num(ve));
+                    }
+                    (_, v) => {
+                        self.env.insert(name, v);
+                    }
+                }
+                Ok(())
+            }
+            ast::Expr::Subscript(s) => {
+                let b = self.buffer_of(&s.value)?;
+                let idx = self.indices(&s.slice)?;
+                let e = self.num(v, span)?;
+                let p = self.elem_ptr(&b, idx, span)?;
+                self.store(p, e, b.dtype, span);
+                Ok(())
+            }
+            ast::Expr::Tuple(_) | ast::Expr::List(_) => py::unsupported(
+                span,
+                "tuple unpacking (except in T.Parallel loops)",
+                DIALECT,
+                "assign each value separately",
+            ),
+            _ => py::unsupported(
+                span,
+                "this assignment target",
+                DIALECT,
+                "assign to a name or a buffer element",
+            ),
+        }
+    }
+
+    pub(super) fn store(&mut self, ptr: Expr, value: Expr, d: DType, span: Span) {
+        let value = convert(value, d);
+        self.emit(Stmt::Store {
+            ptr,
+            value,
+            mask: None,
+            span,
+        });
+    }
+
+    /// `for` over `range`, `T.serial`, `T.unroll`, `T.Pipelined`, `T.Parallel`, `T.grid`.
+    pub(super) fn for_stmt(&mut self, f: &ast::StmtFor, span: Span) -> DResult<()> {
+        if !f.orelse.is_empty() {
+            return py::unsupported(span, "`for … else`", DIALECT, "use a flag after the loop");
+        }
+        let not_loop = |me: &Self| {
+            py::unsupported::<()>(me.span(&*f.iter), "iterating over a collection (Expect the for loop to be one of: range, T.serial, T.grid, T.Parallel, T.Pipelined, T.unroll)", DIALECT, "use range(), T.serial(), or T.Parallel() with an index")
+        };
+        let ast::Expr::Call(c) = &*f.iter else {
+            return not_loop(self);
+        };
+        let fname = dotted(&c.func).unwrap_or_default();
+        let kind = match fname.as_str() {
+            "range" => "serial",
+            p if p.ends_with(".Serial") => "serial",
+            p => match p.rsplit_once('.') {
+                Some((base, k)) if self.m.lang.iter().any(|l| l == base) => k,
+                _ => return not_loop(self),
+            },
+        };
+        let targets: Vec<&ast::Expr> = match &*f.target {
+            ast::Expr::Tuple(t) => t.elts.iter().collect(),
+            one => vec![one],
+        };
+        // (start, end, step) per nested loop, outermost first
+        let mut ranges: Vec<(Val, Val, Val)> = Vec::new();
+        let zero = || Val::Py(Const::Int(0));
+        let one = || Val::Py(Const::Int(1));
+        let args: Vec<Val> = c
+            .args
+            .iter()
+            .map(|a| self.expr(a))
+            .collect::<DResult<_>>()?;
+        match kind {
+            "serial" | "unroll" | "Pipelined" => {
+                let mut a = args;
+                if kind == "Pipelined" && a.len() > 2 {
+                    return err(
+                        span,
+                        "T.Pipelined takes an extent (or start, stop) and keyword options",
+                    );
+                }
+                match a.len() {
+                    1 => ranges.push((zero(), a.remove(0), one())),
+                    2 => {
+                        let e = a.remove(1);
+                        ranges.push((a.remove(0), e, one()))
+                    }
+                    3 => {
+                        let s = a.remove(2);
+                        let e = a.remove(1);
+                        ranges.push((a.remove(0), e, s))
+                    }
+                    _ => return err(span, format!("{fname} takes 1 to 3 arguments")),
+                }
+            }
+            "Parallel" | "grid" => {
+                if args.is_empty() {
+                    return err(span, format!("{fname} needs at least one extent"));
+                }
+                for a in args {
+                    ranges.push((zero(), a, one()));
+                }
+            }
+            _ => return not_loop(self),
+        }
+        if targets.len() != ranges.len() {
+            return err(
+                self.span(&*f.target),
+                format!(
+                    "{fname} makes {} loop indices but the loop binds {}",
+                    ranges.len(),
+                    targets.len()
+                ),
+            );
+        }
+        let mut loop_vars = Vec::new();
+        let mut bounds = Vec::new();
+        for (t, (s, e, st)) in targets.iter().zip(ranges) {
+            let ast::Expr::Name(n) = t else {
+                return err(self.span(*t), "a loop index must be a name");
+            };
+            let (s, e, st) = (self.num(s, span)?, self.num(e, span)?, self.num(st, span)?);
+            let d = [&s, &e, &st]
+                .iter()
+                .map(|x| dtype_of(x))
+                .try_fold(DType::I32, types::promote)
+                .filter(|d| d.is_int() && *d != DType::Bool);
+            let Some(d) = d else {
+                return err(span, "loop bounds must be integers");
+            };
+            if fold_int(&st) == Some(0) {
+                return err(span, "a loop step of 0");
+            }
+            let v = self.new_var(n.id.as_str(), Type::scalar(d));
+            let ve = self.var_expr(v, span);
+            self.env.insert(n.id.to_string(), Val::Num(ve));
+            loop_vars.push(v);
+            bounds.push((convert(s, d), convert(e, d), convert(st, d)));
+        }
+        self.materialize_assigned(&f.body, span)?;
+        let outer = self.parallel.len();
+        if kind == "Parallel" {
+            self.parallel.extend(loop_vars.iter().copied());
+        }
+        let first_array = self.arrays.len();
+        self.loops += 1;
+        let body = self.block_of(&f.body);
+        self.loops -= 1;
+        self.parallel.truncate(outer);
+        let mut body = body?;
+        // T.Parallel's iterations are independent: arrays allocated in its
+        // body belong to one iteration each
+        let parallel = (kind == "Parallel").then(|| Parallel {
+            private: (first_array..self.arrays.len()).collect(),
+        });
+        for (v, (start, end, step)) in loop_vars.into_iter().zip(bounds).rev() {
+            body = vec![Stmt::For {
+                var: v,
+                start,
+                end,
+                step,
+                body,
+                span,
+                parallel: parallel.clone(),
+            }];
+        }
+        for s in body {
+            self.emit(s);
+        }
+        Ok(())
+    }
+}
