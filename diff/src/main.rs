@@ -331,16 +331,18 @@ fn dispatch(cmd: Cmd) -> Result<ExitCode, Error> {
             } else {
                 count
             };
+            let backends = backend_pair(backends.as_deref())?;
             let o = fuzz::run::Options {
                 seed,
                 count,
                 time,
-                backends: backend_pair(backends.as_deref())?,
+                backends,
                 jobs: jobs
                     .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
                 out: out.map(std::path::PathBuf::from),
                 config: fuzz::gen::Config {
                     dialect,
+                    real_peer: backends.0.peer().is_some() || backends.1.peer().is_some(),
                     ..Default::default()
                 },
                 reduce: !no_reduce,

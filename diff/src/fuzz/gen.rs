@@ -39,6 +39,10 @@ pub struct Config {
     pub fp8: bool,
     /// Approximate math (exp, log, sin, cos) — compared within a ULP bound.
     pub math: bool,
+    /// A real system (TileLang) is one of the backends: leave out what it
+    /// refuses or gets wrong for known reasons (documented divergences), so
+    /// that what the campaign finds is new.
+    pub real_peer: bool,
 }
 
 impl Default for Config {
@@ -73,6 +77,7 @@ impl Default for Config {
             casts: true,
             fp8: true,
             math: true,
+            real_peer: false,
         }
     }
 }
@@ -138,7 +143,7 @@ pub fn generate(cfg: &Config, seed: u64, index: u64) -> Program {
     match cfg.dialect {
         ksem_interp::frontend::Dialect::CudaPy => return super::gen_cudapy::generate(seed, index),
         ksem_interp::frontend::Dialect::TileLang => {
-            return super::gen_tilelang::generate(seed, index)
+            return super::gen_tilelang::generate(seed, index, cfg.real_peer)
         }
         ksem_interp::frontend::Dialect::Triton => {}
     }

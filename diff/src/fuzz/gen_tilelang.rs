@@ -51,10 +51,20 @@ struct Gen {
     lines: Vec<String>,
     indent: usize,
     features: BTreeSet<&'static str>,
+    /// Against real TileLang (see [`generate`]).
+    peer: bool,
 }
 
-/// Generates program `index` of campaign `seed`.
-pub fn generate(seed: u64, index: u64) -> Program {
+/// The dtypes values take against real TileLang: its C target computes
+/// 8- and 16-bit integer arithmetic in C's int without wrapping (divergence
+/// T7) and has no fast path for float16 printing, so only these.
+const PEER_DTYPES: [DType; 4] = [DType::I32, DType::I64, DType::F32, DType::F64];
+
+/// Generates program `index` of campaign `seed`; `peer`: for a campaign
+/// against real TileLang, leaving out what it refuses (reductions, T.ieee_*)
+/// or gets wrong for known reasons (narrow integers T7, folded float
+/// constants T5), so that what the campaign finds is new.
+pub fn generate(seed: u64, index: u64, peer: bool) -> Program {
     let mut g = Gen {
         rng: Rng::new(seed, index),
         vars: Vec::new(),
@@ -62,6 +72,7 @@ pub fn generate(seed: u64, index: u64) -> Program {
         lines: Vec::new(),
         indent: 2,
         features: BTreeSet::new(),
+        peer,
     };
     let block = *g.rng.pick(&[4usize, 8, 16]);
     let blocks = 1 + g.rng.below(3);
@@ -73,8 +84,9 @@ pub fn generate(seed: u64, index: u64) -> Program {
         blocks * block
     };
     let n_inputs = 1 + g.rng.below(3);
-    let inputs: Vec<DType> = (0..n_inputs).map(|_| *g.rng.pick(&DTYPES)).collect();
-    let out_d = *g.rng.pick(&DTYPES);
+    let dtypes: &[DType] = if peer { &PEER_DTYPES } else { &DTYPES };
+    let inputs: Vec<DType> = (0..n_inputs).map(|_| *g.rng.pick(dtypes)).collect();
+    let out_d = *g.rng.pick(dtypes);
     // a tile of input 0 staged through shared memory (copy in, copy out)
     let staged = g.rng.chance(0.4);
     if staged {
@@ -143,7 +155,7 @@ pub fn generate(seed: u64, index: u64) -> Program {
     // a reduction of a tile of input 0 in a fragment (TileLang's C target
     // cannot compile reductions: against real TileLang these programs are
     // refusals, against host and cuda they check the canonical order)
-    let reduce = g.rng.chance(0.25);
+    let reduce = !peer && g.rng.chance(0.25);
     let red_d = inputs[0];
     if reduce {
         let op = *g.rng.pick(&[
@@ -375,7 +387,7 @@ impl Gen {
             0..=2 => {
                 let (a, b) = (self.expr(depth - 1), self.expr(depth - 1));
                 let d = promote(a.d, b.d).unwrap_or(DType::F32);
-                if matches!(d, DType::F32 | DType::F64) && self.rng.chance(0.3) {
+                if !self.peer && matches!(d, DType::F32 | DType::F64) && self.rng.chance(0.3) {
                     // IEEE operations with a rounding mode (the C target
                     // cannot compile them: refusals against real TileLang)
                     self.features.insert("ieee");
@@ -398,6 +410,10 @@ impl Gen {
                 let Some(d) = promote(a.d, b.d).filter(|d| d.is_float()) else {
                     return self.bin(a, "+", b);
                 };
+                if self.peer && b.k {
+                    // a folded constant divisor (divergence T5)
+                    return a;
+                }
                 // a float divisor away from 0 (the C target has no float
                 // T.abs: measured "Unresolved call tirx.fabs")
                 self.features.insert("float-div");
@@ -447,7 +463,11 @@ impl Gen {
             }
             7 => {
                 let x = self.expr(depth - 1);
-                let to = *self.rng.pick(&DTYPES);
+                let to = if self.peer {
+                    *self.rng.pick(&PEER_DTYPES)
+                } else {
+                    *self.rng.pick(&DTYPES)
+                };
                 self.features.insert("convert");
                 self.convert_to(x, to)
             }
@@ -480,6 +500,11 @@ impl Gen {
     /// `a op b` in the promoted dtype.
     fn bin(&mut self, a: V, op: &str, b: V) -> V {
         let d = promote(a.d, b.d).unwrap_or(DType::F32);
+        if self.peer && a.k && b.k && d.is_float() {
+            // Python would fold it into a constant that real TileLang's C
+            // target prints with 7 digits (divergence T5)
+            return a;
+        }
         // unsigned minus a larger value wraps (defined); keep it
         V {
             text: format!("({} {op} {})", a.text, b.text),
@@ -542,5 +567,34 @@ impl Gen {
         let e = self.int_expr(2);
         let e = self.convert_to(e, DType::I32);
         self.line(&format!("acc += {}", e.text));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Against real TileLang the generator leaves out narrow integers and
+    /// float16 (T7), reductions and T.ieee_* (refused by its C target); for
+    /// host and cuda it uses them all.
+    #[test]
+    fn peer_programs_leave_out_what_real_tilelang_refuses_or_gets_wrong() {
+        let has = |peer: bool, needle: &str| {
+            (0..300).any(|i| generate(9, i, peer).source.contains(needle))
+        };
+        for needle in [
+            "\"int8\"",
+            "\"uint8\"",
+            "\"int16\"",
+            "\"float16\"",
+            "T.reduce_",
+            "T.ieee_",
+        ] {
+            assert!(has(false, needle), "{needle} never generated");
+            assert!(
+                !has(true, needle),
+                "{needle} generated against real TileLang"
+            );
+        }
     }
 }
