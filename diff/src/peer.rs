@@ -19,6 +19,14 @@ pub enum Peer {
 }
 
 impl Peer {
+    /// The real system's name in messages.
+    fn name(self) -> &'static str {
+        match self {
+            Peer::Numba => "numba-cuda",
+            Peer::TileLang => "TileLang",
+        }
+    }
+
     /// The runner script under `tools/`.
     fn script(self) -> &'static str {
         match self {
@@ -127,43 +135,106 @@ pub fn run_batch(peer: Peer, items: &[(&str, &Json)]) -> Vec<Result<RunResult, S
         lines.push_str(&line.to_string());
         lines.push('\n');
     }
-    let list = dir.join("batch.jsonl");
-    if let Err(e) = std::fs::write(&list, lines) {
-        return fail(format!("{}: {e}", list.display()));
-    }
-    let out = Command::new(peer.python())
-        .arg(&tool)
-        .arg("--batch")
-        .arg(&list)
-        .output();
-    let _ = std::fs::remove_dir_all(&dir);
-    let out = match out {
-        Ok(o) => o,
-        Err(e) => return fail(format!("cannot run {}: {e}", tool.display())),
-    };
-    let text = String::from_utf8_lossy(&out.stdout);
-    let mut results: Vec<Result<RunResult, String>> = text
-        .lines()
-        .map(|l| {
-            let v: Json = serde_json::from_str(l).map_err(|e| format!("result line: {e}"))?;
-            match v.get("error").and_then(Json::as_str) {
-                Some(e) => Err(e.to_string()),
-                None => parse_result(l),
+    let lines: Vec<String> = lines.lines().map(str::to_string).collect();
+    // cases the runner has not answered yet; a case it hangs on (TileLang's
+    // compiler can take minutes on some programs) is given up after
+    // case_limit() and the runner restarts with the cases after it
+    let mut results: Vec<Result<RunResult, String>> = Vec::with_capacity(items.len());
+    while results.len() < items.len() {
+        let rest = &lines[results.len()..];
+        let list = dir.join(format!("batch{}.jsonl", results.len()));
+        if let Err(e) = std::fs::write(&list, rest.join("\n") + "\n") {
+            let _ = std::fs::remove_dir_all(&dir);
+            return fail(format!("{}: {e}", list.display()));
+        }
+        let before = results.len();
+        match stream_batch(peer, &tool, &list, rest.len(), &mut results) {
+            Ok(()) => {}
+            Err(e) => {
+                // the case being run when the runner stopped or hung
+                results.push(Err(e));
             }
-        })
-        .collect();
-    if results.len() != items.len() {
-        let err = String::from_utf8_lossy(&out.stderr);
-        let last = err
-            .lines()
-            .rev()
-            .find(|l| !l.trim().is_empty())
-            .unwrap_or("");
-        results.resize_with(items.len(), || {
-            Err(format!("{} stopped early: {}", tool.display(), last.trim()))
-        });
+        }
+        if results.len() == before {
+            results.push(Err(format!("{} gave no answer", tool.display())));
+        }
     }
+    let _ = std::fs::remove_dir_all(&dir);
     results
+}
+
+/// Longest time one case of a batch may take before it is given up:
+/// `$KSEM_PEER_CASE_LIMIT` seconds, else 120.
+fn case_limit() -> std::time::Duration {
+    let s = std::env::var("KSEM_PEER_CASE_LIMIT")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(120);
+    std::time::Duration::from_secs(s)
+}
+
+/// Runs the runner on the batch file `list` of `n` cases, appending each
+/// answer to `results` as it comes; an error names why the runner stopped
+/// before answering them all (a hang past [`case_limit`] kills it).
+fn stream_batch(
+    peer: Peer,
+    tool: &Path,
+    list: &Path,
+    n: usize,
+    results: &mut Vec<Result<RunResult, String>>,
+) -> Result<(), String> {
+    use std::io::BufRead;
+    use std::process::Stdio;
+    let mut child = Command::new(peer.python())
+        .arg(tool)
+        .arg("--batch")
+        .arg(list)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("cannot run {}: {e}", tool.display()))?;
+    let stdout = child.stdout.take().ok_or("no stdout")?;
+    let (tx, rx) = std::sync::mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let mut answered = 0;
+    let outcome = loop {
+        if answered == n {
+            break Ok(());
+        }
+        match rx.recv_timeout(case_limit()) {
+            Ok(l) => {
+                let r = serde_json::from_str::<Json>(&l)
+                    .map_err(|e| format!("result line: {e}"))
+                    .and_then(|v| match v.get("error").and_then(Json::as_str) {
+                        Some(e) => Err(e.to_string()),
+                        None => parse_result(&l),
+                    });
+                results.push(r);
+                answered += 1;
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                break Err(format!(
+                    "{} took more than {} s on this program",
+                    peer.name(),
+                    case_limit().as_secs()
+                ))
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                break Err(format!("{} stopped early", tool.display()))
+            }
+        }
+    };
+    let _ = child.kill();
+    let _ = child.wait();
+    let _ = reader.join();
+    outcome
 }
 
 /// Batches run so far by this process (names their temporary directories).
@@ -212,6 +283,40 @@ pub fn parse_result(text: &str) -> Result<RunResult, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A runner that hangs on one case is given up on that case only: the
+    /// batch restarts with the cases after it.
+    #[test]
+    fn a_hanging_case_is_given_up_and_the_rest_still_run() {
+        let dir = std::env::temp_dir().join(format!("ksem-fake-peer-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let runner = dir.join("fake_run.py");
+        std::fs::write(
+            &runner,
+            "import json, sys, time\n\
+             for line in open(sys.argv[2]):\n\
+             \x20   case = json.loads(line)\n\
+             \x20   if 'HANG' in open(case['program']).read():\n\
+             \x20       time.sleep(60)\n\
+             \x20   print(json.dumps({'kernel': 'k', 'backend': 'tilelang', 'buffers': {'o': {'dtype': 'int32', 'bits': ['0x00000001']}}, 'ub': []}), flush=True)\n",
+        )
+        .unwrap();
+        std::env::set_var("KSEM_TILELANG_RUN", &runner);
+        std::env::set_var("KSEM_PEER_CASE_LIMIT", "2");
+        let launch = serde_json::json!({"args": {}});
+        let items = [("ok", &launch), ("HANG", &launch), ("ok", &launch)];
+        let start = std::time::Instant::now();
+        let r = run_batch(Peer::TileLang, &items);
+        assert_eq!(r.len(), 3);
+        assert!(r[0].is_ok() && r[2].is_ok(), "{r:?}");
+        assert!(
+            r[1].as_ref()
+                .is_err_and(|e| e.contains("took more than 2 s")),
+            "{r:?}"
+        );
+        assert!(start.elapsed() < std::time::Duration::from_secs(30));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     #[test]
     fn reads_the_runners_result_json() {
