@@ -142,6 +142,10 @@ enum Cmd {
         /// The language: triton, cudapy or tilelang.
         #[arg(long, default_value = "triton")]
         dialect: String,
+        /// The program as a campaign against a real system generates it
+        /// (`fuzz --backends interp,tilelang`), leaving out what is known to differ.
+        #[arg(long)]
+        real_peer: bool,
     },
     /// Measure the interpreter's throughput (elements per second).
     Bench {
@@ -427,9 +431,11 @@ fn dispatch(cmd: Cmd) -> Result<ExitCode, Error> {
             index,
             out,
             dialect,
+            real_peer,
         } => {
             let config = fuzz::gen::Config {
                 dialect: parse_dialect(&dialect)?,
+                real_peer,
                 ..Default::default()
             };
             let p = fuzz::gen::generate(&config, seed, index);
