@@ -125,17 +125,15 @@ pub fn run_batch(peer: Peer, items: &[(&str, &Json)]) -> Vec<Result<RunResult, S
     if let Err(e) = std::fs::create_dir_all(&dir) {
         return fail(format!("{}: {e}", dir.display()));
     }
-    let mut lines = String::new();
+    let mut lines = Vec::with_capacity(items.len());
     for (i, (src, launch)) in items.iter().enumerate() {
         let path = dir.join(format!("p{i}.py"));
         if let Err(e) = std::fs::write(&path, src) {
             return fail(format!("{}: {e}", path.display()));
         }
         let line = serde_json::json!({"program": path.display().to_string(), "launch": launch});
-        lines.push_str(&line.to_string());
-        lines.push('\n');
+        lines.push(line.to_string());
     }
-    let lines: Vec<String> = lines.lines().map(str::to_string).collect();
     // cases the runner has not answered yet; a case it hangs on (TileLang's
     // compiler can take minutes on some programs) is given up after
     // case_limit() and the runner restarts with the cases after it
@@ -147,16 +145,9 @@ pub fn run_batch(peer: Peer, items: &[(&str, &Json)]) -> Vec<Result<RunResult, S
             let _ = std::fs::remove_dir_all(&dir);
             return fail(format!("{}: {e}", list.display()));
         }
-        let before = results.len();
-        match stream_batch(peer, &tool, &list, rest.len(), &mut results) {
-            Ok(()) => {}
-            Err(e) => {
-                // the case being run when the runner stopped or hung
-                results.push(Err(e));
-            }
-        }
-        if results.len() == before {
-            results.push(Err(format!("{} gave no answer", tool.display())));
+        if let Err(e) = stream_batch(peer, &tool, &list, rest.len(), &mut results) {
+            // the case being run when the runner stopped or hung
+            results.push(Err(e));
         }
     }
     let _ = std::fs::remove_dir_all(&dir);

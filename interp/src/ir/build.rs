@@ -2,9 +2,10 @@
 //! constant folding by the evaluator's own element semantics.
 
 use super::expr::{Expr, ExprKind};
-use super::op::{BinOp, UnOp};
+use super::op::{BinOp, CastKind, UnOp};
 use super::types::Type;
 use crate::dtype::DType;
+use crate::float::{Overflow, Rounding};
 use crate::span::Span;
 
 /// A node of `kind` with type `ty` at `span`.
@@ -68,6 +69,20 @@ pub fn load(ptr: Expr, d: DType, span: Span) -> Expr {
         Type::scalar(d),
         span,
     )
+}
+
+/// Value conversion as the SIMT front ends use it (stores, coercion,
+/// `int16(x)`, `astype`): round to nearest even, overflow to infinity;
+/// float → int truncates (UB out of range).
+pub const CONVERT: CastKind = CastKind::Convert(Rounding::NearestEven, Overflow::Infinity);
+
+/// `e` converted to dtype `d` by [`CONVERT`] (itself where it has dtype `d`).
+pub fn convert(e: Expr, d: DType) -> Expr {
+    if dtype_of(&e) == d {
+        return e;
+    }
+    let span = e.span;
+    mk(ExprKind::Cast(Box::new(e), CONVERT), Type::scalar(d), span)
 }
 
 /// The dtype of a value (for pointers: the pointee's).

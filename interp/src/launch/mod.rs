@@ -64,8 +64,4 @@ impl Launch {
     pub fn arg(&self, name: &str) -> Option<&ArgSpec> {
         self.args.iter().find(|(n, _)| n == name).map(|(_, a)| a)
     }
-    /// Program instances (blocks) of the launch's grid, if it gives one.
-    pub fn num_programs(&self) -> Option<u64> {
-        self.grid.map(|g| g.iter().map(|&x| x as u64).product())
-    }
 }

@@ -13,7 +13,6 @@
 use super::types::Named;
 use super::{types, Global, Module, SigType};
 use crate::dtype::DType;
-use crate::float::{Overflow, Rounding};
 use crate::frontend::py::op_text;
 use crate::frontend::py::{self, dotted};
 use crate::ir::build::*;
@@ -32,10 +31,6 @@ const INT_DIV: IntDiv = IntDiv {
     round: DivRound::Floor,
     zero: DivZero::Zero,
 };
-
-/// Value conversion (`int16(x)`, stores, coercion): round to nearest even,
-/// overflow to infinity; float → int truncates, UB out of range.
-const CONVERT: CastKind = CastKind::Convert(Rounding::NearestEven, Overflow::Infinity);
 
 /// An array: a pointer to element 0 and a static row-major shape.
 #[derive(Clone, Debug)]
@@ -96,15 +91,6 @@ pub struct Elab<'m> {
 
 fn err<T>(span: Span, msg: impl Into<String>) -> DResult<T> {
     Err(Diagnostic::new(span, msg))
-}
-
-/// `e` converted to dtype `d` (value conversion).
-fn convert(e: Expr, d: DType) -> Expr {
-    if e.ty.dtype() == d {
-        return e;
-    }
-    let span = e.span;
-    mk(ExprKind::Cast(Box::new(e), CONVERT), Type::scalar(d), span)
 }
 
 /// The path of a type object, if `path` names one (`numba.int16`, `numpy.float32`).

@@ -5,6 +5,7 @@
 use super::{types, Module};
 use crate::dtype::DType;
 use crate::launch::{ConstArg, Launch};
+use crate::ops::floor_div;
 use crate::span::{DResult, Diagnostic, Span};
 use rustpython_parser::ast::{self, Constant};
 use std::collections::HashMap;
@@ -293,16 +294,6 @@ fn call(lang: &[String], f: &str, args: &[Const]) -> Option<Const> {
 /// The seed's `T.ceildiv(a, b)`: ⌈a / b⌉ (`b` is not 0).
 pub fn ceil_div(a: i128, b: i128) -> i128 {
     floor_div(a, b) + i128::from(a - b * floor_div(a, b) != 0)
-}
-
-/// Python's `a // b` (toward -inf); `b` is not 0.
-fn floor_div(a: i128, b: i128) -> i128 {
-    let q = a / b;
-    if a % b != 0 && ((a < 0) != (b < 0)) {
-        q - 1
-    } else {
-        q
-    }
 }
 
 /// `x op y` on Python values (`None` where Python would raise).

@@ -824,7 +824,7 @@ impl<'m> Elab<'m> {
                         let q = bin(BinOp::IDiv(FLOOR), a.clone(), b.clone(), span);
                         let r = bin(BinOp::IRem(FLOOR), a, b, span);
                         let up = bin(BinOp::Ne, r, konst(d, 0, span), span);
-                        let one = mk(ExprKind::Cast(Box::new(up), CONVERT), Type::scalar(d), span);
+                        let one = convert(up, d);
                         bin(BinOp::Add, q, one, span)
                     }
                 }))

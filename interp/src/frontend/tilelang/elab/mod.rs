@@ -11,7 +11,7 @@
 use super::consts::{self, Const};
 use super::{types, Module, DIALECT};
 use crate::dtype::DType;
-use crate::float::{Overflow, Rounding};
+use crate::float::Rounding;
 use crate::frontend::py::{self, dotted, op_text};
 use crate::ir::build::*;
 use crate::ir::*;
@@ -30,8 +30,6 @@ mod tile_ops;
 const FLOOR: IntDiv = IntDiv::FLOOR;
 /// `T.truncdiv`, `T.truncmod`: C's rounding.
 const TRUNC: IntDiv = IntDiv::TRUNC;
-/// Value conversion (`astype`, `T.Cast`, stores into a buffer of another dtype).
-const CONVERT: CastKind = CastKind::Convert(Rounding::NearestEven, Overflow::Infinity);
 
 /// A buffer: global (a parameter), shared or local (allocated in the kernel).
 #[derive(Clone, Debug)]
@@ -74,14 +72,6 @@ enum Val {
 
 fn err<T>(span: Span, msg: impl Into<String>) -> DResult<T> {
     Err(Diagnostic::new(span, msg))
-}
-
-fn convert(e: Expr, d: DType) -> Expr {
-    if dtype_of(&e) == d {
-        return e;
-    }
-    let span = e.span;
-    mk(ExprKind::Cast(Box::new(e), CONVERT), Type::scalar(d), span)
 }
 
 /// The elaborator of one kernel.
@@ -601,6 +591,49 @@ fn min_max(is_min: bool, a: Expr, b: Expr, span: Span) -> Expr {
     let op = if is_min { BinOp::Lt } else { BinOp::Gt };
     let c = bin(op, a.clone(), b.clone(), span);
     select(c, a, b, span)
+}
+
+/// The extent a copy-like operation runs over, and both regions with it:
+/// the dimensions of extent > 1 of each side, in order, must agree; a side
+/// in element form (`A[i, j]`) takes the other side's.
+fn paired_extent(
+    what: &str,
+    src: Region,
+    dst: Region,
+    span: Span,
+) -> DResult<(Vec<usize>, Region, Region)> {
+    let squeeze = |r: &Region| -> Vec<usize> {
+        r.extents
+            .iter()
+            .flatten()
+            .copied()
+            .filter(|&e| e != 1)
+            .collect()
+    };
+    let open = |r: &Region| r.extents.iter().all(Option::is_none);
+    let (se, de) = (squeeze(&src), squeeze(&dst));
+    let shape = match (open(&src), open(&dst)) {
+        (true, true) => {
+            return err(
+                span,
+                format!("{what} needs an extent: give a buffer or a slice on one side"),
+            )
+        }
+        (true, false) => de,
+        (false, true) => se,
+        (false, false) if se == de => se,
+        _ => {
+            return err(
+                span,
+                format!("{what} of a {se:?} region into a {de:?} region"),
+            )
+        }
+    };
+    Ok((
+        shape.clone(),
+        fill_open(src, &shape, span)?,
+        fill_open(dst, &shape, span)?,
+    ))
 }
 
 /// A region whose extents are open (element form) gets the copy's shape.

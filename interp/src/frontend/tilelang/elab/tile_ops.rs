@@ -155,31 +155,7 @@ impl<'m> Elab<'m> {
         }
         let dst = self.region_arg(&c.args[0])?;
         let src = self.region_arg(&c.args[1])?;
-        let squeeze = |r: &Region| -> Vec<usize> {
-            r.extents
-                .iter()
-                .flatten()
-                .copied()
-                .filter(|&e| e != 1)
-                .collect()
-        };
-        let shape = if src.extents.iter().all(Option::is_none) {
-            squeeze(&dst)
-        } else {
-            squeeze(&src)
-        };
-        let src = fill_open(src, &shape, span)?;
-        let dst = fill_open(dst, &shape, span)?;
-        if squeeze(&src) != squeeze(&dst) {
-            return err(
-                span,
-                format!(
-                    "T.{f} of a {:?} region into a {:?} region",
-                    squeeze(&src),
-                    squeeze(&dst)
-                ),
-            );
-        }
+        let (shape, src, dst) = paired_extent(&format!("T.{f}"), src, dst, span)?;
         self.nest(&shape, span, &mut |me, idx| {
             let sp = me.elem_ptr(&src.buf, offset(&src, idx, span), span)?;
             let dp = me.elem_ptr(&dst.buf, offset(&dst, idx, span), span)?;
@@ -507,36 +483,7 @@ impl<'m> Elab<'m> {
     /// global element outside its buffer is not read (the destination gets
     /// 0) or not written.
     pub(super) fn copy(&mut self, src: Region, dst: Region, span: Span) -> DResult<()> {
-        let squeeze = |r: &Region| -> Vec<usize> {
-            r.extents
-                .iter()
-                .flatten()
-                .copied()
-                .filter(|&e| e != 1)
-                .collect()
-        };
-        let (se, de) = (squeeze(&src), squeeze(&dst));
-        let src_open = src.extents.iter().all(Option::is_none);
-        let dst_open = dst.extents.iter().all(Option::is_none);
-        let shape = match (src_open, dst_open) {
-            (true, true) => {
-                return err(
-                    span,
-                    "T.copy needs an extent: give a buffer or a slice on one side",
-                )
-            }
-            (true, false) => de,
-            (false, true) => se,
-            (false, false) if se == de => se,
-            _ => {
-                return err(
-                    span,
-                    format!("T.copy of a {se:?} region into a {de:?} region"),
-                )
-            }
-        };
-        let src = fill_open(src, &shape, span)?;
-        let dst = fill_open(dst, &shape, span)?;
+        let (shape, src, dst) = paired_extent("T.copy", src, dst, span)?;
         self.nest(&shape, span, &mut |me, idx| {
             let s_at = offset(&src, idx, span);
             let d_at = offset(&dst, idx, span);
