@@ -237,6 +237,7 @@ impl SimtLower<'_> {
                 indices,
                 dims,
                 neg,
+                offset,
             } => {
                 let mut off = "0ll".to_string();
                 for (i, d) in indices.iter().zip(dims) {
@@ -245,6 +246,14 @@ impl SimtLower<'_> {
                         "ksem_index({off}, ksem_ival<{}>({iv}), {d}ll, {})",
                         dt(i.ty.dtype()),
                         *neg == NegIndex::Wrap
+                    );
+                }
+                if let Some(o) = offset {
+                    // the checks above, then the layout's own offset
+                    let ov = self.expr(o)?;
+                    off = format!(
+                        "(({off}) < 0 ? -1ll : ksem_ival<{}>({ov}))",
+                        dt(o.ty.dtype())
                     );
                 }
                 match &base.kind {

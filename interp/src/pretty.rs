@@ -33,6 +33,13 @@ pub fn kernel(k: &Kernel) -> String {
     out
 }
 
+/// Renders one statement (nested bodies included) of kernel `k`.
+pub fn stmt(k: &Kernel, s: &Stmt) -> String {
+    let mut out = String::new();
+    block(k, std::slice::from_ref(s), 0, &mut out);
+    out
+}
+
 fn var(k: &Kernel, v: VarId) -> String {
     format!("{}.{v}", k.vars[v].0)
 }
@@ -178,10 +185,15 @@ pub fn expr(k: &Kernel, e: &Expr) -> String {
             indices,
             dims,
             neg,
+            offset,
         } => {
             let idx: Vec<String> = indices.iter().map(|i| expr(k, i)).collect();
+            let off = offset
+                .as_ref()
+                .map(|o| format!(" at {}", expr(k, o)))
+                .unwrap_or_default();
             format!(
-                "elem_ptr[{dims:?}, {neg:?}]({}, [{}])",
+                "elem_ptr[{dims:?}, {neg:?}]({}, [{}]){off}",
                 expr(k, base),
                 idx.join(", ")
             )

@@ -1048,8 +1048,13 @@ impl<'a> BlockRun<'a> {
                 indices,
                 dims,
                 neg,
+                offset,
             } => {
                 let mut p = self.eval(base, active)?;
+                let offset = match offset {
+                    Some(o) => Some((o.ty.dtype(), self.eval(o, active)?)),
+                    None => None,
+                };
                 let idx = indices
                     .iter()
                     .map(|i| self.eval(i, active).map(|v| (i.ty.dtype(), v)))
@@ -1080,6 +1085,9 @@ impl<'a> BlockRun<'a> {
                             ));
                         }
                         flat = flat * dim as i128 + i;
+                    }
+                    if let Some((d, o)) = &offset {
+                        flat = ops::int_value(*d, o.bits[l]);
                     }
                     p.bits[l] = ptr_add(p.bits[l], flat);
                 }

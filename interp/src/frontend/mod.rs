@@ -3,6 +3,7 @@
 //! the dialect of a file is recognised from its imports.
 
 pub mod cudapy;
+pub mod hidet;
 pub mod py;
 pub mod tilelang;
 pub mod triton;
@@ -19,6 +20,8 @@ pub enum Dialect {
     /// CUDA Python (numba-cuda, NumbaPro).
     CudaPy,
     TileLang,
+    /// Hidet script.
+    Hidet,
 }
 
 impl Dialect {
@@ -28,6 +31,7 @@ impl Dialect {
             Dialect::Triton => "triton",
             Dialect::CudaPy => "cudapy",
             Dialect::TileLang => "tilelang",
+            Dialect::Hidet => "hidet",
         }
     }
 
@@ -45,14 +49,8 @@ impl Dialect {
         if has("triton") {
             return Ok(Dialect::Triton);
         }
-        for other in ["hidet"] {
-            if has(other) {
-                return Err(Diagnostic::new(
-                    Span { line: 1, col: 1 },
-                    format!("{other} kernels are not supported yet"),
-                )
-                .with_help("ksem runs Triton, TileLang and CUDA Python (numba) kernels"));
-            }
+        if has("hidet") {
+            return Ok(Dialect::Hidet);
         }
         Ok(Dialect::Triton)
     }
@@ -101,5 +99,6 @@ pub fn elaborate(file: &str, src: &str, launch: &Launch, kernel: Option<&str>) -
         }
         Dialect::CudaPy => cudapy::elaborate(source, launch, kernel),
         Dialect::TileLang => tilelang::elaborate(source, launch, kernel),
+        Dialect::Hidet => hidet::elaborate(source, launch, kernel),
     }
 }

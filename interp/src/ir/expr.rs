@@ -94,6 +94,11 @@ pub enum ExprKind {
         indices: Vec<Expr>,
         dims: Vec<usize>,
         neg: NegIndex,
+        /// The element offset once every index is within its dimension:
+        /// `None` is row-major; `Some(o)` is an integer expression the front
+        /// end computed from the same indices (a layout other than
+        /// row-major, e.g. Hidet's column-major or composed layouts).
+        offset: Option<Box<Expr>>,
     },
     /// Atomic read-modify-write of the element at `ptr`; the value is the
     /// element's old value. `cmp` is the compared value of `Cas`.

@@ -300,6 +300,7 @@ impl Verifier<'_> {
                 base,
                 indices,
                 dims,
+                offset,
                 ..
             } => {
                 self.pointer(base)?;
@@ -307,7 +308,7 @@ impl Verifier<'_> {
                 if indices.len() != dims.len() || indices.is_empty() {
                     return fail(span, "indices and dimensions differ in number");
                 }
-                for i in indices {
+                for i in indices.iter().chain(offset.as_deref()) {
                     self.expr(i)?;
                     if !i.ty.shape.is_empty() || i.ty.is_ptr() || !i.ty.dtype().is_int() {
                         return fail(i.span, format!("index of type {}", i.ty));

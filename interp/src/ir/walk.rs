@@ -65,9 +65,15 @@ impl Expr {
                 .flatten()
                 .map(|b| &**b)
                 .collect(),
-            ExprKind::ElemPtr { base, indices, .. } => {
-                std::iter::once(&**base).chain(indices).collect()
-            }
+            ExprKind::ElemPtr {
+                base,
+                indices,
+                offset,
+                ..
+            } => std::iter::once(&**base)
+                .chain(indices)
+                .chain(offset.as_deref())
+                .collect(),
             ExprKind::Atomic { ptr, val, cmp, .. } => [Some(ptr), Some(val), cmp.as_ref()]
                 .into_iter()
                 .flatten()

@@ -601,6 +601,7 @@ impl<'m> Elab<'m> {
                 indices,
                 dims,
                 neg,
+                offset,
             } => {
                 let indices = indices.into_iter().map(|i| self.temp(i)).collect();
                 mk(
@@ -609,6 +610,7 @@ impl<'m> Elab<'m> {
                         indices,
                         dims,
                         neg,
+                        offset,
                     },
                     ty,
                     span,
@@ -1165,6 +1167,7 @@ impl<'m> Elab<'m> {
                 indices,
                 dims: arr.shape.clone(),
                 neg: NegIndex::Wrap,
+                offset: None,
             },
             ty,
             span,
@@ -1983,6 +1986,7 @@ impl<'m> Elab<'m> {
                     indices: zeros,
                     dims: arr.shape.clone(),
                     neg: NegIndex::Wrap,
+                    offset: None,
                 },
                 arr.base.ty.clone(),
                 span,

@@ -319,6 +319,7 @@ impl<'m> Elab<'m> {
                 indices: out,
                 dims: b.shape.clone(),
                 neg: NegIndex::Ub,
+                offset: None,
             },
             b.base.ty.clone(),
             span,

@@ -1,0 +1,258 @@
+//! Hidet script (the seed `003`): a module scan that finds the
+//! `@hidet.script` functions of `with hidet.script_module()` blocks, and
+//! the elaborator of `elab` that turns a `cuda_kernel` (or a `cpu_kernel`,
+//! one sequential thread) into a SIMT program of the IR.
+//!
+//! What a file may contain besides its script functions (imports, host code
+//! that builds and calls the module, `if __name__ == "__main__":`) is
+//! ignored. Module-level constants (`N = 16`) are host values the functions
+//! may use, as in Python.
+
+mod elab;
+pub mod layout;
+pub mod types;
+
+use super::py::{dotted, Source};
+use crate::ir::Kernel;
+use crate::launch::Launch;
+use crate::span::{DResult, Diagnostic, Span};
+use rustpython_parser::ast::{self, Constant};
+use std::collections::HashMap;
+
+/// A module-level value a script function can read.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Global {
+    /// An imported module or a name from one, by its full dotted path
+    /// (`hidet.lang.f32`, `hidet.lang.cuda.threadIdx`).
+    Path(String),
+    Int(i128),
+    Float(f64),
+    Bool(bool),
+    Str(String),
+}
+
+/// A `@hidet.script` function.
+pub struct Func {
+    pub def: ast::StmtFunctionDef,
+    pub span: Span,
+}
+
+/// A Hidet script file as ksem sees it.
+pub struct Module {
+    pub src: Source,
+    pub funcs: HashMap<String, Func>,
+    /// Script function names in source order.
+    pub order: Vec<String>,
+    pub globals: HashMap<String, Global>,
+}
+
+impl Module {
+    /// Scans a parsed file: imports, constants and script functions (at
+    /// module level, in `with hidet.script_module()` blocks, and in such
+    /// blocks inside a module-level function).
+    pub fn scan(src: Source) -> DResult<Module> {
+        let mut m = Module {
+            funcs: HashMap::new(),
+            order: Vec::new(),
+            globals: HashMap::new(),
+            src,
+        };
+        let body = std::mem::take(&mut m.src.body);
+        m.scan_block(&body, 0);
+        m.src.body = body;
+        Ok(m)
+    }
+
+    fn scan_block(&mut self, body: &[ast::Stmt], depth: usize) {
+        for s in body {
+            self.scan_stmt(s, depth);
+        }
+    }
+
+    fn scan_stmt(&mut self, s: &ast::Stmt, depth: usize) {
+        match s {
+            ast::Stmt::Import(i) if depth == 0 => {
+                for a in &i.names {
+                    let full = a.name.to_string();
+                    match &a.asname {
+                        Some(n) => {
+                            self.globals.insert(n.to_string(), Global::Path(full));
+                        }
+                        None => {
+                            let top = full.split('.').next().unwrap_or("").to_string();
+                            self.globals.insert(top.clone(), Global::Path(top));
+                        }
+                    }
+                }
+            }
+            ast::Stmt::ImportFrom(f) if depth == 0 => {
+                let module = f.module.as_ref().map(|m| m.to_string()).unwrap_or_default();
+                for a in &f.names {
+                    let name = a.name.to_string();
+                    let local = a.asname.as_ref().map_or(name.clone(), |n| n.to_string());
+                    self.globals
+                        .insert(local, Global::Path(format!("{module}.{name}")));
+                }
+            }
+            ast::Stmt::Assign(a) if depth == 0 => {
+                if let [ast::Expr::Name(n)] = a.targets.as_slice() {
+                    match self.const_value(&a.value) {
+                        Some(v) => {
+                            self.globals.insert(n.id.to_string(), v);
+                        }
+                        None => {
+                            self.globals.remove(n.id.as_str());
+                        }
+                    }
+                }
+            }
+            ast::Stmt::With(w) => {
+                let is_module = w.items.iter().any(|it| {
+                    let callee = match &it.context_expr {
+                        ast::Expr::Call(c) => dotted(&c.func),
+                        _ => None,
+                    };
+                    callee.is_some_and(|c| c.ends_with("script_module"))
+                });
+                if is_module {
+                    self.scan_block(&w.body, depth + 1);
+                }
+            }
+            ast::Stmt::FunctionDef(f) => {
+                if self.is_script(f) {
+                    self.order.push(f.name.to_string());
+                    self.funcs.insert(
+                        f.name.to_string(),
+                        Func {
+                            def: f.clone(),
+                            span: self.src.span(f),
+                        },
+                    );
+                } else if depth == 0 {
+                    // a builder function: `def build(): with hidet.script_module() …`
+                    for s in &f.body {
+                        if matches!(s, ast::Stmt::With(_)) {
+                            self.scan_stmt(s, depth + 1);
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Whether `f` is decorated with `@hidet.script` (or `@script` imported
+    /// from hidet).
+    fn is_script(&self, f: &ast::StmtFunctionDef) -> bool {
+        f.decorator_list.iter().any(|d| {
+            let Some(name) = dotted(d) else { return false };
+            let full = self.resolve(&name);
+            full == "hidet.script" || full.ends_with("lang.script") || full == "hidet.lang.script"
+        })
+    }
+
+    /// The full dotted path a dotted name of the module stands for.
+    pub fn resolve(&self, name: &str) -> String {
+        let (head, rest) = match name.split_once('.') {
+            Some((h, r)) => (h, Some(r)),
+            None => (name, None),
+        };
+        match self.globals.get(head) {
+            Some(Global::Path(p)) => match rest {
+                Some(r) => format!("{p}.{r}"),
+                None => p.clone(),
+            },
+            _ => name.to_string(),
+        }
+    }
+
+    /// A module-level constant: a literal, or arithmetic on constants.
+    fn const_value(&self, e: &ast::Expr) -> Option<Global> {
+        match e {
+            ast::Expr::Constant(c) => match &c.value {
+                Constant::Int(i) => i128::try_from(i).ok().map(Global::Int),
+                Constant::Float(f) => Some(Global::Float(*f)),
+                Constant::Bool(b) => Some(Global::Bool(*b)),
+                Constant::Str(s) => Some(Global::Str(s.clone())),
+                _ => None,
+            },
+            ast::Expr::Name(n) => match self.globals.get(n.id.as_str()) {
+                Some(g @ (Global::Int(_) | Global::Float(_) | Global::Bool(_))) => Some(g.clone()),
+                _ => None,
+            },
+            ast::Expr::UnaryOp(u) if matches!(u.op, ast::UnaryOp::USub) => {
+                match self.const_value(&u.operand)? {
+                    Global::Int(i) => Some(Global::Int(-i)),
+                    Global::Float(f) => Some(Global::Float(-f)),
+                    _ => None,
+                }
+            }
+            ast::Expr::BinOp(b) => {
+                let (Global::Int(x), Global::Int(y)) =
+                    (self.const_value(&b.left)?, self.const_value(&b.right)?)
+                else {
+                    return None;
+                };
+                use ast::Operator as O;
+                match b.op {
+                    O::Add => x.checked_add(y),
+                    O::Sub => x.checked_sub(y),
+                    O::Mult => x.checked_mul(y),
+                    O::FloorDiv => elab::py_floordiv(x, y),
+                    O::Pow if (0..128).contains(&y) => x.checked_pow(y as u32),
+                    _ => None,
+                }
+                .map(Global::Int)
+            }
+            _ => None,
+        }
+    }
+}
+
+/// Elaborates the kernel of a Hidet script file for `launch`: the one named
+/// by `kernel` (or the launch's `"kernel"`), else the only `cuda_kernel` or
+/// `cpu_kernel` of the file.
+pub fn elaborate(src: Source, launch: &Launch, kernel: Option<&str>) -> DResult<Kernel> {
+    let m = Module::scan(src)?;
+    let want = kernel.or(launch.kernel.as_deref());
+    let name = match want {
+        Some(n) => {
+            if !m.funcs.contains_key(n) {
+                return Err(Diagnostic::new(
+                    Span { line: 1, col: 1 },
+                    format!("no @hidet.script function named `{n}`"),
+                )
+                .with_help(format!("the file defines: {}", m.order.join(", "))));
+            }
+            n.to_string()
+        }
+        None => {
+            let kernels: Vec<&String> = m
+                .order
+                .iter()
+                .filter(|n| elab::is_kernel(&m, &m.funcs[*n]))
+                .collect();
+            match kernels.as_slice() {
+                [k] => (*k).clone(),
+                [] => {
+                    return Err(Diagnostic::new(
+                        Span { line: 1, col: 1 },
+                        "no Hidet kernel found (a @hidet.script function with attrs.func_kind = 'cuda_kernel' or 'cpu_kernel')",
+                    ))
+                }
+                many => {
+                    return Err(Diagnostic::new(
+                        Span { line: 1, col: 1 },
+                        format!(
+                            "the file has {} kernels ({}); say which",
+                            many.len(),
+                            many.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")
+                        ),
+                    )
+                    .with_help("give \"kernel\": NAME in the launch spec"))
+                }
+            }
+        }
+    };
+    elab::Elab::new(&m).kernel(&name, launch)
+}

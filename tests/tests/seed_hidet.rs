@@ -1,0 +1,399 @@
+//! Every rule and example of the Hidet script seed (003), checked on the
+//! bits ksem computes and on what it refuses. Expected values are reasoned
+//! by hand in each test (the seed's own tables where it has them); where
+//! the seed is silent, the measured behaviour of Hidet 0.6.1's `cpu_kernel`
+//! build (tools/probes/hidet/, docs/hidet-measured.md) is the reference.
+
+use ksem_interp::launch::{parse_launch, Launch, RunResult};
+use ksem_tests::*;
+use serde_json::{json, Value as Json};
+
+const IMPORTS: &str = "import hidet
+from hidet.lang import attrs, printf
+from hidet.lang.types import tensor, f32, f64, i8, i16, i32, i64, u8, u16, u32, u64
+from hidet.lang.layout import row_major, column_major, strided_layout, local_layout
+from hidet.lang.cuda import threadIdx, blockIdx, blockDim, gridDim, syncthreads
+";
+
+/// A script module holding the functions `defs` (each already indented
+/// under the `with`).
+fn module(defs: &str) -> String {
+    format!("{IMPORTS}\nwith hidet.script_module() as script_module:\n{defs}\nmodule = script_module.build()\n")
+}
+
+/// One `cpu_kernel` with parameters `params` and body `body`.
+fn cpu(params: &str, body: &str) -> String {
+    module(&indent(&format!(
+        "@hidet.script\ndef kernel({params}):\n    attrs.func_kind = 'cpu_kernel'\n{}",
+        indent(body)
+    )))
+}
+
+/// One `cuda_kernel` of `grid` blocks of `block` threads.
+fn cuda(grid: u32, block: u32, params: &str, body: &str) -> String {
+    module(&indent(&format!(
+        "@hidet.script\ndef kernel({params}):\n    attrs.func_kind = 'cuda_kernel'\n    attrs.cuda.grid_dim = {grid}\n    attrs.cuda.block_dim = {block}\n{}",
+        indent(body)
+    )))
+}
+
+fn args(a: Json) -> Launch {
+    let text = json!({ "args": a }).to_string();
+    parse_launch(&text).unwrap_or_else(|e| panic!("{e}\n{text}"))
+}
+
+fn signed(r: &RunResult, name: &str) -> Vec<i64> {
+    let b = r.buffers.iter().find(|b| b.name == name).expect("buffer");
+    b.bits
+        .iter()
+        .map(|&x| match b.dtype.bits() {
+            8 => x as u8 as i8 as i64,
+            16 => x as u16 as i16 as i64,
+            32 => x as u32 as i32 as i64,
+            _ => x as i64,
+        })
+        .collect()
+}
+
+/// Runs a cpu_kernel whose body writes `out: i64[n]`; `out`'s values.
+fn i64_out(body: &str, n: usize) -> Vec<i64> {
+    let src = cpu(&format!("out: i64[{n}]"), body);
+    let r = run_clean(&src, &args(json!({"out": zeros("int64", n)})));
+    signed(&r, "out")
+}
+
+// ---- the seed's tensor and layout examples ----------------------------------
+
+#[test]
+fn seed_tensor_example_row_major_by_default() {
+    // the seed: a = tensor(dtype=f32, shape=[1024, 1024]); a[0, 0] = 0.0
+    // (smaller here); row-major by default: a[i, j] is element i*4 + j
+    let src = cpu(
+        "out: f32[16]",
+        "a = tensor(dtype=f32, shape=[4, 4])\nfor i, j in hidet.lang.grid(4, 4):\n    a[i, j] = f32(i * 10 + j)\nfor k in range(16):\n    out[k] = a[k // 4, k % 4]\nprintf(\"a[%d, %d] = %.1f\\n\", 0, 0, a[0, 0])",
+    );
+    let r = run_clean(&src, &args(json!({"out": zeros("float32", 16)})));
+    let want: Vec<f32> = (0..16).map(|k| ((k / 4) * 10 + k % 4) as f32).collect();
+    assert_eq!(bits(&r, "out"), f32_bits(&want));
+}
+
+/// Writes the offsets of a layout: `t[c] = flat index of c` through a
+/// tensor of that layout, then reads the storage back as it lies in memory.
+fn storage_of(layout: &str, shape: &[usize], size: usize) -> Vec<i64> {
+    let dims = shape.len();
+    let names: Vec<String> = (0..dims).map(|d| format!("c{d}")).collect();
+    let mut flat = String::from("0");
+    for (d, n) in names.iter().enumerate() {
+        flat = format!("({flat}) * {} + {n}", shape[d]);
+    }
+    let extents: Vec<String> = shape.iter().map(|s| s.to_string()).collect();
+    let body = format!(
+        "t = tensor(dtype=i64, layout={layout})\nfor {} in hidet.lang.grid({}):\n    t[{}] = {flat}\nfor k in range({size}):\n    out[k] = (~t[{}])[k]",
+        names.join(", "),
+        extents.join(", "),
+        names.join(", "),
+        vec!["0"; dims].join(", ")
+    );
+    i64_out(&body, size)
+}
+
+/// The inverse of an offset table: storage[offset] = flat coordinate.
+fn invert(offsets: &[(usize, i64)], size: usize) -> Vec<i64> {
+    let mut s = vec![0; size];
+    for &(flat, off) in offsets {
+        s[off as usize] = flat as i64;
+    }
+    s
+}
+
+#[test]
+fn seed_strided_layout_table() {
+    // the seed: strided_layout(shape=[2, 2, 2], ranks=[0, 2, 1]):
+    // c[0,0,0]->0, c[0,1,0]->1, c[0,0,1]->2, c[0,1,1]->3,
+    // c[1,0,0]->4, c[1,1,0]->5, c[1,0,1]->6, c[1,1,1]->7
+    let table = [
+        ([0, 0, 0], 0),
+        ([0, 1, 0], 1),
+        ([0, 0, 1], 2),
+        ([0, 1, 1], 3),
+        ([1, 0, 0], 4),
+        ([1, 1, 0], 5),
+        ([1, 0, 1], 6),
+        ([1, 1, 1], 7),
+    ];
+    let offs: Vec<(usize, i64)> = table
+        .iter()
+        .map(|(c, o)| (c[0] * 4 + c[1] * 2 + c[2], *o))
+        .collect();
+    assert_eq!(
+        storage_of("strided_layout(shape=[2, 2, 2], ranks=[0, 2, 1])", &[2, 2, 2], 8),
+        invert(&offs, 8)
+    );
+}
+
+#[test]
+fn seed_row_and_column_major_are_strided() {
+    // ranks [0, 1] is row-major, [1, 0] column-major (the seed)
+    let rm = storage_of("strided_layout(shape=[3, 4], ranks=[0, 1])", &[3, 4], 12);
+    assert_eq!(rm, (0..12).collect::<Vec<i64>>());
+    assert_eq!(storage_of("row_major(3, 4)", &[3, 4], 12), rm);
+    // column-major [3, 4]: offset = c0 + 3 * c1
+    let offs: Vec<(usize, i64)> = (0..3)
+        .flat_map(|c0| (0..4).map(move |c1| (c0 * 4 + c1, (c0 + 3 * c1) as i64)))
+        .collect();
+    let cm = invert(&offs, 12);
+    assert_eq!(storage_of("column_major(3, 4)", &[3, 4], 12), cm);
+    assert_eq!(
+        storage_of("strided_layout(shape=[3, 4], ranks=[1, 0])", &[3, 4], 12),
+        cm
+    );
+}
+
+#[test]
+fn seed_composition_tables() {
+    // c = row_major(2, 1) * row_major(2, 2): shape [4, 2], c[i, j] -> 2i + j
+    assert_eq!(
+        storage_of("row_major(2, 1) * row_major(2, 2)", &[4, 2], 8),
+        (0..8).collect::<Vec<i64>>()
+    );
+    // d = row_major(2, 1) * column_major(2, 2): d[0,0]->0, d[1,0]->1,
+    // d[0,1]->2, d[1,1]->3, d[2,0]->4, d[3,0]->5, d[2,1]->6, d[3,1]->7
+    let d = [
+        ([0, 0], 0),
+        ([1, 0], 1),
+        ([0, 1], 2),
+        ([1, 1], 3),
+        ([2, 0], 4),
+        ([3, 0], 5),
+        ([2, 1], 6),
+        ([3, 1], 7),
+    ];
+    let offs: Vec<(usize, i64)> = d.iter().map(|(c, o)| (c[0] * 2 + c[1], *o)).collect();
+    assert_eq!(
+        storage_of("row_major(2, 1) * column_major(2, 2)", &[4, 2], 8),
+        invert(&offs, 8)
+    );
+}
+
+#[test]
+fn seed_composition_of_three_and_associativity() {
+    // e = row_major(2, 1) * row_major(2, 2) * column_major(2, 2): shape [8, 4];
+    // by h(c) = f(c / s_g) * n_g + g(c % s_g) applied twice (left to right):
+    // e[i, j] = (2 * (i / 2) + (j / 2)) * 4 + (i % 2) + 2 * (j % 2)
+    let offs: Vec<(usize, i64)> = (0..8)
+        .flat_map(|i| {
+            (0..4).map(move |j| (i * 4 + j, ((2 * (i / 2) + j / 2) * 4 + i % 2 + 2 * (j % 2)) as i64))
+        })
+        .collect();
+    let want = invert(&offs, 32);
+    let e = "row_major(2, 1) * row_major(2, 2) * column_major(2, 2)";
+    assert_eq!(storage_of(e, &[8, 4], 32), want);
+    // (f * g) * h = f * (g * h)
+    let right = "row_major(2, 1) * (row_major(2, 2) * column_major(2, 2))";
+    assert_eq!(storage_of(right, &[8, 4], 32), want);
+}
+
+#[test]
+fn tensor_shape_or_layout_alone() {
+    // the seed: "or ignore shape if the layout is specified"
+    let with_both = storage_of("column_major(2, 3)", &[2, 3], 6);
+    let src = cpu(
+        "out: i64[6]",
+        "t = tensor(dtype=i64, shape=[2, 3], layout=column_major(2, 3))\nfor i, j in hidet.lang.grid(2, 3):\n    t[i, j] = i * 3 + j\nfor k in range(6):\n    out[k] = (~t[0, 0])[k]",
+    );
+    let r = run_clean(&src, &args(json!({"out": zeros("int64", 6)})));
+    assert_eq!(signed(&r, "out"), with_both);
+    // column-major [2, 3] stores (0,0) (1,0) (0,1) (1,1) (0,2) (1,2)
+    assert_eq!(with_both, vec![0, 3, 1, 4, 2, 5]);
+}
+
+#[test]
+fn tensor_parameters_take_their_layout() {
+    // a: f32[2, 3] is row-major; the launch passes its storage
+    let src = cpu(
+        "a: f32[2, 3], out: f32[6]",
+        "for i, j in hidet.lang.grid(2, 3):\n    out[j * 2 + i] = a[i, j]",
+    );
+    let a: Vec<f32> = (0..6).map(|x| x as f32).collect();
+    let r = run_clean(
+        &src,
+        &args(json!({"a": buf("float32", json!(a)), "out": zeros("float32", 6)})),
+    );
+    // out is the transpose: out[j*2+i] = a[i*3+j]
+    let want: Vec<f32> = (0..6).map(|k| ((k % 2) * 3 + k / 2) as f32).collect();
+    assert_eq!(bits(&r, "out"), f32_bits(&want));
+}
+
+#[test]
+fn tensor_shape_must_be_a_constant() {
+    // the seed: "the shape of the tensor can only be defined with constant
+    // expressions … we can use tensor pointer"
+    let src = cpu("n: i32, out: f32[4]", "a = tensor(dtype=f32, shape=[n, 4])\nout[0] = 1.0");
+    let d = refused(&src, &args(json!({"n": scalar("int32", json!(4)), "out": zeros("float32", 4)})));
+    assert!(d.message.contains("must be determined at the compile time"), "{}", d.message);
+    assert!(d.help.as_deref().unwrap_or("").contains("tensor pointer"), "{:?}", d.help);
+}
+
+#[test]
+fn index_outside_a_dimension_is_ub() {
+    // a[1, 3] of an f32[2, 3] tensor is inside the buffer (element 6 of 6?
+    // no: 1*3+3 = 6 is past it) — and a[0, 3] is element 3, inside the
+    // buffer but outside dimension 1: both are out-of-bounds indices
+    let src = cpu("a: f32[2, 3], out: f32[1]", "out[0] = a[0, 3]");
+    let l = args(json!({"a": zeros("float32", 6), "out": zeros("float32", 1)}));
+    let ub = ub_of(&src, &l);
+    assert_eq!(ub.len(), 1, "{ub:?}");
+    assert!(ub[0].message.contains("axis 1 of size 3"), "{}", ub[0].message);
+}
+
+// ---- scalar types and Hidet's promotion (measured) ----------------------------
+
+#[test]
+fn mixed_types_compute_in_the_promoted_type() {
+    // docs/hidet-measured.md: both operands are cast to the promoted type.
+    // u16 300 + i8 2: promoted i16 → 302 (not 46 as a cast to i8 would give)
+    // u16 65529 < i8 2: i16 −7 < 2 → true
+    // u32 0 - 1 (literal int32): promoted i64 → −1; / 2 → 0
+    // u8 200 * u8 2: u8 → 144 (wraps, Hidet's (uint8_t) cast)
+    let src = cpu(
+        "a: u16[2], b: i8[1], t: u32[1], c: u8[1], out: i64[5]",
+        "out[0] = a[0] + b[0]\nout[1] = a[1] < b[0]\nout[2] = (t[0] - 1) / 2\nout[3] = c[0] * c[0]\nout[4] = t[0] - 1",
+    );
+    let r = run_clean(
+        &src,
+        &args(json!({
+            "a": buf("uint16", json!([300, 65529])),
+            "b": buf("int8", json!([2])),
+            "t": buf("uint32", json!([0])),
+            "c": buf("uint8", json!([200])),
+            "out": zeros("int64", 5),
+        })),
+    );
+    // 200 * 200 = 40000 = 0x9c40 → u8 0x40 = 64
+    assert_eq!(signed(&r, "out"), vec![302, 1, 0, 64, -1]);
+}
+
+#[test]
+fn integer_division_truncates_and_modulo_follows_the_dividend() {
+    // measured: `/` and `//` are the same C division; `%` has the dividend's sign
+    let out = i64_out(
+        "a: i32 = -7\nb: i32 = 2\nout[0] = a / b\nout[1] = a // b\nout[2] = a % b\nout[3] = 7 % (0 - b)\nout[4] = i8(-128) / i8(-1)",
+        5,
+    );
+    // i8 −128 / −1 is computed in int (128) and cast to int8_t: −128 (measured)
+    assert_eq!(out, vec![-3, -3, -1, 1, -128]);
+}
+
+#[test]
+fn python_values_follow_python_while_transpiling() {
+    // `-7 // 2` written with two Python ints is Python's floor division: −4;
+    // `7 / 2` is 3.5 (a float32 constant)
+    let src = cpu("out: f32[2]", "out[0] = -7 // 2\nout[1] = 7 / 2");
+    let r = run_clean(&src, &args(json!({"out": zeros("float32", 2)})));
+    assert_eq!(bits(&r, "out"), f32_bits(&[-4.0, 3.5]));
+}
+
+#[test]
+fn literals_are_int32_and_float32() {
+    // x: f64 = 0.1 stores the f64 0.1 (a float literal assigned converts
+    // the float32 constant 0.1f, so the value is (double)0.1f)
+    let src = cpu("out: f64[2]", "x: f64 = 0.1\nout[0] = x\nout[1] = f64(0.1)");
+    let r = run_clean(&src, &args(json!({"out": zeros("float64", 2)})));
+    let b = bits(&r, "out");
+    assert_eq!(b[0], (0.1f32 as f64).to_bits());
+    assert_eq!(b[1], 0.1f64.to_bits());
+}
+
+#[test]
+fn narrow_integer_arithmetic_wraps() {
+    // measured: i8 100+100 → −56, 100*100 → 16; u8 1−2 → 255 (as i64 out: −56, 16, 255)
+    let out = i64_out(
+        "a: i8 = 100\nb: u8 = 1\nout[0] = a + a\nout[1] = a * a\nout[2] = b - u8(2)",
+        3,
+    );
+    assert_eq!(out, vec![-56, 16, 255]);
+}
+
+#[test]
+fn division_by_zero_is_ub() {
+    let src = cpu("d: i32[1], out: i32[1]", "out[0] = 7 / d[0]");
+    let ub = ub_of(
+        &src,
+        &args(json!({"d": buf("int32", json!([0])), "out": zeros("int32", 1)})),
+    );
+    assert_eq!(ub.len(), 1);
+}
+
+#[test]
+fn variables_keep_their_declared_type() {
+    // x: i32 = 1.5 stores 1 (measured); a later assignment converts too
+    let out = i64_out("x: i32 = 1.5\ny = x\ny = 7.9\nout[0] = x\nout[1] = y", 2);
+    assert_eq!(out, vec![1, 7]);
+}
+
+// ---- pointers ---------------------------------------------------------------------
+
+#[test]
+fn pointer_arithmetic_counts_elements() {
+    let src = cpu(
+        "p: ~f32, out: f32[2]",
+        "q = p + 2\nout[0] = q[1]\nr: ~f32 = ~p[1]\nout[1] = r[0]",
+    );
+    let r = run_clean(
+        &src,
+        &args(json!({"p": buf("float32", json!([1.0, 2.0, 3.0, 4.0])), "out": zeros("float32", 2)})),
+    );
+    assert_eq!(bits(&r, "out"), f32_bits(&[4.0, 2.0]));
+}
+
+// ---- SIMT kernels -------------------------------------------------------------------
+
+#[test]
+fn cuda_kernel_threads_and_shared_memory() {
+    // each block reverses its 8 elements through shared memory
+    let src = cuda(
+        2,
+        8,
+        "a: f32[16], out: f32[16]",
+        "s = shared_tensor(f32, [8])\nt = threadIdx.x\ni = blockIdx.x * blockDim.x + t\ns[t] = a[i]\nsyncthreads()\nout[i] = s[7 - t]",
+    )
+    .replace(
+        "from hidet.lang.cuda import",
+        "from hidet.lang.cuda import shared_tensor,",
+    );
+    let a: Vec<f32> = (0..16).map(|x| x as f32).collect();
+    let r = run_clean(
+        &src,
+        &args(json!({"a": buf("float32", json!(a)), "out": zeros("float32", 16)})),
+    );
+    let want: Vec<f32> = (0..16).map(|k| ((k / 8) * 8 + 7 - k % 8) as f32).collect();
+    assert_eq!(bits(&r, "out"), f32_bits(&want));
+}
+
+#[test]
+fn thread_index_is_unsigned_in_c() {
+    // threadIdx.x is C's unsigned int (Hidet types it int32 and inserts no
+    // cast): (threadIdx.x - 1) / 2 for thread 0 is 0xffffffff / 2 = 2^31 - 1
+    let src = cuda(1, 1, "out: i64[1]", "out[0] = (threadIdx.x - 1) / 2");
+    let r = run_clean(&src, &args(json!({"out": zeros("int64", 1)})));
+    assert_eq!(signed(&r, "out"), vec![2147483647]);
+}
+
+#[test]
+fn helpers_are_inlined() {
+    let src = module(&indent(
+        "@hidet.script\ndef twice(x: f32) -> f32:\n    attrs.func_kind = 'cuda_internal'\n    return x * 2.0\n\n@hidet.script\ndef kernel(a: f32[4]):\n    attrs.func_kind = 'cpu_kernel'\n    for i in range(4):\n        a[i] = twice(a[i])",
+    ));
+    let r = run_clean(
+        &src,
+        &args(json!({"a": buf("float32", json!([1.0, 2.5, -3.0, 0.5]))})),
+    );
+    assert_eq!(bits(&r, "a"), f32_bits(&[2.0, 5.0, -6.0, 1.0]));
+}
+
+#[test]
+fn only_range_of_the_end_is_a_loop() {
+    let src = cpu("out: i32[1]", "for i in range(1, 4):\n    out[0] = i");
+    let d = refused(&src, &args(json!({"out": zeros("int32", 1)})));
+    assert!(d.message.contains("range(end)"), "{}", d.message);
+}
