@@ -89,6 +89,9 @@ pub struct Program {
     pub launch: Json,
     /// Language features the program exercises (for the summary).
     pub features: BTreeSet<&'static str>,
+    /// The kernel the source was printed from, where the generator builds
+    /// IR: the campaign checks that the source elaborates to the same program.
+    pub ir: Option<ksem_interp::ir::Kernel>,
 }
 
 /// Shape of a value relative to the program's tile.
@@ -395,6 +398,7 @@ impl<'c> Gen<'c> {
             source: src,
             launch: json!({"kernel": "fuzz_kernel", "grid": [grid], "args": Json::Object(args)}),
             features: std::mem::take(&mut self.features),
+            ir: None,
         }
     }
 

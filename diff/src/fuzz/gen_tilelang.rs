@@ -268,6 +268,7 @@ pub fn generate(seed: u64, index: u64, peer: bool) -> Program {
         source: src,
         launch: json!({"args": Json::Object(args)}),
         features: g.features,
+        ir: None,
     }
 }
 

@@ -4,6 +4,7 @@
 pub mod gen;
 pub mod gen_cudapy;
 pub mod gen_tilelang;
+pub mod print;
 pub mod progress;
 pub mod rng;
 pub mod run;

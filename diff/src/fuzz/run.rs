@@ -55,6 +55,10 @@ fn first(p: &Program, a: Backend) -> Result<Pending, Outcome> {
         parse_launch(&p.launch.to_string()).map_err(|e| Outcome::Error(format!("launch: {e}")))?;
     let kernel = ksem_interp::elaborate_source("fuzz.py", &p.source, &launch, None)
         .map_err(|e| Outcome::Error(e.render()))?;
+    if let Some(ir) = &p.ir {
+        ksem_interp::ir::canon::same_program(ir, &kernel)
+            .map_err(|e| Outcome::Error(format!("round trip: {e}")))?;
+    }
     let r = a
         .run(&kernel, &launch, &RUN_OPTS)
         .map_err(|e| Outcome::Error(format!("{a}: {e}")))?;

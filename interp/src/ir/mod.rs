@@ -5,6 +5,7 @@
 //! dimensions) are nodes with a dimension.
 
 pub mod build;
+pub mod canon;
 mod expr;
 mod kernel;
 mod op;

@@ -24,13 +24,7 @@ use std::collections::HashMap;
 
 const DIALECT: &str = "CUDA Python";
 
-/// Integer `//` and `%`: floor rounding (Python's, as numba-cuda computes
-/// them); a zero divisor gives 0 (numba-cuda's default "numpy" error model,
-/// measured: docs/numba-measured.md).
-const INT_DIV: IntDiv = IntDiv {
-    round: DivRound::Floor,
-    zero: DivZero::Zero,
-};
+use types::INT_DIV;
 
 /// An array: a pointer to element 0 and a static row-major shape.
 #[derive(Clone, Debug)]
@@ -1458,11 +1452,7 @@ impl<'m> Elab<'m> {
             v
         };
         let widen = |e: Expr| {
-            let w = if dtype_of(&e).is_signed_int() {
-                DType::I64
-            } else {
-                DType::U64
-            };
+            let w = types::int_unary_result(dtype_of(&e));
             convert(e, w)
         };
         Ok(match op {
@@ -1584,12 +1574,7 @@ impl<'m> Elab<'m> {
 
     fn cmp(&mut self, op: ast::CmpOp, a: Expr, b: Expr, span: Span) -> DResult<Expr> {
         use ast::CmpOp as C;
-        let c = types::promote(dtype_of(&a), dtype_of(&b));
-        let c = if dtype_of(&a) == DType::Bool && dtype_of(&b) == DType::Bool {
-            DType::Bool
-        } else {
-            c
-        };
+        let c = types::compare_type(dtype_of(&a), dtype_of(&b));
         let bop = match op {
             C::Eq | C::Is => BinOp::Eq,
             C::NotEq | C::IsNot => BinOp::Ne,
@@ -1614,12 +1599,7 @@ impl<'m> Elab<'m> {
         let b = self.expr(&i.orelse).and_then(|v| self.num(v, span));
         let pre_b = self.blocks.pop().expect("pushed");
         let b = b?;
-        let d = types::promote(dtype_of(&a), dtype_of(&b));
-        let d = if dtype_of(&a) == DType::Bool && dtype_of(&b) == DType::Bool {
-            DType::Bool
-        } else {
-            d
-        };
+        let d = types::compare_type(dtype_of(&a), dtype_of(&b));
         let r = self.new_var("_ifexp", Type::scalar(d));
         let mut then_body = pre_a;
         then_body.push(Stmt::Let(r, convert(a, d)));
@@ -2077,14 +2057,7 @@ impl<'m> Elab<'m> {
             "fabs" => Some(MathFn::Abs),
             _ => None,
         };
-        // float32 stays float32; every other argument computes in float64.
-        let fl = |d: DType| {
-            if d == DType::F32 {
-                DType::F32
-            } else {
-                DType::F64
-            }
-        };
+        let fl = types::math_type;
         if let Some(m) = unary_fn {
             if f == "log" && c.args.len() == 2 {
                 return py::unsupported(

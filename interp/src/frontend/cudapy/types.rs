@@ -8,6 +8,45 @@
 //! modern numba-cuda differs.
 
 use crate::dtype::DType;
+use crate::ir::{DivRound, DivZero, IntDiv};
+
+/// Integer `//` and `%`: floor rounding (Python's, as numba-cuda computes
+/// them); a zero divisor gives 0 (numba-cuda's default "numpy" error model,
+/// measured: docs/numba-measured.md).
+pub const INT_DIV: IntDiv = IntDiv {
+    round: DivRound::Floor,
+    zero: DivZero::Zero,
+};
+
+/// The result dtype of integer `-x`, `+x` and `~x` (the seed gives no rule;
+/// numba-cuda, measured): 64 bits of the operand's signedness.
+pub fn int_unary_result(d: DType) -> DType {
+    if d.is_signed_int() {
+        DType::I64
+    } else {
+        DType::U64
+    }
+}
+
+/// The float dtype a `math` function computes in: float32 stays float32,
+/// every other argument computes in float64.
+pub fn math_type(d: DType) -> DType {
+    if d == DType::F32 {
+        DType::F32
+    } else {
+        DType::F64
+    }
+}
+
+/// The dtype two operands are compared (or joined by `a if c else b`) in:
+/// the more generic one, except that two bools stay bool.
+pub fn compare_type(a: DType, b: DType) -> DType {
+    if a == DType::Bool && b == DType::Bool {
+        DType::Bool
+    } else {
+        promote(a, b)
+    }
+}
 
 /// Width in bits of a numeric dtype as NumbaPro counts it (bool: 1).
 fn width(d: DType) -> u32 {

@@ -1,0 +1,208 @@
+//! Random expressions of the generated kernels: the seed's mixed
+//! integer/float typing, conversions with clamping, bitwise operators with
+//! masked shifts, min/max/abs/unary/math, floor division and modulo, true
+//! division, conditional expressions and `and`/`or` conditions.
+
+use super::nodes::{self, Arith, Bitwise, S};
+use super::Gen;
+use ksem_interp::dtype::DType;
+use ksem_interp::frontend::cudapy::types;
+use ksem_interp::ir::build::{convert, dtype_of};
+use ksem_interp::ir::*;
+
+/// The dtypes values take: every integer, float32 and float64.
+pub fn dtypes() -> Vec<DType> {
+    DType::ALL
+        .into_iter()
+        .filter(|&d| (d.is_int() && d != DType::Bool) || matches!(d, DType::F32 | DType::F64))
+        .collect()
+}
+
+/// The float bounds that make converting a clamped float to `to` defined
+/// (within `to`'s range and ±1000).
+pub fn clamp_bounds(to: DType) -> (f64, f64) {
+    match to {
+        DType::I8 => (-128.0, 127.0),
+        DType::U8 => (0.0, 255.0),
+        d if d.is_signed_int() => (-1000.0, 1000.0),
+        _ => (0.0, 1000.0),
+    }
+}
+
+impl Gen {
+    /// A leaf: a live variable or a literal.
+    fn leaf(&mut self) -> Expr {
+        if self.rng.chance(0.75) && !self.live.is_empty() {
+            let v = *self.rng.pick(&self.live);
+            return self.var(v);
+        }
+        if self.rng.chance(0.5) {
+            nodes::int(self.rng.below(41) as i64 - 20)
+        } else {
+            nodes::float((self.rng.below(801) as f64 - 400.0) / 16.0)
+        }
+    }
+
+    /// An expression of nesting at most `depth`; statements it needs (the
+    /// `if` of a conditional expression) go to the current block.
+    pub fn expr(&mut self, depth: usize) -> Expr {
+        if depth == 0 || self.rng.chance(0.3) {
+            return self.leaf();
+        }
+        match self.rng.below(12) {
+            0..=4 => self.arith(depth),
+            5 => self.bitwise(depth),
+            6 => self.conversion(depth),
+            7 => self.if_exp(depth),
+            8 => {
+                let (a, b) = (self.expr(depth - 1), self.expr(depth - 1));
+                self.features.insert("minmax");
+                let is_min = self.rng.chance(0.5);
+                nodes::min_max(is_min, a, b)
+            }
+            10 => self.unary(depth),
+            _ => {
+                let x = self.expr(depth - 1);
+                self.features.insert("abs");
+                nodes::abs(x)
+            }
+        }
+    }
+
+    fn arith(&mut self, depth: usize) -> Expr {
+        let (a, b) = (self.expr(depth - 1), self.expr(depth - 1));
+        use Arith::*;
+        let op = *self.rng.pick(&[Add, Sub, Mul, TrueDiv, Mod, FloorDiv]);
+        let float = types::promote(dtype_of(&a), dtype_of(&b)).is_float();
+        match op {
+            // Python's float `//` and `%` elaborate to selects, which have
+            // no printed form of their own: `+` and `math.fmod` instead
+            FloorDiv if float => return nodes::arith(Add, a, b),
+            Mod if float => {
+                self.features.insert("fmod");
+                return nodes::fmod(a, b);
+            }
+            TrueDiv => self.features.insert("truediv"),
+            Mod | FloorDiv => self.features.insert("floordiv/mod"),
+            _ => self.features.insert("arith"),
+        };
+        nodes::arith(op, a, b)
+    }
+
+    fn bitwise(&mut self, depth: usize) -> Expr {
+        let (a, b) = (self.int_expr(depth - 1), self.int_expr(depth - 1));
+        use Bitwise::*;
+        let op = *self.rng.pick(&[And, Or, Xor, Shl, Shr]);
+        self.features.insert("bitwise");
+        let b = if matches!(op, Shl | Shr) {
+            // shift amounts are masked to 0..7
+            nodes::bitwise(And, b, nodes::int(7))
+        } else {
+            b
+        };
+        nodes::bitwise(op, a, b)
+    }
+
+    /// A conversion by a type object; floats are clamped first.
+    fn conversion(&mut self, depth: usize) -> Expr {
+        let x = self.expr(depth - 1);
+        let to = *self.rng.pick(&dtypes());
+        self.features.insert("convert");
+        let x = if dtype_of(&x).is_float() && !to.is_float() {
+            let (lo, hi) = clamp_bounds(to);
+            nodes::clamp(x, lo, hi)
+        } else {
+            x
+        };
+        convert(x, to)
+    }
+
+    /// `a if c else b`: an `if` setting a fresh `_ifexp` variable.
+    fn if_exp(&mut self, depth: usize) -> Expr {
+        let c = self.cond(depth - 1);
+        let (a, then_pre) = self.within(|g| g.expr(depth - 1));
+        let (b, else_pre) = self.within(|g| g.expr(depth - 1));
+        self.features.insert("ifexp");
+        let d = types::compare_type(dtype_of(&a), dtype_of(&b));
+        let r = self.new_var("_ifexp", d);
+        let mut then_body = then_pre;
+        then_body.push(Stmt::Let(r, convert(a, d)));
+        let mut else_body = else_pre;
+        else_body.push(Stmt::Let(r, convert(b, d)));
+        self.emit(Stmt::If {
+            cond: c,
+            then_body,
+            else_body,
+        });
+        self.var(r)
+    }
+
+    fn unary(&mut self, depth: usize) -> Expr {
+        let x = self.expr(depth - 1);
+        self.features.insert("unary");
+        if !dtype_of(&x).is_float() {
+            let op = *self.rng.pick(&[UnOp::Neg, UnOp::Not]);
+            return nodes::negate(op, x);
+        }
+        if self.rng.chance(0.5) {
+            self.features.insert("math");
+            use MathFn::*;
+            let f = *self.rng.pick(&[Sqrt, Abs, Floor, Ceil]);
+            nodes::math(f, x)
+        } else {
+            nodes::negate(UnOp::Neg, x)
+        }
+    }
+
+    /// An integer expression (a float is clamped and converted to int32).
+    pub fn int_expr(&mut self, depth: usize) -> Expr {
+        let x = self.expr(depth);
+        if dtype_of(&x).is_float() {
+            convert(nodes::clamp(x, -1000.0, 1000.0), DType::I32)
+        } else {
+            x
+        }
+    }
+
+    /// An expression that a variable of dtype `d` can take inside a loop or
+    /// branch, where the value is converted to `d`: no float for an int.
+    pub fn expr_for(&mut self, d: DType, depth: usize) -> Expr {
+        if d.is_float() {
+            self.expr(depth)
+        } else {
+            self.int_expr(depth)
+        }
+    }
+
+    /// A condition; with `and`/`or`, the `_boolop` pattern of the front end.
+    pub fn cond(&mut self, depth: usize) -> Expr {
+        let (a, b) = (self.expr(depth), self.expr(depth));
+        use BinOp::*;
+        let op = *self.rng.pick(&[Lt, Le, Gt, Ge, Eq, Ne]);
+        let c = nodes::compare(op, a, b);
+        if !self.rng.chance(0.25) {
+            return c;
+        }
+        self.features.insert("and/or");
+        let (second, pre) = self.within(|g| {
+            let d = g.expr(depth);
+            nodes::compare(Gt, d, nodes::int(0))
+        });
+        let and = self.rng.chance(0.5);
+        let r = self.new_var("_boolop", DType::Bool);
+        let go_on = if and {
+            self.var(r)
+        } else {
+            ksem_interp::ir::build::unary(UnOp::LogicalNot, self.var(r), S)
+        };
+        let mut then_body = pre;
+        then_body.push(Stmt::Let(r, second));
+        self.emit(Stmt::Let(r, c));
+        self.emit(Stmt::If {
+            cond: go_on,
+            then_body,
+            else_body: vec![],
+        });
+        self.var(r)
+    }
+}

@@ -1,0 +1,6 @@
+//! Printers: a kernel of the IR as the source text of a dialect. The fuzzer
+//! builds kernels as IR and prints them; the printed text elaborates back to
+//! the same program (`ir::canon::same_program`), which the fuzzer checks
+//! before running it.
+
+pub mod cudapy;
