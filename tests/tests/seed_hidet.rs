@@ -126,7 +126,11 @@ fn seed_strided_layout_table() {
         .map(|(c, o)| (c[0] * 4 + c[1] * 2 + c[2], *o))
         .collect();
     assert_eq!(
-        storage_of("strided_layout(shape=[2, 2, 2], ranks=[0, 2, 1])", &[2, 2, 2], 8),
+        storage_of(
+            "strided_layout(shape=[2, 2, 2], ranks=[0, 2, 1])",
+            &[2, 2, 2],
+            8
+        ),
         invert(&offs, 8)
     );
 }
@@ -182,7 +186,12 @@ fn seed_composition_of_three_and_associativity() {
     // e[i, j] = (2 * (i / 2) + (j / 2)) * 4 + (i % 2) + 2 * (j % 2)
     let offs: Vec<(usize, i64)> = (0..8)
         .flat_map(|i| {
-            (0..4).map(move |j| (i * 4 + j, ((2 * (i / 2) + j / 2) * 4 + i % 2 + 2 * (j % 2)) as i64))
+            (0..4).map(move |j| {
+                (
+                    i * 4 + j,
+                    ((2 * (i / 2) + j / 2) * 4 + i % 2 + 2 * (j % 2)) as i64,
+                )
+            })
         })
         .collect();
     let want = invert(&offs, 32);
@@ -228,10 +237,24 @@ fn tensor_parameters_take_their_layout() {
 fn tensor_shape_must_be_a_constant() {
     // the seed: "the shape of the tensor can only be defined with constant
     // expressions … we can use tensor pointer"
-    let src = cpu("n: i32, out: f32[4]", "a = tensor(dtype=f32, shape=[n, 4])\nout[0] = 1.0");
-    let d = refused(&src, &args(json!({"n": scalar("int32", json!(4)), "out": zeros("float32", 4)})));
-    assert!(d.message.contains("must be determined at the compile time"), "{}", d.message);
-    assert!(d.help.as_deref().unwrap_or("").contains("tensor pointer"), "{:?}", d.help);
+    let src = cpu(
+        "n: i32, out: f32[4]",
+        "a = tensor(dtype=f32, shape=[n, 4])\nout[0] = 1.0",
+    );
+    let d = refused(
+        &src,
+        &args(json!({"n": scalar("int32", json!(4)), "out": zeros("float32", 4)})),
+    );
+    assert!(
+        d.message.contains("must be determined at the compile time"),
+        "{}",
+        d.message
+    );
+    assert!(
+        d.help.as_deref().unwrap_or("").contains("tensor pointer"),
+        "{:?}",
+        d.help
+    );
 }
 
 #[test]
@@ -243,7 +266,11 @@ fn index_outside_a_dimension_is_ub() {
     let l = args(json!({"a": zeros("float32", 6), "out": zeros("float32", 1)}));
     let ub = ub_of(&src, &l);
     assert_eq!(ub.len(), 1, "{ub:?}");
-    assert!(ub[0].message.contains("axis 1 of size 3"), "{}", ub[0].message);
+    assert!(
+        ub[0].message.contains("axis 1 of size 3"),
+        "{}",
+        ub[0].message
+    );
 }
 
 // ---- scalar types and Hidet's promotion (measured) ----------------------------
@@ -341,7 +368,9 @@ fn pointer_arithmetic_counts_elements() {
     );
     let r = run_clean(
         &src,
-        &args(json!({"p": buf("float32", json!([1.0, 2.0, 3.0, 4.0])), "out": zeros("float32", 2)})),
+        &args(
+            json!({"p": buf("float32", json!([1.0, 2.0, 3.0, 4.0])), "out": zeros("float32", 2)}),
+        ),
     );
     assert_eq!(bits(&r, "out"), f32_bits(&[4.0, 2.0]));
 }
@@ -396,4 +425,60 @@ fn only_range_of_the_end_is_a_loop() {
     let src = cpu("out: i32[1]", "for i in range(1, 4):\n    out[0] = i");
     let d = refused(&src, &args(json!({"out": zeros("int32", 1)})));
     assert!(d.message.contains("range(end)"), "{}", d.message);
+}
+
+#[test]
+fn half_precision_arithmetic_rounds_once_to_the_promoted_type() {
+    // f16 + f16 is computed in f16 (Hidet's half class: through float, then
+    // rounded back, measured correctly rounded): 1 + 2^-11 is halfway
+    // between 1 and 1 + 2^-10 → even: 1.0 (0x3c00); 1 + 3·2^-11 is halfway
+    // between 1 + 2^-10 (odd mantissa) and 1 + 2^-9 → 0x3c02.
+    // f16 + a float literal (f32) is f32: 1 + 2^-11 exactly (0x3f801000).
+    // bf16 + f16 is bf16 (Hidet's table): 1 + 2^-9 is a quarter ulp of bf16 → 1.0 (0x3f80).
+    let src = cpu(
+        "h: f16[3], f: f32[1], b: bf16[1]",
+        "one: f16 = 1.0\nsmall: f16 = 0.00048828125\nh[0] = one + small\nh[1] = one + small * f16(3.0)\nf[0] = one + 0.00048828125\nbone = hidet.lang.bf16(1.0)\nb[0] = bone + f16(0.001953125)\nh[2] = f16(65504.0) + f16(32.0)",
+    )
+    .replace("from hidet.lang.types import tensor,", "from hidet.lang.types import tensor, f16, bf16,");
+    let r = run_clean(
+        &src,
+        &args(
+            json!({"h": zeros("float16", 3), "f": zeros("float32", 1), "b": zeros("bfloat16", 1)}),
+        ),
+    );
+    // 65504 + 32 = 65536 is past 65520 (the largest f16 plus half an ulp):
+    // it overflows to inf (0x7c00)
+    assert_eq!(bits(&r, "h"), vec![0x3c00, 0x3c02, 0x7c00]);
+    assert_eq!(bits(&r, "f"), vec![0x3f801000]);
+    assert_eq!(bits(&r, "b"), vec![0x3f80]);
+}
+
+#[test]
+fn types_not_run_yet_are_refused_with_their_position() {
+    for (ty, line) in [
+        ("tfloat32", "x: tfloat32 = 1.0"),
+        ("complex64", "x: complex64 = 1.0"),
+        ("f16x2", "x: f16x2 = 1.0"),
+    ] {
+        let src = cpu("out: f32[1]", &format!("{line}\nout[0] = 1.0")).replace(
+            "from hidet.lang.types import tensor,",
+            &format!("from hidet.lang.types import tensor, {ty},"),
+        );
+        let d = refused(&src, &args(json!({"out": zeros("float32", 1)})));
+        assert!(
+            d.message.contains("not supported yet"),
+            "{ty}: {}",
+            d.message
+        );
+        assert_eq!(d.span.line, loc1(&src, line).0, "{ty}");
+    }
+}
+
+#[test]
+fn a_typed_constant_out_of_range_is_refused() {
+    // measured: i8(300) → "ValueError: Value 300 is out of range for int8"
+    let src = cpu("out: i32[1]", "out[0] = i8(300)");
+    let d = refused(&src, &args(json!({"out": zeros("int32", 1)})));
+    assert!(d.message.contains("out of range for i8"), "{}", d.message);
+    assert_eq!(d.span.line, loc1(&src, "i8(300)").0);
 }

@@ -34,6 +34,9 @@ use std::collections::HashMap;
 
 const DIALECT: &str = "Hidet script";
 
+/// The output that holds what a host function returns.
+const RETURN: &str = "return";
+
 /// C's integer `/` and `%`: truncation; a zero divisor is UB.
 const C_DIV: IntDiv = IntDiv {
     round: DivRound::Trunc,
@@ -46,7 +49,11 @@ pub fn py_floordiv(x: i128, y: i128) -> Option<i128> {
         return None;
     }
     let q = x / y;
-    Some(if x % y != 0 && ((x < 0) != (y < 0)) { q - 1 } else { q })
+    Some(if x % y != 0 && ((x < 0) != (y < 0)) {
+        q - 1
+    } else {
+        q
+    })
 }
 
 /// Python's modulo of two host integers (`None` for a zero divisor).
@@ -67,6 +74,16 @@ struct Tensor {
     base: Expr,
     dtype: DType,
     layout: Layout,
+    /// Indices already given (`a[i]` of a 2-d tensor), held in variables.
+    prefix: Vec<Expr>,
+}
+
+/// What indexing gives.
+enum Indexed {
+    /// A pointer to the element and its dtype.
+    Elem(Expr, DType),
+    /// A tensor of the remaining dimensions.
+    Sub(Tensor),
 }
 
 /// A type written in the kernel (annotations, casts, declarations).
@@ -88,7 +105,10 @@ enum Val {
     Str(String),
     /// A Hidet scalar: `e` is typed with the C type it computes in, `hty`
     /// is Hidet's type of it.
-    Num { e: Expr, hty: DType },
+    Num {
+        e: Expr,
+        hty: DType,
+    },
     Tensor(Tensor),
     /// A pointer to a `DType` element (global memory, or an element of a
     /// shared or local tensor).
@@ -134,6 +154,11 @@ pub struct Elab<'m> {
     blocks: Vec<Block>,
     grid: Option<([u32; 3], Span)>,
     block: Option<([u32; 3], Span)>,
+    /// The launch's values of the scalar parameters (bits), for what must
+    /// be known while transpiling: launch dimensions, tensor pointer shapes.
+    known: HashMap<VarId, u64>,
+    /// The `return` output of a host function and its dtype.
+    ret_out: Option<(VarId, DType)>,
 }
 
 fn err<T>(span: Span, msg: impl Into<String>) -> DResult<T> {
@@ -170,11 +195,12 @@ fn declared_kind(m: &Module, f: &Func) -> Option<(String, Span)> {
     launch_attrs.then(|| ("cuda_kernel".to_string(), f.span))
 }
 
-/// Whether `f` is a kernel (`cuda_kernel` or `cpu_kernel`).
+/// Whether `f` is a kernel (`cuda_kernel`, `cpu_kernel`, or `public`: a
+/// host function, which runs on the CPU like a `cpu_kernel`).
 pub fn is_kernel(m: &Module, f: &Func) -> bool {
     matches!(
         declared_kind(m, f).as_ref().map(|(k, _)| k.as_str()),
-        Some("cuda_kernel" | "cpu_kernel")
+        Some("cuda_kernel" | "cpu_kernel" | "public")
     )
 }
 
@@ -190,6 +216,8 @@ impl<'m> Elab<'m> {
             blocks: Vec::new(),
             grid: None,
             block: None,
+            known: HashMap::new(),
+            ret_out: None,
         }
     }
 
@@ -261,13 +289,13 @@ impl<'m> Elab<'m> {
         let fspan = f.span;
         self.kind = match declared_kind(self.m, f) {
             Some((k, _)) if k == "cuda_kernel" => FuncKind::CudaKernel,
-            Some((k, _)) if k == "cpu_kernel" => FuncKind::CpuKernel,
+            Some((k, _)) if k == "cpu_kernel" || k == "public" => FuncKind::CpuKernel,
             Some((k, s)) => {
                 return Err(Diagnostic::new(
                     s,
                     format!("`{name}` is a `{k}` function, not a kernel"),
                 )
-                .with_help("launch a function with attrs.func_kind = 'cuda_kernel' or 'cpu_kernel'"))
+                .with_help("launch a function with attrs.func_kind = 'cuda_kernel', 'cpu_kernel' or 'public'"))
             }
             None => {
                 return Err(Diagnostic::new(
@@ -277,12 +305,7 @@ impl<'m> Elab<'m> {
                 .with_help("add attrs.func_kind = 'cuda_kernel' (with attrs.cuda.grid_dim and block_dim) or 'cpu_kernel'"))
             }
         };
-        if let Some(r) = &f.def.returns {
-            let rt = self.annotation_type(r)?;
-            if !matches!(rt, HType::Void) {
-                return err(self.span(&**r), "a kernel returns nothing (void)");
-            }
-        }
+
         let def = f.def.clone();
         let mut params = Vec::new();
         let mut env = HashMap::new();
@@ -293,11 +316,33 @@ impl<'m> Elab<'m> {
             env.insert(pname.clone(), val);
             params.push(param);
         }
+        let mut fresh = vec![];
+        if let Some(r) = &def.returns {
+            match self.annotation_type(r)? {
+                HType::Void => {}
+                HType::Scalar(d) if self.kind == FuncKind::CpuKernel => {
+                    // the value a host function returns is reported as the
+                    // one-element output `return`
+                    self.supported_dtype(d, self.span(&**r))?;
+                    let v = self.new_var(RETURN, Type::global_ptr(d));
+                    params.push(Param {
+                        name: RETURN.to_string(),
+                        kind: ParamKind::Pointer(d),
+                        var: Some(v),
+                    });
+                    fresh.push((RETURN.to_string(), 1));
+                    self.ret_out = Some((v, d));
+                }
+                _ => return err(self.span(&**r), "a CUDA kernel returns nothing (void)"),
+            }
+        }
         for (n, _) in &launch.args {
             if !names.iter().any(|(p, _, _)| p == n) {
                 return err(
                     fspan,
-                    format!("the launch spec passes `{n}`, which kernel `{name}` has no parameter for"),
+                    format!(
+                        "the launch spec passes `{n}`, which kernel `{name}` has no parameter for"
+                    ),
                 );
             }
         }
@@ -342,7 +387,7 @@ impl<'m> Elab<'m> {
             grid,
             block,
             params,
-            fresh: vec![],
+            fresh,
             arrays: self.arrays,
             vars: self.vars,
             body,
@@ -353,13 +398,22 @@ impl<'m> Elab<'m> {
     fn param_list(&self, def: &ast::StmtFunctionDef) -> DResult<Vec<(String, Span, ast::Expr)>> {
         let a = &def.args;
         if let Some(v) = a.vararg.as_deref() {
-            return err(self.span(v), "Hidet program does not support \"*args\" arguments.");
+            return err(
+                self.span(v),
+                "Hidet program does not support \"*args\" arguments.",
+            );
         }
         if let Some(v) = a.kwarg.as_deref() {
-            return err(self.span(v), "Hidet program does not support keyword arguments.");
+            return err(
+                self.span(v),
+                "Hidet program does not support keyword arguments.",
+            );
         }
         if let Some(v) = a.kwonlyargs.first() {
-            return err(self.span(&v.def), "Hidet program does not support \"*kwargs\" arguments.");
+            return err(
+                self.span(&v.def),
+                "Hidet program does not support \"*kwargs\" arguments.",
+            );
         }
         let mut out = Vec::new();
         for p in a.posonlyargs.iter().chain(&a.args) {
@@ -371,7 +425,10 @@ impl<'m> Elab<'m> {
                     self.span(&p.def),
                     "Hidet expects type annotation for each function argument.",
                 )
-                .with_help(format!("annotate it: {}: i32, {}: f32[4, 8] or {}: ~f32", p.def.arg, p.def.arg, p.def.arg)));
+                .with_help(format!(
+                    "annotate it: {}: i32, {}: f32[4, 8] or {}: ~f32",
+                    p.def.arg, p.def.arg, p.def.arg
+                )));
             };
             out.push((p.def.arg.to_string(), self.span(&p.def), (**ann).clone()));
         }
@@ -387,8 +444,11 @@ impl<'m> Elab<'m> {
         launch: &Launch,
     ) -> DResult<(Val, Param)> {
         let arg = launch.arg(pname).ok_or_else(|| {
-            Diagnostic::new(pspan, format!("the launch spec has no argument for parameter `{pname}`"))
-                .with_help(format!("add \"{pname}\" to the launch's \"args\""))
+            Diagnostic::new(
+                pspan,
+                format!("the launch spec has no argument for parameter `{pname}`"),
+            )
+            .with_help(format!("add \"{pname}\" to the launch's \"args\""))
         })?;
         match (ty, arg) {
             (HType::Tensor(d, layout), ArgSpec::Buffer { dtype, bits, .. }) => {
@@ -409,6 +469,7 @@ impl<'m> Elab<'m> {
                 let base = self.var_expr(var, pspan);
                 Ok((
                     Val::Tensor(Tensor {
+                        prefix: vec![],
                         base,
                         dtype: d,
                         layout,
@@ -436,12 +497,22 @@ impl<'m> Elab<'m> {
                 if *dtype != d {
                     return Err(Diagnostic::new(
                         pspan,
-                        format!("`{pname}` is declared {} but the launch passes {}", Named(d), Named(*dtype)),
+                        format!(
+                            "`{pname}` is declared {} but the launch passes {}",
+                            Named(d),
+                            Named(*dtype)
+                        ),
                     )
-                    .with_help(format!("pass \"{pname}\": {{\"dtype\": \"{}\", \"value\": …}}", d.json_name())));
+                    .with_help(format!(
+                        "pass \"{pname}\": {{\"dtype\": \"{}\", \"value\": …}}",
+                        d.json_name()
+                    )));
                 }
                 self.supported_dtype(d, pspan)?;
                 let var = self.new_var(pname, Type::scalar(d));
+                if let ArgSpec::Scalar { bits, .. } = arg {
+                    self.known.insert(var, *bits);
+                }
                 Ok((
                     Val::Num {
                         e: self.var_expr(var, pspan),
@@ -462,11 +533,19 @@ impl<'m> Elab<'m> {
                     ConstArg::Int(i) => Val::Int(*i),
                     ConstArg::Float(f) => Val::Float(*f),
                     ConstArg::Bool(b) => Val::Bool(*b),
-                    _ => return err(pspan, format!("`{pname}` needs a number, the launch passes {c:?}")),
+                    _ => {
+                        return err(
+                            pspan,
+                            format!("`{pname}` needs a number, the launch passes {c:?}"),
+                        )
+                    }
                 };
                 if let (Val::Int(i), true) = (&v, d.is_int() && d != DType::Bool) {
                     if !fits(*i, d) {
-                        return err(pspan, format!("{i} does not fit `{pname}`'s type {}", Named(d)));
+                        return err(
+                            pspan,
+                            format!("{i} does not fit `{pname}`'s type {}", Named(d)),
+                        );
                     }
                 }
                 let e = self.host_to_expr(v, pspan)?;
@@ -485,11 +564,17 @@ impl<'m> Elab<'m> {
             (HType::Void, _) => err(pspan, "a parameter cannot be void"),
             (ty, ArgSpec::Buffer { .. }) => err(
                 pspan,
-                format!("`{pname}` is declared {} but the launch passes a buffer", htype_text(&ty)),
+                format!(
+                    "`{pname}` is declared {} but the launch passes a buffer",
+                    htype_text(&ty)
+                ),
             ),
             (ty, _) => err(
                 pspan,
-                format!("`{pname}` is declared {} but the launch passes a scalar", htype_text(&ty)),
+                format!(
+                    "`{pname}` is declared {} but the launch passes a scalar",
+                    htype_text(&ty)
+                ),
             ),
         }
     }
@@ -499,21 +584,28 @@ impl<'m> Elab<'m> {
         if want != got {
             return Err(Diagnostic::new(
                 pspan,
-                format!("`{pname}` holds {} but the launch passes a {} buffer", Named(want), got.json_name()),
+                format!(
+                    "`{pname}` holds {} but the launch passes a {} buffer",
+                    Named(want),
+                    got.json_name()
+                ),
             )
-            .with_help(format!("give the buffer \"dtype\": \"{}\"", want.json_name())));
+            .with_help(format!(
+                "give the buffer \"dtype\": \"{}\"",
+                want.json_name()
+            )));
         }
         Ok(())
     }
 
     /// Refuses the scalar types ksem does not run for Hidet yet.
     fn supported_dtype(&self, d: DType, span: Span) -> DResult<()> {
-        if matches!(d, DType::F16 | DType::BF16 | DType::F8E4Nv | DType::F8E5) {
+        if matches!(d, DType::F8E4Nv | DType::F8E5) {
             return Err(Diagnostic::new(
                 span,
                 format!("{} is not supported yet in Hidet kernels", Named(d)),
             )
-            .with_help("ksem runs Hidet's bool, integer, f32 and f64 types"));
+            .with_help("ksem runs Hidet's bool, integer, f16, bf16, f32 and f64 types"));
         }
         Ok(())
     }
@@ -553,7 +645,7 @@ impl<'m> Elab<'m> {
                 span,
                 format!("the type {name} is not supported yet in Hidet kernels"),
             )
-            .with_help("ksem runs Hidet's bool, integer, f32 and f64 types"));
+            .with_help("ksem runs Hidet's bool, integer, f16, bf16, f32 and f64 types"));
         }
         Ok(None)
     }
@@ -626,9 +718,10 @@ impl<'m> Elab<'m> {
             return err(span, "Hidet does not support syntax like \"a = b = 1\".");
         };
         match (target, &*a.value) {
-            (ast::Expr::Tuple(_) | ast::Expr::List(_), ast::Expr::Tuple(_) | ast::Expr::List(_))
-                if elts(target).len() == elts(&a.value).len() =>
-            {
+            (
+                ast::Expr::Tuple(_) | ast::Expr::List(_),
+                ast::Expr::Tuple(_) | ast::Expr::List(_),
+            ) if elts(target).len() == elts(&a.value).len() => {
                 let vals = elts(&a.value)
                     .iter()
                     .map(|x| self.expr(x))
@@ -643,10 +736,18 @@ impl<'m> Elab<'m> {
                 let v = self.expr(&a.value)?;
                 let items = match v {
                     Val::List(items) => items,
-                    _ => return err(span, "The number of left values and right values does not match."),
+                    _ => {
+                        return err(
+                            span,
+                            "The number of left values and right values does not match.",
+                        )
+                    }
                 };
                 if items.len() != elts.len() {
-                    return err(span, "The number of left values and right values does not match.");
+                    return err(
+                        span,
+                        "The number of left values and right values does not match.",
+                    );
                 }
                 for (t, v) in elts.iter().zip(items) {
                     self.assign(t, v, None)?;
@@ -672,7 +773,10 @@ impl<'m> Elab<'m> {
             .and_then(|f| f.scopes.last())
             .is_some_and(|s| s.contains_key(name))
         {
-            return err(span, "Can not define two variables with the same name in the same scope.");
+            return err(
+                span,
+                "Can not define two variables with the same name in the same scope.",
+            );
         }
         let ty = self.annotation_type(&a.annotation)?;
         let value = match &a.value {
@@ -696,11 +800,7 @@ impl<'m> Elab<'m> {
                 Ok(())
             }
             (HType::Tensor(d, layout), None) => {
-                let space = if self.kind == FuncKind::CpuKernel {
-                    AddrSpace::Local
-                } else {
-                    AddrSpace::Local
-                };
+                let space = AddrSpace::Local;
                 let t = self.declare_tensor(name, d, layout, space, span)?;
                 self.define(name, t);
                 Ok(())
@@ -708,7 +808,10 @@ impl<'m> Elab<'m> {
             (HType::Pointer(d), Some(v)) => {
                 let p = self.pointer(v, span)?;
                 if p.1 != d {
-                    return err(span, format!("a ~{} cannot point to {}", Named(d), Named(p.1)));
+                    return err(
+                        span,
+                        format!("a ~{} cannot point to {}", Named(d), Named(p.1)),
+                    );
                 }
                 let id = self.new_var(name, p.0.ty.clone());
                 self.emit(Stmt::Let(id, p.0));
@@ -716,7 +819,9 @@ impl<'m> Elab<'m> {
                 self.define(name, Val::Ptr(var, d));
                 Ok(())
             }
-            (HType::Pointer(_), None) => err(span, "declare a pointer with its value: p: ~f32 = ~a[0]"),
+            (HType::Pointer(_), None) => {
+                err(span, "declare a pointer with its value: p: ~f32 = ~a[0]")
+            }
             (HType::Tensor(..), Some(_)) => err(span, "a tensor declaration takes no value"),
             (HType::Void, _) => err(span, "a variable cannot be void"),
         }
@@ -782,8 +887,8 @@ impl<'m> Elab<'m> {
         for (i, it) in items.into_iter().enumerate() {
             let n = match it {
                 Val::Int(n) => n,
-                Val::Num { e, .. } => fold_int(&e).ok_or_else(|| {
-                    Diagnostic::new(span, "launch dimensions must be known while transpiling")
+                Val::Num { e, .. } => self.static_int(&e).ok_or_else(|| {
+                    Diagnostic::new(span, "launch dimensions must follow from constants and the kernel's scalar arguments")
                 })?,
                 _ => return err(span, "launch dimensions must be integers"),
             };
@@ -831,7 +936,10 @@ impl<'m> Elab<'m> {
             )) => {
                 let p = self.pointer(v, span)?;
                 if p.1 != d {
-                    return err(span, format!("a ~{} cannot point to {}", Named(d), Named(p.1)));
+                    return err(
+                        span,
+                        format!("a ~{} cannot point to {}", Named(d), Named(p.1)),
+                    );
                 }
                 self.emit(Stmt::Let(id, p.0));
                 Ok(())
@@ -911,7 +1019,10 @@ impl<'m> Elab<'m> {
                 | ast::Operator::LShift
                 | ast::Operator::BitXor
         ) {
-            return err(span, format!("Hidet does not support `{}=`", py::op_text(a.op)));
+            return err(
+                span,
+                format!("Hidet does not support `{}=`", py::op_text(a.op)),
+            );
         }
         let r = self.binop(a.op, cur, rhs, span)?;
         self.assign(&a.target, r, None)
@@ -970,7 +1081,12 @@ impl<'m> Elab<'m> {
 
     fn for_stmt(&mut self, f: &ast::StmtFor, span: Span) -> DResult<()> {
         if !f.orelse.is_empty() {
-            return py::unsupported(span, "`for … else`", DIALECT, "set a flag before `break` and test it after the loop");
+            return py::unsupported(
+                span,
+                "`for … else`",
+                DIALECT,
+                "set a flag before `break` and test it after the loop",
+            );
         }
         let targets: Vec<&ast::Expr> = match &*f.target {
             ast::Expr::Tuple(t) => t.elts.iter().collect(),
@@ -1019,7 +1135,11 @@ impl<'m> Elab<'m> {
         if !tuple_target && names.len() != extents.len() {
             return err(
                 span,
-                format!("Expect {} loop variables, but got {}.", extents.len(), names.len()),
+                format!(
+                    "Expect {} loop variables, but got {}.",
+                    extents.len(),
+                    names.len()
+                ),
             );
         }
         let mut ends = Vec::new();
@@ -1125,7 +1245,12 @@ impl<'m> Elab<'m> {
 
     fn while_stmt(&mut self, w: &ast::StmtWhile, span: Span) -> DResult<()> {
         if !w.orelse.is_empty() {
-            return py::unsupported(span, "`while … else`", DIALECT, "set a flag before `break` and test it after the loop");
+            return py::unsupported(
+                span,
+                "`while … else`",
+                DIALECT,
+                "set a flag before `break` and test it after the loop",
+            );
         }
         self.blocks.push(Vec::new());
         let c = self.expr(&w.test);
@@ -1151,7 +1276,9 @@ impl<'m> Elab<'m> {
         };
         self.frame().loops -= 1;
         let body = body?;
-        let cond = if body.first().is_some_and(|s| matches!(s, Stmt::If { then_body, .. } if then_body == &vec![Stmt::Break])) {
+        let cond = if body.first().is_some_and(
+            |s| matches!(s, Stmt::If { then_body, .. } if then_body == &vec![Stmt::Break]),
+        ) {
             konst(DType::Bool, 1, span)
         } else {
             cond
@@ -1168,8 +1295,25 @@ impl<'m> Elab<'m> {
         };
         let frame = self.frames.last().expect("a frame");
         let Some(inl) = &frame.inline else {
-            if v.is_some_and(|v| !matches!(v, Val::None)) {
-                return err(span, "a kernel returns nothing; store results into a tensor parameter");
+            match (v, self.ret_out) {
+                (None | Some(Val::None), None) => {}
+                (Some(v), Some((out, d))) if !matches!(v, Val::None) => {
+                    let (e, _) = self.scalar(v, span)?;
+                    let ptr = self.var_expr(out, span);
+                    self.emit(Stmt::Store {
+                        ptr,
+                        value: convert(e, d),
+                        mask: None,
+                        span,
+                    });
+                }
+                (_, Some(_)) => return err(span, "this function must return a value"),
+                (Some(_), None) => {
+                    return err(
+                        span,
+                        "a kernel returns nothing; store results into a tensor parameter",
+                    )
+                }
             }
             self.emit(Stmt::Return);
             return Ok(());
@@ -1183,7 +1327,12 @@ impl<'m> Elab<'m> {
             }
             Some(v) => {
                 let Some(d) = ret_ty else {
-                    return err(span, format!("`{fname}` returns void (give it a return annotation such as -> f32)"));
+                    return err(
+                        span,
+                        format!(
+                            "`{fname}` returns void (give it a return annotation such as -> f32)"
+                        ),
+                    );
                 };
                 let (e, _) = self.scalar(v, span)?;
                 let id = match ret {
@@ -1207,10 +1356,23 @@ impl<'m> Elab<'m> {
     // ---- memory ----------------------------------------------------------------
 
     /// A new shared or local array of `n` elements.
-    fn alloc(&mut self, name: &str, d: DType, shape: Vec<usize>, space: AddrSpace, span: Span) -> DResult<ArrayId> {
-        let n = shape.iter().try_fold(1usize, |a, &x| a.checked_mul(x)).unwrap_or(usize::MAX);
+    fn alloc(
+        &mut self,
+        name: &str,
+        d: DType,
+        shape: Vec<usize>,
+        space: AddrSpace,
+        span: Span,
+    ) -> DResult<ArrayId> {
+        let n = shape
+            .iter()
+            .try_fold(1usize, |a, &x| a.checked_mul(x))
+            .unwrap_or(usize::MAX);
         if n > (1 << 20) {
-            return err(span, format!("{n} elements is too large for a {} tensor", space.name()));
+            return err(
+                span,
+                format!("{n} elements is too large for a {} tensor", space.name()),
+            );
         }
         self.arrays.push(ArrayDecl {
             name: name.to_string(),
@@ -1251,7 +1413,14 @@ impl<'m> Elab<'m> {
     }
 
     /// A tensor declared in the kernel: its storage is a shared or local array.
-    fn declare_tensor(&mut self, name: &str, d: DType, layout: Layout, space: AddrSpace, span: Span) -> DResult<Val> {
+    fn declare_tensor(
+        &mut self,
+        name: &str,
+        d: DType,
+        layout: Layout,
+        space: AddrSpace,
+        span: Span,
+    ) -> DResult<Val> {
         self.supported_dtype(d, span)?;
         if space == AddrSpace::Shared && self.kind == FuncKind::CpuKernel {
             return err(span, "a cpu_kernel has no shared memory");
@@ -1259,6 +1428,7 @@ impl<'m> Elab<'m> {
         let size = layout.size();
         let id = self.alloc(name, d, vec![size.max(0) as usize], space, span)?;
         Ok(Val::Tensor(Tensor {
+            prefix: vec![],
             base: self.array_base(id, span),
             dtype: d,
             layout,
@@ -1267,45 +1437,92 @@ impl<'m> Elab<'m> {
 
     /// The pointer to element `index` of a tensor or pointer, and its dtype.
     fn element(&mut self, base: Val, index: &ast::Expr, span: Span) -> DResult<(Expr, DType)> {
+        match self.index(base, index, span)? {
+            Indexed::Elem(p, d) => Ok((p, d)),
+            Indexed::Sub(t) => err(
+                span,
+                format!(
+                    "{} of the tensor's {} indices are given; an element needs all of them",
+                    t.prefix.len(),
+                    t.layout.shape().len()
+                ),
+            ),
+        }
+    }
+
+    /// The integer coordinates an index expression gives (`a[i, j]`, and
+    /// `a[axes]` with a tuple of loop variables).
+    fn coords(&mut self, index: &ast::Expr) -> DResult<Vec<Expr>> {
         let idx: Vec<&ast::Expr> = match index {
             ast::Expr::Tuple(t) => t.elts.iter().collect(),
             e => vec![e],
         };
-        let mut coords = Vec::new();
+        let mut vals = Vec::new();
         for i in &idx {
             if matches!(i, ast::Expr::Slice(_)) {
-                return py::unsupported(self.span(*i), "slicing a tensor", DIALECT, "index one element at a time: a[i, j]");
+                return py::unsupported(
+                    self.span(*i),
+                    "slicing a tensor",
+                    DIALECT,
+                    "index one element at a time: a[i, j]",
+                );
             }
-            let v = self.expr(i)?;
-            let (e, _) = self.scalar(v, self.span(*i))?;
+            match self.expr(i)? {
+                Val::List(items) => vals.extend(items.into_iter().map(|v| (v, self.span(*i)))),
+                v => vals.push((v, self.span(*i))),
+            }
+        }
+        let mut coords = Vec::new();
+        for (v, sp) in vals {
+            let (e, _) = self.scalar(v, sp)?;
             if !dtype_of(&e).is_int() {
-                return err(self.span(*i), format!("an index must be an integer, not {}", Named(dtype_of(&e))));
+                return err(
+                    sp,
+                    format!("an index must be an integer, not {}", Named(dtype_of(&e))),
+                );
             }
             coords.push(convert(e, DType::I64));
         }
+        Ok(coords)
+    }
+
+    /// Indexes a tensor or a pointer: an element, or (fewer indices than
+    /// dimensions, `a[i][j]`) the tensor of the remaining dimensions.
+    fn index(&mut self, base: Val, index: &ast::Expr, span: Span) -> DResult<Indexed> {
+        let coords = self.coords(index)?;
         match base {
             Val::Tensor(t) => {
                 let shape = t.layout.shape();
-                if coords.len() != shape.len() {
-                    return err(span, format!(
-                        "a tensor of {} dimensions indexed with {} indices",
-                        shape.len(),
-                        coords.len()
-                    ));
+                let mut all = t.prefix.clone();
+                all.extend(coords);
+                if all.len() > shape.len() {
+                    return err(
+                        span,
+                        format!(
+                            "a tensor of {} dimensions indexed with {} indices",
+                            shape.len(),
+                            all.len()
+                        ),
+                    );
+                }
+                if all.len() < shape.len() {
+                    // the indices are evaluated here, once
+                    let held = all.into_iter().map(|c| self.temp(c)).collect();
+                    return Ok(Indexed::Sub(Tensor { prefix: held, ..t }));
                 }
                 let offset = if t.layout.is_row_major() {
                     None
                 } else {
-                    let held: Vec<Expr> = coords.into_iter().map(|c| self.temp(c)).collect();
-                    coords = held;
-                    Some(Box::new(t.layout.offset_expr(&coords, span)))
+                    let held: Vec<Expr> = all.into_iter().map(|c| self.temp(c)).collect();
+                    all = held;
+                    Some(Box::new(t.layout.offset_expr(&all, span)))
                 };
                 let ty = t.base.ty.clone();
-                Ok((
+                Ok(Indexed::Elem(
                     mk(
                         ExprKind::ElemPtr {
                             base: Box::new(t.base),
-                            indices: coords,
+                            indices: all,
                             dims: shape.iter().map(|&s| s.max(0) as usize).collect(),
                             neg: NegIndex::Ub,
                             offset,
@@ -1320,7 +1537,7 @@ impl<'m> Elab<'m> {
                 let [i] = coords.as_slice() else {
                     return err(span, "a pointer takes one index");
                 };
-                Ok((bin(BinOp::PtrAdd, p, i.clone(), span), d))
+                Ok(Indexed::Elem(bin(BinOp::PtrAdd, p, i.clone(), span), d))
             }
             Val::Cell(..) | Val::Num { .. } | Val::Int(_) | Val::Float(_) => {
                 err(span, "a scalar cannot be indexed")
@@ -1364,7 +1581,10 @@ impl<'m> Elab<'m> {
             }
             Val::Tensor(_) => err(span, "expected a scalar, found a tensor"),
             Val::Ptr(..) => err(span, "expected a scalar, found a pointer"),
-            Val::Type(t) => err(span, format!("expected a scalar, found the type {}", htype_text(&t))),
+            Val::Type(t) => err(
+                span,
+                format!("expected a scalar, found the type {}", htype_text(&t)),
+            ),
             Val::Layout(_) => err(span, "expected a scalar, found a layout"),
             Val::List(_) => err(span, "expected a scalar, found a tuple"),
             Val::None => err(span, "expected a scalar, found None"),
@@ -1379,7 +1599,11 @@ impl<'m> Elab<'m> {
     fn pointer(&mut self, v: Val, span: Span) -> DResult<(Expr, DType)> {
         match v {
             Val::Ptr(p, d) => Ok((p, d)),
-            Val::Tensor(t) => Ok((t.base, t.dtype)),
+                        Val::Tensor(t) if t.prefix.is_empty() => Ok((t.base, t.dtype)),
+            Val::Tensor(_) => err(
+                span,
+                "a partly indexed tensor is not a pointer: take the address of an element (~a[i, 0])",
+            ),
             _ => err(span, "expected a pointer"),
         }
     }
@@ -1448,8 +1672,18 @@ impl<'m> Elab<'m> {
                 let base = self.expr(&a.value)?;
                 self.attribute(base, a.attr.as_str(), span)
             }
-            E::Tuple(t) => Ok(Val::List(t.elts.iter().map(|x| self.expr(x)).collect::<DResult<_>>()?)),
-            E::List(t) => Ok(Val::List(t.elts.iter().map(|x| self.expr(x)).collect::<DResult<_>>()?)),
+            E::Tuple(t) => Ok(Val::List(
+                t.elts
+                    .iter()
+                    .map(|x| self.expr(x))
+                    .collect::<DResult<_>>()?,
+            )),
+            E::List(t) => Ok(Val::List(
+                t.elts
+                    .iter()
+                    .map(|x| self.expr(x))
+                    .collect::<DResult<_>>()?,
+            )),
             E::BinOp(b) => {
                 let l = self.expr(&b.left)?;
                 let r = self.expr(&b.right)?;
@@ -1470,10 +1704,14 @@ impl<'m> Elab<'m> {
                         Ok(Val::Type(HType::Tensor(d, Layout::row_major(shape))))
                     }
                     Val::List(items) => {
-                        let i = match self.expr(&s.slice)? {
-                            Val::Int(i) => i,
-                            _ => return err(span, "a tuple is indexed with an integer known while transpiling"),
-                        };
+                        let i =
+                            match self.expr(&s.slice)? {
+                                Val::Int(i) => i,
+                                _ => return err(
+                                    span,
+                                    "a tuple is indexed with an integer known while transpiling",
+                                ),
+                            };
                         let n = items.len() as i128;
                         let k = if i < 0 { i + n } else { i };
                         items
@@ -1481,25 +1719,37 @@ impl<'m> Elab<'m> {
                             .cloned()
                             .ok_or_else(|| Diagnostic::new(span, "tuple index out of range"))
                     }
-                    other => {
-                        let (ptr, d) = self.element(other, &s.slice, span)?;
-                        Ok(Val::Num {
+                    other => match self.index(other, &s.slice, span)? {
+                        Indexed::Elem(ptr, d) => Ok(Val::Num {
                             e: load(ptr, d, span),
                             hty: d,
-                        })
-                    }
+                        }),
+                        Indexed::Sub(t) => Ok(Val::Tensor(t)),
+                    },
                 }
             }
             E::Call(c) => self.call(c, span),
-            E::Lambda(_) => py::unsupported(span, "a lambda", DIALECT, "write a @hidet.script helper function"),
-            E::ListComp(_) | E::SetComp(_) | E::DictComp(_) | E::GeneratorExp(_) => py::unsupported(
+            E::Lambda(_) => py::unsupported(
                 span,
-                "a comprehension",
+                "a lambda",
                 DIALECT,
-                "write a for loop",
+                "write a @hidet.script helper function",
             ),
-            E::Starred(_) => py::unsupported(span, "a starred expression", DIALECT, "pass each value by name"),
-            _ => py::unsupported(span, "this expression", DIALECT, "use arithmetic, comparisons, calls and indexing"),
+            E::ListComp(_) | E::SetComp(_) | E::DictComp(_) | E::GeneratorExp(_) => {
+                py::unsupported(span, "a comprehension", DIALECT, "write a for loop")
+            }
+            E::Starred(_) => py::unsupported(
+                span,
+                "a starred expression",
+                DIALECT,
+                "pass each value by name",
+            ),
+            _ => py::unsupported(
+                span,
+                "this expression",
+                DIALECT,
+                "use arithmetic, comparisons, calls and indexing",
+            ),
         }
     }
 
@@ -1530,8 +1780,8 @@ impl<'m> Elab<'m> {
                 }
                 Ok(out)
             }
-            Val::Num { e, .. } if fold_int(&e).is_some() => {
-                self.static_ints(Val::Int(fold_int(&e).expect("checked")), span)
+            Val::Num { e, .. } if self.static_int(&e).is_some() => {
+                self.static_ints(Val::Int(self.static_int(&e).expect("checked")), span)
             }
             Val::Num { .. } | Val::Cell(..) => Err(Diagnostic::new(
                 span,
@@ -1540,6 +1790,14 @@ impl<'m> Elab<'m> {
             .with_help("use constant expressions for the shape; to access a tensor whose shape is known only at run time, use a tensor pointer (~f32)")),
             _ => err(span, "a shape is a list of integers"),
         }
+    }
+
+    /// The value of an integer expression made of constants and scalar
+    /// parameters whose launch values are known.
+    fn static_int(&self, e: &Expr) -> Option<i128> {
+        let mut e = e.clone();
+        substitute(&mut e, &self.known);
+        fold_int(&e)
     }
 
     fn attribute(&mut self, base: Val, attr: &str, span: Span) -> DResult<Val> {
@@ -1552,23 +1810,42 @@ impl<'m> Elab<'m> {
                 }
                 self.path_val(&full, span)
             }
-            Val::Tensor(t) if attr == "shape" => Ok(Val::List(t.layout.shape().into_iter().map(|s| Val::Int(s as i128)).collect())),
-            Val::Layout(l) if attr == "shape" => Ok(Val::List(l.shape().into_iter().map(|s| Val::Int(s as i128)).collect())),
+            Val::Tensor(t) if attr == "shape" => Ok(Val::List(
+                t.layout
+                    .shape()
+                    .into_iter()
+                    .map(|s| Val::Int(s as i128))
+                    .collect(),
+            )),
+            Val::Layout(l) if attr == "shape" => Ok(Val::List(
+                l.shape().into_iter().map(|s| Val::Int(s as i128)).collect(),
+            )),
             Val::Layout(l) if attr == "size" => Ok(Val::Int(l.size() as i128)),
-            _ => err(span, format!("Can not access attribute \"{attr}\" of this object.")),
+            _ => err(
+                span,
+                format!("Can not access attribute \"{attr}\" of this object."),
+            ),
         }
     }
 
     /// `threadIdx.x` and friends: C's `unsigned int` values, Hidet type `int32`.
     fn cuda_index(&self, owner: &str, attr: &str, span: Span) -> DResult<Val> {
         if self.kind == FuncKind::CpuKernel {
-            return err(span, format!("{owner} is a CUDA variable; a cpu_kernel runs as one thread"));
+            return err(
+                span,
+                format!("{owner} is a CUDA variable; a cpu_kernel runs as one thread"),
+            );
         }
         let dim = match attr {
             "x" => 0,
             "y" => 1,
             "z" => 2,
-            _ => return err(span, format!("{owner} has the components x, y and z, not {attr}")),
+            _ => {
+                return err(
+                    span,
+                    format!("{owner} has the components x, y and z, not {attr}"),
+                )
+            }
         };
         let kind = match owner {
             "threadIdx" => ExprKind::ThreadId(dim),
@@ -1594,15 +1871,34 @@ impl<'m> Elab<'m> {
             return match op {
                 O::Mult => {
                     if a.shape().len() != b.shape().len() {
-                        return err(span, "composed layouts must have the same number of dimensions");
+                        return err(
+                            span,
+                            "composed layouts must have the same number of dimensions",
+                        );
                     }
-                    Ok(Val::Layout(Layout::Composed(Box::new(a.clone()), Box::new(b.clone()))))
+                    Ok(Val::Layout(Layout::Composed(
+                        Box::new(a.clone()),
+                        Box::new(b.clone()),
+                    )))
                 }
-                O::Add => Ok(Val::Layout(Layout::Concat(Box::new(a.clone()), Box::new(b.clone())))),
+                O::Add => Ok(Val::Layout(Layout::Concat(
+                    Box::new(a.clone()),
+                    Box::new(b.clone()),
+                ))),
                 _ => err(span, "Hidet does not support this operation on DataLayout."),
             };
         }
-        if let Val::Ptr(p, d) | Val::Tensor(Tensor { base: p, dtype: d, .. }) = &l {
+        if let Val::Ptr(p, d)
+        | Val::Tensor(Tensor {
+            base: p,
+            dtype: d,
+            prefix: _,
+            ..
+        }) = &l
+        {
+            if matches!(&l, Val::Tensor(t) if !t.prefix.is_empty()) {
+                return err(span, "a partly indexed tensor is not a pointer: take the address of an element (~a[i, 0])");
+            }
             if matches!(op, O::Add | O::Sub) && !matches!(r, Val::Ptr(..) | Val::Tensor(_)) {
                 let (mut i, _) = self.scalar(r, span)?;
                 if !dtype_of(&i).is_int() {
@@ -1611,9 +1907,15 @@ impl<'m> Elab<'m> {
                 if op == O::Sub {
                     i = unary(UnOp::Neg, convert(i, DType::I64), span);
                 }
-                return Ok(Val::Ptr(bin(BinOp::PtrAdd, p.clone(), convert(i, DType::I64), span), *d));
+                return Ok(Val::Ptr(
+                    bin(BinOp::PtrAdd, p.clone(), convert(i, DType::I64), span),
+                    *d,
+                ));
             }
-            return err(span, format!("`{}` is not defined on a pointer", py::op_text(op)));
+            return err(
+                span,
+                format!("`{}` is not defined on a pointer", py::op_text(op)),
+            );
         }
         let lit = |v: &Val, k: f64| match v {
             Val::Int(i) => *i as f64 == k,
@@ -1625,7 +1927,10 @@ impl<'m> Elab<'m> {
         let (da, db) = (dtype_of(&a), dtype_of(&b));
         let (orig_a, orig_b) = (a.clone(), b.clone());
         let promoted = types::promote(ha, hb).ok_or_else(|| {
-            Diagnostic::new(span, format!("Can not promote type {} and {}", Named(ha), Named(hb)))
+            Diagnostic::new(
+                span,
+                format!("Can not promote type {} and {}", Named(ha), Named(hb)),
+            )
         })?;
         // Hidet simplifies `x + 0`, `x * 1`, `0 + x`, … to `x` when it builds
         // the expression: the result keeps `x`'s Hidet type
@@ -1667,7 +1972,10 @@ impl<'m> Elab<'m> {
             }
             O::BitAnd | O::BitOr | O::BitXor => {
                 if c.is_float() {
-                    return err(span, format!("`{}` needs integer operands", py::op_text(op)));
+                    return err(
+                        span,
+                        format!("`{}` needs integer operands", py::op_text(op)),
+                    );
                 }
                 let bop = match op {
                     O::BitAnd => BinOp::And,
@@ -1680,7 +1988,10 @@ impl<'m> Elab<'m> {
                 // no casts: C shifts the promoted left operand
                 let (a, b) = (orig_a, orig_b);
                 if da.is_float() || db.is_float() {
-                    return err(span, format!("`{}` needs integer operands", py::op_text(op)));
+                    return err(
+                        span,
+                        format!("`{}` needs integer operands", py::op_text(op)),
+                    );
                 }
                 // C: the left operand's promoted type; the count is promoted on its own
                 let lt = types::c_promote(da);
@@ -1696,14 +2007,25 @@ impl<'m> Elab<'m> {
                 bin(bop, convert(a, lt), cnt, span)
             }
             O::Pow => {
-                return py::unsupported(span, "`**` on a Hidet value", DIALECT, "multiply, or call a math primitive")
+                return py::unsupported(
+                    span,
+                    "`**` on a Hidet value",
+                    DIALECT,
+                    "multiply, or call a math primitive",
+                )
             }
             O::MatMult => return err(span, "`@` is not an operator of Hidet script"),
         };
         Ok(Val::Num { e: value, hty })
     }
 
-    fn unary_op(&mut self, op: ast::UnaryOp, v: Val, operand: &ast::Expr, span: Span) -> DResult<Val> {
+    fn unary_op(
+        &mut self,
+        op: ast::UnaryOp,
+        v: Val,
+        operand: &ast::Expr,
+        span: Span,
+    ) -> DResult<Val> {
         use ast::UnaryOp as U;
         match (op, v) {
             (U::USub, Val::Int(i)) => Ok(Val::Int(-i)),
@@ -1799,7 +2121,11 @@ impl<'m> Elab<'m> {
             let _ = x;
             let inner = self.blocks.pop().expect("pushed above");
             let v = self.var_expr(r, span);
-            let cond = if is_and { v } else { unary(UnOp::LogicalNot, v, span) };
+            let cond = if is_and {
+                v
+            } else {
+                unary(UnOp::LogicalNot, v, span)
+            };
             self.emit(Stmt::If {
                 cond,
                 then_body: inner,
@@ -1821,7 +2147,10 @@ impl<'m> Elab<'m> {
         for (op, rhs) in c.ops.iter().zip(&c.comparators) {
             let r = self.expr(rhs)?;
             let r = match r {
-                Val::Num { e, hty } if c.ops.len() > 1 => Val::Num { e: self.temp(e), hty },
+                Val::Num { e, hty } if c.ops.len() > 1 => Val::Num {
+                    e: self.temp(e),
+                    hty,
+                },
                 other => other,
             };
             parts.push(self.cmp(*op, left, r.clone(), span)?);
@@ -1859,13 +2188,19 @@ impl<'m> Elab<'m> {
             C::Gt => BinOp::Gt,
             C::GtE => BinOp::Ge,
             _ => {
-                return err(span, "Currently, we do not support this operator for hidet vars.")
+                return err(
+                    span,
+                    "Currently, we do not support this operator for hidet vars.",
+                )
             }
         };
         let (a, ha) = self.scalar(l, span)?;
         let (b, hb) = self.scalar(r, span)?;
         let p = types::promote(ha, hb).ok_or_else(|| {
-            Diagnostic::new(span, format!("Can not promote type {} and {}", Named(ha), Named(hb)))
+            Diagnostic::new(
+                span,
+                format!("Can not promote type {} and {}", Named(ha), Named(hb)),
+            )
         })?;
         let (a, b) = (cast_if(a, ha, p), cast_if(b, hb, p));
         let c = types::c_arith(dtype_of(&a), dtype_of(&b));
@@ -1891,11 +2226,14 @@ impl<'m> Elab<'m> {
         let pre_b = self.blocks.pop().expect("pushed");
         let (b, hb) = b?;
         if ha != hb {
-            return err(span, format!(
-                "If-then-else operand 1 and 2 have different types ({} vs {})",
-                Named(ha),
-                Named(hb)
-            ));
+            return err(
+                span,
+                format!(
+                    "If-then-else operand 1 and 2 have different types ({} vs {})",
+                    Named(ha),
+                    Named(hb)
+                ),
+            );
         }
         let c = types::c_arith(dtype_of(&a), dtype_of(&b));
         let c = if dtype_of(&a) == DType::Bool && dtype_of(&b) == DType::Bool {
@@ -1967,6 +2305,10 @@ impl<'m> Elab<'m> {
                 } else if d == DType::Bool {
                     konst(DType::Bool, (i != 0) as u64, span)
                 } else {
+                    if !fits(i, d) {
+                        // measured: the dtype call range-checks its value
+                        return err(span, format!("Value {i} is out of range for {}", Named(d)));
+                    }
                     int_const(d, i, span)
                 }
             }
@@ -1993,14 +2335,23 @@ impl<'m> Elab<'m> {
         Ok(Val::Num { e, hty: d })
     }
 
-    fn path_call(&mut self, p: &str, args: Vec<Val>, kwargs: Vec<(String, Val)>, span: Span) -> DResult<Val> {
+    fn path_call(
+        &mut self,
+        p: &str,
+        args: Vec<Val>,
+        kwargs: Vec<(String, Val)>,
+        span: Span,
+    ) -> DResult<Val> {
         let name = last(p);
         let kw = |k: &str| kwargs.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
         let arg = |i: usize, k: &str| args.get(i).cloned().or_else(|| kw(k));
         match name {
             "syncthreads" => {
                 if self.kind == FuncKind::CpuKernel {
-                    return err(span, "syncthreads() is a CUDA barrier; a cpu_kernel runs as one thread");
+                    return err(
+                        span,
+                        "syncthreads() is a CUDA barrier; a cpu_kernel runs as one thread",
+                    );
                 }
                 self.emit(Stmt::Barrier { span });
                 Ok(Val::None)
@@ -2023,7 +2374,8 @@ impl<'m> Elab<'m> {
                 Ok(Val::None)
             }
             "cast" => {
-                let (Some(x), Some(Val::Type(HType::Scalar(d)))) = (arg(0, "obj"), arg(1, "dtype")) else {
+                let (Some(x), Some(Val::Type(HType::Scalar(d)))) = (arg(0, "obj"), arg(1, "dtype"))
+                else {
                     return err(span, "cast(x, dtype) takes a value and a scalar type");
                 };
                 self.supported_dtype(d, span)?;
@@ -2046,17 +2398,31 @@ impl<'m> Elab<'m> {
                     None => return err(span, "strided_layout(shape, ranks) needs a shape"),
                 };
                 let ranks: Vec<usize> = match arg(1, "ranks") {
-                    Some(v) => self.static_ints(v, span)?.into_iter().map(|r| r as usize).collect(),
+                    Some(v) => self
+                        .static_ints(v, span)?
+                        .into_iter()
+                        .map(|r| r as usize)
+                        .collect(),
                     None => (0..shape.len()).collect(),
                 };
                 let mut sorted = ranks.clone();
                 sorted.sort_unstable();
                 if sorted != (0..shape.len()).collect::<Vec<_>>() {
-                    return err(span, format!("ranks {ranks:?} must order the {} dimensions: a permutation of 0..{}", shape.len(), shape.len()));
+                    return err(
+                        span,
+                        format!(
+                            "ranks {ranks:?} must order the {} dimensions: a permutation of 0..{}",
+                            shape.len(),
+                            shape.len()
+                        ),
+                    );
                 }
                 Ok(Val::Layout(Layout::strided(shape, &ranks)))
             }
-            "tensor" | "shared_tensor" | "register_tensor" => self.tensor_decl(name, args, kwargs, span),
+            "tensor_pointer" | "as_tensor_pointer" => self.tensor_pointer(name, args, kwargs, span),
+            "tensor" | "shared_tensor" | "register_tensor" => {
+                self.tensor_decl(name, args, kwargs, span)
+            }
             "bitwise_not" => {
                 let [x] = args.as_slice() else {
                     return err(span, "bitwise_not(x) takes one value");
@@ -2072,21 +2438,32 @@ impl<'m> Elab<'m> {
                     hty,
                 })
             }
-            "atomic_add" | "atomic_sub" | "atomic_min" | "atomic_max" | "atomic_exchange" | "atomic_cas" => {
-                self.atomic(name, args, span)
-            }
-            "range" | "grid" => err(span, format!("{name}(…) is a loop iterable: for i in {name}(…)")),
+            "atomic_add" | "atomic_sub" | "atomic_min" | "atomic_max" | "atomic_exchange"
+            | "atomic_cas" => self.atomic(name, args, span),
+            "range" | "grid" => err(
+                span,
+                format!("{name}(…) is a loop iterable: for i in {name}(…)"),
+            ),
             "min" | "max" | "abs" if p.starts_with("builtins.") => Err(Diagnostic::new(
                 span,
                 format!("Python's {name}() does not apply to Hidet values"),
             )
             .with_help("write the comparison: a if a < b else b")),
-            _ => err(span, format!("`{p}` is not supported in a Hidet kernel yet")),
+            _ => err(
+                span,
+                format!("`{p}` is not supported in a Hidet kernel yet"),
+            ),
         }
     }
 
     /// `tensor(dtype, shape, layout, scope)`, `shared_tensor(…)`, `register_tensor(…)`.
-    fn tensor_decl(&mut self, name: &str, args: Vec<Val>, kwargs: Vec<(String, Val)>, span: Span) -> DResult<Val> {
+    fn tensor_decl(
+        &mut self,
+        name: &str,
+        args: Vec<Val>,
+        kwargs: Vec<(String, Val)>,
+        span: Span,
+    ) -> DResult<Val> {
         let mut pos = args.into_iter();
         let get = |k: &str| kwargs.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
         let mut scope = match name {
@@ -2109,7 +2486,8 @@ impl<'m> Elab<'m> {
         }
         let d = match dtype {
             Some(Val::Type(HType::Scalar(d))) => d,
-            Some(Val::Str(s)) => types::scalar_named(&s).ok_or_else(|| Diagnostic::new(span, format!("unknown dtype {s:?}")))?,
+            Some(Val::Str(s)) => types::scalar_named(&s)
+                .ok_or_else(|| Diagnostic::new(span, format!("unknown dtype {s:?}")))?,
             _ => return err(span, "a tensor needs a scalar dtype"),
         };
         let layout = match (shape, layout) {
@@ -2128,7 +2506,12 @@ impl<'m> Elab<'m> {
             Some(Val::Str(s)) => match s.as_str() {
                 "shared" => AddrSpace::Shared,
                 "register" | "default" | "local" => AddrSpace::Local,
-                "global" => return err(span, "global tensors declared in a kernel are not supported yet"),
+                "global" => {
+                    return err(
+                        span,
+                        "global tensors declared in a kernel are not supported yet",
+                    )
+                }
                 _ => return err(span, format!("unknown scope {s:?}")),
             },
             Some(_) => return err(span, "scope is a string ('shared', 'register')"),
@@ -2136,9 +2519,72 @@ impl<'m> Elab<'m> {
         Ok(Val::Decl(d, layout, space))
     }
 
+    /// `tensor_pointer(dtype, shape, layout, init=p)` and
+    /// `as_tensor_pointer(p, dtype, shape, layout)`: a tensor view of the
+    /// memory `p` points to. Its shape may depend on the kernel's scalar
+    /// arguments (their launch values fix it, as they fix the launch).
+    fn tensor_pointer(
+        &mut self,
+        name: &str,
+        args: Vec<Val>,
+        kwargs: Vec<(String, Val)>,
+        span: Span,
+    ) -> DResult<Val> {
+        let kw = |k: &str| kwargs.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
+        let mut pos = args.into_iter();
+        let init = if name == "as_tensor_pointer" {
+            pos.next().or_else(|| kw("expr"))
+        } else {
+            None
+        };
+        let dtype = pos.next().or_else(|| kw("dtype"));
+        let shape = pos.next().or_else(|| kw("shape"));
+        let layout = pos.next().or_else(|| kw("layout"));
+        let init = init.or_else(|| pos.next()).or_else(|| kw("init"));
+        let d = match dtype {
+            Some(Val::Type(HType::Scalar(d))) => d,
+            Some(Val::Str(s)) => types::scalar_named(&s)
+                .ok_or_else(|| Diagnostic::new(span, format!("unknown dtype {s:?}")))?,
+            _ => return err(span, format!("{name} needs a scalar dtype")),
+        };
+        self.supported_dtype(d, span)?;
+        let layout = match (shape, layout) {
+            (_, Some(Val::Layout(l))) => l,
+            (Some(s), None | Some(Val::None)) if !matches!(s, Val::None) => {
+                Layout::row_major(self.static_ints(s, span).map_err(|d| {
+                    d.with_help("a tensor pointer's shape must follow from constants and the kernel's scalar arguments")
+                })?)
+            }
+            _ => return err(span, format!("{name} needs a shape or a layout")),
+        };
+        let Some(init) = init else {
+            return err(span, format!("{name} needs the pointer it views (init=…)"));
+        };
+        let (base, pd) = self.pointer(init, span)?;
+        if pd != d {
+            return err(
+                span,
+                format!(
+                    "a {} tensor pointer cannot view {} memory",
+                    Named(d),
+                    Named(pd)
+                ),
+            );
+        }
+        Ok(Val::Tensor(Tensor {
+            base,
+            dtype: d,
+            layout,
+            prefix: vec![],
+        }))
+    }
+
     fn atomic(&mut self, name: &str, args: Vec<Val>, span: Span) -> DResult<Val> {
         if self.kind == FuncKind::CpuKernel {
-            return err(span, format!("{name} is a CUDA atomic; a cpu_kernel runs as one thread"));
+            return err(
+                span,
+                format!("{name} is a CUDA atomic; a cpu_kernel runs as one thread"),
+            );
         }
         let op = match name {
             "atomic_add" => AtomicOp::Add,
@@ -2155,9 +2601,13 @@ impl<'m> Elab<'m> {
         let mut it = args.into_iter();
         let (ptr, d) = self.pointer(it.next().expect("checked"), span)?;
         let ok = matches!(d, DType::I32 | DType::U32 | DType::I64 | DType::U64)
-            || (matches!(d, DType::F32 | DType::F64) && matches!(op, AtomicOp::Add | AtomicOp::Exch));
+            || (matches!(d, DType::F32 | DType::F64)
+                && matches!(op, AtomicOp::Add | AtomicOp::Exch));
         if !ok {
-            return err(span, format!("{name} is not defined on {} (CUDA's atomics)", Named(d)));
+            return err(
+                span,
+                format!("{name} is not defined on {} (CUDA's atomics)", Named(d)),
+            );
         }
         let mut rest = Vec::new();
         for a in it {
@@ -2185,7 +2635,13 @@ impl<'m> Elab<'m> {
     }
 
     /// A call of a helper (`cuda_internal`, `cpu_internal`): inlined.
-    fn inline(&mut self, name: &str, args: Vec<Val>, kwargs: Vec<(String, Val)>, span: Span) -> DResult<Val> {
+    fn inline(
+        &mut self,
+        name: &str,
+        args: Vec<Val>,
+        kwargs: Vec<(String, Val)>,
+        span: Span,
+    ) -> DResult<Val> {
         if !kwargs.is_empty() {
             return err(span, "Hidet do not support call with keyword.");
         }
@@ -2199,7 +2655,14 @@ impl<'m> Elab<'m> {
         let def = f.def.clone();
         let params = self.param_list(&def)?;
         if params.len() != args.len() {
-            return err(span, format!("`{name}` takes {} arguments, {} given", params.len(), args.len()));
+            return err(
+                span,
+                format!(
+                    "`{name}` takes {} arguments, {} given",
+                    params.len(),
+                    args.len()
+                ),
+            );
         }
         let mut env = HashMap::new();
         for ((pname, pspan, ann), a) in params.iter().zip(args) {
@@ -2209,19 +2672,47 @@ impl<'m> Elab<'m> {
                     let (e, _) = self.scalar(a, span)?;
                     let v = self.new_var(pname, Type::scalar(d));
                     self.emit(Stmt::Let(v, convert(e, d)));
-                    env.insert(pname.clone(), Val::Num { e: self.var_expr(v, *pspan), hty: d });
+                    env.insert(
+                        pname.clone(),
+                        Val::Num {
+                            e: self.var_expr(v, *pspan),
+                            hty: d,
+                        },
+                    );
                 }
                 HType::Tensor(d, layout) => {
                     let (p, pd) = self.pointer(a, span)?;
                     if pd != d {
-                        return err(span, format!("`{pname}` of `{name}` holds {}, but a {} tensor is passed", Named(d), Named(pd)));
+                        return err(
+                            span,
+                            format!(
+                                "`{pname}` of `{name}` holds {}, but a {} tensor is passed",
+                                Named(d),
+                                Named(pd)
+                            ),
+                        );
                     }
-                    env.insert(pname.clone(), Val::Tensor(Tensor { base: p, dtype: d, layout }));
+                    env.insert(
+                        pname.clone(),
+                        Val::Tensor(Tensor {
+                            prefix: vec![],
+                            base: p,
+                            dtype: d,
+                            layout,
+                        }),
+                    );
                 }
                 HType::Pointer(d) => {
                     let (p, pd) = self.pointer(a, span)?;
                     if pd != d {
-                        return err(span, format!("`{pname}` of `{name}` is ~{}, but a pointer to {} is passed", Named(d), Named(pd)));
+                        return err(
+                            span,
+                            format!(
+                                "`{pname}` of `{name}` is ~{}, but a pointer to {} is passed",
+                                Named(d),
+                                Named(pd)
+                            ),
+                        );
                     }
                     env.insert(pname.clone(), Val::Ptr(p, d));
                 }
@@ -2242,7 +2733,11 @@ impl<'m> Elab<'m> {
             name: name.to_string(),
             scopes: vec![env],
             loops: 0,
-            inline: Some(Inline { ret: None, ret_ty, done }),
+            inline: Some(Inline {
+                ret: None,
+                ret_ty,
+                done,
+            }),
         });
         self.blocks.push(Vec::new());
         let r = self.stmts(&def.body);
@@ -2261,7 +2756,10 @@ impl<'m> Elab<'m> {
         });
         let inl = frame.inline.expect("an inlined frame");
         match (inl.ret, inl.ret_ty) {
-            (Some(r), Some(d)) => Ok(Val::Num { e: self.var_expr(r, span), hty: d }),
+            (Some(r), Some(d)) => Ok(Val::Num {
+                e: self.var_expr(r, span),
+                hty: d,
+            }),
             (None, Some(_)) => err(span, format!("`{name}` never returns a value")),
             _ => Ok(Val::None),
         }
@@ -2275,6 +2773,28 @@ fn cast_if(e: Expr, h: DType, p: DType) -> Expr {
         e
     } else {
         convert(e, p)
+    }
+}
+
+/// `e` with every variable of `known` replaced by its value.
+fn substitute(e: &mut Expr, known: &HashMap<VarId, u64>) {
+    match &mut e.kind {
+        ExprKind::Var(v) => {
+            if let Some(&b) = known.get(v) {
+                e.kind = ExprKind::Const(b);
+            }
+        }
+        ExprKind::Cast(a, _) | ExprKind::Unary(_, a) => substitute(a, known),
+        ExprKind::Binary(_, a, b) => {
+            substitute(a, known);
+            substitute(b, known);
+        }
+        ExprKind::Select(c, a, b) => {
+            substitute(c, known);
+            substitute(a, known);
+            substitute(b, known);
+        }
+        _ => {}
     }
 }
 
@@ -2344,9 +2864,17 @@ fn host_binop(op: ast::Operator, l: &Val, r: &Val) -> Option<Option<Val>> {
             O::BitAnd => Some(Val::Int(x & y)),
             O::BitOr => Some(Val::Int(x | y)),
             O::BitXor => Some(Val::Int(x ^ y)),
-            O::LShift => (0..64).contains(&y).then(|| x.checked_shl(y as u32)).flatten().map(Val::Int),
+            O::LShift => (0..64)
+                .contains(&y)
+                .then(|| x.checked_shl(y as u32))
+                .flatten()
+                .map(Val::Int),
             O::RShift => (0..128).contains(&y).then(|| Val::Int(x >> y)),
-            O::Pow => (0..64).contains(&y).then(|| x.checked_pow(y as u32)).flatten().map(Val::Int),
+            O::Pow => (0..64)
+                .contains(&y)
+                .then(|| x.checked_pow(y as u32))
+                .flatten()
+                .map(Val::Int),
             O::MatMult => None,
         });
     }
@@ -2359,7 +2887,11 @@ fn host_binop(op: ast::Operator, l: &Val, r: &Val) -> Option<Option<Val>> {
             O::FloorDiv => (y != 0.0).then(|| Val::Float((x / y).floor())),
             O::Mod => (y != 0.0).then(|| {
                 let m = x % y;
-                Val::Float(if m != 0.0 && (m < 0.0) != (y < 0.0) { m + y } else { m })
+                Val::Float(if m != 0.0 && (m < 0.0) != (y < 0.0) {
+                    m + y
+                } else {
+                    m
+                })
             }),
             O::Pow => Some(Val::Float(x.powf(y))),
             _ => None,

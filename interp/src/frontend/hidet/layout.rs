@@ -24,10 +24,7 @@ use crate::span::Span;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Layout {
     /// `offset = sum c_i * strides_i`.
-    Strided {
-        shape: Vec<i64>,
-        strides: Vec<i64>,
-    },
+    Strided { shape: Vec<i64>, strides: Vec<i64> },
     /// Every coordinate maps to offset 0.
     Local { shape: Vec<i64> },
     /// `outer * inner`.
@@ -153,7 +150,10 @@ impl Layout {
                     .zip(&si)
                     .map(|(a, &b)| bin(BinOp::IRem(DIV), a.clone(), i64c(b), span))
                     .collect();
-                add(mul(o.offset_expr(&oc, span), i.size()), i.offset_expr(&ic, span))
+                add(
+                    mul(o.offset_expr(&oc, span), i.size()),
+                    i.offset_expr(&ic, span),
+                )
             }
             Layout::Concat(l, r) => {
                 let n = l.shape().len();
@@ -240,7 +240,10 @@ mod tests {
         assert_eq!(d.shape(), vec![4, 2]);
         assert_eq!(table(&d), vec![0, 2, 1, 3, 4, 6, 5, 7]);
         // e = row_major(2, 1) * row_major(2, 2) * column_major(2, 2): shape [8, 4]
-        let e = Layout::Composed(Box::new(c.clone()), Box::new(Layout::column_major(vec![2, 2])));
+        let e = Layout::Composed(
+            Box::new(c.clone()),
+            Box::new(Layout::column_major(vec![2, 2])),
+        );
         assert_eq!(e.shape(), vec![8, 4]);
     }
 

@@ -120,25 +120,35 @@ impl Module {
             }
             ast::Stmt::FunctionDef(f) => {
                 if self.is_script(f) {
-                    self.order.push(f.name.to_string());
-                    self.funcs.insert(
-                        f.name.to_string(),
-                        Func {
-                            def: f.clone(),
-                            span: self.src.span(f),
-                        },
-                    );
-                } else if depth == 0 {
-                    // a builder function: `def build(): with hidet.script_module() …`
+                    self.add_func(f);
+                } else {
+                    // a builder or test function: `def build(): with
+                    // hidet.script_module() …`, or script functions defined in it
                     for s in &f.body {
-                        if matches!(s, ast::Stmt::With(_)) {
-                            self.scan_stmt(s, depth + 1);
-                        }
+                        self.scan_stmt(s, depth + 1);
                     }
                 }
             }
             _ => {}
         }
+    }
+
+    /// Registers a script function under its name; a later one of the same
+    /// name (another test function's `kernel`) is reachable as `NAME@LINE`.
+    fn add_func(&mut self, f: &ast::StmtFunctionDef) {
+        let span = self.src.span(f);
+        let mut name = f.name.to_string();
+        if self.funcs.contains_key(&name) {
+            name = format!("{name}@{}", span.line);
+        }
+        self.order.push(name.clone());
+        self.funcs.insert(
+            name,
+            Func {
+                def: f.clone(),
+                span,
+            },
+        );
     }
 
     /// Whether `f` is decorated with `@hidet.script` (or `@script` imported
