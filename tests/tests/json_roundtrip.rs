@@ -82,6 +82,28 @@ fn data_values_are_rounded_once_into_the_dtype() {
 }
 
 #[test]
+fn decimal_values_are_read_correctly_rounded() {
+    // -1e-50 is the double 0xb58dee7a4ad4b81f (Python: struct.pack('<d', -1e-50));
+    // serde_json's fast float path gave ...81e, one ulp off (found by
+    // comparing corpus/hidet against real Hidet)
+    let l = parse_launch(
+        r#"{"grid": [1], "args": {"a": {"buffer": {"dtype": "float64", "data": [-1e-50, 0.1, 2.2250738585072011e-308]}}}}"#,
+    )
+    .unwrap();
+    let Some(ArgSpec::Buffer { bits, .. }) = l.arg("a") else {
+        panic!()
+    };
+    assert_eq!(
+        bits,
+        &vec![
+            0xb58dee7a4ad4b81f,
+            0.1f64.to_bits(),
+            "2.2250738585072011e-308".parse::<f64>().unwrap().to_bits()
+        ]
+    );
+}
+
+#[test]
 fn seeded_generator_is_splitmix64() {
     // Reference outputs of splitmix64 for seed 0 (the published test vector
     // of Vigna's splitmix64.c: 0xe220a8397b1dcdaf, 0x6e789e6aa1b965f4, ...).
