@@ -275,6 +275,21 @@ impl SimtLower<'_> {
                 }
             }
             _ if p.ty.space() == Some(AddrSpace::Global) => Ok(Place::Global(self.expr(p)?)),
+            // `q + k` where `q` points into a shared or local array
+            ExprKind::Binary(BinOp::PtrAdd, base, k) => match self.place(base)? {
+                Place::Array { name, len, off } => {
+                    let kv = self.expr(k)?;
+                    Ok(Place::Array {
+                        name,
+                        len,
+                        off: format!(
+                            "(({off}) < 0 ? -1ll : ({off}) + ksem_ival<{}>({kv}))",
+                            dt(k.ty.dtype())
+                        ),
+                    })
+                }
+                Place::Global(_) => err(p.span, "a global pointer held as a shared or local one"),
+            },
             _ => err(
                 p.span,
                 "a pointer into shared or local memory held in a variable",

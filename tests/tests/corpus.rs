@@ -55,6 +55,11 @@ fn every_tilelang_corpus_case_reproduces_its_expected_bits() {
     check_corpus("tilelang");
 }
 
+#[test]
+fn every_hidet_corpus_case_reproduces_its_expected_bits() {
+    check_corpus("hidet");
+}
+
 fn check_corpus(dialect: &str) {
     let mut cases: Vec<PathBuf> = std::fs::read_dir(corpus_dir(dialect))
         .expect("corpus dir")

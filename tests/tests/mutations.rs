@@ -95,6 +95,11 @@ fn mutated_cuda_python_never_panics() {
 }
 
 #[test]
+fn mutated_hidet_never_panics() {
+    mutate_corpus("hidet");
+}
+
+#[test]
 fn mutated_triton_never_panics() {
     mutate_corpus("triton");
 }

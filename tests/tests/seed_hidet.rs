@@ -88,7 +88,7 @@ fn storage_of(layout: &str, shape: &[usize], size: usize) -> Vec<i64> {
     }
     let extents: Vec<String> = shape.iter().map(|s| s.to_string()).collect();
     let body = format!(
-        "t = tensor(dtype=i64, layout={layout})\nfor {} in hidet.lang.grid({}):\n    t[{}] = {flat}\nfor k in range({size}):\n    out[k] = (~t[{}])[k]",
+        "t = tensor(dtype=i64, layout={layout})\nfor {} in hidet.lang.grid({}):\n    t[{}] = {flat}\np = ~t[{}]\nfor k in range({size}):\n    out[k] = p[k]",
         names.join(", "),
         extents.join(", "),
         names.join(", "),
@@ -208,7 +208,7 @@ fn tensor_shape_or_layout_alone() {
     let with_both = storage_of("column_major(2, 3)", &[2, 3], 6);
     let src = cpu(
         "out: i64[6]",
-        "t = tensor(dtype=i64, shape=[2, 3], layout=column_major(2, 3))\nfor i, j in hidet.lang.grid(2, 3):\n    t[i, j] = i * 3 + j\nfor k in range(6):\n    out[k] = (~t[0, 0])[k]",
+        "t = tensor(dtype=i64, shape=[2, 3], layout=column_major(2, 3))\nfor i, j in hidet.lang.grid(2, 3):\n    t[i, j] = i * 3 + j\np = ~t[0, 0]\nfor k in range(6):\n    out[k] = p[k]",
     );
     let r = run_clean(&src, &args(json!({"out": zeros("int64", 6)})));
     assert_eq!(signed(&r, "out"), with_both);
@@ -481,4 +481,143 @@ fn a_typed_constant_out_of_range_is_refused() {
     let d = refused(&src, &args(json!({"out": zeros("int32", 1)})));
     assert!(d.message.contains("out of range for i8"), "{}", d.message);
     assert_eq!(d.span.line, loc1(&src, "i8(300)").0);
+}
+
+// ---- measured corners (docs/hidet-measured.md, corpus/hidet) ----------------------
+
+#[test]
+fn greater_than_promotes_with_the_operands_swapped() {
+    // Hidet writes `a > b` as `b < a`: u32 3000000000 > i8 1 promotes (i8, u32)
+    // → i64 (3000000000 > 1: true), where (u32, i8) → i32 would make the
+    // u32 −1294967296 and the comparison false. `<` keeps the order:
+    // u32 3000000000 < i8 1 promotes (u32, i8) → i32: −1294967296 < 1 → true.
+    let src = cpu(
+        "u: u32[1], b: i8[1], out: i32[2]",
+        "out[0] = u[0] > b[0]\nout[1] = u[0] < b[0]",
+    );
+    let r = run_clean(
+        &src,
+        &args(
+            json!({"u": buf("uint32", json!([3000000000u32])), "b": buf("int8", json!([1])), "out": zeros("int32", 2)}),
+        ),
+    );
+    assert_eq!(signed(&r, "out"), vec![1, 1]);
+}
+
+#[test]
+fn bool_arithmetic_is_cast_back_to_bool() {
+    // bool + bool is bool (Hidet's table) and Hidet's code is (bool)(a + b):
+    // 1 + 1 → true (1), 0 - 1 → true (1)
+    let src = cpu(
+        "f: boolean[2], out: i32[2]",
+        "out[0] = f[0] + f[0]\nout[1] = f[1] - f[0]",
+    )
+    .replace(
+        "from hidet.lang import attrs, printf",
+        "from hidet.lang import attrs, printf, boolean",
+    );
+    let r = run_clean(
+        &src,
+        &args(json!({"f": buf("bool", json!([true, false])), "out": zeros("int32", 2)})),
+    );
+    assert_eq!(signed(&r, "out"), vec![1, 1]);
+}
+
+#[test]
+fn a_literal_cast_to_double_keeps_its_value() {
+    // measured (generated C `d[0] * 0.1`, `out[1] = 0.1`): a float literal
+    // meeting an f64 is the double 0.1, not (double)0.1f; a declaration
+    // `x: f64 = 0.1` keeps the float literal (C: `double x = 0.1f`)
+    let src = cpu(
+        "d: f64[1], out: f64[3]",
+        "out[0] = d[0] * 0.1\nout[1] = 0.1\nx: f64 = 0.1\nout[2] = x",
+    );
+    let r = run_clean(
+        &src,
+        &args(json!({"d": buf("float64", json!([1.0])), "out": zeros("float64", 3)})),
+    );
+    assert_eq!(
+        bits(&r, "out"),
+        vec![
+            0.1f64.to_bits(),
+            0.1f64.to_bits(),
+            (0.1f32 as f64).to_bits()
+        ]
+    );
+}
+
+#[test]
+fn refusals_hidet_makes_too() {
+    // measured: `2 ** 3` ("pow is not supported for int32") and indexing a
+    // pointer expression ("Can not infer the tensor rank")
+    for (body, msg) in [
+        ("out[0] = 2 ** 3", "pow is not supported"),
+        ("out[0] = (p + 1)[1]", "Can not infer the tensor rank"),
+    ] {
+        let src = cpu("p: ~i32, out: i32[1]", body);
+        let d = refused(
+            &src,
+            &args(json!({"p": buf("int32", json!([1, 2, 3])), "out": zeros("int32", 1)})),
+        );
+        assert!(d.message.contains(msg), "{body}: {}", d.message);
+    }
+}
+
+#[test]
+fn public_functions_return_their_value() {
+    // Hidet's gallery example 1: a 'public' function returning a + b
+    let src = module(&indent(
+        "@hidet.script\ndef launch(a: f32, b: f32) -> f32:\n    attrs.func_kind = 'public'\n    return a + b",
+    ));
+    let r = run_clean(
+        &src,
+        &args(json!({"a": cx(json!(3.0)), "b": cx(json!(4.0))})),
+    );
+    assert_eq!(bits(&r, "return"), f32_bits(&[7.0]));
+}
+
+#[test]
+fn tensor_pointer_shapes_and_launch_from_scalar_arguments() {
+    // gallery example 4's form: the grid and the tensor pointers' shapes
+    // follow from m and n; each thread writes c[i, j] = i * 100 + j
+    let src = module(&indent(
+        "@hidet.script\ndef k(c_ptr: ~f32, m: i32, n: i32):\n    attrs.func_kind = 'cuda_kernel'\n    attrs.cuda.block_dim = 4, 4\n    attrs.cuda.grid_dim = (m + 3) // 4, (n + 3) // 4\n    c = hidet.lang.tensor_pointer(dtype=f32, shape=[m, n], init=c_ptr)\n    i = blockIdx.x * 4 + threadIdx.x\n    j = blockIdx.y * 4 + threadIdx.y\n    if i < m and j < n:\n        c[i, j] = f32(i * 100 + j)",
+    ));
+    let l = args(
+        json!({"c_ptr": zeros("float32", 30), "m": scalar("int32", json!(5)), "n": scalar("int32", json!(6))}),
+    );
+    let r = run_clean(&src, &l);
+    let want: Vec<f32> = (0..30).map(|k| ((k / 6) * 100 + k % 6) as f32).collect();
+    assert_eq!(bits(&r, "c_ptr"), f32_bits(&want));
+    let k = elaborate(&src, &l).expect("elaborates");
+    assert_eq!((k.grid, k.block), ([2, 2, 1], [4, 4, 1]));
+}
+
+#[test]
+fn task_mappings_give_each_thread_its_tasks() {
+    // spatial(2, 4).repeat(1, 2) over 8 threads: thread w owns row w / 4 and
+    // columns (w % 4) * 2 + {0, 1} of a 2 x 8 task grid (Hidet's
+    // ComposedTaskMapping: outer task * inner shape + inner task)
+    let src = cuda(
+        1,
+        8,
+        "out: i32[16]",
+        "for i, j in hidet.lang.mapping.spatial(2, 4).repeat(1, 2).on(threadIdx.x):\n    out[i * 8 + j] = threadIdx.x",
+    );
+    let r = run_clean(&src, &args(json!({"out": zeros("int32", 16)})));
+    let want: Vec<i64> = (0..16)
+        .map(|k| ((k / 8) * 4 + (k % 8) / 2) as i64)
+        .collect();
+    assert_eq!(signed(&r, "out"), want);
+    // a thread past the mapping's workers runs nothing (Hidet's bound
+    // check): spatial(4) on 8 threads; without the check thread 4 would
+    // compute task 4 (the rank-0 dimension takes no `%`) and write out[4]
+    let src = cuda(
+        1,
+        8,
+        "out: i32[8]",
+        "for i in hidet.lang.mapping.spatial(4).on(threadIdx.x):\n    out[i] = 1",
+    );
+    let r = run_clean(&src, &args(json!({"out": zeros("int32", 8)})));
+    assert_eq!(signed(&r, "out"), vec![1, 1, 1, 1, 0, 0, 0, 0]);
 }

@@ -21,6 +21,7 @@
 //! and `docs/divergences.md` says so.
 
 use super::layout::Layout;
+use super::mapping::{TaskMap, Term};
 use super::types::{self, Named};
 use super::{Func, Global, Module};
 use crate::dtype::DType;
@@ -124,6 +125,10 @@ enum Val {
     Path(String),
     /// A `@hidet.script` function.
     Func(String),
+    /// A task mapping (`spatial(…)`, `repeat(…)`, `auto_map(…)`, compositions).
+    TaskMap(TaskMap),
+    /// A method of a value (`mapping.on`, `mapping.spatial`, …).
+    Method(Box<Val>, String),
     List(Vec<Val>),
     None,
 }
@@ -159,6 +164,8 @@ pub struct Elab<'m> {
     known: HashMap<VarId, u64>,
     /// The `return` output of a host function and its dtype.
     ret_out: Option<(VarId, DType)>,
+    /// Pointers into shared or local memory bound to names (as expressions).
+    named_ptrs: Vec<Expr>,
 }
 
 fn err<T>(span: Span, msg: impl Into<String>) -> DResult<T> {
@@ -218,6 +225,7 @@ impl<'m> Elab<'m> {
             block: None,
             known: HashMap::new(),
             ret_out: None,
+            named_ptrs: Vec::new(),
         }
     }
 
@@ -835,10 +843,10 @@ impl<'m> Elab<'m> {
             ast::Expr::Subscript(s) => {
                 let base = self.expr(&s.value)?;
                 let (ptr, d) = self.element(base, &s.slice, span)?;
-                let (e, _) = self.scalar(v, span)?;
+                let value = self.value_for(v, d, span)?;
                 self.emit(Stmt::Store {
                     ptr,
-                    value: convert(e, d),
+                    value,
                     mask: None,
                     span,
                 });
@@ -912,16 +920,16 @@ impl<'m> Elab<'m> {
                     },
                 hty,
             }) if !matches!(v, Val::Layout(_) | Val::List(_) | Val::Str(_)) => {
-                let (e, _) = self.scalar(v, span)?;
-                self.emit(Stmt::Let(id, convert(e, hty)));
+                let value = self.value_for(v, hty, span)?;
+                self.emit(Stmt::Let(id, value));
                 Ok(())
             }
             Some(Val::Cell(id, d)) => {
-                let (e, _) = self.scalar(v, span)?;
+                let value = self.value_for(v, d, span)?;
                 let ptr = self.cell_ptr(id, d, span);
                 self.emit(Stmt::Store {
                     ptr,
-                    value: convert(e, d),
+                    value,
                     mask: None,
                     span,
                 });
@@ -963,10 +971,21 @@ impl<'m> Elab<'m> {
                 self.define(name, Val::Num { e: var, hty });
             }
             Val::Ptr(p, d) => {
-                let id = self.new_var(name, p.ty.clone());
-                self.emit(Stmt::Let(id, p));
-                let var = self.var_expr(id, span);
-                self.define(name, Val::Ptr(var, d));
+                if p.ty.space() == Some(AddrSpace::Global) {
+                    let id = self.new_var(name, p.ty.clone());
+                    self.emit(Stmt::Let(id, p));
+                    let var = self.var_expr(id, span);
+                    self.define(name, Val::Ptr(var, d));
+                } else {
+                    // a pointer into shared or local memory stays the
+                    // expression that made it (its indices held), which is
+                    // what the lowering can address
+                    if self.lookup_local(name).is_some() {
+                        return err(span, "a pointer into shared or local memory cannot be reassigned in ksem; name each pointer once");
+                    }
+                    let held = self.hold_ptr(p);
+                    self.define(name, Val::Ptr(held, d));
+                }
             }
             Val::Cell(id, d) => {
                 let ptr = self.cell_ptr(id, d, span);
@@ -1026,6 +1045,31 @@ impl<'m> Elab<'m> {
         }
         let r = self.binop(a.op, cur, rhs, span)?;
         self.assign(&a.target, r, None)
+    }
+
+    /// Whether `p` is a pointer made by an expression (`~a[i]`, `p + 1`)
+    /// rather than one held in a variable (or named, for a shared or local one).
+    fn is_pointer_expression(&self, p: &Expr) -> bool {
+        if matches!(p.kind, ExprKind::Var(_)) {
+            return false;
+        }
+        !self.named_ptrs.iter().any(|q| q == p)
+    }
+
+    /// A pointer expression with its indices and offsets held in variables,
+    /// so that using it again computes the same address.
+    fn hold_ptr(&mut self, p: Expr) -> Expr {
+        let held = match p.kind {
+            ExprKind::Binary(BinOp::PtrAdd, base, k) => {
+                let base = self.hold_ptr(*base);
+                let k = self.temp(*k);
+                bin(BinOp::PtrAdd, base, k, p.span)
+            }
+            ExprKind::ElemPtr { .. } => self.hold(p),
+            kind => mk(kind, p.ty, p.span),
+        };
+        self.named_ptrs.push(held.clone());
+        held
     }
 
     /// An element pointer whose indices (and offset) are held in variables.
@@ -1104,6 +1148,19 @@ impl<'m> Elab<'m> {
             return self.not_loop(&f.iter);
         };
         let callee = self.expr(&c.func)?;
+        if let Val::Method(base, m) = &callee {
+            if let (Val::TaskMap(t), "on") = (&**base, m.as_str()) {
+                let [w] = c.args.as_slice() else {
+                    return err(span, "mapping.on(w) takes the worker index");
+                };
+                let w = self.expr(w)?;
+                let t = t.clone();
+                let stmt = self.mapping_loop(&t, w, &names, &f.body, span)?;
+                self.emit(stmt);
+                self.after_loop();
+                return Ok(());
+            }
+        }
         let extents: Vec<Val> = match &callee {
             Val::Path(p) if last(p) == "range" => {
                 if c.args.len() != 1 || !c.keywords.is_empty() {
@@ -1537,6 +1594,10 @@ impl<'m> Elab<'m> {
                 let [i] = coords.as_slice() else {
                     return err(span, "a pointer takes one index");
                 };
+                if self.is_pointer_expression(&p) {
+                    return Err(Diagnostic::new(span, "Can not infer the tensor rank (Hidet indexes only a pointer held in a variable)")
+                        .with_help("name the pointer first: p = ~a[0, 0]; then p[k]"));
+                }
                 Ok(Indexed::Elem(bin(BinOp::PtrAdd, p, i.clone(), span), d))
             }
             Val::Cell(..) | Val::Num { .. } | Val::Int(_) | Val::Float(_) => {
@@ -1592,6 +1653,8 @@ impl<'m> Elab<'m> {
             Val::Path(p) => err(span, format!("expected a scalar, found `{p}`")),
             Val::Func(f) => err(span, format!("expected a scalar, found the function `{f}`")),
             Val::Decl(..) => err(span, "expected a scalar, found a tensor declaration"),
+            Val::TaskMap(_) => err(span, "expected a scalar, found a task mapping"),
+            Val::Method(_, m) => err(span, format!("expected a scalar, found the method `{m}`")),
         }
     }
 
@@ -1768,6 +1831,21 @@ impl<'m> Elab<'m> {
         Ok(out)
     }
 
+    /// Refuses a tensor shape that is not a compile-time constant (the
+    /// seed; a scalar argument's launch value does not count here).
+    fn compile_time(&self, v: &Val, span: Span) -> DResult<()> {
+        match v {
+            Val::List(items) => items.iter().try_for_each(|i| self.compile_time(i, span)),
+            Val::Num { e, .. } if fold_int(e).is_none() => Err(Diagnostic::new(
+                span,
+                "The shape of the tensor must be determined at the compile time",
+            )
+            .with_help("use constant expressions for the shape; to access a tensor whose shape is known only at run time, use a tensor pointer (tensor_pointer(f32, [n, 4], init=p))")),
+            Val::Cell(..) => Err(Diagnostic::new(span, "The shape of the tensor must be determined at the compile time")),
+            _ => Ok(()),
+        }
+    }
+
     /// Integers known while transpiling (a tensor shape, a layout's sizes).
     fn static_ints(&self, v: Val, span: Span) -> DResult<Vec<i64>> {
         match v {
@@ -1790,6 +1868,25 @@ impl<'m> Elab<'m> {
             .with_help("use constant expressions for the shape; to access a tensor whose shape is known only at run time, use a tensor pointer (~f32)")),
             _ => err(span, "a shape is a list of integers"),
         }
+    }
+
+    /// An operand `v` (elaborated as `e` of Hidet type `h`) as Hidet passes
+    /// it to an operation of promoted type `p`: cast where `h` is not `p`; a
+    /// Python number's constant cast to `p` keeps the number's value.
+    fn operand(&self, v: &Val, e: Expr, h: DType, p: DType, span: Span) -> Expr {
+        if h != p {
+            if let Some(c) = literal_as(v, p, span) {
+                return c;
+            }
+        }
+        cast_if(e, h, p)
+    }
+
+    /// The value stored into (or assigned to) a `t` slot: Hidet casts it
+    /// where its type is not `t`, a Python number keeping its value.
+    fn value_for(&mut self, v: Val, t: DType, span: Span) -> DResult<Expr> {
+        let (e, h) = self.scalar(v.clone(), span)?;
+        Ok(convert(self.operand(&v, e, h, t, span), t))
     }
 
     /// The value of an integer expression made of constants and scalar
@@ -1821,6 +1918,16 @@ impl<'m> Elab<'m> {
                 l.shape().into_iter().map(|s| Val::Int(s as i128)).collect(),
             )),
             Val::Layout(l) if attr == "size" => Ok(Val::Int(l.size() as i128)),
+            Val::TaskMap(m) if matches!(attr, "on" | "spatial" | "repeat") => {
+                Ok(Val::Method(Box::new(Val::TaskMap(m)), attr.to_string()))
+            }
+            Val::TaskMap(m) if attr == "num_workers" => Ok(Val::Int(m.workers() as i128)),
+            Val::TaskMap(m) if attr == "task_shape" => Ok(Val::List(
+                m.task_shape()
+                    .into_iter()
+                    .map(|s| Val::Int(s as i128))
+                    .collect(),
+            )),
             _ => err(
                 span,
                 format!("Can not access attribute \"{attr}\" of this object."),
@@ -1863,9 +1970,28 @@ impl<'m> Elab<'m> {
     /// A binary operator on two values.
     fn binop(&mut self, op: ast::Operator, l: Val, r: Val, span: Span) -> DResult<Val> {
         use ast::Operator as O;
+        if op == O::Pow && matches!((&l, &r), (Val::Int(_), Val::Int(_))) {
+            // measured: the transpiler sends `**` to Hidet's pow primitive
+            return err(span, "pow is not supported for int32 (Hidet's `**` is its pow primitive, which takes floats)");
+        }
         // Python arithmetic on host values
         if let Some(v) = host_binop(op, &l, &r) {
             return v.ok_or_else(|| Diagnostic::new(span, "division by zero while transpiling"));
+        }
+        if let (Val::TaskMap(a), Val::TaskMap(b)) = (&l, &r) {
+            if op != O::Mult {
+                return err(span, "task mappings compose with `*`");
+            }
+            if a.task_shape().len() != b.task_shape().len() {
+                return err(
+                    span,
+                    "composed task mappings must have the same number of dimensions",
+                );
+            }
+            return Ok(Val::TaskMap(TaskMap::Composed(
+                Box::new(a.clone()),
+                Box::new(b.clone()),
+            )));
         }
         if let (Val::Layout(a), Val::Layout(b)) = (&l, &r) {
             return match op {
@@ -1944,7 +2070,8 @@ impl<'m> Elab<'m> {
         };
         // Hidet casts each operand whose type is not the promoted one to it
         // (so C's own conversions decide nothing), then C computes
-        let (a, b) = (cast_if(a, ha, promoted), cast_if(b, hb, promoted));
+        let a = self.operand(&l, a, ha, promoted, span);
+        let b = self.operand(&r, b, hb, promoted, span);
         let c = types::c_arith(dtype_of(&a), dtype_of(&b));
         let value = match op {
             O::Add | O::Sub | O::Mult | O::Div | O::FloorDiv => {
@@ -1957,7 +2084,8 @@ impl<'m> Elab<'m> {
                 };
                 let v = bin(bop, convert(a, c), convert(b, c), span);
                 // Hidet's code generator casts a narrow integer result
-                if hty.is_int() && hty != DType::Bool && hty.bits() < 32 {
+                // (bool counts: `(bool)(a + b)`)
+                if hty.is_int() && hty.bits() < 32 {
                     convert(v, hty)
                 } else {
                     v
@@ -2194,15 +2322,24 @@ impl<'m> Elab<'m> {
                 )
             }
         };
-        let (a, ha) = self.scalar(l, span)?;
-        let (b, hb) = self.scalar(r, span)?;
-        let p = types::promote(ha, hb).ok_or_else(|| {
+        let (a, ha) = self.scalar(l.clone(), span)?;
+        let (b, hb) = self.scalar(r.clone(), span)?;
+        // Hidet writes `a > b` as `b < a` (and `>=` as `<=`): its promotion
+        // table, which is not symmetric, sees the operands swapped
+        let swapped = matches!(op, C::Gt | C::GtE);
+        let p = if swapped {
+            types::promote(hb, ha)
+        } else {
+            types::promote(ha, hb)
+        }
+        .ok_or_else(|| {
             Diagnostic::new(
                 span,
                 format!("Can not promote type {} and {}", Named(ha), Named(hb)),
             )
         })?;
-        let (a, b) = (cast_if(a, ha, p), cast_if(b, hb, p));
+        let a = self.operand(&l, a, ha, p, span);
+        let b = self.operand(&r, b, hb, p, span);
         let c = types::c_arith(dtype_of(&a), dtype_of(&b));
         Ok(Val::Num {
             e: bin(bop, convert(a, c), convert(b, c), span),
@@ -2289,6 +2426,25 @@ impl<'m> Elab<'m> {
                 self.cast_to(x.clone(), d, span)
             }
             Val::Func(name) => self.inline(&name, args, kwargs, span),
+            Val::Method(base, m) => match (*base, m.as_str()) {
+                (Val::TaskMap(t), "spatial" | "repeat") => {
+                    let inner = self.mapping_of(&m, args, kwargs, span)?;
+                    if t.task_shape().len() != inner.task_shape().len() {
+                        return err(
+                            span,
+                            "composed task mappings must have the same number of dimensions",
+                        );
+                    }
+                    Ok(Val::TaskMap(TaskMap::Composed(
+                        Box::new(t),
+                        Box::new(inner),
+                    )))
+                }
+                _ => err(
+                    span,
+                    format!("`.{m}(…)` is a loop iterable: for i, j in mapping.{m}(w)"),
+                ),
+            },
             Val::Path(p) => self.path_call(&p, args, kwargs, span),
             _ => err(span, "this value cannot be called"),
         }
@@ -2420,6 +2576,10 @@ impl<'m> Elab<'m> {
                 Ok(Val::Layout(Layout::strided(shape, &ranks)))
             }
             "tensor_pointer" | "as_tensor_pointer" => self.tensor_pointer(name, args, kwargs, span),
+            "spatial" | "repeat" | "row_spatial" | "col_spatial" | "row_repeat" | "col_repeat"
+            | "spatial_map" | "repeat_map" | "auto_map" => {
+                Ok(Val::TaskMap(self.mapping_of(name, args, kwargs, span)?))
+            }
             "tensor" | "shared_tensor" | "register_tensor" => {
                 self.tensor_decl(name, args, kwargs, span)
             }
@@ -2496,6 +2656,7 @@ impl<'m> Elab<'m> {
                 return err(span, "a tensor needs a shape or a layout")
             }
             (Some(s), _) => {
+                self.compile_time(&s, span)?;
                 let shape = self.static_ints(s, span)?;
                 Layout::row_major(shape)
             }
@@ -2577,6 +2738,197 @@ impl<'m> Elab<'m> {
             layout,
             prefix: vec![],
         }))
+    }
+
+    /// A task mapping from its constructor's arguments.
+    fn mapping_of(
+        &mut self,
+        name: &str,
+        args: Vec<Val>,
+        kwargs: Vec<(String, Val)>,
+        span: Span,
+    ) -> DResult<TaskMap> {
+        let kw = |k: &str| kwargs.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
+        let mut shape = Vec::new();
+        let (shape_vals, mut ranks): (Vec<Val>, Option<Vec<usize>>) =
+            if matches!(name, "spatial_map" | "repeat_map") {
+                let mut it = args.into_iter();
+                let s = it.next().or_else(|| kw("task_shape")).into_iter().collect();
+                let r = it.next().or_else(|| kw("ranks"));
+                (
+                    s,
+                    r.filter(|r| !matches!(r, Val::None))
+                        .map(|r| self.static_ints(r, span))
+                        .transpose()?
+                        .map(|v| v.into_iter().map(|x| x as usize).collect()),
+                )
+            } else {
+                (
+                    args.into_iter()
+                        .filter(|a| !matches!(a, Val::Str(_)))
+                        .collect(),
+                    None,
+                )
+            };
+        for v in shape_vals {
+            shape.extend(self.static_ints(v, span)?);
+        }
+        if let Some(r) = kw("ranks").filter(|r| !matches!(r, Val::None)) {
+            ranks = Some(
+                self.static_ints(r, span)?
+                    .into_iter()
+                    .map(|x| x as usize)
+                    .collect(),
+            );
+        }
+        if matches!(name, "col_spatial" | "col_repeat") {
+            ranks = Some((0..shape.len()).rev().collect());
+        }
+        if let Some(r) = &ranks {
+            let mut sorted = r.clone();
+            sorted.sort_unstable();
+            if sorted != (0..shape.len()).collect::<Vec<_>>() {
+                return err(
+                    span,
+                    format!("ranks {r:?} must order the {} dimensions", shape.len()),
+                );
+            }
+        }
+        if shape.is_empty() {
+            return err(span, format!("{name}(…) needs a task shape"));
+        }
+        Ok(match name {
+            "spatial" | "row_spatial" | "col_spatial" | "spatial_map" => {
+                TaskMap::spatial(shape, ranks)
+            }
+            "auto_map" => {
+                let workers = match kw("workers") {
+                    Some(w) => self.static_ints(w, span)?.first().copied().unwrap_or(0),
+                    None => return err(span, "auto_map(…) needs workers=…"),
+                };
+                TaskMap::auto(shape.clone(), workers, ranks).ok_or_else(|| {
+                    Diagnostic::new(span, format!(
+                        "Expect the number of tasks {} in task shape {shape:?} be a multiple of number of workers {workers}.",
+                        shape.iter().product::<i64>()
+                    ))
+                })?
+            }
+            _ => TaskMap::repeat(shape, ranks),
+        })
+    }
+
+    /// `for i, j in mapping.on(w): body`: the worker's tasks, as Hidet
+    /// lowers it (`if w < workers`, the repeat loops, the coordinates).
+    fn mapping_loop(
+        &mut self,
+        m: &TaskMap,
+        worker: Val,
+        names: &[String],
+        body: &[ast::Stmt],
+        span: Span,
+    ) -> DResult<Stmt> {
+        let (w, _) = self.scalar(worker, span)?;
+        if !dtype_of(&w).is_int() {
+            return err(span, "a worker index is an integer");
+        }
+        let dims = m.task_shape().len();
+        let tuple_target = names.len() == 1 && dims > 1;
+        if !tuple_target && names.len() != dims {
+            return err(
+                span,
+                format!("Expect {dims} loop variables, but got {}.", names.len()),
+            );
+        }
+        let w = self.temp(convert(w, DType::I64));
+        let (loops, coords) = m.lower();
+        let loop_vars: Vec<VarId> = loops
+            .iter()
+            .map(|_| self.new_var("_task", Type::scalar(DType::I32)))
+            .collect();
+        self.frame().loops += 1;
+        self.frame().scopes.push(HashMap::new());
+        self.blocks.push(Vec::new());
+        // the coordinates, as int32 variables named by the loop targets
+        let i64c = |v: i64| int_const(DType::I64, v as i128, span);
+        let mut targets = Vec::new();
+        for (d, terms) in coords.iter().enumerate() {
+            let mut sum = i64c(0);
+            for t in terms {
+                let e = match *t {
+                    Term::Worker {
+                        pre_div,
+                        pre_mod,
+                        div,
+                        modulo,
+                        scale,
+                    } => {
+                        let mut x = bin(BinOp::IDiv(C_DIV), w.clone(), i64c(pre_div), span);
+                        if let Some(pm) = pre_mod {
+                            x = bin(BinOp::IRem(C_DIV), x, i64c(pm), span);
+                        }
+                        x = bin(BinOp::IDiv(C_DIV), x, i64c(div), span);
+                        if let Some(md) = modulo {
+                            x = bin(BinOp::IRem(C_DIV), x, i64c(md), span);
+                        }
+                        bin(BinOp::Mul, x, i64c(scale), span)
+                    }
+                    Term::Loop { index, scale } => {
+                        let v = convert(self.var_expr(loop_vars[index], span), DType::I64);
+                        bin(BinOp::Mul, v, i64c(scale), span)
+                    }
+                };
+                sum = bin(BinOp::Add, sum, e, span);
+            }
+            let name = if tuple_target {
+                format!("{}{d}", names[0])
+            } else {
+                names[d].clone()
+            };
+            let v = self.new_var(&name, Type::scalar(DType::I32));
+            self.emit(Stmt::Let(v, convert(sum, DType::I32)));
+            targets.push(Val::Num {
+                e: self.var_expr(v, span),
+                hty: DType::I32,
+            });
+        }
+        if tuple_target {
+            self.define(&names[0], Val::List(targets));
+        } else {
+            for (n, t) in names.iter().zip(targets) {
+                self.define(n, t);
+            }
+        }
+        let r = self.stmts(body);
+        let mut inner = self.blocks.pop().expect("pushed above");
+        self.frame().scopes.pop();
+        self.frame().loops -= 1;
+        r?;
+        for (l, &v) in loops.iter().zip(&loop_vars).rev() {
+            inner = vec![Stmt::For {
+                var: v,
+                start: int_const(DType::I32, 0, span),
+                end: int_const(DType::I32, l.extent as i128, span),
+                step: int_const(DType::I32, 1, span),
+                body: inner,
+                span,
+                parallel: None,
+            }];
+        }
+        if loops.is_empty() {
+            // no loop: `break`/`continue` would leave an enclosing one
+            if body_has_jump(body) {
+                return err(
+                    span,
+                    "`break`/`continue` in a mapping loop without repeat dimensions",
+                );
+            }
+        }
+        let cond = bin(BinOp::Lt, w, i64c(m.workers()), span);
+        Ok(Stmt::If {
+            cond,
+            then_body: inner,
+            else_body: vec![],
+        })
     }
 
     fn atomic(&mut self, name: &str, args: Vec<Val>, span: Span) -> DResult<Val> {
@@ -2714,6 +3066,14 @@ impl<'m> Elab<'m> {
                             ),
                         );
                     }
+                    // the parameter is a variable of the helper
+                    let p = if p.ty.space() == Some(AddrSpace::Global) {
+                        let v = self.new_var(pname, p.ty.clone());
+                        self.emit(Stmt::Let(v, p));
+                        self.var_expr(v, *pspan)
+                    } else {
+                        self.hold_ptr(p)
+                    };
                     env.insert(pname.clone(), Val::Ptr(p, d));
                 }
                 HType::Void => return err(*pspan, "a parameter cannot be void"),
@@ -2766,6 +3126,31 @@ impl<'m> Elab<'m> {
     }
 }
 
+/// A Python number as the constant of type `t` Hidet makes when it casts
+/// the number's constant to `t` (the cast of a constant is a constant with
+/// the number's own value, printed as a `t` literal): a double keeps the
+/// full value, a float is the `'{}f'` literal, a half that literal
+/// converted, an integer type wraps Python's `int()` of the value.
+fn literal_as(v: &Val, t: DType, span: Span) -> Option<Expr> {
+    let f = match v {
+        Val::Int(i) => *i as f64,
+        Val::Float(f) => *f,
+        Val::Bool(b) => *b as u8 as f64,
+        _ => return None,
+    };
+    Some(match t {
+        DType::F64 => float_const(DType::F64, f, span),
+        DType::F32 => f32_literal(f, span),
+        d if d.is_float() => convert(f32_literal(f, span), d),
+        DType::Bool => konst(DType::Bool, (f != 0.0) as u64, span),
+        d => match v {
+            Val::Int(i) => int_const(d, *i, span),
+            _ if f.is_finite() => int_const(d, f.trunc() as i128, span),
+            _ => return None,
+        },
+    })
+}
+
 /// `e` (of Hidet type `h`) cast to `p` where Hidet inserts a cast: where
 /// its Hidet type is not `p`.
 fn cast_if(e: Expr, h: DType, p: DType) -> Expr {
@@ -2774,6 +3159,15 @@ fn cast_if(e: Expr, h: DType, p: DType) -> Expr {
     } else {
         convert(e, p)
     }
+}
+
+/// Whether a loop body has a `break` or `continue` of its own.
+fn body_has_jump(body: &[ast::Stmt]) -> bool {
+    body.iter().any(|s| match s {
+        ast::Stmt::Break(_) | ast::Stmt::Continue(_) => true,
+        ast::Stmt::If(i) => body_has_jump(&i.body) || body_has_jump(&i.orelse),
+        _ => false,
+    })
 }
 
 /// `e` with every variable of `known` replaced by its value.

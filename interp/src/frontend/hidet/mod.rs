@@ -10,6 +10,7 @@
 
 mod elab;
 pub mod layout;
+pub mod mapping;
 pub mod types;
 
 use super::py::{dotted, Source};
@@ -95,6 +96,21 @@ impl Module {
                 }
             }
             ast::Stmt::Assign(a) if depth == 0 => {
+                // `m, n = 4, 2`: each name gets its value
+                if let ([ast::Expr::Tuple(t)], ast::Expr::Tuple(v)) =
+                    (a.targets.as_slice(), &*a.value)
+                {
+                    if t.elts.len() == v.elts.len() {
+                        for (n, e) in t.elts.iter().zip(&v.elts) {
+                            if let ast::Expr::Name(n) = n {
+                                match self.const_value(e) {
+                                    Some(g) => self.globals.insert(n.id.to_string(), g),
+                                    None => self.globals.remove(n.id.as_str()),
+                                };
+                            }
+                        }
+                    }
+                }
                 if let [ast::Expr::Name(n)] = a.targets.as_slice() {
                     match self.const_value(&a.value) {
                         Some(v) => {

@@ -1,0 +1,16 @@
+import hidet
+from hidet.lang import attrs, printf, cast, bitwise_not, boolean
+from hidet.lang.types import tensor, f32, f64, i8, i16, i32, i64, u8, u16, u32, u64
+from hidet.lang.layout import row_major, column_major, strided_layout, local_layout
+
+with hidet.script_module() as script_module:
+    @hidet.script
+    def kernel(a: f32[16], b: f32[16], o: f32[64]):
+        attrs.func_kind = 'cpu_kernel'
+        for i in range(16):
+            o[i] = a[i] + b[i]
+            o[16 + i] = a[i] - b[i]
+            o[32 + i] = a[i] * b[i]
+            o[48 + i] = a[i] / b[i]
+
+module = script_module.build()
