@@ -21,6 +21,8 @@ pub enum Backend {
     /// Real TileLang's C target on the CPU (`tools/tilelang_run.py`):
     /// TileLang files in `ksem run` and `ksem diff` only.
     TileLang,
+    /// Real Hidet's `cpu_kernel` build on the CPU (`tools/hidet_run.py`).
+    Hidet,
 }
 
 impl Backend {
@@ -31,8 +33,9 @@ impl Backend {
             "cuda" => Ok(Backend::Cuda),
             "numba" => Ok(Backend::Numba),
             "tilelang" => Ok(Backend::TileLang),
+            "hidet" => Ok(Backend::Hidet),
             other => Err(format!(
-                "unknown backend {other:?} (choose interp, host, cuda, numba or tilelang)"
+                "unknown backend {other:?} (choose interp, host, cuda, numba, tilelang or hidet)"
             )),
         }
     }
@@ -69,7 +72,7 @@ impl Backend {
             Backend::Cuda => {
                 ksem_gpu::run(k, launch, ksem_gpu::Backend::Cuda).map_err(|e| e.to_string())
             }
-            Backend::Numba | Backend::TileLang => Err(format!(
+            Backend::Numba | Backend::TileLang | Backend::Hidet => Err(format!(
                 "the {self} backend runs source files: use it with ksem run or ksem diff"
             )),
         }
@@ -90,6 +93,7 @@ impl Backend {
         match self {
             Backend::Numba => crate::peer::run(Peer::Numba, program, launch_path, kernel),
             Backend::TileLang => crate::peer::run(Peer::TileLang, program, launch_path, kernel),
+            Backend::Hidet => crate::peer::run(Peer::Hidet, program, launch_path, kernel),
             b => b.run(k, launch, opts),
         }
     }
@@ -108,7 +112,7 @@ impl Backend {
             Backend::Cuda => 8,
             Backend::Numba => 1,
             // one Python process per batch: its import dominates small batches
-            Backend::TileLang => 64,
+            Backend::TileLang | Backend::Hidet => 64,
         }
     }
 
@@ -117,6 +121,7 @@ impl Backend {
         match self {
             Backend::Numba => Some(Peer::Numba),
             Backend::TileLang => Some(Peer::TileLang),
+            Backend::Hidet => Some(Peer::Hidet),
             _ => None,
         }
     }
@@ -128,7 +133,7 @@ impl Backend {
         opts: &RunOptions,
     ) -> Vec<Result<RunResult, String>> {
         let gpu = match self {
-            Backend::Interp | Backend::Numba | Backend::TileLang => {
+            Backend::Interp | Backend::Numba | Backend::TileLang | Backend::Hidet => {
                 return items.iter().map(|(k, l)| self.run(k, l, opts)).collect()
             }
             Backend::Host => ksem_gpu::Backend::Host,
@@ -149,6 +154,7 @@ impl fmt::Display for Backend {
             Backend::Cuda => "cuda",
             Backend::Numba => "numba",
             Backend::TileLang => "tilelang",
+            Backend::Hidet => "hidet",
         })
     }
 }

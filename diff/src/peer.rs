@@ -1,7 +1,9 @@
 //! Real systems as backends ("peers"): a file runs on real numba-cuda
 //! (`tools/numba_run.py`, a GPU machine with numba-cuda) or on real
 //! TileLang's C target (`tools/tilelang_run.py`, any machine with
-//! `pip install tilelang`), and ksem reads back the runner's result JSON.
+//! `pip install tilelang`) or on real Hidet's `cpu_kernel` build
+//! (`tools/hidet_run.py`, any machine with `pip install hidet` and g++), and
+//! ksem reads back the runner's result JSON.
 //! The real systems detect no UB and cannot tell exact from approximate
 //! elements, so their results carry neither.
 
@@ -16,6 +18,7 @@ use std::process::Command;
 pub enum Peer {
     Numba,
     TileLang,
+    Hidet,
 }
 
 impl Peer {
@@ -24,6 +27,7 @@ impl Peer {
         match self {
             Peer::Numba => "numba-cuda",
             Peer::TileLang => "TileLang",
+            Peer::Hidet => "Hidet",
         }
     }
 
@@ -32,6 +36,7 @@ impl Peer {
         match self {
             Peer::Numba => "numba_run.py",
             Peer::TileLang => "tilelang_run.py",
+            Peer::Hidet => "hidet_run.py",
         }
     }
 
@@ -40,16 +45,18 @@ impl Peer {
         match self {
             Peer::Numba => "KSEM_NUMBA_RUN",
             Peer::TileLang => "KSEM_TILELANG_RUN",
+            Peer::Hidet => "KSEM_HIDET_RUN",
         }
     }
 
     /// The Python that has the real system installed: `$KSEM_TILELANG_PYTHON`
-    /// for TileLang (it often lives in a virtual environment), else
-    /// `$PYTHON`, else `python3`.
+    /// for TileLang, `$KSEM_HIDET_PYTHON` for Hidet (they often live in
+    /// virtual environments), else `$PYTHON`, else `python3`.
     fn python(self) -> String {
         let own = match self {
             Peer::Numba => None,
             Peer::TileLang => std::env::var("KSEM_TILELANG_PYTHON").ok(),
+            Peer::Hidet => std::env::var("KSEM_HIDET_PYTHON").ok(),
         };
         own.or_else(|| std::env::var("PYTHON").ok())
             .unwrap_or_else(|| "python3".into())
