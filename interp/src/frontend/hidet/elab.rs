@@ -369,12 +369,15 @@ impl<'m> Elab<'m> {
                 crate::frontend::geometry(launch, one, one)?
             }
             _ => {
-                if self.grid.is_none() || self.block.is_none() {
+                // what the kernel leaves out, the launch gives
+                if (self.grid.is_none() && launch.grid.is_none())
+                    || (self.block.is_none() && launch.block.is_none())
+                {
                     return Err(Diagnostic::new(
                         fspan,
                         "a CUDA kernel expects both attrs.cuda.grid_dim and attrs.cuda.block_dim",
                     )
-                    .with_help("set attrs.cuda.grid_dim = … and attrs.cuda.block_dim = … in the kernel body"));
+                    .with_help("set attrs.cuda.grid_dim = … and attrs.cuda.block_dim = … in the kernel body, or give \"grid\" and \"block\" in the launch"));
                 }
                 crate::frontend::geometry(launch, self.grid, self.block)?
             }
@@ -1155,7 +1158,13 @@ impl<'m> Elab<'m> {
                 };
                 let w = self.expr(w)?;
                 let t = t.clone();
-                let stmt = self.mapping_loop(&t, w, &names, &f.body, span)?;
+                let mut bind_tuple = false;
+                for k in &c.keywords {
+                    if k.arg.as_deref() == Some("bind_tuple") {
+                        bind_tuple = host_truth(&self.expr(&k.value)?).unwrap_or(false);
+                    }
+                }
+                let stmt = self.mapping_loop(&t, w, &names, bind_tuple, &f.body, span)?;
                 self.emit(stmt);
                 self.after_loop();
                 return Ok(());
@@ -1185,7 +1194,11 @@ impl<'m> Elab<'m> {
             }
             _ => return self.not_loop(&f.iter),
         };
-        let tuple_target = names.len() == 1 && extents.len() > 1
+        let bind_tuple = c.keywords.iter().any(|k| {
+            k.arg.as_deref() == Some("bind_tuple")
+                && matches!(&k.value, ast::Expr::Constant(v) if matches!(v.value, Constant::Bool(true)))
+        });
+        let tuple_target = names.len() == 1 && (extents.len() > 1 || bind_tuple)
             || matches!(&callee, Val::Path(p) if last(p) == "grid")
                 && c.args.len() == 1
                 && matches!(&c.args[0], ast::Expr::List(_) | ast::Expr::Tuple(_));
@@ -2633,7 +2646,8 @@ impl<'m> Elab<'m> {
         };
         let mut first = pos.next();
         if name == "tensor" {
-            if let Some(Val::Str(_)) = &first {
+            // `tensor('shared', f32, …)` (a scope first) or `tensor('float32', …)`
+            if matches!(&first, Some(Val::Str(s)) if types::scalar_named(s).is_none()) {
                 scope = first.take();
                 first = pos.next();
             }
@@ -2824,6 +2838,7 @@ impl<'m> Elab<'m> {
         m: &TaskMap,
         worker: Val,
         names: &[String],
+        bind_tuple: bool,
         body: &[ast::Stmt],
         span: Span,
     ) -> DResult<Stmt> {
@@ -2832,7 +2847,7 @@ impl<'m> Elab<'m> {
             return err(span, "a worker index is an integer");
         }
         let dims = m.task_shape().len();
-        let tuple_target = names.len() == 1 && dims > 1;
+        let tuple_target = names.len() == 1 && (dims > 1 || bind_tuple);
         if !tuple_target && names.len() != dims {
             return err(
                 span,
@@ -2998,8 +3013,20 @@ impl<'m> Elab<'m> {
             return err(span, "Hidet do not support call with keyword.");
         }
         let f = &self.m.funcs[name];
-        if is_kernel(self.m, f) {
-            return err(span, format!("`{name}` is a kernel; only helpers (attrs.func_kind = 'cuda_internal') can be called"));
+        // a host function may call a cpu_kernel (a plain C call); launching
+        // a CUDA kernel from one is a grid of its own
+        let callee_kind = declared_kind(self.m, f).map(|(k, _)| k);
+        let cpu_call = self.kind == FuncKind::CpuKernel
+            && matches!(
+                callee_kind.as_deref(),
+                Some("cpu_kernel" | "cpu_internal" | "public")
+            );
+        if is_kernel(self.m, f) && !cpu_call {
+            return Err(Diagnostic::new(
+                span,
+                format!("`{name}` is a CUDA kernel: launching one from another function is not supported"),
+            )
+            .with_help(format!("run `{name}` itself: \"kernel\": \"{name}\" in the launch")));
         }
         if self.frames.iter().any(|fr| fr.name == name) || self.frames.len() > 32 {
             return py::unsupported(span, "recursion", DIALECT, "write the recursion as a loop");

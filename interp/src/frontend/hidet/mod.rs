@@ -72,7 +72,7 @@ impl Module {
 
     fn scan_stmt(&mut self, s: &ast::Stmt, depth: usize) {
         match s {
-            ast::Stmt::Import(i) if depth == 0 => {
+            ast::Stmt::Import(i) => {
                 for a in &i.names {
                     let full = a.name.to_string();
                     match &a.asname {
@@ -86,7 +86,7 @@ impl Module {
                     }
                 }
             }
-            ast::Stmt::ImportFrom(f) if depth == 0 => {
+            ast::Stmt::ImportFrom(f) => {
                 let module = f.module.as_ref().map(|m| m.to_string()).unwrap_or_default();
                 for a in &f.names {
                     let name = a.name.to_string();
@@ -120,6 +120,12 @@ impl Module {
                             self.globals.remove(n.id.as_str());
                         }
                     }
+                }
+            }
+            // a class that builds a module in a method (a Hidet `Task`)
+            ast::Stmt::ClassDef(c) => {
+                for s in &c.body {
+                    self.scan_stmt(s, depth + 1);
                 }
             }
             ast::Stmt::With(w) => {
