@@ -456,7 +456,6 @@ fn half_precision_arithmetic_rounds_once_to_the_promoted_type() {
 #[test]
 fn types_not_run_yet_are_refused_with_their_position() {
     for (ty, line) in [
-        ("tfloat32", "x: tfloat32 = 1.0"),
         ("complex64", "x: complex64 = 1.0"),
         ("f16x2", "x: f16x2 = 1.0"),
     ] {
@@ -620,4 +619,25 @@ fn task_mappings_give_each_thread_its_tasks() {
     );
     let r = run_clean(&src, &args(json!({"out": zeros("int32", 8)})));
     assert_eq!(signed(&r, "out"), vec![1, 1, 1, 1, 0, 0, 0, 0]);
+}
+
+#[test]
+fn tfloat32_is_float_storage_and_arithmetic() {
+    // measured (docs/hidet-measured.md, conv.py): f32 → tf32 does not round
+    // (0x3f801001 stays, although tf32 keeps 10 mantissa bits), and
+    // tf32(x) * tf32(1.0000001) is the f32 product 0x3f801000 * 0x3f800001
+    // = 0x3f801001 (1.000488... * 1.0000001, rounded once to float)
+    let src = cpu(
+        "a: f32[2], out: f32[2]",
+        "x: tf32 = a[0]\nout[0] = x\nout[1] = tf32(a[1]) * tf32(1.0000001)",
+    )
+    .replace("from hidet.lang.types import tensor,", "from hidet.lang.types import tensor, tf32,");
+    let a = [f32::from_bits(0x3f801001), f32::from_bits(0x3f801000)];
+    let r = run_clean(
+        &src,
+        &args(json!({"a": buf("float32", json!(a)), "out": zeros("float32", 2)})),
+    );
+    let prod = (f32::from_bits(0x3f801000) * 1.0000001f32).to_bits() as u64;
+    assert_eq!(bits(&r, "out"), vec![0x3f801001, prod]);
+    assert_eq!(prod, 0x3f801001);
 }
