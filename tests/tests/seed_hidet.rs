@@ -641,3 +641,95 @@ fn tfloat32_is_float_storage_and_arithmetic() {
     assert_eq!(bits(&r, "out"), vec![0x3f801001, prod]);
     assert_eq!(prod, 0x3f801001);
 }
+
+// ---- bad input: a clear error at the right place, never a panic ----------------
+
+#[test]
+fn bad_hidet_input_is_refused_at_its_position() {
+    let cases: [(&str, &str, &str, Json); 8] = [
+        // a layout whose ranks are not a permutation
+        (
+            "out: f32[4]",
+            "t = tensor(dtype=f32, layout=strided_layout(shape=[2, 2], ranks=[0, 0]))\nout[0] = 1.0",
+            "ranks [0, 0]",
+            json!({"out": zeros("float32", 4)}),
+        ),
+        // composing layouts of different ranks
+        (
+            "out: f32[4]",
+            "t = tensor(dtype=f32, layout=row_major(2, 2) * row_major(4))\nout[0] = 1.0",
+            "same number of dimensions",
+            json!({"out": zeros("float32", 4)}),
+        ),
+        // too many indices
+        (
+            "a: f32[2, 2], out: f32[4]",
+            "out[0] = a[0, 0, 0]",
+            "indexed with 3 indices",
+            json!({"a": zeros("float32", 4), "out": zeros("float32", 4)}),
+        ),
+        // a float index
+        (
+            "a: f32[4], out: f32[4]",
+            "out[0] = a[1.5]",
+            "an index must be an integer",
+            json!({"a": zeros("float32", 4), "out": zeros("float32", 4)}),
+        ),
+        // pointer misuse: a pointer times 2
+        (
+            "p: ~f32, out: f32[4]",
+            "q = p * 2\nout[0] = 1.0",
+            "not defined on a pointer",
+            json!({"p": zeros("float32", 4), "out": zeros("float32", 4)}),
+        ),
+        // a float remainder (C's % has no float form)
+        (
+            "a: f32[4], out: f32[4]",
+            "out[0] = a[0] % a[1]",
+            "integer operands",
+            json!({"a": zeros("float32", 4), "out": zeros("float32", 4)}),
+        ),
+        // if-else branches of different types
+        (
+            "a: f32[4], b: i32[4], out: f32[4]",
+            "out[0] = a[0] if a[1] > 0.0 else b[0]",
+            "different types",
+            json!({"a": zeros("float32", 4), "b": zeros("int32", 4), "out": zeros("float32", 4)}),
+        ),
+        // a name never defined
+        (
+            "out: f32[4]",
+            "out[0] = nothing + 1.0",
+            "without definition",
+            json!({"out": zeros("float32", 4)}),
+        ),
+    ];
+    for (params, body, msg, a) in cases {
+        let src = cpu(params, body);
+        let d = refused(&src, &args(a));
+        assert!(d.message.contains(msg), "{body}: {}", d.message);
+        // the error points into the kernel body (the line of the statement)
+        let first = body.lines().next().expect("a line");
+        let line_of = |needle: &str| loc1(&src, needle).0;
+        let want: Vec<u32> = body.lines().map(line_of).collect();
+        assert!(want.contains(&d.span.line), "{body}: line {} ({first})", d.span.line);
+    }
+}
+
+#[test]
+fn launch_that_contradicts_the_kernel_is_refused() {
+    // a buffer of another size than the tensor's storage, another dtype, a
+    // missing argument, and a grid that disagrees with attrs.cuda.grid_dim
+    let src = cpu("a: f32[2, 3]", "a[0, 0] = 1.0");
+    let d = refused(&src, &args(json!({"a": zeros("float32", 5)})));
+    assert!(d.message.contains("6 elements of storage"), "{}", d.message);
+    let d = refused(&src, &args(json!({"a": zeros("int32", 6)})));
+    assert!(d.message.contains("holds f32"), "{}", d.message);
+    let d = refused(&src, &args(json!({})));
+    assert!(d.message.contains("no argument for parameter `a`"), "{}", d.message);
+    let src = cuda(2, 32, "a: f32[64]", "a[threadIdx.x] = 1.0");
+    let l = parse_launch(&json!({"grid": [3], "args": {"a": zeros("float32", 64)}}).to_string())
+        .expect("launch");
+    let d = refused(&src, &l);
+    assert!(d.message.contains("disagrees"), "{}", d.message);
+}
