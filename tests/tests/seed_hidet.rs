@@ -631,7 +631,10 @@ fn tfloat32_is_float_storage_and_arithmetic() {
         "a: f32[2], out: f32[2]",
         "x: tf32 = a[0]\nout[0] = x\nout[1] = tf32(a[1]) * tf32(1.0000001)",
     )
-    .replace("from hidet.lang.types import tensor,", "from hidet.lang.types import tensor, tf32,");
+    .replace(
+        "from hidet.lang.types import tensor,",
+        "from hidet.lang.types import tensor, tf32,",
+    );
     let a = [f32::from_bits(0x3f801001), f32::from_bits(0x3f801000)];
     let r = run_clean(
         &src,
@@ -712,7 +715,11 @@ fn bad_hidet_input_is_refused_at_its_position() {
         let first = body.lines().next().expect("a line");
         let line_of = |needle: &str| loc1(&src, needle).0;
         let want: Vec<u32> = body.lines().map(line_of).collect();
-        assert!(want.contains(&d.span.line), "{body}: line {} ({first})", d.span.line);
+        assert!(
+            want.contains(&d.span.line),
+            "{body}: line {} ({first})",
+            d.span.line
+        );
     }
 }
 
@@ -726,10 +733,43 @@ fn launch_that_contradicts_the_kernel_is_refused() {
     let d = refused(&src, &args(json!({"a": zeros("int32", 6)})));
     assert!(d.message.contains("holds f32"), "{}", d.message);
     let d = refused(&src, &args(json!({})));
-    assert!(d.message.contains("no argument for parameter `a`"), "{}", d.message);
+    assert!(
+        d.message.contains("no argument for parameter `a`"),
+        "{}",
+        d.message
+    );
     let src = cuda(2, 32, "a: f32[64]", "a[threadIdx.x] = 1.0");
     let l = parse_launch(&json!({"grid": [3], "args": {"a": zeros("float32", 64)}}).to_string())
         .expect("launch");
     let d = refused(&src, &l);
     assert!(d.message.contains("disagrees"), "{}", d.message);
+}
+
+#[test]
+fn math_primitives_are_the_float_types_own() {
+    // hidet.ir.primitives.math: sqrt of f32 is sqrtf (correctly rounded:
+    // √2 → 0x3fb504f3), min/max promote and ignore a NaN operand (fminf),
+    // floor keeps the type; compared with real Hidet on this CPU by
+    // `ksem diff --backends interp,hidet` (all agree)
+    let src = cpu(
+        "a: f32[2], n: i32[2], o: f32[4], oi: i32[1]",
+        "o[0] = sqrt(a[0])\no[1] = min(a[1], 0.5)\no[2] = max(a[1], 2.0)\no[3] = floor(a[0] * 3.0)\noi[0] = min(n[0], n[1])",
+    )
+    .replace(
+        "from hidet.lang.cuda import",
+        "from hidet.ir.primitives.math import sqrt, min, max, floor\nfrom hidet.lang.cuda import",
+    );
+    let r = run_clean(
+        &src,
+        &args(
+            json!({"a": buf("float32", json!([2.0, "nan"])), "n": buf("int32", json!([5, -3])),
+            "o": zeros("float32", 4), "oi": zeros("int32", 1)}),
+        ),
+    );
+    // 2 * 3 = 6 → floor 6
+    assert_eq!(
+        bits(&r, "o"),
+        vec![0x3fb504f3, 0x3f000000, 0x40000000, 0x40c00000]
+    );
+    assert_eq!(signed(&r, "oi"), vec![-3]);
 }

@@ -2611,6 +2611,17 @@ impl<'m> Elab<'m> {
                     hty,
                 })
             }
+            _ if p.contains(".primitives.") && !p.contains(".cuda.")
+                || p.starts_with("hidet.lang.math") =>
+            {
+                if let Some(v) = self.math(name, &args, span)? {
+                    return Ok(v);
+                }
+                err(
+                    span,
+                    format!("`{p}` is not supported in a Hidet kernel yet"),
+                )
+            }
             "atomic_add" | "atomic_sub" | "atomic_min" | "atomic_max" | "atomic_exchange"
             | "atomic_cas" => self.atomic(name, args, span),
             "range" | "grid" => err(
@@ -2692,6 +2703,89 @@ impl<'m> Elab<'m> {
             Some(_) => return err(span, "scope is a string ('shared', 'register')"),
         };
         Ok(Val::Decl(d, layout, space))
+    }
+
+    /// Hidet's math primitives (`hidet.ir.primitives.math`): the function of
+    /// a float argument's own type (Hidet has one function set per float
+    /// type: sqrtf, expf, …); `min`/`max` of the promoted type (C's fminf,
+    /// fmaxf for floats: a NaN operand is ignored). `None`: not one of them.
+    fn math(&mut self, name: &str, args: &[Val], span: Span) -> DResult<Option<Val>> {
+        let unary_fn = match name {
+            "sin" => MathFn::Sin,
+            "cos" => MathFn::Cos,
+            "tan" => MathFn::Tan,
+            "sinh" => MathFn::Sinh,
+            "cosh" => MathFn::Cosh,
+            "tanh" => MathFn::Tanh,
+            "asin" => MathFn::Asin,
+            "acos" => MathFn::Acos,
+            "atan" => MathFn::Atan,
+            "asinh" => MathFn::Asinh,
+            "acosh" => MathFn::Acosh,
+            "atanh" => MathFn::Atanh,
+            "exp" => MathFn::Exp,
+            "exp2" => MathFn::Exp2,
+            "expm1" => MathFn::Expm1,
+            "erf" => MathFn::Erf,
+            "sqrt" => MathFn::Sqrt,
+            "rsqrt" => MathFn::Rsqrt,
+            "log" => MathFn::Log,
+            "log2" => MathFn::Log2,
+            "log10" => MathFn::Log10,
+            "log1p" => MathFn::Log1p,
+            "abs" => MathFn::Abs,
+            "ceil" => MathFn::Ceil,
+            "floor" => MathFn::Floor,
+            "min" | "max" => {
+                let [a, b] = args else {
+                    return err(span, format!("{name}(a, b) takes two values"));
+                };
+                let (ea, ha) = self.scalar(a.clone(), span)?;
+                let (eb, hb) = self.scalar(b.clone(), span)?;
+                let p = types::promote(ha, hb).ok_or_else(|| {
+                    Diagnostic::new(
+                        span,
+                        format!("Can not promote type {} and {}", Named(ha), Named(hb)),
+                    )
+                })?;
+                let x = convert(self.operand(a, ea, ha, p, span), p);
+                let y = convert(self.operand(b, eb, hb, p, span), p);
+                let op = if name == "min" {
+                    BinOp::Min(NanMode::Ignore)
+                } else {
+                    BinOp::Max(NanMode::Ignore)
+                };
+                return Ok(Some(Val::Num {
+                    e: bin(op, x, y, span),
+                    hty: p,
+                }));
+            }
+            _ => return Ok(None),
+        };
+        let [x] = args else {
+            return err(span, format!("{name}(x) takes one value"));
+        };
+        let (e, h) = self.scalar(x.clone(), span)?;
+        // a Python number is a float32 constant; an integer has no math function set
+        let d = if matches!(x, Val::Int(_)) {
+            DType::F32
+        } else {
+            h
+        };
+        if !matches!(d, DType::F32 | DType::F64) {
+            return err(
+                span,
+                format!(
+                    "Hidet's {name} has no {} version here (float32 and float64 only)",
+                    Named(d)
+                ),
+            );
+        }
+        let e = convert(self.operand(x, e, h, d, span), d);
+        Ok(Some(Val::Num {
+            e: unary(UnOp::Math(unary_fn), e, span),
+            hty: d,
+        }))
     }
 
     /// `tensor_pointer(dtype, shape, layout, init=p)` and
