@@ -1,0 +1,843 @@
+//! Calls: type casts, Hidet's constructs and primitives, helpers (inlined).
+
+use super::*;
+
+impl<'m> Elab<'m> {
+    // ---- calls -----------------------------------------------------------------
+
+    pub(super) fn call(&mut self, c: &ast::ExprCall, span: Span) -> DResult<Val> {
+        let callee = self.expr(&c.func)?;
+        let mut args = Vec::new();
+        for a in &c.args {
+            if let ast::Expr::Starred(s) = a {
+                match self.expr(&s.value)? {
+                    Val::List(items) => args.extend(items),
+                    _ => return err(self.span(a), "only a tuple can be unpacked"),
+                }
+            } else {
+                args.push(self.expr(a)?);
+            }
+        }
+        let mut kwargs = Vec::new();
+        for k in &c.keywords {
+            let Some(name) = &k.arg else {
+                return err(span, "`**kwargs` is not supported in a call");
+            };
+            kwargs.push((name.to_string(), self.expr(&k.value)?));
+        }
+        match callee {
+            Val::Type(HType::Scalar(d)) => {
+                let [x] = args.as_slice() else {
+                    return err(span, format!("{}(…) takes one value", Named(d)));
+                };
+                self.supported_dtype(d, span)?;
+                self.cast_to(x.clone(), d, span)
+            }
+            Val::Func(name) => self.inline(&name, args, kwargs, span),
+            Val::Method(base, m) => match (*base, m.as_str()) {
+                (Val::TaskMap(t), "spatial" | "repeat") => {
+                    let inner = self.mapping_of(&m, args, kwargs, span)?;
+                    if t.task_shape().len() != inner.task_shape().len() {
+                        return err(
+                            span,
+                            "composed task mappings must have the same number of dimensions",
+                        );
+                    }
+                    Ok(Val::TaskMap(TaskMap::Composed(
+                        Box::new(t),
+                        Box::new(inner),
+                    )))
+                }
+                _ => err(
+                    span,
+                    format!("`.{m}(…)` is a loop iterable: for i, j in mapping.{m}(w)"),
+                ),
+            },
+            Val::Path(p) => self.path_call(&p, args, kwargs, span),
+            _ => err(span, "this value cannot be called"),
+        }
+    }
+
+    /// `f32(x)`, `cast(x, f32)`: a Python number becomes a constant of the
+    /// type (Hidet prints it as a typed C literal); a Hidet value is
+    /// converted as C's cast does.
+    pub(super) fn cast_to(&mut self, x: Val, d: DType, span: Span) -> DResult<Val> {
+        let e = match x {
+            Val::Int(i) => {
+                if d.is_float() {
+                    float_const(d, i as f64, span)
+                } else if d == DType::Bool {
+                    konst(DType::Bool, (i != 0) as u64, span)
+                } else {
+                    if !fits(i, d) {
+                        // measured: the dtype call range-checks its value
+                        return err(span, format!("Value {i} is out of range for {}", Named(d)));
+                    }
+                    int_const(d, i, span)
+                }
+            }
+            Val::Float(f) => {
+                if d == DType::F32 {
+                    f32_literal(f, span)
+                } else if d.is_float() {
+                    float_const(d, f, span)
+                } else if d == DType::Bool {
+                    konst(DType::Bool, (f != 0.0) as u64, span)
+                } else {
+                    if !f.is_finite() {
+                        return err(span, format!("{}({f}) while transpiling", Named(d)));
+                    }
+                    int_const(d, f.trunc() as i128, span)
+                }
+            }
+            Val::Bool(b) => convert(konst(DType::Bool, b as u64, span), d),
+            other => {
+                let (e, _) = self.scalar(other, span)?;
+                convert(e, d)
+            }
+        };
+        Ok(Val::Num { e, hty: d })
+    }
+
+    pub(super) fn path_call(
+        &mut self,
+        p: &str,
+        args: Vec<Val>,
+        kwargs: Vec<(String, Val)>,
+        span: Span,
+    ) -> DResult<Val> {
+        let name = last(p);
+        let kw = |k: &str| kwargs.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
+        let arg = |i: usize, k: &str| args.get(i).cloned().or_else(|| kw(k));
+        match name {
+            "syncthreads" => {
+                if self.kind == FuncKind::CpuKernel {
+                    return err(
+                        span,
+                        "syncthreads() is a CUDA barrier; a cpu_kernel runs as one thread",
+                    );
+                }
+                self.emit(Stmt::Barrier { span });
+                Ok(Val::None)
+            }
+            "printf" => {
+                let mut it = args.into_iter();
+                let fmt = match it.next() {
+                    Some(Val::Str(s)) => s,
+                    _ => return err(span, "printf takes a format string first"),
+                };
+                let mut vals = Vec::new();
+                for a in it {
+                    vals.push(self.scalar(a, span)?.0);
+                }
+                self.emit(Stmt::Print {
+                    prefix: fmt,
+                    args: vals,
+                    span,
+                });
+                Ok(Val::None)
+            }
+            "cast" => {
+                let (Some(x), Some(Val::Type(HType::Scalar(d)))) = (arg(0, "obj"), arg(1, "dtype"))
+                else {
+                    return err(span, "cast(x, dtype) takes a value and a scalar type");
+                };
+                self.supported_dtype(d, span)?;
+                self.cast_to(x, d, span)
+            }
+            "row_major" | "column_major" | "local_layout" => {
+                let mut shape = Vec::new();
+                for a in args {
+                    shape.extend(self.static_ints(a, span)?);
+                }
+                Ok(Val::Layout(match name {
+                    "row_major" => Layout::row_major(shape),
+                    "column_major" => Layout::column_major(shape),
+                    _ => Layout::Local { shape },
+                }))
+            }
+            "strided_layout" => {
+                let shape = match arg(0, "shape") {
+                    Some(v) => self.static_ints(v, span)?,
+                    None => return err(span, "strided_layout(shape, ranks) needs a shape"),
+                };
+                let ranks: Vec<usize> = match arg(1, "ranks") {
+                    Some(v) => self
+                        .static_ints(v, span)?
+                        .into_iter()
+                        .map(|r| r as usize)
+                        .collect(),
+                    None => (0..shape.len()).collect(),
+                };
+                let mut sorted = ranks.clone();
+                sorted.sort_unstable();
+                if sorted != (0..shape.len()).collect::<Vec<_>>() {
+                    return err(
+                        span,
+                        format!(
+                            "ranks {ranks:?} must order the {} dimensions: a permutation of 0..{}",
+                            shape.len(),
+                            shape.len()
+                        ),
+                    );
+                }
+                Ok(Val::Layout(Layout::strided(shape, &ranks)))
+            }
+            "tensor_pointer" | "as_tensor_pointer" => self.tensor_pointer(name, args, kwargs, span),
+            "spatial" | "repeat" | "row_spatial" | "col_spatial" | "row_repeat" | "col_repeat"
+            | "spatial_map" | "repeat_map" | "auto_map" => {
+                Ok(Val::TaskMap(self.mapping_of(name, args, kwargs, span)?))
+            }
+            "tensor" | "shared_tensor" | "register_tensor" => {
+                self.tensor_decl(name, args, kwargs, span)
+            }
+            "bitwise_not" => {
+                let [x] = args.as_slice() else {
+                    return err(span, "bitwise_not(x) takes one value");
+                };
+                let (e, hty) = self.scalar(x.clone(), span)?;
+                let d = dtype_of(&e);
+                if d.is_float() {
+                    return err(span, "bitwise_not needs an integer");
+                }
+                let c = types::c_promote(d);
+                Ok(Val::Num {
+                    e: unary(UnOp::Not, convert(e, c), span),
+                    hty,
+                })
+            }
+            _ if p.contains(".primitives.") && !p.contains(".cuda.")
+                || p.starts_with("hidet.lang.math") =>
+            {
+                if let Some(v) = self.math(name, &args, span)? {
+                    return Ok(v);
+                }
+                err(
+                    span,
+                    format!("`{p}` is not supported in a Hidet kernel yet"),
+                )
+            }
+            "atomic_add" | "atomic_sub" | "atomic_min" | "atomic_max" | "atomic_exchange"
+            | "atomic_cas" => self.atomic(name, args, span),
+            "range" | "grid" => err(
+                span,
+                format!("{name}(…) is a loop iterable: for i in {name}(…)"),
+            ),
+            "min" | "max" | "abs" if p.starts_with("builtins.") => Err(Diagnostic::new(
+                span,
+                format!("Python's {name}() does not apply to Hidet values"),
+            )
+            .with_help("write the comparison: a if a < b else b")),
+            _ => err(
+                span,
+                format!("`{p}` is not supported in a Hidet kernel yet"),
+            ),
+        }
+    }
+
+    /// `tensor(dtype, shape, layout, scope)`, `shared_tensor(…)`, `register_tensor(…)`.
+    pub(super) fn tensor_decl(
+        &mut self,
+        name: &str,
+        args: Vec<Val>,
+        kwargs: Vec<(String, Val)>,
+        span: Span,
+    ) -> DResult<Val> {
+        let mut pos = args.into_iter();
+        let get = |k: &str| kwargs.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
+        let mut scope = match name {
+            "shared_tensor" => Some(Val::Str("shared".into())),
+            "register_tensor" => Some(Val::Str("register".into())),
+            _ => None,
+        };
+        let mut first = pos.next();
+        if name == "tensor" {
+            // `tensor('shared', f32, …)` (a scope first) or `tensor('float32', …)`
+            if matches!(&first, Some(Val::Str(s)) if types::scalar_named(s).is_none()) {
+                scope = first.take();
+                first = pos.next();
+            }
+        }
+        let dtype = first.or_else(|| get("dtype"));
+        let shape = pos.next().or_else(|| get("shape"));
+        let layout = pos.next().or_else(|| get("layout"));
+        if let Some(s) = get("scope") {
+            scope = Some(s);
+        }
+        let d = match dtype {
+            Some(Val::Type(HType::Scalar(d))) => d,
+            Some(Val::Str(s)) => types::scalar_named(&s)
+                .ok_or_else(|| Diagnostic::new(span, format!("unknown dtype {s:?}")))?,
+            _ => return err(span, "a tensor needs a scalar dtype"),
+        };
+        let layout = match (shape, layout) {
+            (_, Some(Val::Layout(l))) => l,
+            (Some(Val::None) | None, None | Some(Val::None)) => {
+                return err(span, "a tensor needs a shape or a layout")
+            }
+            (Some(s), _) => {
+                self.compile_time(&s, span)?;
+                let shape = self.static_ints(s, span)?;
+                Layout::row_major(shape)
+            }
+            (None, Some(_)) => return err(span, "layout must be a layout (row_major(…), …)"),
+        };
+        let space = match scope {
+            None => AddrSpace::Local,
+            Some(Val::Str(s)) => match s.as_str() {
+                "shared" => AddrSpace::Shared,
+                "register" | "default" | "local" => AddrSpace::Local,
+                "global" => {
+                    return err(
+                        span,
+                        "global tensors declared in a kernel are not supported yet",
+                    )
+                }
+                _ => return err(span, format!("unknown scope {s:?}")),
+            },
+            Some(_) => return err(span, "scope is a string ('shared', 'register')"),
+        };
+        Ok(Val::Decl(d, layout, space))
+    }
+
+    /// Hidet's math primitives (`hidet.ir.primitives.math`): the function of
+    /// a float argument's own type (Hidet has one function set per float
+    /// type: sqrtf, expf, …); `min`/`max` of the promoted type (C's fminf,
+    /// fmaxf for floats: a NaN operand is ignored). `None`: not one of them.
+    pub(super) fn math(&mut self, name: &str, args: &[Val], span: Span) -> DResult<Option<Val>> {
+        let unary_fn = match name {
+            "sin" => MathFn::Sin,
+            "cos" => MathFn::Cos,
+            "tan" => MathFn::Tan,
+            "sinh" => MathFn::Sinh,
+            "cosh" => MathFn::Cosh,
+            "tanh" => MathFn::Tanh,
+            "asin" => MathFn::Asin,
+            "acos" => MathFn::Acos,
+            "atan" => MathFn::Atan,
+            "asinh" => MathFn::Asinh,
+            "acosh" => MathFn::Acosh,
+            "atanh" => MathFn::Atanh,
+            "exp" => MathFn::Exp,
+            "exp2" => MathFn::Exp2,
+            "expm1" => MathFn::Expm1,
+            "erf" => MathFn::Erf,
+            "sqrt" => MathFn::Sqrt,
+            "rsqrt" => MathFn::Rsqrt,
+            "log" => MathFn::Log,
+            "log2" => MathFn::Log2,
+            "log10" => MathFn::Log10,
+            "log1p" => MathFn::Log1p,
+            "abs" => MathFn::Abs,
+            "ceil" => MathFn::Ceil,
+            "floor" => MathFn::Floor,
+            "min" | "max" => {
+                let [a, b] = args else {
+                    return err(span, format!("{name}(a, b) takes two values"));
+                };
+                let (ea, ha) = self.scalar(a.clone(), span)?;
+                let (eb, hb) = self.scalar(b.clone(), span)?;
+                let p = types::promote(ha, hb).ok_or_else(|| {
+                    Diagnostic::new(
+                        span,
+                        format!("Can not promote type {} and {}", Named(ha), Named(hb)),
+                    )
+                })?;
+                let x = convert(self.operand(a, ea, ha, p, span), p);
+                let y = convert(self.operand(b, eb, hb, p, span), p);
+                let op = if name == "min" {
+                    BinOp::Min(NanMode::Ignore)
+                } else {
+                    BinOp::Max(NanMode::Ignore)
+                };
+                return Ok(Some(Val::Num {
+                    e: bin(op, x, y, span),
+                    hty: p,
+                }));
+            }
+            _ => return Ok(None),
+        };
+        let [x] = args else {
+            return err(span, format!("{name}(x) takes one value"));
+        };
+        let (e, h) = self.scalar(x.clone(), span)?;
+        // a Python number is a float32 constant; an integer has no math function set
+        let d = if matches!(x, Val::Int(_)) {
+            DType::F32
+        } else {
+            h
+        };
+        if !matches!(d, DType::F32 | DType::F64) {
+            return err(
+                span,
+                format!(
+                    "Hidet's {name} has no {} version here (float32 and float64 only)",
+                    Named(d)
+                ),
+            );
+        }
+        let e = convert(self.operand(x, e, h, d, span), d);
+        Ok(Some(Val::Num {
+            e: unary(UnOp::Math(unary_fn), e, span),
+            hty: d,
+        }))
+    }
+
+    /// `tensor_pointer(dtype, shape, layout, init=p)` and
+    /// `as_tensor_pointer(p, dtype, shape, layout)`: a tensor view of the
+    /// memory `p` points to. Its shape may depend on the kernel's scalar
+    /// arguments (their launch values fix it, as they fix the launch).
+    pub(super) fn tensor_pointer(
+        &mut self,
+        name: &str,
+        args: Vec<Val>,
+        kwargs: Vec<(String, Val)>,
+        span: Span,
+    ) -> DResult<Val> {
+        let kw = |k: &str| kwargs.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
+        let mut pos = args.into_iter();
+        let init = if name == "as_tensor_pointer" {
+            pos.next().or_else(|| kw("expr"))
+        } else {
+            None
+        };
+        let dtype = pos.next().or_else(|| kw("dtype"));
+        let shape = pos.next().or_else(|| kw("shape"));
+        let layout = pos.next().or_else(|| kw("layout"));
+        let init = init.or_else(|| pos.next()).or_else(|| kw("init"));
+        let d = match dtype {
+            Some(Val::Type(HType::Scalar(d))) => d,
+            Some(Val::Str(s)) => types::scalar_named(&s)
+                .ok_or_else(|| Diagnostic::new(span, format!("unknown dtype {s:?}")))?,
+            _ => return err(span, format!("{name} needs a scalar dtype")),
+        };
+        self.supported_dtype(d, span)?;
+        let layout = match (shape, layout) {
+            (_, Some(Val::Layout(l))) => l,
+            (Some(s), None | Some(Val::None)) if !matches!(s, Val::None) => {
+                Layout::row_major(self.static_ints(s, span).map_err(|d| {
+                    d.with_help("a tensor pointer's shape must follow from constants and the kernel's scalar arguments")
+                })?)
+            }
+            _ => return err(span, format!("{name} needs a shape or a layout")),
+        };
+        let Some(init) = init else {
+            return err(span, format!("{name} needs the pointer it views (init=…)"));
+        };
+        let (base, pd) = self.pointer(init, span)?;
+        if pd != d {
+            return err(
+                span,
+                format!(
+                    "a {} tensor pointer cannot view {} memory",
+                    Named(d),
+                    Named(pd)
+                ),
+            );
+        }
+        Ok(Val::Tensor(Tensor {
+            base,
+            dtype: d,
+            layout,
+            prefix: vec![],
+        }))
+    }
+
+    /// A task mapping from its constructor's arguments.
+    pub(super) fn mapping_of(
+        &mut self,
+        name: &str,
+        args: Vec<Val>,
+        kwargs: Vec<(String, Val)>,
+        span: Span,
+    ) -> DResult<TaskMap> {
+        let kw = |k: &str| kwargs.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
+        let mut shape = Vec::new();
+        let (shape_vals, mut ranks): (Vec<Val>, Option<Vec<usize>>) =
+            if matches!(name, "spatial_map" | "repeat_map") {
+                let mut it = args.into_iter();
+                let s = it.next().or_else(|| kw("task_shape")).into_iter().collect();
+                let r = it.next().or_else(|| kw("ranks"));
+                (
+                    s,
+                    r.filter(|r| !matches!(r, Val::None))
+                        .map(|r| self.static_ints(r, span))
+                        .transpose()?
+                        .map(|v| v.into_iter().map(|x| x as usize).collect()),
+                )
+            } else {
+                (
+                    args.into_iter()
+                        .filter(|a| !matches!(a, Val::Str(_)))
+                        .collect(),
+                    None,
+                )
+            };
+        for v in shape_vals {
+            shape.extend(self.static_ints(v, span)?);
+        }
+        if let Some(r) = kw("ranks").filter(|r| !matches!(r, Val::None)) {
+            ranks = Some(
+                self.static_ints(r, span)?
+                    .into_iter()
+                    .map(|x| x as usize)
+                    .collect(),
+            );
+        }
+        if matches!(name, "col_spatial" | "col_repeat") {
+            ranks = Some((0..shape.len()).rev().collect());
+        }
+        if let Some(r) = &ranks {
+            let mut sorted = r.clone();
+            sorted.sort_unstable();
+            if sorted != (0..shape.len()).collect::<Vec<_>>() {
+                return err(
+                    span,
+                    format!("ranks {r:?} must order the {} dimensions", shape.len()),
+                );
+            }
+        }
+        if shape.is_empty() {
+            return err(span, format!("{name}(…) needs a task shape"));
+        }
+        Ok(match name {
+            "spatial" | "row_spatial" | "col_spatial" | "spatial_map" => {
+                TaskMap::spatial(shape, ranks)
+            }
+            "auto_map" => {
+                let workers = match kw("workers") {
+                    Some(w) => self.static_ints(w, span)?.first().copied().unwrap_or(0),
+                    None => return err(span, "auto_map(…) needs workers=…"),
+                };
+                TaskMap::auto(shape.clone(), workers, ranks).ok_or_else(|| {
+                    Diagnostic::new(span, format!(
+                        "Expect the number of tasks {} in task shape {shape:?} be a multiple of number of workers {workers}.",
+                        shape.iter().product::<i64>()
+                    ))
+                })?
+            }
+            _ => TaskMap::repeat(shape, ranks),
+        })
+    }
+
+    /// `for i, j in mapping.on(w): body`: the worker's tasks, as Hidet
+    /// lowers it (`if w < workers`, the repeat loops, the coordinates).
+    pub(super) fn mapping_loop(
+        &mut self,
+        m: &TaskMap,
+        worker: Val,
+        names: &[String],
+        bind_tuple: bool,
+        body: &[ast::Stmt],
+        span: Span,
+    ) -> DResult<Stmt> {
+        let (w, _) = self.scalar(worker, span)?;
+        if !dtype_of(&w).is_int() {
+            return err(span, "a worker index is an integer");
+        }
+        let dims = m.task_shape().len();
+        let tuple_target = names.len() == 1 && (dims > 1 || bind_tuple);
+        if !tuple_target && names.len() != dims {
+            return err(
+                span,
+                format!("Expect {dims} loop variables, but got {}.", names.len()),
+            );
+        }
+        let w = self.temp(convert(w, DType::I64));
+        let (loops, coords) = m.lower();
+        let loop_vars: Vec<VarId> = loops
+            .iter()
+            .map(|_| self.new_var("_task", Type::scalar(DType::I32)))
+            .collect();
+        self.frame().loops += 1;
+        self.frame().scopes.push(HashMap::new());
+        self.blocks.push(Vec::new());
+        // the coordinates, as int32 variables named by the loop targets
+        let i64c = |v: i64| int_const(DType::I64, v as i128, span);
+        let mut targets = Vec::new();
+        for (d, terms) in coords.iter().enumerate() {
+            let mut sum = i64c(0);
+            for t in terms {
+                let e = match *t {
+                    Term::Worker {
+                        pre_div,
+                        pre_mod,
+                        div,
+                        modulo,
+                        scale,
+                    } => {
+                        let mut x = bin(BinOp::IDiv(C_DIV), w.clone(), i64c(pre_div), span);
+                        if let Some(pm) = pre_mod {
+                            x = bin(BinOp::IRem(C_DIV), x, i64c(pm), span);
+                        }
+                        x = bin(BinOp::IDiv(C_DIV), x, i64c(div), span);
+                        if let Some(md) = modulo {
+                            x = bin(BinOp::IRem(C_DIV), x, i64c(md), span);
+                        }
+                        bin(BinOp::Mul, x, i64c(scale), span)
+                    }
+                    Term::Loop { index, scale } => {
+                        let v = convert(self.var_expr(loop_vars[index], span), DType::I64);
+                        bin(BinOp::Mul, v, i64c(scale), span)
+                    }
+                };
+                sum = bin(BinOp::Add, sum, e, span);
+            }
+            let name = if tuple_target {
+                format!("{}{d}", names[0])
+            } else {
+                names[d].clone()
+            };
+            let v = self.new_var(&name, Type::scalar(DType::I32));
+            self.emit(Stmt::Let(v, convert(sum, DType::I32)));
+            targets.push(Val::Num {
+                e: self.var_expr(v, span),
+                hty: DType::I32,
+            });
+        }
+        if tuple_target {
+            self.define(&names[0], Val::List(targets));
+        } else {
+            for (n, t) in names.iter().zip(targets) {
+                self.define(n, t);
+            }
+        }
+        let r = self.stmts(body);
+        let mut inner = self.blocks.pop().expect("pushed above");
+        self.frame().scopes.pop();
+        self.frame().loops -= 1;
+        r?;
+        for (l, &v) in loops.iter().zip(&loop_vars).rev() {
+            inner = vec![Stmt::For {
+                var: v,
+                start: int_const(DType::I32, 0, span),
+                end: int_const(DType::I32, l.extent as i128, span),
+                step: int_const(DType::I32, 1, span),
+                body: inner,
+                span,
+                parallel: None,
+            }];
+        }
+        if loops.is_empty() {
+            // no loop: `break`/`continue` would leave an enclosing one
+            if body_has_jump(body) {
+                return err(
+                    span,
+                    "`break`/`continue` in a mapping loop without repeat dimensions",
+                );
+            }
+        }
+        let cond = bin(BinOp::Lt, w, i64c(m.workers()), span);
+        Ok(Stmt::If {
+            cond,
+            then_body: inner,
+            else_body: vec![],
+        })
+    }
+
+    pub(super) fn atomic(&mut self, name: &str, args: Vec<Val>, span: Span) -> DResult<Val> {
+        if self.kind == FuncKind::CpuKernel {
+            return err(
+                span,
+                format!("{name} is a CUDA atomic; a cpu_kernel runs as one thread"),
+            );
+        }
+        let op = match name {
+            "atomic_add" => AtomicOp::Add,
+            "atomic_sub" => AtomicOp::Sub,
+            "atomic_min" => AtomicOp::Min,
+            "atomic_max" => AtomicOp::Max,
+            "atomic_exchange" => AtomicOp::Exch,
+            _ => AtomicOp::Cas,
+        };
+        let want = if op == AtomicOp::Cas { 3 } else { 2 };
+        if args.len() != want {
+            return err(span, format!("{name} takes {want} arguments"));
+        }
+        let mut it = args.into_iter();
+        let (ptr, d) = self.pointer(it.next().expect("checked"), span)?;
+        let ok = matches!(d, DType::I32 | DType::U32 | DType::I64 | DType::U64)
+            || (matches!(d, DType::F32 | DType::F64)
+                && matches!(op, AtomicOp::Add | AtomicOp::Exch));
+        if !ok {
+            return err(
+                span,
+                format!("{name} is not defined on {} (CUDA's atomics)", Named(d)),
+            );
+        }
+        let mut rest = Vec::new();
+        for a in it {
+            let (e, _) = self.scalar(a, span)?;
+            rest.push(convert(e, d));
+        }
+        let val = rest.pop().expect("one");
+        let cmp = rest.pop().map(Box::new);
+        let e = mk(
+            ExprKind::Atomic {
+                op,
+                ptr: Box::new(ptr),
+                val: Box::new(val),
+                cmp,
+            },
+            Type::scalar(d),
+            span,
+        );
+        let v = self.new_var("_atomic", Type::scalar(d));
+        self.emit(Stmt::Let(v, e));
+        Ok(Val::Num {
+            e: self.var_expr(v, span),
+            hty: d,
+        })
+    }
+
+    /// A call of a helper (`cuda_internal`, `cpu_internal`): inlined.
+    pub(super) fn inline(
+        &mut self,
+        name: &str,
+        args: Vec<Val>,
+        kwargs: Vec<(String, Val)>,
+        span: Span,
+    ) -> DResult<Val> {
+        if !kwargs.is_empty() {
+            return err(span, "Hidet do not support call with keyword.");
+        }
+        let f = &self.m.funcs[name];
+        // a host function may call a cpu_kernel (a plain C call); launching
+        // a CUDA kernel from one is a grid of its own
+        let callee_kind = declared_kind(self.m, f).map(|(k, _)| k);
+        let cpu_call = self.kind == FuncKind::CpuKernel
+            && matches!(
+                callee_kind.as_deref(),
+                Some("cpu_kernel" | "cpu_internal" | "public")
+            );
+        if is_kernel(self.m, f) && !cpu_call {
+            return Err(Diagnostic::new(
+                span,
+                format!("`{name}` is a CUDA kernel: launching one from another function is not supported"),
+            )
+            .with_help(format!("run `{name}` itself: \"kernel\": \"{name}\" in the launch")));
+        }
+        if self.frames.iter().any(|fr| fr.name == name) || self.frames.len() > 32 {
+            return py::unsupported(span, "recursion", DIALECT, "write the recursion as a loop");
+        }
+        let def = f.def.clone();
+        let params = self.param_list(&def)?;
+        if params.len() != args.len() {
+            return err(
+                span,
+                format!(
+                    "`{name}` takes {} arguments, {} given",
+                    params.len(),
+                    args.len()
+                ),
+            );
+        }
+        let mut env = HashMap::new();
+        for ((pname, pspan, ann), a) in params.iter().zip(args) {
+            match self.annotation_type(ann)? {
+                HType::Scalar(d) => {
+                    self.supported_dtype(d, *pspan)?;
+                    let (e, _) = self.scalar(a, span)?;
+                    let v = self.new_var(pname, Type::scalar(d));
+                    self.emit(Stmt::Let(v, convert(e, d)));
+                    env.insert(
+                        pname.clone(),
+                        Val::Num {
+                            e: self.var_expr(v, *pspan),
+                            hty: d,
+                        },
+                    );
+                }
+                HType::Tensor(d, layout) => {
+                    let (p, pd) = self.pointer(a, span)?;
+                    if pd != d {
+                        return err(
+                            span,
+                            format!(
+                                "`{pname}` of `{name}` holds {}, but a {} tensor is passed",
+                                Named(d),
+                                Named(pd)
+                            ),
+                        );
+                    }
+                    env.insert(
+                        pname.clone(),
+                        Val::Tensor(Tensor {
+                            prefix: vec![],
+                            base: p,
+                            dtype: d,
+                            layout,
+                        }),
+                    );
+                }
+                HType::Pointer(d) => {
+                    let (p, pd) = self.pointer(a, span)?;
+                    if pd != d {
+                        return err(
+                            span,
+                            format!(
+                                "`{pname}` of `{name}` is ~{}, but a pointer to {} is passed",
+                                Named(d),
+                                Named(pd)
+                            ),
+                        );
+                    }
+                    // the parameter is a variable of the helper
+                    let p = if p.ty.space() == Some(AddrSpace::Global) {
+                        let v = self.new_var(pname, p.ty.clone());
+                        self.emit(Stmt::Let(v, p));
+                        self.var_expr(v, *pspan)
+                    } else {
+                        self.hold_ptr(p)
+                    };
+                    env.insert(pname.clone(), Val::Ptr(p, d));
+                }
+                HType::Void => return err(*pspan, "a parameter cannot be void"),
+            }
+        }
+        let ret_ty = match &def.returns {
+            None => None,
+            Some(r) => match self.annotation_type(r)? {
+                HType::Scalar(d) => Some(d),
+                HType::Void => None,
+                _ => return err(self.span(&**r), "a helper returns a scalar or nothing"),
+            },
+        };
+        let done = self.new_var(&format!("{name}.done"), Type::scalar(DType::Bool));
+        self.emit(Stmt::Let(done, konst(DType::Bool, 0, span)));
+        self.frames.push(Frame {
+            name: name.to_string(),
+            scopes: vec![env],
+            loops: 0,
+            inline: Some(Inline {
+                ret: None,
+                ret_ty,
+                done,
+            }),
+        });
+        self.blocks.push(Vec::new());
+        let r = self.stmts(&def.body);
+        let body = self.blocks.pop().expect("pushed above");
+        let frame = self.frames.pop().expect("pushed above");
+        r?;
+        let once = self.new_var("_once", Type::scalar(DType::I32));
+        self.emit(Stmt::For {
+            var: once,
+            start: int_const(DType::I32, 0, span),
+            end: int_const(DType::I32, 1, span),
+            step: int_const(DType::I32, 1, span),
+            body,
+            span,
+            parallel: None,
+        });
+        let inl = frame.inline.expect("an inlined frame");
+        match (inl.ret, inl.ret_ty) {
+            (Some(r), Some(d)) => Ok(Val::Num {
+                e: self.var_expr(r, span),
+                hty: d,
+            }),
+            (None, Some(_)) => err(span, format!("`{name}` never returns a value")),
+            _ => Ok(Val::None),
+        }
+    }
+}

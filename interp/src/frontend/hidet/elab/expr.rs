@@ -1,0 +1,793 @@
+//! Values and expressions: scalars as Hidet types them and C computes them.
+
+use super::*;
+
+impl<'m> Elab<'m> {
+    // ---- values ----------------------------------------------------------------
+
+    /// A Python value as the Hidet constant it becomes (`int` → `int32`,
+    /// `float` → `float32`, `bool` → `bool`): the C expression (typed as C
+    /// reads the literal Hidet prints) and its Hidet type.
+    pub(super) fn host_to_expr(&self, v: Val, span: Span) -> DResult<(Expr, DType)> {
+        match v {
+            Val::Int(i) => {
+                // printed as a decimal literal: C gives it int, or long where int cannot hold it
+                let c = if fits(i, DType::I32) {
+                    DType::I32
+                } else if fits(i, DType::I64) {
+                    DType::I64
+                } else {
+                    return err(span, format!("the integer {i} does not fit 64 bits"));
+                };
+                Ok((int_const(c, i, span), DType::I32))
+            }
+            Val::Float(f) => Ok((f32_literal(f, span), DType::F32)),
+            Val::Bool(b) => Ok((konst(DType::Bool, b as u64, span), DType::Bool)),
+            _ => err(span, "expected a number"),
+        }
+    }
+
+    /// A scalar value: its C expression and Hidet type.
+    pub(super) fn scalar(&mut self, v: Val, span: Span) -> DResult<(Expr, DType)> {
+        match v {
+            Val::Num { e, hty } => Ok((e, hty)),
+            Val::Int(_) | Val::Float(_) | Val::Bool(_) => self.host_to_expr(v, span),
+            Val::Cell(id, d) => {
+                let p = self.cell_ptr(id, d, span);
+                Ok((load(p, d, span), d))
+            }
+            Val::Tensor(_) => err(span, "expected a scalar, found a tensor"),
+            Val::Ptr(..) => err(span, "expected a scalar, found a pointer"),
+            Val::Type(t) => err(
+                span,
+                format!("expected a scalar, found the type {}", htype_text(&t)),
+            ),
+            Val::Layout(_) => err(span, "expected a scalar, found a layout"),
+            Val::List(_) => err(span, "expected a scalar, found a tuple"),
+            Val::None => err(span, "expected a scalar, found None"),
+            Val::Str(_) => err(span, "expected a scalar, found a string"),
+            Val::Path(p) => err(span, format!("expected a scalar, found `{p}`")),
+            Val::Func(f) => err(span, format!("expected a scalar, found the function `{f}`")),
+            Val::Decl(..) => err(span, "expected a scalar, found a tensor declaration"),
+            Val::TaskMap(_) => err(span, "expected a scalar, found a task mapping"),
+            Val::Method(_, m) => err(span, format!("expected a scalar, found the method `{m}`")),
+        }
+    }
+
+    /// A pointer value and its pointee dtype.
+    pub(super) fn pointer(&mut self, v: Val, span: Span) -> DResult<(Expr, DType)> {
+        match v {
+            Val::Ptr(p, d) => Ok((p, d)),
+                        Val::Tensor(t) if t.prefix.is_empty() => Ok((t.base, t.dtype)),
+            Val::Tensor(_) => err(
+                span,
+                "a partly indexed tensor is not a pointer: take the address of an element (~a[i, 0])",
+            ),
+            _ => err(span, "expected a pointer"),
+        }
+    }
+
+    /// The truth of a condition as a bool (C's `x != 0`).
+    pub(super) fn truth(&mut self, v: Val, span: Span) -> DResult<Expr> {
+        let (e, _) = self.scalar(v, span)?;
+        let d = dtype_of(&e);
+        if d == DType::Bool {
+            return Ok(e);
+        }
+        let zero = konst(d, 0, span);
+        Ok(bin(BinOp::Ne, e, zero, span))
+    }
+
+    pub(super) fn lookup(&self, name: &str, span: Span) -> DResult<Val> {
+        if let Some(v) = self.lookup_local(name) {
+            return Ok(v);
+        }
+        if self.m.funcs.contains_key(name) {
+            return Ok(Val::Func(name.to_string()));
+        }
+        match self.m.globals.get(name) {
+            Some(Global::Int(i)) => Ok(Val::Int(*i)),
+            Some(Global::Float(f)) => Ok(Val::Float(*f)),
+            Some(Global::Bool(b)) => Ok(Val::Bool(*b)),
+            Some(Global::Str(s)) => Ok(Val::Str(s.clone())),
+            Some(Global::Path(p)) => self.path_val(p, span),
+            None => match name {
+                "range" | "int" | "float" | "bool" | "min" | "max" | "abs" | "print" | "len" => {
+                    self.path_val(&format!("builtins.{name}"), span)
+                }
+                "True" => Ok(Val::Bool(true)),
+                "False" => Ok(Val::Bool(false)),
+                _ => err(span, "Trying to access variable without definition."),
+            },
+        }
+    }
+
+    /// The value a full dotted path denotes.
+    pub(super) fn path_val(&self, p: &str, span: Span) -> DResult<Val> {
+        if let Some(t) = self.type_of_path(p, span)? {
+            return Ok(Val::Type(t));
+        }
+        Ok(Val::Path(p.to_string()))
+    }
+
+    // ---- expressions -----------------------------------------------------------
+
+    pub(super) fn expr(&mut self, e: &ast::Expr) -> DResult<Val> {
+        let span = self.span(e);
+        use ast::Expr as E;
+        match e {
+            E::Constant(c) => match &c.value {
+                Constant::Int(i) => i128::try_from(i)
+                    .map(Val::Int)
+                    .map_err(|_| Diagnostic::new(span, "integer literal too large")),
+                Constant::Float(f) => Ok(Val::Float(*f)),
+                Constant::Bool(b) => Ok(Val::Bool(*b)),
+                Constant::Str(s) => Ok(Val::Str(s.clone())),
+                Constant::None => Ok(Val::None),
+                _ => err(span, "Can not recognize this constant"),
+            },
+            E::Name(n) => self.lookup(n.id.as_str(), span),
+            E::Attribute(a) => {
+                let base = self.expr(&a.value)?;
+                self.attribute(base, a.attr.as_str(), span)
+            }
+            E::Tuple(t) => Ok(Val::List(
+                t.elts
+                    .iter()
+                    .map(|x| self.expr(x))
+                    .collect::<DResult<_>>()?,
+            )),
+            E::List(t) => Ok(Val::List(
+                t.elts
+                    .iter()
+                    .map(|x| self.expr(x))
+                    .collect::<DResult<_>>()?,
+            )),
+            E::BinOp(b) => {
+                let l = self.expr(&b.left)?;
+                let r = self.expr(&b.right)?;
+                self.binop(b.op, l, r, span)
+            }
+            E::UnaryOp(u) => {
+                let v = self.expr(&u.operand)?;
+                self.unary_op(u.op, v, &u.operand, span)
+            }
+            E::BoolOp(b) => self.bool_op(b, span),
+            E::Compare(c) => self.compare(c, span),
+            E::IfExp(i) => self.if_exp(i, span),
+            E::Subscript(s) => {
+                let base = self.expr(&s.value)?;
+                match base {
+                    Val::Type(HType::Scalar(d)) => {
+                        let shape = self.shape_of(&s.slice)?;
+                        Ok(Val::Type(HType::Tensor(d, Layout::row_major(shape))))
+                    }
+                    Val::List(items) => {
+                        let i =
+                            match self.expr(&s.slice)? {
+                                Val::Int(i) => i,
+                                _ => return err(
+                                    span,
+                                    "a tuple is indexed with an integer known while transpiling",
+                                ),
+                            };
+                        let n = items.len() as i128;
+                        let k = if i < 0 { i + n } else { i };
+                        items
+                            .get(usize::try_from(k).unwrap_or(usize::MAX))
+                            .cloned()
+                            .ok_or_else(|| Diagnostic::new(span, "tuple index out of range"))
+                    }
+                    other => match self.index(other, &s.slice, span)? {
+                        Indexed::Elem(ptr, d) => Ok(Val::Num {
+                            e: load(ptr, d, span),
+                            hty: d,
+                        }),
+                        Indexed::Sub(t) => Ok(Val::Tensor(t)),
+                    },
+                }
+            }
+            E::Call(c) => self.call(c, span),
+            E::Lambda(_) => py::unsupported(
+                span,
+                "a lambda",
+                DIALECT,
+                "write a @hidet.script helper function",
+            ),
+            E::ListComp(_) | E::SetComp(_) | E::DictComp(_) | E::GeneratorExp(_) => {
+                py::unsupported(span, "a comprehension", DIALECT, "write a for loop")
+            }
+            E::Starred(_) => py::unsupported(
+                span,
+                "a starred expression",
+                DIALECT,
+                "pass each value by name",
+            ),
+            _ => py::unsupported(
+                span,
+                "this expression",
+                DIALECT,
+                "use arithmetic, comparisons, calls and indexing",
+            ),
+        }
+    }
+
+    /// A static shape: integers known while transpiling.
+    pub(super) fn shape_of(&mut self, e: &ast::Expr) -> DResult<Vec<i64>> {
+        let items: Vec<&ast::Expr> = match e {
+            ast::Expr::Tuple(t) => t.elts.iter().collect(),
+            ast::Expr::List(t) => t.elts.iter().collect(),
+            x => vec![x],
+        };
+        let mut out = Vec::new();
+        for it in items {
+            let v = self.expr(it)?;
+            out.extend(self.static_ints(v, self.span(it))?);
+        }
+        Ok(out)
+    }
+
+    /// Refuses a tensor shape that is not a compile-time constant (the
+    /// seed; a scalar argument's launch value does not count here).
+    pub(super) fn compile_time(&self, v: &Val, span: Span) -> DResult<()> {
+        match v {
+            Val::List(items) => items.iter().try_for_each(|i| self.compile_time(i, span)),
+            Val::Num { e, .. } if fold_int(e).is_none() => Err(Diagnostic::new(
+                span,
+                "The shape of the tensor must be determined at the compile time",
+            )
+            .with_help("use constant expressions for the shape; to access a tensor whose shape is known only at run time, use a tensor pointer (tensor_pointer(f32, [n, 4], init=p))")),
+            Val::Cell(..) => Err(Diagnostic::new(span, "The shape of the tensor must be determined at the compile time")),
+            _ => Ok(()),
+        }
+    }
+
+    /// Integers known while transpiling (a tensor shape, a layout's sizes).
+    pub(super) fn static_ints(&self, v: Val, span: Span) -> DResult<Vec<i64>> {
+        match v {
+            Val::Int(i) if (0..=i64::from(u32::MAX) as i128).contains(&i) => Ok(vec![i as i64]),
+            Val::Int(i) => err(span, format!("a dimension of {i}")),
+            Val::List(items) => {
+                let mut out = Vec::new();
+                for it in items {
+                    out.extend(self.static_ints(it, span)?);
+                }
+                Ok(out)
+            }
+            Val::Num { e, .. } if self.static_int(&e).is_some() => {
+                self.static_ints(Val::Int(self.static_int(&e).expect("checked")), span)
+            }
+            Val::Num { .. } | Val::Cell(..) => Err(Diagnostic::new(
+                span,
+                "The shape of the tensor must be determined at the compile time",
+            )
+            .with_help("use constant expressions for the shape; to access a tensor whose shape is known only at run time, use a tensor pointer (~f32)")),
+            _ => err(span, "a shape is a list of integers"),
+        }
+    }
+
+    /// An operand `v` (elaborated as `e` of Hidet type `h`) as Hidet passes
+    /// it to an operation of promoted type `p`: cast where `h` is not `p`; a
+    /// Python number's constant cast to `p` keeps the number's value.
+    pub(super) fn operand(&self, v: &Val, e: Expr, h: DType, p: DType, span: Span) -> Expr {
+        if h != p {
+            if let Some(c) = literal_as(v, p, span) {
+                return c;
+            }
+        }
+        cast_if(e, h, p)
+    }
+
+    /// The value stored into (or assigned to) a `t` slot: Hidet casts it
+    /// where its type is not `t`, a Python number keeping its value.
+    pub(super) fn value_for(&mut self, v: Val, t: DType, span: Span) -> DResult<Expr> {
+        let (e, h) = self.scalar(v.clone(), span)?;
+        Ok(convert(self.operand(&v, e, h, t, span), t))
+    }
+
+    /// The value of an integer expression made of constants and scalar
+    /// parameters whose launch values are known.
+    pub(super) fn static_int(&self, e: &Expr) -> Option<i128> {
+        let mut e = e.clone();
+        substitute(&mut e, &self.known);
+        fold_int(&e)
+    }
+
+    pub(super) fn attribute(&mut self, base: Val, attr: &str, span: Span) -> DResult<Val> {
+        match base {
+            Val::Path(p) => {
+                let full = format!("{p}.{attr}");
+                let owner = last(&p);
+                if matches!(owner, "threadIdx" | "blockIdx" | "blockDim" | "gridDim") {
+                    return self.cuda_index(owner, attr, span);
+                }
+                self.path_val(&full, span)
+            }
+            Val::Tensor(t) if attr == "shape" => Ok(Val::List(
+                t.layout
+                    .shape()
+                    .into_iter()
+                    .map(|s| Val::Int(s as i128))
+                    .collect(),
+            )),
+            Val::Layout(l) if attr == "shape" => Ok(Val::List(
+                l.shape().into_iter().map(|s| Val::Int(s as i128)).collect(),
+            )),
+            Val::Layout(l) if attr == "size" => Ok(Val::Int(l.size() as i128)),
+            Val::TaskMap(m) if matches!(attr, "on" | "spatial" | "repeat") => {
+                Ok(Val::Method(Box::new(Val::TaskMap(m)), attr.to_string()))
+            }
+            Val::TaskMap(m) if attr == "num_workers" => Ok(Val::Int(m.workers() as i128)),
+            Val::TaskMap(m) if attr == "task_shape" => Ok(Val::List(
+                m.task_shape()
+                    .into_iter()
+                    .map(|s| Val::Int(s as i128))
+                    .collect(),
+            )),
+            _ => err(
+                span,
+                format!("Can not access attribute \"{attr}\" of this object."),
+            ),
+        }
+    }
+
+    /// `threadIdx.x` and friends: C's `unsigned int` values, Hidet type `int32`.
+    pub(super) fn cuda_index(&self, owner: &str, attr: &str, span: Span) -> DResult<Val> {
+        if self.kind == FuncKind::CpuKernel {
+            return err(
+                span,
+                format!("{owner} is a CUDA variable; a cpu_kernel runs as one thread"),
+            );
+        }
+        let dim = match attr {
+            "x" => 0,
+            "y" => 1,
+            "z" => 2,
+            _ => {
+                return err(
+                    span,
+                    format!("{owner} has the components x, y and z, not {attr}"),
+                )
+            }
+        };
+        let kind = match owner {
+            "threadIdx" => ExprKind::ThreadId(dim),
+            "blockIdx" => ExprKind::BlockId(dim),
+            "blockDim" => ExprKind::BlockDim(dim),
+            _ => ExprKind::GridDim(dim),
+        };
+        let e = mk(kind, Type::scalar(DType::I32), span);
+        Ok(Val::Num {
+            e: convert(e, DType::U32),
+            hty: DType::I32,
+        })
+    }
+
+    /// A binary operator on two values.
+    pub(super) fn binop(&mut self, op: ast::Operator, l: Val, r: Val, span: Span) -> DResult<Val> {
+        use ast::Operator as O;
+        if op == O::Pow && matches!((&l, &r), (Val::Int(_), Val::Int(_))) {
+            // measured: the transpiler sends `**` to Hidet's pow primitive
+            return err(span, "pow is not supported for int32 (Hidet's `**` is its pow primitive, which takes floats)");
+        }
+        // Python arithmetic on host values
+        if let Some(v) = host_binop(op, &l, &r) {
+            return v.ok_or_else(|| Diagnostic::new(span, "division by zero while transpiling"));
+        }
+        if let (Val::TaskMap(a), Val::TaskMap(b)) = (&l, &r) {
+            if op != O::Mult {
+                return err(span, "task mappings compose with `*`");
+            }
+            if a.task_shape().len() != b.task_shape().len() {
+                return err(
+                    span,
+                    "composed task mappings must have the same number of dimensions",
+                );
+            }
+            return Ok(Val::TaskMap(TaskMap::Composed(
+                Box::new(a.clone()),
+                Box::new(b.clone()),
+            )));
+        }
+        if let (Val::Layout(a), Val::Layout(b)) = (&l, &r) {
+            return match op {
+                O::Mult => {
+                    if a.shape().len() != b.shape().len() {
+                        return err(
+                            span,
+                            "composed layouts must have the same number of dimensions",
+                        );
+                    }
+                    Ok(Val::Layout(Layout::Composed(
+                        Box::new(a.clone()),
+                        Box::new(b.clone()),
+                    )))
+                }
+                O::Add => Ok(Val::Layout(Layout::Concat(
+                    Box::new(a.clone()),
+                    Box::new(b.clone()),
+                ))),
+                _ => err(span, "Hidet does not support this operation on DataLayout."),
+            };
+        }
+        if let Val::Ptr(p, d)
+        | Val::Tensor(Tensor {
+            base: p,
+            dtype: d,
+            prefix: _,
+            ..
+        }) = &l
+        {
+            if matches!(&l, Val::Tensor(t) if !t.prefix.is_empty()) {
+                return err(span, "a partly indexed tensor is not a pointer: take the address of an element (~a[i, 0])");
+            }
+            if matches!(op, O::Add | O::Sub) && !matches!(r, Val::Ptr(..) | Val::Tensor(_)) {
+                let (mut i, _) = self.scalar(r, span)?;
+                if !dtype_of(&i).is_int() {
+                    return err(span, "a pointer moves by an integer number of elements");
+                }
+                if op == O::Sub {
+                    i = unary(UnOp::Neg, convert(i, DType::I64), span);
+                }
+                return Ok(Val::Ptr(
+                    bin(BinOp::PtrAdd, p.clone(), convert(i, DType::I64), span),
+                    *d,
+                ));
+            }
+            return err(
+                span,
+                format!("`{}` is not defined on a pointer", py::op_text(op)),
+            );
+        }
+        let lit = |v: &Val, k: f64| match v {
+            Val::Int(i) => *i as f64 == k,
+            Val::Float(f) => *f == k,
+            _ => false,
+        };
+        let (a, ha) = self.scalar(l.clone(), span)?;
+        let (b, hb) = self.scalar(r.clone(), span)?;
+        let (da, db) = (dtype_of(&a), dtype_of(&b));
+        let (orig_a, orig_b) = (a.clone(), b.clone());
+        let promoted = types::promote(ha, hb).ok_or_else(|| {
+            Diagnostic::new(
+                span,
+                format!("Can not promote type {} and {}", Named(ha), Named(hb)),
+            )
+        })?;
+        // Hidet simplifies `x + 0`, `x * 1`, `0 + x`, … to `x` when it builds
+        // the expression: the result keeps `x`'s Hidet type
+        let hty = match op {
+            O::Add | O::Sub | O::BitXor | O::BitOr if lit(&r, 0.0) => ha,
+            O::Mult | O::Div | O::FloorDiv if lit(&r, 1.0) => ha,
+            O::Add | O::BitXor | O::BitOr if lit(&l, 0.0) => hb,
+            O::Mult if lit(&l, 1.0) => hb,
+            O::BitAnd | O::BitOr | O::BitXor | O::LShift | O::RShift => ha,
+            _ => promoted,
+        };
+        // Hidet casts each operand whose type is not the promoted one to it
+        // (so C's own conversions decide nothing), then C computes
+        let a = self.operand(&l, a, ha, promoted, span);
+        let b = self.operand(&r, b, hb, promoted, span);
+        let c = types::c_arith(dtype_of(&a), dtype_of(&b));
+        let value = match op {
+            O::Add | O::Sub | O::Mult | O::Div | O::FloorDiv => {
+                let bop = match op {
+                    O::Add => BinOp::Add,
+                    O::Sub => BinOp::Sub,
+                    O::Mult => BinOp::Mul,
+                    _ if c.is_float() => BinOp::FDiv,
+                    _ => BinOp::IDiv(C_DIV),
+                };
+                let v = bin(bop, convert(a, c), convert(b, c), span);
+                // Hidet's code generator casts a narrow integer result
+                // (bool counts: `(bool)(a + b)`)
+                if hty.is_int() && hty.bits() < 32 {
+                    convert(v, hty)
+                } else {
+                    v
+                }
+            }
+            O::Mod => {
+                if c.is_float() {
+                    return Err(Diagnostic::new(span, "`%` needs integer operands: Hidet writes C's `%`, which floats do not have")
+                        .with_help("compute a - b * floor(a / b) for a float remainder"));
+                }
+                bin(BinOp::IRem(C_DIV), convert(a, c), convert(b, c), span)
+            }
+            O::BitAnd | O::BitOr | O::BitXor => {
+                if c.is_float() {
+                    return err(
+                        span,
+                        format!("`{}` needs integer operands", py::op_text(op)),
+                    );
+                }
+                let bop = match op {
+                    O::BitAnd => BinOp::And,
+                    O::BitOr => BinOp::Or,
+                    _ => BinOp::Xor,
+                };
+                bin(bop, convert(a, c), convert(b, c), span)
+            }
+            O::LShift | O::RShift => {
+                // no casts: C shifts the promoted left operand
+                let (a, b) = (orig_a, orig_b);
+                if da.is_float() || db.is_float() {
+                    return err(
+                        span,
+                        format!("`{}` needs integer operands", py::op_text(op)),
+                    );
+                }
+                // C: the left operand's promoted type; the count is promoted on its own
+                let lt = types::c_promote(da);
+                let cnt = convert(b, types::c_promote(db));
+                let cnt = convert(cnt, lt);
+                let bop = if op == O::LShift {
+                    BinOp::Shl(ShiftRange::Ub)
+                } else if lt.is_signed_int() {
+                    BinOp::Shr(ShrKind::Arith, ShiftRange::Ub)
+                } else {
+                    BinOp::Shr(ShrKind::Logical, ShiftRange::Ub)
+                };
+                bin(bop, convert(a, lt), cnt, span)
+            }
+            O::Pow => {
+                return py::unsupported(
+                    span,
+                    "`**` on a Hidet value",
+                    DIALECT,
+                    "multiply, or call a math primitive",
+                )
+            }
+            O::MatMult => return err(span, "`@` is not an operator of Hidet script"),
+        };
+        Ok(Val::Num { e: value, hty })
+    }
+
+    pub(super) fn unary_op(
+        &mut self,
+        op: ast::UnaryOp,
+        v: Val,
+        operand: &ast::Expr,
+        span: Span,
+    ) -> DResult<Val> {
+        use ast::UnaryOp as U;
+        match (op, v) {
+            (U::USub, Val::Int(i)) => Ok(Val::Int(-i)),
+            (U::USub, Val::Float(f)) => Ok(Val::Float(-f)),
+            (U::USub, Val::Bool(b)) => Ok(Val::Int(-(b as i128))),
+            (U::UAdd, v @ (Val::Int(_) | Val::Float(_))) => Ok(v),
+            (U::Not, Val::Bool(b)) => Ok(Val::Bool(!b)),
+            (U::Not, Val::Int(i)) => Ok(Val::Bool(i == 0)),
+            (U::Invert, Val::Type(t)) => match t {
+                HType::Scalar(d) => Ok(Val::Type(HType::Pointer(d))),
+                HType::Pointer(_) => err(span, "pointers to pointers are not supported yet in Hidet kernels"),
+                HType::Void => err(span, "void pointers are not supported yet in Hidet kernels"),
+                HType::Tensor(..) => err(span, "a pointer to a tensor type: use ~dtype"),
+            },
+            (U::Invert, Val::Num { e, .. }) => {
+                // `~a[i, j]`: the address of the element
+                if let ExprKind::Load { ptr, mask: None, .. } = e.kind {
+                    let d = e.ty.dtype();
+                    return Ok(Val::Ptr(*ptr, d));
+                }
+                err(self.span(operand), "`~` takes the address of a tensor element (~a[i, j]); use bitwise_not(x) for a bitwise complement")
+            }
+            (U::Invert, Val::Int(_)) => err(span, "`~` takes the address of a tensor element; use bitwise_not(x) for a bitwise complement"),
+            (U::Invert, _) => err(span, "`~` takes the address of a tensor element (~a[i, j]) or makes a pointer type (~f32)"),
+            (op, v) => {
+                let (e, hty) = self.scalar(v, span)?;
+                let d = dtype_of(&e);
+                Ok(match op {
+                    U::USub => {
+                        let c = types::c_promote(d);
+                        Val::Num {
+                            e: unary(UnOp::Neg, convert(e, c), span),
+                            hty,
+                        }
+                    }
+                    U::UAdd => Val::Num { e, hty },
+                    _ => {
+                        let t = self.truth(Val::Num { e, hty }, span)?;
+                        Val::Num {
+                            e: unary(UnOp::LogicalNot, t, span),
+                            hty: DType::Bool,
+                        }
+                    }
+                })
+            }
+        }
+    }
+
+    /// `a and b`, `a or b`: C's `&&`/`||`, the second operand evaluated
+    /// only when it decides.
+    pub(super) fn bool_op(&mut self, b: &ast::ExprBoolOp, span: Span) -> DResult<Val> {
+        let is_and = matches!(b.op, ast::BoolOp::And);
+        let first = self.expr(&b.values[0])?;
+        if let Some(t) = host_truth(&first) {
+            // decided while transpiling where the first operand is a host value
+            if t != is_and {
+                return Ok(Val::Bool(t));
+            }
+            if b.values.len() == 2 {
+                let v = self.expr(&b.values[1])?;
+                if let Some(t2) = host_truth(&v) {
+                    return Ok(Val::Bool(t2));
+                }
+                return Ok(Val::Num {
+                    e: self.truth(v, span)?,
+                    hty: DType::Bool,
+                });
+            }
+        }
+        let r = self.new_var("_boolop", Type::scalar(DType::Bool));
+        let t0 = self.truth(first, span)?;
+        self.emit(Stmt::Let(r, t0));
+        let mut opened = 0;
+        for x in &b.values[1..] {
+            let cond = {
+                let v = self.var_expr(r, span);
+                if is_and {
+                    v
+                } else {
+                    unary(UnOp::LogicalNot, v, span)
+                }
+            };
+            self.blocks.push(Vec::new());
+            opened += 1;
+            let v = self.expr(x)?;
+            let t = self.truth(v, span)?;
+            self.emit(Stmt::Let(r, t));
+            // the rest goes inside this `if`
+            let _ = cond;
+        }
+        // close the nested ifs innermost first
+        for x in (1..b.values.len()).rev() {
+            let _ = x;
+            let inner = self.blocks.pop().expect("pushed above");
+            let v = self.var_expr(r, span);
+            let cond = if is_and {
+                v
+            } else {
+                unary(UnOp::LogicalNot, v, span)
+            };
+            self.emit(Stmt::If {
+                cond,
+                then_body: inner,
+                else_body: vec![],
+            });
+        }
+        debug_assert!(opened == b.values.len() - 1);
+        Ok(Val::Num {
+            e: self.var_expr(r, span),
+            hty: DType::Bool,
+        })
+    }
+
+    /// `a < b`, `a < b < c` (each comparison in C's common type; the chain
+    /// joined with `&&`).
+    pub(super) fn compare(&mut self, c: &ast::ExprCompare, span: Span) -> DResult<Val> {
+        let mut left = self.expr(&c.left)?;
+        let mut parts: Vec<Val> = Vec::new();
+        for (op, rhs) in c.ops.iter().zip(&c.comparators) {
+            let r = self.expr(rhs)?;
+            let r = match r {
+                Val::Num { e, hty } if c.ops.len() > 1 => Val::Num {
+                    e: self.temp(e),
+                    hty,
+                },
+                other => other,
+            };
+            parts.push(self.cmp(*op, left, r.clone(), span)?);
+            left = r;
+        }
+        let mut acc = parts.remove(0);
+        for p in parts {
+            acc = match (host_truth(&acc), host_truth(&p)) {
+                (Some(a), Some(b)) => Val::Bool(a && b),
+                (Some(false), _) => Val::Bool(false),
+                (Some(true), _) => p,
+                _ => {
+                    let a = self.truth(acc, span)?;
+                    let b = self.truth(p, span)?;
+                    Val::Num {
+                        e: bin(BinOp::LogicalAnd, a, b, span),
+                        hty: DType::Bool,
+                    }
+                }
+            };
+        }
+        Ok(acc)
+    }
+
+    pub(super) fn cmp(&mut self, op: ast::CmpOp, l: Val, r: Val, span: Span) -> DResult<Val> {
+        use ast::CmpOp as C;
+        if let Some(v) = host_cmp(op, &l, &r) {
+            return Ok(Val::Bool(v));
+        }
+        let bop = match op {
+            C::Eq => BinOp::Eq,
+            C::NotEq => BinOp::Ne,
+            C::Lt => BinOp::Lt,
+            C::LtE => BinOp::Le,
+            C::Gt => BinOp::Gt,
+            C::GtE => BinOp::Ge,
+            _ => {
+                return err(
+                    span,
+                    "Currently, we do not support this operator for hidet vars.",
+                )
+            }
+        };
+        let (a, ha) = self.scalar(l.clone(), span)?;
+        let (b, hb) = self.scalar(r.clone(), span)?;
+        // Hidet writes `a > b` as `b < a` (and `>=` as `<=`): its promotion
+        // table, which is not symmetric, sees the operands swapped
+        let swapped = matches!(op, C::Gt | C::GtE);
+        let p = if swapped {
+            types::promote(hb, ha)
+        } else {
+            types::promote(ha, hb)
+        }
+        .ok_or_else(|| {
+            Diagnostic::new(
+                span,
+                format!("Can not promote type {} and {}", Named(ha), Named(hb)),
+            )
+        })?;
+        let a = self.operand(&l, a, ha, p, span);
+        let b = self.operand(&r, b, hb, p, span);
+        let c = types::c_arith(dtype_of(&a), dtype_of(&b));
+        Ok(Val::Num {
+            e: bin(bop, convert(a, c), convert(b, c), span),
+            hty: DType::Bool,
+        })
+    }
+
+    /// `a if c else b`: C's `c ? a : b`, one side evaluated.
+    pub(super) fn if_exp(&mut self, i: &ast::ExprIfExp, span: Span) -> DResult<Val> {
+        let c = self.expr(&i.test)?;
+        if let Some(t) = host_truth(&c) {
+            return self.expr(if t { &i.body } else { &i.orelse });
+        }
+        let cond = self.truth(c, span)?;
+        self.blocks.push(vec![]);
+        let a = self.expr(&i.body).and_then(|v| self.scalar(v, span));
+        let pre_a = self.blocks.pop().expect("pushed");
+        let (a, ha) = a?;
+        self.blocks.push(vec![]);
+        let b = self.expr(&i.orelse).and_then(|v| self.scalar(v, span));
+        let pre_b = self.blocks.pop().expect("pushed");
+        let (b, hb) = b?;
+        if ha != hb {
+            return err(
+                span,
+                format!(
+                    "If-then-else operand 1 and 2 have different types ({} vs {})",
+                    Named(ha),
+                    Named(hb)
+                ),
+            );
+        }
+        let c = types::c_arith(dtype_of(&a), dtype_of(&b));
+        let c = if dtype_of(&a) == DType::Bool && dtype_of(&b) == DType::Bool {
+            DType::Bool
+        } else {
+            c
+        };
+        let hty = ha;
+        let r = self.new_var("_ifexp", Type::scalar(c));
+        let mut then_body = pre_a;
+        then_body.push(Stmt::Let(r, convert(a, c)));
+        let mut else_body = pre_b;
+        else_body.push(Stmt::Let(r, convert(b, c)));
+        self.emit(Stmt::If {
+            cond,
+            then_body,
+            else_body,
+        });
+        Ok(Val::Num {
+            e: self.var_expr(r, span),
+            hty,
+        })
+    }
+}

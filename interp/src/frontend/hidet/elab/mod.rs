@@ -1,0 +1,759 @@
+//! Elaboration of a Hidet script kernel into a SIMT program of the IR.
+//!
+//! Hidet script is Python that Hidet's transpiler runs: Python values
+//! (literals, module constants, arithmetic on them) are computed with
+//! Python's rules while transpiling, and become Hidet constants where they
+//! meet a Hidet expression (an `int` becomes an `int32` constant, a `float`
+//! a `float32` one). Hidet expressions are typed by Hidet's promotion table
+//! (`types::promote`); that type is what a variable defined by the
+//! expression gets. The value is computed as the C code that Hidet
+//! generates computes it (`types::c_arith`), with the one cast Hidet's code
+//! generator adds: `+ - * /` whose Hidet type is an integer narrower than
+//! 32 bits are cast to it. Integer `/` and `//` both truncate (C's `/`),
+//! `%` is C's remainder; dividing by zero, `MIN / -1`, shifting by the
+//! width or more, and float → int conversions out of range are UB, as in C.
+//! `threadIdx`/`blockIdx`/`blockDim`/`gridDim` components are C's `unsigned
+//! int` values of Hidet type `int32`. A `cpu_kernel` runs as one thread.
+//!
+//! Where Hidet's own constant folder computes a result differently from
+//! the C it generates (typed constants folded with Python's floor
+//! division, for instance), ksem computes what the generated code computes
+//! and `docs/divergences.md` says so.
+
+use super::layout::Layout;
+use super::mapping::{TaskMap, Term};
+use super::types::{self, Named};
+use super::{Func, Global, Module};
+use crate::dtype::DType;
+use crate::frontend::py::{self, dotted};
+use crate::ir::build::*;
+use crate::ir::*;
+use crate::launch::{ArgSpec, ConstArg, Launch};
+use crate::span::{DResult, Diagnostic, Span};
+use rustpython_parser::ast::{self, Constant};
+use std::collections::HashMap;
+
+mod calls;
+mod expr;
+mod host;
+mod memory;
+mod stmt;
+
+pub use host::py_floordiv;
+use host::*;
+
+const DIALECT: &str = "Hidet script";
+
+/// The output that holds what a host function returns.
+const RETURN: &str = "return";
+
+/// C's integer `/` and `%`: truncation; a zero divisor is UB.
+const C_DIV: IntDiv = IntDiv {
+    round: DivRound::Trunc,
+    zero: DivZero::Ub,
+};
+
+/// The kinds of script function (`attrs.func_kind`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum FuncKind {
+    CudaKernel,
+    CpuKernel,
+}
+
+/// A tensor: where element 0 is, its dtype and its layout.
+#[derive(Clone, Debug)]
+struct Tensor {
+    base: Expr,
+    dtype: DType,
+    layout: Layout,
+    /// Indices already given (`a[i]` of a 2-d tensor), held in variables.
+    prefix: Vec<Expr>,
+}
+
+/// What indexing gives.
+enum Indexed {
+    /// A pointer to the element and its dtype.
+    Elem(Expr, DType),
+    /// A tensor of the remaining dimensions.
+    Sub(Tensor),
+}
+
+/// A type written in the kernel (annotations, casts, declarations).
+#[derive(Clone, Debug)]
+enum HType {
+    Scalar(DType),
+    Tensor(DType, Layout),
+    Pointer(DType),
+    Void,
+}
+
+/// What an expression of the kernel denotes at elaboration time.
+#[derive(Clone, Debug)]
+enum Val {
+    /// Python values, computed while transpiling.
+    Int(i128),
+    Float(f64),
+    Bool(bool),
+    Str(String),
+    /// A Hidet scalar: `e` is typed with the C type it computes in, `hty`
+    /// is Hidet's type of it.
+    Num {
+        e: Expr,
+        hty: DType,
+    },
+    Tensor(Tensor),
+    /// A pointer to a `DType` element (global memory, or an element of a
+    /// shared or local tensor).
+    Ptr(Expr, DType),
+    /// A scalar declared without a value: a one-element local array, so
+    /// that reading it before any write is reported.
+    Cell(ArrayId, DType),
+    Type(HType),
+    Layout(Layout),
+    /// A declaration made by `tensor(…)`, `shared_tensor(…)`, `register_tensor(…)`.
+    Decl(DType, Layout, AddrSpace),
+    /// A name from a module (`hidet.lang.cuda.threadIdx`, `hidet.lang.attrs`).
+    Path(String),
+    /// A `@hidet.script` function.
+    Func(String),
+    /// A task mapping (`spatial(…)`, `repeat(…)`, `auto_map(…)`, compositions).
+    TaskMap(TaskMap),
+    /// A method of a value (`mapping.on`, `mapping.spatial`, …).
+    Method(Box<Val>, String),
+    List(Vec<Val>),
+    None,
+}
+
+/// The inlining state of a helper being elaborated.
+struct Inline {
+    ret: Option<VarId>,
+    ret_ty: Option<DType>,
+    done: VarId,
+}
+
+/// One function being elaborated: the kernel or an inlined helper.
+struct Frame {
+    name: String,
+    /// Lexical scopes, innermost last.
+    scopes: Vec<HashMap<String, Val>>,
+    loops: usize,
+    inline: Option<Inline>,
+}
+
+/// The elaborator of one kernel.
+pub struct Elab<'m> {
+    m: &'m Module,
+    kind: FuncKind,
+    vars: Vec<(String, Type)>,
+    arrays: Vec<ArrayDecl>,
+    frames: Vec<Frame>,
+    blocks: Vec<Block>,
+    grid: Option<([u32; 3], Span)>,
+    block: Option<([u32; 3], Span)>,
+    /// The launch's values of the scalar parameters (bits), for what must
+    /// be known while transpiling: launch dimensions, tensor pointer shapes.
+    known: HashMap<VarId, u64>,
+    /// The `return` output of a host function and its dtype.
+    ret_out: Option<(VarId, DType)>,
+    /// Pointers into shared or local memory bound to names (as expressions).
+    named_ptrs: Vec<Expr>,
+}
+
+fn err<T>(span: Span, msg: impl Into<String>) -> DResult<T> {
+    Err(Diagnostic::new(span, msg))
+}
+
+/// The last component of a dotted path.
+fn last(path: &str) -> &str {
+    path.rsplit('.').next().unwrap_or(path)
+}
+
+/// The kind a function declares with `attrs.func_kind = '…'` (or implies
+/// with `attrs.cuda.grid_dim`), read from its body's top-level statements.
+fn declared_kind(m: &Module, f: &Func) -> Option<(String, Span)> {
+    let mut launch_attrs = false;
+    for s in &f.def.body {
+        if let ast::Stmt::Assign(a) = s {
+            if let [t] = a.targets.as_slice() {
+                let Some(path) = dotted(t) else { continue };
+                let full = m.resolve(&path);
+                if full.ends_with("attrs.func_kind") {
+                    if let ast::Expr::Constant(c) = &*a.value {
+                        if let Constant::Str(k) = &c.value {
+                            return Some((k.clone(), m.src.span(s)));
+                        }
+                    }
+                }
+                if full.ends_with("attrs.cuda.grid_dim") || full.ends_with("attrs.cuda.block_dim") {
+                    launch_attrs = true;
+                }
+            }
+        }
+    }
+    launch_attrs.then(|| ("cuda_kernel".to_string(), f.span))
+}
+
+/// Whether `f` is a kernel (`cuda_kernel`, `cpu_kernel`, or `public`: a
+/// host function, which runs on the CPU like a `cpu_kernel`).
+pub fn is_kernel(m: &Module, f: &Func) -> bool {
+    matches!(
+        declared_kind(m, f).as_ref().map(|(k, _)| k.as_str()),
+        Some("cuda_kernel" | "cpu_kernel" | "public")
+    )
+}
+
+impl<'m> Elab<'m> {
+    /// An elaborator for kernels of module `m`.
+    pub fn new(m: &'m Module) -> Self {
+        Elab {
+            m,
+            kind: FuncKind::CudaKernel,
+            vars: Vec::new(),
+            arrays: Vec::new(),
+            frames: Vec::new(),
+            blocks: Vec::new(),
+            grid: None,
+            block: None,
+            known: HashMap::new(),
+            ret_out: None,
+            named_ptrs: Vec::new(),
+        }
+    }
+
+    fn span(&self, node: &impl ast::Ranged) -> Span {
+        self.m.src.span(node)
+    }
+
+    fn frame(&mut self) -> &mut Frame {
+        self.frames
+            .last_mut()
+            .expect("a function is being elaborated")
+    }
+
+    fn emit(&mut self, s: Stmt) {
+        self.blocks.last_mut().expect("a block is open").push(s);
+    }
+
+    fn new_var(&mut self, name: &str, ty: Type) -> VarId {
+        self.vars.push((name.to_string(), ty));
+        self.vars.len() - 1
+    }
+
+    fn var_expr(&self, v: VarId, span: Span) -> Expr {
+        mk(ExprKind::Var(v), self.vars[v].1.clone(), span)
+    }
+
+    /// `e` held in a fresh variable unless it is a variable or a constant.
+    fn temp(&mut self, e: Expr) -> Expr {
+        if matches!(e.kind, ExprKind::Var(_) | ExprKind::Const(_)) {
+            return e;
+        }
+        let span = e.span;
+        let v = self.new_var("_t", e.ty.clone());
+        self.emit(Stmt::Let(v, e));
+        self.var_expr(v, span)
+    }
+
+    /// Elaborates `body` in a new scope into a new block.
+    fn block_of(&mut self, body: &[ast::Stmt]) -> DResult<Block> {
+        self.blocks.push(Vec::new());
+        self.frame().scopes.push(HashMap::new());
+        let r = self.stmts(body);
+        self.frame().scopes.pop();
+        let b = self.blocks.pop().expect("pushed above");
+        r.map(|()| b)
+    }
+
+    fn define(&mut self, name: &str, v: Val) {
+        if name == "_" {
+            return;
+        }
+        self.frame()
+            .scopes
+            .last_mut()
+            .expect("a scope")
+            .insert(name.to_string(), v);
+    }
+
+    fn lookup_local(&self, name: &str) -> Option<Val> {
+        let f = self.frames.last()?;
+        f.scopes.iter().rev().find_map(|s| s.get(name).cloned())
+    }
+
+    // ---- the kernel ------------------------------------------------------------
+
+    /// Elaborates kernel `name` for `launch`.
+    pub fn kernel(mut self, name: &str, launch: &Launch) -> DResult<Kernel> {
+        let f = &self.m.funcs[name];
+        let fspan = f.span;
+        self.kind = match declared_kind(self.m, f) {
+            Some((k, _)) if k == "cuda_kernel" => FuncKind::CudaKernel,
+            Some((k, _)) if k == "cpu_kernel" || k == "public" => FuncKind::CpuKernel,
+            Some((k, s)) => {
+                return Err(Diagnostic::new(
+                    s,
+                    format!("`{name}` is a `{k}` function, not a kernel"),
+                )
+                .with_help("launch a function with attrs.func_kind = 'cuda_kernel', 'cpu_kernel' or 'public'"))
+            }
+            None => {
+                return Err(Diagnostic::new(
+                    fspan,
+                    format!("`{name}` declares no attrs.func_kind, so Hidet makes it a device function (cuda_internal), not a kernel"),
+                )
+                .with_help("add attrs.func_kind = 'cuda_kernel' (with attrs.cuda.grid_dim and block_dim) or 'cpu_kernel'"))
+            }
+        };
+
+        let def = f.def.clone();
+        let mut params = Vec::new();
+        let mut env = HashMap::new();
+        let names = self.param_list(&def)?;
+        for (pname, pspan, ann) in &names {
+            let ty = self.annotation_type(ann)?;
+            let (val, param) = self.kernel_param(pname, *pspan, ty, launch)?;
+            env.insert(pname.clone(), val);
+            params.push(param);
+        }
+        let mut fresh = vec![];
+        if let Some(r) = &def.returns {
+            match self.annotation_type(r)? {
+                HType::Void => {}
+                HType::Scalar(d) if self.kind == FuncKind::CpuKernel => {
+                    // the value a host function returns is reported as the
+                    // one-element output `return`
+                    self.supported_dtype(d, self.span(&**r))?;
+                    let v = self.new_var(RETURN, Type::global_ptr(d));
+                    params.push(Param {
+                        name: RETURN.to_string(),
+                        kind: ParamKind::Pointer(d),
+                        var: Some(v),
+                    });
+                    fresh.push((RETURN.to_string(), 1));
+                    self.ret_out = Some((v, d));
+                }
+                _ => return err(self.span(&**r), "a CUDA kernel returns nothing (void)"),
+            }
+        }
+        for (n, _) in &launch.args {
+            if !names.iter().any(|(p, _, _)| p == n) {
+                return err(
+                    fspan,
+                    format!(
+                        "the launch spec passes `{n}`, which kernel `{name}` has no parameter for"
+                    ),
+                );
+            }
+        }
+        self.frames.push(Frame {
+            name: name.to_string(),
+            scopes: vec![env],
+            loops: 0,
+            inline: None,
+        });
+        self.blocks.push(Vec::new());
+        self.stmts(&def.body)?;
+        let body = self.blocks.pop().expect("pushed above");
+        let (grid, block) = match self.kind {
+            FuncKind::CpuKernel => {
+                let one = Some(([1, 1, 1], fspan));
+                crate::frontend::geometry(launch, one, one)?
+            }
+            _ => {
+                // what the kernel leaves out, the launch gives
+                if (self.grid.is_none() && launch.grid.is_none())
+                    || (self.block.is_none() && launch.block.is_none())
+                {
+                    return Err(Diagnostic::new(
+                        fspan,
+                        "a CUDA kernel expects both attrs.cuda.grid_dim and attrs.cuda.block_dim",
+                    )
+                    .with_help("set attrs.cuda.grid_dim = … and attrs.cuda.block_dim = … in the kernel body, or give \"grid\" and \"block\" in the launch"));
+                }
+                crate::frontend::geometry(launch, self.grid, self.block)?
+            }
+        };
+        let threads: u64 = block.iter().map(|&b| b as u64).product();
+        if threads == 0 || threads > 1024 {
+            return err(
+                self.block.map_or(fspan, |b| b.1),
+                format!("a block of {threads} threads: CUDA allows 1 to 1024"),
+            );
+        }
+        if grid.contains(&0) {
+            return err(self.grid.map_or(fspan, |g| g.1), "a grid with no blocks");
+        }
+        Ok(Kernel {
+            name: name.to_string(),
+            model: Model::Simt,
+            grid,
+            block,
+            params,
+            fresh,
+            arrays: self.arrays,
+            vars: self.vars,
+            body,
+        })
+    }
+
+    /// The parameters of a function with their annotations; other forms are refused.
+    fn param_list(&self, def: &ast::StmtFunctionDef) -> DResult<Vec<(String, Span, ast::Expr)>> {
+        let a = &def.args;
+        if let Some(v) = a.vararg.as_deref() {
+            return err(
+                self.span(v),
+                "Hidet program does not support \"*args\" arguments.",
+            );
+        }
+        if let Some(v) = a.kwarg.as_deref() {
+            return err(
+                self.span(v),
+                "Hidet program does not support keyword arguments.",
+            );
+        }
+        if let Some(v) = a.kwonlyargs.first() {
+            return err(
+                self.span(&v.def),
+                "Hidet program does not support \"*kwargs\" arguments.",
+            );
+        }
+        let mut out = Vec::new();
+        for p in a.posonlyargs.iter().chain(&a.args) {
+            if let Some(d) = &p.default {
+                return err(self.span(&**d), "Hidet does not support default argument.");
+            }
+            let Some(ann) = &p.def.annotation else {
+                return Err(Diagnostic::new(
+                    self.span(&p.def),
+                    "Hidet expects type annotation for each function argument.",
+                )
+                .with_help(format!(
+                    "annotate it: {}: i32, {}: f32[4, 8] or {}: ~f32",
+                    p.def.arg, p.def.arg, p.def.arg
+                )));
+            };
+            out.push((p.def.arg.to_string(), self.span(&p.def), (**ann).clone()));
+        }
+        Ok(out)
+    }
+
+    /// A kernel parameter of type `ty` bound to the launch's argument.
+    fn kernel_param(
+        &mut self,
+        pname: &str,
+        pspan: Span,
+        ty: HType,
+        launch: &Launch,
+    ) -> DResult<(Val, Param)> {
+        let arg = launch.arg(pname).ok_or_else(|| {
+            Diagnostic::new(
+                pspan,
+                format!("the launch spec has no argument for parameter `{pname}`"),
+            )
+            .with_help(format!("add \"{pname}\" to the launch's \"args\""))
+        })?;
+        match (ty, arg) {
+            (HType::Tensor(d, layout), ArgSpec::Buffer { dtype, bits, .. }) => {
+                self.check_buffer(pname, pspan, d, *dtype)?;
+                let size = layout.size() as usize;
+                if bits.len() != size {
+                    return Err(Diagnostic::new(
+                        pspan,
+                        format!(
+                            "`{pname}` is a tensor of shape {:?} ({size} elements of storage) but the launch passes {} elements",
+                            layout.shape(),
+                            bits.len()
+                        ),
+                    )
+                    .with_help(format!("pass a buffer of {size} elements")));
+                }
+                let var = self.new_var(pname, Type::global_ptr(d));
+                let base = self.var_expr(var, pspan);
+                Ok((
+                    Val::Tensor(Tensor {
+                        prefix: vec![],
+                        base,
+                        dtype: d,
+                        layout,
+                    }),
+                    Param {
+                        name: pname.to_string(),
+                        kind: ParamKind::Pointer(d),
+                        var: Some(var),
+                    },
+                ))
+            }
+            (HType::Pointer(d), ArgSpec::Buffer { dtype, .. }) => {
+                self.check_buffer(pname, pspan, d, *dtype)?;
+                let var = self.new_var(pname, Type::global_ptr(d));
+                Ok((
+                    Val::Ptr(self.var_expr(var, pspan), d),
+                    Param {
+                        name: pname.to_string(),
+                        kind: ParamKind::Pointer(d),
+                        var: Some(var),
+                    },
+                ))
+            }
+            (HType::Scalar(d), ArgSpec::Scalar { dtype, .. }) => {
+                if *dtype != d {
+                    return Err(Diagnostic::new(
+                        pspan,
+                        format!(
+                            "`{pname}` is declared {} but the launch passes {}",
+                            Named(d),
+                            Named(*dtype)
+                        ),
+                    )
+                    .with_help(format!(
+                        "pass \"{pname}\": {{\"dtype\": \"{}\", \"value\": …}}",
+                        d.json_name()
+                    )));
+                }
+                self.supported_dtype(d, pspan)?;
+                let var = self.new_var(pname, Type::scalar(d));
+                if let ArgSpec::Scalar { bits, .. } = arg {
+                    self.known.insert(var, *bits);
+                }
+                Ok((
+                    Val::Num {
+                        e: self.var_expr(var, pspan),
+                        hty: d,
+                    },
+                    Param {
+                        name: pname.to_string(),
+                        kind: ParamKind::Scalar(d),
+                        var: Some(var),
+                    },
+                ))
+            }
+            (HType::Scalar(d), ArgSpec::Constexpr(c)) => {
+                // a Python number passed by the host: converted to the
+                // parameter's type, it is a constant of the kernel
+                self.supported_dtype(d, pspan)?;
+                let v = match c {
+                    ConstArg::Int(i) => Val::Int(*i),
+                    ConstArg::Float(f) => Val::Float(*f),
+                    ConstArg::Bool(b) => Val::Bool(*b),
+                    _ => {
+                        return err(
+                            pspan,
+                            format!("`{pname}` needs a number, the launch passes {c:?}"),
+                        )
+                    }
+                };
+                if let (Val::Int(i), true) = (&v, d.is_int() && d != DType::Bool) {
+                    if !fits(*i, d) {
+                        return err(
+                            pspan,
+                            format!("{i} does not fit `{pname}`'s type {}", Named(d)),
+                        );
+                    }
+                }
+                let e = self.host_to_expr(v, pspan)?;
+                Ok((
+                    Val::Num {
+                        e: convert(e.0, d),
+                        hty: d,
+                    },
+                    Param {
+                        name: pname.to_string(),
+                        kind: ParamKind::Constexpr,
+                        var: None,
+                    },
+                ))
+            }
+            (HType::Void, _) => err(pspan, "a parameter cannot be void"),
+            (ty, ArgSpec::Buffer { .. }) => err(
+                pspan,
+                format!(
+                    "`{pname}` is declared {} but the launch passes a buffer",
+                    htype_text(&ty)
+                ),
+            ),
+            (ty, _) => err(
+                pspan,
+                format!(
+                    "`{pname}` is declared {} but the launch passes a scalar",
+                    htype_text(&ty)
+                ),
+            ),
+        }
+    }
+
+    fn check_buffer(&self, pname: &str, pspan: Span, want: DType, got: DType) -> DResult<()> {
+        self.supported_dtype(want, pspan)?;
+        if want != got {
+            return Err(Diagnostic::new(
+                pspan,
+                format!(
+                    "`{pname}` holds {} but the launch passes a {} buffer",
+                    Named(want),
+                    got.json_name()
+                ),
+            )
+            .with_help(format!(
+                "give the buffer \"dtype\": \"{}\"",
+                want.json_name()
+            )));
+        }
+        Ok(())
+    }
+
+    /// Refuses the scalar types ksem does not run for Hidet yet.
+    fn supported_dtype(&self, d: DType, span: Span) -> DResult<()> {
+        if matches!(d, DType::F8E4Nv | DType::F8E5) {
+            return Err(Diagnostic::new(
+                span,
+                format!("{} is not supported yet in Hidet kernels", Named(d)),
+            )
+            .with_help("ksem runs Hidet's bool, integer, f16, bf16, f32 and f64 types"));
+        }
+        Ok(())
+    }
+
+    // ---- types -----------------------------------------------------------------
+
+    /// The type an annotation expression denotes.
+    fn annotation_type(&mut self, e: &ast::Expr) -> DResult<HType> {
+        let span = self.span(e);
+        match self.expr(e)? {
+            Val::Type(t) => Ok(t),
+            Val::Path(p) if p == "builtins.int" => Ok(HType::Scalar(DType::I32)),
+            Val::Path(p) if p == "builtins.float" => Ok(HType::Scalar(DType::F32)),
+            Val::Path(p) if p == "builtins.bool" => Ok(HType::Scalar(DType::Bool)),
+            Val::None => Ok(HType::Void),
+            _ => err(span, "expected a type (i32, f32[4, 8], ~f32, …)"),
+        }
+    }
+
+    /// The Hidet type a dotted name stands for, if it names one.
+    fn type_of_path(&self, path: &str, span: Span) -> DResult<Option<HType>> {
+        if !(path.starts_with("hidet.") || path == "void") {
+            return Ok(None);
+        }
+        let name = last(path);
+        if let Some(d) = types::scalar_named(name) {
+            return Ok(Some(HType::Scalar(d)));
+        }
+        if name == "void" {
+            return Ok(Some(HType::Void));
+        }
+        if name == "void_p" {
+            return err(span, "void pointers are not supported yet in Hidet kernels");
+        }
+        if types::UNSUPPORTED_SCALARS.contains(&name) {
+            return Err(Diagnostic::new(
+                span,
+                format!("the type {name} is not supported yet in Hidet kernels"),
+            )
+            .with_help("ksem runs Hidet's bool, integer, f16, bf16, f32 and f64 types"));
+        }
+        Ok(None)
+    }
+}
+
+/// A Python number as the constant of type `t` Hidet makes when it casts
+/// the number's constant to `t` (the cast of a constant is a constant with
+/// the number's own value, printed as a `t` literal): a double keeps the
+/// full value, a float is the `'{}f'` literal, a half that literal
+/// converted, an integer type wraps Python's `int()` of the value.
+fn literal_as(v: &Val, t: DType, span: Span) -> Option<Expr> {
+    let f = match v {
+        Val::Int(i) => *i as f64,
+        Val::Float(f) => *f,
+        Val::Bool(b) => *b as u8 as f64,
+        _ => return None,
+    };
+    Some(match t {
+        DType::F64 => float_const(DType::F64, f, span),
+        DType::F32 => f32_literal(f, span),
+        d if d.is_float() => convert(f32_literal(f, span), d),
+        DType::Bool => konst(DType::Bool, (f != 0.0) as u64, span),
+        d => match v {
+            Val::Int(i) => int_const(d, *i, span),
+            _ if f.is_finite() => int_const(d, f.trunc() as i128, span),
+            _ => return None,
+        },
+    })
+}
+
+/// `e` (of Hidet type `h`) cast to `p` where Hidet inserts a cast: where
+/// its Hidet type is not `p`.
+fn cast_if(e: Expr, h: DType, p: DType) -> Expr {
+    if h == p {
+        e
+    } else {
+        convert(e, p)
+    }
+}
+
+/// Whether a loop body has a `break` or `continue` of its own.
+fn body_has_jump(body: &[ast::Stmt]) -> bool {
+    body.iter().any(|s| match s {
+        ast::Stmt::Break(_) | ast::Stmt::Continue(_) => true,
+        ast::Stmt::If(i) => body_has_jump(&i.body) || body_has_jump(&i.orelse),
+        _ => false,
+    })
+}
+
+/// `e` with every variable of `known` replaced by its value.
+fn substitute(e: &mut Expr, known: &HashMap<VarId, u64>) {
+    match &mut e.kind {
+        ExprKind::Var(v) => {
+            if let Some(&b) = known.get(v) {
+                e.kind = ExprKind::Const(b);
+            }
+        }
+        ExprKind::Cast(a, _) | ExprKind::Unary(_, a) => substitute(a, known),
+        ExprKind::Binary(_, a, b) => {
+            substitute(a, known);
+            substitute(b, known);
+        }
+        ExprKind::Select(c, a, b) => {
+            substitute(c, known);
+            substitute(a, known);
+            substitute(b, known);
+        }
+        _ => {}
+    }
+}
+
+/// The items of a tuple or list expression.
+fn elts(e: &ast::Expr) -> &[ast::Expr] {
+    match e {
+        ast::Expr::Tuple(t) => &t.elts,
+        ast::Expr::List(t) => &t.elts,
+        _ => &[],
+    }
+}
+
+/// Whether integer `v` fits dtype `d`.
+fn fits(v: i128, d: DType) -> bool {
+    let bits = d.bits();
+    if d.is_signed_int() {
+        let lim = 1i128 << (bits - 1);
+        (-lim..lim).contains(&v)
+    } else {
+        (0..(1i128 << bits)).contains(&v)
+    }
+}
+
+/// A Python float as the `float32` literal Hidet prints for it
+/// (`'{}f'.format(value)`): the shortest decimal of the double, read as a
+/// float by the C compiler (rounded once, to nearest even).
+fn f32_literal(f: f64, span: Span) -> Expr {
+    let text = format!("{f:?}");
+    let v: f32 = text.parse().unwrap_or(f as f32);
+    konst(DType::F32, v.to_bits() as u64, span)
+}
+
+/// A type as the kernel writes it.
+fn htype_text(t: &HType) -> String {
+    match t {
+        HType::Scalar(d) => Named(*d).to_string(),
+        HType::Tensor(d, l) => format!("{}{:?}", Named(*d), l.shape()),
+        HType::Pointer(d) => format!("~{}", Named(*d)),
+        HType::Void => "void".into(),
+    }
+}

@@ -1,0 +1,777 @@
+//! Statements: assignments and declarations, control flow, `return`.
+
+use super::*;
+
+impl<'m> Elab<'m> {
+    // ---- statements ------------------------------------------------------------
+
+    pub(super) fn stmts(&mut self, body: &[ast::Stmt]) -> DResult<()> {
+        for s in body {
+            self.stmt(s)?;
+        }
+        Ok(())
+    }
+
+    pub(super) fn stmt(&mut self, s: &ast::Stmt) -> DResult<()> {
+        let span = self.span(s);
+        use ast::Stmt as S;
+        match s {
+            S::Pass(_) => Ok(()),
+            S::Expr(e) => {
+                if matches!(&*e.value, ast::Expr::Constant(c) if matches!(c.value, Constant::Str(_)))
+                {
+                    return Ok(()); // a docstring
+                }
+                self.expr(&e.value)?;
+                Ok(())
+            }
+            S::Assign(a) => self.assign_stmt(a, span),
+            S::AnnAssign(a) => self.ann_assign(a, span),
+            S::AugAssign(a) => self.aug_assign(a, span),
+            S::If(i) => self.if_stmt(i),
+            S::For(f) => self.for_stmt(f, span),
+            S::While(w) => self.while_stmt(w, span),
+            S::Break(_) | S::Continue(_) => {
+                if self.frames.last().map_or(0, |f| f.loops) == 0 {
+                    return err(span, "`break`/`continue` outside a loop");
+                }
+                self.emit(if matches!(s, S::Break(_)) {
+                    Stmt::Break
+                } else {
+                    Stmt::Continue
+                });
+                Ok(())
+            }
+            S::Return(r) => self.return_stmt(r.value.as_deref(), span),
+            S::Assert(_) => py::unsupported(
+                span,
+                "`assert`",
+                DIALECT,
+                "test the condition with `if` and return early",
+            ),
+            S::With(_) => py::unsupported(span, "a `with` statement", DIALECT, "write the statements without `with`"),
+            S::FunctionDef(_) => py::unsupported(
+                span,
+                "a nested function",
+                DIALECT,
+                "define the helper as another @hidet.script function with attrs.func_kind = 'cuda_internal'",
+            ),
+            S::Delete(_) => err(span, "Hidet does not support del statement."),
+            _ => py::unsupported(
+                span,
+                "this statement",
+                DIALECT,
+                "use assignments, declarations (x: i32 = 0), if, for over range()/grid(), while, break, continue and return",
+            ),
+        }
+    }
+
+    pub(super) fn assign_stmt(&mut self, a: &ast::StmtAssign, span: Span) -> DResult<()> {
+        let [target] = a.targets.as_slice() else {
+            return err(span, "Hidet does not support syntax like \"a = b = 1\".");
+        };
+        match (target, &*a.value) {
+            (
+                ast::Expr::Tuple(_) | ast::Expr::List(_),
+                ast::Expr::Tuple(_) | ast::Expr::List(_),
+            ) if elts(target).len() == elts(&a.value).len() => {
+                let vals = elts(&a.value)
+                    .iter()
+                    .map(|x| self.expr(x))
+                    .collect::<DResult<Vec<_>>>()?;
+                for (t, v) in elts(target).iter().zip(vals) {
+                    self.assign(t, v, None)?;
+                }
+                Ok(())
+            }
+            (ast::Expr::Tuple(ast::ExprTuple { elts, .. }), _)
+            | (ast::Expr::List(ast::ExprList { elts, .. }), _) => {
+                let v = self.expr(&a.value)?;
+                let items = match v {
+                    Val::List(items) => items,
+                    _ => {
+                        return err(
+                            span,
+                            "The number of left values and right values does not match.",
+                        )
+                    }
+                };
+                if items.len() != elts.len() {
+                    return err(
+                        span,
+                        "The number of left values and right values does not match.",
+                    );
+                }
+                for (t, v) in elts.iter().zip(items) {
+                    self.assign(t, v, None)?;
+                }
+                Ok(())
+            }
+            _ => {
+                let v = self.expr(&a.value)?;
+                self.assign(target, v, None)
+            }
+        }
+    }
+
+    /// `name: T = value` and `name: T` declare a variable of type `T`.
+    pub(super) fn ann_assign(&mut self, a: &ast::StmtAnnAssign, span: Span) -> DResult<()> {
+        let ast::Expr::Name(n) = &*a.target else {
+            return err(span, "only a name can be declared with a type");
+        };
+        let name = n.id.as_str();
+        if self
+            .frames
+            .last()
+            .and_then(|f| f.scopes.last())
+            .is_some_and(|s| s.contains_key(name))
+        {
+            return err(
+                span,
+                "Can not define two variables with the same name in the same scope.",
+            );
+        }
+        let ty = self.annotation_type(&a.annotation)?;
+        let value = match &a.value {
+            Some(v) => Some(self.expr(v)?),
+            None => None,
+        };
+        match (ty, value) {
+            (HType::Scalar(d), None) => {
+                self.supported_dtype(d, span)?;
+                let id = self.alloc(name, d, vec![1], AddrSpace::Local, span)?;
+                self.define(name, Val::Cell(id, d));
+                Ok(())
+            }
+            (HType::Scalar(d), Some(v)) => {
+                self.supported_dtype(d, span)?;
+                let (e, _) = self.scalar(v, span)?;
+                let id = self.new_var(name, Type::scalar(d));
+                self.emit(Stmt::Let(id, convert(e, d)));
+                let var = self.var_expr(id, span);
+                self.define(name, Val::Num { e: var, hty: d });
+                Ok(())
+            }
+            (HType::Tensor(d, layout), None) => {
+                let space = AddrSpace::Local;
+                let t = self.declare_tensor(name, d, layout, space, span)?;
+                self.define(name, t);
+                Ok(())
+            }
+            (HType::Pointer(d), Some(v)) => {
+                let p = self.pointer(v, span)?;
+                if p.1 != d {
+                    return err(
+                        span,
+                        format!("a ~{} cannot point to {}", Named(d), Named(p.1)),
+                    );
+                }
+                let id = self.new_var(name, p.0.ty.clone());
+                self.emit(Stmt::Let(id, p.0));
+                let var = self.var_expr(id, span);
+                self.define(name, Val::Ptr(var, d));
+                Ok(())
+            }
+            (HType::Pointer(_), None) => {
+                err(span, "declare a pointer with its value: p: ~f32 = ~a[0]")
+            }
+            (HType::Tensor(..), Some(_)) => err(span, "a tensor declaration takes no value"),
+            (HType::Void, _) => err(span, "a variable cannot be void"),
+        }
+    }
+
+    /// Assigns `v` to an assignment target (Hidet's `process_assign`).
+    pub(super) fn assign(
+        &mut self,
+        target: &ast::Expr,
+        v: Val,
+        _ann: Option<HType>,
+    ) -> DResult<()> {
+        let span = self.span(target);
+        match target {
+            ast::Expr::Name(n) => self.assign_name(n.id.as_str(), v, span),
+            ast::Expr::Subscript(s) => {
+                let base = self.expr(&s.value)?;
+                let (ptr, d) = self.element(base, &s.slice, span)?;
+                let value = self.value_for(v, d, span)?;
+                self.emit(Stmt::Store {
+                    ptr,
+                    value,
+                    mask: None,
+                    span,
+                });
+                Ok(())
+            }
+            ast::Expr::Attribute(a) => self.assign_attr(a, v, span),
+            _ => err(span, "Cannot recognize this as left side of assignment."),
+        }
+    }
+
+    /// `attrs.func_kind = …`, `attrs.cuda.grid_dim = …`, `attrs.cuda.block_dim = …`.
+    pub(super) fn assign_attr(
+        &mut self,
+        a: &ast::ExprAttribute,
+        v: Val,
+        span: Span,
+    ) -> DResult<()> {
+        let path = dotted(&ast::Expr::Attribute(a.clone())).map(|p| self.m.resolve(&p));
+        let Some(path) = path.filter(|p| p.contains("attrs")) else {
+            return err(span, "Invalid assignment.");
+        };
+        let attr = path.rsplit_once("attrs.").map_or("", |(_, r)| r);
+        match attr {
+            "func_kind" | "func_name" | "cuda.dynamic_smem_bytes" | "cuda.min_blocks" => Ok(()),
+            "cuda.grid_dim" | "cuda.block_dim" => {
+                if self.frames.len() > 1 {
+                    return err(span, "launch attributes belong to the kernel, not a helper");
+                }
+                let dims = self.dims(v, span)?;
+                if attr == "cuda.grid_dim" {
+                    self.grid = Some((dims, span));
+                } else {
+                    self.block = Some((dims, span));
+                }
+                Ok(())
+            }
+            other => err(span, format!("unknown attribute attrs.{other}")),
+        }
+    }
+
+    /// A launch dimension: an integer or a tuple of 1–3 integers known while transpiling.
+    pub(super) fn dims(&self, v: Val, span: Span) -> DResult<[u32; 3]> {
+        let items = match v {
+            Val::List(items) => items,
+            other => vec![other],
+        };
+        if items.is_empty() || items.len() > 3 {
+            return err(span, "give 1 to 3 dimensions");
+        }
+        let mut out = [1u32; 3];
+        for (i, it) in items.into_iter().enumerate() {
+            let n = match it {
+                Val::Int(n) => n,
+                Val::Num { e, .. } => self.static_int(&e).ok_or_else(|| {
+                    Diagnostic::new(span, "launch dimensions must follow from constants and the kernel's scalar arguments")
+                })?,
+                _ => return err(span, "launch dimensions must be integers"),
+            };
+            if !(1..=i128::from(u32::MAX)).contains(&n) {
+                return err(span, format!("a launch dimension of {n}"));
+            }
+            out[i] = n as u32;
+        }
+        Ok(out)
+    }
+
+    /// `name = v`: defines `name` (type from `v`) where it is not a
+    /// variable yet, else assigns with C's conversion to its type.
+    pub(super) fn assign_name(&mut self, name: &str, v: Val, span: Span) -> DResult<()> {
+        match self.lookup_local(name) {
+            Some(Val::Num {
+                e:
+                    Expr {
+                        kind: ExprKind::Var(id),
+                        ..
+                    },
+                hty,
+            }) if !matches!(v, Val::Layout(_) | Val::List(_) | Val::Str(_)) => {
+                let value = self.value_for(v, hty, span)?;
+                self.emit(Stmt::Let(id, value));
+                Ok(())
+            }
+            Some(Val::Cell(id, d)) => {
+                let value = self.value_for(v, d, span)?;
+                let ptr = self.cell_ptr(id, d, span);
+                self.emit(Stmt::Store {
+                    ptr,
+                    value,
+                    mask: None,
+                    span,
+                });
+                Ok(())
+            }
+            Some(Val::Ptr(
+                Expr {
+                    kind: ExprKind::Var(id),
+                    ..
+                },
+                d,
+            )) => {
+                let p = self.pointer(v, span)?;
+                if p.1 != d {
+                    return err(
+                        span,
+                        format!("a ~{} cannot point to {}", Named(d), Named(p.1)),
+                    );
+                }
+                self.emit(Stmt::Let(id, p.0));
+                Ok(())
+            }
+            _ => self.define_new(name, v, span),
+        }
+    }
+
+    /// A new variable from its first assignment (Hidet's type inference).
+    pub(super) fn define_new(&mut self, name: &str, v: Val, span: Span) -> DResult<()> {
+        match v {
+            Val::Decl(d, layout, space) => {
+                let t = self.declare_tensor(name, d, layout, space, span)?;
+                self.define(name, t);
+            }
+            Val::Int(_) | Val::Float(_) | Val::Bool(_) | Val::Num { .. } => {
+                let (e, hty) = self.scalar(v, span)?;
+                let id = self.new_var(name, Type::scalar(hty));
+                self.emit(Stmt::Let(id, convert(e, hty)));
+                let var = self.var_expr(id, span);
+                self.define(name, Val::Num { e: var, hty });
+            }
+            Val::Ptr(p, d) => {
+                if p.ty.space() == Some(AddrSpace::Global) {
+                    let id = self.new_var(name, p.ty.clone());
+                    self.emit(Stmt::Let(id, p));
+                    let var = self.var_expr(id, span);
+                    self.define(name, Val::Ptr(var, d));
+                } else {
+                    // a pointer into shared or local memory stays the
+                    // expression that made it (its indices held), which is
+                    // what the lowering can address
+                    if self.lookup_local(name).is_some() {
+                        return err(span, "a pointer into shared or local memory cannot be reassigned in ksem; name each pointer once");
+                    }
+                    let held = self.hold_ptr(p);
+                    self.define(name, Val::Ptr(held, d));
+                }
+            }
+            Val::Cell(id, d) => {
+                let ptr = self.cell_ptr(id, d, span);
+                let e = load(ptr, d, span);
+                let v = self.new_var(name, Type::scalar(d));
+                self.emit(Stmt::Let(v, e));
+                let var = self.var_expr(v, span);
+                self.define(name, Val::Num { e: var, hty: d });
+            }
+            Val::None => return err(span, "`None` cannot be assigned"),
+            // host values (layouts, lists, strings, tensors, types) are bound by name
+            other => self.define(name, other),
+        }
+        Ok(())
+    }
+
+    pub(super) fn aug_assign(&mut self, a: &ast::StmtAugAssign, span: Span) -> DResult<()> {
+        let cur = match &*a.target {
+            ast::Expr::Name(n) => self.lookup(n.id.as_str(), span)?,
+            ast::Expr::Subscript(s) => {
+                // the element's indices are evaluated once
+                let base = self.expr(&s.value)?;
+                let (ptr, d) = self.element(base, &s.slice, span)?;
+                let ptr = self.hold(ptr);
+                let cur = load(ptr.clone(), d, span);
+                let rhs = self.expr(&a.value)?;
+                let cur = Val::Num { e: cur, hty: d };
+                let r = self.binop(a.op, cur, rhs, span)?;
+                let (e, _) = self.scalar(r, span)?;
+                self.emit(Stmt::Store {
+                    ptr,
+                    value: convert(e, d),
+                    mask: None,
+                    span,
+                });
+                return Ok(());
+            }
+            _ => return err(span, "cannot assign to this expression"),
+        };
+        let rhs = self.expr(&a.value)?;
+        if !matches!(
+            a.op,
+            ast::Operator::Add
+                | ast::Operator::Sub
+                | ast::Operator::Mult
+                | ast::Operator::Div
+                | ast::Operator::FloorDiv
+                | ast::Operator::Mod
+                | ast::Operator::RShift
+                | ast::Operator::LShift
+                | ast::Operator::BitXor
+        ) {
+            return err(
+                span,
+                format!("Hidet does not support `{}=`", py::op_text(a.op)),
+            );
+        }
+        let r = self.binop(a.op, cur, rhs, span)?;
+        self.assign(&a.target, r, None)
+    }
+
+    /// Whether `p` is a pointer made by an expression (`~a[i]`, `p + 1`)
+    /// rather than one held in a variable (or named, for a shared or local one).
+    pub(super) fn is_pointer_expression(&self, p: &Expr) -> bool {
+        if matches!(p.kind, ExprKind::Var(_)) {
+            return false;
+        }
+        !self.named_ptrs.iter().any(|q| q == p)
+    }
+
+    /// A pointer expression with its indices and offsets held in variables,
+    /// so that using it again computes the same address.
+    pub(super) fn hold_ptr(&mut self, p: Expr) -> Expr {
+        let held = match p.kind {
+            ExprKind::Binary(BinOp::PtrAdd, base, k) => {
+                let base = self.hold_ptr(*base);
+                let k = self.temp(*k);
+                bin(BinOp::PtrAdd, base, k, p.span)
+            }
+            ExprKind::ElemPtr { .. } => self.hold(p),
+            kind => mk(kind, p.ty, p.span),
+        };
+        self.named_ptrs.push(held.clone());
+        held
+    }
+
+    /// An element pointer whose indices (and offset) are held in variables.
+    pub(super) fn hold(&mut self, ptr: Expr) -> Expr {
+        let Expr { kind, ty, span } = ptr;
+        match kind {
+            ExprKind::ElemPtr {
+                base,
+                indices,
+                dims,
+                neg,
+                offset,
+            } => {
+                let held: Vec<Expr> = indices.into_iter().map(|i| self.temp(i)).collect();
+                let offset = offset.map(|o| Box::new(self.temp(*o)));
+                mk(
+                    ExprKind::ElemPtr {
+                        base,
+                        indices: held,
+                        dims,
+                        neg,
+                        offset,
+                    },
+                    ty,
+                    span,
+                )
+            }
+            kind => {
+                let e = mk(kind, ty, span);
+                self.temp(e)
+            }
+        }
+    }
+
+    pub(super) fn if_stmt(&mut self, i: &ast::StmtIf) -> DResult<()> {
+        let span = self.span(&*i.test);
+        let c = self.expr(&i.test)?;
+        // a condition known while transpiling elaborates only its branch
+        if let Some(b) = host_truth(&c) {
+            let body = if b { &i.body } else { &i.orelse };
+            return self.stmts(body);
+        }
+        let cond = self.truth(c, span)?;
+        let then_body = self.block_of(&i.body)?;
+        let else_body = self.block_of(&i.orelse)?;
+        self.emit(Stmt::If {
+            cond,
+            then_body,
+            else_body,
+        });
+        Ok(())
+    }
+
+    pub(super) fn for_stmt(&mut self, f: &ast::StmtFor, span: Span) -> DResult<()> {
+        if !f.orelse.is_empty() {
+            return py::unsupported(
+                span,
+                "`for … else`",
+                DIALECT,
+                "set a flag before `break` and test it after the loop",
+            );
+        }
+        let targets: Vec<&ast::Expr> = match &*f.target {
+            ast::Expr::Tuple(t) => t.elts.iter().collect(),
+            ast::Expr::List(t) => t.elts.iter().collect(),
+            t => vec![t],
+        };
+        let mut names = Vec::new();
+        for t in &targets {
+            let ast::Expr::Name(n) = t else {
+                return err(self.span(*t), "For loop target must be a name.");
+            };
+            names.push(n.id.to_string());
+        }
+        let ast::Expr::Call(c) = &*f.iter else {
+            return self.not_loop(&f.iter);
+        };
+        let callee = self.expr(&c.func)?;
+        if let Val::Method(base, m) = &callee {
+            if let (Val::TaskMap(t), "on") = (&**base, m.as_str()) {
+                let [w] = c.args.as_slice() else {
+                    return err(span, "mapping.on(w) takes the worker index");
+                };
+                let w = self.expr(w)?;
+                let t = t.clone();
+                let mut bind_tuple = false;
+                for k in &c.keywords {
+                    if k.arg.as_deref() == Some("bind_tuple") {
+                        bind_tuple = host_truth(&self.expr(&k.value)?).unwrap_or(false);
+                    }
+                }
+                let stmt = self.mapping_loop(&t, w, &names, bind_tuple, &f.body, span)?;
+                self.emit(stmt);
+                self.after_loop();
+                return Ok(());
+            }
+        }
+        let extents: Vec<Val> = match &callee {
+            Val::Path(p) if last(p) == "range" => {
+                if c.args.len() != 1 || !c.keywords.is_empty() {
+                    return Err(Diagnostic::new(
+                        self.span(&*f.iter),
+                        "Currently, we only support range(end) instead of range(start, end, step).",
+                    )
+                    .with_help("loop over range(end - start) and add start to the loop variable"));
+                }
+                vec![self.expr(&c.args[0])?]
+            }
+            Val::Path(p) if last(p) == "grid" => {
+                let mut ext = Vec::new();
+                for a in &c.args {
+                    match self.expr(a)? {
+                        Val::List(items) => ext.extend(items),
+                        Val::Str(_) => {} // loop attributes ('u', 'p'): the order is the same
+                        v => ext.push(v),
+                    }
+                }
+                ext
+            }
+            _ => return self.not_loop(&f.iter),
+        };
+        let bind_tuple = c.keywords.iter().any(|k| {
+            k.arg.as_deref() == Some("bind_tuple")
+                && matches!(&k.value, ast::Expr::Constant(v) if matches!(v.value, Constant::Bool(true)))
+        });
+        let tuple_target = names.len() == 1 && (extents.len() > 1 || bind_tuple)
+            || matches!(&callee, Val::Path(p) if last(p) == "grid")
+                && c.args.len() == 1
+                && matches!(&c.args[0], ast::Expr::List(_) | ast::Expr::Tuple(_));
+        if !tuple_target && names.len() != extents.len() {
+            return err(
+                span,
+                format!(
+                    "Expect {} loop variables, but got {}.",
+                    extents.len(),
+                    names.len()
+                ),
+            );
+        }
+        let mut ends = Vec::new();
+        for (k, x) in extents.into_iter().enumerate() {
+            let (e, _) = self.scalar(x, span)?;
+            if !dtype_of(&e).is_int() {
+                return err(span, format!("loop extent {k} is not an integer"));
+            }
+            ends.push(self.temp(e));
+        }
+        self.frame().loops += 1;
+        self.frame().scopes.push(HashMap::new());
+        let r = self.nested_loops(&names, tuple_target, &ends, &f.body, span);
+        self.frame().scopes.pop();
+        self.frame().loops -= 1;
+        let stmt = r?;
+        self.emit(stmt);
+        self.after_loop();
+        Ok(())
+    }
+
+    /// `for (int32_t v = 0; v < end; v = v + 1)` nests, outermost first.
+    pub(super) fn nested_loops(
+        &mut self,
+        names: &[String],
+        tuple_target: bool,
+        ends: &[Expr],
+        body: &[ast::Stmt],
+        span: Span,
+    ) -> DResult<Stmt> {
+        let vars: Vec<VarId> = (0..ends.len())
+            .map(|k| {
+                let n = if tuple_target {
+                    format!("{}{k}", names[0])
+                } else {
+                    names[k].clone()
+                };
+                self.new_var(&n, Type::scalar(DType::I32))
+            })
+            .collect();
+        if tuple_target {
+            let items = vars
+                .iter()
+                .map(|&v| Val::Num {
+                    e: self.var_expr(v, span),
+                    hty: DType::I32,
+                })
+                .collect();
+            self.define(&names[0], Val::List(items));
+        } else {
+            for (n, &v) in names.iter().zip(&vars) {
+                let e = self.var_expr(v, span);
+                self.define(n, Val::Num { e, hty: DType::I32 });
+            }
+        }
+        self.blocks.push(Vec::new());
+        let r = self.stmts(body);
+        let mut inner = self.blocks.pop().expect("pushed above");
+        r?;
+        for (k, (&v, end)) in vars.iter().zip(ends).enumerate().rev() {
+            // `v < end` in C's common type of int32 and the extent's type
+            let c = types::c_arith(DType::I32, dtype_of(end));
+            if c != DType::I32 {
+                return err(span, format!(
+                    "loop extent {k} is {}: ksem runs loops over int32 extents (C compares the int32 loop variable in {})",
+                    Named(dtype_of(end)),
+                    Named(c)
+                ));
+            }
+            inner = vec![Stmt::For {
+                var: v,
+                start: int_const(DType::I32, 0, span),
+                end: end.clone(),
+                step: int_const(DType::I32, 1, span),
+                body: inner,
+                span,
+                parallel: None,
+            }];
+        }
+        Ok(inner.pop().expect("at least one loop"))
+    }
+
+    pub(super) fn not_loop<T>(&self, iter: &ast::Expr) -> DResult<T> {
+        Err(Diagnostic::new(
+            self.span(iter),
+            "For loop iterable must be range(...) or grid(...)",
+        )
+        .with_help("for i in range(n): …  or  for i, j in grid(m, n): …"))
+    }
+
+    /// After a loop inside an inlined helper: a `return` in it left only
+    /// that loop, so leave the helper's wrapper too.
+    pub(super) fn after_loop(&mut self) {
+        if let Some(inl) = &self.frames.last().expect("a frame").inline {
+            let cond = self.var_expr(inl.done, Span::default());
+            self.emit(Stmt::If {
+                cond,
+                then_body: vec![Stmt::Break],
+                else_body: vec![],
+            });
+        }
+    }
+
+    pub(super) fn while_stmt(&mut self, w: &ast::StmtWhile, span: Span) -> DResult<()> {
+        if !w.orelse.is_empty() {
+            return py::unsupported(
+                span,
+                "`while … else`",
+                DIALECT,
+                "set a flag before `break` and test it after the loop",
+            );
+        }
+        self.blocks.push(Vec::new());
+        let c = self.expr(&w.test);
+        let c = c.and_then(|c| self.truth(c, span));
+        let pre = self.blocks.pop().expect("pushed above");
+        let cond = c?;
+        self.frame().loops += 1;
+        let body = if pre.is_empty() {
+            self.block_of(&w.body)
+        } else {
+            // the condition needs statements: test it at the top of an endless loop
+            let b = self.block_of(&w.body);
+            b.map(|b| {
+                let mut all = pre;
+                all.push(Stmt::If {
+                    cond: unary(UnOp::LogicalNot, cond.clone(), span),
+                    then_body: vec![Stmt::Break],
+                    else_body: vec![],
+                });
+                all.extend(b);
+                all
+            })
+        };
+        self.frame().loops -= 1;
+        let body = body?;
+        let cond = if body.first().is_some_and(
+            |s| matches!(s, Stmt::If { then_body, .. } if then_body == &vec![Stmt::Break]),
+        ) {
+            konst(DType::Bool, 1, span)
+        } else {
+            cond
+        };
+        self.emit(Stmt::While { cond, body, span });
+        self.after_loop();
+        Ok(())
+    }
+
+    pub(super) fn return_stmt(&mut self, value: Option<&ast::Expr>, span: Span) -> DResult<()> {
+        let v = match value {
+            Some(e) => Some(self.expr(e)?),
+            None => None,
+        };
+        let frame = self.frames.last().expect("a frame");
+        let Some(inl) = &frame.inline else {
+            match (v, self.ret_out) {
+                (None | Some(Val::None), None) => {}
+                (Some(v), Some((out, d))) if !matches!(v, Val::None) => {
+                    let (e, _) = self.scalar(v, span)?;
+                    let ptr = self.var_expr(out, span);
+                    self.emit(Stmt::Store {
+                        ptr,
+                        value: convert(e, d),
+                        mask: None,
+                        span,
+                    });
+                }
+                (_, Some(_)) => return err(span, "this function must return a value"),
+                (Some(_), None) => {
+                    return err(
+                        span,
+                        "a kernel returns nothing; store results into a tensor parameter",
+                    )
+                }
+            }
+            self.emit(Stmt::Return);
+            return Ok(());
+        };
+        let (done, ret, ret_ty, fname) = (inl.done, inl.ret, inl.ret_ty, frame.name.clone());
+        match v {
+            None | Some(Val::None) => {
+                if ret_ty.is_some() {
+                    return err(span, format!("`{fname}` must return a value"));
+                }
+            }
+            Some(v) => {
+                let Some(d) = ret_ty else {
+                    return err(
+                        span,
+                        format!(
+                            "`{fname}` returns void (give it a return annotation such as -> f32)"
+                        ),
+                    );
+                };
+                let (e, _) = self.scalar(v, span)?;
+                let id = match ret {
+                    Some(id) => id,
+                    None => {
+                        let id = self.new_var(&format!("{fname}.ret"), Type::scalar(d));
+                        if let Some(inl) = &mut self.frame().inline {
+                            inl.ret = Some(id);
+                        }
+                        id
+                    }
+                };
+                self.emit(Stmt::Let(id, convert(e, d)));
+            }
+        }
+        self.emit(Stmt::Let(done, konst(DType::Bool, 1, span)));
+        self.emit(Stmt::Break);
+        Ok(())
+    }
+}
