@@ -20,7 +20,7 @@ import os
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 HEAD = """import hidet
-from hidet.lang import attrs, printf, cast, bitwise_not, boolean
+from hidet.lang import attrs, printf, cast, bitwise_not, boolean, grid
 from hidet.lang.types import tensor, f32, f64, i8, i16, i32, i64, u8, u16, u32, u64
 from hidet.lang.layout import row_major, column_major, strided_layout, local_layout
 """
@@ -845,6 +845,103 @@ for i in range(6):
     ob[i] = f[i] + f[i]
 """), {"a": ibuf("i32", [5, -3, 10, 0, 7, -100]), "f": buf("bool", [True, False, True, False, False, True]),
        "o": zeros("i32", 18), "ob": zeros("bool", 6)})
+
+
+# ---- kernels of the kinds in Hidet's own examples (small sizes) ----
+
+case("example_matmul_tiled", kernel(
+    "a: f32[8, 8], b: f32[8, 8], c: f32[8, 8]",
+    """
+# 4 x 4 output tiles accumulated in a local tensor, k in tiles of 4
+for bi, bj in grid(2, 2):
+    acc = tensor(dtype=f32, shape=[4, 4])
+    for i, j in grid(4, 4):
+        acc[i, j] = 0.0
+    for bk in range(2):
+        for i, j in grid(4, 4):
+            for k in range(4):
+                acc[i, j] = acc[i, j] + a[bi * 4 + i, bk * 4 + k] * b[bk * 4 + k, bj * 4 + j]
+    for i, j in grid(4, 4):
+        c[bi * 4 + i, bj * 4 + j] = acc[i, j]
+"""), {"a": rnd("f32", 64, 11), "b": rnd("f32", 64, 12), "c": zeros("f32", 64)})
+
+case("example_row_reduce", kernel(
+    "x: f32[6, 10], s: f32[6], m: f32[6], idx: i32[6]",
+    """
+for r in range(6):
+    acc: f32 = 0.0
+    best: f32 = x[r, 0]
+    at: i32 = 0
+    for k in range(10):
+        acc = acc + x[r, k]
+        if x[r, k] > best:
+            best = x[r, k]
+            at = k
+    s[r] = acc
+    m[r] = best
+    idx[r] = at
+"""), {"x": rnd("f32", 60, 13), "s": zeros("f32", 6), "m": zeros("f32", 6), "idx": zeros("i32", 6)})
+
+case("example_softmax_rows", kernel(
+    "x: f32[4, 8], y: f32[4, 8]",
+    """
+for r in range(4):
+    mx: f32 = x[r, 0]
+    for k in range(8):
+        if x[r, k] > mx:
+            mx = x[r, k]
+    total: f32 = 0.0
+    for k in range(8):
+        y[r, k] = exp(x[r, k] - mx)
+        total = total + y[r, k]
+    for k in range(8):
+        y[r, k] = y[r, k] / total
+""", consts="from hidet.ir.primitives.math import exp"),
+    {"x": rnd("f32", 32, 14), "y": zeros("f32", 32)})
+
+case("example_task_mapping_copy", kernel(
+    "a: i32[4, 8], b: i32[4, 8], who: i32[4, 8]",
+    """
+# four workers share a 4 x 8 grid: spatial(2, 2) workers, each repeats 2 x 4
+for w in range(4):
+    for i, j in spatial(2, 2).repeat(2, 4).on(w):
+        b[i, j] = a[i, j] * 2 + 1
+        who[i, j] = w
+""", consts="from hidet.lang.mapping import spatial, repeat"),
+    {"a": rnd("i32", 32, 15, -50, 50), "b": zeros("i32", 32), "who": zeros("i32", 32)})
+
+case("example_auto_map_transpose", kernel(
+    "a: f32[6, 4], t: f32[4, 6]",
+    """
+# auto_map(4, 6, workers=3) = repeat(4, 2).spatial(1, 3); the transpose goes
+# through a column-major local tensor
+tile = tensor(dtype=f32, layout=column_major(4, 6))
+for w in range(3):
+    for i, j in auto_map(4, 6, workers=3).on(w):
+        tile[i, j] = a[j, i]
+for i, j in grid(4, 6):
+    t[i, j] = tile[i, j]
+""", consts="from hidet.lang.mapping import auto_map"),
+    {"a": rnd("f32", 24, 16), "t": zeros("f32", 24)})
+
+case("example_layernorm_f64", kernel(
+    "x: f64[3, 16], g: f64[16], y: f64[3, 16]",
+    """
+for r in range(3):
+    mean: f64 = 0.0
+    for k in range(16):
+        mean = mean + x[r, k]
+    mean = mean / 16
+    var: f64 = 0.0
+    for k in range(16):
+        d = x[r, k] - mean
+        var = var + d * d
+    var = var / 16
+    inv = 1.0 / sqrt(var + 1e-5)
+    for k in range(16):
+        y[r, k] = (x[r, k] - mean) * inv * g[k]
+""", consts="from hidet.ir.primitives.math import sqrt"),
+    {"x": rnd("f64", 48, 17), "g": rnd("f64", 16, 18), "y": zeros("f64", 48)})
 
 
 def main():

@@ -1,5 +1,5 @@
 import hidet
-from hidet.lang import attrs, printf, cast, bitwise_not, boolean
+from hidet.lang import attrs, printf, cast, bitwise_not, boolean, grid
 from hidet.lang.types import tensor, f32, f64, i8, i16, i32, i64, u8, u16, u32, u64
 from hidet.lang.layout import row_major, column_major, strided_layout, local_layout
 
