@@ -11,6 +11,7 @@
 mod elab;
 pub mod layout;
 pub mod mapping;
+pub mod ops;
 pub mod types;
 
 use super::py::{dotted, Source};

@@ -62,41 +62,9 @@ impl<'m> Elab<'m> {
     /// type (Hidet prints it as a typed C literal); a Hidet value is
     /// converted as C's cast does.
     pub(super) fn cast_to(&mut self, x: Val, d: DType, span: Span) -> DResult<Val> {
-        let e = match x {
-            Val::Int(i) => {
-                if d.is_float() {
-                    float_const(d, i as f64, span)
-                } else if d == DType::Bool {
-                    konst(DType::Bool, (i != 0) as u64, span)
-                } else {
-                    if !fits(i, d) {
-                        // measured: the dtype call range-checks its value
-                        return err(span, format!("Value {i} is out of range for {}", Named(d)));
-                    }
-                    int_const(d, i, span)
-                }
-            }
-            Val::Float(f) => {
-                if d == DType::F32 {
-                    f32_literal(f, span)
-                } else if d.is_float() {
-                    float_const(d, f, span)
-                } else if d == DType::Bool {
-                    konst(DType::Bool, (f != 0.0) as u64, span)
-                } else {
-                    if !f.is_finite() {
-                        return err(span, format!("{}({f}) while transpiling", Named(d)));
-                    }
-                    int_const(d, f.trunc() as i128, span)
-                }
-            }
-            Val::Bool(b) => convert(konst(DType::Bool, b as u64, span), d),
-            other => {
-                let (e, _) = self.scalar(other, span)?;
-                convert(e, d)
-            }
-        };
-        Ok(Val::Num { e, hty: d })
+        let x = self.scalar_of(x, span)?;
+        let c = ops::cast(&x, d, span)?;
+        Ok(Val::from_scalar(c))
     }
 
     pub(super) fn path_call(
@@ -195,16 +163,9 @@ impl<'m> Elab<'m> {
                 let [x] = args.as_slice() else {
                     return err(span, "bitwise_not(x) takes one value");
                 };
-                let (e, hty) = self.scalar(x.clone(), span)?;
-                let d = dtype_of(&e);
-                if d.is_float() {
-                    return err(span, "bitwise_not needs an integer");
-                }
-                let c = types::c_promote(d);
-                Ok(Val::Num {
-                    e: unary(UnOp::Not, convert(e, c), span),
-                    hty,
-                })
+                let x = self.scalar_of(x.clone(), span)?;
+                let n = ops::bitwise_not(&x, span)?;
+                Ok(Val::from_scalar(n))
             }
             _ if p.contains(".primitives.") && !p.contains(".cuda.")
                 || p.starts_with("hidet.lang.math") =>
@@ -335,37 +296,29 @@ impl<'m> Elab<'m> {
                 let [a, b] = args else {
                     return err(span, format!("{name}(a, b) takes two values"));
                 };
-                let (ea, ha) = self.scalar(a.clone(), span)?;
-                let (eb, hb) = self.scalar(b.clone(), span)?;
-                let p = types::promote(ha, hb).ok_or_else(|| {
-                    Diagnostic::new(
-                        span,
-                        format!("Can not promote type {} and {}", Named(ha), Named(hb)),
-                    )
-                })?;
-                let x = convert(self.operand(a, ea, ha, p, span), p);
-                let y = convert(self.operand(b, eb, hb, p, span), p);
+                let a = self.scalar_of(a.clone(), span)?;
+                let b = self.scalar_of(b.clone(), span)?;
+                let p = ops::promote(a.hty, b.hty, span)?;
+                let x = ops::value_for(&a, p, span);
+                let y = ops::value_for(&b, p, span);
                 let op = if name == "min" {
                     BinOp::Min(NanMode::Ignore)
                 } else {
                     BinOp::Max(NanMode::Ignore)
                 };
-                return Ok(Some(Val::Num {
-                    e: bin(op, x, y, span),
-                    hty: p,
-                }));
+                return Ok(Some(Val::num(bin(op, x, y, span), p)));
             }
             _ => return Ok(None),
         };
         let [x] = args else {
             return err(span, format!("{name}(x) takes one value"));
         };
-        let (e, h) = self.scalar(x.clone(), span)?;
+        let x = self.scalar_of(x.clone(), span)?;
         // a Python number is a float32 constant; an integer has no math function set
-        let d = if matches!(x, Val::Int(_)) {
+        let d = if matches!(x.lit, Some(ops::Lit::Int(_))) {
             DType::F32
         } else {
-            h
+            x.hty
         };
         if !matches!(d, DType::F32 | DType::F64) {
             return err(
@@ -376,11 +329,8 @@ impl<'m> Elab<'m> {
                 ),
             );
         }
-        let e = convert(self.operand(x, e, h, d, span), d);
-        Ok(Some(Val::Num {
-            e: unary(UnOp::Math(unary_fn), e, span),
-            hty: d,
-        }))
+        let e = ops::value_for(&x, d, span);
+        Ok(Some(Val::num(unary(UnOp::Math(unary_fn), e, span), d)))
     }
 
     /// `tensor_pointer(dtype, shape, layout, init=p)` and
@@ -590,10 +540,7 @@ impl<'m> Elab<'m> {
             };
             let v = self.new_var(&name, Type::scalar(DType::I32));
             self.emit(Stmt::Let(v, convert(sum, DType::I32)));
-            targets.push(Val::Num {
-                e: self.var_expr(v, span),
-                hty: DType::I32,
-            });
+            targets.push(Val::num(self.var_expr(v, span), DType::I32));
         }
         if tuple_target {
             self.define(&names[0], Val::List(targets));
@@ -684,10 +631,7 @@ impl<'m> Elab<'m> {
         );
         let v = self.new_var("_atomic", Type::scalar(d));
         self.emit(Stmt::Let(v, e));
-        Ok(Val::Num {
-            e: self.var_expr(v, span),
-            hty: d,
-        })
+        Ok(Val::num(self.var_expr(v, span), d))
     }
 
     /// A call of a helper (`cuda_internal`, `cpu_internal`): inlined.
@@ -740,13 +684,7 @@ impl<'m> Elab<'m> {
                     let (e, _) = self.scalar(a, span)?;
                     let v = self.new_var(pname, Type::scalar(d));
                     self.emit(Stmt::Let(v, convert(e, d)));
-                    env.insert(
-                        pname.clone(),
-                        Val::Num {
-                            e: self.var_expr(v, *pspan),
-                            hty: d,
-                        },
-                    );
+                    env.insert(pname.clone(), Val::num(self.var_expr(v, *pspan), d));
                 }
                 HType::Tensor(d, layout) => {
                     let (p, pd) = self.pointer(a, span)?;
@@ -832,10 +770,7 @@ impl<'m> Elab<'m> {
         });
         let inl = frame.inline.expect("an inlined frame");
         match (inl.ret, inl.ret_ty) {
-            (Some(r), Some(d)) => Ok(Val::Num {
-                e: self.var_expr(r, span),
-                hty: d,
-            }),
+            (Some(r), Some(d)) => Ok(Val::num(self.var_expr(r, span), d)),
             (None, Some(_)) => err(span, format!("`{name}` never returns a value")),
             _ => Ok(Val::None),
         }

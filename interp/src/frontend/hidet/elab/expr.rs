@@ -9,28 +9,33 @@ impl<'m> Elab<'m> {
     /// `float` → `float32`, `bool` → `bool`): the C expression (typed as C
     /// reads the literal Hidet prints) and its Hidet type.
     pub(super) fn host_to_expr(&self, v: Val, span: Span) -> DResult<(Expr, DType)> {
-        match v {
-            Val::Int(i) => {
-                // printed as a decimal literal: C gives it int, or long where int cannot hold it
-                let c = if fits(i, DType::I32) {
-                    DType::I32
-                } else if fits(i, DType::I64) {
-                    DType::I64
-                } else {
-                    return err(span, format!("the integer {i} does not fit 64 bits"));
-                };
-                Ok((int_const(c, i, span), DType::I32))
-            }
-            Val::Float(f) => Ok((f32_literal(f, span), DType::F32)),
-            Val::Bool(b) => Ok((konst(DType::Bool, b as u64, span), DType::Bool)),
-            _ => err(span, "expected a number"),
-        }
+        let Some(l) = lit_of(&v) else {
+            return err(span, "expected a number");
+        };
+        let s = ops::Scalar::literal(l, span)?;
+        Ok((s.e, s.hty))
+    }
+
+    /// A scalar value with the Python number it came from, for `ops`.
+    pub(super) fn scalar_of(&mut self, v: Val, span: Span) -> DResult<ops::Scalar> {
+        let lit = lit_of(&v);
+        let pty = match &v {
+            Val::Num { pty, .. } => Some(*pty),
+            _ => None,
+        };
+        let (e, hty) = self.scalar(v, span)?;
+        Ok(ops::Scalar {
+            e,
+            hty,
+            pty: pty.unwrap_or(hty),
+            lit,
+        })
     }
 
     /// A scalar value: its C expression and Hidet type.
     pub(super) fn scalar(&mut self, v: Val, span: Span) -> DResult<(Expr, DType)> {
         match v {
-            Val::Num { e, hty } => Ok((e, hty)),
+            Val::Num { e, hty, .. } => Ok((e, hty)),
             Val::Int(_) | Val::Float(_) | Val::Bool(_) => self.host_to_expr(v, span),
             Val::Cell(id, d) => {
                 let p = self.cell_ptr(id, d, span);
@@ -70,12 +75,7 @@ impl<'m> Elab<'m> {
     /// The truth of a condition as a bool (C's `x != 0`).
     pub(super) fn truth(&mut self, v: Val, span: Span) -> DResult<Expr> {
         let (e, _) = self.scalar(v, span)?;
-        let d = dtype_of(&e);
-        if d == DType::Bool {
-            return Ok(e);
-        }
-        let zero = konst(d, 0, span);
-        Ok(bin(BinOp::Ne, e, zero, span))
+        Ok(ops::truth(e, span))
     }
 
     pub(super) fn lookup(&self, name: &str, span: Span) -> DResult<Val> {
@@ -179,10 +179,7 @@ impl<'m> Elab<'m> {
                             .ok_or_else(|| Diagnostic::new(span, "tuple index out of range"))
                     }
                     other => match self.index(other, &s.slice, span)? {
-                        Indexed::Elem(ptr, d) => Ok(Val::Num {
-                            e: load(ptr, d, span),
-                            hty: d,
-                        }),
+                        Indexed::Elem(ptr, d) => Ok(Val::num(load(ptr, d, span), d)),
                         Indexed::Sub(t) => Ok(Val::Tensor(t)),
                     },
                 }
@@ -266,23 +263,10 @@ impl<'m> Elab<'m> {
         }
     }
 
-    /// An operand `v` (elaborated as `e` of Hidet type `h`) as Hidet passes
-    /// it to an operation of promoted type `p`: cast where `h` is not `p`; a
-    /// Python number's constant cast to `p` keeps the number's value.
-    pub(super) fn operand(&self, v: &Val, e: Expr, h: DType, p: DType, span: Span) -> Expr {
-        if h != p {
-            if let Some(c) = literal_as(v, p, span) {
-                return c;
-            }
-        }
-        cast_if(e, h, p)
-    }
-
-    /// The value stored into (or assigned to) a `t` slot: Hidet casts it
-    /// where its type is not `t`, a Python number keeping its value.
+    /// The value stored into (or assigned to) a `t` slot (`ops::value_for`).
     pub(super) fn value_for(&mut self, v: Val, t: DType, span: Span) -> DResult<Expr> {
-        let (e, h) = self.scalar(v.clone(), span)?;
-        Ok(convert(self.operand(&v, e, h, t, span), t))
+        let s = self.scalar_of(v, span)?;
+        Ok(ops::value_for(&s, t, span))
     }
 
     /// The value of an integer expression made of constants and scalar
@@ -356,11 +340,8 @@ impl<'m> Elab<'m> {
             "blockDim" => ExprKind::BlockDim(dim),
             _ => ExprKind::GridDim(dim),
         };
-        let e = mk(kind, Type::scalar(DType::I32), span);
-        Ok(Val::Num {
-            e: convert(e, DType::U32),
-            hty: DType::I32,
-        })
+        let s = ops::cuda_index(kind, span);
+        Ok(Val::from_scalar(s))
     }
 
     /// A binary operator on two values.
@@ -439,97 +420,18 @@ impl<'m> Elab<'m> {
                 format!("`{}` is not defined on a pointer", py::op_text(op)),
             );
         }
-        let lit = |v: &Val, k: f64| match v {
-            Val::Int(i) => *i as f64 == k,
-            Val::Float(f) => *f == k,
-            _ => false,
-        };
-        let (a, ha) = self.scalar(l.clone(), span)?;
-        let (b, hb) = self.scalar(r.clone(), span)?;
-        let (da, db) = (dtype_of(&a), dtype_of(&b));
-        let (orig_a, orig_b) = (a.clone(), b.clone());
-        let promoted = types::promote(ha, hb).ok_or_else(|| {
-            Diagnostic::new(
-                span,
-                format!("Can not promote type {} and {}", Named(ha), Named(hb)),
-            )
-        })?;
-        // Hidet simplifies `x + 0`, `x * 1`, `0 + x`, … to `x` when it builds
-        // the expression: the result keeps `x`'s Hidet type
-        let hty = match op {
-            O::Add | O::Sub | O::BitXor | O::BitOr if lit(&r, 0.0) => ha,
-            O::Mult | O::Div | O::FloorDiv if lit(&r, 1.0) => ha,
-            O::Add | O::BitXor | O::BitOr if lit(&l, 0.0) => hb,
-            O::Mult if lit(&l, 1.0) => hb,
-            O::BitAnd | O::BitOr | O::BitXor | O::LShift | O::RShift => ha,
-            _ => promoted,
-        };
-        // Hidet casts each operand whose type is not the promoted one to it
-        // (so C's own conversions decide nothing), then C computes
-        let a = self.operand(&l, a, ha, promoted, span);
-        let b = self.operand(&r, b, hb, promoted, span);
-        let c = types::c_arith(dtype_of(&a), dtype_of(&b));
-        let value = match op {
-            O::Add | O::Sub | O::Mult | O::Div | O::FloorDiv => {
-                let bop = match op {
-                    O::Add => BinOp::Add,
-                    O::Sub => BinOp::Sub,
-                    O::Mult => BinOp::Mul,
-                    _ if c.is_float() => BinOp::FDiv,
-                    _ => BinOp::IDiv(C_DIV),
-                };
-                let v = bin(bop, convert(a, c), convert(b, c), span);
-                // Hidet's code generator casts a narrow integer result
-                // (bool counts: `(bool)(a + b)`)
-                if hty.is_int() && hty.bits() < 32 {
-                    convert(v, hty)
-                } else {
-                    v
-                }
-            }
-            O::Mod => {
-                if c.is_float() {
-                    return Err(Diagnostic::new(span, "`%` needs integer operands: Hidet writes C's `%`, which floats do not have")
-                        .with_help("compute a - b * floor(a / b) for a float remainder"));
-                }
-                bin(BinOp::IRem(C_DIV), convert(a, c), convert(b, c), span)
-            }
-            O::BitAnd | O::BitOr | O::BitXor => {
-                if c.is_float() {
-                    return err(
-                        span,
-                        format!("`{}` needs integer operands", py::op_text(op)),
-                    );
-                }
-                let bop = match op {
-                    O::BitAnd => BinOp::And,
-                    O::BitOr => BinOp::Or,
-                    _ => BinOp::Xor,
-                };
-                bin(bop, convert(a, c), convert(b, c), span)
-            }
-            O::LShift | O::RShift => {
-                // no casts: C shifts the promoted left operand
-                let (a, b) = (orig_a, orig_b);
-                if da.is_float() || db.is_float() {
-                    return err(
-                        span,
-                        format!("`{}` needs integer operands", py::op_text(op)),
-                    );
-                }
-                // C: the left operand's promoted type; the count is promoted on its own
-                let lt = types::c_promote(da);
-                let cnt = convert(b, types::c_promote(db));
-                let cnt = convert(cnt, lt);
-                let bop = if op == O::LShift {
-                    BinOp::Shl(ShiftRange::Ub)
-                } else if lt.is_signed_int() {
-                    BinOp::Shr(ShrKind::Arith, ShiftRange::Ub)
-                } else {
-                    BinOp::Shr(ShrKind::Logical, ShiftRange::Ub)
-                };
-                bin(bop, convert(a, lt), cnt, span)
-            }
+        let op = match op {
+            O::Add => ops::Op::Add,
+            O::Sub => ops::Op::Sub,
+            O::Mult => ops::Op::Mul,
+            O::Div => ops::Op::Div,
+            O::FloorDiv => ops::Op::FloorDiv,
+            O::Mod => ops::Op::Mod,
+            O::BitAnd => ops::Op::And,
+            O::BitOr => ops::Op::Or,
+            O::BitXor => ops::Op::Xor,
+            O::LShift => ops::Op::Shl,
+            O::RShift => ops::Op::Shr,
             O::Pow => {
                 return py::unsupported(
                     span,
@@ -540,7 +442,10 @@ impl<'m> Elab<'m> {
             }
             O::MatMult => return err(span, "`@` is not an operator of Hidet script"),
         };
-        Ok(Val::Num { e: value, hty })
+        let a = self.scalar_of(l, span)?;
+        let b = self.scalar_of(r, span)?;
+        let s = ops::binary(op, &a, &b, span)?;
+        Ok(Val::from_scalar(s))
     }
 
     pub(super) fn unary_op(
@@ -576,22 +481,15 @@ impl<'m> Elab<'m> {
             (U::Invert, _) => err(span, "`~` takes the address of a tensor element (~a[i, j]) or makes a pointer type (~f32)"),
             (op, v) => {
                 let (e, hty) = self.scalar(v, span)?;
-                let d = dtype_of(&e);
                 Ok(match op {
-                    U::USub => {
-                        let c = types::c_promote(d);
-                        Val::Num {
-                            e: unary(UnOp::Neg, convert(e, c), span),
-                            hty,
-                        }
+                                        U::USub => {
+                        let n = ops::neg(&ops::Scalar::num(e, hty), span);
+                        Val::from_scalar(n)
                     }
-                    U::UAdd => Val::Num { e, hty },
+                    U::UAdd => Val::num(e, hty),
                     _ => {
-                        let t = self.truth(Val::Num { e, hty }, span)?;
-                        Val::Num {
-                            e: unary(UnOp::LogicalNot, t, span),
-                            hty: DType::Bool,
-                        }
+                        let t = self.truth(Val::num(e, hty), span)?;
+                        Val::num(unary(UnOp::LogicalNot, t, span), DType::Bool)
                     }
                 })
             }
@@ -613,10 +511,7 @@ impl<'m> Elab<'m> {
                 if let Some(t2) = host_truth(&v) {
                     return Ok(Val::Bool(t2));
                 }
-                return Ok(Val::Num {
-                    e: self.truth(v, span)?,
-                    hty: DType::Bool,
-                });
+                return Ok(Val::num(self.truth(v, span)?, DType::Bool));
             }
         }
         let r = self.new_var("_boolop", Type::scalar(DType::Bool));
@@ -657,10 +552,7 @@ impl<'m> Elab<'m> {
             });
         }
         debug_assert!(opened == b.values.len() - 1);
-        Ok(Val::Num {
-            e: self.var_expr(r, span),
-            hty: DType::Bool,
-        })
+        Ok(Val::num(self.var_expr(r, span), DType::Bool))
     }
 
     /// `a < b`, `a < b < c` (each comparison in C's common type; the chain
@@ -671,9 +563,10 @@ impl<'m> Elab<'m> {
         for (op, rhs) in c.ops.iter().zip(&c.comparators) {
             let r = self.expr(rhs)?;
             let r = match r {
-                Val::Num { e, hty } if c.ops.len() > 1 => Val::Num {
+                Val::Num { e, hty, pty } if c.ops.len() > 1 => Val::Num {
                     e: self.temp(e),
                     hty,
+                    pty,
                 },
                 other => other,
             };
@@ -689,10 +582,7 @@ impl<'m> Elab<'m> {
                 _ => {
                     let a = self.truth(acc, span)?;
                     let b = self.truth(p, span)?;
-                    Val::Num {
-                        e: bin(BinOp::LogicalAnd, a, b, span),
-                        hty: DType::Bool,
-                    }
+                    Val::num(bin(BinOp::LogicalAnd, a, b, span), DType::Bool)
                 }
             };
         }
@@ -718,29 +608,10 @@ impl<'m> Elab<'m> {
                 )
             }
         };
-        let (a, ha) = self.scalar(l.clone(), span)?;
-        let (b, hb) = self.scalar(r.clone(), span)?;
-        // Hidet writes `a > b` as `b < a` (and `>=` as `<=`): its promotion
-        // table, which is not symmetric, sees the operands swapped
-        let swapped = matches!(op, C::Gt | C::GtE);
-        let p = if swapped {
-            types::promote(hb, ha)
-        } else {
-            types::promote(ha, hb)
-        }
-        .ok_or_else(|| {
-            Diagnostic::new(
-                span,
-                format!("Can not promote type {} and {}", Named(ha), Named(hb)),
-            )
-        })?;
-        let a = self.operand(&l, a, ha, p, span);
-        let b = self.operand(&r, b, hb, p, span);
-        let c = types::c_arith(dtype_of(&a), dtype_of(&b));
-        Ok(Val::Num {
-            e: bin(bop, convert(a, c), convert(b, c), span),
-            hty: DType::Bool,
-        })
+        let a = self.scalar_of(l, span)?;
+        let b = self.scalar_of(r, span)?;
+        let s = ops::compare(bop, &a, &b, span)?;
+        Ok(Val::from_scalar(s))
     }
 
     /// `a if c else b`: C's `c ? a : b`, one side evaluated.
@@ -751,30 +622,30 @@ impl<'m> Elab<'m> {
         }
         let cond = self.truth(c, span)?;
         self.blocks.push(vec![]);
-        let a = self.expr(&i.body).and_then(|v| self.scalar(v, span));
+        let a = self.expr(&i.body).and_then(|v| self.scalar_of(v, span));
         let pre_a = self.blocks.pop().expect("pushed");
-        let (a, ha) = a?;
+        let a = a?;
         self.blocks.push(vec![]);
-        let b = self.expr(&i.orelse).and_then(|v| self.scalar(v, span));
+        let b = self.expr(&i.orelse).and_then(|v| self.scalar_of(v, span));
         let pre_b = self.blocks.pop().expect("pushed");
-        let (b, hb) = b?;
-        if ha != hb {
-            return err(
-                span,
-                format!(
-                    "If-then-else operand 1 and 2 have different types ({} vs {})",
-                    Named(ha),
-                    Named(hb)
-                ),
-            );
+        let b = b?;
+        // Hidet checks the branches' types while transpiling and again
+        // after its passes have cast operands
+        for (ta, tb) in [(a.hty, b.hty), (a.pty, b.pty)] {
+            if ta != tb {
+                return err(
+                    span,
+                    format!(
+                        "If-then-else operand 1 and 2 have different types ({} vs {})",
+                        Named(ta),
+                        Named(tb)
+                    ),
+                );
+            }
         }
-        let c = types::c_arith(dtype_of(&a), dtype_of(&b));
-        let c = if dtype_of(&a) == DType::Bool && dtype_of(&b) == DType::Bool {
-            DType::Bool
-        } else {
-            c
-        };
-        let hty = ha;
+        let (ha, pty) = (a.hty, a.pty);
+        let (a, b) = (a.e, b.e);
+        let c = ops::if_exp_type(dtype_of(&a), dtype_of(&b));
         let r = self.new_var("_ifexp", Type::scalar(c));
         let mut then_body = pre_a;
         then_body.push(Stmt::Let(r, convert(a, c)));
@@ -787,7 +658,8 @@ impl<'m> Elab<'m> {
         });
         Ok(Val::Num {
             e: self.var_expr(r, span),
-            hty,
+            hty: ha,
+            pty,
         })
     }
 }

@@ -22,6 +22,7 @@
 
 use super::layout::Layout;
 use super::mapping::{TaskMap, Term};
+use super::ops::{self, fits, C_DIV};
 use super::types::{self, Named};
 use super::{Func, Global, Module};
 use crate::dtype::DType;
@@ -46,12 +47,6 @@ const DIALECT: &str = "Hidet script";
 
 /// The output that holds what a host function returns.
 const RETURN: &str = "return";
-
-/// C's integer `/` and `%`: truncation; a zero divisor is UB.
-const C_DIV: IntDiv = IntDiv {
-    round: DivRound::Trunc,
-    zero: DivZero::Ub,
-};
 
 /// The kinds of script function (`attrs.func_kind`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -96,10 +91,13 @@ enum Val {
     Bool(bool),
     Str(String),
     /// A Hidet scalar: `e` is typed with the C type it computes in, `hty`
-    /// is Hidet's type of it.
+    /// is Hidet's type of it while transpiling (what a variable it defines
+    /// gets), `pty` its type once Hidet's passes have cast the operands of
+    /// every operation (`ops::Scalar`).
     Num {
         e: Expr,
         hty: DType,
+        pty: DType,
     },
     Tensor(Tensor),
     /// A pointer to a `DType` element (global memory, or an element of a
@@ -122,6 +120,22 @@ enum Val {
     Method(Box<Val>, String),
     List(Vec<Val>),
     None,
+}
+
+impl Val {
+    /// A Hidet scalar whose type is `hty` both while transpiling and after.
+    fn num(e: Expr, hty: DType) -> Val {
+        Val::Num { e, hty, pty: hty }
+    }
+
+    /// The value of an `ops` result.
+    fn from_scalar(s: ops::Scalar) -> Val {
+        Val::Num {
+            e: s.e,
+            hty: s.hty,
+            pty: s.pty,
+        }
+    }
 }
 
 /// The inlining state of a helper being elaborated.
@@ -516,10 +530,7 @@ impl<'m> Elab<'m> {
                     self.known.insert(var, *bits);
                 }
                 Ok((
-                    Val::Num {
-                        e: self.var_expr(var, pspan),
-                        hty: d,
-                    },
+                    Val::num(self.var_expr(var, pspan), d),
                     Param {
                         name: pname.to_string(),
                         kind: ParamKind::Scalar(d),
@@ -552,10 +563,7 @@ impl<'m> Elab<'m> {
                 }
                 let e = self.host_to_expr(v, pspan)?;
                 Ok((
-                    Val::Num {
-                        e: convert(e.0, d),
-                        hty: d,
-                    },
+                    Val::num(convert(e.0, d), d),
                     Param {
                         name: pname.to_string(),
                         kind: ParamKind::Constexpr,
@@ -653,38 +661,13 @@ impl<'m> Elab<'m> {
     }
 }
 
-/// A Python number as the constant of type `t` Hidet makes when it casts
-/// the number's constant to `t` (the cast of a constant is a constant with
-/// the number's own value, printed as a `t` literal): a double keeps the
-/// full value, a float is the `'{}f'` literal, a half that literal
-/// converted, an integer type wraps Python's `int()` of the value.
-fn literal_as(v: &Val, t: DType, span: Span) -> Option<Expr> {
-    let f = match v {
-        Val::Int(i) => *i as f64,
-        Val::Float(f) => *f,
-        Val::Bool(b) => *b as u8 as f64,
-        _ => return None,
-    };
-    Some(match t {
-        DType::F64 => float_const(DType::F64, f, span),
-        DType::F32 => f32_literal(f, span),
-        d if d.is_float() => convert(f32_literal(f, span), d),
-        DType::Bool => konst(DType::Bool, (f != 0.0) as u64, span),
-        d => match v {
-            Val::Int(i) => int_const(d, *i, span),
-            _ if f.is_finite() => int_const(d, f.trunc() as i128, span),
-            _ => return None,
-        },
-    })
-}
-
-/// `e` (of Hidet type `h`) cast to `p` where Hidet inserts a cast: where
-/// its Hidet type is not `p`.
-fn cast_if(e: Expr, h: DType, p: DType) -> Expr {
-    if h == p {
-        e
-    } else {
-        convert(e, p)
+/// The Python number a value is, if it is one.
+fn lit_of(v: &Val) -> Option<ops::Lit> {
+    match v {
+        Val::Int(i) => Some(ops::Lit::Int(*i)),
+        Val::Float(f) => Some(ops::Lit::Float(*f)),
+        Val::Bool(b) => Some(ops::Lit::Bool(*b)),
+        _ => None,
     }
 }
 
@@ -726,26 +709,6 @@ fn elts(e: &ast::Expr) -> &[ast::Expr] {
         ast::Expr::List(t) => &t.elts,
         _ => &[],
     }
-}
-
-/// Whether integer `v` fits dtype `d`.
-fn fits(v: i128, d: DType) -> bool {
-    let bits = d.bits();
-    if d.is_signed_int() {
-        let lim = 1i128 << (bits - 1);
-        (-lim..lim).contains(&v)
-    } else {
-        (0..(1i128 << bits)).contains(&v)
-    }
-}
-
-/// A Python float as the `float32` literal Hidet prints for it
-/// (`'{}f'.format(value)`): the shortest decimal of the double, read as a
-/// float by the C compiler (rounded once, to nearest even).
-fn f32_literal(f: f64, span: Span) -> Expr {
-    let text = format!("{f:?}");
-    let v: f32 = text.parse().unwrap_or(f as f32);
-    konst(DType::F32, v.to_bits() as u64, span)
 }
 
 /// A type as the kernel writes it.

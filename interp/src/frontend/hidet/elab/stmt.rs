@@ -149,7 +149,7 @@ impl<'m> Elab<'m> {
                 let id = self.new_var(name, Type::scalar(d));
                 self.emit(Stmt::Let(id, convert(e, d)));
                 let var = self.var_expr(id, span);
-                self.define(name, Val::Num { e: var, hty: d });
+                self.define(name, Val::num(var, d));
                 Ok(())
             }
             (HType::Tensor(d, layout), None) => {
@@ -274,6 +274,7 @@ impl<'m> Elab<'m> {
                         ..
                     },
                 hty,
+                ..
             }) if !matches!(v, Val::Layout(_) | Val::List(_) | Val::Str(_)) => {
                 let value = self.value_for(v, hty, span)?;
                 self.emit(Stmt::Let(id, value));
@@ -323,7 +324,7 @@ impl<'m> Elab<'m> {
                 let id = self.new_var(name, Type::scalar(hty));
                 self.emit(Stmt::Let(id, convert(e, hty)));
                 let var = self.var_expr(id, span);
-                self.define(name, Val::Num { e: var, hty });
+                self.define(name, Val::num(var, hty));
             }
             Val::Ptr(p, d) => {
                 if p.ty.space() == Some(AddrSpace::Global) {
@@ -348,7 +349,7 @@ impl<'m> Elab<'m> {
                 let v = self.new_var(name, Type::scalar(d));
                 self.emit(Stmt::Let(v, e));
                 let var = self.var_expr(v, span);
-                self.define(name, Val::Num { e: var, hty: d });
+                self.define(name, Val::num(var, d));
             }
             Val::None => return err(span, "`None` cannot be assigned"),
             // host values (layouts, lists, strings, tensors, types) are bound by name
@@ -367,7 +368,7 @@ impl<'m> Elab<'m> {
                 let ptr = self.hold(ptr);
                 let cur = load(ptr.clone(), d, span);
                 let rhs = self.expr(&a.value)?;
-                let cur = Val::Num { e: cur, hty: d };
+                let cur = Val::num(cur, d);
                 let r = self.binop(a.op, cur, rhs, span)?;
                 let (e, _) = self.scalar(r, span)?;
                 self.emit(Stmt::Store {
@@ -605,16 +606,13 @@ impl<'m> Elab<'m> {
         if tuple_target {
             let items = vars
                 .iter()
-                .map(|&v| Val::Num {
-                    e: self.var_expr(v, span),
-                    hty: DType::I32,
-                })
+                .map(|&v| Val::num(self.var_expr(v, span), DType::I32))
                 .collect();
             self.define(&names[0], Val::List(items));
         } else {
             for (n, &v) in names.iter().zip(&vars) {
                 let e = self.var_expr(v, span);
-                self.define(n, Val::Num { e, hty: DType::I32 });
+                self.define(n, Val::num(e, DType::I32));
             }
         }
         self.blocks.push(Vec::new());
@@ -679,6 +677,9 @@ impl<'m> Elab<'m> {
         let c = c.and_then(|c| self.truth(c, span));
         let pre = self.blocks.pop().expect("pushed above");
         let cond = c?;
+        // a condition that needs statements is tested at the top of an
+        // endless loop instead
+        let tested_inside = !pre.is_empty();
         self.frame().loops += 1;
         let body = if pre.is_empty() {
             self.block_of(&w.body)
@@ -698,9 +699,7 @@ impl<'m> Elab<'m> {
         };
         self.frame().loops -= 1;
         let body = body?;
-        let cond = if body.first().is_some_and(
-            |s| matches!(s, Stmt::If { then_body, .. } if then_body == &vec![Stmt::Break]),
-        ) {
+        let cond = if tested_inside {
             konst(DType::Bool, 1, span)
         } else {
             cond
