@@ -102,7 +102,7 @@ enum Cmd {
         /// Keep mismatches as found, without reducing them.
         #[arg(long)]
         no_reduce: bool,
-        /// The language of the generated programs: triton, cudapy or tilelang.
+        /// The language of the generated programs: triton, cudapy, tilelang or hidet.
         #[arg(long, default_value = "triton")]
         dialect: String,
     },
@@ -139,7 +139,7 @@ enum Cmd {
         index: u64,
         #[arg(long, default_value = ".")]
         out: String,
-        /// The language: triton, cudapy or tilelang.
+        /// The language: triton, cudapy, tilelang or hidet.
         #[arg(long, default_value = "triton")]
         dialect: String,
         /// The program as a campaign against a real system generates it
@@ -472,8 +472,9 @@ fn parse_dialect(s: &str) -> Result<ksem_interp::frontend::Dialect, Error> {
         "triton" => Ok(ksem_interp::frontend::Dialect::Triton),
         "cudapy" => Ok(ksem_interp::frontend::Dialect::CudaPy),
         "tilelang" => Ok(ksem_interp::frontend::Dialect::TileLang),
+        "hidet" => Ok(ksem_interp::frontend::Dialect::Hidet),
         other => Err(usage(format!(
-            "unknown --dialect {other:?} (choose triton, cudapy or tilelang)"
+            "unknown --dialect {other:?} (choose triton, cudapy, tilelang or hidet)"
         ))),
     }
 }

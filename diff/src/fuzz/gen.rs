@@ -148,8 +148,10 @@ pub fn generate(cfg: &Config, seed: u64, index: u64) -> Program {
         ksem_interp::frontend::Dialect::TileLang => {
             return super::gen_tilelang::generate(seed, index, cfg.real_peer)
         }
-        // `--dialect hidet` is refused before a campaign starts (no generator yet)
-        ksem_interp::frontend::Dialect::Triton | ksem_interp::frontend::Dialect::Hidet => {}
+        ksem_interp::frontend::Dialect::Hidet => {
+            return super::gen_hidet::generate(seed, index, cfg.real_peer)
+        }
+        ksem_interp::frontend::Dialect::Triton => {}
     }
     let mut g = Gen::new(cfg, Rng::new(seed, index));
     g.program()

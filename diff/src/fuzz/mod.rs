@@ -3,6 +3,7 @@
 
 pub mod gen;
 pub mod gen_cudapy;
+pub mod gen_hidet;
 pub mod gen_tilelang;
 pub mod print;
 pub mod progress;

@@ -4,3 +4,4 @@
 //! before running it.
 
 pub mod cudapy;
+pub mod hidet;
