@@ -20,6 +20,7 @@
 //! no CUDA Python form (selects, tiles, other rounding modes, …) is an
 //! error, never a panic.
 
+use super::pattern::{self, Counts, Deferred};
 use ksem_interp::dtype::DType;
 use ksem_interp::frontend::cudapy::types::{self, Named};
 use ksem_interp::ir::build::CONVERT;
@@ -54,26 +55,6 @@ const RESERVED: &[&str] = &[
     "finally", "raise", "class", "yield", "assert", "async", "await",
 ];
 
-/// An `if` or `and`/`or` of the front end, printed where its value is read.
-#[derive(Clone, Copy)]
-enum Deferred<'k> {
-    /// `a if cond else b`; the branches' statements before the result.
-    IfExp {
-        cond: &'k Expr,
-        then_pre: &'k [Stmt],
-        a: &'k Expr,
-        else_pre: &'k [Stmt],
-        b: &'k Expr,
-    },
-    /// `first and second` / `first or second`.
-    BoolOp {
-        and: bool,
-        first: &'k Expr,
-        pre: &'k [Stmt],
-        second: &'k Expr,
-    },
-}
-
 /// How an operation of two operands is written.
 #[derive(Clone, Copy)]
 enum Syntax {
@@ -96,21 +77,7 @@ struct Printer<'k> {
 impl<'k> Printer<'k> {
     fn new(k: &'k Kernel) -> PResult<Self> {
         let n = k.vars.len();
-        let (mut defs, mut uses) = (vec![0; n], vec![0; n]);
-        walk::for_each_stmt(&k.body, &mut |s| {
-            if let Stmt::Let(v, _) | Stmt::For { var: v, .. } = s {
-                if let Some(d) = defs.get_mut(*v) {
-                    *d += 1;
-                }
-            }
-        });
-        walk::for_each_expr(&k.body, &mut |e| {
-            if let ExprKind::Var(v) = e.kind {
-                if let Some(u) = uses.get_mut(v) {
-                    *u += 1;
-                }
-            }
-        });
+        let Counts { defs, uses } = Counts::of(k);
         let (names, arrays) = names(k)?;
         Ok(Printer {
             k,
@@ -411,76 +378,9 @@ impl<'k> Printer<'k> {
         Ok(None)
     }
 
-    /// The `if`/`and`/`or` pattern of the front end at `b[i]`: its result
-    /// variable, what it computes and how many statements it takes.
+    /// The lazily evaluated pattern of the front end at `b[i]`.
     fn deferred_at(&self, b: &'k [Stmt], i: usize) -> Option<(VarId, Deferred<'k>, usize)> {
-        match &b[i] {
-            Stmt::If {
-                cond,
-                then_body,
-                else_body,
-            } => {
-                let (Some((Stmt::Let(r, a), then_pre)), Some((Stmt::Let(r2, bb), else_pre))) =
-                    (then_body.split_last(), else_body.split_last())
-                else {
-                    return None;
-                };
-                let ok = r == r2
-                    && self.var_name(*r).starts_with("_ifexp")
-                    && self.defs.get(*r) == Some(&2)
-                    && self.uses.get(*r) == Some(&1);
-                ok.then_some((
-                    *r,
-                    Deferred::IfExp {
-                        cond,
-                        then_pre,
-                        a,
-                        else_pre,
-                        b: bb,
-                    },
-                    1,
-                ))
-            }
-            Stmt::Let(r, first) => {
-                let Some(Stmt::If {
-                    cond,
-                    then_body,
-                    else_body,
-                }) = b.get(i + 1)
-                else {
-                    return None;
-                };
-                let Some((Stmt::Let(r2, second), pre)) = then_body.split_last() else {
-                    return None;
-                };
-                let var = ExprKind::Var(*r);
-                let and = match &cond.kind {
-                    k if *k == var => true,
-                    ExprKind::Unary(UnOp::LogicalNot, x) if x.kind == var => false,
-                    _ => return None,
-                };
-                let bools = [first, second]
-                    .iter()
-                    .all(|e| e.ty == Type::scalar(DType::Bool));
-                let ok = r == r2
-                    && else_body.is_empty()
-                    && bools
-                    && self.var_name(*r).starts_with("_boolop")
-                    && self.defs.get(*r) == Some(&2)
-                    && self.uses.get(*r) == Some(&2);
-                ok.then_some((
-                    *r,
-                    Deferred::BoolOp {
-                        and,
-                        first,
-                        pre,
-                        second,
-                    },
-                    2,
-                ))
-            }
-            _ => None,
-        }
+        pattern::deferred_at(self.k, &self.defs, &self.uses, b, i)
     }
 
     /// Registers the statements that a deferred value's branch computes

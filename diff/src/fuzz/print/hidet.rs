@@ -24,6 +24,7 @@
 //! What has no Hidet script form (selects, tiles, math functions, …) is an
 //! error, never a panic.
 
+use super::pattern::{self, Counts, Deferred};
 use crate::fuzz::gen_hidet::nodes::{self, HVal, Lit, Op};
 use ksem_interp::dtype::DType;
 use ksem_interp::frontend::hidet::layout::Layout;
@@ -146,24 +147,6 @@ struct Form {
     v: HVal,
 }
 
-/// An `if` or `and`/`or` of the front end, printed where its value is read.
-#[derive(Clone, Copy)]
-enum Deferred<'k> {
-    IfExp {
-        cond: &'k Expr,
-        then_pre: &'k [Stmt],
-        a: &'k Expr,
-        else_pre: &'k [Stmt],
-        b: &'k Expr,
-    },
-    BoolOp {
-        and: bool,
-        first: &'k Expr,
-        pre: &'k [Stmt],
-        second: &'k Expr,
-    },
-}
-
 struct Printer<'k> {
     k: &'k Kernel,
     names: Vec<String>,
@@ -187,22 +170,9 @@ struct Printer<'k> {
 
 impl<'k> Printer<'k> {
     fn new(k: &'k Kernel) -> PResult<Self> {
-        let n = k.vars.len();
-        let (mut defs, mut uses) = (vec![0; n], vec![0; n]);
-        walk::for_each_stmt(&k.body, &mut |s| {
-            if let Stmt::Let(v, _) | Stmt::For { var: v, .. } = s {
-                if let Some(d) = defs.get_mut(*v) {
-                    *d += 1;
-                }
-            }
-        });
+        let Counts { defs, uses } = Counts::of(k);
         let mut ptrs = Vec::new();
         walk::for_each_expr(&k.body, &mut |e| {
-            if let ExprKind::Var(v) = e.kind {
-                if let Some(u) = uses.get_mut(v) {
-                    *u += 1;
-                }
-            }
             if let ExprKind::ElemPtr { .. } = e.kind {
                 ptrs.push(e.clone());
             }
@@ -590,72 +560,9 @@ impl<'k> Printer<'k> {
         Ok(())
     }
 
-    /// The pattern of the front end at `b[i]` whose value is printed where
-    /// it is read.
+    /// The lazily evaluated pattern of the front end at `b[i]`.
     fn deferred_at(&self, b: &'k [Stmt], i: usize) -> Option<(VarId, Deferred<'k>, usize)> {
-        match &b[i] {
-            Stmt::If {
-                cond,
-                then_body,
-                else_body,
-            } => {
-                let (Some((Stmt::Let(r, a), then_pre)), Some((Stmt::Let(r2, bb), else_pre))) =
-                    (then_body.split_last(), else_body.split_last())
-                else {
-                    return None;
-                };
-                let ok = r == r2
-                    && self.var_name(*r).starts_with("_ifexp")
-                    && self.defs.get(*r) == Some(&2)
-                    && self.uses.get(*r) == Some(&1);
-                ok.then_some((
-                    *r,
-                    Deferred::IfExp {
-                        cond,
-                        then_pre,
-                        a,
-                        else_pre,
-                        b: bb,
-                    },
-                    1,
-                ))
-            }
-            Stmt::Let(r, first) => {
-                let Some(Stmt::If {
-                    cond,
-                    then_body,
-                    else_body,
-                }) = b.get(i + 1)
-                else {
-                    return None;
-                };
-                let Some((Stmt::Let(r2, second), pre)) = then_body.split_last() else {
-                    return None;
-                };
-                let var = ExprKind::Var(*r);
-                let and = match &cond.kind {
-                    k if *k == var => true,
-                    ExprKind::Unary(UnOp::LogicalNot, x) if x.kind == var => false,
-                    _ => return None,
-                };
-                let ok = r == r2
-                    && else_body.is_empty()
-                    && self.var_name(*r).starts_with("_boolop")
-                    && self.defs.get(*r) == Some(&2)
-                    && self.uses.get(*r) == Some(&2);
-                ok.then_some((
-                    *r,
-                    Deferred::BoolOp {
-                        and,
-                        first,
-                        pre,
-                        second,
-                    },
-                    2,
-                ))
-            }
-            _ => None,
-        }
+        pattern::deferred_at(self.k, &self.defs, &self.uses, b, i)
     }
 
     /// Registers the statements that a deferred value's branch computes

@@ -5,3 +5,4 @@
 
 pub mod cudapy;
 pub mod hidet;
+pub mod pattern;
