@@ -170,6 +170,23 @@ impl Gen {
     }
 
     fn bin_or_add(&mut self, op: Op, a: HVal, b: HVal) -> HVal {
+        // Hidet simplifies `a - a`, `a // a`, … of one operand twice, and
+        // gives the result another type (divergence H2): not against it
+        let b = if self.real_peer && a.e == b.e && a.lit.is_none() {
+            nodes::int(3)
+        } else {
+            b
+        };
+        // Hidet reorders and regroups the terms of a sum (divergence H12):
+        // against real Hidet a sum of sums is a product instead
+        let op = if self.real_peer
+            && matches!(op, Op::Add | Op::Sub)
+            && (is_sum(&a.e) || is_sum(&b.e))
+        {
+            Op::Mul
+        } else {
+            op
+        };
         if let Some(v) = nodes::binop(op, &a, &b) {
             return v;
         }
@@ -514,7 +531,12 @@ impl Gen {
 
     fn comparison(&mut self, depth: usize) -> HVal {
         let m = self.mark();
-        let (a, b) = self.operands(depth);
+        let (a, mut b) = self.operands(depth);
+        // Hidet makes `a < a` (and `a > a`) the constant False, which it
+        // then folds with Python's rules (divergence H2): not against it
+        if self.real_peer && a.e == b.e {
+            b = nodes::int(3);
+        }
         use BinOp::*;
         let op = *self.rng.pick(&[Lt, Le, Gt, Ge, Eq, Ne]);
         if nodes::compare(op, &a, &b).is_none() {
@@ -545,5 +567,14 @@ impl Gen {
         let ty = self.vars[v].1.clone();
         let d = ty.dtype();
         HVal::num(mk(ExprKind::Var(v), ty, S), d)
+    }
+}
+
+/// Whether `e` (under conversions) is a `+` or `-`.
+fn is_sum(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Cast(x, _) => is_sum(x),
+        ExprKind::Binary(BinOp::Add | BinOp::Sub, ..) => true,
+        _ => false,
     }
 }

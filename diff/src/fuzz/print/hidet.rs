@@ -542,9 +542,14 @@ impl<'k> Printer<'k> {
         if forms.is_empty() {
             forms = self.forms(e)?;
         }
-        let plain = forms
+        // preferably a form that already computes in the variable's type (an
+        // explicit cast written out): Hidet replaces a variable assigned once
+        // by its value, and the cast must survive that (divergence H10)
+        let same = |f: &&Form| fold_all(&build::convert(f.v.e.clone(), d)) == *e;
+        let exact = forms
             .iter()
-            .find(|f| f.v.hty == d && fold_all(&build::convert(f.v.e.clone(), d)) == *e);
+            .find(|f| f.v.hty == d && f.v.pty == d && build::dtype_of(&f.v.e) == d && same(f));
+        let plain = exact.or_else(|| forms.iter().find(|f| f.v.hty == d && same(f)));
         let text = match plain {
             Some(f) => format!("{name} = {}", f.text),
             None => {
