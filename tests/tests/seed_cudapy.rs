@@ -1119,3 +1119,23 @@ fn an_array_shape_whose_size_overflows_is_refused_not_a_panic() {
     let d = refused(&src, &one(json!({"o": zeros("int32", 1)})));
     assert!(d.message.contains("too large"), "{d:?}");
 }
+
+#[test]
+fn operands_are_evaluated_left_to_right_around_an_atomic() {
+    // Python evaluates `acc[0] + cuda.atomic.add(acc, 0, 5)` left to right:
+    // the load reads 10, the atomic returns its old value 10 and leaves 15,
+    // so x = 20 (ksem computed 25, reading acc[0] after the atomic, until the
+    // front end held the earlier operand in a variable); the same holds for
+    // the arguments of a call
+    let src = kern(
+        "acc, out",
+        "x = acc[0] + cuda.atomic.add(acc, 0, 5)\nout[0] = x\nout[1] = max(acc[0], cuda.atomic.add(acc, 0, 100) + 1)",
+    );
+    let r = run_clean(
+        &src,
+        &one(json!({"acc": buf("int64", json!([10])), "out": zeros("int64", 2)})),
+    );
+    // second line: acc[0] reads 15, the atomic returns 15 (+1 = 16) and leaves 115
+    assert_eq!(i64s(&r, "out"), vec![20, 16]);
+    assert_eq!(i64s(&r, "acc"), vec![115]);
+}

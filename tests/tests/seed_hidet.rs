@@ -829,3 +829,24 @@ fn bitwise_results_take_the_promoted_type_after_hidets_passes() {
     );
     assert_eq!(signed(&r, "out"), vec![1, 5, 1099511627782]);
 }
+
+#[test]
+fn an_operand_before_an_atomic_reads_memory_first() {
+    // `acc[0] + atomic_add(~acc[0], 5)`: the left operand is read first
+    // (10), the atomic returns 10 and leaves 15: 20
+    let src = cuda(
+        1,
+        1,
+        "acc: i32[1], out: i32[1]",
+        "out[0] = acc[0] + atomic_add(~acc[0], 5)",
+    )
+    .replace(
+        "from hidet.lang.cuda import",
+        "from hidet.lang.cuda import atomic_add,",
+    );
+    let r = run_clean(
+        &src,
+        &args(json!({"acc": buf("int32", json!([10])), "out": zeros("int32", 1)})),
+    );
+    assert_eq!(signed(&r, "out"), vec![20]);
+}

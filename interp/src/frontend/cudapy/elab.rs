@@ -156,6 +156,27 @@ impl<'m> Elab<'m> {
         self.var_expr(v, span)
     }
 
+    /// Where the current block stands (for [`Elab::keep_order`]).
+    fn mark(&self) -> usize {
+        self.blocks.last().map_or(0, |b| b.len())
+    }
+
+    /// `e`, an operand elaborated before the statements emitted since
+    /// `mark` (a later operand's atomic or inlined device function): Python
+    /// evaluates operands left to right, so an earlier one that reads
+    /// memory is held in a variable before those statements.
+    fn keep_order(&mut self, e: Expr, mark: usize) -> Expr {
+        if self.mark() <= mark || !reads_memory(&e) {
+            return e;
+        }
+        let span = e.span;
+        let v = self.new_var("_t", e.ty.clone());
+        if let Some(b) = self.blocks.last_mut() {
+            b.insert(mark, Stmt::Let(v, e));
+        }
+        self.var_expr(v, span)
+    }
+
     /// Elaborates the statements of `body` into a new block.
     fn block_of(&mut self, body: &[ast::Stmt]) -> DResult<Block> {
         self.blocks.push(Vec::new());
@@ -890,8 +911,10 @@ impl<'m> Elab<'m> {
             E::BinOp(b) => {
                 let l = self.expr(&b.left)?;
                 let l = self.num(l, span)?;
+                let mark = self.mark();
                 let r = self.expr(&b.right)?;
                 let r = self.num(r, span)?;
+                let l = self.keep_order(l, mark);
                 Ok(Val::Num(self.arith(b.op, l, r, span)?))
             }
             E::UnaryOp(u) => {
@@ -1632,9 +1655,18 @@ impl<'m> Elab<'m> {
             }
             Val::Builtin(b) => self.builtin(b, c, span),
             Val::Func(f) => {
-                let mut args = Vec::new();
+                let mut args: Vec<Val> = Vec::new();
                 for a in &c.args {
-                    args.push(self.expr(a)?);
+                    let mark = self.mark();
+                    let v = self.expr(a)?;
+                    args = args
+                        .into_iter()
+                        .map(|x| match x {
+                            Val::Num(e) => Val::Num(self.keep_order(e, mark)),
+                            other => other,
+                        })
+                        .collect();
+                    args.push(v);
                 }
                 if !c.keywords.is_empty() {
                     return py::unsupported(
@@ -1662,9 +1694,11 @@ impl<'m> Elab<'m> {
         if c.args.len() != n || !c.keywords.is_empty() {
             return err(span, format!("{what} takes {n} positional argument(s)"));
         }
-        let mut out = Vec::new();
+        let mut out: Vec<Expr> = Vec::new();
         for a in &c.args {
+            let mark = self.mark();
             let v = self.expr(a)?;
+            out = out.into_iter().map(|e| self.keep_order(e, mark)).collect();
             out.push(self.num(v, self.span(a))?);
         }
         Ok(out)
@@ -2208,4 +2242,11 @@ impl<'m> Elab<'m> {
             None => Val::None,
         })
     }
+}
+
+/// Whether evaluating `e` reads memory (a load or an atomic).
+fn reads_memory(e: &Expr) -> bool {
+    let mut r = false;
+    e.for_each(&mut |x| r |= matches!(x.kind, ExprKind::Load { .. } | ExprKind::Atomic { .. }));
+    r
 }

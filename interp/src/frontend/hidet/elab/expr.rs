@@ -145,7 +145,9 @@ impl<'m> Elab<'m> {
             )),
             E::BinOp(b) => {
                 let l = self.expr(&b.left)?;
+                let mark = self.mark();
                 let r = self.expr(&b.right)?;
+                let l = self.keep_order(l, mark, span);
                 self.binop(b.op, l, r, span)
             }
             E::UnaryOp(u) => {

@@ -268,6 +268,45 @@ impl<'m> Elab<'m> {
         self.var_expr(v, span)
     }
 
+    /// Where the current block stands (for [`Elab::keep_order`]).
+    fn mark(&self) -> usize {
+        self.blocks.last().map_or(0, |b| b.len())
+    }
+
+    /// `v`, an operand elaborated before the statements emitted since
+    /// `mark` (a later operand's atomic or inlined helper): operands are
+    /// evaluated left to right, so an earlier one that reads memory is
+    /// held in a variable before those statements.
+    fn keep_order(&mut self, v: Val, mark: usize, span: Span) -> Val {
+        if self.mark() <= mark {
+            return v;
+        }
+        let (e, hty, pty) = match v {
+            Val::Num { e, hty, pty } => (e, hty, pty),
+            Val::Cell(id, d) => {
+                let p = self.cell_ptr(id, d, span);
+                (load(p, d, span), d, d)
+            }
+            other => return other,
+        };
+        let mut reads = false;
+        e.for_each(&mut |x| {
+            reads |= matches!(x.kind, ExprKind::Load { .. } | ExprKind::Atomic { .. })
+        });
+        if !reads {
+            return Val::Num { e, hty, pty };
+        }
+        let t = self.new_var("_t", e.ty.clone());
+        if let Some(b) = self.blocks.last_mut() {
+            b.insert(mark, Stmt::Let(t, e));
+        }
+        Val::Num {
+            e: self.var_expr(t, span),
+            hty,
+            pty,
+        }
+    }
+
     /// Elaborates `body` in a new scope into a new block.
     fn block_of(&mut self, body: &[ast::Stmt]) -> DResult<Block> {
         self.blocks.push(Vec::new());
