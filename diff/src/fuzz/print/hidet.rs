@@ -603,7 +603,9 @@ impl<'k> Printer<'k> {
                 let mut out = Vec::new();
                 for x in &fa {
                     for y in &fb {
-                        if x.v.hty != y.v.hty {
+                        // Hidet checks the branches' types while transpiling
+                        // and after its passes
+                        if x.v.hty != y.v.hty || x.v.pty != y.v.pty {
                             continue;
                         }
                         // the branches' literals are Hidet constants of their own type
@@ -617,7 +619,12 @@ impl<'k> Printer<'k> {
                         }
                         out.push(Form {
                             text: format!("({} if {c} else {})", x.text, y.text),
-                            v: HVal::num(var.clone(), x.v.hty),
+                            v: HVal {
+                                e: var.clone(),
+                                hty: x.v.hty,
+                                pty: x.v.pty,
+                                lit: None,
+                            },
                         });
                         return Ok(out);
                     }
@@ -820,7 +827,12 @@ impl<'k> Printer<'k> {
                             if fold_all(&v.e) == *e {
                                 out.push(Form {
                                     text,
-                                    v: HVal::num(e.clone(), v.hty),
+                                    v: HVal {
+                                        e: e.clone(),
+                                        hty: v.hty,
+                                        pty: v.pty,
+                                        lit: None,
+                                    },
                                 });
                             }
                         }
@@ -880,7 +892,12 @@ impl<'k> Printer<'k> {
                     };
                     out.push(Form {
                         text: format!("({} {sym} {})", x.text, y.text),
-                        v: HVal::num(e.clone(), v.hty),
+                        v: HVal {
+                            e: e.clone(),
+                            hty: v.hty,
+                            pty: v.pty,
+                            lit: None,
+                        },
                     });
                 }
             }

@@ -481,18 +481,12 @@ impl<'m> Elab<'m> {
             }
             (U::Invert, Val::Int(_)) => err(span, "`~` takes the address of a tensor element; use bitwise_not(x) for a bitwise complement"),
             (U::Invert, _) => err(span, "`~` takes the address of a tensor element (~a[i, j]) or makes a pointer type (~f32)"),
-            (op, v) => {
-                let (e, hty) = self.scalar(v, span)?;
+                        (op, v) => {
+                let x = self.scalar_of(v, span)?;
                 Ok(match op {
-                                        U::USub => {
-                        let n = ops::neg(&ops::Scalar::num(e, hty), span);
-                        Val::from_scalar(n)
-                    }
-                    U::UAdd => Val::num(e, hty),
-                    _ => {
-                        let t = self.truth(Val::num(e, hty), span)?;
-                        Val::num(unary(UnOp::LogicalNot, t, span), DType::Bool)
-                    }
+                    U::USub => Val::from_scalar(ops::neg(&x, span)),
+                    U::UAdd => Val::from_scalar(x),
+                    _ => Val::from_scalar(ops::not(&x, span)),
                 })
             }
         }
