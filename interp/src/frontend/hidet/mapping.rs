@@ -185,29 +185,13 @@ impl TaskMap {
         let mut loops = Vec::new();
         let dims = self.task_shape().len();
         let mut coords = vec![Vec::new(); dims];
-        self.lower_into(1, None, 1, &mut loops, &mut coords);
+        self.lower_scaled(1, None, &vec![1; dims], &mut loops, &mut coords);
         (loops, coords)
     }
 
-    /// Adds this mapping's terms; its worker index is `(w / pre_div) % pre_mod`,
-    /// and its coordinates are scaled by `scale` (per the enclosing compositions).
-    fn lower_into(
-        &self,
-        pre_div: i64,
-        pre_mod: Option<i64>,
-        scale_all: i64,
-        loops: &mut Vec<RepeatLoop>,
-        coords: &mut [Vec<Term>],
-    ) {
-        self.lower_scaled(
-            pre_div,
-            pre_mod,
-            &vec![scale_all; coords.len()],
-            loops,
-            coords,
-        )
-    }
-
+    /// Adds this mapping's terms; its worker index is `(w / pre_div) %
+    /// pre_mod`, and its coordinates are scaled by `scale` (per the
+    /// enclosing compositions).
     fn lower_scaled(
         &self,
         pre_div: i64,
