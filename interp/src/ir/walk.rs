@@ -94,6 +94,15 @@ impl Expr {
         }
     }
 
+    /// Whether evaluating this expression reads memory (a load or an atomic).
+    pub fn reads_memory(&self) -> bool {
+        let mut r = false;
+        self.for_each(&mut |x| {
+            r |= matches!(x.kind, ExprKind::Load { .. } | ExprKind::Atomic { .. })
+        });
+        r
+    }
+
     /// The statement blocks inside this expression (custom combiner bodies).
     fn blocks(&self) -> Vec<&[Stmt]> {
         let mut out = Vec::new();

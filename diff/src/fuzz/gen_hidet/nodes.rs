@@ -136,17 +136,7 @@ pub fn ptr_add(p: Expr, k: &HVal) -> Expr {
 
 /// `atomic_OP(ptr, v)`'s value (its old value has the element's type).
 pub fn atomic(op: AtomicOp, ptr: Expr, v: &HVal) -> Expr {
-    let d = ptr.ty.dtype();
-    mk(
-        ExprKind::Atomic {
-            op,
-            ptr: Box::new(ptr),
-            val: Box::new(convert(v.e.clone(), d)),
-            cmp: None,
-        },
-        Type::scalar(d),
-        S,
-    )
+    ops::atomic(op, ptr, v, None, S)
 }
 
 /// The C type of `a if c else b` for branches with C expressions `a`, `b`.

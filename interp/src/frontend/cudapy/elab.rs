@@ -166,7 +166,7 @@ impl<'m> Elab<'m> {
     /// evaluates operands left to right, so an earlier one that reads
     /// memory is held in a variable before those statements.
     fn keep_order(&mut self, e: Expr, mark: usize) -> Expr {
-        if self.mark() <= mark || !reads_memory(&e) {
+        if self.mark() <= mark || !e.reads_memory() {
             return e;
         }
         let span = e.span;
@@ -2242,11 +2242,4 @@ impl<'m> Elab<'m> {
             None => Val::None,
         })
     }
-}
-
-/// Whether evaluating `e` reads memory (a load or an atomic).
-fn reads_memory(e: &Expr) -> bool {
-    let mut r = false;
-    e.for_each(&mut |x| r |= matches!(x.kind, ExprKind::Load { .. } | ExprKind::Atomic { .. }));
-    r
 }

@@ -437,3 +437,20 @@ pub fn if_exp_type(a: DType, b: DType) -> DType {
         types::c_arith(a, b)
     }
 }
+
+/// `atomic_OP(ptr, value)` (`cmp`: the compared value of a CAS): the node
+/// whose value is the element's old value, the operands converted to the
+/// element's type as C's call converts them.
+pub fn atomic(op: AtomicOp, ptr: Expr, val: &Scalar, cmp: Option<&Scalar>, span: Span) -> Expr {
+    let d = ptr.ty.dtype();
+    mk(
+        ExprKind::Atomic {
+            op,
+            ptr: Box::new(ptr),
+            val: Box::new(convert(val.e.clone(), d)),
+            cmp: cmp.map(|c| Box::new(convert(c.e.clone(), d))),
+        },
+        Type::scalar(d),
+        span,
+    )
+}

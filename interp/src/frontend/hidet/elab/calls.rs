@@ -614,21 +614,10 @@ impl<'m> Elab<'m> {
         }
         let mut rest = Vec::new();
         for a in it {
-            let (e, _) = self.scalar(a, span)?;
-            rest.push(convert(e, d));
+            rest.push(self.scalar_of(a, span)?);
         }
         let val = rest.pop().expect("one");
-        let cmp = rest.pop().map(Box::new);
-        let e = mk(
-            ExprKind::Atomic {
-                op,
-                ptr: Box::new(ptr),
-                val: Box::new(val),
-                cmp,
-            },
-            Type::scalar(d),
-            span,
-        );
+        let e = ops::atomic(op, ptr, &val, rest.last(), span);
         let v = self.new_var("_atomic", Type::scalar(d));
         self.emit(Stmt::Let(v, e));
         Ok(Val::num(self.var_expr(v, span), d))
@@ -728,7 +717,7 @@ impl<'m> Elab<'m> {
                     } else {
                         self.hold_ptr(p)
                     };
-                    env.insert(pname.clone(), Val::Ptr(p, d));
+                    env.insert(pname.clone(), Val::Ptr(p, d, true));
                 }
                 HType::Void => return err(*pspan, "a parameter cannot be void"),
             }

@@ -62,7 +62,7 @@ impl<'m> Elab<'m> {
     /// A pointer value and its pointee dtype.
     pub(super) fn pointer(&mut self, v: Val, span: Span) -> DResult<(Expr, DType)> {
         match v {
-            Val::Ptr(p, d) => Ok((p, d)),
+                        Val::Ptr(p, d, _) => Ok((p, d)),
                         Val::Tensor(t) if t.prefix.is_empty() => Ok((t.base, t.dtype)),
             Val::Tensor(_) => err(
                 span,
@@ -393,7 +393,7 @@ impl<'m> Elab<'m> {
                 _ => err(span, "Hidet does not support this operation on DataLayout."),
             };
         }
-        if let Val::Ptr(p, d)
+        if let Val::Ptr(p, d, _)
         | Val::Tensor(Tensor {
             base: p,
             dtype: d,
@@ -415,6 +415,7 @@ impl<'m> Elab<'m> {
                 return Ok(Val::Ptr(
                     bin(BinOp::PtrAdd, p.clone(), convert(i, DType::I64), span),
                     *d,
+                    false,
                 ));
             }
             return err(
@@ -475,7 +476,7 @@ impl<'m> Elab<'m> {
                 // `~a[i, j]`: the address of the element
                 if let ExprKind::Load { ptr, mask: None, .. } = e.kind {
                     let d = e.ty.dtype();
-                    return Ok(Val::Ptr(*ptr, d));
+                    return Ok(Val::Ptr(*ptr, d, false));
                 }
                 err(self.span(operand), "`~` takes the address of a tensor element (~a[i, j]); use bitwise_not(x) for a bitwise complement")
             }

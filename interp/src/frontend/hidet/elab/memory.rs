@@ -188,11 +188,11 @@ impl<'m> Elab<'m> {
                     t.dtype,
                 ))
             }
-            Val::Ptr(p, d) => {
+            Val::Ptr(p, d, named) => {
                 let [i] = coords.as_slice() else {
                     return err(span, "a pointer takes one index");
                 };
-                if self.is_pointer_expression(&p) {
+                if !named {
                     return Err(Diagnostic::new(span, "Can not infer the tensor rank (Hidet indexes only a pointer held in a variable)")
                         .with_help("name the pointer first: p = ~a[0, 0]; then p[k]"));
                 }

@@ -102,7 +102,9 @@ enum Val {
     Tensor(Tensor),
     /// A pointer to a `DType` element (global memory, or an element of a
     /// shared or local tensor).
-    Ptr(Expr, DType),
+    /// `named`: held in a variable or bound to a name (only such a pointer
+    /// can be indexed; Hidet refuses to index a pointer expression).
+    Ptr(Expr, DType, bool),
     /// A scalar declared without a value: a one-element local array, so
     /// that reading it before any write is reported.
     Cell(ArrayId, DType),
@@ -169,8 +171,6 @@ pub struct Elab<'m> {
     known: HashMap<VarId, u64>,
     /// The `return` output of a host function and its dtype.
     ret_out: Option<(VarId, DType)>,
-    /// Pointers into shared or local memory bound to names (as expressions).
-    named_ptrs: Vec<Expr>,
 }
 
 fn err<T>(span: Span, msg: impl Into<String>) -> DResult<T> {
@@ -230,7 +230,6 @@ impl<'m> Elab<'m> {
             block: None,
             known: HashMap::new(),
             ret_out: None,
-            named_ptrs: Vec::new(),
         }
     }
 
@@ -289,11 +288,7 @@ impl<'m> Elab<'m> {
             }
             other => return other,
         };
-        let mut reads = false;
-        e.for_each(&mut |x| {
-            reads |= matches!(x.kind, ExprKind::Load { .. } | ExprKind::Atomic { .. })
-        });
-        if !reads {
+        if !e.reads_memory() {
             return Val::Num { e, hty, pty };
         }
         let t = self.new_var("_t", e.ty.clone());
@@ -540,7 +535,7 @@ impl<'m> Elab<'m> {
                 self.check_buffer(pname, pspan, d, *dtype)?;
                 let var = self.new_var(pname, Type::global_ptr(d));
                 Ok((
-                    Val::Ptr(self.var_expr(var, pspan), d),
+                    Val::Ptr(self.var_expr(var, pspan), d, true),
                     Param {
                         name: pname.to_string(),
                         kind: ParamKind::Pointer(d),

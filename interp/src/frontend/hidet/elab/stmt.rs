@@ -80,7 +80,7 @@ impl<'m> Elab<'m> {
                     .map(|x| self.expr(x))
                     .collect::<DResult<Vec<_>>>()?;
                 for (t, v) in elts(target).iter().zip(vals) {
-                    self.assign(t, v, None)?;
+                    self.assign(t, v)?;
                 }
                 Ok(())
             }
@@ -103,13 +103,13 @@ impl<'m> Elab<'m> {
                     );
                 }
                 for (t, v) in elts.iter().zip(items) {
-                    self.assign(t, v, None)?;
+                    self.assign(t, v)?;
                 }
                 Ok(())
             }
             _ => {
                 let v = self.expr(&a.value)?;
-                self.assign(target, v, None)
+                self.assign(target, v)
             }
         }
     }
@@ -169,7 +169,7 @@ impl<'m> Elab<'m> {
                 let id = self.new_var(name, p.0.ty.clone());
                 self.emit(Stmt::Let(id, p.0));
                 let var = self.var_expr(id, span);
-                self.define(name, Val::Ptr(var, d));
+                self.define(name, Val::Ptr(var, d, true));
                 Ok(())
             }
             (HType::Pointer(_), None) => {
@@ -181,12 +181,7 @@ impl<'m> Elab<'m> {
     }
 
     /// Assigns `v` to an assignment target (Hidet's `process_assign`).
-    pub(super) fn assign(
-        &mut self,
-        target: &ast::Expr,
-        v: Val,
-        _ann: Option<HType>,
-    ) -> DResult<()> {
+    pub(super) fn assign(&mut self, target: &ast::Expr, v: Val) -> DResult<()> {
         let span = self.span(target);
         match target {
             ast::Expr::Name(n) => self.assign_name(n.id.as_str(), v, span),
@@ -297,6 +292,7 @@ impl<'m> Elab<'m> {
                     ..
                 },
                 d,
+                _,
             )) => {
                 let p = self.pointer(v, span)?;
                 if p.1 != d {
@@ -326,12 +322,12 @@ impl<'m> Elab<'m> {
                 let var = self.var_expr(id, span);
                 self.define(name, Val::num(var, hty));
             }
-            Val::Ptr(p, d) => {
+            Val::Ptr(p, d, _) => {
                 if p.ty.space() == Some(AddrSpace::Global) {
                     let id = self.new_var(name, p.ty.clone());
                     self.emit(Stmt::Let(id, p));
                     let var = self.var_expr(id, span);
-                    self.define(name, Val::Ptr(var, d));
+                    self.define(name, Val::Ptr(var, d, true));
                 } else {
                     // a pointer into shared or local memory stays the
                     // expression that made it (its indices held), which is
@@ -340,7 +336,7 @@ impl<'m> Elab<'m> {
                         return err(span, "a pointer into shared or local memory cannot be reassigned in ksem; name each pointer once");
                     }
                     let held = self.hold_ptr(p);
-                    self.define(name, Val::Ptr(held, d));
+                    self.define(name, Val::Ptr(held, d, true));
                 }
             }
             Val::Cell(id, d) => {
@@ -400,22 +396,13 @@ impl<'m> Elab<'m> {
             );
         }
         let r = self.binop(a.op, cur, rhs, span)?;
-        self.assign(&a.target, r, None)
-    }
-
-    /// Whether `p` is a pointer made by an expression (`~a[i]`, `p + 1`)
-    /// rather than one held in a variable (or named, for a shared or local one).
-    pub(super) fn is_pointer_expression(&self, p: &Expr) -> bool {
-        if matches!(p.kind, ExprKind::Var(_)) {
-            return false;
-        }
-        !self.named_ptrs.iter().any(|q| q == p)
+        self.assign(&a.target, r)
     }
 
     /// A pointer expression with its indices and offsets held in variables,
     /// so that using it again computes the same address.
     pub(super) fn hold_ptr(&mut self, p: Expr) -> Expr {
-        let held = match p.kind {
+        match p.kind {
             ExprKind::Binary(BinOp::PtrAdd, base, k) => {
                 let base = self.hold_ptr(*base);
                 let k = self.temp(*k);
@@ -423,9 +410,7 @@ impl<'m> Elab<'m> {
             }
             ExprKind::ElemPtr { .. } => self.hold(p),
             kind => mk(kind, p.ty, p.span),
-        };
-        self.named_ptrs.push(held.clone());
-        held
+        }
     }
 
     /// An element pointer whose indices (and offset) are held in variables.
