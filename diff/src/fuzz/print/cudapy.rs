@@ -26,7 +26,7 @@ use ksem_interp::frontend::cudapy::types::{self, Named};
 use ksem_interp::ir::build::CONVERT;
 use ksem_interp::ir::canon::canonical;
 use ksem_interp::ir::*;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 /// What a printing step gives: text, or why the kernel cannot be printed.
 pub type PResult<T> = Result<T, String>;
@@ -78,7 +78,7 @@ impl<'k> Printer<'k> {
     fn new(k: &'k Kernel) -> PResult<Self> {
         let n = k.vars.len();
         let Counts { defs, uses } = Counts::of(k);
-        let (names, arrays) = names(k)?;
+        let (names, arrays) = pattern::names(k, RESERVED, false)?;
         Ok(Printer {
             k,
             names,
@@ -115,7 +115,7 @@ impl<'k> Printer<'k> {
 
     fn kernel(&mut self) -> PResult<()> {
         let k = self.k;
-        if !is_ident(&k.name) {
+        if !pattern::is_ident(&k.name, RESERVED) {
             return Err(format!("`{}` is not a Python name", k.name));
         }
         let mut params = Vec::new();
@@ -897,61 +897,6 @@ fn float_literal(v: f64) -> PResult<String> {
 }
 
 // ---- names ----------------------------------------------------------------------------------
-
-fn is_ident(s: &str) -> bool {
-    let mut c = s.chars();
-    c.next()
-        .is_some_and(|f| f.is_ascii_alphabetic() || f == '_')
-        && c.all(|x| x.is_ascii_alphanumeric() || x == '_')
-        && !RESERVED.contains(&s)
-}
-
-/// Python names for the variables and arrays of `k`: parameters keep
-/// theirs; others are their IR names made valid and unique.
-fn names(k: &Kernel) -> PResult<(Vec<String>, Vec<String>)> {
-    let mut taken: HashSet<String> = HashSet::new();
-    let mut vars = vec![String::new(); k.vars.len()];
-    for p in &k.params {
-        if !is_ident(&p.name) || !taken.insert(p.name.clone()) {
-            return Err(format!(
-                "parameter `{}` is not a usable Python name",
-                p.name
-            ));
-        }
-        if let Some(v) = vars.get_mut(p.var.unwrap_or(usize::MAX)) {
-            *v = p.name.clone();
-        }
-    }
-    let mut fresh = |base: &str, id: usize| {
-        let mut s: String = base
-            .chars()
-            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
-            .collect();
-        if !s.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
-            s = format!("v{s}");
-        }
-        let mut name = s.clone();
-        let mut n = id;
-        while !is_ident(&name) || taken.contains(&name) {
-            name = format!("{s}_{n}");
-            n += 1;
-        }
-        taken.insert(name.clone());
-        name
-    };
-    let arrays: Vec<String> = k
-        .arrays
-        .iter()
-        .enumerate()
-        .map(|(i, a)| fresh(&a.name, i))
-        .collect();
-    for (v, (n, _)) in k.vars.iter().enumerate() {
-        if vars[v].is_empty() {
-            vars[v] = fresh(n, v);
-        }
-    }
-    Ok((vars, arrays))
-}
 
 #[cfg(test)]
 mod tests {

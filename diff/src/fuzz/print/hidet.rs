@@ -177,7 +177,7 @@ impl<'k> Printer<'k> {
                 ptrs.push(e.clone());
             }
         });
-        let (names, arrays) = names(k)?;
+        let (names, arrays) = pattern::names(k, RESERVED, true)?;
         let mut p = Printer {
             k,
             names,
@@ -297,7 +297,7 @@ impl<'k> Printer<'k> {
 
     fn kernel(&mut self) -> PResult<()> {
         let k = self.k;
-        if !is_ident(&k.name) {
+        if !pattern::is_ident(&k.name, RESERVED) {
             return Err(format!("`{}` is not a Python name", k.name));
         }
         let mut cuda = k.grid != [1, 1, 1] || k.block != [1, 1, 1];
@@ -1318,59 +1318,3 @@ fn fold_in(e: &mut Expr) {
 }
 
 // ---- names ---------------------------------------------------------------------------
-
-fn is_ident(s: &str) -> bool {
-    let mut c = s.chars();
-    c.next()
-        .is_some_and(|f| f.is_ascii_alphabetic() || f == '_')
-        && c.all(|x| x.is_ascii_alphanumeric() || x == '_')
-        && !RESERVED.contains(&s)
-}
-
-/// Python names for the variables and arrays of `k`: parameters keep
-/// theirs; others are their IR names made valid and unique.
-fn names(k: &Kernel) -> PResult<(Vec<String>, Vec<String>)> {
-    let mut taken: HashSet<String> = HashSet::new();
-    let mut vars = vec![String::new(); k.vars.len()];
-    for p in &k.params {
-        if !is_ident(&p.name) || !taken.insert(p.name.clone()) {
-            return Err(format!(
-                "parameter `{}` is not a usable Python name",
-                p.name
-            ));
-        }
-        if let Some(v) = vars.get_mut(p.var.unwrap_or(usize::MAX)) {
-            *v = p.name.clone();
-        }
-    }
-    let mut fresh = |base: &str, id: usize| {
-        let mut s: String = base
-            .trim_start_matches('_')
-            .chars()
-            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
-            .collect();
-        if !s.starts_with(|c: char| c.is_ascii_alphabetic()) {
-            s = format!("v{s}");
-        }
-        let mut name = s.clone();
-        let mut n = id;
-        while !is_ident(&name) || taken.contains(&name) {
-            name = format!("{s}_{n}");
-            n += 1;
-        }
-        taken.insert(name.clone());
-        name
-    };
-    let arrays: Vec<String> = k
-        .arrays
-        .iter()
-        .enumerate()
-        .map(|(i, a)| fresh(&a.name, i))
-        .collect();
-    for (v, (n, _)) in k.vars.iter().enumerate() {
-        if vars[v].is_empty() {
-            vars[v] = fresh(n, v);
-        }
-    }
-    Ok((vars, arrays))
-}

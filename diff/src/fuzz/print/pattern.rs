@@ -1,4 +1,5 @@
-//! What every printer shares: the statement patterns a front end makes of a
+//! What every printer shares: Python names for a kernel's variables, and
+//! the statement patterns a front end makes of a
 //! Python expression that must be evaluated lazily (`a if c else b`,
 //! `a and b`, `a or b`), recognised in the IR so that the printer writes the
 //! expression back where its value is read, and the counts of each
@@ -6,6 +7,7 @@
 
 use ksem_interp::dtype::DType;
 use ksem_interp::ir::*;
+use std::collections::HashSet;
 
 /// A value the front end computed with statements, printed where it is read.
 #[derive(Clone, Copy, Debug)]
@@ -137,4 +139,73 @@ pub fn deferred_at<'k>(
         }
         _ => None,
     }
+}
+
+/// Whether `s` is a Python identifier that is not one of `reserved` (the
+/// keywords and the names a dialect's printed file binds itself).
+pub fn is_ident(s: &str, reserved: &[&str]) -> bool {
+    let mut c = s.chars();
+    c.next()
+        .is_some_and(|f| f.is_ascii_alphabetic() || f == '_')
+        && c.all(|x| x.is_ascii_alphanumeric() || x == '_')
+        && !reserved.contains(&s)
+}
+
+/// Python names for a kernel's variables and arrays: parameters keep
+/// theirs (an error where one is not usable), the others get their own
+/// name made an identifier and unique, numbered where needed. `private`:
+/// leading underscores are dropped (a dialect whose front end treats such
+/// names specially).
+pub fn names(
+    k: &Kernel,
+    reserved: &[&str],
+    private: bool,
+) -> Result<(Vec<String>, Vec<String>), String> {
+    let mut taken: HashSet<String> = HashSet::new();
+    let mut vars = vec![String::new(); k.vars.len()];
+    for p in &k.params {
+        if !is_ident(&p.name, reserved) || !taken.insert(p.name.clone()) {
+            return Err(format!(
+                "parameter `{}` is not a usable Python name",
+                p.name
+            ));
+        }
+        if let Some(v) = vars.get_mut(p.var.unwrap_or(usize::MAX)) {
+            *v = p.name.clone();
+        }
+    }
+    let mut fresh = |base: &str, id: usize| {
+        let base = if private {
+            base.trim_start_matches('_')
+        } else {
+            base
+        };
+        let mut s: String = base
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+            .collect();
+        if !s.starts_with(|c: char| c.is_ascii_alphabetic() || (c == '_' && !private)) {
+            s = format!("v{s}");
+        }
+        let mut name = s.clone();
+        let mut n = id;
+        while !is_ident(&name, reserved) || taken.contains(&name) {
+            name = format!("{s}_{n}");
+            n += 1;
+        }
+        taken.insert(name.clone());
+        name
+    };
+    let arrays: Vec<String> = k
+        .arrays
+        .iter()
+        .enumerate()
+        .map(|(i, a)| fresh(&a.name, i))
+        .collect();
+    for (v, (n, _)) in k.vars.iter().enumerate() {
+        if vars[v].is_empty() {
+            vars[v] = fresh(n, v);
+        }
+    }
+    Ok((vars, arrays))
 }
