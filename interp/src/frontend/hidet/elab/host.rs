@@ -5,15 +5,7 @@ use super::*;
 
 /// Python's floor division of two host integers (`None` for a zero divisor).
 pub fn py_floordiv(x: i128, y: i128) -> Option<i128> {
-    if y == 0 {
-        return None;
-    }
-    let q = x / y;
-    Some(if x % y != 0 && ((x < 0) != (y < 0)) {
-        q - 1
-    } else {
-        q
-    })
+    (y != 0).then(|| crate::ops::floor_div(x, y))
 }
 
 /// Python's modulo of two host integers (`None` for a zero divisor).
