@@ -207,3 +207,24 @@ fn bf16_promotion_rounds_257_to_256() {
     .unwrap();
     assert_eq!(r.buffers[2].bits, vec![256f32.to_bits() as u64]);
 }
+
+#[test]
+fn negating_a_python_float_literal_gives_negative_zero() {
+    // Python's `-0.0` is negation: the float -0.0 (bits 0x80000000 as
+    // float32), not `0 - 0.0` (+0.0). Stored directly, and as the
+    // subtrahend of -0.0 - (-0.0) = +0.0 (IEEE: x - x is +0 in round to nearest)
+    // where `0 - 0.0` would give -0.0 - (+0.0) = -0.0.
+    let src = "import triton\nimport triton.language as tl\n\n@triton.jit\ndef k(out_ptr):\n    offs = tl.arange(0, 2)\n    z = tl.full((2,), -0.0, tl.float32)\n    tl.store(out_ptr + offs, tl.where(offs == 0, z, z - (-0.0)))\n";
+    let launch =
+        r#"{"grid": [1], "args": {"out_ptr": {"buffer": {"dtype": "float32", "len": 2}}}}"#;
+    let r = ksem_interp::run_source(
+        "t.py",
+        src,
+        &parse_launch(launch).unwrap(),
+        None,
+        &RunOptions::default(),
+    )
+    .map_err(|e| e.render())
+    .unwrap();
+    assert_eq!(r.buffers[0].bits, vec![0x8000_0000, 0x0000_0000]);
+}

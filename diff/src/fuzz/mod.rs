@@ -5,6 +5,7 @@ pub mod gen;
 pub mod gen_cudapy;
 pub mod gen_hidet;
 pub mod gen_tilelang;
+pub mod gen_triton;
 pub mod print;
 pub mod progress;
 pub mod rng;
@@ -58,36 +59,45 @@ mod tests {
     }
 
     /// The operand a UB rewrite repeats (`x != x` of a float→int
-    /// conversion, `x == 0` of a divisor guard) is always a name or a
-    /// literal, so nested rewrites cannot blow generated code up.
+    /// conversion, `x == 0` of a divisor guard `where(x == 0, 3, x)`) is
+    /// always a variable or a constant, so nested rewrites cannot blow
+    /// generated code up.
     #[test]
     fn rewrites_repeat_only_names() {
+        use ksem_interp::ir::{walk, BinOp, Expr, ExprKind};
         let cfg = Config::default();
-        let atom = |s: &str| {
-            !s.is_empty()
-                && s.chars()
-                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.')
-        };
+        fn atom(e: &Expr) -> bool {
+            match &e.kind {
+                ExprKind::Var(_) | ExprKind::Const(_) => true,
+                ExprKind::Broadcast(x) => matches!(x.kind, ExprKind::Const(_)),
+                _ => false,
+            }
+        }
         let mut seen = 0;
         for i in 0..300 {
-            let src = generate(&cfg, 3, i).source;
-            for (pat, end) in [("tl.where(", " != "), ("tl.where((", " == 0)")] {
-                for (at, _) in src.match_indices(pat) {
-                    let rest = &src[at + pat.len()..];
-                    let Some(n) = rest.find(end) else { continue };
-                    let x = &rest[..n];
-                    let repeated = if end == " != " {
-                        rest[n + end.len()..].starts_with(&format!("{x}, 0, tl.minimum"))
-                    } else {
-                        rest[n + end.len()..].starts_with(&format!(" | ({x} == -1)"))
-                            || rest[n + end.len()..].starts_with(&format!(", 3, {x})"))
-                    };
-                    if repeated {
+            let p = generate(&cfg, 3, i);
+            let k = p.ir.as_ref().expect("Triton programs are built as IR");
+            walk::for_each_expr(&k.body, &mut |e| {
+                e.for_each(&mut |x| match &x.kind {
+                    ExprKind::Binary(BinOp::Ne, a, b) if a == b => {
                         seen += 1;
-                        assert!(atom(x), "program {i} repeats `{x}`:\n{src}");
+                        assert!(atom(a), "program {i} repeats {a:?}");
                     }
-                }
-            }
+                    ExprKind::Select(c, _, y) => {
+                        let mut guards = false;
+                        c.for_each(&mut |g| {
+                            if let ExprKind::Binary(BinOp::Eq, l, _) = &g.kind {
+                                guards |= **l == **y;
+                            }
+                        });
+                        if guards {
+                            seen += 1;
+                            assert!(atom(y), "program {i} repeats {y:?}");
+                        }
+                    }
+                    _ => {}
+                });
+            });
         }
         assert!(seen > 100, "only {seen} rewrites seen");
     }

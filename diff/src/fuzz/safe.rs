@@ -1,49 +1,11 @@
-//! UB-neutralising rewrites and edge-biased values for generated programs.
-//! Each rewrite turns an operand that could trigger undefined behaviour into
-//! one that cannot, the way Csmith's safe math and Cranelift fuzzgen's
-//! `int_divz`/`fcvt` passes do.
+//! Values for generated programs that every generator shares: float bounds
+//! that truncate into an integer type (the clamp of a UB-free float→int
+//! conversion), edge-biased literals and buffer contents.
 
-use super::gen::{tl_dtype, E};
 use super::rng::Rng;
 use ksem_interp::dtype::DType;
 use ksem_interp::float::{self, Overflow, Rounding};
 use ksem_interp::frontend::triton::promote::PyNum;
-
-/// Converts `e` to dtype `t`; a float going to an integer is first mapped
-/// NaN → 0 and clamped into the integer's range (no float→int UB).
-pub fn convert(e: &E, t: DType) -> E {
-    if e.d == t || e.lit.is_some() {
-        return E {
-            d: if e.lit.is_some() { e.d } else { t },
-            ..e.clone()
-        };
-    }
-    if convert_repeats_operand(e, t) {
-        let (lo, hi) = float_bounds(e.d, t);
-        return E {
-            code: format!(
-                "tl.where({x} != {x}, 0, tl.minimum(tl.maximum({x}, {lo:?}), {hi:?})).to({})",
-                tl_dtype(t),
-                x = e.code
-            ),
-            d: t,
-            shape: e.shape,
-            lit: None,
-        };
-    }
-    E {
-        code: format!("{}.to({})", e.code, tl_dtype(t)),
-        d: t,
-        shape: e.shape,
-        lit: None,
-    }
-}
-
-/// Whether [`convert`] of `e` to `t` names `e` more than once (a float
-/// tile going to an integer dtype).
-pub fn convert_repeats_operand(e: &E, t: DType) -> bool {
-    e.lit.is_none() && e.d != t && e.d.is_float() && t.is_int() && t != DType::Bool
-}
 
 /// The widest `[lo, hi]` of float dtype `f` whose values truncate into integer dtype `t`.
 pub fn float_bounds(f: DType, t: DType) -> (f64, f64) {
@@ -64,85 +26,26 @@ pub fn float_bounds(f: DType, t: DType) -> (f64, f64) {
     (toward_zero(lo), toward_zero(hi))
 }
 
-/// A divisor that is never 0 (nor -1 for signed types, avoiding MIN / -1).
-pub fn divisor(b: &E, d: DType) -> E {
-    if let Some(n) = b.lit {
-        let v = match n {
-            PyNum::Int(v) => v,
-            PyNum::Bool(x) => x as i128,
-            PyNum::Float(_) => 3,
-        };
-        let v = if v == 0 || v == -1 { 3 } else { v };
-        return E {
-            code: if v < 0 {
-                format!("({v})")
-            } else {
-                v.to_string()
-            },
-            lit: Some(PyNum::Int(v)),
-            ..b.clone()
-        };
-    }
-    let code = if b.d.is_signed_int() {
-        format!("tl.where(({x} == 0) | ({x} == -1), 3, {x})", x = b.code)
-    } else {
-        format!("tl.where({x} == 0, 3, {x})", x = b.code)
-    };
-    let _ = d;
-    E {
-        code,
-        d: if b.d == DType::Bool { DType::I32 } else { b.d },
-        shape: b.shape,
-        lit: None,
-    }
-}
-
-/// A shift amount in `0..width(d)` from `b`, a literal or an integer tile
-/// (the generator converts a bool or float amount first).
-pub fn shift_amount(b: &E, d: DType) -> String {
-    let w = d.bits() as i128;
-    if let Some(n) = b.lit {
-        let v = match n {
-            PyNum::Int(v) => v.rem_euclid(w),
-            _ => 1,
-        };
-        return v.to_string();
-    }
-    format!("({} & {})", b.code, w - 1)
-}
-
-/// A literal that fits dtype `d` (text and value), biased to edge values.
-pub fn literal(rng: &mut Rng, d: DType) -> (String, PyNum) {
+/// A literal (a Python number) that fits dtype `d`, biased to edge values.
+pub fn literal(rng: &mut Rng, d: DType) -> PyNum {
     if d == DType::Bool {
-        let b = rng.chance(0.5);
-        return (if b { "True" } else { "False" }.into(), PyNum::Bool(b));
+        return PyNum::Bool(rng.chance(0.5));
     }
     if d.is_float() {
         let choices = [
-            "0.0",
-            "-0.0",
-            "1.5",
-            "-2.25",
-            "0.1",
-            "1e-3",
-            "1e4",
-            "3.0e38",
-            "float(\"inf\")",
-            "float(\"nan\")",
-            "-1.0",
+            0.0,
+            -0.0,
+            1.5,
+            -2.25,
+            0.1,
+            1e-3,
+            1e4,
+            3.0e38,
+            f64::INFINITY,
+            f64::NAN,
+            -1.0,
         ];
-        let c = *rng.pick(&choices);
-        let v: f64 = match c {
-            "float(\"inf\")" => f64::INFINITY,
-            "float(\"nan\")" => f64::NAN,
-            s => s.parse().expect("literal parses"),
-        };
-        let code = if c.starts_with('-') {
-            format!("({c})")
-        } else {
-            c.to_string()
-        };
-        return (code, PyNum::Float(v));
+        return PyNum::Float(*rng.pick(&choices));
     }
     let (lo, hi) = d.int_range();
     let edges = [0, 1, 2, 3, 7, -1, -7, lo, hi, 100, -100];
@@ -151,15 +54,7 @@ pub fn literal(rng: &mut Rng, d: DType) -> (String, PyNum) {
         .copied()
         .filter(|v| (lo..=hi).contains(v))
         .collect();
-    let v = *rng.pick(&ok);
-    (
-        if v < 0 {
-            format!("({v})")
-        } else {
-            v.to_string()
-        },
-        PyNum::Int(v),
-    )
+    PyNum::Int(*rng.pick(&ok))
 }
 
 /// A bit pattern of dtype `d` biased to edge values: zeros, ±1, extremes,
@@ -247,30 +142,5 @@ mod tests {
                 );
             }
         }
-    }
-
-    #[test]
-    fn divisors_exclude_zero_and_minus_one() {
-        let b = E {
-            code: "b".into(),
-            d: DType::I8,
-            shape: super::super::gen::Shape::Full,
-            lit: None,
-        };
-        assert_eq!(
-            divisor(&b, DType::I32).code,
-            "tl.where((b == 0) | (b == -1), 3, b)"
-        );
-        let u = E {
-            d: DType::U16,
-            ..b.clone()
-        };
-        assert_eq!(divisor(&u, DType::U16).code, "tl.where(b == 0, 3, b)");
-        let lit = E {
-            code: "0".into(),
-            lit: Some(PyNum::Int(0)),
-            ..b
-        };
-        assert_eq!(divisor(&lit, DType::I32).code, "3");
     }
 }

@@ -48,6 +48,17 @@ pub fn canonical(k: &Kernel) -> Kernel {
     k
 }
 
+/// The canonical form of one expression: spans erased, constant
+/// sub-expressions folded (what [`canonical`] does to every expression).
+pub fn canonical_expr(e: &Expr) -> Expr {
+    let mut e = e.clone();
+    expr_mut(&mut e, &mut |x| {
+        x.span = Span::default();
+        fold_node(x);
+    });
+    e
+}
+
 /// `Ok` where `a` and `b` are the same program; else the first difference,
 /// readably (statements as `ksem check` prints them).
 pub fn same_program(a: &Kernel, b: &Kernel) -> Result<(), String> {

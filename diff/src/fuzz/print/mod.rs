@@ -6,3 +6,4 @@
 pub mod cudapy;
 pub mod hidet;
 pub mod pattern;
+pub mod triton;

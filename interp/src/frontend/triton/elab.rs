@@ -128,79 +128,14 @@ impl<'m> Elab<'m> {
                 .annotation
                 .as_deref()
                 .is_some_and(|t| self.is_constexpr_annotation(t));
-            match launch.arg(&pname) {
-                Some(ArgSpec::Buffer { dtype, .. }) => {
-                    if is_constexpr {
-                        return err(pspan, format!("parameter `{pname}` is tl.constexpr but the launch passes a buffer"));
-                    }
-                    let var = self.new_var(
-                        &pname,
-                        Type {
-                            elem: Elem::Ptr(*dtype, AddrSpace::Global),
-                            shape: vec![],
-                        },
-                    );
-                    self.env
-                        .insert(pname.clone(), Value::Tensor(self.var_expr(var, pspan)));
-                    params.push(Param {
-                        name: pname,
-                        kind: ParamKind::Pointer(*dtype),
-                        var: Some(var),
-                    });
-                }
-                Some(ArgSpec::Scalar { dtype, .. }) => {
-                    if is_constexpr {
-                        return Err(Diagnostic::new(pspan, format!("parameter `{pname}` is tl.constexpr but the launch passes a runtime scalar"))
-                            .with_help(format!("pass it as \"{pname}\": {{\"constexpr\": VALUE}}")));
-                    }
-                    let var = self.new_var(&pname, Type::scalar(*dtype));
-                    self.env
-                        .insert(pname.clone(), Value::Tensor(self.var_expr(var, pspan)));
-                    params.push(Param {
-                        name: pname,
-                        kind: ParamKind::Scalar(*dtype),
-                        var: Some(var),
-                    });
-                }
-                Some(ArgSpec::Constexpr(c)) => {
-                    let v = match c {
-                        ConstArg::Int(i) => Value::Num(PyNum::Int(*i)),
-                        ConstArg::Float(f) => Value::Num(PyNum::Float(*f)),
-                        ConstArg::Bool(b) => Value::Num(PyNum::Bool(*b)),
-                        ConstArg::None => Value::None,
-                        ConstArg::Str(s) => {
-                            match super::module::dtype_name(s).or_else(|| DType::from_name(s)) {
-                                Some(d) => Value::DType(d),
-                                None => Value::Str(s.clone()),
-                            }
-                        }
-                    };
-                    self.env.insert(pname.clone(), v);
-                    params.push(Param {
-                        name: pname,
-                        kind: ParamKind::Constexpr,
-                        var: None,
-                    });
-                }
-                None => match &a.default {
-                    Some(d) => {
-                        let v = self.expr(d)?;
-                        self.env.insert(pname.clone(), v);
-                        params.push(Param {
-                            name: pname,
-                            kind: ParamKind::Constexpr,
-                            var: None,
-                        });
-                    }
-                    None => {
-                        return Err(Diagnostic::new(
-                            pspan,
-                            format!("the launch spec has no argument for parameter `{pname}`"),
-                        )
-                        .with_help(format!("add \"{pname}\" to the launch's \"args\"")))
-                    }
-                },
-            }
+            let p = self.bind_param(
+                &pname,
+                is_constexpr,
+                launch.arg(&pname),
+                a.default.as_deref(),
+                pspan,
+            )?;
+            params.push(p);
         }
         for (n, _) in &launch.args {
             if !seen.contains(n) {
@@ -214,12 +149,24 @@ impl<'m> Elab<'m> {
         }
         self.calls.push(name.to_string());
         self.stmts(&f.body)?;
-        if self.ret.is_some_and(|v| v != Value::None) {
+        if self.ret.as_ref().is_some_and(|v| *v != Value::None) {
             return err(
                 fspan,
                 format!("kernel `{name}` returns a value; a kernel must return None"),
             );
         }
+        self.finish(name, params, launch)
+    }
+
+    /// Starts elaborating kernel `name`'s body (statements built by a caller
+    /// rather than read from source: the fuzzer's generator).
+    pub fn begin_kernel(&mut self, name: &str) {
+        self.calls.push(name.to_string());
+    }
+
+    /// The kernel `name` with parameters `params` whose body is the
+    /// statements elaborated so far, for `launch`'s grid.
+    pub fn finish(self, name: &str, params: Vec<Param>, launch: &Launch) -> DResult<Kernel> {
         let (grid, _) = crate::frontend::geometry(launch, None, None)?;
         Ok(Kernel {
             name: name.to_string(),
@@ -232,6 +179,97 @@ impl<'m> Elab<'m> {
             vars: self.vars,
             body: self.out,
         })
+    }
+
+    /// Binds kernel parameter `pname` to the launch's argument `spec` (or,
+    /// where the launch has none, its `default`): a buffer becomes a
+    /// pointer variable, a scalar a 0-d variable, a constexpr a
+    /// compile-time value.
+    pub fn bind_param(
+        &mut self,
+        pname: &str,
+        is_constexpr: bool,
+        spec: Option<&ArgSpec>,
+        default: Option<&ast::Expr>,
+        pspan: Span,
+    ) -> DResult<Param> {
+        let pname = pname.to_string();
+        match spec {
+            Some(ArgSpec::Buffer { dtype, .. }) => {
+                if is_constexpr {
+                    return err(
+                        pspan,
+                        format!(
+                            "parameter `{pname}` is tl.constexpr but the launch passes a buffer"
+                        ),
+                    );
+                }
+                let var = self.new_var(
+                    &pname,
+                    Type {
+                        elem: Elem::Ptr(*dtype, AddrSpace::Global),
+                        shape: vec![],
+                    },
+                );
+                self.env
+                    .insert(pname.clone(), Value::Tensor(self.var_expr(var, pspan)));
+                Ok(Param {
+                    name: pname,
+                    kind: ParamKind::Pointer(*dtype),
+                    var: Some(var),
+                })
+            }
+            Some(ArgSpec::Scalar { dtype, .. }) => {
+                if is_constexpr {
+                    return Err(Diagnostic::new(pspan, format!("parameter `{pname}` is tl.constexpr but the launch passes a runtime scalar"))
+                        .with_help(format!("pass it as \"{pname}\": {{\"constexpr\": VALUE}}")));
+                }
+                let var = self.new_var(&pname, Type::scalar(*dtype));
+                self.env
+                    .insert(pname.clone(), Value::Tensor(self.var_expr(var, pspan)));
+                Ok(Param {
+                    name: pname,
+                    kind: ParamKind::Scalar(*dtype),
+                    var: Some(var),
+                })
+            }
+            Some(ArgSpec::Constexpr(c)) => {
+                let v = match c {
+                    ConstArg::Int(i) => Value::Num(PyNum::Int(*i)),
+                    ConstArg::Float(f) => Value::Num(PyNum::Float(*f)),
+                    ConstArg::Bool(b) => Value::Num(PyNum::Bool(*b)),
+                    ConstArg::None => Value::None,
+                    ConstArg::Str(s) => {
+                        match super::module::dtype_name(s).or_else(|| DType::from_name(s)) {
+                            Some(d) => Value::DType(d),
+                            None => Value::Str(s.clone()),
+                        }
+                    }
+                };
+                self.env.insert(pname.clone(), v);
+                Ok(Param {
+                    name: pname,
+                    kind: ParamKind::Constexpr,
+                    var: None,
+                })
+            }
+            None => match default {
+                Some(d) => {
+                    let v = self.expr(d)?;
+                    self.env.insert(pname.clone(), v);
+                    Ok(Param {
+                        name: pname,
+                        kind: ParamKind::Constexpr,
+                        var: None,
+                    })
+                }
+                None => Err(Diagnostic::new(
+                    pspan,
+                    format!("the launch spec has no argument for parameter `{pname}`"),
+                )
+                .with_help(format!("add \"{pname}\" to the launch's \"args\""))),
+            },
+        }
     }
 
     fn is_constexpr_annotation(&self, t: &ast::Expr) -> bool {
@@ -423,18 +461,7 @@ impl<'m> Elab<'m> {
     fn assign_as(&mut self, target: &ast::Expr, v: Value, constexpr: bool) -> DResult<()> {
         let span = self.span(target);
         match target {
-            ast::Expr::Name(n) => {
-                let v = match v {
-                    Value::Tensor(e) => Value::Tensor(self.bind(n.id.as_str(), e)),
-                    Value::Num(_) if !constexpr => {
-                        let e = self.to_tensor(v, span)?;
-                        Value::Tensor(self.bind(n.id.as_str(), e))
-                    }
-                    other => other,
-                };
-                self.env.insert(n.id.to_string(), v);
-                Ok(())
-            }
+            ast::Expr::Name(n) => self.assign_name(n.id.as_str(), v, constexpr, span),
             ast::Expr::Tuple(t) => {
                 let items = match v {
                     Value::Tuple(items) => items,
@@ -477,6 +504,28 @@ impl<'m> Elab<'m> {
             }
             _ => err(span, "cannot assign to this expression"),
         }
+    }
+
+    /// `name = v` (`constexpr`: `name: tl.constexpr = v`): a runtime value
+    /// is bound to a fresh variable of that name; a Python number becomes a
+    /// 0-d tensor unless `constexpr`.
+    pub fn assign_name(
+        &mut self,
+        name: &str,
+        v: Value,
+        constexpr: bool,
+        span: Span,
+    ) -> DResult<()> {
+        let v = match v {
+            Value::Tensor(e) => Value::Tensor(self.bind(name, e)),
+            Value::Num(_) if !constexpr => {
+                let e = self.to_tensor(v, span)?;
+                Value::Tensor(self.bind(name, e))
+            }
+            other => other,
+        };
+        self.env.insert(name.to_string(), v);
+        Ok(())
     }
 
     /// Converts a compile-time number to a 0-d tensor (Triton's `to_tensor`).
@@ -578,26 +627,41 @@ impl<'m> Elab<'m> {
                 {
                     return unsupported(span, "`return` inside a runtime `if`", "assign the result to a variable in both branches and return it after the `if`");
                 }
-                let before = self.env.clone();
-                let (tb, tenv, tterm) = self.sub_block(|s| s.stmts(&i.body))?;
-                self.env = before.clone();
-                let (eb, eenv, eterm) = self.sub_block(|s| s.stmts(&i.orelse))?;
-                let (mut tb, mut eb) = (tb, eb);
-                self.env = self.merge(
-                    &before,
-                    (&mut tb, &tenv, tterm),
-                    (&mut eb, &eenv, eterm),
-                    span,
-                )?;
-                self.out.push(Stmt::If {
-                    cond,
-                    then_body: tb,
-                    else_body: eb,
-                });
-                self.terminated = tterm && eterm;
-                Ok(())
+                self.runtime_if(cond, span, |s, then| {
+                    s.stmts(if then { &i.body } else { &i.orelse })
+                })
             }
         }
+    }
+
+    /// An `if` on the runtime 0-d bool `cond`: `branch(self, true)`
+    /// elaborates the `if` branch, `branch(self, false)` the `else` branch;
+    /// names the branches give different values are joined into fresh
+    /// variables set last in each branch.
+    pub fn runtime_if(
+        &mut self,
+        cond: Expr,
+        span: Span,
+        mut branch: impl FnMut(&mut Self, bool) -> DResult<()>,
+    ) -> DResult<()> {
+        let before = self.env.clone();
+        let (tb, tenv, tterm) = self.sub_block(|s| branch(s, true))?;
+        self.env = before.clone();
+        let (eb, eenv, eterm) = self.sub_block(|s| branch(s, false))?;
+        let (mut tb, mut eb) = (tb, eb);
+        self.env = self.merge(
+            &before,
+            (&mut tb, &tenv, tterm),
+            (&mut eb, &eenv, eterm),
+            span,
+        )?;
+        self.out.push(Stmt::If {
+            cond,
+            then_body: tb,
+            else_body: eb,
+        });
+        self.terminated = tterm && eterm;
+        Ok(())
     }
 
     /// Runs `f` collecting its statements into a fresh block; returns the
@@ -666,9 +730,7 @@ impl<'m> Elab<'m> {
     }
 
     /// Makes the loop-carried variables of a loop whose body is `body`.
-    fn carry_in(&mut self, body: &[ast::Stmt], span: Span) -> DResult<Vec<(String, VarId)>> {
-        let mut assigned = Vec::new();
-        assigned_names(body, &mut assigned);
+    fn carry_in(&mut self, assigned: Vec<String>, span: Span) -> DResult<Vec<(String, VarId)>> {
         let mut carried = Vec::new();
         for name in assigned {
             let Some(v) = self.env.get(&name).cloned() else {
@@ -721,12 +783,12 @@ impl<'m> Elab<'m> {
     fn loop_body(
         &mut self,
         carried: Vec<(String, VarId)>,
-        body: &[ast::Stmt],
+        body: impl FnOnce(&mut Self) -> DResult<()>,
         span: Span,
     ) -> DResult<Block> {
         self.loops.push(carried.clone());
         let r = self.sub_block(|s| {
-            s.stmts(body)?;
+            body(s)?;
             if !s.terminated {
                 s.write_carried(span)?;
             }
@@ -862,6 +924,24 @@ impl<'m> Elab<'m> {
                 return err(span, "range() step must not be zero");
             }
         }
+        let mut assigned = Vec::new();
+        assigned_names(&f.body, &mut assigned);
+        self.range_loop(&name, [start, end, step], assigned, span, |s| {
+            s.stmts(&f.body)
+        })
+    }
+
+    /// A runtime `for name in range(start, end, step)` whose body (`body_f`)
+    /// assigns the names `assigned` (in order of first assignment): those
+    /// already bound are carried through the loop.
+    pub fn range_loop(
+        &mut self,
+        name: &str,
+        [start, end, step]: [Value; 3],
+        assigned: Vec<String>,
+        span: Span,
+        body_f: impl FnOnce(&mut Self) -> DResult<()>,
+    ) -> DResult<()> {
         let lo = self.to_tensor(start, span)?;
         let hi = self.to_tensor(end, span)?;
         let st = self.to_tensor(step, span)?;
@@ -888,13 +968,11 @@ impl<'m> Elab<'m> {
             self.cast(st, ivd, conv),
         );
         let before = self.env.clone();
-        let carried = self.carry_in(&f.body, span)?;
-        let iv = self.new_var(&name, Type::scalar(ivd));
-        let outer = self.env.clone();
+        let carried = self.carry_in(assigned, span)?;
+        let iv = self.new_var(name, Type::scalar(ivd));
         self.env
-            .insert(name, Value::Tensor(self.var_expr(iv, span)));
-        let body = self.loop_body(carried.clone(), &f.body, span)?;
-        let _ = outer;
+            .insert(name.to_string(), Value::Tensor(self.var_expr(iv, span)));
+        let body = self.loop_body(carried.clone(), body_f, span)?;
         self.out.push(Stmt::For {
             var: iv,
             start: lo,
@@ -913,14 +991,29 @@ impl<'m> Elab<'m> {
         if !w.orelse.is_empty() {
             return unsupported(span, "`while … else`", "use a flag variable");
         }
+        let mut assigned = Vec::new();
+        assigned_names(&w.body, &mut assigned);
+        self.while_loop(assigned, span, |s| s.expr(&w.test), |s| s.stmts(&w.body))
+    }
+
+    /// A `while` loop: `cond_f` elaborates the condition once the names
+    /// `assigned` (those the body `body_f` assigns, in order) that are
+    /// already bound are carried into the loop.
+    pub fn while_loop(
+        &mut self,
+        assigned: Vec<String>,
+        span: Span,
+        cond_f: impl FnOnce(&mut Self) -> DResult<Value>,
+        body_f: impl FnOnce(&mut Self) -> DResult<()>,
+    ) -> DResult<()> {
         let before = self.env.clone();
-        let carried = self.carry_in(&w.body, span)?;
-        let c = self.expr(&w.test)?;
+        let carried = self.carry_in(assigned, span)?;
+        let c = cond_f(self)?;
         let cond = match self.cond_of(c, span)? {
             Ok(b) => self.num_const(PyNum::Bool(b), DType::Bool, span),
             Err(e) => e,
         };
-        let body = self.loop_body(carried.clone(), &w.body, span)?;
+        let body = self.loop_body(carried.clone(), body_f, span)?;
         self.out.push(Stmt::While { cond, body, span });
         self.after_loop(before, &carried, span);
         Ok(())
@@ -1185,7 +1278,8 @@ impl<'m> Elab<'m> {
         Ok(Value::Tensor(acc))
     }
 
-    fn unaryop(&mut self, op: ast::UnaryOp, v: Value, span: Span) -> DResult<Value> {
+    /// A unary operator (`-x`, `~x`, `not x`, `+x`) with Triton's rules.
+    pub fn unaryop(&mut self, op: ast::UnaryOp, v: Value, span: Span) -> DResult<Value> {
         use ast::UnaryOp as U;
         if let Value::Num(n) = v {
             return Ok(match op {
@@ -1193,10 +1287,12 @@ impl<'m> Elab<'m> {
                     PyNum::Bool(b) => PyNum::Int(b as i128),
                     x => x,
                 }),
-                U::USub => Value::Num(
-                    fold_binop(ast::Operator::Sub, PyNum::Int(0), n)
-                        .map_err(|m| Diagnostic::new(span, m))?,
-                ),
+                // Python's negation, not `0 - x`: `-0.0` is negative zero
+                U::USub => Value::Num(match n {
+                    PyNum::Bool(b) => PyNum::Int(-(b as i128)),
+                    PyNum::Int(i) => PyNum::Int(-i),
+                    PyNum::Float(f) => PyNum::Float(-f),
+                }),
                 U::Not => Value::Num(PyNum::Bool(!truthy(&v).unwrap_or(false))),
                 U::Invert => match n {
                     PyNum::Float(_) => return err(span, "bad operand type for unary ~: 'float'"),
@@ -1458,7 +1554,8 @@ impl<'m> Elab<'m> {
         }))
     }
 
-    fn compare(&mut self, op: ast::CmpOp, a: Value, b: Value, span: Span) -> DResult<Value> {
+    /// A comparison (`== != < <= > >=`, `is`) with Triton's promotion.
+    pub fn compare(&mut self, op: ast::CmpOp, a: Value, b: Value, span: Span) -> DResult<Value> {
         use ast::CmpOp as C;
         match op {
             C::Is | C::IsNot => {

@@ -1,0 +1,415 @@
+//! Expressions of generated Triton kernels, and the UB-neutralising
+//! rewrites (the way Csmith's safe math and Cranelift fuzzgen's
+//! `int_divz`/`fcvt` passes do it): a divisor is never 0 (nor -1 for a
+//! signed type, avoiding MIN / -1), a shift amount is masked into the
+//! type's width, a float reaching an integer type is NaN-free and clamped
+//! into the integer's range. An operand a rewrite repeats is bound to a
+//! name first, so generated code grows linearly with expression depth.
+
+use super::{dtype_of, sp, Gen};
+use crate::fuzz::safe;
+use ksem_interp::dtype::DType;
+use ksem_interp::frontend::triton::elab::Elab;
+use ksem_interp::frontend::triton::promote::{self, Operand, PyNum};
+use ksem_interp::frontend::triton::value::Value;
+use ksem_interp::ir::ExprKind;
+use ksem_interp::span::DResult;
+use rustpython_parser::ast::{CmpOp, Operator, UnaryOp};
+
+/// How a value takes part in Triton's promotion.
+fn operand(v: &Value) -> Operand {
+    match v {
+        Value::Num(n) => Operand::Scalar(*n),
+        _ => Operand::Tensor(dtype_of(v)),
+    }
+}
+
+fn is_lit(v: &Value) -> bool {
+    matches!(v, Value::Num(_))
+}
+
+/// Whether `v` is cheap to repeat: a name, a literal or a constant.
+fn is_atom(v: &Value) -> bool {
+    match v {
+        Value::Tensor(e) => matches!(e.kind, ExprKind::Var(_) | ExprKind::Const(_)),
+        _ => true,
+    }
+}
+
+impl Gen<'_> {
+    /// `v` as something cheap to repeat: itself when it is an atom, else a
+    /// fresh variable assigned `v` (see [`is_atom`]).
+    fn bind(&mut self, el: &mut Elab, v: Value) -> DResult<Value> {
+        if is_atom(&v) {
+            return Ok(v);
+        }
+        let name = self.fresh("t");
+        el.assign_name(&name, v, false, sp())?;
+        super::read(el, &name)
+    }
+
+    /// `v` converted to dtype `t`; a float going to an integer is first
+    /// mapped NaN → 0 and clamped into the integer's range (no float→int UB).
+    pub(super) fn convert(&mut self, el: &mut Elab, v: Value, t: DType) -> DResult<Value> {
+        if is_lit(&v) || dtype_of(&v) == t {
+            return Ok(v);
+        }
+        let f = dtype_of(&v);
+        if f.is_float() && t.is_int() && t != DType::Bool {
+            let x = self.bind(el, v)?;
+            let (lo, hi) = safe::float_bounds(f, t);
+            let nan = el.compare(CmpOp::NotEq, x.clone(), x.clone(), sp())?;
+            let lo = Value::Num(PyNum::Float(lo));
+            let hi = Value::Num(PyNum::Float(hi));
+            let c = el.call_builtin("maximum", vec![x, lo], vec![], sp())?;
+            let c = el.call_builtin("minimum", vec![c, hi], vec![], sp())?;
+            let w = el.call_builtin("where", vec![nan, super::int(0), c], vec![], sp())?;
+            return self.to(el, w, t);
+        }
+        self.to(el, v, t)
+    }
+
+    /// A divisor that is never 0 (nor -1 for signed types).
+    fn divisor(&mut self, el: &mut Elab, b: Value) -> DResult<Value> {
+        if let Value::Num(n) = b {
+            let v = match n {
+                PyNum::Int(v) => v,
+                PyNum::Bool(x) => x as i128,
+                PyNum::Float(_) => 3,
+            };
+            let v = if v == 0 || v == -1 { 3 } else { v };
+            return Ok(super::int(v));
+        }
+        let x = self.bind(el, b)?;
+        let zero = el.compare(CmpOp::Eq, x.clone(), super::int(0), sp())?;
+        let bad = if dtype_of(&x).is_signed_int() {
+            let m1 = el.compare(CmpOp::Eq, x.clone(), super::int(-1), sp())?;
+            el.binop(Operator::BitOr, zero, m1, sp())?
+        } else {
+            zero
+        };
+        el.call_builtin("where", vec![bad, super::int(3), x], vec![], sp())
+    }
+
+    /// A shift amount in `0..width(d)` from `b` (a literal or an integer tile).
+    fn shift_amount(&mut self, el: &mut Elab, b: Value, d: DType) -> DResult<Value> {
+        let w = d.bits() as i128;
+        if let Value::Num(n) = b {
+            return Ok(super::int(match n {
+                PyNum::Int(v) => v.rem_euclid(w),
+                _ => 1,
+            }));
+        }
+        el.binop(Operator::BitAnd, b, super::int(w - 1), sp())
+    }
+
+    fn leaf(&mut self, el: &mut Elab) -> DResult<Value> {
+        if self.rng.chance(0.2) {
+            let d = self.arith_dtype();
+            self.features.insert("literal");
+            return Ok(Value::Num(safe::literal(&mut self.rng, d)));
+        }
+        let i = self.rng.below(self.vars.len());
+        super::read(el, &self.vars[i].clone())
+    }
+
+    pub(super) fn expr(&mut self, el: &mut Elab, depth: usize) -> DResult<Value> {
+        if depth == 0 {
+            return self.leaf(el);
+        }
+        let r = self.rng.below(100);
+        match r {
+            0..=29 => {
+                let a = self.expr(el, depth - 1)?;
+                let b = self.operand_for(el, &a, depth - 1)?;
+                let op = *self
+                    .rng
+                    .pick(&[Operator::Add, Operator::Sub, Operator::Mult]);
+                self.binary_arith(el, a, b, op)
+            }
+            30..=39 => {
+                let a = self.expr(el, depth - 1)?;
+                let b = self.operand_for(el, &a, depth - 1)?;
+                self.div_mod(el, a, b)
+            }
+            40..=47 => {
+                let a = self.expr(el, depth - 1)?;
+                let b = self.operand_for(el, &a, depth - 1)?;
+                self.bitwise(el, a, b)
+            }
+            48..=55 => {
+                let a = self.expr(el, depth - 1)?;
+                let b = self.operand_for(el, &a, depth - 1)?;
+                self.compare(el, a, b)
+            }
+            56..=63 => self.where_expr(el, depth - 1),
+            64..=69 => {
+                let a = self.expr(el, depth - 1)?;
+                let b = self.operand_for(el, &a, depth - 1)?;
+                self.min_max(el, a, b)
+            }
+            70..=79 if self.cfg.casts => {
+                let a = self.expr(el, depth - 1)?;
+                self.cast(el, a)
+            }
+            80..=85 => {
+                let a = self.expr(el, depth - 1)?;
+                self.unary(el, a)
+            }
+            86..=89 if self.cfg.math => {
+                let a = self.expr(el, depth - 1)?;
+                self.math(el, a)
+            }
+            90..=93 => self.fma_expr(el, depth - 1),
+            _ => self.leaf(el),
+        }
+    }
+
+    /// A second operand: never two literals.
+    fn operand_for(&mut self, el: &mut Elab, a: &Value, depth: usize) -> DResult<Value> {
+        for _ in 0..4 {
+            let b = self.expr(el, depth)?;
+            if !is_lit(a) || !is_lit(&b) {
+                return Ok(b);
+            }
+        }
+        let i = self.rng.below(self.vars.len());
+        super::read(el, &self.vars[i].clone())
+    }
+
+    /// Makes the operands promote: a literal out of range or negative for
+    /// an unsigned type becomes 1; tensors of mixed signedness for `/ // %`
+    /// get `b` converted to `a`'s dtype. Gives the operands and the
+    /// computation dtype.
+    fn fit_literals(
+        &mut self,
+        el: &mut Elab,
+        a: Value,
+        b: Value,
+        div: bool,
+    ) -> DResult<(Value, Value, DType)> {
+        let result =
+            |a: &Value, b: &Value| promote::computation_type(operand(a), operand(b), div).ok();
+        if let Some(d) = result(&a, &b) {
+            return Ok((a, b, d));
+        }
+        let fix = |v: Value| {
+            if is_lit(&v) {
+                super::int(1)
+            } else {
+                v
+            }
+        };
+        let (a, b) = (fix(a), fix(b));
+        if let Some(d) = result(&a, &b) {
+            return Ok((a, b, d));
+        }
+        let b2 = self.convert(el, b, dtype_of(&a))?;
+        let d = result(&a, &b2).unwrap_or(dtype_of(&a));
+        Ok((a, b2, d))
+    }
+
+    pub(super) fn binary_arith(
+        &mut self,
+        el: &mut Elab,
+        a: Value,
+        b: Value,
+        op: Operator,
+    ) -> DResult<Value> {
+        let (a, b, _) = self.fit_literals(el, a, b, false)?;
+        el.binop(op, a, b, sp())
+    }
+
+    fn div_mod(&mut self, el: &mut Elab, a: Value, b: Value) -> DResult<Value> {
+        let op = *self
+            .rng
+            .pick(&[Operator::FloorDiv, Operator::Mod, Operator::Div]);
+        let (a, b, d) = self.fit_literals(el, a, b, true)?;
+        if d.is_float() || op == Operator::Div {
+            self.features
+                .insert(if op == Operator::Mod { "fmod" } else { "fdiv" });
+            let op = if op == Operator::FloorDiv {
+                Operator::Div
+            } else {
+                op
+            };
+            return el.binop(op, a, b, sp());
+        }
+        self.features
+            .insert(if op == Operator::Mod { "mod" } else { "div" });
+        // bool // bool: divide in int32 (the guarded divisor would promote anyway)
+        let (a, b, d) = if d == DType::Bool {
+            let a = self.convert(el, a, DType::I32)?;
+            (a, self.convert(el, b, DType::I32)?, DType::I32)
+        } else {
+            (a, b, d)
+        };
+        // the divisor in the computation type, so its guard sees the value divided by
+        let b = if !is_lit(&b) && dtype_of(&b) != d {
+            self.convert(el, b, d)?
+        } else {
+            b
+        };
+        let b = self.divisor(el, b)?;
+        el.binop(op, a, b, sp())
+    }
+
+    /// An integer operand for a bitwise operator: a float literal becomes 1,
+    /// a float tile is converted to int32.
+    fn int_only(&mut self, el: &mut Elab, v: Value) -> DResult<Value> {
+        match &v {
+            Value::Num(PyNum::Float(_)) => Ok(super::int(1)),
+            Value::Tensor(_) if dtype_of(&v).is_float() => self.convert(el, v, DType::I32),
+            _ => Ok(v),
+        }
+    }
+
+    fn bitwise(&mut self, el: &mut Elab, a: Value, b: Value) -> DResult<Value> {
+        let (a, b) = (self.int_only(el, a)?, self.int_only(el, b)?);
+        let (a, b, d) = self.fit_literals(el, a, b, false)?;
+        if d == DType::Bool || self.rng.chance(0.5) {
+            self.features.insert("bitwise");
+            let op = *self
+                .rng
+                .pick(&[Operator::BitAnd, Operator::BitOr, Operator::BitXor]);
+            return el.binop(op, a, b, sp());
+        }
+        self.features.insert("shift");
+        let op = *self.rng.pick(&[Operator::LShift, Operator::RShift]);
+        // a literal amount does not take part in promotion: the shift happens
+        // in a's type (int32 for bool), whatever literal chose `d` above
+        let d = match (&a, &b) {
+            (Value::Tensor(_), Value::Num(_)) if dtype_of(&a) == DType::Bool => DType::I32,
+            (Value::Tensor(_), Value::Num(_)) => dtype_of(&a),
+            _ => d,
+        };
+        let b = if !is_lit(&b) && (dtype_of(&b) == DType::Bool || dtype_of(&b).is_float()) {
+            self.convert(el, b, d)?
+        } else {
+            b
+        };
+        let amount = self.shift_amount(el, b, d)?;
+        el.binop(op, a, amount, sp())
+    }
+
+    fn compare(&mut self, el: &mut Elab, a: Value, b: Value) -> DResult<Value> {
+        self.features.insert("cmp");
+        let (a, b, _) = self.fit_literals(el, a, b, false)?;
+        let op = *self.rng.pick(&[
+            CmpOp::Lt,
+            CmpOp::LtE,
+            CmpOp::Gt,
+            CmpOp::GtE,
+            CmpOp::Eq,
+            CmpOp::NotEq,
+        ]);
+        el.compare(op, a, b, sp())
+    }
+
+    fn where_expr(&mut self, el: &mut Elab, depth: usize) -> DResult<Value> {
+        self.features.insert("where");
+        let a = self.expr(el, depth)?;
+        let b = self.operand_for(el, &a, depth)?;
+        let c = self.expr(el, depth)?;
+        let c = self.tensorize(el, c)?;
+        let cond = if dtype_of(&c) == DType::Bool {
+            c
+        } else {
+            let c = self.convert(el, c, DType::I32)?;
+            el.compare(CmpOp::NotEq, c, super::int(0), sp())?
+        };
+        let (a, b, _) = self.fit_literals(el, a, b, false)?;
+        el.call_builtin("where", vec![cond, a, b], vec![], sp())
+    }
+
+    fn min_max(&mut self, el: &mut Elab, a: Value, b: Value) -> DResult<Value> {
+        self.features.insert("minmax");
+        let (a, b, _) = self.fit_literals(el, a, b, false)?;
+        let f = *self.rng.pick(&["minimum", "maximum"]);
+        el.call_builtin(f, vec![a, b], vec![], sp())
+    }
+
+    fn cast(&mut self, el: &mut Elab, a: Value) -> DResult<Value> {
+        let a = self.tensorize(el, a)?;
+        let ad = dtype_of(&a);
+        if self.rng.chance(0.2) && ad != DType::Bool {
+            // bitcast to another dtype of the same width
+            let same: Vec<DType> = self
+                .cfg
+                .dtypes
+                .iter()
+                .copied()
+                .filter(|d| d.bits() == ad.bits() && *d != ad)
+                .collect();
+            if !same.is_empty() {
+                self.features.insert("bitcast");
+                let t = *self.rng.pick(&same);
+                return el.call_builtin(
+                    "to",
+                    vec![a, Value::DType(t)],
+                    vec![("bitcast".into(), Value::Num(PyNum::Bool(true)))],
+                    sp(),
+                );
+            }
+        }
+        self.features.insert("cast");
+        if self.cfg.fp8 && ad.is_float() && self.rng.chance(0.15) {
+            self.features.insert("fp8");
+            let t = *self.rng.pick(&[DType::F8E4Nv, DType::F8E5]);
+            let back = *self.rng.pick(&[DType::F16, DType::F32]);
+            let n = self.to(el, a, t)?;
+            return self.to(el, n, back);
+        }
+        let t = self.arith_dtype();
+        if ad.is_float() && t.is_float() && t.bits() < ad.bits() && self.rng.chance(0.3) {
+            self.features.insert("rtz");
+            return el.call_builtin(
+                "to",
+                vec![a, Value::DType(t)],
+                vec![("fp_downcast_rounding".into(), Value::Str("rtz".into()))],
+                sp(),
+            );
+        }
+        self.convert(el, a, t)
+    }
+
+    fn unary(&mut self, el: &mut Elab, a: Value) -> DResult<Value> {
+        let a = self.tensorize(el, a)?;
+        let d = dtype_of(&a);
+        match self.rng.below(3) {
+            0 if d != DType::Bool => el.unaryop(UnaryOp::USub, a, sp()),
+            1 if d.is_int() => el.unaryop(UnaryOp::Invert, a, sp()),
+            _ if !d.is_unsigned_int() => el.call_builtin("abs", vec![a], vec![], sp()),
+            _ => Ok(a),
+        }
+    }
+
+    fn math(&mut self, el: &mut Elab, a: Value) -> DResult<Value> {
+        let a = self.tensorize(el, a)?;
+        // float32 and narrower: the GPU's double-precision functions then agree
+        // with the interpreter bit for bit (float64 results would differ in ulps)
+        let d = dtype_of(&a);
+        let a = if d.is_float() && d != DType::F64 {
+            a
+        } else {
+            self.convert(el, a, DType::F32)?
+        };
+        let f = *self
+            .rng
+            .pick(&["exp", "log", "sin", "cos", "sqrt", "floor", "ceil", "exp2"]);
+        self.features.insert("math");
+        el.call_builtin(f, vec![a], vec![], sp())
+    }
+
+    fn fma_expr(&mut self, el: &mut Elab, depth: usize) -> DResult<Value> {
+        self.features.insert("fma");
+        let d = *self.rng.pick(&[DType::F32, DType::F64, DType::F16]);
+        let mut ops = Vec::new();
+        for _ in 0..3 {
+            let e = self.expr(el, depth)?;
+            let e = self.tensorize(el, e)?;
+            ops.push(self.convert(el, e, d)?);
+        }
+        el.call_builtin("fma", ops, vec![], sp())
+    }
+}
