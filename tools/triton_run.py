@@ -2,6 +2,7 @@
 """Run a Triton kernel with real Triton on the GPU and print ksem's result JSON.
 
     python3 tools/triton_run.py PROGRAM.py --launch LAUNCH.json [--kernel NAME] [--json] [--time]
+    python3 tools/triton_run.py --batch CASES.jsonl
     python3 tools/triton_run.py --selftest
     python3 tools/triton_run.py --fill-expected CASE.json RESULT.json --provenance LINE
 
@@ -36,6 +37,13 @@ quirk: Triton 3.6 parses i8 scalars as C unsigned char, so a negative int8 is
 re-passed as its 0..255 bit pattern.  With TRITON_INTERPRET=1 (Triton's CPU
 interpreter) the tool runs on the CPU; that is for checking scripts only
 (scalar dtypes are not forced there).
+
+--batch CASES.jsonl runs many cases in one process (one import of torch and
+Triton; `ksem fuzz --backends interp,triton` uses it): each line is
+{"program": PATH, "launch": {...}, "kernel": NAME?, "options": {...}?} where
+"options" are Triton compile options passed with the launch (the fuzzer passes
+{"enable_fp_fusion": false}: contraction is divergence 3); each case prints one
+line, its result JSON or {"error": "..."}.
 
 Only the standard library is needed for everything but the launch itself
 (``--selftest`` and ``--fill-expected`` run without torch/triton); the launch
@@ -621,11 +629,13 @@ def gpu_name():
 
 
 def run_launch(program, launch, kernel_name=None, do_time=False, capture_stdout=None,
-               time_iters=100, time_warmup=10, keep_kernel=False, want_bits=True):
+               time_iters=100, time_warmup=10, keep_kernel=False, want_bits=True, options=None):
     """Launch `program` per `launch` (already loaded). Returns the result dict.
 
     capture_stdout: a file object that receives what the compile prints
-    (tl.static_print); keep_kernel: put the compiled kernel under "_compiled".
+    (tl.static_print); keep_kernel: put the compiled kernel under "_compiled";
+    options: Triton compile options passed with the launch (e.g.
+    {"enable_fp_fusion": False}).
     """
     import torch
     import triton  # noqa: F401
@@ -667,6 +677,7 @@ def run_launch(program, launch, kernel_name=None, do_time=False, capture_stdout=
             raise InputError(f"{name}: unknown argument kind {key!r}")
     _force_scalar_types(jf, scalar_types, scalar_values)
 
+    kwargs.update(options or {})
     grid = tuple(launch["grid"])
     ctx = contextlib.redirect_stdout(capture_stdout) if capture_stdout is not None else contextlib.nullcontext()
     with ctx:
@@ -890,6 +901,37 @@ def selftest():
 
 # ---------------------------------------------------------------------------
 
+def run_case(program, launch, kernel=None, options=None):
+    """One case of a batch: (result, None), or (None, the error as one line)."""
+    try:
+        return run_launch(program, launch, kernel, want_bits=True, options=options), None
+    except InputError as e:
+        return None, f"bad input: {e}"
+    except Exception as e:  # Triton refused the program, or the launch failed
+        msg = " ".join(str(e).split())[:500]
+        try:
+            from triton.compiler.errors import CompilationError
+            if isinstance(e, CompilationError):
+                return None, f"Triton refused to compile the kernel: {msg}"
+        except ImportError:
+            pass
+        if isinstance(e, RuntimeError) and "PassManager::run failed" in str(e):
+            return None, f"Triton's compiler failed on the kernel: {msg}"
+        return None, f"{type(e).__name__}: {msg}"
+
+
+def batch(path):
+    """--batch FILE: JSON lines {"program", "launch", "kernel"?, "options"?}; one
+    result line each, in order, after one import of torch and Triton (a case's
+    failure is its line {"error": ...}; the batch goes on)."""
+    with open(path) as fh:
+        cases = [json.loads(l) for l in fh if l.strip()]
+    for c in cases:
+        result, err = run_case(c["program"], c["launch"], c.get("kernel"), c.get("options"))
+        print(json.dumps(result if err is None else {"error": err}), flush=True)
+    return 0
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("program", nargs="?")
@@ -900,9 +942,12 @@ def main(argv=None):
     ap.add_argument("--selftest", action="store_true")
     ap.add_argument("--fill-expected", nargs=2, metavar=("CASE_JSON", "RESULT_JSON"))
     ap.add_argument("--provenance")
+    ap.add_argument("--batch", help="a file of JSON lines {program, launch}; one result line each")
     a = ap.parse_args(argv)
     if a.selftest:
         return selftest()
+    if a.batch:
+        return batch(a.batch)
     try:
         if a.fill_expected:
             if not a.provenance:

@@ -15,8 +15,9 @@ pub enum Backend {
     Host,
     /// The CUDA lowering on the GPU.
     Cuda,
-    /// Real numba-cuda on the GPU (`tools/numba_run.py`): CUDA Python files
-    /// in `ksem run` and `ksem diff` only.
+    /// Real Triton on the GPU (`tools/triton_run.py`): Triton files.
+    Triton,
+    /// Real numba-cuda on the GPU (`tools/numba_run.py`): CUDA Python files.
     Numba,
     /// Real TileLang's C target on the CPU (`tools/tilelang_run.py`):
     /// TileLang files in `ksem run` and `ksem diff` only.
@@ -31,11 +32,12 @@ impl Backend {
             "interp" => Ok(Backend::Interp),
             "host" => Ok(Backend::Host),
             "cuda" => Ok(Backend::Cuda),
+            "triton" => Ok(Backend::Triton),
             "numba" => Ok(Backend::Numba),
             "tilelang" => Ok(Backend::TileLang),
             "hidet" => Ok(Backend::Hidet),
             other => Err(format!(
-                "unknown backend {other:?} (choose interp, host, cuda, numba, tilelang or hidet)"
+                "unknown backend {other:?} (choose interp, host, cuda, triton, numba, tilelang or hidet)"
             )),
         }
     }
@@ -72,14 +74,14 @@ impl Backend {
             Backend::Cuda => {
                 ksem_gpu::run(k, launch, ksem_gpu::Backend::Cuda).map_err(|e| e.to_string())
             }
-            Backend::Numba | Backend::TileLang | Backend::Hidet => Err(format!(
+            Backend::Triton | Backend::Numba | Backend::TileLang | Backend::Hidet => Err(format!(
                 "the {self} backend runs source files: use it with ksem run or ksem diff"
             )),
         }
     }
 
     /// Runs the program in file `program` (elaborated as `k`) with the
-    /// launch spec read from `launch_path`: a real system (numba, tilelang)
+    /// launch spec read from `launch_path`: a real system (triton, numba, tilelang, hidet)
     /// runs the file itself, the others the elaborated kernel.
     pub fn run_file(
         self,
@@ -91,6 +93,7 @@ impl Backend {
         opts: &RunOptions,
     ) -> Result<RunResult, String> {
         match self {
+            Backend::Triton => crate::peer::run(Peer::Triton, program, launch_path, kernel),
             Backend::Numba => crate::peer::run(Peer::Numba, program, launch_path, kernel),
             Backend::TileLang => crate::peer::run(Peer::TileLang, program, launch_path, kernel),
             Backend::Hidet => crate::peer::run(Peer::Hidet, program, launch_path, kernel),
@@ -111,6 +114,8 @@ impl Backend {
             Backend::Interp | Backend::Host => 128,
             Backend::Cuda => 8,
             Backend::Numba => 1,
+            // one Python process (torch and Triton imported once) per batch
+            Backend::Triton => 32,
             // one Python process per batch: its import dominates small batches
             Backend::TileLang | Backend::Hidet => 64,
         }
@@ -119,6 +124,7 @@ impl Backend {
     /// The real system this backend runs source files on, if it is one.
     pub fn peer(self) -> Option<Peer> {
         match self {
+            Backend::Triton => Some(Peer::Triton),
             Backend::Numba => Some(Peer::Numba),
             Backend::TileLang => Some(Peer::TileLang),
             Backend::Hidet => Some(Peer::Hidet),
@@ -133,7 +139,11 @@ impl Backend {
         opts: &RunOptions,
     ) -> Vec<Result<RunResult, String>> {
         let gpu = match self {
-            Backend::Interp | Backend::Numba | Backend::TileLang | Backend::Hidet => {
+            Backend::Interp
+            | Backend::Triton
+            | Backend::Numba
+            | Backend::TileLang
+            | Backend::Hidet => {
                 return items.iter().map(|(k, l)| self.run(k, l, opts)).collect()
             }
             Backend::Host => ksem_gpu::Backend::Host,
@@ -152,6 +162,7 @@ impl fmt::Display for Backend {
             Backend::Interp => "interp",
             Backend::Host => "host",
             Backend::Cuda => "cuda",
+            Backend::Triton => "triton",
             Backend::Numba => "numba",
             Backend::TileLang => "tilelang",
             Backend::Hidet => "hidet",

@@ -58,7 +58,7 @@ enum Cmd {
         /// Loop iterations one program instance may run before ksem stops it.
         #[arg(long, default_value_t = 1 << 24)]
         max_loop_iterations: u64,
-        /// Where to run it: interp (the reference), host (the CUDA lowering on the CPU), cuda (the GPU), numba (real numba-cuda on the GPU, via tools/numba_run.py) or tilelang (real TileLang's C target on the CPU, via tools/tilelang_run.py; its Python from $KSEM_TILELANG_PYTHON).
+        /// Where to run it: interp (the reference), host (the CUDA lowering on the CPU), cuda (the GPU), triton (real Triton on the GPU, via tools/triton_run.py; its Python from $KSEM_TRITON_PYTHON), numba (real numba-cuda on the GPU, via tools/numba_run.py), tilelang (real TileLang's C target on the CPU, via tools/tilelang_run.py; its Python from $KSEM_TILELANG_PYTHON) or hidet (real Hidet's cpu_kernel build, via tools/hidet_run.py; $KSEM_HIDET_PYTHON).
         #[arg(long, default_value = "interp")]
         backend: String,
     },

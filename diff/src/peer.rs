@@ -1,5 +1,6 @@
-//! Real systems as backends ("peers"): a file runs on real numba-cuda
-//! (`tools/numba_run.py`, a GPU machine with numba-cuda) or on real
+//! Real systems as backends ("peers"): a file runs on real Triton
+//! (`tools/triton_run.py`, a GPU machine with torch and Triton), on real
+//! numba-cuda (`tools/numba_run.py`, a GPU machine with numba-cuda) or on real
 //! TileLang's C target (`tools/tilelang_run.py`, any machine with
 //! `pip install tilelang`) or on real Hidet's `cpu_kernel` build
 //! (`tools/hidet_run.py`, any machine with `pip install hidet` and g++), and
@@ -16,6 +17,7 @@ use std::process::Command;
 /// A real system ksem can run a file on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Peer {
+    Triton,
     Numba,
     TileLang,
     Hidet,
@@ -25,6 +27,7 @@ impl Peer {
     /// The real system's name in messages.
     fn name(self) -> &'static str {
         match self {
+            Peer::Triton => "Triton",
             Peer::Numba => "numba-cuda",
             Peer::TileLang => "TileLang",
             Peer::Hidet => "Hidet",
@@ -34,6 +37,7 @@ impl Peer {
     /// The runner script under `tools/`.
     fn script(self) -> &'static str {
         match self {
+            Peer::Triton => "triton_run.py",
             Peer::Numba => "numba_run.py",
             Peer::TileLang => "tilelang_run.py",
             Peer::Hidet => "hidet_run.py",
@@ -43,23 +47,45 @@ impl Peer {
     /// The environment variable that overrides the runner's path.
     fn path_var(self) -> &'static str {
         match self {
+            Peer::Triton => "KSEM_TRITON_RUN",
             Peer::Numba => "KSEM_NUMBA_RUN",
             Peer::TileLang => "KSEM_TILELANG_RUN",
             Peer::Hidet => "KSEM_HIDET_RUN",
         }
     }
 
-    /// The Python that has the real system installed: `$KSEM_TILELANG_PYTHON`
-    /// for TileLang, `$KSEM_HIDET_PYTHON` for Hidet (they often live in
-    /// virtual environments), else `$PYTHON`, else `python3`.
+    /// The Python that has the real system installed: `$KSEM_TRITON_PYTHON`
+    /// for Triton, `$KSEM_TILELANG_PYTHON` for TileLang, `$KSEM_HIDET_PYTHON`
+    /// for Hidet (they often live in virtual environments), else `$PYTHON`,
+    /// else `python3`.
     fn python(self) -> String {
         let own = match self {
+            Peer::Triton => std::env::var("KSEM_TRITON_PYTHON").ok(),
             Peer::Numba => None,
             Peer::TileLang => std::env::var("KSEM_TILELANG_PYTHON").ok(),
             Peer::Hidet => std::env::var("KSEM_HIDET_PYTHON").ok(),
         };
         own.or_else(|| std::env::var("PYTHON").ok())
             .unwrap_or_else(|| "python3".into())
+    }
+
+    /// Arguments the runner needs besides the program and launch (Triton's
+    /// prints text unless asked for the result JSON).
+    fn extra_args(self) -> &'static [&'static str] {
+        match self {
+            Peer::Triton => &["--json"],
+            _ => &[],
+        }
+    }
+
+    /// What a batch line passes besides the program and launch: real Triton
+    /// compiles without contracting `a * b + c` into an fma (divergence 3,
+    /// which would otherwise be most of what a campaign finds).
+    fn batch_options(self) -> Option<Json> {
+        match self {
+            Peer::Triton => Some(serde_json::json!({"enable_fp_fusion": false})),
+            _ => None,
+        }
     }
 
     /// Where the runner is: its variable, else under the current directory
@@ -95,7 +121,11 @@ pub fn run(
 ) -> Result<RunResult, String> {
     let tool = peer.runner()?;
     let mut cmd = Command::new(peer.python());
-    cmd.arg(&tool).arg(program).arg("--launch").arg(launch);
+    cmd.arg(&tool)
+        .arg(program)
+        .arg("--launch")
+        .arg(launch)
+        .args(peer.extra_args());
     if let Some(k) = kernel {
         cmd.arg("--kernel").arg(k);
     }
@@ -138,7 +168,10 @@ pub fn run_batch(peer: Peer, items: &[(&str, &Json)]) -> Vec<Result<RunResult, S
         if let Err(e) = std::fs::write(&path, src) {
             return fail(format!("{}: {e}", path.display()));
         }
-        let line = serde_json::json!({"program": path.display().to_string(), "launch": launch});
+        let mut line = serde_json::json!({"program": path.display().to_string(), "launch": launch});
+        if let Some(o) = peer.batch_options() {
+            line["options"] = o;
+        }
         lines.push(line.to_string());
     }
     // cases the runner has not answered yet; a case it hangs on (TileLang's

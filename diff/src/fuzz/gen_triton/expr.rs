@@ -107,7 +107,12 @@ impl Gen<'_> {
         if self.rng.chance(0.2) {
             let d = self.arith_dtype();
             self.features.insert("literal");
-            return Ok(Value::Num(safe::literal(&mut self.rng, d)));
+            let n = match safe::literal(&mut self.rng, d) {
+                // `x * -1.0` is a sign flip in real Triton (divergence 13)
+                PyNum::Float(f) if f == -1.0 && self.cfg.real_peer => PyNum::Float(-2.25),
+                n => n,
+            };
+            return Ok(Value::Num(n));
         }
         let i = self.rng.below(self.vars.len());
         super::read(el, &self.vars[i].clone())
@@ -225,6 +230,19 @@ impl Gen<'_> {
             .rng
             .pick(&[Operator::FloorDiv, Operator::Mod, Operator::Div]);
         let (a, b, d) = self.fit_literals(el, a, b, true)?;
+        if self.cfg.real_peer {
+            // float `/` is approximate in real Triton except in float64
+            // (divergence 4), float `%` is not C's fmod (divergence 6)
+            let exact_div = d == DType::F64 && op != Operator::Mod;
+            if d.is_float() && !exact_div {
+                return el.binop(Operator::Mult, a, b, sp());
+            }
+        }
+        let op = if self.cfg.real_peer && !d.is_float() && op == Operator::Div {
+            Operator::FloorDiv
+        } else {
+            op
+        };
         if d.is_float() || op == Operator::Div {
             self.features
                 .insert(if op == Operator::Mod { "fmod" } else { "fdiv" });
@@ -295,6 +313,13 @@ impl Gen<'_> {
     fn compare(&mut self, el: &mut Elab, a: Value, b: Value) -> DResult<Value> {
         self.features.insert("cmp");
         let (a, b, _) = self.fit_literals(el, a, b, false)?;
+        let (a, b) = if self.cfg.real_peer {
+            // real Triton compares a literal as a tile of its natural dtype
+            // (divergence 7): compare tiles
+            (self.tensorize(el, a)?, self.tensorize(el, b)?)
+        } else {
+            (a, b)
+        };
         let op = *self.rng.pick(&[
             CmpOp::Lt,
             CmpOp::LtE,
@@ -340,6 +365,7 @@ impl Gen<'_> {
                 .iter()
                 .copied()
                 .filter(|d| d.bits() == ad.bits() && *d != ad)
+                .filter(|d| !(self.cfg.real_peer && *d == DType::BF16))
                 .collect();
             if !same.is_empty() {
                 self.features.insert("bitcast");
@@ -353,7 +379,7 @@ impl Gen<'_> {
             }
         }
         self.features.insert("cast");
-        if self.cfg.fp8 && ad.is_float() && self.rng.chance(0.15) {
+        if self.fp8() && ad.is_float() && self.rng.chance(0.15) {
             self.features.insert("fp8");
             let t = *self.rng.pick(&[DType::F8E4Nv, DType::F8E5]);
             let back = *self.rng.pick(&[DType::F16, DType::F32]);
@@ -394,9 +420,14 @@ impl Gen<'_> {
         } else {
             self.convert(el, a, DType::F32)?
         };
-        let f = *self
-            .rng
-            .pick(&["exp", "log", "sin", "cos", "sqrt", "floor", "ceil", "exp2"]);
+        let f = if self.cfg.real_peer {
+            // real Triton's math is approximate (divergences 5, 12)
+            *self.rng.pick(&["floor", "ceil"])
+        } else {
+            *self
+                .rng
+                .pick(&["exp", "log", "sin", "cos", "sqrt", "floor", "ceil", "exp2"])
+        };
         self.features.insert("math");
         el.call_builtin(f, vec![a], vec![], sp())
     }

@@ -12,6 +12,17 @@
 //!
 //! Helper functions are not generated: the IR inlines calls, and the
 //! printer has no form for an inlined body.
+//!
+//! Against real Triton (`Config::real_peer`, `fuzz --backends
+//! interp,triton`) the generator leaves out what `docs/divergences.md`
+//! lists as known differences, so that what a campaign finds is new:
+//! bfloat16 (#1), fp8 (#2, #14, #15), float `/` other than float64 and
+//! int / int (#4), float `%` (#6), literals in comparisons (#7, compared
+//! as tiles of their natural dtype instead), float `tl.sum` (#11, `tl.max`
+//! instead), approximate math (#5, #12: only `tl.floor`/`tl.ceil`), the
+//! literal -1.0 (#13) and NaN inputs (LLVM's folds of `x * 1`, `x - 0`
+//! keep a NaN's payload where the IEEE operation gives the canonical
+//! NaN); real Triton compiles without fma contraction (#3).
 
 mod expr;
 mod stmt;
@@ -20,6 +31,7 @@ use super::gen::{Config, Program};
 use super::rng::Rng;
 use super::safe;
 use ksem_interp::dtype::DType;
+use ksem_interp::float::{self, Overflow, Rounding};
 use ksem_interp::frontend::triton::elab::Elab;
 use ksem_interp::frontend::triton::promote::PyNum;
 use ksem_interp::frontend::triton::value::Value;
@@ -131,7 +143,16 @@ impl<'c> Gen<'c> {
     }
 
     fn arith_dtype(&mut self) -> DType {
-        *self.rng.pick(&self.cfg.dtypes)
+        let d = *self.rng.pick(&self.cfg.dtypes);
+        if self.cfg.real_peer && d == DType::BF16 {
+            return DType::F16; // divergence 1
+        }
+        d
+    }
+
+    /// fp8 values (not against real Triton: divergences 2, 14, 15).
+    fn fp8(&self) -> bool {
+        self.cfg.fp8 && !self.cfg.real_peer
     }
 
     /// The tile shape of a [`Shape`].
@@ -171,7 +192,16 @@ impl<'c> Gen<'c> {
     /// A buffer argument of `total` elements with edge-biased contents.
     fn input_spec(&mut self, d: DType, total: usize) -> Json {
         let bits: Vec<Json> = (0..total)
-            .map(|_| json!(hex_bits(d, safe::edge_bits(&mut self.rng, d))))
+            .map(|_| {
+                let b = safe::edge_bits(&mut self.rng, d);
+                let nan = d.is_float() && float::to_f64(d, b).is_nan();
+                let b = if nan && self.cfg.real_peer {
+                    float::from_f64(d, 1.0, Rounding::NearestEven, Overflow::Infinity)
+                } else {
+                    b
+                };
+                json!(hex_bits(d, b))
+            })
             .collect();
         json!({"buffer": {"dtype": d.json_name(), "bits": bits}})
     }
@@ -206,7 +236,7 @@ impl<'c> Gen<'c> {
         let n_in = 1 + self.rng.below(3);
         let in_dtypes: Vec<DType> = (0..n_in)
             .map(|_| {
-                if self.cfg.fp8 && self.rng.chance(0.1) {
+                if self.fp8() && self.rng.chance(0.1) {
                     *self.rng.pick(&[DType::F8E4Nv, DType::F8E5])
                 } else {
                     self.arith_dtype()
@@ -299,7 +329,7 @@ impl<'c> Gen<'c> {
                 value = self.full_of(el, value)?;
             }
             let mut d = dtype_of(&value);
-            if self.cfg.fp8 && d == DType::F32 && self.rng.chance(0.1) {
+            if self.fp8() && d == DType::F32 && self.rng.chance(0.1) {
                 // a rounding edge: narrow to fp8 on the way out
                 d = *self.rng.pick(&[DType::F8E4Nv, DType::F8E5]);
                 value = self.to(el, value, d)?;
@@ -430,6 +460,78 @@ mod tests {
 
     fn cfg() -> Config {
         Config::default()
+    }
+
+    fn peer_cfg() -> Config {
+        Config {
+            real_peer: true,
+            ..Config::default()
+        }
+    }
+
+    /// Against real Triton the generator leaves out the documented
+    /// divergences (see the module documentation); without a peer it
+    /// uses them all. Checked on the IR, node by node.
+    #[test]
+    fn peer_programs_leave_out_the_known_divergences() {
+        use ksem_interp::ir::{walk, BinOp, Combiner, Elem, ExprKind, MathFn, UnOp};
+        let kinds = |c: &Config| {
+            let mut seen = BTreeSet::new();
+            for i in 0..300 {
+                let p = generate(c, 4, i);
+                let k = p.ir.expect("IR");
+                for (_, t) in &k.vars {
+                    if let Elem::Num(d) | Elem::Ptr(d, _) = t.elem {
+                        seen.insert(format!("{d}"));
+                    }
+                }
+                walk::for_each_expr(&k.body, &mut |e| {
+                    e.for_each(&mut |x| {
+                        let float = x.ty.dtype().is_float();
+                        match &x.kind {
+                            ExprKind::Unary(UnOp::Math(m), _)
+                                if !matches!(m, MathFn::Floor | MathFn::Ceil | MathFn::Abs) =>
+                            {
+                                seen.insert("approx-math".into());
+                            }
+                            ExprKind::Binary(BinOp::FDiv, a, _)
+                                if a.ty.dtype() != DType::F64 =>
+                            {
+                                seen.insert("fdiv<f64".into());
+                            }
+                            ExprKind::Binary(BinOp::FRem, ..) => {
+                                seen.insert("frem".into());
+                            }
+                            ExprKind::Reduce { combiner, .. }
+                                if float && matches!(**combiner, Combiner::Sum) =>
+                            {
+                                seen.insert("float-sum".into());
+                            }
+                            _ => {}
+                        }
+                        seen.insert(format!("{}", x.ty.dtype()));
+                    })
+                });
+            }
+            seen
+        };
+        let (all, peer) = (kinds(&cfg()), kinds(&peer_cfg()));
+        for k in ["bf16", "fp8e4nv", "fp8e5", "approx-math", "fdiv<f64", "frem", "float-sum"] {
+            assert!(all.contains(k), "{k} never generated: {all:?}");
+            assert!(!peer.contains(k), "{k} generated against real Triton");
+        }
+    }
+
+    #[test]
+    fn peer_programs_round_trip() {
+        for i in 0..100 {
+            let p = generate(&peer_cfg(), 6, i);
+            let l = parse_launch(&p.launch.to_string()).expect("launch");
+            let k = ksem_interp::elaborate_source("fuzz.py", &p.source, &l, None)
+                .unwrap_or_else(|e| panic!("program {i}: {}\n{}", e.render(), p.source));
+            same_program(p.ir.as_ref().expect("IR"), &k)
+                .unwrap_or_else(|e| panic!("program {i}: {e}\n{}", p.source));
+        }
     }
 
     /// Print → elaborate → `same_program` for `n` programs of `seed`: the

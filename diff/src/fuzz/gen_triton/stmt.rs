@@ -71,9 +71,15 @@ impl Gen<'_> {
                 let sum = if self.shape(&sum) != shape && shape == Shape::Scalar {
                     // keep the accumulator's shape: reduce a tile back to a scalar
                     let mut s = sum;
+                    // real Triton sums floats in another order (divergence 11)
+                    let f = if self.cfg.real_peer && dtype_of(&s).is_float() {
+                        "max"
+                    } else {
+                        "sum"
+                    };
                     for axis in (0..if self.two_d { 2 } else { 1 }).rev() {
                         s = el.call_builtin(
-                            "sum",
+                            f,
                             vec![s],
                             vec![("axis".into(), int(axis))],
                             sp(),
@@ -201,6 +207,12 @@ impl Gen<'_> {
             }
             _ if dtype_of(&a).is_int() => "xor_sum",
             _ => "sum",
+        };
+        // real Triton sums floats in another order (divergence 11)
+        let f = if f == "sum" && self.cfg.real_peer && dtype_of(&a).is_float() {
+            "max"
+        } else {
+            f
         };
         let n = self.rows * self.cols;
         let (a, axis) = if f.starts_with("arg") && axis.is_none() {
