@@ -1656,20 +1656,11 @@ impl<'m> Elab<'m> {
                     }
                 },
             };
-            let is_cx = p
-                .def
-                .annotation
-                .as_deref()
-                .is_some_and(|t| self.is_constexpr_annotation(t));
-            if is_cx && matches!(v, Value::Tensor(_)) {
-                return err(
-                    span,
-                    format!(
-                        "argument `{}` of `{name}` is tl.constexpr but a runtime value was passed",
-                        p.def.arg
-                    ),
-                );
-            }
+            // A helper's `tl.constexpr` annotation does not constrain its
+            // arguments: Triton 3.6's `call_JitFunction` binds a tensor passed
+            // there as an ordinary runtime value (the fused-attention tutorial
+            // passes `offs_m: tl.constexpr` a tl.arange tile), and a Python
+            // number stays compile-time whatever the annotation.
             env.insert(p.def.arg.to_string(), v);
         }
         let saved_env = std::mem::replace(&mut self.env, env);
