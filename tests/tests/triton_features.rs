@@ -95,3 +95,185 @@ def kern(out_ptr, n):
         None,
     );
 }
+
+// ----- Python min / max -------------------------------------------------------
+
+/// The elaborated type of the variable `name` (its last binding).
+fn var_type(src: &str, l: &ksem_interp::launch::Launch, name: &str) -> ksem_interp::ir::Type {
+    let k = elaborate(src, l).unwrap_or_else(|e| panic!("{}", e.render()));
+    let i = k
+        .vars
+        .iter()
+        .rposition(|(n, _)| n == name)
+        .unwrap_or_else(|| panic!("no variable {name}"));
+    k.vars[i].1.clone()
+}
+
+#[test]
+fn python_min_max_on_tensors_are_tl_minimum_and_maximum() {
+    let src = kernel(
+        "x_ptr, y_ptr, lo_ptr, hi_ptr",
+        "offs = tl.arange(0, 4)
+x = tl.load(x_ptr + offs)
+y = tl.load(y_ptr + offs)
+tl.store(lo_ptr + offs, min(x, y))
+tl.store(hi_ptr + offs, max(x, y))",
+    );
+    let l = launch(
+        &[1],
+        json!({"x_ptr": buf("int32", json!([3, -5, 7, 0])),
+               "y_ptr": buf("int32", json!([4, -6, 7, -1])),
+               "lo_ptr": zeros("int32", 4), "hi_ptr": zeros("int32", 4)}),
+    );
+    assert_eq!(i32s(&src, &l, "lo_ptr"), vec![3, -6, 7, -1]);
+    assert_eq!(i32s(&src, &l, "hi_ptr"), vec![4, -5, 7, 0]);
+}
+
+/// tl.minimum makes a literal a tensor first (float32 for 0.1), so a float16
+/// tensor meets a float32 one and the result is float32: max(0.0h, 0.1) is
+/// 0.1 rounded once to float32, 0x3dcccccd. (Were the literal converted to
+/// float16 first, as in `x + 0.1`, it would be 0x2e66 = 0.0999755859375,
+/// stored as 0x3dccc000.) NaN operands are ignored (propagate_nan=NONE):
+/// max(nan, 0.1) = 0.1; max(1.0, 0.1) = 1.0 = 0x3f800000; max(-inf, 0.1) = 0.1.
+#[test]
+fn python_max_with_a_float_literal_computes_in_float32() {
+    let src = kernel(
+        "x_ptr, out_ptr",
+        "offs = tl.arange(0, 4)
+x = tl.load(x_ptr + offs)
+z = max(x, 0.1)
+tl.store(out_ptr + offs, z)",
+    );
+    let l = launch(
+        &[1],
+        json!({"x_ptr": buf("float16", json!([0.0, "nan", 1.0, "-inf"])),
+               "out_ptr": zeros("float32", 4)}),
+    );
+    assert_eq!(
+        var_type(&src, &l, "z").dtype(),
+        ksem_interp::dtype::DType::F32
+    );
+    assert_eq!(
+        bits(&run_clean(&src, &l), "out_ptr"),
+        vec![0x3dcccccd, 0x3dcccccd, 0x3f800000, 0x3dcccccd]
+    );
+}
+
+/// bfloat16 operands are widened to float32 (Triton: "hardware doesn't
+/// support FMAX, FMIN, CMP for bfloat16"), and the result stays float32.
+#[test]
+fn min_of_bfloat16_is_float32() {
+    let src = kernel(
+        "x_ptr, out_ptr",
+        "offs = tl.arange(0, 4)
+x = tl.load(x_ptr + offs)
+z = min(x, x + 1)
+w = tl.minimum(x, x)
+tl.store(out_ptr + offs, z)",
+    );
+    let l = launch(
+        &[1],
+        json!({"x_ptr": buf("bfloat16", json!([1.5, -2.0, 0.0, 3.0])),
+               "out_ptr": zeros("float32", 4)}),
+    );
+    use ksem_interp::dtype::DType;
+    assert_eq!(var_type(&src, &l, "z").dtype(), DType::F32);
+    assert_eq!(var_type(&src, &l, "w").dtype(), DType::F32);
+    // min(x, x + 1) = x: 1.5, -2.0, 0.0, 3.0 as float32
+    assert_eq!(
+        bits(&run_clean(&src, &l), "out_ptr"),
+        vec![0x3fc00000, 0xc0000000, 0x00000000, 0x40400000]
+    );
+}
+
+/// No constant folding: on two constexprs min/max still give a 0-d tensor
+/// (Triton's code generator calls tl.minimum), so `x + max(A, 0.1)` with a
+/// float16 x adds a float32 0-d tensor: the result is float32 and
+/// 0.0h + 0.1f = 0x3dcccccd (a folded Python 0.1 would keep float16 and give
+/// 0x2e66 -> 0x3dccc000). min(3000000000, A) is a uint32 tensor (the literal's
+/// natural dtype wins the promotion over int32): 2.
+#[test]
+fn min_max_of_constexprs_are_tensors_not_folded() {
+    let src = kernel(
+        "x_ptr, out_ptr, big_ptr, A: tl.constexpr",
+        "offs = tl.arange(0, 4)
+x = tl.load(x_ptr + offs)
+z = x + max(A, 0.1)
+u = min(3000000000, A)
+tl.store(out_ptr + offs, z)
+tl.store(big_ptr, u)",
+    );
+    let l = launch(
+        &[1],
+        json!({"x_ptr": buf("float16", json!([0.0, 0.0, 0.0, 0.0])),
+               "out_ptr": zeros("float32", 4), "big_ptr": zeros("int64", 1),
+               "A": cx(json!(-1))}),
+    );
+    use ksem_interp::dtype::DType;
+    assert_eq!(var_type(&src, &l, "z").dtype(), DType::F32);
+    // min(3000000000, -1): promoted to uint32, -1 becomes 0xffffffff, so the
+    // minimum is 3000000000 (unsigned comparison), stored into int64.
+    assert_eq!(var_type(&src, &l, "u").dtype(), DType::U32);
+    let r = run_clean(&src, &l);
+    assert_eq!(bits(&r, "out_ptr"), vec![0x3dcccccd; 4]);
+    assert_eq!(bits(&r, "big_ptr"), vec![3000000000]);
+}
+
+#[test]
+fn constexpr_variable_from_min_is_refused() {
+    let src = kernel(
+        "out_ptr, A: tl.constexpr",
+        "N: tl.constexpr = min(A, 4)
+tl.store(out_ptr + tl.arange(0, N), 1)",
+    );
+    let l = launch(
+        &[1],
+        json!({"out_ptr": zeros("int32", 4), "A": cx(json!(8))}),
+    );
+    let d = refused(&src, &l);
+    assert_diag(
+        &src,
+        &d,
+        loc1(&src, "N: tl.constexpr"),
+        &["tl.constexpr variable must be given a compile-time value"],
+        None,
+    );
+}
+
+#[test]
+fn min_with_one_or_three_operands_is_refused() {
+    let l = launch(&[1], json!({"x_ptr": buf("int32", json!([1, 2, 3, 4]))}));
+    let src = kernel(
+        "x_ptr",
+        "x = tl.load(x_ptr + tl.arange(0, 4))
+tl.store(x_ptr + tl.arange(0, 4), min(x))",
+    );
+    let d = refused(&src, &l);
+    assert_diag(
+        &src,
+        &d,
+        loc1(&src, "min(x)"),
+        &["min() takes two operands"],
+        Some("tl.min(x) reduces"),
+    );
+    let src = kernel(
+        "x_ptr",
+        "x = tl.load(x_ptr + tl.arange(0, 4))
+tl.store(x_ptr + tl.arange(0, 4), max(x, 1, 2))",
+    );
+    let d = refused(&src, &l);
+    assert_diag(
+        &src,
+        &d,
+        loc1(&src, "max(x, 1, 2)"),
+        &["max() with 3 operands", "propagate_nan"],
+        Some("max(max(a, b), c)"),
+    );
+    // the third operand may be the NaN mode itself
+    let src = kernel(
+        "x_ptr",
+        "x = tl.load(x_ptr + tl.arange(0, 4)).to(tl.float32)
+tl.store(x_ptr + tl.arange(0, 4), max(x, 1.0, tl.PropagateNan.ALL).to(tl.int32))",
+    );
+    assert_eq!(i32s(&src, &l, "x_ptr"), vec![1, 2, 3, 4]);
+}

@@ -912,6 +912,8 @@ impl<'c> Gen<'c> {
     fn min_max(&mut self, a: E, b: E) -> E {
         self.features.insert("minmax");
         let (a, b, d) = self.fit_literals(a, b, false);
+        // tl.minimum makes a literal a tensor and widens bfloat16 to float32
+        let d = promote::minmax_type(a.operand(), b.operand()).unwrap_or(d);
         let f = *self.rng.pick(&["tl.minimum", "tl.maximum"]);
         E {
             code: format!("{f}({}, {})", a.code, b.code),

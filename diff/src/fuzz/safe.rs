@@ -19,7 +19,9 @@ pub fn convert(e: &E, t: DType) -> E {
         };
     }
     if convert_repeats_operand(e, t) {
-        let (lo, hi) = float_bounds(e.d, t);
+        // tl.minimum/tl.maximum make a literal bound a float32 tensor (its
+        // natural dtype), so a float64 operand's bounds must be float32-exact.
+        let (lo, hi) = float_bounds(if e.d == DType::F64 { DType::F32 } else { e.d }, t);
         return E {
             code: format!(
                 "tl.where({x} != {x}, 0, tl.minimum(tl.maximum({x}, {lo:?}), {hi:?})).to({})",
