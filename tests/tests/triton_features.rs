@@ -277,3 +277,169 @@ tl.store(x_ptr + tl.arange(0, 4), max(x, 1.0, tl.PropagateNan.ALL).to(tl.int32))
     );
     assert_eq!(i32s(&src, &l, "x_ptr"), vec![1, 2, 3, 4]);
 }
+
+// ----- dtype introspection --------------------------------------------------
+
+/// A helper dispatching on a dtype passed to it: `DT.is_floating()` and
+/// `DT.int_bitwidth` are compile-time values in `if` and arithmetic.
+#[test]
+fn dtype_passed_to_a_helper_dispatches_at_compile_time() {
+    let src = module(
+        "@triton.jit
+def scale(x, DT: tl.constexpr):
+    if DT.is_floating():
+        return x * 2
+    else:
+        return x + DT.int_bitwidth
+
+
+@triton.jit
+def kern(x_ptr, y_ptr, ox_ptr, oy_ptr):
+    offs = tl.arange(0, 4)
+    x = tl.load(x_ptr + offs)
+    y = tl.load(y_ptr + offs)
+    tl.store(ox_ptr + offs, scale(x, x.dtype))
+    tl.store(oy_ptr + offs, scale(y, y_ptr.dtype.element_ty))
+",
+    );
+    let l = launch(
+        &[1],
+        json!({"x_ptr": buf("float16", json!([1.5, -2.0, 0.25, 3.0])),
+               "y_ptr": buf("int8", json!([1, -1, 100, 127])),
+               "ox_ptr": zeros("float16", 4), "oy_ptr": zeros("int8", 4)}),
+    );
+    let r = run_clean(&src, &l);
+    // float16 x * 2: 3.0 = 0x4200, -4.0 = 0xc400, 0.5 = 0x3800, 6.0 = 0x4600
+    assert_eq!(bits(&r, "ox_ptr"), vec![0x4200, 0xc400, 0x3800, 0x4600]);
+    // int8 y + 8 (the literal fits int8, which is kept): 9, 7, 108, 135 wraps to -121 = 0x87
+    assert_eq!(bits(&r, "oy_ptr"), vec![0x09, 0x07, 0x6c, 0x87]);
+}
+
+/// Attributes of dtypes are compile-time numbers: they size tiles and
+/// initialise `tl.constexpr` variables; `x.dtype` and `ptr.type.element_ty`
+/// are dtypes for `tl.zeros` and `.to`.
+#[test]
+fn dtype_attributes_are_compile_time_values() {
+    let src = kernel(
+        "x_ptr, out_ptr, z_ptr",
+        "x = tl.load(x_ptr)
+BITS: tl.constexpr = x.dtype.primitive_bitwidth
+tl.store(out_ptr + tl.arange(0, BITS // 4), BITS + x_ptr.dtype.element_ty.fp_mantissa_width)
+z = tl.zeros([4], dtype=x.dtype) + x
+tl.store(z_ptr + tl.arange(0, 4), z.to(z_ptr.type.element_ty))",
+    );
+    let l = launch(
+        &[1],
+        json!({"x_ptr": buf("float32", json!([2.5])),
+               "out_ptr": zeros("int32", 8), "z_ptr": zeros("float16", 4)}),
+    );
+    let r = run_clean(&src, &l);
+    // 32 bits / 4 = 8 elements, each 32 + 23
+    assert_eq!(bits(&r, "out_ptr"), vec![55; 8]);
+    // 0.0 + 2.5 in float32, stored as float16 2.5 = 0x4100
+    assert_eq!(bits(&r, "z_ptr"), vec![0x4100; 4]);
+}
+
+/// Every property checked with tl.static_assert, which refuses the kernel
+/// when one is false (the last case proves that it does).
+#[test]
+fn type_objects_answer_as_tritons_core_py() {
+    let checks = [
+        "x.type.is_block()",
+        "x.type.shape == (4, 2)",
+        "x.type.shape != [4, 2, 1]",
+        "x.type.numel == 8",
+        "x.type.element_ty == tl.float32",
+        "x.type.scalar == x.dtype",
+        "not x.type.is_floating()",
+        "x_ptr.type.is_ptr()",
+        "x_ptr.type.element_ty == tl.float32",
+        "x_ptr.dtype.element_ty.is_fp32()",
+        "p.type.element_ty == x_ptr.dtype",
+        "p.type.element_ty.element_ty == tl.float32",
+        "x.dtype.name == 'fp32'",
+        "x_ptr.dtype.name == 'pointer<fp32>'",
+        "not x_ptr.dtype.is_floating()",
+        "tl.int1.is_int_unsigned()",
+        "not tl.int1.is_int_signed()",
+        "tl.int1.primitive_bitwidth == 1",
+        "tl.int8.get_int_min_value() == -128",
+        "tl.uint16.get_int_max_value() == 65535",
+        "tl.bfloat16.exponent_bias == 127",
+        "tl.float8e5.is_fp8()",
+        "tl.float16.is_standard_floating()",
+        "tl.float16.value == tl.float16",
+        "x.dtype != tl.float16",
+        "tl.float32.itemsize == 4",
+    ];
+    let l = launch(&[1], json!({"x_ptr": buf("float32", json!(vec![0.0; 8]))}));
+    for c in checks {
+        let src = kernel(
+            "x_ptr",
+            &format!(
+                "p = x_ptr + tl.reshape(tl.arange(0, 8), (4, 2))
+x = tl.load(p)
+tl.static_assert({c}, \"{}\")",
+                c.replace('"', "'")
+            ),
+        );
+        elaborate(&src, &l).unwrap_or_else(|e| panic!("{c}: {}", e.render()));
+    }
+    let src = kernel(
+        "x_ptr",
+        "x = tl.load(x_ptr)
+tl.static_assert(x.dtype.is_fp16(), \"not fp16\")",
+    );
+    let d = refused(&src, &l);
+    assert_diag(
+        &src,
+        &d,
+        loc1(&src, "tl.static_assert"),
+        &["not fp16"],
+        None,
+    );
+}
+
+#[test]
+fn missing_dtype_attributes_are_refused_at_their_position() {
+    let l = launch(&[1], json!({"x_ptr": buf("float32", json!([0.0]))}));
+    let src = kernel(
+        "x_ptr",
+        "x = tl.load(x_ptr)
+n: tl.constexpr = x.dtype.int_bitwidth",
+    );
+    let d = refused(&src, &l);
+    assert_diag(
+        &src,
+        &d,
+        loc1(&src, "x.dtype.int_bitwidth"),
+        &["type `fp32` has no attribute `int_bitwidth`"],
+        None,
+    );
+    let src = kernel(
+        "x_ptr",
+        "x = tl.load(x_ptr)
+tl.store(x_ptr, x + (x == x.dtype))",
+    );
+    let d = refused(&src, &l);
+    assert_diag(
+        &src,
+        &d,
+        loc1(&src, "x == x.dtype"),
+        &["cannot compare tensor"],
+        None,
+    );
+    let src = kernel(
+        "x_ptr",
+        "x = tl.load(x_ptr)
+tl.static_assert((x, 1) == (1, 1))",
+    );
+    let d = refused(&src, &l);
+    assert_diag(
+        &src,
+        &d,
+        loc1(&src, "(x, 1) == (1, 1)"),
+        &["tuples that hold runtime values"],
+        None,
+    );
+}

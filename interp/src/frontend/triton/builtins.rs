@@ -244,23 +244,6 @@ impl Elab<'_> {
                 span,
             }));
         }
-        if let Some(rest) = name.strip_prefix("dtype:") {
-            let (dn, pred) = rest.split_once(':').expect("dtype:NAME:PRED");
-            let d = super::module::dtype_name(dn)
-                .or_else(|| DType::from_name(dn))
-                .expect("dtype");
-            let r = match pred {
-                "is_floating" => d.is_float(),
-                "is_int" => d.is_int(),
-                "is_int_signed" => d.is_signed_int(),
-                "is_int_unsigned" => d.is_unsigned_int(),
-                "is_fp16" => d == DType::F16,
-                "is_bf16" => d == DType::BF16,
-                "is_fp32" => d == DType::F32,
-                _ => d == DType::F64,
-            };
-            return Ok(Value::Num(PyNum::Bool(r)));
-        }
         match name {
             "constexpr" => {
                 let b = bind(name, &["value"], false, args, kwargs, span)?;

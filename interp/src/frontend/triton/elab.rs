@@ -4,7 +4,8 @@
 
 use super::module::{constant_value, member, Module};
 use super::promote::{self, Operand, PyNum};
-use super::value::{fold_binop, fold_cmp, truthy, Value};
+use super::types;
+use super::value::{const_eq, fold_binop, fold_cmp, truthy, Value};
 use crate::dtype::DType;
 use crate::float::{self, Overflow, Rounding};
 use crate::ir::*;
@@ -1069,10 +1070,11 @@ impl<'m> Elab<'m> {
                 v => Ok(v),
             },
             Value::Tensor(e) => match attr {
-                "dtype" => Ok(match e.ty.elem {
-                    Elem::Num(d) => Value::DType(d),
-                    Elem::Ptr(d, _) => Value::PtrDType(d),
-                }),
+                "dtype" => Ok(types::elem_value(e.ty.elem)),
+                // a 0-d value's type is its scalar type; a tile's a block_type
+                "type" if e.ty.shape.is_empty() => Ok(types::elem_value(e.ty.elem)),
+                "type" => Ok(Value::BlockType(e.ty.elem, e.ty.shape.clone())),
+                "numel" => Ok(Value::Num(PyNum::Int(e.ty.numel() as i128))),
                 "shape" => Ok(Value::Tuple(
                     e.ty.shape
                         .iter()
@@ -1082,16 +1084,15 @@ impl<'m> Elab<'m> {
                 "T" => self.call_builtin("trans", vec![Value::Tensor(e)], vec![], span),
                 _ => Ok(Value::Method(Box::new(e), attr.to_string())),
             },
-            Value::PtrDType(d) if attr == "element_ty" => Ok(Value::DType(d)),
-            Value::DType(d) => match attr {
-                "primitive_bitwidth" => Ok(Value::Num(PyNum::Int(d.bits() as i128))),
-                "is_floating" | "is_int" | "is_int_signed" | "is_int_unsigned" | "is_fp16"
-                | "is_fp32" | "is_bf16" | "is_fp64" => {
-                    Ok(Value::Builtin(format!("dtype:{}:{attr}", d.name())))
-                }
-                _ => err(span, format!("unknown dtype attribute `{attr}`")),
-            },
-            Value::Num(n) if attr == "value" => Ok(Value::Num(n)),
+            t if types::is_type(&t) => {
+                types::attribute(&t, attr).map_err(|m| Diagnostic::new(span, m))
+            }
+            // `c.value` of a constexpr is the value itself
+            v @ (Value::Num(_) | Value::Str(_) | Value::None | Value::NanMode(_))
+                if attr == "value" =>
+            {
+                Ok(v)
+            }
             other => err(
                 span,
                 format!("{} has no attribute `{attr}`", other.describe()),
@@ -1482,13 +1483,44 @@ impl<'m> Elab<'m> {
                 .map(|r| Value::Num(PyNum::Bool(r)))
                 .map_err(|m| Diagnostic::new(span, m));
         }
-        if let (Value::DType(x), Value::DType(y)) = (&a, &b) {
-            let eq = x == y;
-            return match op {
-                C::Eq => Ok(Value::Num(PyNum::Bool(eq))),
-                C::NotEq => Ok(Value::Num(PyNum::Bool(!eq))),
-                _ => err(span, "dtypes can only be compared with == and !="),
+        if !matches!(
+            (&a, &b),
+            (
+                Value::Tensor(_) | Value::Num(_),
+                Value::Tensor(_) | Value::Num(_)
+            )
+        ) {
+            // compile-time values other than numbers: strings, None, types, tuples
+            if matches!(a, Value::Tensor(_)) || matches!(b, Value::Tensor(_)) {
+                return err(
+                    span,
+                    format!("cannot compare {} with {}", a.describe(), b.describe()),
+                );
+            }
+            let r = match (op, &a, &b) {
+                (C::Eq, ..) | (C::NotEq, ..) => {
+                    let Some(eq) = const_eq(&a, &b) else {
+                        return err(span, "cannot compare tuples that hold runtime values");
+                    };
+                    eq == (op == C::Eq)
+                }
+                // strings order by code point, as in Python
+                (C::Lt, Value::Str(x), Value::Str(y)) => x < y,
+                (C::LtE, Value::Str(x), Value::Str(y)) => x <= y,
+                (C::Gt, Value::Str(x), Value::Str(y)) => x > y,
+                (C::GtE, Value::Str(x), Value::Str(y)) => x >= y,
+                _ => {
+                    return err(
+                        span,
+                        format!(
+                            "cannot order {} and {} (only == and != compare them)",
+                            a.describe(),
+                            b.describe()
+                        ),
+                    )
+                }
             };
+            return Ok(Value::Num(PyNum::Bool(r)));
         }
         let (oa, ob) = (self.operand(&a, span)?, self.operand(&b, span)?);
         if matches!(&a, Value::Tensor(e) if e.ty.is_ptr())
@@ -1586,6 +1618,12 @@ impl<'m> Elab<'m> {
                 let mut all = vec![Value::Tensor(*recv)];
                 all.extend(args);
                 self.call_builtin(&m, all, kwargs, span)
+            }
+            Value::TypeMethod(recv, m) => {
+                if !args.is_empty() || !kwargs.is_empty() {
+                    return err(span, format!("{m}() takes no arguments"));
+                }
+                types::call_method(&recv, &m).map_err(|msg| Diagnostic::new(span, msg))
             }
             Value::DType(d) => err(span, format!("dtype {d} is not callable; use x.to({d})")),
             other => err(span, format!("{} is not callable", other.describe())),
