@@ -443,3 +443,111 @@ tl.static_assert((x, 1) == (1, 1))",
         None,
     );
 }
+
+// ----- string constexprs ----------------------------------------------------
+
+/// `{"constexpr": "relu"}` is a Python string; `if ACTIVATION == "relu":`
+/// picks the branch at compile time; the default `""` picks none.
+#[test]
+fn string_constexprs_select_branches_with_eq_and_ne() {
+    let src = kernel(
+        "x_ptr, out_ptr, ACTIVATION: tl.constexpr = \"\"",
+        "offs = tl.arange(0, 4)
+x = tl.load(x_ptr + offs)
+if ACTIVATION == \"relu\":
+    x = tl.maximum(x, 0.0)
+elif ACTIVATION == \"square\":
+    x = x * x
+if ACTIVATION != \"\":
+    x = x + 1.0
+tl.store(out_ptr + offs, x)",
+    );
+    let args = |act: Option<&str>| {
+        let mut a = json!({"x_ptr": buf("float32", json!([-2.0, 3.0, -0.5, 0.0])),
+                           "out_ptr": zeros("float32", 4)});
+        if let Some(s) = act {
+            a["ACTIVATION"] = cx(json!(s));
+        }
+        launch(&[1], a)
+    };
+    // relu then + 1: 1.0, 4.0, 1.0, 1.0
+    let r = run_clean(&src, &args(Some("relu")));
+    assert_eq!(
+        bits(&r, "out_ptr"),
+        vec![0x3f800000, 0x40800000, 0x3f800000, 0x3f800000]
+    );
+    // square then + 1: 5.0, 10.0, 1.25, 1.0
+    let r = run_clean(&src, &args(Some("square")));
+    assert_eq!(
+        bits(&r, "out_ptr"),
+        vec![0x40a00000, 0x41200000, 0x3fa00000, 0x3f800000]
+    );
+    // an unknown activation: only + 1
+    let r = run_clean(&src, &args(Some("gelu")));
+    assert_eq!(
+        bits(&r, "out_ptr"),
+        vec![0xbf800000, 0x40800000, 0x3f000000, 0x3f800000]
+    );
+    // the default "": unchanged
+    let r = run_clean(&src, &args(None));
+    assert_eq!(
+        bits(&r, "out_ptr"),
+        vec![0xc0000000, 0x40400000, 0xbf000000, 0x00000000]
+    );
+}
+
+/// A string naming a dtype is that dtype (as tools/triton_run.py passes it),
+/// so it is not equal to the string and converts like a dtype.
+#[test]
+fn a_string_constexpr_naming_a_dtype_is_the_dtype() {
+    let src = kernel(
+        "x_ptr, out_ptr, DT: tl.constexpr",
+        "x = tl.load(x_ptr + tl.arange(0, 2))
+tl.static_assert(DT != \"half\")
+tl.static_assert(DT == tl.float16)
+tl.store(out_ptr + tl.arange(0, 2), x.to(DT).to(tl.float32))",
+    );
+    for name in ["half", "float16", "fp16"] {
+        let l = launch(
+            &[1],
+            json!({"x_ptr": buf("float32", json!([0.1, 1.0])),
+                   "out_ptr": zeros("float32", 2), "DT": cx(json!(name))}),
+        );
+        // 0.1 -> float16 0x2e66 = 0.0999755859375 = float32 0x3dccc000
+        assert_eq!(
+            bits(&run_clean(&src, &l), "out_ptr"),
+            vec![0x3dccc000, 0x3f800000],
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn strings_compared_with_tensors_or_ordered_against_numbers_are_refused() {
+    let l = launch(
+        &[1],
+        json!({"x_ptr": buf("int32", json!([0])), "MODE": cx(json!("a"))}),
+    );
+    let src = kernel(
+        "x_ptr, MODE: tl.constexpr",
+        "x = tl.load(x_ptr)
+tl.store(x_ptr, tl.where(x == MODE, 1, 0))",
+    );
+    let d = refused(&src, &l);
+    assert_diag(
+        &src,
+        &d,
+        loc1(&src, "x == MODE"),
+        &["cannot compare tensor", "string \"a\""],
+        None,
+    );
+    let src = kernel("x_ptr, MODE: tl.constexpr", "tl.static_assert(MODE < 3)");
+    let d = refused(&src, &l);
+    assert_diag(&src, &d, loc1(&src, "MODE < 3"), &["cannot order"], None);
+    // strings order by code point
+    let src = kernel(
+        "x_ptr, MODE: tl.constexpr",
+        "tl.static_assert(MODE < \"b\")\ntl.static_assert(\"B\" < MODE)",
+    );
+    elaborate(&src, &l).unwrap_or_else(|e| panic!("{}", e.render()));
+}

@@ -169,12 +169,10 @@ impl<'m> Elab<'m> {
                         ConstArg::Float(f) => Value::Num(PyNum::Float(*f)),
                         ConstArg::Bool(b) => Value::Num(PyNum::Bool(*b)),
                         ConstArg::None => Value::None,
-                        ConstArg::Str(s) => {
-                            match super::module::dtype_name(s).or_else(|| DType::from_name(s)) {
-                                Some(d) => Value::DType(d),
-                                None => Value::Str(s.clone()),
-                            }
-                        }
+                        ConstArg::Str(s) => match super::module::constexpr_dtype(s) {
+                            Some(d) => Value::DType(d),
+                            None => Value::Str(s.clone()),
+                        },
                     };
                     self.env.insert(pname.clone(), v);
                     params.push(Param {

@@ -205,6 +205,22 @@ pub fn dtype_name(n: &str) -> Option<DType> {
     })
 }
 
+/// The dtype a launch's string constexpr names, if it names one (the rule of
+/// `tools/triton_run.py`, which passes such a string as that `tl` dtype and
+/// any other string as a Python `str`): a launch dtype name (`float16`,
+/// `fp16`, `f16`, `int1`, `bool`, …) or one of the host spellings `half`,
+/// `float`, `double`, `float8_e4m3fn`, `float8_e5m2`.
+pub fn constexpr_dtype(s: &str) -> Option<DType> {
+    dtype_name(s).or_else(|| DType::from_name(s)).or(match s {
+        "half" => Some(DType::F16),
+        "float" => Some(DType::F32),
+        "double" => Some(DType::F64),
+        "float8_e4m3fn" => Some(DType::F8E4Nv),
+        "float8_e5m2" => Some(DType::F8E5),
+        _ => None,
+    })
+}
+
 /// The value of a Python literal.
 pub fn constant_value(c: &Constant) -> Option<Value> {
     Some(match c {
