@@ -551,3 +551,103 @@ tl.store(x_ptr, tl.where(x == MODE, 1, 0))",
     );
     elaborate(&src, &l).unwrap_or_else(|e| panic!("{}", e.render()));
 }
+
+// ----- the call form f = triton.jit(f) ----------------------------------------
+
+#[test]
+fn a_plain_function_wrapped_by_triton_jit_is_a_kernel() {
+    let src = module(
+        "def add_kernel(x_ptr, out_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs) + 1)
+
+
+add_kernel = triton.jit(add_kernel)
+",
+    );
+    let l = launch(
+        &[1],
+        json!({"x_ptr": buf("int32", json!([1, 2, 3, 4])),
+               "out_ptr": zeros("int32", 4), "BLOCK": cx(json!(4))}),
+    );
+    assert_eq!(i32s(&src, &l, "out_ptr"), vec![2, 3, 4, 5]);
+}
+
+/// A helper wrapped under another name, `triton.jit(…)(f)` with options,
+/// and a jit function wrapped by `triton.autotune(…)`: each name is the jit
+/// function the host (or another jit function) calls.
+#[test]
+fn call_forms_with_options_wrappers_and_new_names() {
+    let src = module(
+        "from triton import heuristics
+
+
+def _twice(v):
+    return v * 2
+
+
+twice = triton.jit(_twice)
+
+
+def _kernel(x_ptr, out_ptr):
+    offs = tl.arange(0, 4)
+    tl.store(out_ptr + offs, twice(tl.load(x_ptr + offs)))
+
+
+kernel = triton.autotune(configs=[], key=[])(triton.jit(debug=False)(_kernel))
+
+
+def _other(x_ptr, out_ptr):
+    tl.store(out_ptr, twice(twice(tl.load(x_ptr))))
+
+
+other = heuristics({})(triton.jit(_other))
+",
+    );
+    let l = |k: &str| {
+        let text = json!({"kernel": k, "grid": [1],
+            "args": {"x_ptr": buf("int32", json!([1, -2, 3, 50])),
+                     "out_ptr": zeros("int32", 4)}})
+        .to_string();
+        try_launch(&text).unwrap()
+    };
+    assert_eq!(i32s(&src, &l("kernel"), "out_ptr"), vec![2, -4, 6, 100]);
+    assert_eq!(i32s(&src, &l("other"), "out_ptr"), vec![4, 0, 0, 0]);
+    // the file has two kernels (twice is called by both): say which
+    let d = refused(
+        &src,
+        &launch(
+            &[1],
+            json!({"x_ptr": buf("int32", json!([1])), "out_ptr": zeros("int32", 1)}),
+        ),
+    );
+    assert!(d.message.contains("several kernels"), "{}", d.message);
+    assert!(
+        d.help.as_deref().unwrap_or("").contains("kernel, other"),
+        "{:?}",
+        d.help
+    );
+}
+
+#[test]
+fn calling_a_plain_function_from_a_kernel_is_refused_with_the_call_form() {
+    let src = module(
+        "def helper(v):
+    return v + 1
+
+
+@triton.jit
+def kern(x_ptr):
+    tl.store(x_ptr, helper(tl.load(x_ptr)))
+",
+    );
+    let l = launch(&[1], json!({"x_ptr": buf("int32", json!([1]))}));
+    let d = refused(&src, &l);
+    assert_diag(
+        &src,
+        &d,
+        loc1(&src, "helper(tl.load"),
+        &["`helper` is a plain Python function"],
+        Some("helper = triton.jit(helper)"),
+    );
+}

@@ -1046,6 +1046,13 @@ impl<'m> Elab<'m> {
         if let Some(v) = self.m.globals.get(name) {
             return Ok(v.clone());
         }
+        if self.m.plain_funcs.contains_key(name) {
+            return Err(Diagnostic::new(
+                span,
+                format!("`{name}` is a plain Python function: a Triton kernel can call only @triton.jit functions"),
+            )
+            .with_help(format!("decorate it with @triton.jit, or wrap it at module level: {name} = triton.jit({name})")));
+        }
         Ok(match name {
             "range" => Value::Builtin("py:range".into()),
             "min" | "max" | "abs" | "int" | "float" | "bool" => Value::Builtin(format!("py:{name}")),
