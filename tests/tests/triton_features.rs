@@ -651,3 +651,144 @@ def kern(x_ptr):
         Some("helper = triton.jit(helper)"),
     );
 }
+
+// ----- tl.cumsum / tl.cumprod -------------------------------------------------
+
+#[test]
+fn cumsum_along_each_axis_forward_and_reverse() {
+    let src = kernel(
+        "x_ptr, f_ptr, r_ptr, a0_ptr, a1_ptr",
+        "k = tl.arange(0, 4)
+x = tl.load(x_ptr + k)
+tl.store(f_ptr + k, tl.cumsum(x))
+tl.store(r_ptr + k, x.cumsum(0, reverse=True))
+m = tl.reshape(x, (2, 2))
+i = tl.arange(0, 2)[:, None] * 2 + tl.arange(0, 2)[None, :]
+tl.store(a0_ptr + i, tl.cumsum(m, axis=0))
+tl.store(a1_ptr + i, tl.cumsum(m, axis=-1))",
+    );
+    let l = launch(
+        &[1],
+        json!({"x_ptr": buf("int32", json!([1, 2, 3, 4])),
+               "f_ptr": zeros("int32", 4), "r_ptr": zeros("int32", 4),
+               "a0_ptr": zeros("int32", 4), "a1_ptr": zeros("int32", 4)}),
+    );
+    assert_eq!(i32s(&src, &l, "f_ptr"), vec![1, 3, 6, 10]);
+    assert_eq!(i32s(&src, &l, "r_ptr"), vec![10, 9, 7, 4]);
+    // [[1, 2], [3, 4]]: down the columns [[1, 2], [4, 6]], along the rows [[1, 3], [3, 7]]
+    assert_eq!(i32s(&src, &l, "a0_ptr"), vec![1, 2, 4, 6]);
+    assert_eq!(i32s(&src, &l, "a1_ptr"), vec![1, 3, 3, 7]);
+}
+
+/// Floats scan in sequential order, y[i] = y[i-1] + x[i]: with
+/// x = [1e8, 1, -1e8, 1] in float32 (1e8 = 0x4cbebc20, spacing 8 there),
+/// y = [1e8, 1e8 (1e8 + 1 rounds back), 0, 1.0] — a tree or Hillis-Steele
+/// order gives 0 for the last element. Reverse: y[3] = 1, y[2] = 1 - 1e8 =
+/// -1e8, y[1] = -1e8 + 1 = -1e8, y[0] = -1e8 + 1e8 = +0.0. A NaN first
+/// element is kept as it is (no operation touches it), later ones are sums:
+/// float32 arithmetic giving NaN gives 0x7fffffff.
+#[test]
+fn float_cumsum_is_sequential_and_keeps_nan_rules() {
+    let src = kernel(
+        "x_ptr, n_ptr, f_ptr, r_ptr, nf_ptr",
+        "k = tl.arange(0, 4)
+x = tl.load(x_ptr + k)
+tl.store(f_ptr + k, tl.cumsum(x))
+tl.store(r_ptr + k, tl.cumsum(x, reverse=True))
+tl.store(nf_ptr + k, tl.cumsum(tl.load(n_ptr + k)))",
+    );
+    let l = launch(
+        &[1],
+        json!({"x_ptr": buf("float32", json!([1e8, 1.0, -1e8, 1.0])),
+               "n_ptr": {"buffer": {"dtype": "float32", "bits": ["0x7fc00001", "0x3f800000", "0x3f800000", "0x3f800000"]}},
+               "f_ptr": zeros("float32", 4), "r_ptr": zeros("float32", 4),
+               "nf_ptr": zeros("float32", 4)}),
+    );
+    let r = run_clean(&src, &l);
+    assert_eq!(
+        bits(&r, "f_ptr"),
+        vec![0x4cbebc20, 0x4cbebc20, 0x00000000, 0x3f800000]
+    );
+    assert_eq!(
+        bits(&r, "r_ptr"),
+        vec![0x00000000, 0xccbebc20, 0xccbebc20, 0x3f800000]
+    );
+    assert_eq!(
+        bits(&r, "nf_ptr"),
+        vec![0x7fc00001, 0x7fffffff, 0x7fffffff, 0x7fffffff]
+    );
+}
+
+/// Result dtypes (Triton 3.6 standard.py): cumsum widens int8 to int32 (as
+/// tl.sum) unless `dtype=` says otherwise; cumprod keeps int8 and wraps;
+/// bfloat16 scans in float32.
+#[test]
+fn scan_result_dtypes() {
+    let src = kernel(
+        "x_ptr, s_ptr, s8_ptr, p_ptr, h_ptr",
+        "k = tl.arange(0, 4)
+x = tl.load(x_ptr + k)
+s = tl.cumsum(x)
+s8 = tl.cumsum(x, dtype=tl.int8)
+p = tl.cumprod(x)
+h = tl.cumsum(x.to(tl.bfloat16))
+tl.store(s_ptr + k, s)
+tl.store(s8_ptr + k, s8)
+tl.store(p_ptr + k, p)
+tl.store(h_ptr + k, h)",
+    );
+    let l = launch(
+        &[1],
+        json!({"x_ptr": buf("int8", json!([2, 100, 3, 5])),
+               "s_ptr": zeros("int32", 4), "s8_ptr": zeros("int8", 4),
+               "p_ptr": zeros("int8", 4), "h_ptr": zeros("float32", 4)}),
+    );
+    use ksem_interp::dtype::DType;
+    assert_eq!(var_type(&src, &l, "s").dtype(), DType::I32);
+    assert_eq!(var_type(&src, &l, "s8").dtype(), DType::I8);
+    assert_eq!(var_type(&src, &l, "p").dtype(), DType::I8);
+    assert_eq!(var_type(&src, &l, "h").dtype(), DType::F32);
+    let r = run_clean(&src, &l);
+    // 2, 102, 105, 110 in int32
+    assert_eq!(bits(&r, "s_ptr"), vec![2, 102, 105, 110]);
+    // in int8: 2, 102, 105, 110 (no wrap yet)
+    assert_eq!(bits(&r, "s8_ptr"), vec![2, 102, 105, 110]);
+    // 2, 200 -> -56 (0xc8), -56 * 3 = -168 -> 88 (0x58), 88 * 5 = 440 -> 184 (0xb8)
+    assert_eq!(bits(&r, "p_ptr"), vec![0x02, 0xc8, 0x58, 0xb8]);
+    // float32 2, 102, 105, 110
+    assert_eq!(
+        bits(&r, "h_ptr"),
+        vec![0x40000000, 0x42cc0000, 0x42d20000, 0x42dc0000]
+    );
+}
+
+#[test]
+fn unsupported_scans_are_refused() {
+    let l = launch(&[1], json!({"x_ptr": buf("int32", json!([1, 2, 3, 4]))}));
+    let cases = [
+        ("tl.cumsum(tl.load(x_ptr))", "0-d value", None),
+        ("tl.cumsum(x, axis=1)", "axis 1 is out of range", None),
+        (
+            "tl.cumprod(x, reverse=r)",
+            "expected a compile-time bool",
+            None,
+        ),
+        (
+            "tl.associative_scan(x, 0, kern)",
+            "tl.associative_scan",
+            Some("tl.cumsum"),
+        ),
+    ];
+    for (call, msg, help) in cases {
+        let src = kernel(
+            "x_ptr",
+            &format!(
+                "x = tl.load(x_ptr + tl.arange(0, 4))
+r = x > 0
+tl.store(x_ptr + tl.arange(0, 4), {call})"
+            ),
+        );
+        let d = refused(&src, &l);
+        assert_diag(&src, &d, loc1(&src, call), &[msg], help);
+    }
+}

@@ -697,6 +697,63 @@ impl Elab<'_> {
                 let comb = self.custom_combiner(&f, x.ty.dtype(), span)?;
                 self.reduce(x, b.opt("axis"), keep, comb, span)
             }
+            "cumsum" | "cumprod" => {
+                let params: &[&'static str] = if name == "cumsum" {
+                    &["input", "axis", "reverse", "dtype"]
+                } else {
+                    &["input", "axis", "reverse"]
+                };
+                let b = bind(name, params, false, args, kwargs, span)?;
+                let x = self.to_tensor(b.req("input", span)?, span)?;
+                if x.ty.is_ptr() {
+                    return err(span, format!("tl.{name} of pointers ({})", x.ty));
+                }
+                if x.ty.shape.is_empty() {
+                    return err(
+                        span,
+                        format!("tl.{name} of a 0-d value (Triton scans tiles)"),
+                    );
+                }
+                let axis = match b.opt("axis") {
+                    Some(a) => {
+                        normalize_axis(const_int(&a, "axis", span)?, x.ty.shape.len(), span)?
+                    }
+                    None => 0,
+                };
+                let reverse = const_bool(b.get("reverse"), false, span)?;
+                // Triton 3.6 (standard.py): bfloat16 scans in float32; cumsum
+                // then converts to `dtype` or widens narrow integers (as tl.sum)
+                let x = if x.ty.dtype() == DType::BF16 {
+                    self.cast(x, DType::F32, CONVERT)
+                } else {
+                    x
+                };
+                let (x, op) = if name == "cumsum" {
+                    let out = match b.opt("dtype") {
+                        Some(v) => as_dtype(&v, span)?,
+                        None => sum_dtype(x.ty.dtype()),
+                    };
+                    (self.convert(x, out, false, None, span)?, BinOp::Add)
+                } else {
+                    (x, BinOp::Mul)
+                };
+                let ty = x.ty.clone();
+                Ok(Value::Tensor(Expr {
+                    kind: ExprKind::Scan {
+                        arg: Box::new(x),
+                        axis,
+                        reverse,
+                        op,
+                    },
+                    ty,
+                    span,
+                }))
+            }
+            "associative_scan" => Err(Diagnostic::new(
+                span,
+                "tl.associative_scan with a combine function is not supported by ksem yet",
+            )
+            .with_help("use tl.cumsum(x, axis, reverse) or tl.cumprod(x, axis, reverse)")),
             "broadcast_to" => {
                 let b = bind(name, &["input", "shape"], true, args, kwargs, span)?;
                 let x = self.to_tensor(b.req("input", span)?, span)?;
