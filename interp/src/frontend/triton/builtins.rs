@@ -426,8 +426,9 @@ impl Elab<'_> {
                     return Err(Diagnostic::new(
                         span,
                         format!(
-                            "{short}() with {} operands: Triton passes the third as \
-                             tl.{short}imum's propagate_nan and ignores the rest",
+                            "{short}() with {} operands: Triton passes the third to \
+                             tl.{short}imum as propagate_nan (an error for floats, \
+                             ignored for integers)",
                             args.len()
                         ),
                     )
