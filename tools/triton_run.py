@@ -72,10 +72,10 @@ from fractions import Fraction
 
 ALIASES = {
     "int1": "bool", "i1": "bool",
-    "fp16": "float16", "half": "float16",
+    "fp16": "float16", "half": "float16", "f16": "float16",
     "bf16": "bfloat16",
-    "fp32": "float32", "float": "float32",
-    "fp64": "float64", "double": "float64",
+    "fp32": "float32", "float": "float32", "f32": "float32",
+    "fp64": "float64", "double": "float64", "f64": "float64",
     "fp8e4nv": "float8e4nv", "float8_e4m3fn": "float8e4nv",
     "fp8e5": "float8e5", "float8_e5m2": "float8e5",
     "i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64",

@@ -68,7 +68,10 @@ impl Inexact {
                 self.expr(val) || self.ptr_roots(ptr).iter().any(|&b| self.buf[b])
             }
             ExprKind::Var(v) => self.var.get(*v).copied().unwrap_or(false),
-            ExprKind::Broadcast(x) | ExprKind::Reshape(x) | ExprKind::Permute(x, _) => self.expr(x),
+            ExprKind::Broadcast(x)
+            | ExprKind::Reshape(x)
+            | ExprKind::Permute(x, _)
+            | ExprKind::Scan { arg: x, .. } => self.expr(x),
             ExprKind::Cast(x, _) => self.expr(x),
             ExprKind::Unary(op, x) => matches!(op, UnOp::Math(f) if f.is_inexact()) || self.expr(x),
             ExprKind::Binary(op, a, b) => op.is_inexact() || self.expr(a) || self.expr(b),
@@ -217,7 +220,8 @@ impl Inexact {
             | ExprKind::Reshape(x)
             | ExprKind::Permute(x, _)
             | ExprKind::Cast(x, _)
-            | ExprKind::Unary(_, x) => self.visit(x),
+            | ExprKind::Unary(_, x)
+            | ExprKind::Scan { arg: x, .. } => self.visit(x),
             ExprKind::Binary(_, a, b) => {
                 self.visit(a);
                 self.visit(b);

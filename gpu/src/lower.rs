@@ -1088,7 +1088,59 @@ impl<'a> Lower<'a> {
                 combiner,
                 ..
             } => self.reduce(e, arg, axis.unwrap_or(0), combiner)?,
+            ExprKind::Scan {
+                arg,
+                axis,
+                reverse,
+                op,
+            } => self.scan(e, arg, *axis, *reverse, *op)?,
         })
+    }
+
+    /// An inclusive scan in the interpreter's sequential order, in shared
+    /// memory: one work item per line along `axis` walks it element by element.
+    fn scan(
+        &mut self,
+        e: &Expr,
+        arg: &Expr,
+        axis: usize,
+        reverse: bool,
+        op: BinOp,
+    ) -> LResult<Val> {
+        let xv = self.expr(arg)?;
+        let shape = &arg.ty.shape;
+        if axis >= shape.len() {
+            return err(e.span, "scan of a 0-d value");
+        }
+        let n = shape[axis];
+        let inner: usize = shape[axis + 1..].iter().product();
+        let total: usize = shape.iter().product();
+        let lines = total.checked_div(n).unwrap_or(0);
+        let d = arg.ty.dtype();
+        let cty = bits_type(d);
+        self.need_smem((total * (d.storage_bits() as usize / 8)).div_ceil(16) * 16);
+        let sp = e.span;
+        let s = self.fresh();
+        self.line(&format!("{cty}* const {s} = ({cty}*)ksem_smem;"), sp);
+        self.line(&format!("KSEM_FOR({total}) {s}[KSEM_I] = {};", xv.at()), sp);
+        self.sync(sp)?;
+        let comb = binary_c(op, &arg.ty, d, &format!("{s}[ip]"), &format!("{s}[ic]"), sp)?;
+        let (first, step) = if reverse {
+            (format!("{}", (n.max(1) - 1) * inner), format!("-{inner}"))
+        } else {
+            ("0".to_string(), format!("{inner}"))
+        };
+        self.line(
+            &format!(
+                "KSEM_WORK({lines}) {{ int ip = (w / {inner}) * {} + w % {inner} + {first}; for (int k = 1; k < {n}; ++k) {{ const int ic = ip + ({step}); {s}[ic] = {comb}; ip = ic; }} }}",
+                n * inner
+            ),
+            sp,
+        );
+        self.sync(sp)?;
+        let out = self.materialized(e, format!("{s}[KSEM_I]"));
+        self.sync(sp)?;
+        Ok(out)
     }
 
     /// A reduction in the canonical tree order of DESIGN.md, in shared memory.

@@ -383,7 +383,8 @@ impl SimtLower<'_> {
             | ExprKind::Broadcast(_)
             | ExprKind::Reshape(_)
             | ExprKind::Permute(..)
-            | ExprKind::Reduce { .. } => {
+            | ExprKind::Reduce { .. }
+            | ExprKind::Scan { .. } => {
                 return Err(LowerError {
                     span: e.span,
                     message: "a tile operation in a SIMT program".into(),

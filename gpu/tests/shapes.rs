@@ -60,7 +60,23 @@ fn cases() -> Vec<(Kernel, Launch)> {
     let grid = r#"{"grid": [3, 5], "args": {
         "o_ptr": {"buffer": {"dtype": "int32", "len": 184}},
         "BLOCK": {"constexpr": 8}}}"#;
+    let scans = format!(
+        r#"{{"grid": [1], "args": {{
+            "x_ptr": {{"buffer": {{"dtype": "float32", "data": [{}]}}}},
+            "i_ptr": {{"buffer": {{"dtype": "int8", "data": [3, -7, 100, 2, -128, 5, 0, 9, 11, -1, 64, 3, 2, 2, -3, 127]}}}},
+            "o_sum0": {}, "o_sum1r": {}, "o_prod1": {}, "o_mid": {}, "o_isum": {}, "o_iprod": {},
+            "o_bf": {}}}}}"#,
+        x.split(", ").take(32).collect::<Vec<_>>().join(", "),
+        f32buf(32),
+        f32buf(32),
+        f32buf(32),
+        f32buf(32),
+        i32buf(16),
+        "{\"buffer\": {\"dtype\": \"int8\", \"len\": 16}}",
+        f32buf(32)
+    );
     vec![
+        case("scans", &scans),
         case("shapes3d", &shapes),
         case("control", control),
         case("grid2d", grid),

@@ -222,6 +222,16 @@ pub fn expr(k: &Kernel, e: &Expr) -> String {
             };
             format!("reduce[{c}, axis={axis:?}]({})", expr(k, arg))
         }
+        ExprKind::Scan {
+            arg,
+            axis,
+            reverse,
+            op,
+        } => format!(
+            "scan[{op:?}, axis={axis}{}]({})",
+            if *reverse { ", reverse" } else { "" },
+            expr(k, arg)
+        ),
     };
     format!("{inner}:{t}")
 }

@@ -1134,7 +1134,8 @@ impl<'a> BlockRun<'a> {
             | ExprKind::Broadcast(_)
             | ExprKind::Reshape(_)
             | ExprKind::Permute(..)
-            | ExprKind::Reduce { .. } => {
+            | ExprKind::Reduce { .. }
+            | ExprKind::Scan { .. } => {
                 return Err(Stop::Error(Diagnostic::new(
                     e.span,
                     "a tile operation in a SIMT program (the IR verifier rejects it)",

@@ -401,7 +401,54 @@ impl Instance<'_> {
                 let t = self.eval(arg)?;
                 self.reduce(&t, arg.ty.dtype(), axis.unwrap_or(0), combiner, e)?
             }
+            ExprKind::Scan {
+                arg,
+                axis,
+                reverse,
+                op,
+            } => {
+                let t = self.eval(arg)?;
+                self.scan(&t, arg.ty.dtype(), *axis, *reverse, *op, e)?
+            }
         })
+    }
+
+    /// An inclusive scan along `axis` in sequential order: each element is
+    /// `op(previous result, element)`, the first (last, with `reverse`) kept.
+    fn scan(
+        &mut self,
+        t: &Tile,
+        d: DType,
+        axis: usize,
+        reverse: bool,
+        op: BinOp,
+        e: &Expr,
+    ) -> Result<Tile, Stop> {
+        let shape = t.data.shape().to_vec();
+        let vals = t.flat();
+        let n = shape[axis];
+        let inner: usize = shape[axis + 1..].iter().product();
+        let outer = vals.len().checked_div(n * inner).unwrap_or(0);
+        let mut out = vals.clone();
+        let mut inex: Vec<bool> = (0..vals.len()).map(|i| t.inexact_at(i)).collect();
+        for o in 0..outer {
+            for j in 0..inner {
+                let at = |k: usize| (o * n + k) * inner + j;
+                let mut prev: Option<usize> = None;
+                for s in 0..n {
+                    let i = at(if reverse { n - 1 - s } else { s });
+                    if let Some(p) = prev {
+                        out[i] = ops::binary(op, d, out[p], vals[i]).map_err(|k| {
+                            let msg = format!("scan {op:?} of {d} values");
+                            self.ub(k, e.span, unravel(&shape, i), msg)
+                        })?;
+                        inex[i] |= inex[p];
+                    }
+                    prev = Some(i);
+                }
+            }
+        }
+        Ok(Tile::from_vec(&shape, out, Some(inex)))
     }
 
     fn binary(

@@ -279,7 +279,8 @@ fn children_mut(e: &mut Expr) -> Vec<&mut Expr> {
         | ExprKind::Reshape(x)
         | ExprKind::Permute(x, _)
         | ExprKind::Cast(x, _)
-        | ExprKind::Unary(_, x) => vec![&mut **x],
+        | ExprKind::Unary(_, x)
+        | ExprKind::Scan { arg: x, .. } => vec![&mut **x],
         ExprKind::Binary(_, a, b) => vec![&mut **a, &mut **b],
         ExprKind::Select(a, b, c) | ExprKind::Fma(a, b, c) => vec![&mut **a, &mut **b, &mut **c],
         ExprKind::Load { ptr, mask, other } => {

@@ -115,4 +115,14 @@ pub enum ExprKind {
         keep_dims: bool,
         combiner: Box<Combiner>,
     },
+    /// Inclusive scan (prefix combination) along `axis`, in sequential order:
+    /// `y[0] = x[0]`, `y[i] = op(y[i-1], x[i])` (with `reverse`, from the last
+    /// element: `y[n-1] = x[n-1]`, `y[i] = op(y[i+1], x[i])`). `op` is
+    /// `BinOp::Add` or `BinOp::Mul`; the result has the argument's type.
+    Scan {
+        arg: Box<Expr>,
+        axis: usize,
+        reverse: bool,
+        op: BinOp,
+    },
 }

@@ -341,6 +341,18 @@ impl Verifier<'_> {
                     return fail(span, "reduction axis out of range");
                 }
             }
+            ExprKind::Scan { arg, axis, op, .. } => {
+                self.expr(arg)?;
+                if *axis >= arg.ty.shape.len() {
+                    return fail(span, "scan axis out of range");
+                }
+                if arg.ty != e.ty || arg.ty.is_ptr() {
+                    return fail(span, format!("scan of {} typed {}", arg.ty, e.ty));
+                }
+                if !matches!(op, BinOp::Add | BinOp::Mul) {
+                    return fail(span, format!("scan with {op:?}"));
+                }
+            }
         }
         Ok(())
     }

@@ -57,7 +57,8 @@ impl Expr {
             | ExprKind::Reshape(x)
             | ExprKind::Permute(x, _)
             | ExprKind::Cast(x, _)
-            | ExprKind::Unary(_, x) => vec![x],
+            | ExprKind::Unary(_, x)
+            | ExprKind::Scan { arg: x, .. } => vec![x],
             ExprKind::Binary(_, a, b) => vec![a, b],
             ExprKind::Select(a, b, c) | ExprKind::Fma(a, b, c) => vec![a, b, c],
             ExprKind::Load { ptr, mask, other } => [Some(ptr), mask.as_ref(), other.as_ref()]

@@ -57,7 +57,9 @@ impl Gen<'_> {
         let f = dtype_of(&v);
         if f.is_float() && t.is_int() && t != DType::Bool {
             let x = self.bind(el, v)?;
-            let (lo, hi) = safe::float_bounds(f, t);
+            // tl.minimum/tl.maximum make a literal bound a float32 tile (its
+            // natural dtype), so a float64 operand's bounds must be float32-exact
+            let (lo, hi) = safe::float_bounds(if f == DType::F64 { DType::F32 } else { f }, t);
             let nan = el.compare(CmpOp::NotEq, x.clone(), x.clone(), sp())?;
             let lo = Value::Num(PyNum::Float(lo));
             let hi = Value::Num(PyNum::Float(hi));

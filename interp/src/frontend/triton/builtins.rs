@@ -244,23 +244,6 @@ impl Elab<'_> {
                 span,
             }));
         }
-        if let Some(rest) = name.strip_prefix("dtype:") {
-            let (dn, pred) = rest.split_once(':').expect("dtype:NAME:PRED");
-            let d = super::module::dtype_name(dn)
-                .or_else(|| DType::from_name(dn))
-                .expect("dtype");
-            let r = match pred {
-                "is_floating" => d.is_float(),
-                "is_int" => d.is_int(),
-                "is_int_signed" => d.is_signed_int(),
-                "is_int_unsigned" => d.is_unsigned_int(),
-                "is_fp16" => d == DType::F16,
-                "is_bf16" => d == DType::BF16,
-                "is_fp32" => d == DType::F32,
-                _ => d == DType::F64,
-            };
-            return Ok(Value::Num(PyNum::Bool(r)));
-        }
         match name {
             "constexpr" => {
                 let b = bind(name, &["value"], false, args, kwargs, span)?;
@@ -417,25 +400,41 @@ impl Elab<'_> {
                     span,
                 }))
             }
-            "minimum" | "maximum" => {
-                let b = bind(
-                    name,
-                    &["x", "y", "propagate_nan"],
-                    false,
-                    args,
-                    kwargs,
-                    span,
-                )?;
-                let mode = self.nan_mode(b.opt("propagate_nan"), span)?;
-                let (x, y) = self.promote_pair(b.req("x", span)?, b.req("y", span)?, span)?;
-                let (x, y) = self.broadcast_pair(x, y, span)?;
-                let d = x.ty.dtype();
-                let op = if name == "minimum" {
-                    BinOp::Min(mode)
-                } else {
-                    BinOp::Max(mode)
+            "minimum" | "maximum" => self.min_max(name == "minimum", args, kwargs, span),
+            "py:min" | "py:max" => {
+                // Triton 3.6's code generator binds Python's `min`/`max` to
+                // tl.minimum/tl.maximum (`builtin_namespace`), with no
+                // constant folding: min(2, 3) is a 0-d int32 tensor.
+                let short = &name[3..];
+                let help = || {
+                    format!(
+                        "Triton's {short}(a, b) is tl.{short}imum(a, b); nest calls for more \
+                         operands ({short}({short}(a, b), c)); tl.{short}(x) reduces a tensor"
+                    )
                 };
-                Ok(Value::Tensor(self.mk_binary(op, x, y, d, span)))
+                if args.len() < 2 && !kwargs.iter().any(|(k, _)| k == "y") {
+                    return Err(Diagnostic::new(
+                        span,
+                        format!(
+                            "{short}() takes two operands in a Triton kernel, got {}",
+                            args.len()
+                        ),
+                    )
+                    .with_help(help()));
+                }
+                if args.len() > 2 && !matches!(args[2], Value::NanMode(_)) {
+                    return Err(Diagnostic::new(
+                        span,
+                        format!(
+                            "{short}() with {} operands: Triton passes the third to \
+                             tl.{short}imum as propagate_nan (an error for floats, \
+                             ignored for integers)",
+                            args.len()
+                        ),
+                    )
+                    .with_help(help()));
+                }
+                self.min_max(short == "min", args, kwargs, span)
             }
             "clamp" => {
                 let b = bind(
@@ -699,6 +698,63 @@ impl Elab<'_> {
                 let comb = self.custom_combiner(&f, x.ty.dtype(), span)?;
                 self.reduce(x, b.opt("axis"), keep, comb, span)
             }
+            "cumsum" | "cumprod" => {
+                let params: &[&'static str] = if name == "cumsum" {
+                    &["input", "axis", "reverse", "dtype"]
+                } else {
+                    &["input", "axis", "reverse"]
+                };
+                let b = bind(name, params, false, args, kwargs, span)?;
+                let x = self.to_tensor(b.req("input", span)?, span)?;
+                if x.ty.is_ptr() {
+                    return err(span, format!("tl.{name} of pointers ({})", x.ty));
+                }
+                if x.ty.shape.is_empty() {
+                    return err(
+                        span,
+                        format!("tl.{name} of a 0-d value (Triton scans tiles)"),
+                    );
+                }
+                let axis = match b.opt("axis") {
+                    Some(a) => {
+                        normalize_axis(const_int(&a, "axis", span)?, x.ty.shape.len(), span)?
+                    }
+                    None => 0,
+                };
+                let reverse = const_bool(b.get("reverse"), false, span)?;
+                // Triton 3.6 (standard.py): bfloat16 scans in float32; cumsum
+                // then converts to `dtype` or widens narrow integers (as tl.sum)
+                let x = if x.ty.dtype() == DType::BF16 {
+                    self.cast(x, DType::F32, CONVERT)
+                } else {
+                    x
+                };
+                let (x, op) = if name == "cumsum" {
+                    let out = match b.opt("dtype") {
+                        Some(v) => as_dtype(&v, span)?,
+                        None => sum_dtype(x.ty.dtype()),
+                    };
+                    (self.convert(x, out, false, None, span)?, BinOp::Add)
+                } else {
+                    (x, BinOp::Mul)
+                };
+                let ty = x.ty.clone();
+                Ok(Value::Tensor(Expr {
+                    kind: ExprKind::Scan {
+                        arg: Box::new(x),
+                        axis,
+                        reverse,
+                        op,
+                    },
+                    ty,
+                    span,
+                }))
+            }
+            "associative_scan" => Err(Diagnostic::new(
+                span,
+                "tl.associative_scan with a combine function is not supported by ksem yet",
+            )
+            .with_help("use tl.cumsum(x, axis, reverse) or tl.cumprod(x, axis, reverse)")),
             "broadcast_to" => {
                 let b = bind(name, &["input", "shape"], true, args, kwargs, span)?;
                 let x = self.to_tensor(b.req("input", span)?, span)?;
@@ -874,40 +930,6 @@ impl Elab<'_> {
                 });
                 Ok(Value::None)
             }
-            "py:min" | "py:max" => {
-                let nums: Option<Vec<PyNum>> = args
-                    .iter()
-                    .map(|a| {
-                        if let Value::Num(n) = a {
-                            Some(*n)
-                        } else {
-                            None
-                        }
-                    })
-                    .collect();
-                match nums {
-                    Some(ns) if !ns.is_empty() && kwargs.is_empty() => {
-                        let mut best = ns[0];
-                        for n in &ns[1..] {
-                            let gt =
-                                super::value::fold_cmp(rustpython_parser::ast::CmpOp::Gt, *n, best)
-                                    .map_err(|m| Diagnostic::new(span, m))?;
-                            if gt == (name == "py:max") && *n != best {
-                                best = *n;
-                            }
-                        }
-                        Ok(Value::Num(best))
-                    }
-                    _ => Err(Diagnostic::new(
-                        span,
-                        format!(
-                            "Python's {}() works only on compile-time numbers",
-                            &name[3..]
-                        ),
-                    )
-                    .with_help(format!("use tl.{}imum(a, b) for tensors", &name[3..]))),
-                }
-            }
             "py:int" | "py:float" | "py:bool" => {
                 let b = bind(name, &["x"], false, args, kwargs, span)?;
                 let x = b.req("x", span)?;
@@ -954,6 +976,59 @@ impl Elab<'_> {
                 format!("`{other}` is not a Triton builtin ksem knows"),
             ),
         }
+    }
+
+    /// `tl.minimum`/`tl.maximum` as Triton 3.6 computes them: each operand
+    /// made a tensor first (a literal with its natural dtype), bfloat16
+    /// widened to float32, then the usual promotion ([`promote::minmax_type`]).
+    fn min_max(
+        &mut self,
+        is_min: bool,
+        args: Vec<Value>,
+        kwargs: Vec<(String, Value)>,
+        span: Span,
+    ) -> DResult<Value> {
+        let fname = if is_min { "minimum" } else { "maximum" };
+        let b = bind(
+            fname,
+            &["x", "y", "propagate_nan"],
+            false,
+            args,
+            kwargs,
+            span,
+        )?;
+        let mode = self.nan_mode(b.opt("propagate_nan"), span)?;
+        let mut ops = Vec::new();
+        for v in [b.req("x", span)?, b.req("y", span)?] {
+            let e = match v {
+                Value::Tensor(e) => e,
+                v @ Value::Num(_) => self.to_tensor(v, span)?,
+                other => {
+                    return err(
+                        span,
+                        format!(
+                            "tl.{fname} expects tensors or numbers, got {}",
+                            other.describe()
+                        ),
+                    )
+                }
+            };
+            if e.ty.is_ptr() {
+                return err(span, format!("tl.{fname} of a pointer ({})", e.ty));
+            }
+            ops.push(e);
+        }
+        let (y, x) = (ops.pop().expect("two"), ops.pop().expect("two"));
+        let d = promote::minmax_type(Operand::Tensor(x.ty.dtype()), Operand::Tensor(y.ty.dtype()))
+            .map_err(|m| Diagnostic::new(span, m))?;
+        let (x, y) = (self.cast(x, d, CONVERT), self.cast(y, d, CONVERT));
+        let (x, y) = self.broadcast_pair(x, y, span)?;
+        let op = if is_min {
+            BinOp::Min(mode)
+        } else {
+            BinOp::Max(mode)
+        };
+        Ok(Value::Tensor(self.mk_binary(op, x, y, d, span)))
     }
 
     fn nan_mode(&self, v: Option<Value>, span: Span) -> DResult<NanMode> {

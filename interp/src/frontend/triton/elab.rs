@@ -4,7 +4,8 @@
 
 use super::module::{constant_value, member, Module};
 use super::promote::{self, Operand, PyNum};
-use super::value::{fold_binop, fold_cmp, truthy, Value};
+use super::types;
+use super::value::{const_eq, fold_binop, fold_cmp, truthy, Value};
 use crate::dtype::DType;
 use crate::float::{self, Overflow, Rounding};
 use crate::ir::*;
@@ -239,12 +240,10 @@ impl<'m> Elab<'m> {
                     ConstArg::Float(f) => Value::Num(PyNum::Float(*f)),
                     ConstArg::Bool(b) => Value::Num(PyNum::Bool(*b)),
                     ConstArg::None => Value::None,
-                    ConstArg::Str(s) => {
-                        match super::module::dtype_name(s).or_else(|| DType::from_name(s)) {
-                            Some(d) => Value::DType(d),
-                            None => Value::Str(s.clone()),
-                        }
-                    }
+                    ConstArg::Str(s) => match super::module::constexpr_dtype(s) {
+                        Some(d) => Value::DType(d),
+                        None => Value::Str(s.clone()),
+                    },
                 };
                 self.env.insert(pname.clone(), v);
                 Ok(Param {
@@ -1140,6 +1139,13 @@ impl<'m> Elab<'m> {
         if let Some(v) = self.m.globals.get(name) {
             return Ok(v.clone());
         }
+        if self.m.plain_funcs.contains_key(name) {
+            return Err(Diagnostic::new(
+                span,
+                format!("`{name}` is a plain Python function: a Triton kernel can call only @triton.jit functions"),
+            )
+            .with_help(format!("decorate it with @triton.jit, or wrap it at module level: {name} = triton.jit({name})")));
+        }
         Ok(match name {
             "range" => Value::Builtin("py:range".into()),
             "min" | "max" | "abs" | "int" | "float" | "bool" => Value::Builtin(format!("py:{name}")),
@@ -1162,10 +1168,11 @@ impl<'m> Elab<'m> {
                 v => Ok(v),
             },
             Value::Tensor(e) => match attr {
-                "dtype" => Ok(match e.ty.elem {
-                    Elem::Num(d) => Value::DType(d),
-                    Elem::Ptr(d, _) => Value::PtrDType(d),
-                }),
+                "dtype" => Ok(types::elem_value(e.ty.elem)),
+                // a 0-d value's type is its scalar type; a tile's a block_type
+                "type" if e.ty.shape.is_empty() => Ok(types::elem_value(e.ty.elem)),
+                "type" => Ok(Value::BlockType(e.ty.elem, e.ty.shape.clone())),
+                "numel" => Ok(Value::Num(PyNum::Int(e.ty.numel() as i128))),
                 "shape" => Ok(Value::Tuple(
                     e.ty.shape
                         .iter()
@@ -1175,16 +1182,15 @@ impl<'m> Elab<'m> {
                 "T" => self.call_builtin("trans", vec![Value::Tensor(e)], vec![], span),
                 _ => Ok(Value::Method(Box::new(e), attr.to_string())),
             },
-            Value::PtrDType(d) if attr == "element_ty" => Ok(Value::DType(d)),
-            Value::DType(d) => match attr {
-                "primitive_bitwidth" => Ok(Value::Num(PyNum::Int(d.bits() as i128))),
-                "is_floating" | "is_int" | "is_int_signed" | "is_int_unsigned" | "is_fp16"
-                | "is_fp32" | "is_bf16" | "is_fp64" => {
-                    Ok(Value::Builtin(format!("dtype:{}:{attr}", d.name())))
-                }
-                _ => err(span, format!("unknown dtype attribute `{attr}`")),
-            },
-            Value::Num(n) if attr == "value" => Ok(Value::Num(n)),
+            t if types::is_type(&t) => {
+                types::attribute(&t, attr).map_err(|m| Diagnostic::new(span, m))
+            }
+            // `c.value` of a constexpr is the value itself
+            v @ (Value::Num(_) | Value::Str(_) | Value::None | Value::NanMode(_))
+                if attr == "value" =>
+            {
+                Ok(v)
+            }
             other => err(
                 span,
                 format!("{} has no attribute `{attr}`", other.describe()),
@@ -1579,13 +1585,44 @@ impl<'m> Elab<'m> {
                 .map(|r| Value::Num(PyNum::Bool(r)))
                 .map_err(|m| Diagnostic::new(span, m));
         }
-        if let (Value::DType(x), Value::DType(y)) = (&a, &b) {
-            let eq = x == y;
-            return match op {
-                C::Eq => Ok(Value::Num(PyNum::Bool(eq))),
-                C::NotEq => Ok(Value::Num(PyNum::Bool(!eq))),
-                _ => err(span, "dtypes can only be compared with == and !="),
+        if !matches!(
+            (&a, &b),
+            (
+                Value::Tensor(_) | Value::Num(_),
+                Value::Tensor(_) | Value::Num(_)
+            )
+        ) {
+            // compile-time values other than numbers: strings, None, types, tuples
+            if matches!(a, Value::Tensor(_)) || matches!(b, Value::Tensor(_)) {
+                return err(
+                    span,
+                    format!("cannot compare {} with {}", a.describe(), b.describe()),
+                );
+            }
+            let r = match (op, &a, &b) {
+                (C::Eq, ..) | (C::NotEq, ..) => {
+                    let Some(eq) = const_eq(&a, &b) else {
+                        return err(span, "cannot compare tuples that hold runtime values");
+                    };
+                    eq == (op == C::Eq)
+                }
+                // strings order by code point, as in Python
+                (C::Lt, Value::Str(x), Value::Str(y)) => x < y,
+                (C::LtE, Value::Str(x), Value::Str(y)) => x <= y,
+                (C::Gt, Value::Str(x), Value::Str(y)) => x > y,
+                (C::GtE, Value::Str(x), Value::Str(y)) => x >= y,
+                _ => {
+                    return err(
+                        span,
+                        format!(
+                            "cannot order {} and {} (only == and != compare them)",
+                            a.describe(),
+                            b.describe()
+                        ),
+                    )
+                }
             };
+            return Ok(Value::Num(PyNum::Bool(r)));
         }
         let (oa, ob) = (self.operand(&a, span)?, self.operand(&b, span)?);
         if matches!(&a, Value::Tensor(e) if e.ty.is_ptr())
@@ -1684,6 +1721,12 @@ impl<'m> Elab<'m> {
                 all.extend(args);
                 self.call_builtin(&m, all, kwargs, span)
             }
+            Value::TypeMethod(recv, m) => {
+                if !args.is_empty() || !kwargs.is_empty() {
+                    return err(span, format!("{m}() takes no arguments"));
+                }
+                types::call_method(&recv, &m).map_err(|msg| Diagnostic::new(span, msg))
+            }
             Value::DType(d) => err(span, format!("dtype {d} is not callable; use x.to({d})")),
             other => err(span, format!("{} is not callable", other.describe())),
         }
@@ -1753,20 +1796,11 @@ impl<'m> Elab<'m> {
                     }
                 },
             };
-            let is_cx = p
-                .def
-                .annotation
-                .as_deref()
-                .is_some_and(|t| self.is_constexpr_annotation(t));
-            if is_cx && matches!(v, Value::Tensor(_)) {
-                return err(
-                    span,
-                    format!(
-                        "argument `{}` of `{name}` is tl.constexpr but a runtime value was passed",
-                        p.def.arg
-                    ),
-                );
-            }
+            // A helper's `tl.constexpr` annotation does not constrain its
+            // arguments: Triton 3.6's `call_JitFunction` binds a tensor passed
+            // there as an ordinary runtime value (the fused-attention tutorial
+            // passes `offs_m: tl.constexpr` a tl.arange tile), and a Python
+            // number stays compile-time whatever the annotation.
             env.insert(p.def.arg.to_string(), v);
         }
         let saved_env = std::mem::replace(&mut self.env, env);

@@ -4,6 +4,7 @@ pub mod builtins;
 pub mod elab;
 pub mod module;
 pub mod promote;
+pub mod types;
 pub mod value;
 
 use crate::ir::Kernel;

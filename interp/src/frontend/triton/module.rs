@@ -20,6 +20,9 @@ pub struct Module {
     pub func_order: Vec<String>,
     /// Module-level names: import aliases and constants.
     pub globals: HashMap<String, Value>,
+    /// Module-level functions that are not (or not yet) `@triton.jit`, by
+    /// name: a later `f = triton.jit(f)` makes one a jit function.
+    pub plain_funcs: HashMap<String, ast::StmtFunctionDef>,
 }
 
 impl Module {
@@ -43,6 +46,7 @@ impl Module {
             funcs: HashMap::new(),
             func_order: Vec::new(),
             globals: HashMap::new(),
+            plain_funcs: HashMap::new(),
         };
         for stmt in body {
             m.scan(stmt);
@@ -84,6 +88,9 @@ impl Module {
                         self.globals.insert(name, Value::Module(p));
                     } else if full == "triton.jit" {
                         self.globals.insert(name, Value::Builtin("jit".into()));
+                    } else if full == "triton.autotune" || full == "triton.heuristics" {
+                        self.globals
+                            .insert(name, Value::Builtin(alias.name.to_string()));
                     } else if let Some(p) = module_path(&base) {
                         if p == ModPath::Language || p == ModPath::Math {
                             self.globals.insert(name, member(p, alias.name.as_str()));
@@ -96,8 +103,22 @@ impl Module {
                 self.func_order.push(name.clone());
                 self.funcs.insert(name, f);
             }
+            Stmt::FunctionDef(f) => {
+                self.plain_funcs.insert(f.name.to_string(), f);
+            }
             Stmt::Assign(a) if a.targets.len() == 1 => {
                 if let Expr::Name(n) = &a.targets[0] {
+                    // `g = triton.jit(f)`: the plain function `f` becomes the
+                    // jit function `g` (the name the host launches it by)
+                    if let Some(f) = self.jit_wrapped(&a.value) {
+                        if let Some(def) = self.plain_funcs.remove(&f) {
+                            let name = n.id.to_string();
+                            self.func_order.retain(|g| *g != name);
+                            self.func_order.push(name.clone());
+                            self.funcs.insert(name, def);
+                            return;
+                        }
+                    }
                     if let Some(v) = self.const_eval(&a.value) {
                         self.globals.insert(n.id.to_string(), v);
                     }
@@ -111,6 +132,38 @@ impl Module {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// The function `f` that `e` wraps in `triton.jit(f)`, `triton.jit(…)(f)`,
+    /// or either under `triton.autotune(…)(…)` / `triton.heuristics(…)(…)`.
+    fn jit_wrapped(&self, e: &Expr) -> Option<String> {
+        let Expr::Call(c) = e else { return None };
+        let [arg] = c.args.as_slice() else {
+            return None;
+        };
+        if self.is_jit(&c.func) {
+            return match arg {
+                Expr::Name(n) => Some(n.id.to_string()),
+                _ => None,
+            };
+        }
+        let Expr::Call(w) = &*c.func else { return None };
+        let wrapper = match &*w.func {
+            Expr::Attribute(a) => {
+                matches!(&*a.value, Expr::Name(n) if self.globals.get(n.id.as_str()) == Some(&Value::Module(ModPath::Triton)))
+                    && matches!(a.attr.as_str(), "autotune" | "heuristics")
+            }
+            Expr::Name(n) => matches!(
+                self.globals.get(n.id.as_str()),
+                Some(Value::Builtin(b)) if b == "autotune" || b == "heuristics"
+            ),
+            _ => false,
+        };
+        if wrapper {
+            self.jit_wrapped(arg)
+        } else {
+            None
         }
     }
 
@@ -202,6 +255,22 @@ pub fn dtype_name(n: &str) -> Option<DType> {
         "float32" => DType::F32,
         "float64" => DType::F64,
         _ => return None,
+    })
+}
+
+/// The dtype a launch's string constexpr names, if it names one (the rule of
+/// `tools/triton_run.py`, which passes such a string as that `tl` dtype and
+/// any other string as a Python `str`): a launch dtype name (`float16`,
+/// `fp16`, `f16`, `int1`, `bool`, …) or one of the host spellings `half`,
+/// `float`, `double`, `float8_e4m3fn`, `float8_e5m2`.
+pub fn constexpr_dtype(s: &str) -> Option<DType> {
+    dtype_name(s).or_else(|| DType::from_name(s)).or(match s {
+        "half" => Some(DType::F16),
+        "float" => Some(DType::F32),
+        "double" => Some(DType::F64),
+        "float8_e4m3fn" => Some(DType::F8E4Nv),
+        "float8_e5m2" => Some(DType::F8E5),
+        _ => None,
     })
 }
 

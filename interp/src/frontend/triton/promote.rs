@@ -145,6 +145,23 @@ fn tensor_pair(x: DType, y: DType, div_or_mod: bool) -> Result<DType, String> {
     Ok(t)
 }
 
+/// The dtype `tl.minimum`/`tl.maximum` (and Python's `min`/`max`, which
+/// Triton 3.6's code generator binds to them) compute and return. Triton
+/// first makes each operand a tensor (`to_tensor`: a literal takes its
+/// natural dtype and takes part in promotion like any tensor), then widens
+/// bfloat16 to float32 ("hardware doesn't support FMAX, FMIN, CMP for
+/// bfloat16"), then promotes the two tensors (seed rules 1-4).
+pub fn minmax_type(a: Operand, b: Operand) -> Result<DType, String> {
+    let tensor = |o: Operand| -> Result<DType, String> {
+        let d = match o {
+            Operand::Tensor(d) => d,
+            Operand::Scalar(s) => s.natural_dtype()?,
+        };
+        Ok(if d == DType::BF16 { DType::F32 } else { d })
+    };
+    Ok(tensor_tensor(tensor(a)?, tensor(b)?))
+}
+
 /// A literal must be representable in the integer type it is converted to.
 fn check_scalar_fits(s: PyNum, ty: DType) -> Result<(), String> {
     if ty.is_unsigned_int() && s.is_negative() && ty != DType::Bool {
@@ -246,6 +263,22 @@ mod tests {
         assert!(computation_type(t(I8), int(200), false).is_err());
         assert!(computation_type(t(I8), int(-128), false).is_ok());
         assert!(computation_type(t(I8), int(1 << 40), false).is_err());
+    }
+
+    #[test]
+    fn minimum_makes_literals_tensors_and_widens_bfloat16() {
+        let int = |v| Operand::Scalar(PyNum::Int(v));
+        let fl = |v| Operand::Scalar(PyNum::Float(v));
+        // a literal takes part: float16 with a float32 literal is float32
+        assert_eq!(minmax_type(t(F16), fl(2.0)), Ok(F32));
+        assert_eq!(minmax_type(t(I8), int(3)), Ok(I32));
+        assert_eq!(minmax_type(t(U32), int(-1)), Ok(U32));
+        assert_eq!(minmax_type(int(2), int(3_000_000_000)), Ok(U32));
+        // bfloat16 computes (and stays) in float32
+        assert_eq!(minmax_type(t(BF16), t(BF16)), Ok(F32));
+        assert_eq!(minmax_type(t(BF16), t(F16)), Ok(F32));
+        assert_eq!(minmax_type(t(F16), t(F16)), Ok(F16));
+        assert!(minmax_type(int(1 << 70), int(0)).is_err());
     }
 
     #[test]

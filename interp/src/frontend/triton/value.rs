@@ -3,7 +3,7 @@
 
 use super::promote::PyNum;
 use crate::dtype::DType;
-use crate::ir::{Expr, NanMode};
+use crate::ir::{Elem, Expr, NanMode};
 use crate::ops::floor_div;
 use rustpython_parser::ast::{CmpOp, Operator};
 
@@ -29,6 +29,10 @@ pub enum Value {
     DType(DType),
     /// `pointer_type<dtype>`, e.g. `x_ptr.dtype`.
     PtrDType(DType),
+    /// `block_type`: the type of a tile (`x.type`), its element type and shape.
+    BlockType(Elem, Vec<usize>),
+    /// A method of a type object bound to it (`x.dtype.is_fp16`).
+    TypeMethod(Box<Value>, String),
     Tuple(Vec<Value>),
     /// A `@triton.jit` function of the module.
     Func(String),
@@ -56,6 +60,8 @@ impl Value {
             Value::Str(s) => format!("string {s:?}"),
             Value::DType(d) => format!("dtype {d}"),
             Value::PtrDType(d) => format!("pointer type *{d}"),
+            Value::BlockType(e, shape) => format!("block type {e:?}{shape:?}"),
+            Value::TypeMethod(_, m) => format!("type method {m}"),
             Value::Tuple(_) => "tuple".into(),
             Value::Func(n) => format!("function {n}"),
             Value::Module(_) => "module".into(),
@@ -228,6 +234,29 @@ pub fn fold_cmp(op: CmpOp, a: PyNum, b: PyNum) -> Result<bool, String> {
         CmpOp::Gt => ord == Some(Greater),
         CmpOp::GtE => matches!(ord, Some(Greater | Equal)),
         _ => return Err("unsupported comparison on constants".into()),
+    })
+}
+
+/// Python's `==` on two compile-time values (what a `tl.constexpr`'s
+/// `__eq__` computes): numbers by value (`1 == 1.0 == True`), strings, None,
+/// type objects and tuples by content; values of different kinds are never
+/// equal. `None` when either side is a runtime tensor.
+pub fn const_eq(a: &Value, b: &Value) -> Option<bool> {
+    Some(match (a, b) {
+        (Value::Tensor(_), _) | (_, Value::Tensor(_)) => return None,
+        (Value::Num(x), Value::Num(y)) => fold_cmp(CmpOp::Eq, *x, *y).ok()?,
+        (Value::Tuple(x), Value::Tuple(y)) => {
+            if x.len() != y.len() {
+                return Some(false);
+            }
+            for (p, q) in x.iter().zip(y) {
+                if !const_eq(p, q)? {
+                    return Some(false);
+                }
+            }
+            true
+        }
+        (x, y) => x == y,
     })
 }
 

@@ -1,0 +1,794 @@
+//! Triton front-end features real kernels need (issue 12): runtime values
+//! passed to `tl.constexpr` helper parameters, Python `min`/`max`, dtype
+//! introspection, string constexprs, the `f = triton.jit(f)` call form.
+//! Every expected value is derived by hand in the test (bit patterns written
+//! out), never copied from ksem's output.
+
+use ksem_tests::serde_json::json;
+use ksem_tests::*;
+
+/// The source of a module: the imports, then `body` (module-level code, not indented).
+fn module(body: &str) -> String {
+    format!("{PRELUDE}{body}")
+}
+
+/// The int32 values of buffer `name` of a clean run.
+fn i32s(src: &str, l: &ksem_interp::launch::Launch, name: &str) -> Vec<i32> {
+    bits(&run_clean(src, l), name)
+        .iter()
+        .map(|&b| b as u32 as i32)
+        .collect()
+}
+
+// ----- bug 3: a tensor passed to a tl.constexpr parameter of a helper --------
+
+/// The fused-attention tutorial's pattern: `offs_m: tl.constexpr` of a helper
+/// receives a `tl.arange` tile; the helper sees an ordinary runtime value.
+#[test]
+fn tensor_passed_to_a_constexpr_helper_parameter_is_a_runtime_value() {
+    let src = module(
+        "@triton.jit
+def helper(x, offs: tl.constexpr, SCALE: tl.constexpr):
+    return x + offs * SCALE
+
+
+@triton.jit
+def kern(x_ptr, out_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    tl.store(out_ptr + offs, helper(x, offs, 2))
+",
+    );
+    let l = launch(
+        &[1],
+        json!({"x_ptr": buf("int32", json!([10, 20, 30, 40])),
+               "out_ptr": zeros("int32", 4), "BLOCK": cx(json!(4))}),
+    );
+    // x + offs * 2 = [10 + 0, 20 + 2, 30 + 4, 40 + 6]
+    assert_eq!(i32s(&src, &l, "out_ptr"), vec![10, 22, 34, 46]);
+}
+
+/// A runtime scalar (`tl.program_id`) passed to a constexpr parameter too.
+#[test]
+fn runtime_scalar_passed_to_a_constexpr_helper_parameter() {
+    let src = module(
+        "@triton.jit
+def at(base, PID: tl.constexpr):
+    return base + PID
+
+
+@triton.jit
+def kern(out_ptr):
+    pid = tl.program_id(0)
+    tl.store(at(out_ptr, pid), pid * 10)
+",
+    );
+    let l = launch(&[3], json!({"out_ptr": zeros("int32", 3)}));
+    assert_eq!(i32s(&src, &l, "out_ptr"), vec![0, 10, 20]);
+}
+
+/// Where the helper needs a compile-time value, the runtime one is refused
+/// there (Triton refuses it too: tl.arange's bounds must be constexprs).
+#[test]
+fn runtime_value_in_a_constexpr_parameter_used_as_a_size_is_refused() {
+    let src = module(
+        "@triton.jit
+def helper(N: tl.constexpr):
+    return tl.arange(0, N)
+
+
+@triton.jit
+def kern(out_ptr, n):
+    tl.store(out_ptr + helper(n), 1)
+",
+    );
+    let l = launch(
+        &[1],
+        json!({"out_ptr": zeros("int32", 4), "n": scalar("int32", json!(4))}),
+    );
+    let d = refused(&src, &l);
+    assert_diag(
+        &src,
+        &d,
+        loc1(&src, "tl.arange(0, N)"),
+        &["arange end must be a compile-time integer"],
+        None,
+    );
+}
+
+// ----- Python min / max -------------------------------------------------------
+
+/// The elaborated type of the variable `name` (its last binding).
+fn var_type(src: &str, l: &ksem_interp::launch::Launch, name: &str) -> ksem_interp::ir::Type {
+    let k = elaborate(src, l).unwrap_or_else(|e| panic!("{}", e.render()));
+    let i = k
+        .vars
+        .iter()
+        .rposition(|(n, _)| n == name)
+        .unwrap_or_else(|| panic!("no variable {name}"));
+    k.vars[i].1.clone()
+}
+
+#[test]
+fn python_min_max_on_tensors_are_tl_minimum_and_maximum() {
+    let src = kernel(
+        "x_ptr, y_ptr, lo_ptr, hi_ptr",
+        "offs = tl.arange(0, 4)
+x = tl.load(x_ptr + offs)
+y = tl.load(y_ptr + offs)
+tl.store(lo_ptr + offs, min(x, y))
+tl.store(hi_ptr + offs, max(x, y))",
+    );
+    let l = launch(
+        &[1],
+        json!({"x_ptr": buf("int32", json!([3, -5, 7, 0])),
+               "y_ptr": buf("int32", json!([4, -6, 7, -1])),
+               "lo_ptr": zeros("int32", 4), "hi_ptr": zeros("int32", 4)}),
+    );
+    assert_eq!(i32s(&src, &l, "lo_ptr"), vec![3, -6, 7, -1]);
+    assert_eq!(i32s(&src, &l, "hi_ptr"), vec![4, -5, 7, 0]);
+}
+
+/// tl.minimum makes a literal a tensor first (float32 for 0.1), so a float16
+/// tensor meets a float32 one and the result is float32: max(0.0h, 0.1) is
+/// 0.1 rounded once to float32, 0x3dcccccd. (Were the literal converted to
+/// float16 first, as in `x + 0.1`, it would be 0x2e66 = 0.0999755859375,
+/// stored as 0x3dccc000.) NaN operands are ignored (propagate_nan=NONE):
+/// max(nan, 0.1) = 0.1; max(1.0, 0.1) = 1.0 = 0x3f800000; max(-inf, 0.1) = 0.1.
+#[test]
+fn python_max_with_a_float_literal_computes_in_float32() {
+    let src = kernel(
+        "x_ptr, out_ptr",
+        "offs = tl.arange(0, 4)
+x = tl.load(x_ptr + offs)
+z = max(x, 0.1)
+tl.store(out_ptr + offs, z)",
+    );
+    let l = launch(
+        &[1],
+        json!({"x_ptr": buf("float16", json!([0.0, "nan", 1.0, "-inf"])),
+               "out_ptr": zeros("float32", 4)}),
+    );
+    assert_eq!(
+        var_type(&src, &l, "z").dtype(),
+        ksem_interp::dtype::DType::F32
+    );
+    assert_eq!(
+        bits(&run_clean(&src, &l), "out_ptr"),
+        vec![0x3dcccccd, 0x3dcccccd, 0x3f800000, 0x3dcccccd]
+    );
+}
+
+/// bfloat16 operands are widened to float32 (Triton: "hardware doesn't
+/// support FMAX, FMIN, CMP for bfloat16"), and the result stays float32.
+#[test]
+fn min_of_bfloat16_is_float32() {
+    let src = kernel(
+        "x_ptr, out_ptr",
+        "offs = tl.arange(0, 4)
+x = tl.load(x_ptr + offs)
+z = min(x, x + 1)
+w = tl.minimum(x, x)
+tl.store(out_ptr + offs, z)",
+    );
+    let l = launch(
+        &[1],
+        json!({"x_ptr": buf("bfloat16", json!([1.5, -2.0, 0.0, 3.0])),
+               "out_ptr": zeros("float32", 4)}),
+    );
+    use ksem_interp::dtype::DType;
+    assert_eq!(var_type(&src, &l, "z").dtype(), DType::F32);
+    assert_eq!(var_type(&src, &l, "w").dtype(), DType::F32);
+    // min(x, x + 1) = x: 1.5, -2.0, 0.0, 3.0 as float32
+    assert_eq!(
+        bits(&run_clean(&src, &l), "out_ptr"),
+        vec![0x3fc00000, 0xc0000000, 0x00000000, 0x40400000]
+    );
+}
+
+/// No constant folding: on two constexprs min/max still give a 0-d tensor
+/// (Triton's code generator calls tl.minimum), so `x + max(A, 0.1)` with a
+/// float16 x adds a float32 0-d tensor: the result is float32 and
+/// 0.0h + 0.1f = 0x3dcccccd (a folded Python 0.1 would keep float16 and give
+/// 0x2e66 -> 0x3dccc000). min(3000000000, A) is a uint32 tensor (the literal's
+/// natural dtype wins the promotion over int32): 2.
+#[test]
+fn min_max_of_constexprs_are_tensors_not_folded() {
+    let src = kernel(
+        "x_ptr, out_ptr, big_ptr, A: tl.constexpr",
+        "offs = tl.arange(0, 4)
+x = tl.load(x_ptr + offs)
+z = x + max(A, 0.1)
+u = min(3000000000, A)
+tl.store(out_ptr + offs, z)
+tl.store(big_ptr, u)",
+    );
+    let l = launch(
+        &[1],
+        json!({"x_ptr": buf("float16", json!([0.0, 0.0, 0.0, 0.0])),
+               "out_ptr": zeros("float32", 4), "big_ptr": zeros("int64", 1),
+               "A": cx(json!(-1))}),
+    );
+    use ksem_interp::dtype::DType;
+    assert_eq!(var_type(&src, &l, "z").dtype(), DType::F32);
+    // min(3000000000, -1): promoted to uint32, -1 becomes 0xffffffff, so the
+    // minimum is 3000000000 (unsigned comparison), stored into int64.
+    assert_eq!(var_type(&src, &l, "u").dtype(), DType::U32);
+    let r = run_clean(&src, &l);
+    assert_eq!(bits(&r, "out_ptr"), vec![0x3dcccccd; 4]);
+    assert_eq!(bits(&r, "big_ptr"), vec![3000000000]);
+}
+
+#[test]
+fn constexpr_variable_from_min_is_refused() {
+    let src = kernel(
+        "out_ptr, A: tl.constexpr",
+        "N: tl.constexpr = min(A, 4)
+tl.store(out_ptr + tl.arange(0, N), 1)",
+    );
+    let l = launch(
+        &[1],
+        json!({"out_ptr": zeros("int32", 4), "A": cx(json!(8))}),
+    );
+    let d = refused(&src, &l);
+    assert_diag(
+        &src,
+        &d,
+        loc1(&src, "N: tl.constexpr"),
+        &["tl.constexpr variable must be given a compile-time value"],
+        None,
+    );
+}
+
+#[test]
+fn min_with_one_or_three_operands_is_refused() {
+    let l = launch(&[1], json!({"x_ptr": buf("int32", json!([1, 2, 3, 4]))}));
+    let src = kernel(
+        "x_ptr",
+        "x = tl.load(x_ptr + tl.arange(0, 4))
+tl.store(x_ptr + tl.arange(0, 4), min(x))",
+    );
+    let d = refused(&src, &l);
+    assert_diag(
+        &src,
+        &d,
+        loc1(&src, "min(x)"),
+        &["min() takes two operands"],
+        Some("tl.min(x) reduces"),
+    );
+    let src = kernel(
+        "x_ptr",
+        "x = tl.load(x_ptr + tl.arange(0, 4))
+tl.store(x_ptr + tl.arange(0, 4), max(x, 1, 2))",
+    );
+    let d = refused(&src, &l);
+    assert_diag(
+        &src,
+        &d,
+        loc1(&src, "max(x, 1, 2)"),
+        &["max() with 3 operands", "propagate_nan"],
+        Some("max(max(a, b), c)"),
+    );
+    // the third operand may be the NaN mode itself
+    let src = kernel(
+        "x_ptr",
+        "x = tl.load(x_ptr + tl.arange(0, 4)).to(tl.float32)
+tl.store(x_ptr + tl.arange(0, 4), max(x, 1.0, tl.PropagateNan.ALL).to(tl.int32))",
+    );
+    assert_eq!(i32s(&src, &l, "x_ptr"), vec![1, 2, 3, 4]);
+}
+
+// ----- dtype introspection --------------------------------------------------
+
+/// A helper dispatching on a dtype passed to it: `DT.is_floating()` and
+/// `DT.int_bitwidth` are compile-time values in `if` and arithmetic.
+#[test]
+fn dtype_passed_to_a_helper_dispatches_at_compile_time() {
+    let src = module(
+        "@triton.jit
+def scale(x, DT: tl.constexpr):
+    if DT.is_floating():
+        return x * 2
+    else:
+        return x + DT.int_bitwidth
+
+
+@triton.jit
+def kern(x_ptr, y_ptr, ox_ptr, oy_ptr):
+    offs = tl.arange(0, 4)
+    x = tl.load(x_ptr + offs)
+    y = tl.load(y_ptr + offs)
+    tl.store(ox_ptr + offs, scale(x, x.dtype))
+    tl.store(oy_ptr + offs, scale(y, y_ptr.dtype.element_ty))
+",
+    );
+    let l = launch(
+        &[1],
+        json!({"x_ptr": buf("float16", json!([1.5, -2.0, 0.25, 3.0])),
+               "y_ptr": buf("int8", json!([1, -1, 100, 127])),
+               "ox_ptr": zeros("float16", 4), "oy_ptr": zeros("int8", 4)}),
+    );
+    let r = run_clean(&src, &l);
+    // float16 x * 2: 3.0 = 0x4200, -4.0 = 0xc400, 0.5 = 0x3800, 6.0 = 0x4600
+    assert_eq!(bits(&r, "ox_ptr"), vec![0x4200, 0xc400, 0x3800, 0x4600]);
+    // int8 y + 8 (the literal fits int8, which is kept): 9, 7, 108, 135 wraps to -121 = 0x87
+    assert_eq!(bits(&r, "oy_ptr"), vec![0x09, 0x07, 0x6c, 0x87]);
+}
+
+/// Attributes of dtypes are compile-time numbers: they size tiles and
+/// initialise `tl.constexpr` variables; `x.dtype` and `ptr.type.element_ty`
+/// are dtypes for `tl.zeros` and `.to`.
+#[test]
+fn dtype_attributes_are_compile_time_values() {
+    let src = kernel(
+        "x_ptr, out_ptr, z_ptr",
+        "x = tl.load(x_ptr)
+BITS: tl.constexpr = x.dtype.primitive_bitwidth
+tl.store(out_ptr + tl.arange(0, BITS // 4), BITS + x_ptr.dtype.element_ty.fp_mantissa_width)
+z = tl.zeros([4], dtype=x.dtype) + x
+tl.store(z_ptr + tl.arange(0, 4), z.to(z_ptr.type.element_ty))",
+    );
+    let l = launch(
+        &[1],
+        json!({"x_ptr": buf("float32", json!([2.5])),
+               "out_ptr": zeros("int32", 8), "z_ptr": zeros("float16", 4)}),
+    );
+    let r = run_clean(&src, &l);
+    // 32 bits / 4 = 8 elements, each 32 + 23
+    assert_eq!(bits(&r, "out_ptr"), vec![55; 8]);
+    // 0.0 + 2.5 in float32, stored as float16 2.5 = 0x4100
+    assert_eq!(bits(&r, "z_ptr"), vec![0x4100; 4]);
+}
+
+/// Every property checked with tl.static_assert, which refuses the kernel
+/// when one is false (the last case proves that it does).
+#[test]
+fn type_objects_answer_as_tritons_core_py() {
+    let checks = [
+        "x.type.is_block()",
+        "x.type.shape == (4, 2)",
+        "x.type.shape != [4, 2, 1]",
+        "x.type.numel == 8",
+        "x.type.element_ty == tl.float32",
+        "x.type.scalar == x.dtype",
+        "not x.type.is_floating()",
+        "x_ptr.type.is_ptr()",
+        "x_ptr.type.element_ty == tl.float32",
+        "x_ptr.dtype.element_ty.is_fp32()",
+        "p.type.element_ty == x_ptr.dtype",
+        "p.type.element_ty.element_ty == tl.float32",
+        "x.dtype.name == 'fp32'",
+        "x_ptr.dtype.name == 'pointer<fp32>'",
+        "not x_ptr.dtype.is_floating()",
+        "tl.int1.is_int_unsigned()",
+        "not tl.int1.is_int_signed()",
+        "tl.int1.primitive_bitwidth == 1",
+        "tl.int8.get_int_min_value() == -128",
+        "tl.uint16.get_int_max_value() == 65535",
+        "tl.bfloat16.exponent_bias == 127",
+        "tl.float8e5.is_fp8()",
+        "tl.float16.is_standard_floating()",
+        "tl.float16.value == tl.float16",
+        "x.dtype != tl.float16",
+        "tl.float32.itemsize == 4",
+    ];
+    let l = launch(&[1], json!({"x_ptr": buf("float32", json!(vec![0.0; 8]))}));
+    for c in checks {
+        let src = kernel(
+            "x_ptr",
+            &format!(
+                "p = x_ptr + tl.reshape(tl.arange(0, 8), (4, 2))
+x = tl.load(p)
+tl.static_assert({c}, \"{}\")",
+                c.replace('"', "'")
+            ),
+        );
+        elaborate(&src, &l).unwrap_or_else(|e| panic!("{c}: {}", e.render()));
+    }
+    let src = kernel(
+        "x_ptr",
+        "x = tl.load(x_ptr)
+tl.static_assert(x.dtype.is_fp16(), \"not fp16\")",
+    );
+    let d = refused(&src, &l);
+    assert_diag(
+        &src,
+        &d,
+        loc1(&src, "tl.static_assert"),
+        &["not fp16"],
+        None,
+    );
+}
+
+#[test]
+fn missing_dtype_attributes_are_refused_at_their_position() {
+    let l = launch(&[1], json!({"x_ptr": buf("float32", json!([0.0]))}));
+    let src = kernel(
+        "x_ptr",
+        "x = tl.load(x_ptr)
+n: tl.constexpr = x.dtype.int_bitwidth",
+    );
+    let d = refused(&src, &l);
+    assert_diag(
+        &src,
+        &d,
+        loc1(&src, "x.dtype.int_bitwidth"),
+        &["type `fp32` has no attribute `int_bitwidth`"],
+        None,
+    );
+    let src = kernel(
+        "x_ptr",
+        "x = tl.load(x_ptr)
+tl.store(x_ptr, x + (x == x.dtype))",
+    );
+    let d = refused(&src, &l);
+    assert_diag(
+        &src,
+        &d,
+        loc1(&src, "x == x.dtype"),
+        &["cannot compare tensor"],
+        None,
+    );
+    let src = kernel(
+        "x_ptr",
+        "x = tl.load(x_ptr)
+tl.static_assert((x, 1) == (1, 1))",
+    );
+    let d = refused(&src, &l);
+    assert_diag(
+        &src,
+        &d,
+        loc1(&src, "(x, 1) == (1, 1)"),
+        &["tuples that hold runtime values"],
+        None,
+    );
+}
+
+// ----- string constexprs ----------------------------------------------------
+
+/// `{"constexpr": "relu"}` is a Python string; `if ACTIVATION == "relu":`
+/// picks the branch at compile time; the default `""` picks none.
+#[test]
+fn string_constexprs_select_branches_with_eq_and_ne() {
+    let src = kernel(
+        "x_ptr, out_ptr, ACTIVATION: tl.constexpr = \"\"",
+        "offs = tl.arange(0, 4)
+x = tl.load(x_ptr + offs)
+if ACTIVATION == \"relu\":
+    x = tl.maximum(x, 0.0)
+elif ACTIVATION == \"square\":
+    x = x * x
+if ACTIVATION != \"\":
+    x = x + 1.0
+tl.store(out_ptr + offs, x)",
+    );
+    let args = |act: Option<&str>| {
+        let mut a = json!({"x_ptr": buf("float32", json!([-2.0, 3.0, -0.5, 0.0])),
+                           "out_ptr": zeros("float32", 4)});
+        if let Some(s) = act {
+            a["ACTIVATION"] = cx(json!(s));
+        }
+        launch(&[1], a)
+    };
+    // relu then + 1: 1.0, 4.0, 1.0, 1.0
+    let r = run_clean(&src, &args(Some("relu")));
+    assert_eq!(
+        bits(&r, "out_ptr"),
+        vec![0x3f800000, 0x40800000, 0x3f800000, 0x3f800000]
+    );
+    // square then + 1: 5.0, 10.0, 1.25, 1.0
+    let r = run_clean(&src, &args(Some("square")));
+    assert_eq!(
+        bits(&r, "out_ptr"),
+        vec![0x40a00000, 0x41200000, 0x3fa00000, 0x3f800000]
+    );
+    // an unknown activation: only + 1
+    let r = run_clean(&src, &args(Some("gelu")));
+    assert_eq!(
+        bits(&r, "out_ptr"),
+        vec![0xbf800000, 0x40800000, 0x3f000000, 0x3f800000]
+    );
+    // the default "": unchanged
+    let r = run_clean(&src, &args(None));
+    assert_eq!(
+        bits(&r, "out_ptr"),
+        vec![0xc0000000, 0x40400000, 0xbf000000, 0x00000000]
+    );
+}
+
+/// A string naming a dtype is that dtype (as tools/triton_run.py passes it),
+/// so it is not equal to the string and converts like a dtype.
+#[test]
+fn a_string_constexpr_naming_a_dtype_is_the_dtype() {
+    let src = kernel(
+        "x_ptr, out_ptr, DT: tl.constexpr",
+        "x = tl.load(x_ptr + tl.arange(0, 2))
+tl.static_assert(DT != \"half\")
+tl.static_assert(DT == tl.float16)
+tl.store(out_ptr + tl.arange(0, 2), x.to(DT).to(tl.float32))",
+    );
+    for name in ["half", "float16", "fp16"] {
+        let l = launch(
+            &[1],
+            json!({"x_ptr": buf("float32", json!([0.1, 1.0])),
+                   "out_ptr": zeros("float32", 2), "DT": cx(json!(name))}),
+        );
+        // 0.1 -> float16 0x2e66 = 0.0999755859375 = float32 0x3dccc000
+        assert_eq!(
+            bits(&run_clean(&src, &l), "out_ptr"),
+            vec![0x3dccc000, 0x3f800000],
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn strings_compared_with_tensors_or_ordered_against_numbers_are_refused() {
+    let l = launch(
+        &[1],
+        json!({"x_ptr": buf("int32", json!([0])), "MODE": cx(json!("a"))}),
+    );
+    let src = kernel(
+        "x_ptr, MODE: tl.constexpr",
+        "x = tl.load(x_ptr)
+tl.store(x_ptr, tl.where(x == MODE, 1, 0))",
+    );
+    let d = refused(&src, &l);
+    assert_diag(
+        &src,
+        &d,
+        loc1(&src, "x == MODE"),
+        &["cannot compare tensor", "string \"a\""],
+        None,
+    );
+    let src = kernel("x_ptr, MODE: tl.constexpr", "tl.static_assert(MODE < 3)");
+    let d = refused(&src, &l);
+    assert_diag(&src, &d, loc1(&src, "MODE < 3"), &["cannot order"], None);
+    // strings order by code point
+    let src = kernel(
+        "x_ptr, MODE: tl.constexpr",
+        "tl.static_assert(MODE < \"b\")\ntl.static_assert(\"B\" < MODE)",
+    );
+    elaborate(&src, &l).unwrap_or_else(|e| panic!("{}", e.render()));
+}
+
+// ----- the call form f = triton.jit(f) ----------------------------------------
+
+#[test]
+fn a_plain_function_wrapped_by_triton_jit_is_a_kernel() {
+    let src = module(
+        "def add_kernel(x_ptr, out_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs) + 1)
+
+
+add_kernel = triton.jit(add_kernel)
+",
+    );
+    let l = launch(
+        &[1],
+        json!({"x_ptr": buf("int32", json!([1, 2, 3, 4])),
+               "out_ptr": zeros("int32", 4), "BLOCK": cx(json!(4))}),
+    );
+    assert_eq!(i32s(&src, &l, "out_ptr"), vec![2, 3, 4, 5]);
+}
+
+/// A helper wrapped under another name, `triton.jit(…)(f)` with options,
+/// and a jit function wrapped by `triton.autotune(…)`: each name is the jit
+/// function the host (or another jit function) calls.
+#[test]
+fn call_forms_with_options_wrappers_and_new_names() {
+    let src = module(
+        "from triton import heuristics
+
+
+def _twice(v):
+    return v * 2
+
+
+twice = triton.jit(_twice)
+
+
+def _kernel(x_ptr, out_ptr):
+    offs = tl.arange(0, 4)
+    tl.store(out_ptr + offs, twice(tl.load(x_ptr + offs)))
+
+
+kernel = triton.autotune(configs=[], key=[])(triton.jit(debug=False)(_kernel))
+
+
+def _other(x_ptr, out_ptr):
+    tl.store(out_ptr, twice(twice(tl.load(x_ptr))))
+
+
+other = heuristics({})(triton.jit(_other))
+",
+    );
+    let l = |k: &str| {
+        let text = json!({"kernel": k, "grid": [1],
+            "args": {"x_ptr": buf("int32", json!([1, -2, 3, 50])),
+                     "out_ptr": zeros("int32", 4)}})
+        .to_string();
+        try_launch(&text).unwrap()
+    };
+    assert_eq!(i32s(&src, &l("kernel"), "out_ptr"), vec![2, -4, 6, 100]);
+    assert_eq!(i32s(&src, &l("other"), "out_ptr"), vec![4, 0, 0, 0]);
+    // the file has two kernels (twice is called by both): say which
+    let d = refused(
+        &src,
+        &launch(
+            &[1],
+            json!({"x_ptr": buf("int32", json!([1])), "out_ptr": zeros("int32", 1)}),
+        ),
+    );
+    assert!(d.message.contains("several kernels"), "{}", d.message);
+    assert!(
+        d.help.as_deref().unwrap_or("").contains("kernel, other"),
+        "{:?}",
+        d.help
+    );
+}
+
+#[test]
+fn calling_a_plain_function_from_a_kernel_is_refused_with_the_call_form() {
+    let src = module(
+        "def helper(v):
+    return v + 1
+
+
+@triton.jit
+def kern(x_ptr):
+    tl.store(x_ptr, helper(tl.load(x_ptr)))
+",
+    );
+    let l = launch(&[1], json!({"x_ptr": buf("int32", json!([1]))}));
+    let d = refused(&src, &l);
+    assert_diag(
+        &src,
+        &d,
+        loc1(&src, "helper(tl.load"),
+        &["`helper` is a plain Python function"],
+        Some("helper = triton.jit(helper)"),
+    );
+}
+
+// ----- tl.cumsum / tl.cumprod -------------------------------------------------
+
+#[test]
+fn cumsum_along_each_axis_forward_and_reverse() {
+    let src = kernel(
+        "x_ptr, f_ptr, r_ptr, a0_ptr, a1_ptr",
+        "k = tl.arange(0, 4)
+x = tl.load(x_ptr + k)
+tl.store(f_ptr + k, tl.cumsum(x))
+tl.store(r_ptr + k, x.cumsum(0, reverse=True))
+m = tl.reshape(x, (2, 2))
+i = tl.arange(0, 2)[:, None] * 2 + tl.arange(0, 2)[None, :]
+tl.store(a0_ptr + i, tl.cumsum(m, axis=0))
+tl.store(a1_ptr + i, tl.cumsum(m, axis=-1))",
+    );
+    let l = launch(
+        &[1],
+        json!({"x_ptr": buf("int32", json!([1, 2, 3, 4])),
+               "f_ptr": zeros("int32", 4), "r_ptr": zeros("int32", 4),
+               "a0_ptr": zeros("int32", 4), "a1_ptr": zeros("int32", 4)}),
+    );
+    assert_eq!(i32s(&src, &l, "f_ptr"), vec![1, 3, 6, 10]);
+    assert_eq!(i32s(&src, &l, "r_ptr"), vec![10, 9, 7, 4]);
+    // [[1, 2], [3, 4]]: down the columns [[1, 2], [4, 6]], along the rows [[1, 3], [3, 7]]
+    assert_eq!(i32s(&src, &l, "a0_ptr"), vec![1, 2, 4, 6]);
+    assert_eq!(i32s(&src, &l, "a1_ptr"), vec![1, 3, 3, 7]);
+}
+
+/// Floats scan in sequential order, y[i] = y[i-1] + x[i]: with
+/// x = [1e8, 1, -1e8, 1] in float32 (1e8 = 0x4cbebc20, spacing 8 there),
+/// y = [1e8, 1e8 (1e8 + 1 rounds back), 0, 1.0] — a tree or Hillis-Steele
+/// order gives 0 for the last element. Reverse: y[3] = 1, y[2] = 1 - 1e8 =
+/// -1e8, y[1] = -1e8 + 1 = -1e8, y[0] = -1e8 + 1e8 = +0.0. A NaN first
+/// element is kept as it is (no operation touches it), later ones are sums:
+/// float32 arithmetic giving NaN gives 0x7fffffff.
+#[test]
+fn float_cumsum_is_sequential_and_keeps_nan_rules() {
+    let src = kernel(
+        "x_ptr, n_ptr, f_ptr, r_ptr, nf_ptr",
+        "k = tl.arange(0, 4)
+x = tl.load(x_ptr + k)
+tl.store(f_ptr + k, tl.cumsum(x))
+tl.store(r_ptr + k, tl.cumsum(x, reverse=True))
+tl.store(nf_ptr + k, tl.cumsum(tl.load(n_ptr + k)))",
+    );
+    let l = launch(
+        &[1],
+        json!({"x_ptr": buf("float32", json!([1e8, 1.0, -1e8, 1.0])),
+               "n_ptr": {"buffer": {"dtype": "float32", "bits": ["0x7fc00001", "0x3f800000", "0x3f800000", "0x3f800000"]}},
+               "f_ptr": zeros("float32", 4), "r_ptr": zeros("float32", 4),
+               "nf_ptr": zeros("float32", 4)}),
+    );
+    let r = run_clean(&src, &l);
+    assert_eq!(
+        bits(&r, "f_ptr"),
+        vec![0x4cbebc20, 0x4cbebc20, 0x00000000, 0x3f800000]
+    );
+    assert_eq!(
+        bits(&r, "r_ptr"),
+        vec![0x00000000, 0xccbebc20, 0xccbebc20, 0x3f800000]
+    );
+    assert_eq!(
+        bits(&r, "nf_ptr"),
+        vec![0x7fc00001, 0x7fffffff, 0x7fffffff, 0x7fffffff]
+    );
+}
+
+/// Result dtypes (Triton 3.6 standard.py): cumsum widens int8 to int32 (as
+/// tl.sum) unless `dtype=` says otherwise; cumprod keeps int8 and wraps;
+/// bfloat16 scans in float32.
+#[test]
+fn scan_result_dtypes() {
+    let src = kernel(
+        "x_ptr, s_ptr, s8_ptr, p_ptr, h_ptr",
+        "k = tl.arange(0, 4)
+x = tl.load(x_ptr + k)
+s = tl.cumsum(x)
+s8 = tl.cumsum(x, dtype=tl.int8)
+p = tl.cumprod(x)
+h = tl.cumsum(x.to(tl.bfloat16))
+tl.store(s_ptr + k, s)
+tl.store(s8_ptr + k, s8)
+tl.store(p_ptr + k, p)
+tl.store(h_ptr + k, h)",
+    );
+    let l = launch(
+        &[1],
+        json!({"x_ptr": buf("int8", json!([2, 100, 3, 5])),
+               "s_ptr": zeros("int32", 4), "s8_ptr": zeros("int8", 4),
+               "p_ptr": zeros("int8", 4), "h_ptr": zeros("float32", 4)}),
+    );
+    use ksem_interp::dtype::DType;
+    assert_eq!(var_type(&src, &l, "s").dtype(), DType::I32);
+    assert_eq!(var_type(&src, &l, "s8").dtype(), DType::I8);
+    assert_eq!(var_type(&src, &l, "p").dtype(), DType::I8);
+    assert_eq!(var_type(&src, &l, "h").dtype(), DType::F32);
+    let r = run_clean(&src, &l);
+    // 2, 102, 105, 110 in int32
+    assert_eq!(bits(&r, "s_ptr"), vec![2, 102, 105, 110]);
+    // in int8: 2, 102, 105, 110 (no wrap yet)
+    assert_eq!(bits(&r, "s8_ptr"), vec![2, 102, 105, 110]);
+    // 2, 200 -> -56 (0xc8), -56 * 3 = -168 -> 88 (0x58), 88 * 5 = 440 -> 184 (0xb8)
+    assert_eq!(bits(&r, "p_ptr"), vec![0x02, 0xc8, 0x58, 0xb8]);
+    // float32 2, 102, 105, 110
+    assert_eq!(
+        bits(&r, "h_ptr"),
+        vec![0x40000000, 0x42cc0000, 0x42d20000, 0x42dc0000]
+    );
+}
+
+#[test]
+fn unsupported_scans_are_refused() {
+    let l = launch(&[1], json!({"x_ptr": buf("int32", json!([1, 2, 3, 4]))}));
+    let cases = [
+        ("tl.cumsum(tl.load(x_ptr))", "0-d value", None),
+        ("tl.cumsum(x, axis=1)", "axis 1 is out of range", None),
+        (
+            "tl.cumprod(x, reverse=r)",
+            "expected a compile-time bool",
+            None,
+        ),
+        (
+            "tl.associative_scan(x, 0, kern)",
+            "tl.associative_scan",
+            Some("tl.cumsum"),
+        ),
+    ];
+    for (call, msg, help) in cases {
+        let src = kernel(
+            "x_ptr",
+            &format!(
+                "x = tl.load(x_ptr + tl.arange(0, 4))
+r = x > 0
+tl.store(x_ptr + tl.arange(0, 4), {call})"
+            ),
+        );
+        let d = refused(&src, &l);
+        assert_diag(&src, &d, loc1(&src, call), &[msg], help);
+    }
+}
