@@ -908,7 +908,14 @@ def run_case(program, launch, kernel=None, options=None):
     except InputError as e:
         return None, f"bad input: {e}"
     except Exception as e:  # Triton refused the program, or the launch failed
-        msg = " ".join(str(e).split())[:500]
+        text = str(e)
+        # a CompilationError shows the source with a caret line, then the reason
+        lines = text.splitlines()
+        carets = [i for i, l in enumerate(lines) if l.strip().startswith("^")]
+        head = lines[0] if lines else ""
+        if carets:
+            text = head + " " + " ".join(lines[carets[-1] + 1:])
+        msg = " ".join(text.split())[:500]
         try:
             from triton.compiler.errors import CompilationError
             if isinstance(e, CompilationError):

@@ -143,9 +143,7 @@ impl Backend {
             | Backend::Triton
             | Backend::Numba
             | Backend::TileLang
-            | Backend::Hidet => {
-                return items.iter().map(|(k, l)| self.run(k, l, opts)).collect()
-            }
+            | Backend::Hidet => return items.iter().map(|(k, l)| self.run(k, l, opts)).collect(),
             Backend::Host => ksem_gpu::Backend::Host,
             Backend::Cuda => ksem_gpu::Backend::Cuda,
         };

@@ -792,3 +792,85 @@ tl.store(x_ptr + tl.arange(0, 4), {call})"
         assert_diag(&src, &d, loc1(&src, call), &[msg], help);
     }
 }
+
+// ----- measured refusals (real Triton 3.6 on an H100, through `ksem fuzz
+// --backends interp,triton` and tools/probes/triton_features/math_dtypes.py) --
+
+/// The elaboration error of `src` under launch `l` (it must fail).
+fn refusal(src: &str, l: &ksem_interp::launch::Launch) -> String {
+    match ksem_interp::elaborate_source("t.py", src, l, None) {
+        Ok(_) => panic!("accepted:\n{src}"),
+        Err(e) => e.render(),
+    }
+}
+
+/// Triton's math functions check libdevice's dtypes: float32/float64
+/// (sqrt_rn float32 only); float16 and bfloat16 are refused ("Expected dtype
+/// ['fp32', 'fp64'] but got fp16"), `tl.abs` takes every float.
+#[test]
+fn math_functions_take_float32_or_float64_only() {
+    let kernel = |f: &str, d: &str| {
+        module(&format!(
+            "@triton.jit
+def kern(x_ptr, out_ptr):
+    offs = tl.arange(0, 4)
+    x = tl.load(x_ptr + offs).to(tl.{d})
+    tl.store(out_ptr + offs, tl.{f}(x))
+"
+        ))
+    };
+    let l = launch(
+        &[1],
+        json!({"x_ptr": buf("float32", json!([1, 2, 3, 4])), "out_ptr": zeros("float32", 4)}),
+    );
+    for f in [
+        "exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sin", "cos", "sigmoid", "erf", "floor",
+        "ceil",
+    ] {
+        for d in ["float16", "bfloat16"] {
+            let e = refusal(&kernel(f, d), &l);
+            assert!(e.contains("takes float32 or float64"), "{f} {d}: {e}");
+        }
+        for d in ["float32", "float64"] {
+            let k = ksem_interp::elaborate_source("t.py", &kernel(f, d), &l, None);
+            assert!(k.is_ok(), "{f} {d} refused");
+        }
+    }
+    let e = refusal(&kernel("sqrt_rn", "float64"), &l);
+    assert!(e.contains("takes float32 tensors"), "{e}");
+    for d in ["float16", "bfloat16", "float32", "float64"] {
+        let k = ksem_interp::elaborate_source("t.py", &kernel("abs", d), &l, None);
+        assert!(k.is_ok(), "abs {d} refused");
+    }
+}
+
+/// int1 counts as unsigned in the signedness check of `/ // %`: a bool tile
+/// with a signed integer tile is refused (measured: "Cannot use /, #, or %
+/// with int1 and int64 because they have different signedness"), with an
+/// unsigned one it is computed.
+#[test]
+fn bool_divided_with_a_signed_integer_is_refused() {
+    let kernel = |d: &str| {
+        module(&format!(
+            "@triton.jit
+def kern(b_ptr, y_ptr, out_ptr):
+    offs = tl.arange(0, 4)
+    b = tl.load(b_ptr + offs)
+    y = tl.load(y_ptr + offs).to(tl.{d})
+    tl.store(out_ptr + offs, (y % b).to(tl.int32))
+"
+        ))
+    };
+    let l = launch(
+        &[1],
+        json!({"b_ptr": buf("bool", json!([1, 1, 1, 1])),
+               "y_ptr": buf("int32", json!([5, 6, 7, 8])),
+               "out_ptr": zeros("int32", 4)}),
+    );
+    for d in ["int8", "int16", "int32", "int64"] {
+        let e = refusal(&kernel(d), &l);
+        assert!(e.contains("different signedness"), "{d}: {e}");
+    }
+    // y % True = 0 for every y (computed in uint8)
+    assert_eq!(i32s(&kernel("uint8"), &l, "out_ptr"), vec![0, 0, 0, 0]);
+}

@@ -481,9 +481,8 @@ mod tests {
                 let p = generate(c, 4, i);
                 let k = p.ir.expect("IR");
                 for (_, t) in &k.vars {
-                    if let Elem::Num(d) | Elem::Ptr(d, _) = t.elem {
-                        seen.insert(format!("{d}"));
-                    }
+                    let (Elem::Num(d) | Elem::Ptr(d, _)) = t.elem;
+                    seen.insert(format!("{d}"));
                 }
                 walk::for_each_expr(&k.body, &mut |e| {
                     e.for_each(&mut |x| {
@@ -494,9 +493,7 @@ mod tests {
                             {
                                 seen.insert("approx-math".into());
                             }
-                            ExprKind::Binary(BinOp::FDiv, a, _)
-                                if a.ty.dtype() != DType::F64 =>
-                            {
+                            ExprKind::Binary(BinOp::FDiv, a, _) if a.ty.dtype() != DType::F64 => {
                                 seen.insert("fdiv<f64".into());
                             }
                             ExprKind::Binary(BinOp::FRem, ..) => {
@@ -516,7 +513,15 @@ mod tests {
             seen
         };
         let (all, peer) = (kinds(&cfg()), kinds(&peer_cfg()));
-        for k in ["bf16", "fp8e4nv", "fp8e5", "approx-math", "fdiv<f64", "frem", "float-sum"] {
+        for k in [
+            "bf16",
+            "fp8e4nv",
+            "fp8e5",
+            "approx-math",
+            "fdiv<f64",
+            "frem",
+            "float-sum",
+        ] {
             assert!(all.contains(k), "{k} never generated: {all:?}");
             assert!(!peer.contains(k), "{k} generated against real Triton");
         }

@@ -78,12 +78,7 @@ impl Gen<'_> {
                         "sum"
                     };
                     for axis in (0..if self.two_d { 2 } else { 1 }).rev() {
-                        s = el.call_builtin(
-                            f,
-                            vec![s],
-                            vec![("axis".into(), int(axis))],
-                            sp(),
-                        )?;
+                        s = el.call_builtin(f, vec![s], vec![("axis".into(), int(axis))], sp())?;
                     }
                     s
                 } else if self.shape(&sum) != shape {

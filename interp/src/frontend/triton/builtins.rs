@@ -225,6 +225,17 @@ fn math_fn(name: &str) -> Option<MathFn> {
     })
 }
 
+/// The dtypes a math function accepts: Triton 3.6 checks libdevice's
+/// convention (`_check_dtype`), measured on the GPU for every function and
+/// float dtype (`tools/probes/triton_features/math_dtypes.py`): float32 and
+/// float64, `sqrt_rn` float32 only; float16 and bfloat16 are refused.
+fn math_dtypes(f: MathFn) -> &'static [DType] {
+    match f {
+        MathFn::SqrtRn => &[DType::F32],
+        _ => &[DType::F32, DType::F64],
+    }
+}
+
 impl Elab<'_> {
     /// Elaborates a call of builtin `name`.
     pub fn call_builtin(
@@ -237,6 +248,19 @@ impl Elab<'_> {
         if let Some(f) = math_fn(name) {
             let b = bind(name, &["x"], false, args, kwargs, span)?;
             let x = self.float_tensor(b.req("x", span)?, name, span)?;
+            let accepted = math_dtypes(f);
+            if !accepted.contains(&x.ty.dtype()) {
+                let names: Vec<&str> = accepted.iter().map(|d| d.json_name()).collect();
+                return Err(Diagnostic::new(
+                    span,
+                    format!(
+                        "tl.{name} takes {} tensors, got {} (Triton 3.6 refuses it)",
+                        names.join(" or "),
+                        x.ty.dtype().json_name()
+                    ),
+                )
+                .with_help("convert first: x.to(tl.float32)"));
+            }
             let ty = x.ty.clone();
             return Ok(Value::Tensor(Expr {
                 kind: ExprKind::Unary(UnOp::Math(f), Box::new(x)),

@@ -137,7 +137,10 @@ fn tensor_pair(x: DType, y: DType, div_or_mod: bool) -> Result<DType, String> {
         }
         return Ok(t);
     }
-    if x.is_signed_int() != y.is_signed_int() && x != DType::Bool && y != DType::Bool {
+    // int1 counts as unsigned (Triton's dtype puts it with the unsigned
+    // types): bool with a signed int is refused too (measured on Triton
+    // 3.6: "Cannot use /, #, or % with int1 and int64 … different signedness")
+    if x.is_signed_int() != y.is_signed_int() {
         return Err(format!(
             "cannot use /, // or % with {x} and {y} because they have different signedness; cast them to the same signedness"
         ));
