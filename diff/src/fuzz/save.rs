@@ -107,3 +107,43 @@ pub fn save_case(
     );
     write_case(dir, &name, &source, &launch, &a, &b, provenance)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ksem_interp::launch::parse_launch;
+
+    /// A saved finding replays: its JSON (launch, expected, provenance and
+    /// the reproducing command) is a launch spec `ksem diff` reads.
+    #[test]
+    fn a_saved_case_is_a_launch_spec() {
+        let dir = std::env::temp_dir().join(format!("ksem-save-{}", std::process::id()));
+        let launch = json!({"kernel": "k", "grid": [1], "args": {"o": {"buffer": {"dtype": "int32", "len": 1}}}});
+        let r = |backend: &str| RunResult {
+            kernel: "k".into(),
+            backend: backend.into(),
+            buffers: vec![ksem_interp::launch::BufferResult {
+                name: "o".into(),
+                dtype: ksem_interp::dtype::DType::I32,
+                bits: vec![1],
+                inexact: vec![false],
+            }],
+            ub: vec![],
+        };
+        write_case(
+            &dir,
+            "case",
+            "src",
+            &launch,
+            &r("interp"),
+            &r("triton"),
+            "p".into(),
+        )
+        .expect("written");
+        let text = std::fs::read_to_string(dir.join("case.json")).expect("read");
+        assert!(text.contains("\"reproduce\""));
+        let l = parse_launch(&text).expect("a saved case parses as a launch spec");
+        assert_eq!(l.kernel.as_deref(), Some("k"));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

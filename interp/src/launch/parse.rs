@@ -14,7 +14,8 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 /// A launch spec as written. Corpus cases keep their provenance and expected
-/// result beside the launch in the same object; those keys are skipped here.
+/// result beside the launch in the same object, fuzz findings also the
+/// command that reproduces them; those keys are skipped here.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields, expecting = "a JSON object (a launch spec)")]
 struct LaunchJson {
@@ -32,6 +33,9 @@ struct LaunchJson {
     _provenance: Option<IgnoredAny>,
     #[serde(default, rename = "expected")]
     _expected: Option<IgnoredAny>,
+    /// A fuzz finding's command line that reproduces it.
+    #[serde(default, rename = "reproduce")]
+    _reproduce: Option<IgnoredAny>,
 }
 
 /// `"grid"` or `"block"`: one integer or a list of 1 to 3.
