@@ -3,6 +3,7 @@
 
     python3 tools/triton_run.py PROGRAM.py --launch LAUNCH.json [--kernel NAME] [--json] [--time]
     python3 tools/triton_run.py --batch CASES.jsonl
+    python3 tools/triton_run.py --serve            (cases as JSON lines on stdin)
     python3 tools/triton_run.py --selftest
     python3 tools/triton_run.py --fill-expected CASE.json RESULT.json --provenance LINE
 
@@ -44,6 +45,9 @@ Triton; `ksem fuzz --backends interp,triton` uses it): each line is
 "options" are Triton compile options passed with the launch (the fuzzer passes
 {"enable_fp_fusion": false}: contraction is divergence 3); each case prints one
 line, its result JSON or {"error": "..."}.
+
+--serve is the same protocol on stdin/stdout, for a long-lived worker (the
+reducer keeps one while it tries candidates).
 
 Only the standard library is needed for everything but the launch itself
 (``--selftest`` and ``--fill-expected`` run without torch/triton); the launch
@@ -939,6 +943,23 @@ def batch(path):
     return 0
 
 
+def serve():
+    """--serve: a long-lived worker. Reads one JSON line per case from stdin
+    ({"program", "launch", "kernel"?, "options"?}) and answers each with one
+    line on stdout (the result JSON or {"error": ...}) until stdin closes; torch
+    and Triton are imported once."""
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        try:
+            c = json.loads(line)
+            result, err = run_case(c["program"], c["launch"], c.get("kernel"), c.get("options"))
+        except (ValueError, KeyError) as e:
+            result, err = None, f"bad request: {e}"
+        print(json.dumps(result if err is None else {"error": err}), flush=True)
+    return 0
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("program", nargs="?")
@@ -950,11 +971,15 @@ def main(argv=None):
     ap.add_argument("--fill-expected", nargs=2, metavar=("CASE_JSON", "RESULT_JSON"))
     ap.add_argument("--provenance")
     ap.add_argument("--batch", help="a file of JSON lines {program, launch}; one result line each")
+    ap.add_argument("--serve", action="store_true",
+                    help="answer JSON-line cases from stdin, one result line each, until EOF")
     a = ap.parse_args(argv)
     if a.selftest:
         return selftest()
     if a.batch:
         return batch(a.batch)
+    if a.serve:
+        return serve()
     try:
         if a.fill_expected:
             if not a.provenance:

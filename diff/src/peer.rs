@@ -268,6 +268,100 @@ fn stream_batch(
     outcome
 }
 
+/// A long-lived runner process (`--serve`): cases go to its stdin as JSON
+/// lines and come back one result line each, so a sequence of small runs
+/// (the reducer's candidates) pays the real system's import once.
+pub struct Worker {
+    peer: Peer,
+    child: std::process::Child,
+    stdin: std::process::ChildStdin,
+    lines: std::sync::mpsc::Receiver<String>,
+    dir: PathBuf,
+    cases: u64,
+}
+
+impl Worker {
+    /// Starts `peer`'s runner in serve mode (only runners that have one:
+    /// Triton's).
+    pub fn start(peer: Peer) -> Result<Worker, String> {
+        use std::io::BufRead;
+        use std::process::Stdio;
+        if peer != Peer::Triton {
+            return Err(format!("{} has no long-lived runner", peer.name()));
+        }
+        let tool = peer.runner()?;
+        let mut child = Command::new(peer.python())
+            .arg(&tool)
+            .arg("--serve")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("cannot run {}: {e}", tool.display()))?;
+        let stdin = child.stdin.take().ok_or("no stdin")?;
+        let stdout = child.stdout.take().ok_or("no stdout")?;
+        let (tx, lines) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in std::io::BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let dir = std::env::temp_dir().join(format!(
+            "ksem-worker-{}-{}",
+            std::process::id(),
+            BATCHES.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+        ));
+        std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        Ok(Worker {
+            peer,
+            child,
+            stdin,
+            lines,
+            dir,
+            cases: 0,
+        })
+    }
+
+    /// Runs `source` with launch spec `launch` (with the peer's campaign
+    /// options, as a batch would); a case that takes longer than
+    /// [`case_limit`] is an error and stops the worker.
+    pub fn run(&mut self, source: &str, launch: &Json) -> Result<RunResult, String> {
+        use std::io::Write;
+        self.cases += 1;
+        let path = self.dir.join(format!("c{}.py", self.cases));
+        std::fs::write(&path, source).map_err(|e| format!("{}: {e}", path.display()))?;
+        let mut line = serde_json::json!({"program": path.display().to_string(), "launch": launch});
+        if let Some(o) = self.peer.batch_options() {
+            line["options"] = o;
+        }
+        writeln!(self.stdin, "{line}")
+            .and_then(|_| self.stdin.flush())
+            .map_err(|e| format!("{} worker: {e}", self.peer.name()))?;
+        let answer = self
+            .lines
+            .recv_timeout(case_limit())
+            .map_err(|_| format!("{} worker gave no answer", self.peer.name()));
+        let _ = std::fs::remove_file(&path);
+        let answer = answer?;
+        let v: Json = serde_json::from_str(&answer).map_err(|e| format!("result line: {e}"))?;
+        match v.get("error").and_then(Json::as_str) {
+            Some(e) => Err(e.to_string()),
+            None => parse_result(&answer),
+        }
+    }
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
 /// Batches run so far by this process (names their temporary directories).
 static BATCHES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
@@ -346,6 +440,43 @@ mod tests {
             "{r:?}"
         );
         assert!(start.elapsed() < std::time::Duration::from_secs(30));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// The long-lived worker answers case after case from one process, and
+    /// a case it hangs on is an error, not a hang.
+    #[test]
+    fn a_worker_answers_many_cases_and_gives_up_on_a_hanging_one() {
+        let dir = std::env::temp_dir().join(format!("ksem-fake-worker-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let runner = dir.join("fake_serve.py");
+        std::fs::write(
+            &runner,
+            "import json, os, sys, time\n\
+             assert sys.argv[1] == '--serve'\n\
+             for line in sys.stdin:\n\
+             \x20   case = json.loads(line)\n\
+             \x20   assert case['options'] == {'enable_fp_fusion': False}\n\
+             \x20   src = open(case['program']).read()\n\
+             \x20   if 'HANG' in src:\n\
+             \x20       time.sleep(60)\n\
+             \x20   print(json.dumps({'kernel': 'k', 'backend': 'triton', 'buffers': {'o': {'dtype': 'int32', 'bits': ['0x%08x' % os.getpid(), '0x%08x' % len(src)]}}, 'ub': []}), flush=True)\n",
+        )
+        .unwrap();
+        std::env::set_var("KSEM_TRITON_RUN", &runner);
+        std::env::set_var("KSEM_PEER_CASE_LIMIT", "2");
+        let launch = serde_json::json!({"args": {}});
+        let mut w = Worker::start(Peer::Triton).expect("worker");
+        let a = w.run("ab", &launch).expect("first");
+        let b = w.run("abcd", &launch).expect("second");
+        // one process (same pid), each case its own source
+        assert_eq!(a.buffers[0].bits[0], b.buffers[0].bits[0]);
+        assert_eq!((a.buffers[0].bits[1], b.buffers[0].bits[1]), (2, 4));
+        let start = std::time::Instant::now();
+        let e = w.run("HANG", &launch).expect_err("a hang is an error");
+        assert!(e.contains("no answer"), "{e}");
+        assert!(start.elapsed() < std::time::Duration::from_secs(30));
+        drop(w);
         let _ = std::fs::remove_dir_all(&dir);
     }
 

@@ -6,6 +6,7 @@
 mod unparse;
 
 use crate::backend::Backend;
+use crate::peer::Worker;
 use ksem_interp::compare::compare;
 use ksem_interp::eval::RunOptions;
 use ksem_interp::launch::{parse_launch, RunResult};
@@ -28,11 +29,13 @@ pub struct Reduced {
 const MAX_TRIES: usize = 2000;
 
 /// The buffers on which the two backends disagree (`None`: the case does
-/// not elaborate, has UB, or a backend fails).
+/// not elaborate, has UB, or a backend fails). A real system as the second
+/// backend runs the source through `worker`.
 fn disagreement(
     source: &str,
     launch: &Json,
     backends: (Backend, Backend),
+    worker: &mut Option<Worker>,
 ) -> Option<(Vec<String>, RunResult, RunResult)> {
     let l = parse_launch(&launch.to_string()).ok()?;
     let k = ksem_interp::elaborate_source("reduce.py", source, &l, None).ok()?;
@@ -44,8 +47,11 @@ fn disagreement(
     if !a.ub.is_empty() {
         return None;
     }
-    // the batch path compiles fastest (one kernel here)
-    let b = backends.1.run_batch(&[(&k, &l)], &opts).pop()?.ok()?;
+    let b = match worker {
+        Some(w) => w.run(source, launch).ok()?,
+        // the batch path compiles fastest (one kernel here)
+        None => backends.1.run_batch(&[(&k, &l)], &opts).pop()?.ok()?,
+    };
     if !b.ub.is_empty() {
         return None;
     }
@@ -70,6 +76,8 @@ struct State {
     b: RunResult,
     steps: usize,
     tried: usize,
+    /// The real system's long-lived runner, where the second backend is one.
+    worker: Option<Worker>,
 }
 
 impl State {
@@ -79,7 +87,7 @@ impl State {
             return false;
         }
         self.tried += 1;
-        match disagreement(&source, &launch, self.backends) {
+        match disagreement(&source, &launch, self.backends, &mut self.worker) {
             Some((bufs, a, b)) if bufs.contains(&self.target) => {
                 self.source = source;
                 self.launch = launch;
@@ -193,7 +201,11 @@ impl State {
 
 /// Reduces a disagreeing case to a fixed point.
 pub fn reduce(source: &str, launch: &Json, backends: (Backend, Backend)) -> Option<Reduced> {
-    let (bufs, a, b) = disagreement(source, launch, backends)?;
+    let mut worker = match backends.1.peer() {
+        Some(p) => Some(Worker::start(p).ok()?),
+        None => None,
+    };
+    let (bufs, a, b) = disagreement(source, launch, backends, &mut worker)?;
     let mut s = State {
         source: source.to_string(),
         launch: launch.clone(),
@@ -203,6 +215,7 @@ pub fn reduce(source: &str, launch: &Json, backends: (Backend, Backend)) -> Opti
         b,
         steps: 0,
         tried: 0,
+        worker,
     };
     // normalise the source through the unparser first
     if let Some(t) = parse(&s.source) {
