@@ -474,6 +474,11 @@ impl<'m> Elab<'m> {
         self.atomic_elem(atomic_op(f), &b.0, idx, v.0, span)
     }
 
+    /// The name of variable `v` (the front end's temporaries start with `_`).
+    pub fn var_name(&self, v: VarId) -> Option<&str> {
+        self.vars.get(v).map(|x| x.0.as_str())
+    }
+
     /// How many statements the current block holds (see [`Elab::take_since`]).
     pub fn mark(&self) -> usize {
         self.blocks.last().map_or(0, Vec::len)
