@@ -6,4 +6,5 @@
 pub mod cudapy;
 pub mod hidet;
 pub mod pattern;
+pub mod tilelang;
 pub mod triton;

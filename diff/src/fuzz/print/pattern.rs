@@ -62,7 +62,8 @@ impl Counts {
 
 /// The lazily evaluated pattern of the front end at `b[i]` of kernel `k`
 /// (`defs`, `uses`: its [`Counts`])
-/// (the front ends name its result `_ifexp…` or `_boolop…`): the result
+/// (the front ends name its result `_ifexp…` (TileLang: `_sel…`) or
+/// `_boolop…`): the result
 /// variable, the value, and how many statements it takes.
 pub fn deferred_at<'k>(
     k: &Kernel,
@@ -84,7 +85,7 @@ pub fn deferred_at<'k>(
                 return None;
             };
             let ok = r == r2
-                && var_name(*r).starts_with("_ifexp")
+                && (var_name(*r).starts_with("_ifexp") || var_name(*r).starts_with("_sel"))
                 && defs.get(*r) == Some(&2)
                 && uses.get(*r) == Some(&1);
             ok.then_some((

@@ -12,10 +12,12 @@ mod consts;
 mod elab;
 pub mod types;
 
+pub use consts::Const;
+pub use elab::{BufRegion, Buffer, Elab, LoopKind, Part, Value};
+
 use crate::ir::Kernel;
 use crate::launch::Launch;
 use crate::span::{DResult, Diagnostic, Span};
-use consts::Const;
 use rustpython_parser::ast;
 use std::collections::HashMap;
 
@@ -51,6 +53,17 @@ pub struct Module {
 }
 
 impl Module {
+    /// Parses a TileLang file: its imports, module constants and kernels
+    /// (what the programmatic elaborator, [`Elab::for_module`], works in).
+    pub fn parse(file: &str, text: &str) -> DResult<Module> {
+        Ok(Module::scan(Source::parse(file, text)?))
+    }
+
+    /// The value of module constant `name` (`N = 1024` at module level).
+    pub fn constant(&self, name: &str) -> Option<&Const> {
+        self.globals.get(name)
+    }
+
     fn scan(src: Source) -> Module {
         let mut m = Module {
             src,

@@ -93,14 +93,14 @@ impl<'m> Elab<'m> {
             ast::Expr::BinOp(b) => {
                 let l = self.expr(&b.left)?;
                 let r = self.expr(&b.right)?;
-                self.binop(b.op, l, r, span)
+                self.bin_val(b.op, l, r, span)
             }
             ast::Expr::UnaryOp(u) => {
                 let v = self.expr(&u.operand)?;
-                self.unop(u.op, v, span)
+                self.un_val(u.op, v, span)
             }
             ast::Expr::BoolOp(b) => self.bool_op(b, span),
-            ast::Expr::Compare(c) => self.compare(c, span),
+            ast::Expr::Compare(c) => self.compare_expr(c, span),
             ast::Expr::IfExp(i) => {
                 let c = self.expr(&i.test)?;
                 if let Val::Py(c) = c {
@@ -158,20 +158,34 @@ impl<'m> Elab<'m> {
         orelse: &ast::Expr,
         span: Span,
     ) -> DResult<Val> {
+        self.select_with(
+            c,
+            &mut |me, then| me.expr(if then { body } else { orelse }),
+            span,
+        )
+    }
+
+    /// `c ? a : b` where `branch(true)` elaborates `a` and `branch(false)`
+    /// `b`, each in its own block: an `if` setting a `_sel` variable.
+    pub(super) fn select_with(
+        &mut self,
+        c: Expr,
+        branch: &mut dyn FnMut(&mut Self, bool) -> DResult<Val>,
+        span: Span,
+    ) -> DResult<Val> {
         self.blocks.push(Vec::new());
-        let a = self.expr(body).and_then(|v| self.num(v, span));
+        let a = branch(self, true).and_then(|v| self.num(v, span));
         let pre_a = self.blocks.pop().expect("pushed");
         self.blocks.push(Vec::new());
-        let b = self.expr(orelse).and_then(|v| self.num(v, span));
+        let b = branch(self, false).and_then(|v| self.num(v, span));
         let pre_b = self.blocks.pop().expect("pushed");
         let (a, b) = (a?, b?);
-        let d = types::promote(dtype_of(&a), dtype_of(&b))
-            .ok_or_else(|| Diagnostic::new(span, "the two branches have no common dtype"))?;
+        let (d, a, b) = select_join(a, b, span)?;
         let r = self.new_var("_sel", Type::scalar(d));
         let mut then_body = pre_a;
-        then_body.push(Stmt::Let(r, convert(a, d)));
+        then_body.push(Stmt::Let(r, a));
         let mut else_body = pre_b;
-        else_body.push(Stmt::Let(r, convert(b, d)));
+        else_body.push(Stmt::Let(r, b));
         self.emit(Stmt::If {
             cond: c,
             then_body,
@@ -345,8 +359,7 @@ impl<'m> Elab<'m> {
                 ),
             );
         }
-        let mut starts = Vec::new();
-        let mut extents = Vec::new();
+        let mut parts = Vec::new();
         for (x, &dim) in items.into_iter().zip(&b.shape) {
             let span = self.span(x);
             match x {
@@ -367,6 +380,28 @@ impl<'m> Elab<'m> {
                         Some(u) => self.expr(u)?,
                         None => Val::Py(Const::Int(dim as i128)),
                     };
+                    parts.push((lo, Some(hi), span));
+                }
+                other => parts.push((self.expr(other)?, None, span)),
+            }
+        }
+        self.region_of(b, parts)
+    }
+
+    /// The region of `b` with, per dimension, an index (`(i, None, span)`)
+    /// or a slice `lo:hi` (`(lo, Some(hi), span)`) whose extent `hi - lo`
+    /// must be a compile-time constant (its bounds may be runtime values
+    /// that differ by a constant).
+    pub(super) fn region_of(
+        &mut self,
+        b: &Buf,
+        parts: Vec<(Val, Option<Val>, Span)>,
+    ) -> DResult<Region> {
+        let mut starts = Vec::new();
+        let mut extents = Vec::new();
+        for (lo, hi, span) in parts {
+            match hi {
+                Some(hi) => {
                     let (lo, hi) = (self.num(lo, span)?, self.num(hi, span)?);
                     let ext = match (linear(&hi), linear(&lo)) {
                         (Some(h), Some(l)) => h.minus(&l).constant(),
@@ -381,13 +416,23 @@ impl<'m> Elab<'m> {
                     starts.push(convert(lo, DType::I64));
                     extents.push(Some(ext as usize));
                 }
-                other => {
-                    let v = self.expr(other)?;
-                    let e = self.num(v, span)?;
+                None => {
+                    let e = self.num(lo, span)?;
                     starts.push(convert(e, DType::I64));
                     extents.push(None);
                 }
             }
+        }
+        if starts.len() != b.shape.len() {
+            return err(
+                Span::default(),
+                format!(
+                    "buffer `{}` has {} dimension(s) but the region names {}",
+                    b.name,
+                    b.shape.len(),
+                    starts.len()
+                ),
+            );
         }
         Ok(Region {
             buf: b.clone(),
@@ -396,7 +441,15 @@ impl<'m> Elab<'m> {
         })
     }
 
-    pub(super) fn binop(&mut self, op: ast::Operator, l: Val, r: Val, span: Span) -> DResult<Val> {
+    /// `l op r` for a Python arithmetic or bitwise operator: Python's own
+    /// arithmetic where both are compile-time numbers, else TVM's typing.
+    pub(super) fn bin_val(
+        &mut self,
+        op: ast::Operator,
+        l: Val,
+        r: Val,
+        span: Span,
+    ) -> DResult<Val> {
         if let (Val::Py(a), Val::Py(b)) = (&l, &r) {
             if let Some(c) = consts::binop(op, a, b) {
                 return Ok(Val::Py(c));
@@ -495,7 +548,8 @@ impl<'m> Elab<'m> {
         Ok(Val::Num(bin(BinOp::Pow, a, b, span)))
     }
 
-    pub(super) fn unop(&mut self, op: ast::UnaryOp, v: Val, span: Span) -> DResult<Val> {
+    /// `op v` for a Python unary operator.
+    pub(super) fn un_val(&mut self, op: ast::UnaryOp, v: Val, span: Span) -> DResult<Val> {
         if let Val::Py(c) = &v {
             match (op, c) {
                 (ast::UnaryOp::USub, Const::Int(i)) => return Ok(Val::Py(Const::Int(-i))),
@@ -526,15 +580,27 @@ impl<'m> Elab<'m> {
     /// `a and b`, `a or b`: as C's `&&`/`||`, the right side only where needed.
     pub(super) fn bool_op(&mut self, b: &ast::ExprBoolOp, span: Span) -> DResult<Val> {
         let is_and = matches!(b.op, ast::BoolOp::And);
-        let first = self.expr(&b.values[0])?;
+        let values = &b.values;
+        self.bool_with(is_and, values.len(), &mut |me, k| me.expr(&values[k]), span)
+    }
+
+    /// `v0 and v1 and …` (`or`) of `n` values, `value(k)` elaborating the
+    /// k-th where it is needed: a `_boolop` variable set by nested `if`s.
+    pub(super) fn bool_with(
+        &mut self,
+        is_and: bool,
+        n: usize,
+        value: &mut dyn FnMut(&mut Self, usize) -> DResult<Val>,
+        span: Span,
+    ) -> DResult<Val> {
+        let first = value(self, 0)?;
         let first = self.num(first, span)?;
         let r = self.new_var("_boolop", Type::scalar(DType::Bool));
         let t = self.truth(first, span)?;
         self.emit(Stmt::Let(r, t));
-        for x in &b.values[1..] {
+        for k in 1..n {
             self.blocks.push(Vec::new());
-            let v = self
-                .expr(x)
+            let v = value(self, k)
                 .and_then(|v| self.num(v, span))
                 .and_then(|e| self.truth(e, span));
             let mut body = self.blocks.pop().expect("pushed");
@@ -554,7 +620,7 @@ impl<'m> Elab<'m> {
         Ok(Val::Num(self.var_expr(r, span)))
     }
 
-    pub(super) fn compare(&mut self, c: &ast::ExprCompare, span: Span) -> DResult<Val> {
+    pub(super) fn compare_expr(&mut self, c: &ast::ExprCompare, span: Span) -> DResult<Val> {
         if c.ops.len() != 1 {
             return py::unsupported(
                 span,
@@ -603,6 +669,13 @@ impl<'m> Elab<'m> {
         };
         let l = self.expr(&c.left)?;
         let r = self.expr(&c.comparators[0])?;
+        self.cmp_val(op, l, r, span)
+    }
+
+    /// `l op r` for a comparison `op` (`BinOp::Eq` … `BinOp::Ge`): Python's
+    /// where both are compile-time numbers (or strings), else in the
+    /// promoted dtype.
+    pub(super) fn cmp_val(&mut self, op: BinOp, l: Val, r: Val, span: Span) -> DResult<Val> {
         if let (Val::Py(a), Val::Py(b)) = (&l, &r) {
             if let (Some(x), Some(y)) = (a.as_int(), b.as_int()) {
                 let v = match op {
@@ -765,30 +838,22 @@ impl<'m> Elab<'m> {
         Ok((convert(a, d), convert(b, d)))
     }
 
-    /// `T.something(…)` in an expression.
-    pub(super) fn lang_call(&mut self, f: &str, c: &ast::ExprCall, span: Span) -> DResult<Val> {
-        let math = |name: &str| -> Option<MathFn> {
-            Some(match name {
-                "exp" => MathFn::Exp,
-                "exp2" => MathFn::Exp2,
-                "log" => MathFn::Log,
-                "log2" => MathFn::Log2,
-                "log10" => MathFn::Log10,
-                "sqrt" => MathFn::Sqrt,
-                "rsqrt" => MathFn::Rsqrt,
-                "sin" => MathFn::Sin,
-                "cos" => MathFn::Cos,
-                "tan" => MathFn::Tan,
-                "tanh" => MathFn::Tanh,
-                "sigmoid" => MathFn::Sigmoid,
-                "erf" => MathFn::Erf,
-                "floor" => MathFn::Floor,
-                "ceil" => MathFn::Ceil,
-                _ => return None,
-            })
-        };
-        if let Some(m) = math(f) {
-            let [v]: [Val; 1] = self.args(c, 1, f, span)?.try_into().expect("one");
+    /// The T.* functions of values (`T.min`, `T.max`, `T.abs`, `T.clamp`,
+    /// `T.floordiv` … `T.ceildiv`, the math functions) applied to `vals`,
+    /// whose number [`value_call_arity`] gives.
+    pub(super) fn call_val(&mut self, f: &str, vals: Vec<Val>, span: Span) -> DResult<Val> {
+        if vals.len() != value_call_arity(f).unwrap_or(usize::MAX) {
+            return err(
+                span,
+                format!(
+                    "T.{f} takes {} argument(s), got {}",
+                    value_call_arity(f).unwrap_or(0),
+                    vals.len()
+                ),
+            );
+        }
+        if let Some(m) = math_fn(f) {
+            let [v]: [Val; 1] = vals.try_into().expect("one");
             let e = self.num(v, span)?;
             if !dtype_of(&e).is_float() {
                 return err(
@@ -804,7 +869,6 @@ impl<'m> Elab<'m> {
         }
         match f {
             "floordiv" | "floormod" | "truncdiv" | "truncmod" | "ceildiv" => {
-                let vals = self.args(c, 2, f, span)?;
                 if let (Val::Py(a), Val::Py(b)) = (&vals[0], &vals[1]) {
                     if let (Some(x), Some(y), "ceildiv") = (a.as_int(), b.as_int(), f) {
                         if y != 0 {
@@ -831,7 +895,6 @@ impl<'m> Elab<'m> {
                 }))
             }
             "min" | "max" => {
-                let vals = self.args(c, 2, f, span)?;
                 let [a, b]: [Val; 2] = vals.try_into().expect("two");
                 let (a, b) = (self.num(a, span)?, self.num(b, span)?);
                 let d = types::promote(dtype_of(&a), dtype_of(&b))
@@ -840,12 +903,11 @@ impl<'m> Elab<'m> {
                 Ok(Val::Num(min_max(f == "min", a, b, span)))
             }
             "abs" => {
-                let [v]: [Val; 1] = self.args(c, 1, f, span)?.try_into().expect("one");
+                let [v]: [Val; 1] = vals.try_into().expect("one");
                 let e = self.num(v, span)?;
                 Ok(Val::Num(abs_of(e, span)))
             }
             "clamp" => {
-                let vals = self.args(c, 3, f, span)?;
                 let [x, lo, hi]: [Val; 3] = vals.try_into().expect("three");
                 let x = self.num(x, span)?;
                 let d = dtype_of(&x);
@@ -859,6 +921,17 @@ impl<'m> Elab<'m> {
                     span,
                 )))
             }
+            other => err(span, format!("T.{other} is not a function of values")),
+        }
+    }
+
+    /// `T.something(…)` in an expression.
+    pub(super) fn lang_call(&mut self, f: &str, c: &ast::ExprCall, span: Span) -> DResult<Val> {
+        if let Some(n) = value_call_arity(f) {
+            let vals = self.args(c, n, f, span)?;
+            return self.call_val(f, vals, span);
+        }
+        match f {
             "if_then_else" => {
                 if c.args.len() != 3 {
                     return err(span, "T.if_then_else takes (cond, then, else)");
@@ -929,20 +1002,14 @@ impl<'m> Elab<'m> {
                     })
                     .ok_or_else(|| Diagnostic::new(span, "T.alloc_var needs a dtype"))?;
                 let d = self.dtype_arg(dtype_e)?;
-                let b = self.alloc(f, d, vec![1], AddrSpace::Local, true, span);
                 let init = c.args.get(1).or_else(|| {
                     c.keywords
                         .iter()
                         .find(|k| k.arg.as_deref() == Some("init"))
                         .map(|k| &k.value)
                 });
-                if let Some(i) = init {
-                    let v = self.expr(i)?;
-                    let e = self.num(v, span)?;
-                    let p = self.elem_ptr(&b, vec![konst(DType::I64, 0, span)], span)?;
-                    self.store(p, e, d, span);
-                }
-                Ok(Val::Buf(b))
+                let init = init.map(|i| self.expr(i)).transpose()?;
+                Ok(Val::Buf(self.alloc_var(d, init, span)?))
             }
             "copy" | "fill" | "clear" | "reduce_sum" | "reduce_max" | "reduce_min" | "gemm" => {
                 err(span, format!("T.{f} is a statement, not a value"))
@@ -957,15 +1024,23 @@ impl<'m> Elab<'m> {
         }
     }
 
+    /// `T.alloc_var(d, init=v)`: a one-element local buffer whose name
+    /// alone means its element, set to `init` where one is given.
+    pub(super) fn alloc_var(&mut self, d: DType, init: Option<Val>, span: Span) -> DResult<Buf> {
+        let b = self.alloc("alloc_var", d, vec![1], AddrSpace::Local, true, span);
+        if let Some(v) = init {
+            let e = self.num(v, span)?;
+            let p = self.elem_ptr(&b, vec![konst(DType::I64, 0, span)], span)?;
+            self.store(p, e, d, span);
+        }
+        Ok(b)
+    }
+
     /// `T.ieee_add(x, y, rounding_mode="rn")` and its siblings: IEEE
     /// operations in x's dtype (float32 or float64) with the rounding mode
     /// `"rn"`, `"rz"`, `"ru"` or `"rd"`, exact (CUDA's `__fadd_rz` …).
     pub(super) fn ieee(&mut self, f: &str, c: &ast::ExprCall, span: Span) -> DResult<Val> {
-        let arity = match f {
-            "ieee_fsqrt" | "ieee_frcp" => 1,
-            "ieee_fmaf" => 3,
-            _ => 2,
-        };
+        let arity = ieee_arity(f);
         if c.args.len() < arity || c.args.len() > arity + 1 {
             return err(
                 span,
@@ -981,16 +1056,7 @@ impl<'m> Elab<'m> {
         let mode = match mode_e {
             None => Rounding::NearestEven,
             Some(e) => match self.py_value(e) {
-                Ok(Const::Str(m)) => match m.as_str() {
-                    "rn" => Rounding::NearestEven,
-                    "rz" => Rounding::TowardZero,
-                    "ru" => Rounding::Up,
-                    "rd" => Rounding::Down,
-                    other => {
-                        return err(self.span(e), format!("unknown rounding mode {other:?}"))
-                            .map_err(|d| d.with_help("use \"rn\", \"rz\", \"ru\" or \"rd\""))
-                    }
-                },
+                Ok(Const::Str(m)) => rounding_mode(&m, self.span(e))?,
                 _ => {
                     return err(
                         self.span(e),
@@ -1003,6 +1069,20 @@ impl<'m> Elab<'m> {
             .iter()
             .map(|a| self.expr(a))
             .collect::<DResult<_>>()?;
+        self.ieee_val(f, vals, mode, span)
+    }
+
+    /// `T.ieee_*` of the operands `vals` with rounding `mode`.
+    pub(super) fn ieee_val(
+        &mut self,
+        f: &str,
+        vals: Vec<Val>,
+        mode: Rounding,
+        span: Span,
+    ) -> DResult<Val> {
+        if vals.is_empty() || vals.len() != ieee_arity(f) {
+            return err(span, format!("T.{f} takes {} operand(s)", ieee_arity(f)));
+        }
         let mut it = vals.into_iter();
         let x = self.num(it.next().expect("one operand"), span)?;
         let d = dtype_of(&x);
@@ -1166,4 +1246,71 @@ impl<'m> Elab<'m> {
         }
         Ok(Val::Py(Const::None))
     }
+}
+
+/// The math function `T.name` computes (`T.exp`, `T.sqrt`, …).
+fn math_fn(name: &str) -> Option<MathFn> {
+    Some(match name {
+        "exp" => MathFn::Exp,
+        "exp2" => MathFn::Exp2,
+        "log" => MathFn::Log,
+        "log2" => MathFn::Log2,
+        "log10" => MathFn::Log10,
+        "sqrt" => MathFn::Sqrt,
+        "rsqrt" => MathFn::Rsqrt,
+        "sin" => MathFn::Sin,
+        "cos" => MathFn::Cos,
+        "tan" => MathFn::Tan,
+        "tanh" => MathFn::Tanh,
+        "sigmoid" => MathFn::Sigmoid,
+        "erf" => MathFn::Erf,
+        "floor" => MathFn::Floor,
+        "ceil" => MathFn::Ceil,
+        _ => return None,
+    })
+}
+
+/// The number of values `T.f` takes where it is a function of values
+/// ([`Elab::call_val`]); `None` for the other T.* calls.
+fn value_call_arity(f: &str) -> Option<usize> {
+    if math_fn(f).is_some() {
+        return Some(1);
+    }
+    match f {
+        "floordiv" | "floormod" | "truncdiv" | "truncmod" | "ceildiv" | "min" | "max" => Some(2),
+        "abs" => Some(1),
+        "clamp" => Some(3),
+        _ => None,
+    }
+}
+
+/// The number of operands of `T.ieee_*` (before the rounding mode).
+pub(super) fn ieee_arity(f: &str) -> usize {
+    match f {
+        "ieee_fsqrt" | "ieee_frcp" => 1,
+        "ieee_fmaf" => 3,
+        _ => 2,
+    }
+}
+
+/// A rounding mode's name: `"rn"`, `"rz"`, `"ru"`, `"rd"`.
+pub(super) fn rounding_mode(m: &str, span: Span) -> DResult<Rounding> {
+    Ok(match m {
+        "rn" => Rounding::NearestEven,
+        "rz" => Rounding::TowardZero,
+        "ru" => Rounding::Up,
+        "rd" => Rounding::Down,
+        other => {
+            return err(span, format!("unknown rounding mode {other:?}"))
+                .map_err(|d| d.with_help("use \"rn\", \"rz\", \"ru\" or \"rd\""))
+        }
+    })
+}
+
+/// The dtype both branches of `T.if_then_else` meet in, and the branches
+/// converted to it.
+pub(super) fn select_join(a: Expr, b: Expr, span: Span) -> DResult<(DType, Expr, Expr)> {
+    let d = types::promote(dtype_of(&a), dtype_of(&b))
+        .ok_or_else(|| Diagnostic::new(span, "the two branches have no common dtype"))?;
+    Ok((d, convert(a, d), convert(b, d)))
 }

@@ -20,10 +20,14 @@ use crate::span::{DResult, Diagnostic, Span};
 use rustpython_parser::ast::{self, Constant};
 use std::collections::HashMap;
 
+mod api;
 mod eager;
 mod expr;
 mod stmt;
 mod tile_ops;
+
+pub use api::{BufRegion, Buffer, LoopKind, Part, Value};
+use expr::select_join;
 
 /// Integer `//`, `%`, `T.floordiv`, `T.floormod`: floor; a zero divisor is
 /// UB (measured: the C target traps with SIGFPE).
@@ -168,8 +172,14 @@ impl<'m> Elab<'m> {
     }
 
     /// The grid and the kernel, once the body has been elaborated.
-    fn finish(mut self, name: &str, f: &ast::StmtFunctionDef, launch: &Launch) -> DResult<Kernel> {
+    fn finish(self, name: &str, f: &ast::StmtFunctionDef, launch: &Launch) -> DResult<Kernel> {
         let fspan = self.span(f);
+        self.finish_at(name, fspan, launch)
+    }
+
+    /// The kernel `name` (defined at `fspan`) for `launch`, once its body
+    /// has been elaborated.
+    fn finish_at(mut self, name: &str, fspan: Span, launch: &Launch) -> DResult<Kernel> {
         let Some(grid) = self.grid else {
             return err(
                 fspan,

@@ -47,7 +47,7 @@ impl<'m> Elab<'m> {
             ast::Stmt::AugAssign(a) => {
                 let cur = self.expr(&a.target)?;
                 let rhs = self.expr(&a.value)?;
-                let v = self.binop(a.op, cur, rhs, span)?;
+                let v = self.bin_val(a.op, cur, rhs, span)?;
                 self.assign(&a.target, v)
             }
             ast::Stmt::AnnAssign(a) => match &a.value {
@@ -101,27 +101,15 @@ impl<'m> Elab<'m> {
             }
             ast::Stmt::If(i) => {
                 let c = self.expr(&i.test)?;
-                if let Val::Py(c) = c {
-                    // decided at compile time, as Python runs the kernel's builder
-                    let taken = match c {
-                        Const::Bool(b) => b,
-                        Const::Int(n) => n != 0,
-                        Const::None => false,
-                        _ => return err(span, "Python objects as conditions are not supported: this condition is not a number"),
-                    };
-                    return self.stmts(if taken { &i.body } else { &i.orelse });
-                }
-                let c = self.truth(self.num(c, span)?, span)?;
-                self.materialize_assigned(&i.body, span)?;
-                self.materialize_assigned(&i.orelse, span)?;
-                let then_body = self.block_of(&i.body)?;
-                let else_body = self.block_of(&i.orelse)?;
-                self.emit(Stmt::If {
-                    cond: c,
-                    then_body,
-                    else_body,
-                });
-                Ok(())
+                let mut assigned = Vec::new();
+                assigned_names(&i.body, &mut assigned);
+                assigned_names(&i.orelse, &mut assigned);
+                self.if_with(
+                    c,
+                    &assigned,
+                    &mut |me, then| me.stmts(if then { &i.body } else { &i.orelse }),
+                    span,
+                )
             }
             ast::Stmt::Break(_) | ast::Stmt::Continue(_) if self.loops == 0 => {
                 err(span, "`break`/`continue` outside a loop")
@@ -203,6 +191,45 @@ impl<'m> Elab<'m> {
         }
     }
 
+    /// `if c:` … `else:` … where `body(true)` elaborates the first branch
+    /// and `body(false)` the second: decided at compile time where `c` is
+    /// a Python value (as Python runs the kernel's builder), else a runtime
+    /// `if`; the names in `assigned` (those the branches assign) stop being
+    /// compile-time values first.
+    pub(super) fn if_with(
+        &mut self,
+        c: Val,
+        assigned: &[String],
+        body: &mut dyn FnMut(&mut Self, bool) -> DResult<()>,
+        span: Span,
+    ) -> DResult<()> {
+        if let Val::Py(c) = c {
+            let taken = match c {
+                Const::Bool(b) => b,
+                Const::Int(n) => n != 0,
+                Const::None => false,
+                _ => return err(span, "Python objects as conditions are not supported: this condition is not a number"),
+            };
+            return body(self, taken);
+        }
+        let c = self.truth(self.num(c, span)?, span)?;
+        self.materialize(assigned, span)?;
+        self.blocks.push(Vec::new());
+        let r = body(self, true);
+        let then_body = self.blocks.pop().expect("pushed");
+        r?;
+        self.blocks.push(Vec::new());
+        let r = body(self, false);
+        let else_body = self.blocks.pop().expect("pushed");
+        r?;
+        self.emit(Stmt::If {
+            cond: c,
+            then_body,
+            else_body,
+        });
+        Ok(())
+    }
+
     /// `with T.Kernel(gx, gy, threads=N) as (bx, by):`.
     pub(super) fn with_stmt(&mut self, w: &ast::StmtWith, span: Span) -> DResult<()> {
         let [item] = w.items.as_slice() else {
@@ -234,34 +261,95 @@ impl<'m> Elab<'m> {
                 "only `with T.Kernel(…)` (and `T.ws`) are supported",
             );
         }
+        // a grid size may use a scalar argument: the launch gives its value
+        let sizes: Vec<(Option<i128>, Span)> = c
+            .args
+            .iter()
+            .map(|a| {
+                let n = self
+                    .py_value(a)
+                    .or_else(|_| self.py_value_at_launch(a))
+                    .ok()
+                    .and_then(|v| v.as_int());
+                (n, self.span(a))
+            })
+            .collect();
+        let mut threads = None;
+        for k in &c.keywords {
+            match k.arg.as_deref() {
+                Some("threads") => {
+                    let v = self.py_value(&k.value).map_err(|_| {
+                        Diagnostic::new(
+                            self.span(&k.value),
+                            "`threads` must be known at compile time",
+                        )
+                    })?;
+                    threads = Some((v, self.span(&k.value)));
+                }
+                Some("prelude") | Some("is_cpu") | Some("cluster_dims") => {}
+                other => {
+                    return err(
+                        span,
+                        format!("T.Kernel has no argument `{}`", other.unwrap_or("**")),
+                    )
+                }
+            }
+        }
+        let mut names = Vec::new();
+        if let Some(v) = &item.optional_vars {
+            let items: Vec<&ast::Expr> = match &**v {
+                ast::Expr::Tuple(t) => t.elts.iter().collect(),
+                one => vec![one],
+            };
+            if items.len() > c.args.len() {
+                return err(
+                    self.span(&**v),
+                    format!(
+                        "T.Kernel has {} grid dimension(s) but binds {} names",
+                        c.args.len(),
+                        items.len()
+                    ),
+                );
+            }
+            for n in items {
+                let ast::Expr::Name(n) = n else {
+                    return err(self.span(n), "bind block indices to names");
+                };
+                names.push(n.id.to_string());
+            }
+        }
+        self.bind_launch(&sizes, threads, &names, span)?;
+        self.stmts(&w.body)
+    }
+
+    /// The launch of `T.Kernel(g0, g1, …, threads=t) as (bx, by, …)`: the
+    /// grid sizes (`None`: not known at compile time) with their spans, the
+    /// `threads` value with its span, and the names bound to the block
+    /// indices.
+    pub(super) fn bind_launch(
+        &mut self,
+        sizes: &[(Option<i128>, Span)],
+        threads_arg: Option<(Const, Span)>,
+        names: &[String],
+        span: Span,
+    ) -> DResult<()> {
         if self.grid.is_some() {
             return err(span, "a second `with T.Kernel(…)`: a kernel has one launch");
         }
         let mut grid = [1u32; 3];
-        if c.args.is_empty() || c.args.len() > 3 {
+        if sizes.is_empty() || sizes.len() > 3 {
             return err(span, "T.Kernel takes 1 to 3 grid dimensions");
         }
-        for (i, a) in c.args.iter().enumerate() {
-            // a grid size may use a scalar argument: the launch gives its value
-            let n = self
-                .py_value(a)
-                .or_else(|_| self.py_value_at_launch(a))
-                .ok()
-                .and_then(|v| v.as_int());
+        for (i, &(n, a)) in sizes.iter().enumerate() {
             match n {
                 Some(n) if (1..=u32::MAX as i128).contains(&n) => grid[i] = n as u32,
                 Some(n) => {
                     return err(
-                        self.span(a),
+                        a,
                         format!("grid dimension {i} is {n}: a launch needs at least one block"),
                     )
                 }
-                None => {
-                    return err(
-                        self.span(a),
-                        "a grid dimension must be known at compile time",
-                    )
-                }
+                None => return err(a, "a grid dimension must be known at compile time"),
             }
         }
         if grid.iter().map(|&g| g as u64).product::<u64>() > crate::launch::MAX_PROGRAMS {
@@ -274,76 +362,50 @@ impl<'m> Elab<'m> {
             );
         }
         let mut threads = [128u32, 1, 1];
-        for k in &c.keywords {
-            match k.arg.as_deref() {
-                Some("threads") => {
-                    let v = self.py_value(&k.value).map_err(|_| {
-                        Diagnostic::new(
-                            self.span(&k.value),
-                            "`threads` must be known at compile time",
-                        )
-                    })?;
-                    let items = match v {
-                        Const::Tuple(t) => t,
-                        one => vec![one],
-                    };
-                    if items.is_empty() || items.len() > 3 {
-                        return err(self.span(&k.value), "`threads` has 1 to 3 dimensions");
-                    }
-                    threads = [1, 1, 1];
-                    for (i, t) in items.iter().enumerate() {
-                        match t.as_int() {
-                            Some(n) if (1..=1024).contains(&n) => threads[i] = n as u32,
-                            _ => {
-                                return err(
-                                    self.span(&k.value),
-                                    format!("threads = {t:?}: a block has 1 to 1024 threads"),
-                                )
-                            }
-                        }
-                    }
-                    if threads.iter().product::<u32>() > 1024 {
+        if let Some((v, vspan)) = threads_arg {
+            let items = match v {
+                Const::Tuple(t) => t,
+                one => vec![one],
+            };
+            if items.is_empty() || items.len() > 3 {
+                return err(vspan, "`threads` has 1 to 3 dimensions");
+            }
+            threads = [1, 1, 1];
+            for (i, t) in items.iter().enumerate() {
+                match t.as_int() {
+                    Some(n) if (1..=1024).contains(&n) => threads[i] = n as u32,
+                    _ => {
                         return err(
-                            self.span(&k.value),
-                            format!("threads {threads:?}: a block has at most 1024 threads"),
-                        );
+                            vspan,
+                            format!("threads = {t:?}: a block has 1 to 1024 threads"),
+                        )
                     }
-                }
-                Some("prelude") | Some("is_cpu") | Some("cluster_dims") => {}
-                other => {
-                    return err(
-                        span,
-                        format!("T.Kernel has no argument `{}`", other.unwrap_or("**")),
-                    )
                 }
             }
+            if threads.iter().product::<u32>() > 1024 {
+                return err(
+                    vspan,
+                    format!("threads {threads:?}: a block has at most 1024 threads"),
+                );
+            }
+        }
+        if names.len() > sizes.len() {
+            return err(
+                span,
+                format!(
+                    "T.Kernel has {} grid dimension(s) but binds {} names",
+                    sizes.len(),
+                    names.len()
+                ),
+            );
         }
         self.grid = Some((grid, span));
         self.threads = Some((threads, span));
-        let dims = c.args.len();
-        if let Some(v) = &item.optional_vars {
-            let names: Vec<&ast::Expr> = match &**v {
-                ast::Expr::Tuple(t) => t.elts.iter().collect(),
-                one => vec![one],
-            };
-            if names.len() > dims {
-                return err(
-                    self.span(&**v),
-                    format!(
-                        "T.Kernel has {dims} grid dimension(s) but binds {} names",
-                        names.len()
-                    ),
-                );
-            }
-            for (i, n) in names.iter().enumerate() {
-                let ast::Expr::Name(n) = n else {
-                    return err(self.span(*n), "bind block indices to names");
-                };
-                let e = mk(ExprKind::BlockId(i as u8), Type::scalar(DType::I32), span);
-                self.env.insert(n.id.to_string(), Val::Num(e));
-            }
+        for (i, n) in names.iter().enumerate() {
+            let e = mk(ExprKind::BlockId(i as u8), Type::scalar(DType::I32), span);
+            self.env.insert(n.clone(), Val::Num(e));
         }
-        self.stmts(&w.body)
+        Ok(())
     }
 
     /// Names bound to Python numbers that `body` assigns become runtime
@@ -352,7 +414,12 @@ impl<'m> Elab<'m> {
     pub(super) fn materialize_assigned(&mut self, body: &[ast::Stmt], span: Span) -> DResult<()> {
         let mut names = Vec::new();
         assigned_names(body, &mut names);
-        for n in names {
+        self.materialize(&names, span)
+    }
+
+    /// The names of `names` bound to Python numbers become runtime variables.
+    pub(super) fn materialize(&mut self, names: &[String], span: Span) -> DResult<()> {
+        for n in names.iter().cloned() {
             if let Some(Val::Py(c @ (Const::Int(_) | Const::Float(_) | Const::Bool(_)))) =
                 self.env.get(&n).cloned()
             {
@@ -370,43 +437,11 @@ impl<'m> Elab<'m> {
     pub(super) fn assign(&mut self, target: &ast::Expr, v: Val) -> DResult<()> {
         let span = self.span(target);
         match target {
-            ast::Expr::Name(n) => {
-                let name = n.id.to_string();
-                match (self.env.get(&name).cloned(), v) {
-                    (Some(Val::Buf(b)), v) if b.scalar => {
-                        let e = self.num(v, span)?;
-                        let p = self.elem_ptr(&b, vec![konst(DType::I64, 0, span)], span)?;
-                        self.store(p, e, b.dtype, span);
-                    }
-                    (Some(Val::Num(old)), v @ (Val::Num(_) | Val::Py(_)))
-                        if matches!(old.kind, ExprKind::Var(_)) =>
-                    {
-                        let ExprKind::Var(slot) = old.kind else {
-                            unreachable!()
-                        };
-                        let e = self.num(v, span)?;
-                        let d = dtype_of(&old);
-                        self.emit(Stmt::Let(slot, convert(e, d)));
-                    }
-                    (_, Val::Num(e)) => {
-                        let slot = self.new_var(&name, e.ty.clone());
-                        self.emit(Stmt::Let(slot, e));
-                        let ve = self.var_expr(slot, span);
-                        self.env.insert(name, Val::Num(ve));
-                    }
-                    (_, v) => {
-                        self.env.insert(name, v);
-                    }
-                }
-                Ok(())
-            }
+            ast::Expr::Name(n) => self.assign_name_val(n.id.as_str(), v, span),
             ast::Expr::Subscript(s) => {
                 let b = self.buffer_of(&s.value)?;
                 let idx = self.indices(&s.slice)?;
-                let e = self.num(v, span)?;
-                let p = self.elem_ptr(&b, idx, span)?;
-                self.store(p, e, b.dtype, span);
-                Ok(())
+                self.store_val(&b, idx, v, span)
             }
             ast::Expr::Tuple(_) | ast::Expr::List(_) => py::unsupported(
                 span,
@@ -421,6 +456,48 @@ impl<'m> Elab<'m> {
                 "assign to a name or a buffer element",
             ),
         }
+    }
+
+    /// `b[idx] = v`: `v` converted to the buffer's dtype.
+    pub(super) fn store_val(&mut self, b: &Buf, idx: Vec<Val>, v: Val, span: Span) -> DResult<()> {
+        let e = self.num(v, span)?;
+        let p = self.elem_ptr(b, idx, span)?;
+        self.store(p, e, b.dtype, span);
+        Ok(())
+    }
+
+    /// `name = v`: a store where `name` is a `T.alloc_var`, a new value of
+    /// the variable (in its dtype) where it is one, else a new binding (a
+    /// runtime value gets a variable; a Python value stays one).
+    pub(super) fn assign_name_val(&mut self, name: &str, v: Val, span: Span) -> DResult<()> {
+        let name = name.to_string();
+        match (self.env.get(&name).cloned(), v) {
+            (Some(Val::Buf(b)), v) if b.scalar => {
+                let e = self.num(v, span)?;
+                let p = self.elem_ptr(&b, vec![konst(DType::I64, 0, span)], span)?;
+                self.store(p, e, b.dtype, span);
+            }
+            (Some(Val::Num(old)), v @ (Val::Num(_) | Val::Py(_)))
+                if matches!(old.kind, ExprKind::Var(_)) =>
+            {
+                let ExprKind::Var(slot) = old.kind else {
+                    unreachable!()
+                };
+                let e = self.num(v, span)?;
+                let d = dtype_of(&old);
+                self.emit(Stmt::Let(slot, convert(e, d)));
+            }
+            (_, Val::Num(e)) => {
+                let slot = self.new_var(&name, e.ty.clone());
+                self.emit(Stmt::Let(slot, e));
+                let ve = self.var_expr(slot, span);
+                self.env.insert(name, Val::Num(ve));
+            }
+            (_, v) => {
+                self.env.insert(name, v);
+            }
+        }
+        Ok(())
     }
 
     pub(super) fn store(&mut self, ptr: Expr, value: Expr, d: DType, span: Span) {
@@ -509,12 +586,57 @@ impl<'m> Elab<'m> {
                 ),
             );
         }
-        let mut loop_vars = Vec::new();
-        let mut bounds = Vec::new();
-        for (t, (s, e, st)) in targets.iter().zip(ranges) {
+        let mut names = Vec::new();
+        for t in &targets {
             let ast::Expr::Name(n) = t else {
                 return err(self.span(*t), "a loop index must be a name");
             };
+            names.push(n.id.to_string());
+        }
+        let kind = match kind {
+            "Parallel" => LoopKind::Parallel,
+            "grid" => LoopKind::Grid,
+            "unroll" => LoopKind::Unroll,
+            "Pipelined" => LoopKind::Pipelined,
+            _ if fname == "range" => LoopKind::Range,
+            _ => LoopKind::Serial,
+        };
+        let mut assigned = Vec::new();
+        assigned_names(&f.body, &mut assigned);
+        self.for_with(
+            kind,
+            &names,
+            ranges,
+            &assigned,
+            &mut |me| me.stmts(&f.body),
+            span,
+        )
+    }
+
+    /// A loop of `kind` binding `names` (one per nested loop, outermost
+    /// first) over `ranges` (start, end, step); `body` elaborates the body.
+    /// The names in `assigned` (those the body assigns) stop being
+    /// compile-time values first. `T.Parallel` loops are marked parallel,
+    /// with the arrays their body allocates private to an iteration; the
+    /// other kinds are the same sequential loop.
+    pub(super) fn for_with(
+        &mut self,
+        kind: LoopKind,
+        names: &[String],
+        ranges: Vec<(Val, Val, Val)>,
+        assigned: &[String],
+        body: &mut dyn FnMut(&mut Self) -> DResult<()>,
+        span: Span,
+    ) -> DResult<()> {
+        if names.len() != ranges.len() {
+            return err(
+                span,
+                format!("{} loop indices for {} ranges", names.len(), ranges.len()),
+            );
+        }
+        let mut loop_vars = Vec::new();
+        let mut bounds = Vec::new();
+        for (n, (s, e, st)) in names.iter().zip(ranges) {
             let (s, e, st) = (self.num(s, span)?, self.num(e, span)?, self.num(st, span)?);
             let d = [&s, &e, &st]
                 .iter()
@@ -527,26 +649,30 @@ impl<'m> Elab<'m> {
             if fold_int(&st) == Some(0) {
                 return err(span, "a loop step of 0");
             }
-            let v = self.new_var(n.id.as_str(), Type::scalar(d));
+            let v = self.new_var(n, Type::scalar(d));
             let ve = self.var_expr(v, span);
-            self.env.insert(n.id.to_string(), Val::Num(ve));
+            self.env.insert(n.clone(), Val::Num(ve));
             loop_vars.push(v);
             bounds.push((convert(s, d), convert(e, d), convert(st, d)));
         }
-        self.materialize_assigned(&f.body, span)?;
+        self.materialize(assigned, span)?;
         let outer = self.parallel.len();
-        if kind == "Parallel" {
+        let is_parallel = kind == LoopKind::Parallel;
+        if is_parallel {
             self.parallel.extend(loop_vars.iter().copied());
         }
         let first_array = self.arrays.len();
         self.loops += 1;
-        let body = self.block_of(&f.body);
+        self.blocks.push(Vec::new());
+        let r = body(self);
+        let body = self.blocks.pop().expect("pushed");
         self.loops -= 1;
         self.parallel.truncate(outer);
-        let mut body = body?;
+        r?;
+        let mut body = body;
         // T.Parallel's iterations are independent: arrays allocated in its
         // body belong to one iteration each
-        let parallel = (kind == "Parallel").then(|| Parallel {
+        let parallel = is_parallel.then(|| Parallel {
             private: (first_array..self.arrays.len()).collect(),
         });
         for (v, (start, end, step)) in loop_vars.into_iter().zip(bounds).rev() {

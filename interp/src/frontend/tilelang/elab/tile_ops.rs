@@ -2,6 +2,7 @@
 //! `T.clear`, `T.reduce_*`, `T.gemm` and `T.atomic_*`, each a loop nest
 //! over its region.
 
+use super::api::atomic_op;
 use super::*;
 
 impl<'m> Elab<'m> {
@@ -117,25 +118,7 @@ impl<'m> Elab<'m> {
         if c.args.len() != 2 {
             return err(span, format!("T.{f} takes (dst, value)"));
         }
-        let op = match f {
-            "atomic_add" => AtomicOp::Add,
-            "atomic_max" => AtomicOp::Max,
-            _ => AtomicOp::Min,
-        };
-        let emit = |me: &mut Self, ptr: Expr, value: Expr, d: DType| {
-            let e = mk(
-                ExprKind::Atomic {
-                    op,
-                    ptr: Box::new(ptr),
-                    val: Box::new(convert(value, d)),
-                    cmp: None,
-                },
-                Type::scalar(d),
-                span,
-            );
-            let v = me.new_var("_atomic", Type::scalar(d));
-            me.emit(Stmt::Let(v, e));
-        };
+        let op = atomic_op(f);
         // the element form: dst is `B[i, j]`
         if let ast::Expr::Subscript(sub) = &c.args[0] {
             let is_slice = match &*sub.slice {
@@ -147,10 +130,7 @@ impl<'m> Elab<'m> {
             if !is_slice && !matches!(value, Val::Buf(_) | Val::Region(_)) {
                 let b = self.buffer_of(&sub.value)?;
                 let idx = self.indices(&sub.slice)?;
-                let p = self.elem_ptr(&b, idx, span)?;
-                let v = self.num(value, span)?;
-                emit(self, p, v, b.dtype);
-                return Ok(());
+                return self.atomic_elem(op, &b, idx, value, span);
             }
         }
         let dst = self.region_arg(&c.args[0])?;
@@ -160,9 +140,41 @@ impl<'m> Elab<'m> {
             let sp = me.elem_ptr(&src.buf, offset(&src, idx, span), span)?;
             let dp = me.elem_ptr(&dst.buf, offset(&dst, idx, span), span)?;
             let v = load(sp, src.buf.dtype, span);
-            emit(me, dp, v, dst.buf.dtype);
+            me.atomic_at(op, dp, v, dst.buf.dtype, span);
             Ok(())
         })
+    }
+
+    /// The element form `T.atomic_add(b[idx], value)` (also max, min).
+    pub(super) fn atomic_elem(
+        &mut self,
+        op: AtomicOp,
+        b: &Buf,
+        idx: Vec<Val>,
+        value: Val,
+        span: Span,
+    ) -> DResult<()> {
+        let p = self.elem_ptr(b, idx, span)?;
+        let v = self.num(value, span)?;
+        self.atomic_at(op, p, v, b.dtype, span);
+        Ok(())
+    }
+
+    /// The atomic update of the `d` element at `ptr` with `value`
+    /// (converted to `d`); its old value is unused.
+    fn atomic_at(&mut self, op: AtomicOp, ptr: Expr, value: Expr, d: DType, span: Span) {
+        let e = mk(
+            ExprKind::Atomic {
+                op,
+                ptr: Box::new(ptr),
+                val: Box::new(convert(value, d)),
+                cmp: None,
+            },
+            Type::scalar(d),
+            span,
+        );
+        let v = self.new_var("_atomic", Type::scalar(d));
+        self.emit(Stmt::Let(v, e));
     }
 
     /// A keyword argument of a call, or its positional argument `pos`.
@@ -226,6 +238,21 @@ impl<'m> Elab<'m> {
             );
         }
         let clear = self.flag(Self::kwarg(c, "clear", 3), 1)? != 0;
+        self.reduce_with(f, &src, &dst, dim, clear, span)
+    }
+
+    /// `T.reduce_*` (`f`) of `src` along dimension `dim` (in range) into
+    /// `dst`; `clear`: whether `dst`'s old values take no part.
+    pub(super) fn reduce_with(
+        &mut self,
+        f: &str,
+        src: &Buf,
+        dst: &Buf,
+        dim: usize,
+        clear: bool,
+        span: Span,
+    ) -> DResult<()> {
+        let (src, dst) = (src.clone(), dst.clone());
         let mut kept: Vec<usize> = src.shape.clone();
         kept.remove(dim);
         let keep_dims = dst.shape.len() == src.shape.len();
@@ -441,11 +468,7 @@ impl<'m> Elab<'m> {
     pub(super) fn region_arg(&mut self, e: &ast::Expr) -> DResult<Region> {
         let span = self.span(e);
         match self.expr(e)? {
-            Val::Buf(b) => Ok(Region {
-                starts: vec![konst(DType::I64, 0, span); b.shape.len()],
-                extents: b.shape.iter().map(|&n| Some(n)).collect(),
-                buf: b,
-            }),
+            Val::Buf(b) => Ok(Region::whole(b, span)),
             Val::Region(r) => Ok(r),
             Val::Num(_) => {
                 let ast::Expr::Subscript(s) = e else {
@@ -453,6 +476,17 @@ impl<'m> Elab<'m> {
                 };
                 let b = self.buffer_of(&s.value)?;
                 let idx = self.indices(&s.slice)?;
+                self.element_region(b, idx, span)
+            }
+            _ => err(span, "this is not a buffer region"),
+        }
+    }
+
+    /// The region that starts at element `idx` of `b`, its extent open
+    /// (a copy's other side gives it).
+    pub(super) fn element_region(&mut self, b: Buf, idx: Vec<Val>, span: Span) -> DResult<Region> {
+        {
+            {
                 if idx.len() != b.shape.len() {
                     return err(
                         span,
@@ -474,7 +508,6 @@ impl<'m> Elab<'m> {
                     buf: b,
                 })
             }
-            _ => err(span, "this is not a buffer region"),
         }
     }
 
