@@ -214,8 +214,15 @@ impl Gen<'_> {
             return Ok((a, b, d));
         }
         let b2 = self.convert(el, b, dtype_of(&a))?;
-        let d = result(&a, &b2).unwrap_or(dtype_of(&a));
-        Ok((a, b2, d))
+        if let Some(d) = result(&a, &b2) {
+            return Ok((a, b2, d));
+        }
+        // a bool tile with a signed integer in `/ // %` (int1 counts as
+        // unsigned): both in int32
+        let a2 = self.convert(el, a, DType::I32)?;
+        let b3 = self.convert(el, b2, DType::I32)?;
+        let d = result(&a2, &b3).unwrap_or(DType::I32);
+        Ok((a2, b3, d))
     }
 
     pub(super) fn binary_arith(
