@@ -150,9 +150,10 @@ template <int D> KSEM_FN ku64 ksem_shl(ku64 a, ku64 b, int range) {
 template <int D> KSEM_FN ku64 ksem_shr(ku64 a, ku64 b, bool arith, int range) {
   int s = ksem_shift_amount<D>(b, range);
   if (s < 0) return 0;
-  if (s >= kbits(D)) s = kbits(D) - 1 + (arith && ksigned(D) ? 0 : 1);
+  if (s >= kbits(D)) s = kbits(D) - 1 + (arith ? 0 : 1);
   if (s >= 64) return 0;
-  if (arith && ksigned(D) && !KSEM_PLANT_SHR_LOGICAL) {
+  // arith: the top bit of the width fills, also for an unsigned D (Triton)
+  if (arith && !KSEM_PLANT_SHR_LOGICAL) {
     ki64 x = ksem_sval<D>(a);
     ki64 r = x >= 0 ? (x >> s) : ~((~x) >> s);
     return ((ku64)r) & kmask(D);

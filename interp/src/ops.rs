@@ -259,7 +259,12 @@ pub fn binary(op: BinOp, d: DType, a: u64, b: u64) -> Result<u64, UbKind> {
             };
             match op {
                 BinOp::Shl(_) => wrap(d, x << s),
-                BinOp::Shr(ShrKind::Arith, _) => wrap(d, x >> s),
+                BinOp::Shr(ShrKind::Arith, _) => {
+                    // the bits as a two's-complement value of the width
+                    let w = d.bits();
+                    let v = ((a << (64 - w)) as i64 >> (64 - w)) as i128;
+                    wrap(d, v >> s)
+                }
                 _ => ((a & d.mask()) as u128 >> s) as u64,
             }
         }

@@ -874,3 +874,39 @@ def kern(b_ptr, y_ptr, out_ptr):
     // y % True = 0 for every y (computed in uint8)
     assert_eq!(i32s(&kernel("uint8"), &l, "out_ptr"), vec![0, 0, 0, 0]);
 }
+
+/// `>>` fills with the sign when the left operand's own dtype is signed,
+/// even where promotion makes the operation unsigned (Triton's
+/// `tensor.__rshift__` decides before promoting; measured on an H100,
+/// `tools/probes/triton_features/shift_signedness.py`):
+/// int32(-100) as uint64 is 0xffffffffffffff9c, shifted right by 1 with the
+/// sign filling: 0xffffffffffffffce (logical would give 0x7fffffffffffffce).
+#[test]
+fn right_shift_fill_follows_the_left_operands_own_dtype() {
+    let src = module(
+        "@triton.jit
+def kern(a_ptr, s_ptr, o_ptr, u_ptr, p_ptr):
+    offs = tl.arange(0, 2)
+    a = tl.load(a_ptr + offs)
+    s = tl.load(s_ptr + offs)
+    tl.store(o_ptr + offs, a >> s)
+    u = a.to(tl.uint64, bitcast=False)
+    tl.store(u_ptr + offs, u >> s)
+    tl.store(p_ptr + offs, a.to(tl.int8) >> s.to(tl.uint16))
+",
+    );
+    let l = launch(
+        &[1],
+        json!({"a_ptr": buf("int32", json!([-100, 100])),
+               "s_ptr": buf("uint64", json!([1, 2])),
+               "o_ptr": zeros("uint64", 2), "u_ptr": zeros("uint64", 2),
+               "p_ptr": zeros("uint16", 2)}),
+    );
+    let r = run_clean(&src, &l);
+    // int32 lhs: arithmetic in uint64; 100 >> 2 = 25
+    assert_eq!(bits(&r, "o_ptr"), vec![0xffff_ffff_ffff_ffce, 25]);
+    // a uint64 lhs: logical
+    assert_eq!(bits(&r, "u_ptr"), vec![0x7fff_ffff_ffff_ffce, 25]);
+    // int8(-100) as uint16 is 0xff9c; >> 1 with the sign: 0xffce
+    assert_eq!(bits(&r, "p_ptr"), vec![0xffce, 25]);
+}

@@ -47,7 +47,11 @@ impl IntDiv {
 /// Right-shift fill.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ShrKind {
+    /// Copies the top bit of the operand's width, whatever the dtype's
+    /// signedness (Triton shifts arithmetically when the left operand's own
+    /// dtype is signed, also where promotion made the operation unsigned).
     Arith,
+    /// Fills with zeros.
     Logical,
 }
 

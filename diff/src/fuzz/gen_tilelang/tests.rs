@@ -206,3 +206,15 @@ fn peer_programs_leave_out_what_real_tilelang_refuses_or_gets_wrong() {
         );
     }
 }
+
+/// A runtime `if` whose condition folds to a constant (seed 1, program 3043:
+/// `if False:` printed, which the front end reads as a compile-time choice
+/// keeping one branch) still round-trips.
+#[test]
+fn a_runtime_if_on_a_folded_condition_round_trips() {
+    let p = generate(1, 3043, false);
+    let l = parse_launch(&p.launch.to_string()).expect("launch");
+    let k = ksem_interp::elaborate_source("fuzz.py", &p.source, &l, None)
+        .unwrap_or_else(|e| panic!("{}\n{}", e.render(), p.source));
+    same_program(p.ir.as_ref().expect("IR"), &k).unwrap_or_else(|e| panic!("{e}\n{}", p.source));
+}

@@ -1126,6 +1126,12 @@ impl<'k, 'm> Printer<'k, 'm> {
         }
         for c in cands {
             for f in self.operand_forms(c)? {
+                // a Python value would make the `if` a compile-time choice
+                // (`if False:` keeps one branch): the condition of a runtime
+                // `if` is written as a runtime value
+                if f.val.constant().is_some() {
+                    continue;
+                }
                 let ok = self
                     .el
                     .condition(f.val.clone(), Span::default())
@@ -1133,6 +1139,24 @@ impl<'k, 'm> Printer<'k, 'm> {
                 if ok {
                     return Ok(f.text);
                 }
+            }
+        }
+        // a condition that folded to a constant: a runtime cast of it
+        if let ExprKind::Const(bits) = e.kind {
+            let cast = self.el.call_fn(
+                "Cast",
+                vec![Value::string("bool"), Value::int((bits != 0) as i128)],
+                Span::default(),
+            );
+            let ok = cast.is_ok_and(|v| {
+                v.constant().is_none()
+                    && self
+                        .el
+                        .condition(v, Span::default())
+                        .is_ok_and(|x| canonical_expr(&x) == *e)
+            });
+            if ok {
+                return Ok(format!("T.Cast(\"bool\", {})", (bits != 0) as i32));
             }
         }
         Err(format!("no condition form for {}", describe(e)))

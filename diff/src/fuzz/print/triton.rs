@@ -201,7 +201,7 @@ impl<'k, 'm> Printer<'k, 'm> {
                 then_body,
                 else_body,
             } => {
-                let c = self.exact(cond)?.text;
+                let c = self.condition(cond)?;
                 self.line(&format!("if {c}:"));
                 self.depth += 1;
                 self.block(then_body)?;
@@ -236,7 +236,7 @@ impl<'k, 'm> Printer<'k, 'm> {
                 self.depth -= 1;
             }
             Stmt::While { cond, body, .. } => {
-                let c = self.exact(cond)?.text;
+                let c = self.condition(cond)?;
                 self.line(&format!("while {c}:"));
                 self.depth += 1;
                 self.block(body)?;
@@ -248,6 +248,32 @@ impl<'k, 'm> Printer<'k, 'm> {
             other => return Err(format!("no Triton form for {other:?}")),
         }
         Ok(())
+    }
+
+    /// The condition of a runtime `if`/`while`: never a Python value (the
+    /// front end decides `if False:` at compile time); a condition that
+    /// folded to a constant is a 0-d tile of it.
+    fn condition(&mut self, cond: &'k Expr) -> PResult<String> {
+        for f in self.operand_forms(cond)? {
+            if matches!(f.val, Value::Tensor(_)) {
+                if let Value::Tensor(x) = &f.val {
+                    if canonical_expr(x) == *cond {
+                        return Ok(f.text);
+                    }
+                }
+            }
+        }
+        if let ExprKind::Const(bits) = cond.kind {
+            let lit = bool_form(bits != 0);
+            let f = self.try_call(
+                cond,
+                "full",
+                &[shape_form(&[]), lit, dtype_form(cond.ty.dtype())],
+                &[],
+            )?;
+            return Ok(f.text);
+        }
+        Err(format!("no runtime condition form for {}", describe(cond)))
     }
 
     /// The text of the value of `name = …` that the front end binds to `e`
@@ -921,4 +947,37 @@ fn describe(e: &Expr) -> String {
     let s = format!("{:?}", e.kind);
     let s: String = s.chars().take(160).collect();
     format!("{s} : {}", e.ty)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ksem_interp::ir::canon::same_program;
+    use ksem_interp::launch::parse_launch;
+
+    /// A runtime `if` whose condition folded to a constant prints as a
+    /// runtime condition (`if False:` would be a compile-time choice that
+    /// drops the `if`), and elaborates back to the same program.
+    #[test]
+    fn a_runtime_if_on_a_constant_condition_round_trips() {
+        let src = "import triton\nimport triton.language as tl\n\n@triton.jit\ndef k(o_ptr):\n    pid = tl.program_id(0)\n    if pid < 2:\n        v = pid + 1\n    else:\n        v = pid - 1\n    tl.store(o_ptr + pid, v)\n";
+        let l = parse_launch(
+            r#"{"grid": [2], "args": {"o_ptr": {"buffer": {"dtype": "int32", "len": 2}}}}"#,
+        )
+        .unwrap();
+        let mut k = ksem_interp::elaborate_source("k.py", src, &l, None).expect("elaborates");
+        let cond = k
+            .body
+            .iter_mut()
+            .find_map(|s| match s {
+                Stmt::If { cond, .. } => Some(cond),
+                _ => None,
+            })
+            .expect("an if");
+        cond.kind = ExprKind::Const(0);
+        let text = kernel(&k).expect("prints");
+        assert!(!text.contains("if False"), "{text}");
+        let back = ksem_interp::elaborate_source("k.py", &text, &l, None).expect("re-elaborates");
+        same_program(&k, &back).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    }
 }

@@ -1464,7 +1464,7 @@ impl<'m> Elab<'m> {
                     O::BitXor => BinOp::Xor,
                     O::LShift => BinOp::Shl(ShiftRange::Ub),
                     _ => BinOp::Shr(
-                        if d.is_signed_int() {
+                        if shifts_arithmetically(&a, &b) {
                             ShrKind::Arith
                         } else {
                             ShrKind::Logical
@@ -1915,6 +1915,18 @@ impl<'m> Elab<'m> {
             self.broadcast_to(a, &s, span)?,
             self.broadcast_to(b, &s, span)?,
         ))
+    }
+}
+
+/// Whether `a >> b` fills with the sign: as Triton 3.6's `tensor.__rshift__`
+/// decides, by the left operand's own dtype before promotion (measured:
+/// int32(-100) >> uint64(1) is 0xffffffffffffffce, `tools/probes/
+/// triton_features/shift_signedness.py`); a literal on the left is decided
+/// by the tensor on the right (`__rrshift__`).
+fn shifts_arithmetically(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Tensor(e), _) | (Value::Num(_), Value::Tensor(e)) => e.ty.dtype().is_signed_int(),
+        _ => true,
     }
 }
 
