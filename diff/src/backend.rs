@@ -56,7 +56,7 @@ impl Backend {
     /// The pair `diff` and `fuzz` compare when none is given: interp against
     /// the GPU where one is present, else against the host build.
     pub fn default_pair() -> (Backend, Backend) {
-        if ksem_gpu::cuda::driver_available().is_ok() && ksem_gpu::cuda::device_arch().is_ok() {
+        if gpu_present() {
             (Backend::Interp, Backend::Cuda)
         } else {
             (Backend::Interp, Backend::Host)
@@ -152,6 +152,11 @@ impl Backend {
             .map(|r| r.map_err(|e| e.to_string()))
             .collect()
     }
+}
+
+/// Whether this machine has a GPU the cuda backend can run on.
+pub fn gpu_present() -> bool {
+    ksem_gpu::cuda::driver_available().is_ok() && ksem_gpu::cuda::device_arch().is_ok()
 }
 
 impl fmt::Display for Backend {

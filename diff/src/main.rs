@@ -12,6 +12,7 @@ mod corpus;
 mod fuzz;
 mod peer;
 mod reduce;
+mod triage;
 
 use backend::Backend;
 
@@ -116,6 +117,15 @@ enum Cmd {
         /// Output directory for the reduced case (corpus format).
         #[arg(long, default_value = "reduced")]
         out: String,
+    },
+    /// Triage the findings of a directory (as `fuzz --out` writes them): the
+    /// kind of each difference, the layer it blames (by rerunning it where
+    /// this machine can) and its signature; prints the buckets as a table.
+    Triage {
+        dir: String,
+        /// Print the findings and buckets as JSON instead of a table.
+        #[arg(long)]
+        json: bool,
     },
     /// Replay a corpus directory against its expected results.
     Corpus {
@@ -376,6 +386,23 @@ fn dispatch(cmd: Cmd) -> Result<ExitCode, Error> {
                 ExitCode::SUCCESS
             } else {
                 ExitCode::from(1)
+            })
+        }
+        Cmd::Triage { dir, json } => {
+            let (found, errors) =
+                triage::triage_dir(std::path::Path::new(&dir), backend::gpu_present());
+            if json {
+                println!("{}", triage::to_json(&found, &errors));
+            } else {
+                print!("{}", triage::table(&found));
+                for e in &errors {
+                    eprintln!("error: {e}");
+                }
+            }
+            Ok(if errors.is_empty() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(2)
             })
         }
         Cmd::Reduce {

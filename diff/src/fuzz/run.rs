@@ -144,6 +144,12 @@ pub struct Summary {
     pub seconds: f64,
     /// feature -> (programs, mismatches)
     pub by_feature: BTreeMap<&'static str, (u64, u64)>,
+    /// Triage bucket -> the mismatches' signatures (duplicates share one)
+    /// -> the lowest program with it; the mismatch count per bucket is
+    /// `bucket_counts`.
+    pub by_bucket: BTreeMap<String, BTreeMap<String, u64>>,
+    /// Triage bucket -> mismatches.
+    pub bucket_counts: BTreeMap<String, u64>,
     /// Indices of the mismatching programs, where they were written, and
     /// whether only inexact elements differ.
     pub found: Vec<(u64, Option<PathBuf>, bool)>,
@@ -160,6 +166,18 @@ impl Summary {
             .iter()
             .map(|(k, (n, m))| (k.to_string(), json!({"programs": n, "mismatches": m})))
             .collect();
+        let buckets: serde_json::Map<String, Json> = self
+            .by_bucket
+            .iter()
+            .map(|(b, sigs)| {
+                let n = self.bucket_counts.get(b).copied().unwrap_or(0);
+                let examples: Vec<u64> = sigs.values().copied().collect();
+                (
+                    b.clone(),
+                    json!({"mismatches": n, "distinct": sigs.len(), "examples": examples}),
+                )
+            })
+            .collect();
         json!({
             "seed": o.seed,
             "backends": format!("{},{}", o.backends.0, o.backends.1),
@@ -171,6 +189,7 @@ impl Summary {
             "ub_skipped": self.ub_skipped,
             "errors": self.errors,
             "by_feature": feats,
+            "by_bucket": buckets,
         })
     }
 }
@@ -220,12 +239,14 @@ pub fn campaign(o: &Options, on_group: impl FnMut(&Summary) + Send) -> Summary {
     s
 }
 
-/// One program's verdict, with where its mismatch (if any) was written.
+/// One program's verdict, with where its mismatch (if any) was written and
+/// its triage (bucket name, signature).
 struct Record {
     index: u64,
     features: Vec<&'static str>,
     outcome: Outcome,
     saved: Option<PathBuf>,
+    triage: Option<(String, String)>,
 }
 
 impl Record {
@@ -236,12 +257,53 @@ impl Record {
             }
             _ => None,
         };
+        let triage = match &outcome {
+            Outcome::Mismatch(m) => Some(triage_mismatch(p, saved.as_deref(), &m.1, &m.2)),
+            _ => None,
+        };
         Record {
             index: i,
             features: p.features.iter().copied().collect(),
             outcome,
             saved,
+            triage,
         }
+    }
+}
+
+/// The bucket and signature of a mismatch: of the saved (reduced) finding
+/// where there is one, else of the program as generated.
+fn triage_mismatch(
+    p: &Program,
+    saved: Option<&std::path::Path>,
+    a: &RunResult,
+    b: &RunResult,
+) -> (String, String) {
+    use crate::triage;
+    let gpu = crate::backend::gpu_present();
+    if let Some((dir, name)) = saved.and_then(triage::split_finding_path) {
+        if let Ok(f) = triage::triage_finding(&dir, &name, gpu) {
+            return (f.bucket.name(), f.signature);
+        }
+    }
+    let parsed = parse_launch(&p.launch.to_string()).ok().and_then(|l| {
+        ksem_interp::elaborate_source("fuzz.py", &p.source, &l, None)
+            .ok()
+            .map(|k| (k, l))
+    });
+    match (parsed, triage::diff_kind(a, b)) {
+        (Some((k, l)), Some(kind)) => {
+            let rerun = triage::Rerun {
+                kernel: &k,
+                launch: &l,
+                gpu,
+            };
+            (
+                triage::bucket(kind, a, b, &rerun).name(),
+                triage::signature(&k, kind),
+            )
+        }
+        _ => ("undecided (cannot rerun)".into(), String::new()),
     }
 }
 
@@ -273,6 +335,16 @@ impl Summary {
                 self.mismatches += 1;
                 self.inexact_mismatches += inexact as u64;
                 self.found.push((i, r.saved, inexact));
+                if let Some((bucket, sig)) = r.triage {
+                    *self.bucket_counts.entry(bucket.clone()).or_default() += 1;
+                    let first = self
+                        .by_bucket
+                        .entry(bucket)
+                        .or_default()
+                        .entry(sig)
+                        .or_insert(i);
+                    *first = (*first).min(i);
+                }
             }
         }
         // the lowest-numbered samples, whatever order groups finish in
