@@ -21,7 +21,8 @@
 //! as tiles of their natural dtype instead), float `tl.sum` (#11, `tl.max`
 //! instead), math (#5, #12 approximate; #21 `tl.floor`/`tl.ceil` flush
 //! subnormals), the literals -1.0 (#13), NaN (#22) and -0.0 (#23), the
-//! negation of int8/int16 (#24, a ptxas miscompile) and NaN inputs
+//! negation of int8/int16 (#24, a ptxas miscompile), `tl.argmax`/`tl.argmin`
+//! of floats (#25) and over all elements of a 2-D tile (#26), and NaN inputs
 //! (LLVM's folds of `x * 1`, `x - 0` keep a NaN's payload where the IEEE
 //! operation gives the canonical NaN); real Triton compiles without fma
 //! contraction (#3).

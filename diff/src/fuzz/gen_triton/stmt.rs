@@ -203,11 +203,20 @@ impl Gen<'_> {
             _ if dtype_of(&a).is_int() => "xor_sum",
             _ => "sum",
         };
-        // real Triton sums floats in another order (divergence 11)
-        let f = if f == "sum" && self.cfg.real_peer && dtype_of(&a).is_float() {
-            "max"
-        } else {
-            f
+        // real Triton sums floats in another order (divergence 11); its
+        // argmax/argmin differ between threads where a NaN takes part (#25)
+        // and return wrong indices after a reshape (#26)
+        let float = dtype_of(&a).is_float();
+        let f = match f {
+            "sum" if self.cfg.real_peer && float => "max",
+            "argmax" | "argmin" if self.cfg.real_peer && (float || axis.is_none()) => {
+                if f == "argmax" {
+                    "max"
+                } else {
+                    "min"
+                }
+            }
+            f => f,
         };
         let n = self.rows * self.cols;
         let (a, axis) = if f.starts_with("arg") && axis.is_none() {
