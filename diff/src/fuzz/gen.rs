@@ -87,6 +87,51 @@ pub struct Program {
     pub ir: Option<ksem_interp::ir::Kernel>,
 }
 
+impl Program {
+    /// A program a generator could not build: a source that names the
+    /// problem and elaborates to an error, so the campaign reports it.
+    pub fn failed(
+        seed: u64,
+        index: u64,
+        msg: &str,
+        features: BTreeSet<&'static str>,
+        kernel: &str,
+    ) -> Program {
+        Program {
+            source: format!("# ksem generator error (seed {seed}, index {index}): {msg}\n"),
+            launch: serde_json::json!({"kernel": kernel, "grid": [1], "args": {}}),
+            features,
+            ir: None,
+        }
+    }
+
+    /// Print → elaborate → same program: `Err` says where the source does
+    /// not elaborate to the kernel it was printed from (or there is none).
+    #[cfg(test)]
+    pub fn round_trip(&self) -> Result<(), String> {
+        let ir = self.ir.as_ref().ok_or("no IR")?;
+        let l = ksem_interp::launch::parse_launch(&self.launch.to_string())
+            .map_err(|e| format!("launch: {e}"))?;
+        let k = ksem_interp::elaborate_source("fuzz.py", &self.source, &l, None)
+            .map_err(|e| e.render())?;
+        ksem_interp::ir::canon::same_program(ir, &k)
+    }
+}
+
+/// Print → elaborate → same program for programs `0..n` made by `gen`: the
+/// failures, described with their source.
+#[cfg(test)]
+pub fn round_trip_failures(n: u64, gen: impl Fn(u64) -> Program) -> Vec<String> {
+    (0..n)
+        .filter_map(|i| {
+            let p = gen(i);
+            p.round_trip()
+                .err()
+                .map(|e| format!("program {i}: {e}\n{}", p.source))
+        })
+        .collect()
+}
+
 /// Generates program `index` of the campaign `seed`.
 pub fn generate(cfg: &Config, seed: u64, index: u64) -> Program {
     match cfg.dialect {

@@ -108,7 +108,7 @@ pub fn generate(seed: u64, index: u64, peer: bool) -> Program {
     }
     let module = match Module::parse("fuzz.py", &header) {
         Ok(m) => m,
-        Err(e) => return failed(seed, index, &e.message, features),
+        Err(e) => return Program::failed(seed, index, &e.message, features, KERNEL),
     };
     let mut el = Elab::for_module(&module);
     let mut g = Gen {
@@ -139,7 +139,7 @@ pub fn generate(seed: u64, index: u64, peer: bool) -> Program {
     });
     let (kernel, launch) = match built {
         Ok(x) => x,
-        Err(e) => return failed(seed, index, &e.message, g.features),
+        Err(e) => return Program::failed(seed, index, &e.message, g.features, KERNEL),
     };
     match printer::kernel(&kernel, &g.hints) {
         Ok(source) => Program {
@@ -148,18 +148,7 @@ pub fn generate(seed: u64, index: u64, peer: bool) -> Program {
             features: g.features,
             ir: Some(kernel),
         },
-        Err(e) => failed(seed, index, &e, g.features),
-    }
-}
-
-/// A program the generator could not build: a source that names the
-/// problem and elaborates to an error, so the campaign reports it.
-fn failed(seed: u64, index: u64, msg: &str, features: BTreeSet<&'static str>) -> Program {
-    Program {
-        source: format!("# ksem generator error (seed {seed}, index {index}): {msg}\n"),
-        launch: json!({"kernel": KERNEL, "args": {}}),
-        features,
-        ir: None,
+        Err(e) => Program::failed(seed, index, &e, g.features, KERNEL),
     }
 }
 

@@ -1,27 +1,8 @@
 use super::*;
 use ksem_interp::ir::canon::same_program;
 
-/// Print → elaborate → `same_program` for `n` programs of `seed`: the
-/// failures, described.
 fn round_trip_failures(seed: u64, n: u64, peer: bool) -> Vec<String> {
-    let mut failures = Vec::new();
-    for i in 0..n {
-        let p = generate(seed, i, peer);
-        let l = parse_launch(&p.launch.to_string()).expect("launch");
-        let Some(ir) = &p.ir else {
-            failures.push(format!("program {i}: no IR: {}", p.source));
-            continue;
-        };
-        match ksem_interp::elaborate_source("fuzz.py", &p.source, &l, None) {
-            Ok(k) => {
-                if let Err(e) = same_program(ir, &k) {
-                    failures.push(format!("program {i}: {e}\n{}", p.source));
-                }
-            }
-            Err(e) => failures.push(format!("program {i}: {}\n{}", e.render(), p.source)),
-        }
-    }
-    failures
+    crate::fuzz::gen::round_trip_failures(n, |i| generate(seed, i, peer))
 }
 
 #[test]

@@ -70,7 +70,7 @@ pub fn generate(cfg: &Config, seed: u64, index: u64) -> Program {
     });
     let (kernel, launch) = match built {
         Ok(x) => x,
-        Err(e) => return failed(seed, index, &e.message, g.features),
+        Err(e) => return Program::failed(seed, index, &e.message, g.features, KERNEL),
     };
     match super::print::triton::kernel(&kernel) {
         Ok(source) => Program {
@@ -79,18 +79,7 @@ pub fn generate(cfg: &Config, seed: u64, index: u64) -> Program {
             features: g.features,
             ir: Some(kernel),
         },
-        Err(e) => failed(seed, index, &e, g.features),
-    }
-}
-
-/// A program the generator could not build: a source that names the
-/// problem and elaborates to an error, so the campaign reports it.
-fn failed(seed: u64, index: u64, msg: &str, features: BTreeSet<&'static str>) -> Program {
-    Program {
-        source: format!("# ksem generator error (seed {seed}, index {index}): {msg}\n"),
-        launch: json!({"kernel": KERNEL, "grid": [1], "args": {}}),
-        features,
-        ir: None,
+        Err(e) => Program::failed(seed, index, &e, g.features, KERNEL),
     }
 }
 
@@ -540,27 +529,8 @@ mod tests {
         }
     }
 
-    /// Print → elaborate → `same_program` for `n` programs of `seed`: the
-    /// failures, described.
     fn round_trip_failures(seed: u64, n: u64) -> Vec<String> {
-        let mut failures = Vec::new();
-        for i in 0..n {
-            let p = generate(&cfg(), seed, i);
-            let l = parse_launch(&p.launch.to_string()).expect("launch");
-            let Some(ir) = &p.ir else {
-                failures.push(format!("program {i}: no IR: {}", p.source));
-                continue;
-            };
-            match ksem_interp::elaborate_source("fuzz.py", &p.source, &l, None) {
-                Ok(k) => {
-                    if let Err(e) = same_program(ir, &k) {
-                        failures.push(format!("program {i}: {e}\n{}", p.source));
-                    }
-                }
-                Err(e) => failures.push(format!("program {i}: {}\n{}", e.render(), p.source)),
-            }
-        }
-        failures
+        crate::fuzz::gen::round_trip_failures(n, |i| generate(&cfg(), seed, i))
     }
 
     #[test]

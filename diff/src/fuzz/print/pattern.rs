@@ -210,3 +210,17 @@ pub fn names(
     }
     Ok((vars, arrays))
 }
+
+/// The Python comparison operator of a comparison node, and its text.
+pub fn comparison(op: BinOp) -> Option<(rustpython_parser::ast::CmpOp, &'static str)> {
+    use rustpython_parser::ast::CmpOp;
+    Some(match op {
+        BinOp::Eq => (CmpOp::Eq, "=="),
+        BinOp::Ne => (CmpOp::NotEq, "!="),
+        BinOp::Lt => (CmpOp::Lt, "<"),
+        BinOp::Le => (CmpOp::LtE, "<="),
+        BinOp::Gt => (CmpOp::Gt, ">"),
+        BinOp::Ge => (CmpOp::GtE, ">="),
+        _ => return None,
+    })
+}

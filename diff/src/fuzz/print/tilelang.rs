@@ -1370,7 +1370,7 @@ impl<'k, 'm> Printer<'k, 'm> {
                         let m = mode_form(mode)?;
                         self.try_call(e, f, &[fa.clone(), fb.clone(), m])
                     }
-                    _ => match (infix(op), comparison(op)) {
+                    _ => match (infix(op), pattern::comparison(op)) {
                         (Some((o, sym)), _) => self.try_infix(e, o, sym, fa, fb),
                         (None, Some((c, sym))) => self.try_compare(e, c, sym, fa, fb),
                         _ => return Err(format!("no TileLang operator for {op:?}")),
@@ -1568,19 +1568,6 @@ fn infix(op: BinOp) -> Option<(Operator, &'static str)> {
         BinOp::Xor => (Operator::BitXor, "^"),
         BinOp::Shl(_) => (Operator::LShift, "<<"),
         BinOp::Shr(..) => (Operator::RShift, ">>"),
-        _ => return None,
-    })
-}
-
-/// The Python comparison of a comparison node.
-fn comparison(op: BinOp) -> Option<(CmpOp, &'static str)> {
-    Some(match op {
-        BinOp::Eq => (CmpOp::Eq, "=="),
-        BinOp::Ne => (CmpOp::NotEq, "!="),
-        BinOp::Lt => (CmpOp::Lt, "<"),
-        BinOp::Le => (CmpOp::LtE, "<="),
-        BinOp::Gt => (CmpOp::Gt, ">"),
-        BinOp::Ge => (CmpOp::GtE, ">="),
         _ => return None,
     })
 }

@@ -484,38 +484,8 @@ impl<'k, 'm> Printer<'k, 'm> {
                 let f = self.exact(x)?;
                 self.try_call(e, "reshape", &[f, shape_form(&e.ty.shape)], &[])
             }
-            K::Select(c, a, b) => {
-                let cs = self.operand_forms(c)?;
-                let as_ = self.operand_forms(a)?;
-                let bs = self.operand_forms(b)?;
-                for fc in &cs {
-                    for fa in &as_ {
-                        for fb in &bs {
-                            let args = [fc.clone(), fa.clone(), fb.clone()];
-                            if let Ok(r) = self.try_call(e, "where", &args, &[]) {
-                                return Ok(r);
-                            }
-                        }
-                    }
-                }
-                Err(format!("no tl.where form for {}", describe(e)))
-            }
-            K::Fma(a, b, c) => {
-                let as_ = self.operand_forms(a)?;
-                let bs = self.operand_forms(b)?;
-                let cs = self.operand_forms(c)?;
-                for fa in &as_ {
-                    for fb in &bs {
-                        for fc in &cs {
-                            let args = [fa.clone(), fb.clone(), fc.clone()];
-                            if let Ok(r) = self.try_call(e, "fma", &args, &[]) {
-                                return Ok(r);
-                            }
-                        }
-                    }
-                }
-                Err(format!("no tl.fma form for {}", describe(e)))
-            }
+            K::Select(c, a, b) => self.three(e, "where", [c, a, b]),
+            K::Fma(a, b, c) => self.three(e, "fma", [a, b, c]),
             K::Load { ptr, mask, other } => {
                 let p = self.exact(ptr)?;
                 let masks: Vec<Option<Form>> = match mask {
@@ -616,7 +586,7 @@ impl<'k, 'm> Printer<'k, 'm> {
                         };
                         self.try_call(e, name, &[fa.clone(), fb.clone()], &kw)
                     }
-                    _ => match (infix(op), comparison(op)) {
+                    _ => match (infix(op), pattern::comparison(op)) {
                         (Some((pyop, sym)), _) => self.try_infix(e, pyop, sym, fa, fb),
                         (None, Some((cmp, sym))) => self.try_compare(e, cmp, sym, fa, fb),
                         _ => return Err(format!("no Triton operator for {op:?}")),
@@ -628,6 +598,27 @@ impl<'k, 'm> Printer<'k, 'm> {
             }
         }
         Err(format!("no Triton form for {}", describe(e)))
+    }
+
+    /// `tl.name(x, y, z)` from the first combination of the operands'
+    /// forms the front end rebuilds `e` from.
+    fn three(&mut self, e: &'k Expr, name: &str, ops: [&'k Expr; 3]) -> PResult<Form> {
+        let [xs, ys, zs] = [
+            self.operand_forms(ops[0])?,
+            self.operand_forms(ops[1])?,
+            self.operand_forms(ops[2])?,
+        ];
+        for x in &xs {
+            for y in &ys {
+                for z in &zs {
+                    let args = [x.clone(), y.clone(), z.clone()];
+                    if let Ok(r) = self.try_call(e, name, &args, &[]) {
+                        return Ok(r);
+                    }
+                }
+            }
+        }
+        Err(format!("no tl.{name} form for {}", describe(e)))
     }
 
     // ---- checked builders --------------------------------------------------------
@@ -878,19 +869,6 @@ fn infix(op: BinOp) -> Option<(Operator, &'static str)> {
         BinOp::Xor => (Operator::BitXor, "^"),
         BinOp::Shl(_) => (Operator::LShift, "<<"),
         BinOp::Shr(..) => (Operator::RShift, ">>"),
-        _ => return None,
-    })
-}
-
-/// The Python comparison of a comparison node.
-fn comparison(op: BinOp) -> Option<(CmpOp, &'static str)> {
-    Some(match op {
-        BinOp::Eq => (CmpOp::Eq, "=="),
-        BinOp::Ne => (CmpOp::NotEq, "!="),
-        BinOp::Lt => (CmpOp::Lt, "<"),
-        BinOp::Le => (CmpOp::LtE, "<="),
-        BinOp::Gt => (CmpOp::Gt, ">"),
-        BinOp::Ge => (CmpOp::GtE, ">="),
         _ => return None,
     })
 }
