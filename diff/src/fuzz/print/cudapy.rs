@@ -39,7 +39,7 @@ pub fn kernel(k: &Kernel) -> PResult<String> {
     let k = canonical(k);
     let mut p = Printer::new(&k)?;
     p.kernel()?;
-    Ok(p.out)
+    Ok(p.src.out)
 }
 
 /// The import lines every printed file starts with.
@@ -70,8 +70,7 @@ struct Printer<'k> {
     uses: Vec<usize>,
     declared: Vec<bool>,
     deferred: HashMap<VarId, Deferred<'k>>,
-    depth: usize,
-    out: String,
+    src: pattern::Source,
 }
 
 impl<'k> Printer<'k> {
@@ -87,24 +86,16 @@ impl<'k> Printer<'k> {
             uses,
             declared: vec![false; n],
             deferred: HashMap::new(),
-            depth: 0,
-            out: String::new(),
+            src: pattern::Source::default(),
         })
     }
 
     fn line(&mut self, s: &str) {
-        for _ in 0..=self.depth {
-            self.out.push_str("    ");
-        }
-        self.out.push_str(s);
-        self.out.push('\n');
+        self.src.line(s);
     }
 
     fn name(&self, v: VarId) -> PResult<&str> {
-        self.names
-            .get(v)
-            .map(|s| s.as_str())
-            .ok_or_else(|| format!("variable {v} is not declared"))
+        pattern::name_of(&self.names, v)
     }
 
     fn var_name(&self, v: VarId) -> &str {
@@ -133,7 +124,7 @@ impl<'k> Printer<'k> {
             }
             params.push(p.name.clone());
         }
-        self.out = format!(
+        self.src.out = format!(
             "{HEADER}\n\n@cuda.jit\ndef {}({}):\n",
             k.name,
             params.join(", ")
@@ -162,9 +153,9 @@ impl<'k> Printer<'k> {
             );
             self.line(&line);
         }
-        let before = self.out.len();
+        let before = self.src.out.len();
         self.block(&k.body)?;
-        if self.out.len() == before && k.arrays.is_empty() {
+        if self.src.out.len() == before && k.arrays.is_empty() {
             self.line("pass");
         }
         if let Some(v) = self.deferred.keys().next() {
@@ -179,12 +170,12 @@ impl<'k> Printer<'k> {
     // ---- statements ----------------------------------------------------------------
 
     fn block(&mut self, b: &'k [Stmt]) -> PResult<()> {
-        let before = self.out.len();
+        let before = self.src.out.len();
         let mut i = 0;
         while i < b.len() {
             i += self.stmt_at(b, i)?;
         }
-        if self.out.len() == before {
+        if self.src.out.len() == before {
             self.line("pass");
         }
         Ok(())
@@ -192,9 +183,9 @@ impl<'k> Printer<'k> {
 
     /// A body nested one level deeper (for the front end's typing rule).
     fn nested(&mut self, b: &'k [Stmt]) -> PResult<()> {
-        self.depth += 1;
+        self.src.depth += 1;
         let r = self.block(b);
-        self.depth -= 1;
+        self.src.depth -= 1;
         r
     }
 
@@ -279,7 +270,7 @@ impl<'k> Printer<'k> {
         let dv = self.k.vars.get(v).map(|x| x.1.dtype());
         // inside a loop or branch the front end converts to the type the
         // variable already has
-        let converts = self.depth > 0 && self.declared.get(v) == Some(&true);
+        let converts = self.src.depth > 0 && self.declared.get(v) == Some(&true);
         let rhs = match (converts, dv) {
             (true, Some(d)) => self.operand_as(e, d)?,
             _ => self.expr(e)?,

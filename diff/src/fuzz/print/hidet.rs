@@ -45,7 +45,7 @@ pub fn kernel(k: &Kernel) -> PResult<String> {
     let k = canonical(k);
     let mut p = Printer::new(&k)?;
     p.kernel()?;
-    Ok(p.out)
+    Ok(p.src.out)
 }
 
 const HEADER: &str = "import hidet
@@ -164,8 +164,7 @@ struct Printer<'k> {
     tensor_params: HashMap<VarId, Vec<usize>>,
     /// Each array's layout (from its element pointers).
     layouts: Vec<Option<Layout>>,
-    depth: usize,
-    out: String,
+    src: pattern::Source,
 }
 
 impl<'k> Printer<'k> {
@@ -190,8 +189,7 @@ impl<'k> Printer<'k> {
             memo: HashMap::new(),
             tensor_params: HashMap::new(),
             layouts: vec![None; k.arrays.len()],
-            depth: 0,
-            out: String::new(),
+            src: pattern::Source::default(),
         };
         p.shapes(&ptrs)?;
         Ok(p)
@@ -257,18 +255,15 @@ impl<'k> Printer<'k> {
     }
 
     fn line(&mut self, s: &str) {
-        for _ in 0..self.depth + 2 {
-            self.out.push_str("    ");
+        for _ in 0..self.src.depth + 2 {
+            self.src.out.push_str("    ");
         }
-        self.out.push_str(s);
-        self.out.push('\n');
+        self.src.out.push_str(s);
+        self.src.out.push('\n');
     }
 
     fn name(&self, v: VarId) -> PResult<&str> {
-        self.names
-            .get(v)
-            .map(|s| s.as_str())
-            .ok_or_else(|| format!("variable {v} is not declared"))
+        pattern::name_of(&self.names, v)
     }
 
     fn var_name(&self, v: VarId) -> &str {
@@ -344,7 +339,7 @@ impl<'k> Printer<'k> {
             }
             params.push(text);
         }
-        self.out = format!(
+        self.src.out = format!(
             "{HEADER}\nwith hidet.script_module() as script_module:\n    @hidet.script\n    def {}({}):\n",
             k.name,
             params.join(", ")
@@ -391,7 +386,7 @@ impl<'k> Printer<'k> {
                 self.var_name(*v)
             ));
         }
-        self.out.push_str("\nmodule = script_module.build()\n");
+        self.src.out.push_str("\nmodule = script_module.build()\n");
         Ok(())
     }
 
@@ -407,18 +402,18 @@ impl<'k> Printer<'k> {
 
     /// A body nested one level deeper, in a scope of its own.
     fn nested(&mut self, b: &'k [Stmt], var: Option<VarId>) -> PResult<()> {
-        self.depth += 1;
+        self.src.depth += 1;
         self.scopes.push(HashSet::new());
         if let Some(v) = var {
             self.declare(v);
         }
-        let before = self.out.len();
+        let before = self.src.out.len();
         let r = self.block(b);
-        if r.is_ok() && self.out.len() == before {
+        if r.is_ok() && self.src.out.len() == before {
             self.line("pass");
         }
         self.scopes.pop();
-        self.depth -= 1;
+        self.src.depth -= 1;
         r
     }
 

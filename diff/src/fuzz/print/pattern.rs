@@ -224,3 +224,31 @@ pub fn comparison(op: BinOp) -> Option<(rustpython_parser::ast::CmpOp, &'static 
         _ => return None,
     })
 }
+
+/// Source text being printed: lines indented four spaces per level below
+/// the function's own body.
+#[derive(Clone, Debug, Default)]
+pub struct Source {
+    pub out: String,
+    /// Nesting below the function body.
+    pub depth: usize,
+}
+
+impl Source {
+    /// Appends `s` as a line at the current depth.
+    pub fn line(&mut self, s: &str) {
+        for _ in 0..=self.depth {
+            self.out.push_str("    ");
+        }
+        self.out.push_str(s);
+        self.out.push('\n');
+    }
+}
+
+/// The Python name of variable `v` (an error where it has none).
+pub fn name_of(names: &[String], v: VarId) -> Result<&str, String> {
+    names
+        .get(v)
+        .map(|s| s.as_str())
+        .ok_or_else(|| format!("variable {v} is not declared"))
+}

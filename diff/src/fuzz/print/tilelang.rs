@@ -110,9 +110,9 @@ pub fn kernel(k: &Kernel, hints: &Hints) -> PResult<String> {
     }
     let el = Elab::for_module(&module);
     let mut p = Printer::new(&k, el, hints, consts)?;
-    p.out = header;
+    p.src.out = header;
     p.kernel()?;
-    Ok(p.out)
+    Ok(p.src.out)
 }
 
 /// A way to write a buffer element (`A[i, j]`) and its index values.
@@ -147,8 +147,7 @@ struct Printer<'k, 'm> {
     /// Variables given a value so far.
     bound: HashSet<VarId>,
     memo: HashMap<String, Vec<Form>>,
-    depth: usize,
-    out: String,
+    src: pattern::Source,
 }
 
 impl<'k, 'm> Printer<'k, 'm> {
@@ -231,24 +230,16 @@ impl<'k, 'm> Printer<'k, 'm> {
             used_deferred: HashSet::new(),
             bound: HashSet::new(),
             memo: HashMap::new(),
-            depth: 0,
-            out: String::new(),
+            src: pattern::Source::default(),
         })
     }
 
     fn line(&mut self, s: &str) {
-        for _ in 0..=self.depth {
-            self.out.push_str("    ");
-        }
-        self.out.push_str(s);
-        self.out.push('\n');
+        self.src.line(s);
     }
 
     fn name(&self, v: VarId) -> PResult<&str> {
-        self.names
-            .get(v)
-            .map(|s| s.as_str())
-            .ok_or_else(|| format!("variable {v} is not declared"))
+        pattern::name_of(&self.names, v)
     }
 
     /// An int as source: the first module constant of that value, else
@@ -278,7 +269,7 @@ impl<'k, 'm> Printer<'k, 'm> {
                 dtype_name(b.dtype())
             ));
         }
-        self.out.push_str(&format!(
+        self.src.out.push_str(&format!(
             "\n\n@T.prim_func\ndef {}({}):\n",
             k.name,
             params.join(", ")
@@ -295,12 +286,12 @@ impl<'k, 'm> Printer<'k, 'm> {
             "with T.Kernel({}, threads={threads}) as {ids}:",
             grid.join(", ")
         ));
-        self.depth = 1;
-        let before = self.out.len();
+        self.src.depth = 1;
+        let before = self.src.out.len();
         self.block(&k.body)?;
         // arrays no statement uses
         self.declare_upto(self.k.arrays.len(), None)?;
-        if self.out.len() == before {
+        if self.src.out.len() == before {
             self.line("pass");
         }
         if let Some(v) = self
@@ -404,21 +395,21 @@ impl<'k, 'm> Printer<'k, 'm> {
     // ---- statements ----------------------------------------------------------------
 
     fn block(&mut self, b: &'k [Stmt]) -> PResult<()> {
-        let before = self.out.len();
+        let before = self.src.out.len();
         let mut i = 0;
         while i < b.len() {
             i += self.stmt_at(b, i)?;
         }
-        if self.out.len() == before {
+        if self.src.out.len() == before {
             self.line("pass");
         }
         Ok(())
     }
 
     fn nested(&mut self, b: &'k [Stmt]) -> PResult<()> {
-        self.depth += 1;
+        self.src.depth += 1;
         let r = self.block(b);
-        self.depth -= 1;
+        self.src.depth -= 1;
         r
     }
 

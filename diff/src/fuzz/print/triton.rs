@@ -63,7 +63,7 @@ pub fn kernel(k: &Kernel) -> PResult<String> {
     let module = Module::parse("print.py", HEADER).map_err(|e| e.message)?;
     let mut p = Printer::new(&k, Elab::new(&module))?;
     p.kernel()?;
-    Ok(p.out)
+    Ok(p.src.out)
 }
 
 /// A way to write an expression: its text and the value the front end
@@ -82,8 +82,7 @@ struct Printer<'k, 'm> {
     class: Vec<VarId>,
     /// Exact forms already found, by node address.
     memo: HashMap<usize, Form>,
-    depth: usize,
-    out: String,
+    src: pattern::Source,
 }
 
 impl<'k, 'm> Printer<'k, 'm> {
@@ -124,24 +123,16 @@ impl<'k, 'm> Printer<'k, 'm> {
             names,
             class,
             memo: HashMap::new(),
-            depth: 0,
-            out: String::new(),
+            src: pattern::Source::default(),
         })
     }
 
     fn line(&mut self, s: &str) {
-        for _ in 0..=self.depth {
-            self.out.push_str("    ");
-        }
-        self.out.push_str(s);
-        self.out.push('\n');
+        self.src.line(s);
     }
 
     fn name(&self, v: VarId) -> PResult<&str> {
-        self.names
-            .get(v)
-            .map(|s| s.as_str())
-            .ok_or_else(|| format!("variable {v} is not declared"))
+        pattern::name_of(&self.names, v)
     }
 
     // ---- the kernel ------------------------------------------------------------
@@ -159,7 +150,7 @@ impl<'k, 'm> Printer<'k, 'm> {
                 _ => p.name.clone(),
             })
             .collect();
-        self.out = format!(
+        self.src.out = format!(
             "{HEADER}\n\n@triton.jit\ndef {}({}):\n",
             k.name,
             params.join(", ")
@@ -168,11 +159,11 @@ impl<'k, 'm> Printer<'k, 'm> {
     }
 
     fn block(&mut self, b: &'k [Stmt]) -> PResult<()> {
-        let before = self.out.len();
+        let before = self.src.out.len();
         for s in b {
             self.stmt(s)?;
         }
-        if self.out.len() == before {
+        if self.src.out.len() == before {
             self.line("pass");
         }
         Ok(())
@@ -203,14 +194,14 @@ impl<'k, 'm> Printer<'k, 'm> {
             } => {
                 let c = self.condition(cond)?;
                 self.line(&format!("if {c}:"));
-                self.depth += 1;
+                self.src.depth += 1;
                 self.block(then_body)?;
-                self.depth -= 1;
+                self.src.depth -= 1;
                 if !else_body.is_empty() {
                     self.line("else:");
-                    self.depth += 1;
+                    self.src.depth += 1;
                     self.block(else_body)?;
-                    self.depth -= 1;
+                    self.src.depth -= 1;
                 }
             }
             Stmt::For {
@@ -231,16 +222,16 @@ impl<'k, 'm> Printer<'k, 'm> {
                 }
                 let line = format!("for {} in range({}):", self.name(*var)?, b.join(", "));
                 self.line(&line);
-                self.depth += 1;
+                self.src.depth += 1;
                 self.block(body)?;
-                self.depth -= 1;
+                self.src.depth -= 1;
             }
             Stmt::While { cond, body, .. } => {
                 let c = self.condition(cond)?;
                 self.line(&format!("while {c}:"));
-                self.depth += 1;
+                self.src.depth += 1;
                 self.block(body)?;
-                self.depth -= 1;
+                self.src.depth -= 1;
             }
             Stmt::Break => self.line("break"),
             Stmt::Continue => self.line("continue"),
