@@ -27,6 +27,10 @@ runtime scalars of the declared type instead of becoming the constexpr 1.  The
 source file itself is never modified.  Float scalars are rounded (to nearest
 even) into their declared dtype here, so the launcher's own conversion is exact.
 
+An ``@triton.autotune`` kernel runs the launch's ``"config"`` (an index into its
+configs, or the meta-parameter values of one; the first where none is given),
+as ksem does, instead of benchmarking the configs.
+
 Constexprs ``{"constexpr": V}`` are passed as V (int, float, bool); a string that
 names a dtype (``"float16"``) is passed as that ``tl`` dtype.
 
@@ -569,6 +573,35 @@ def find_kernel(mod, name, arg_names):
     raise InputError(f"several kernels fit ({', '.join(sorted(cands))}); name one with --kernel")
 
 
+def _pin_autotune_config(kobj, jf, choice):
+    """An @triton.autotune kernel runs the launch's "config" (an index into its
+    configs or the meta-parameter values of one; the first where none is
+    given), as ksem does, instead of benchmarking them: the Autotuner is left
+    with that one config (with a single config it does not benchmark)."""
+    configs = getattr(kobj, "configs", None)
+    if configs is None or kobj is jf:
+        if choice is not None:
+            raise InputError("the launch picks a \"config\" but the kernel is not @triton.autotune'd")
+        return
+    configs = list(configs)
+    if not configs:
+        return
+    if choice is None:
+        idx = 0
+    elif isinstance(choice, int) and not isinstance(choice, bool):
+        if not 0 <= choice < len(configs):
+            raise InputError(f"\"config\": {choice}, but the kernel has {len(configs)} autotune configs")
+        idx = choice
+    elif isinstance(choice, dict):
+        same = [i for i, c in enumerate(configs) if dict(c.kwargs) == choice]
+        if not same:
+            raise InputError("no autotune config has exactly the launch's \"config\" values")
+        idx = same[0]
+    else:
+        raise InputError("\"config\" is an index or an object of meta-parameter values")
+    kobj.configs = [configs[idx]]
+
+
 def _force_scalar_types(jf, scalar_types, scalar_values):
     """Make the JITFunction type each runtime scalar as its declared dtype.
 
@@ -649,6 +682,7 @@ def run_launch(program, launch, kernel_name=None, do_time=False, capture_stdout=
     mod = import_program(program)
     kname = kernel_name or launch.get("kernel")
     kname, (kobj, jf) = find_kernel(mod, kname, list(args))
+    _pin_autotune_config(kobj, jf, launch.get("config"))
     params = _params(jf)
     for a in args:
         if a not in [p.name for p in params]:

@@ -243,6 +243,11 @@ fn dispatch(cmd: Cmd) -> Result<ExitCode, Error> {
             if json {
                 println!("{}", r.to_json());
             } else {
+                if let Some(note) =
+                    ksem_interp::frontend::run_note(&program, &src, &l, kernel.as_deref())
+                {
+                    println!("{note}");
+                }
                 print!("{}", summary(&r));
             }
             for u in &r.ub {

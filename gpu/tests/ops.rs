@@ -162,6 +162,7 @@ impl Builder {
                 block: None,
                 factory_args: vec![],
                 args: self.launch_args,
+                config: None,
             },
         )
     }

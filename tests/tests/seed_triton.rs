@@ -228,3 +228,22 @@ fn negating_a_python_float_literal_gives_negative_zero() {
     .unwrap();
     assert_eq!(r.buffers[0].bits, vec![0x8000_0000, 0x0000_0000]);
 }
+
+#[test]
+fn a_module_level_negative_zero_constant_stays_negative() {
+    // `Z = -0.0` at module level is Python's negation (bits 0x80000000 as
+    // float32), as inside a kernel
+    let src = "import triton\nimport triton.language as tl\n\nZ = -0.0\n\n@triton.jit\ndef k(out_ptr):\n    tl.store(out_ptr + tl.arange(0, 2), tl.full((2,), Z, tl.float32))\n";
+    let launch =
+        r#"{"grid": [1], "args": {"out_ptr": {"buffer": {"dtype": "float32", "len": 2}}}}"#;
+    let r = ksem_interp::run_source(
+        "t.py",
+        src,
+        &parse_launch(launch).unwrap(),
+        None,
+        &RunOptions::default(),
+    )
+    .map_err(|e| e.render())
+    .unwrap();
+    assert_eq!(r.buffers[0].bits, vec![0x8000_0000, 0x8000_0000]);
+}

@@ -910,3 +910,87 @@ def kern(a_ptr, s_ptr, o_ptr, u_ptr, p_ptr):
     // int8(-100) as uint16 is 0xff9c; >> 1 with the sign: 0xffce
     assert_eq!(bits(&r, "p_ptr"), vec![0xffce, 25]);
 }
+
+// ----- @triton.autotune: the launch picks the config ---------------------------
+
+/// Triton's tutorial vector add under `@triton.autotune` with two configs.
+const AUTOTUNED: &str = "@triton.autotune(
+    configs=[
+        triton.Config({'BLOCK_SIZE': 4}, num_warps=4),
+        triton.Config({'BLOCK_SIZE': 8}, num_warps=8, num_stages=2),
+    ],
+    key=['n'],
+)
+@triton.jit
+def add(x_ptr, y_ptr, out_ptr, n, BLOCK_SIZE: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE)
+    m = offs < n
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=m) + tl.load(y_ptr + offs, mask=m), mask=m)
+";
+
+fn autotune_launch(config: Option<ksem_tests::serde_json::Value>) -> ksem_interp::launch::Launch {
+    let mut spec = json!({"grid": [1], "args": {
+        "x_ptr": buf("int32", json!([1, 2, 3, 4, 5, 6, 7, 8])),
+        "y_ptr": buf("int32", json!([10, 20, 30, 40, 50, 60, 70, 80])),
+        "out_ptr": zeros("int32", 8),
+        "n": scalar("int32", json!(8))}});
+    if let Some(c) = config {
+        spec["config"] = c;
+    }
+    ksem_interp::launch::parse_launch(&spec.to_string()).expect("launch")
+}
+
+/// With one program of BLOCK_SIZE elements, the config shows in how much of
+/// the output is written: 4 elements with the first config (the default),
+/// all 8 with the second, picked by position or by its values.
+#[test]
+fn the_launch_picks_the_autotune_config() {
+    let src = module(AUTOTUNED);
+    let first = vec![11, 22, 33, 44, 0, 0, 0, 0];
+    let second = vec![11, 22, 33, 44, 55, 66, 77, 88];
+    assert_eq!(i32s(&src, &autotune_launch(None), "out_ptr"), first);
+    assert_eq!(
+        i32s(&src, &autotune_launch(Some(json!(0))), "out_ptr"),
+        first
+    );
+    assert_eq!(
+        i32s(&src, &autotune_launch(Some(json!(1))), "out_ptr"),
+        second
+    );
+    assert_eq!(
+        i32s(
+            &src,
+            &autotune_launch(Some(json!({"BLOCK_SIZE": 8}))),
+            "out_ptr"
+        ),
+        second
+    );
+    let note =
+        ksem_interp::frontend::run_note("t.py", &src, &autotune_launch(Some(json!(1))), None);
+    assert_eq!(
+        note.as_deref(),
+        Some("autotune config 1 of 2: BLOCK_SIZE=8 (num_warps=8, num_stages=2)")
+    );
+}
+
+/// A config that does not exist, a meta-parameter given twice, and a config
+/// for a kernel that is not autotuned are errors.
+#[test]
+fn autotune_config_errors() {
+    let src = module(AUTOTUNED);
+    let e = refusal(&src, &autotune_launch(Some(json!(2))));
+    assert!(e.contains("has 2 autotune configs"), "{e}");
+    let e = refusal(&src, &autotune_launch(Some(json!({"BLOCK_SIZE": 16}))));
+    assert!(e.contains("no autotune config"), "{e}");
+    let mut both = autotune_launch(None);
+    both.args.push((
+        "BLOCK_SIZE".into(),
+        ksem_interp::launch::ArgSpec::Constexpr(ksem_interp::launch::ConstArg::Int(4)),
+    ));
+    let e = refusal(&src, &both);
+    assert!(e.contains("Conflicting meta-parameters"), "{e}");
+    let plain = module(&AUTOTUNED[AUTOTUNED.find("@triton.jit").unwrap()..]);
+    let e = refusal(&plain, &autotune_launch(Some(json!(0))));
+    assert!(e.contains("is not @triton.autotune'd"), "{e}");
+}

@@ -90,6 +90,23 @@ pub fn geometry(
 }
 
 /// Parses `src`, recognises its dialect and elaborates its kernel for `launch`.
+/// What a run should say besides its results: for an autotuned Triton
+/// kernel, which config runs (`None` otherwise or where the file does not
+/// elaborate; the elaboration reports those errors).
+pub fn run_note(file: &str, src: &str, launch: &Launch, kernel: Option<&str>) -> Option<String> {
+    let source = Source::parse(file, src).ok()?;
+    if Dialect::detect(&source).ok()? != Dialect::Triton {
+        return None;
+    }
+    let m = triton::Module::from_source(source);
+    let name = triton::pick_kernel(&m, kernel.or(launch.kernel.as_deref())).ok()?;
+    let top = Span { line: 1, col: 1 };
+    triton::autotune::choose(&m, &name, launch, top)
+        .ok()
+        .flatten()
+        .map(|c| c.describe())
+}
+
 pub fn elaborate(file: &str, src: &str, launch: &Launch, kernel: Option<&str>) -> DResult<Kernel> {
     let source = Source::parse(file, src)?;
     match Dialect::detect(&source)? {

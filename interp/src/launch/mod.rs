@@ -58,6 +58,17 @@ pub struct Launch {
     pub factory_args: Vec<(String, ConstArg)>,
     /// Arguments by name, in the order given.
     pub args: Vec<(String, ArgSpec)>,
+    /// Which `@triton.autotune` config runs (`"config"`); the first where
+    /// none is given.
+    pub config: Option<ConfigChoice>,
+}
+
+/// `"config"` of a launch: a `@triton.autotune` config by its position in
+/// the `configs` list, or by its meta-parameter values.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ConfigChoice {
+    Index(usize),
+    Values(Vec<(String, ConstArg)>),
 }
 
 impl Launch {

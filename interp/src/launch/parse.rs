@@ -5,7 +5,9 @@
 //! after, with the same kind of path.
 
 use super::values::{random_init, raw_bits, value_bits};
-use super::{ArgSpec, ConstArg, Launch, MAX_BLOCK_THREADS, MAX_BUFFER_LEN, MAX_PROGRAMS};
+use super::{
+    ArgSpec, ConfigChoice, ConstArg, Launch, MAX_BLOCK_THREADS, MAX_BUFFER_LEN, MAX_PROGRAMS,
+};
 use crate::dtype::DType;
 use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
@@ -36,6 +38,19 @@ struct LaunchJson {
     /// A fuzz finding's command line that reproduces it.
     #[serde(default, rename = "reproduce")]
     _reproduce: Option<IgnoredAny>,
+    #[serde(default)]
+    config: Option<ConfigJson>,
+}
+
+/// `"config"`: an index into the autotune configs, or the values of one.
+#[derive(Deserialize)]
+#[serde(
+    untagged,
+    expecting = "an index into the kernel's autotune configs, or an object of meta-parameter values"
+)]
+enum ConfigJson {
+    Index(usize),
+    Values(BTreeMap<String, ConstArg>),
 }
 
 /// `"grid"` or `"block"`: one integer or a list of 1 to 3.
@@ -130,6 +145,10 @@ pub fn parse_launch(text: &str) -> Result<Launch, String> {
         block,
         factory_args: raw.factory_args.into_iter().collect(),
         args,
+        config: raw.config.map(|c| match c {
+            ConfigJson::Index(i) => ConfigChoice::Index(i),
+            ConfigJson::Values(v) => ConfigChoice::Values(v.into_iter().collect()),
+        }),
     })
 }
 

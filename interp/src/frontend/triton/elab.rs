@@ -113,6 +113,7 @@ impl<'m> Elab<'m> {
         let fspan = self.span(f);
         let args = &f.args;
         self.reject_star_args(args)?;
+        let chosen = super::autotune::choose(self.m, name, launch, fspan)?;
         let mut params = Vec::new();
         let mut seen = HashSet::new();
         for a in args
@@ -129,10 +130,18 @@ impl<'m> Elab<'m> {
                 .annotation
                 .as_deref()
                 .is_some_and(|t| self.is_constexpr_annotation(t));
+            let from_config = chosen.as_ref().and_then(|c| c.arg(&pname));
+            if from_config.is_some() && launch.arg(&pname).is_some() {
+                return Err(Diagnostic::new(
+                    pspan,
+                    format!("`{pname}` is set by the autotune config and by the launch (Triton: \"Conflicting meta-parameters\")"),
+                )
+                .with_help(format!("leave \"{pname}\" out of the launch, or pick another \"config\"")));
+            }
             let p = self.bind_param(
                 &pname,
-                is_constexpr,
-                launch.arg(&pname),
+                is_constexpr || from_config.is_some(),
+                launch.arg(&pname).or(from_config.as_ref()),
                 a.default.as_deref(),
                 pspan,
             )?;
@@ -1293,12 +1302,7 @@ impl<'m> Elab<'m> {
                     PyNum::Bool(b) => PyNum::Int(b as i128),
                     x => x,
                 }),
-                // Python's negation, not `0 - x`: `-0.0` is negative zero
-                U::USub => Value::Num(match n {
-                    PyNum::Bool(b) => PyNum::Int(-(b as i128)),
-                    PyNum::Int(i) => PyNum::Int(-i),
-                    PyNum::Float(f) => PyNum::Float(-f),
-                }),
+                U::USub => Value::Num(super::value::negate(n)),
                 U::Not => Value::Num(PyNum::Bool(!truthy(&v).unwrap_or(false))),
                 U::Invert => match n {
                     PyNum::Float(_) => return err(span, "bad operand type for unary ~: 'float'"),

@@ -1,5 +1,6 @@
 //! The Triton dialect: source file → typed program.
 
+pub mod autotune;
 pub mod builtins;
 pub mod elab;
 pub mod module;

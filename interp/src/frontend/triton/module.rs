@@ -23,6 +23,8 @@ pub struct Module {
     /// Module-level functions that are not (or not yet) `@triton.jit`, by
     /// name: a later `f = triton.jit(f)` makes one a jit function.
     pub plain_funcs: HashMap<String, ast::StmtFunctionDef>,
+    /// The `@triton.autotune` configs of each autotuned jit function.
+    pub autotune: HashMap<String, super::autotune::Configs>,
 }
 
 impl Module {
@@ -47,6 +49,7 @@ impl Module {
             func_order: Vec::new(),
             globals: HashMap::new(),
             plain_funcs: HashMap::new(),
+            autotune: HashMap::new(),
         };
         for stmt in body {
             m.scan(stmt);
@@ -88,6 +91,8 @@ impl Module {
                         self.globals.insert(name, Value::Module(p));
                     } else if full == "triton.jit" {
                         self.globals.insert(name, Value::Builtin("jit".into()));
+                    } else if full == "triton.Config" {
+                        self.globals.insert(name, Value::Builtin("Config".into()));
                     } else if full == "triton.autotune" || full == "triton.heuristics" {
                         self.globals
                             .insert(name, Value::Builtin(alias.name.to_string()));
@@ -100,6 +105,10 @@ impl Module {
             }
             Stmt::FunctionDef(f) if f.decorator_list.iter().any(|d| self.is_jit(d)) => {
                 let name = f.name.to_string();
+                if let Some(c) = f.decorator_list.iter().find_map(|d| self.autotune_call(d)) {
+                    let configs = super::autotune::read_configs(self, c);
+                    self.autotune.insert(name.clone(), configs);
+                }
                 self.func_order.push(name.clone());
                 self.funcs.insert(name, f);
             }
@@ -113,6 +122,10 @@ impl Module {
                     if let Some(f) = self.jit_wrapped(&a.value) {
                         if let Some(def) = self.plain_funcs.remove(&f) {
                             let name = n.id.to_string();
+                            if let Some(c) = self.autotune_wrapper(&a.value) {
+                                let configs = super::autotune::read_configs(self, c);
+                                self.autotune.insert(name.clone(), configs);
+                            }
                             self.func_order.retain(|g| *g != name);
                             self.func_order.push(name.clone());
                             self.funcs.insert(name, def);
@@ -167,6 +180,35 @@ impl Module {
         }
     }
 
+    /// The `triton.autotune(…)` call of decorator `d`, if it is one.
+    fn autotune_call<'e>(&self, d: &'e Expr) -> Option<&'e ast::ExprCall> {
+        let Expr::Call(c) = d else { return None };
+        let named = match &*c.func {
+            Expr::Attribute(a) => {
+                a.attr.as_str() == "autotune"
+                    && matches!(&*a.value, Expr::Name(n) if self.globals.get(n.id.as_str()) == Some(&Value::Module(ModPath::Triton)))
+            }
+            Expr::Name(n) => {
+                self.globals.get(n.id.as_str()) == Some(&Value::Builtin("autotune".into()))
+            }
+            _ => false,
+        };
+        named.then_some(c)
+    }
+
+    /// The `triton.autotune(…)` call of `triton.autotune(…)(…)` in `e`
+    /// (the assignment form `k = triton.autotune(…)(triton.jit(f))`).
+    fn autotune_wrapper<'e>(&self, e: &'e Expr) -> Option<&'e ast::ExprCall> {
+        let Expr::Call(c) = e else { return None };
+        self.autotune_call(&c.func)
+            .or_else(|| c.args.first().and_then(|a| self.autotune_wrapper(a)))
+    }
+
+    /// A module-level constant expression's value, if it is one.
+    pub fn const_value(&self, e: &Expr) -> Option<Value> {
+        self.const_eval(e)
+    }
+
     fn is_jit(&self, d: &Expr) -> bool {
         match d {
             Expr::Call(c) => self.is_jit(&c.func),
@@ -185,9 +227,7 @@ impl Module {
             Expr::Constant(c) => constant_value(&c.value),
             Expr::Name(n) => self.globals.get(n.id.as_str()).cloned(),
             Expr::UnaryOp(u) if u.op == ast::UnaryOp::USub => match self.const_eval(&u.operand)? {
-                Value::Num(n) => fold_binop(ast::Operator::Sub, PyNum::Int(0), n)
-                    .ok()
-                    .map(Value::Num),
+                Value::Num(n) => Some(Value::Num(super::value::negate(n))),
                 _ => None,
             },
             Expr::BinOp(b) => match (self.const_eval(&b.left)?, self.const_eval(&b.right)?) {

@@ -73,6 +73,15 @@ impl Value {
     }
 }
 
+/// Python's `-n`: negation, not `0 - n` (`-0.0` is negative zero).
+pub fn negate(n: PyNum) -> PyNum {
+    match n {
+        PyNum::Bool(b) => PyNum::Int(-(b as i128)),
+        PyNum::Int(i) => PyNum::Int(-i),
+        PyNum::Float(f) => PyNum::Float(-f),
+    }
+}
+
 /// Python truthiness of a compile-time value.
 pub fn truthy(v: &Value) -> Option<bool> {
     Some(match v {
