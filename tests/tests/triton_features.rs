@@ -994,3 +994,81 @@ fn autotune_config_errors() {
     let e = refusal(&plain, &autotune_launch(Some(json!(0))));
     assert!(e.contains("is not @triton.autotune'd"), "{e}");
 }
+
+// ----- libdevice (tl.extra.cuda.libdevice) ---------------------------------------
+
+/// The three ways kernels reach libdevice, each function as ksem's math:
+/// exact ones bit for bit, approximate ones the correctly rounded value
+/// (Python: struct.pack('<f', math.tanh(0.5)) is 0x3eec9a9f,
+/// math.pow(-1.25, 3.0) = -1.953125 is 0xbffa0000, math.log1p(2.0) rounds
+/// to 0x3f8c9f54); fmod(7.5, 2) = 1.5, fmod(-1.25, 3) = -1.25 (C fmod).
+#[test]
+fn libdevice_functions_by_every_import_form() {
+    for (import, prefix) in [
+        ("from triton.language.extra import libdevice\n", "libdevice"),
+        (
+            "from triton.language.extra.cuda import libdevice\n",
+            "libdevice",
+        ),
+        ("", "tl.extra.cuda.libdevice"),
+    ] {
+        let src = format!(
+            "{PRELUDE}{import}
+
+@triton.jit
+def kern(x_ptr, y_ptr, t_ptr, p_ptr, f_ptr, g_ptr):
+    offs = tl.arange(0, 4)
+    x = tl.load(x_ptr + offs)
+    y = tl.load(y_ptr + offs)
+    tl.store(t_ptr + offs, {prefix}.tanh(x))
+    tl.store(p_ptr + offs, {prefix}.pow(x, y))
+    tl.store(f_ptr + offs, {prefix}.fmod(x, y))
+    tl.store(g_ptr + offs, {prefix}.log1p({prefix}.fabs(x)))
+"
+        );
+        let l = launch(
+            &[1],
+            json!({"x_ptr": buf("float32", json!([0.5, -1.25, 2, 7.5])),
+                   "y_ptr": buf("float32", json!([2, 3, 0.5, 2])),
+                   "t_ptr": zeros("float32", 4), "p_ptr": zeros("float32", 4),
+                   "f_ptr": zeros("float32", 4), "g_ptr": zeros("float32", 4)}),
+        );
+        let r = run_clean(&src, &l);
+        assert_eq!(bits(&r, "t_ptr")[0], 0x3eec_9a9f, "{import}");
+        assert_eq!(bits(&r, "p_ptr")[1], 0xbffa_0000);
+        assert_eq!(bits(&r, "f_ptr")[1], (-1.25f32).to_bits() as u64);
+        assert_eq!(bits(&r, "f_ptr")[3], 1.5f32.to_bits() as u64);
+        assert_eq!(bits(&r, "g_ptr")[2], 0x3f8c_9f54);
+    }
+}
+
+/// libdevice has float32 and float64 versions only; unknown functions and
+/// mixed operand dtypes are refused with what is supported.
+#[test]
+fn libdevice_refusals() {
+    let kernel = |body: &str| {
+        module(&format!(
+            "from triton.language.extra import libdevice
+
+@triton.jit
+def kern(x_ptr, o_ptr):
+    offs = tl.arange(0, 4)
+    x = tl.load(x_ptr + offs)
+    tl.store(o_ptr + offs, {body})
+"
+        ))
+    };
+    let l = launch(
+        &[1],
+        json!({"x_ptr": buf("float32", json!([1, 2, 3, 4])), "o_ptr": zeros("float32", 4)}),
+    );
+    let e = refusal(&kernel("libdevice.tanh(x.to(tl.float16))"), &l);
+    assert!(e.contains("takes float32 or float64"), "{e}");
+    let e = refusal(&kernel("libdevice.nextafter(x, x)"), &l);
+    assert!(
+        e.contains("not modelled") && e.contains("supported:"),
+        "{e}"
+    );
+    let e = refusal(&kernel("libdevice.pow(x, x.to(tl.float64))"), &l);
+    assert!(e.contains("two operands of one dtype"), "{e}");
+}

@@ -206,6 +206,40 @@ pub fn minmax_dtype(d: DType) -> DType {
     }
 }
 
+/// The math function of libdevice's `name` (`libdevice.tanh(x)`, which
+/// Triton dispatches to `__nv_tanhf`/`__nv_tanh` by dtype).
+fn libdevice_fn(name: &str) -> Option<MathFn> {
+    Some(match name {
+        "exp" | "fast_expf" => MathFn::Exp,
+        "exp2" => MathFn::Exp2,
+        "expm1" => MathFn::Expm1,
+        "log" | "fast_logf" => MathFn::Log,
+        "log2" => MathFn::Log2,
+        "log10" => MathFn::Log10,
+        "log1p" => MathFn::Log1p,
+        "sqrt" => MathFn::Sqrt,
+        "sqrt_rn" => MathFn::SqrtRn,
+        "rsqrt" => MathFn::Rsqrt,
+        "sin" => MathFn::Sin,
+        "cos" => MathFn::Cos,
+        "tan" => MathFn::Tan,
+        "asin" => MathFn::Asin,
+        "acos" => MathFn::Acos,
+        "atan" => MathFn::Atan,
+        "sinh" => MathFn::Sinh,
+        "cosh" => MathFn::Cosh,
+        "tanh" => MathFn::Tanh,
+        "asinh" => MathFn::Asinh,
+        "acosh" => MathFn::Acosh,
+        "atanh" => MathFn::Atanh,
+        "erf" => MathFn::Erf,
+        "floor" => MathFn::Floor,
+        "ceil" => MathFn::Ceil,
+        "fabs" | "abs" => MathFn::Abs,
+        _ => return None,
+    })
+}
+
 fn math_fn(name: &str) -> Option<MathFn> {
     Some(match name {
         "exp" => MathFn::Exp,
@@ -245,6 +279,9 @@ impl Elab<'_> {
         kwargs: Vec<(String, Value)>,
         span: Span,
     ) -> DResult<Value> {
+        if let Some(ld) = name.strip_prefix("libdevice:") {
+            return self.libdevice(ld, args, kwargs, span);
+        }
         if let Some(f) = math_fn(name) {
             let b = bind(name, &["x"], false, args, kwargs, span)?;
             let x = self.float_tensor(b.req("x", span)?, name, span)?;
@@ -1067,6 +1104,77 @@ impl Elab<'_> {
                 ),
             ),
         }
+    }
+
+    /// `libdevice.NAME(…)`: one-argument functions as the math functions
+    /// (float32 or float64, the dtypes libdevice has), `pow(x, y)` and
+    /// `fmod(x, y)` of two operands of one float dtype.
+    fn libdevice(
+        &mut self,
+        name: &str,
+        args: Vec<Value>,
+        kwargs: Vec<(String, Value)>,
+        span: Span,
+    ) -> DResult<Value> {
+        let float_dtype = |x: &Expr| -> DResult<()> {
+            let d = x.ty.dtype();
+            if matches!(d, DType::F32 | DType::F64) {
+                Ok(())
+            } else {
+                Err(Diagnostic::new(
+                    span,
+                    format!(
+                        "libdevice.{name} takes float32 or float64 tensors, got {}",
+                        d.json_name()
+                    ),
+                )
+                .with_help("convert first: x.to(tl.float32)"))
+            }
+        };
+        if let Some(f) = libdevice_fn(name) {
+            let b = bind(name, &["arg0"], false, args, kwargs, span)?;
+            let x = self.float_tensor(b.req("arg0", span)?, name, span)?;
+            if f != MathFn::Abs {
+                float_dtype(&x)?;
+            }
+            if f == MathFn::SqrtRn && x.ty.dtype() != DType::F32 {
+                return err(span, "libdevice.sqrt_rn takes float32 tensors");
+            }
+            let ty = x.ty.clone();
+            return Ok(Value::Tensor(Expr {
+                kind: ExprKind::Unary(UnOp::Math(f), Box::new(x)),
+                ty,
+                span,
+            }));
+        }
+        let op = match name {
+            "pow" => BinOp::Pow,
+            "fmod" => BinOp::FRem,
+            _ => {
+                return Err(Diagnostic::new(
+                    span,
+                    format!("libdevice.{name} is not modelled by ksem"),
+                )
+                .with_help("supported: exp, exp2, expm1, log, log2, log10, log1p, sqrt, sqrt_rn, rsqrt, sin, cos, tan, asin, acos, atan, sinh, cosh, tanh, asinh, acosh, atanh, erf, floor, ceil, fabs, pow, fmod"))
+            }
+        };
+        let b = bind(name, &["arg0", "arg1"], false, args, kwargs, span)?;
+        let x = self.float_tensor(b.req("arg0", span)?, name, span)?;
+        let y = self.float_tensor(b.req("arg1", span)?, name, span)?;
+        float_dtype(&x)?;
+        if y.ty.dtype() != x.ty.dtype() {
+            return err(
+                span,
+                format!(
+                    "libdevice.{name} takes two operands of one dtype, got {} and {}",
+                    x.ty.dtype().json_name(),
+                    y.ty.dtype().json_name()
+                ),
+            );
+        }
+        let (x, y) = self.broadcast_pair(x, y, span)?;
+        let d = x.ty.dtype();
+        Ok(Value::Tensor(self.mk_binary(op, x, y, d, span)))
     }
 
     fn float_tensor(&mut self, v: Value, fname: &str, span: Span) -> DResult<Expr> {

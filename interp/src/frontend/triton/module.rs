@@ -254,6 +254,10 @@ fn module_path(path: &str) -> Option<ModPath> {
         "triton" => ModPath::Triton,
         "triton.language" => ModPath::Language,
         "triton.language.math" => ModPath::Math,
+        "triton.language.extra" | "triton.language.extra.cuda" => ModPath::Extra,
+        "triton.language.extra.libdevice" | "triton.language.extra.cuda.libdevice" => {
+            ModPath::Libdevice
+        }
         _ => return None,
     })
 }
@@ -265,6 +269,7 @@ pub fn member(p: ModPath, name: &str) -> Value {
         (ModPath::Triton, "jit") => Value::Builtin("jit".into()),
         (ModPath::Language, "math") => Value::Module(ModPath::Math),
         (ModPath::Language, "PropagateNan") => Value::Module(ModPath::PropagateNan),
+        (ModPath::Language, "extra") => Value::Module(ModPath::Extra),
         (ModPath::PropagateNan, "ALL") => Value::NanMode(crate::ir::NanMode::Propagate),
         (ModPath::PropagateNan, "NONE") => Value::NanMode(crate::ir::NanMode::Ignore),
         (ModPath::Language, n) => match dtype_name(n) {
@@ -272,6 +277,9 @@ pub fn member(p: ModPath, name: &str) -> Value {
             None => Value::Builtin(n.to_string()),
         },
         (ModPath::Math, n) => Value::Builtin(n.to_string()),
+        (ModPath::Extra, "cuda") => Value::Module(ModPath::Extra),
+        (ModPath::Extra, "libdevice") => Value::Module(ModPath::Libdevice),
+        (ModPath::Libdevice, n) => Value::Builtin(format!("libdevice:{n}")),
         (_, n) => Value::Builtin(format!("?{n}")),
     }
 }

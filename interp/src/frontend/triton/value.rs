@@ -15,6 +15,10 @@ pub enum ModPath {
     Math,
     /// `tl.PropagateNan`
     PropagateNan,
+    /// `triton.language.extra` and `triton.language.extra.cuda`.
+    Extra,
+    /// `libdevice` (`triton.language.extra[.cuda].libdevice`).
+    Libdevice,
 }
 
 /// A value bound to a name or produced by an expression during elaboration.
