@@ -36,6 +36,13 @@ enum CorpusCmd {
         #[arg(long)]
         backends: Option<String>,
     },
+    /// Union fuzz findings (e.g. one directory per shard of a campaign) into
+    /// OUT, keeping one finding per signature (duplicates collapse).
+    Merge {
+        out: String,
+        #[arg(required = true)]
+        dirs: Vec<String>,
+    },
 }
 
 #[derive(Subcommand)]
@@ -106,6 +113,10 @@ enum Cmd {
         /// The language of the generated programs: triton, cudapy, tilelang or hidet.
         #[arg(long, default_value = "triton")]
         dialect: String,
+        /// This worker's part I/N of the campaign: the programs whose index
+        /// is I modulo N (N workers 0/N … N-1/N check exactly what one would).
+        #[arg(long)]
+        shard: Option<String>,
     },
     /// Reduce a case on which two backends disagree, keeping the disagreement.
     Reduce {
@@ -339,6 +350,7 @@ fn dispatch(cmd: Cmd) -> Result<ExitCode, Error> {
             out,
             no_reduce,
             dialect,
+            shard,
         } => {
             let dialect = parse_dialect(&dialect)?;
             let time = time
@@ -365,6 +377,10 @@ fn dispatch(cmd: Cmd) -> Result<ExitCode, Error> {
                     ..Default::default()
                 },
                 reduce: !no_reduce,
+                shard: match shard.as_deref() {
+                    Some(t) => parse_shard(t).map_err(usage)?,
+                    None => (0, 1),
+                },
             };
             let s = fuzz::progress::run_with_progress(&o);
             for (i, e) in &s.error_samples {
@@ -453,6 +469,28 @@ fn dispatch(cmd: Cmd) -> Result<ExitCode, Error> {
             }
         }
         Cmd::Corpus {
+            cmd: CorpusCmd::Merge { out, dirs },
+        } => {
+            let dirs: Vec<std::path::PathBuf> = dirs.iter().map(std::path::PathBuf::from).collect();
+            let m =
+                triage::merge(std::path::Path::new(&out), &dirs).map_err(|message| Error::Io {
+                    path: out.clone(),
+                    message,
+                })?;
+            for e in &m.errors {
+                eprintln!("error: {e}");
+            }
+            println!(
+                "{}",
+                serde_json::json!({"read": m.read, "kept": m.kept.len(), "findings": m.kept, "errors": m.errors.len()})
+            );
+            Ok(if m.errors.is_empty() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(2)
+            })
+        }
+        Cmd::Corpus {
             cmd: CorpusCmd::Check { dir, backends },
         } => corpus::check(
             dir.as_deref().unwrap_or("corpus/triton"),
@@ -526,6 +564,20 @@ fn backend_pair(s: Option<&str>) -> Result<(Backend, Backend), Error> {
 }
 
 /// `60s`, `2m`, `1h` or plain seconds.
+/// `I/N` with 0 ≤ I < N.
+fn parse_shard(s: &str) -> Result<(u64, u64), String> {
+    let bad = || format!("--shard takes I/N with 0 <= I < N (e.g. 0/4), got {s:?}");
+    let (i, n) = s.split_once('/').ok_or_else(bad)?;
+    let (i, n): (u64, u64) = (
+        i.trim().parse().map_err(|_| bad())?,
+        n.trim().parse().map_err(|_| bad())?,
+    );
+    if n == 0 || i >= n {
+        return Err(bad());
+    }
+    Ok((i, n))
+}
+
 fn parse_duration(s: &str) -> Result<std::time::Duration, String> {
     let (num, mult) = match s.chars().last() {
         Some('s') => (&s[..s.len() - 1], 1.0),

@@ -289,9 +289,39 @@ fn rerun_cuda_o0(rerun: &Rerun) -> Result<RunResult, String> {
     r
 }
 
+/// A finding read back: its kernel, launch and the two saved results.
+struct Saved {
+    kernel: Kernel,
+    launch: Launch,
+    a: RunResult,
+    b: RunResult,
+}
+
 /// Triages the finding `NAME` of directory `dir` (files `NAME.py`,
 /// `NAME.json`, `NAME.results.json` as `ksem fuzz --out` writes them).
 pub fn triage_finding(dir: &Path, name: &str, gpu: bool) -> Result<Finding, String> {
+    let Saved {
+        kernel,
+        launch,
+        a,
+        b,
+    } = read_finding(dir, name)?;
+    let kind = diff_kind(&a, &b).ok_or(format!("{name}: the saved results agree"))?;
+    let rerun = Rerun {
+        kernel: &kernel,
+        launch: &launch,
+        gpu,
+    };
+    Ok(Finding {
+        name: name.to_string(),
+        backends: (a.backend.clone(), b.backend.clone()),
+        kind,
+        bucket: bucket(kind, &a, &b, &rerun),
+        signature: signature(&kernel, kind),
+    })
+}
+
+fn read_finding(dir: &Path, name: &str) -> Result<Saved, String> {
     let file = |ext: &str| -> Result<String, String> {
         let p = dir.join(format!("{name}{ext}"));
         std::fs::read_to_string(&p).map_err(|e| format!("{}: {e}", p.display()))
@@ -320,24 +350,17 @@ pub fn triage_finding(dir: &Path, name: &str, gpu: bool) -> Result<Finding, Stri
     let launch = parse_launch(&launch_text).map_err(|e| format!("{name}.json: {e}"))?;
     let kernel = ksem_interp::elaborate_source(&format!("{name}.py"), &source, &launch, None)
         .map_err(|e| e.render())?;
-    let kind = diff_kind(&a, &b).ok_or(format!("{name}: the saved results agree"))?;
-    let rerun = Rerun {
-        kernel: &kernel,
-        launch: &launch,
-        gpu,
-    };
-    Ok(Finding {
-        name: name.to_string(),
-        backends: (a.backend.clone(), b.backend.clone()),
-        kind,
-        bucket: bucket(kind, &a, &b, &rerun),
-        signature: signature(&kernel, kind),
+    Ok(Saved {
+        kernel,
+        launch,
+        a,
+        b,
     })
 }
 
-/// The findings of a directory, triaged in name order; a finding that
-/// cannot be read is reported as an error line.
-pub fn triage_dir(dir: &Path, gpu: bool) -> (Vec<Finding>, Vec<String>) {
+/// The names of the findings of directory `dir`, in campaign order
+/// (`fuzz_SEED_INDEX` by seed and index, other names after, by name).
+fn finding_names(dir: &Path) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(dir)
         .into_iter()
         .flatten()
@@ -347,9 +370,79 @@ pub fn triage_dir(dir: &Path, gpu: bool) -> (Vec<Finding>, Vec<String>) {
             n.strip_suffix(".results.json").map(str::to_string)
         })
         .collect();
-    names.sort();
+    names.sort_by_key(|n| finding_names_key(n));
+    names
+}
+
+/// What merging finding directories did.
+#[derive(Clone, Debug, Default)]
+pub struct Merged {
+    /// Findings read.
+    pub read: usize,
+    /// The findings kept, one per (backends, signature), in campaign order.
+    pub kept: Vec<String>,
+    /// Findings that could not be read.
+    pub errors: Vec<String>,
+}
+
+/// Unions the findings of `dirs` (as `fuzz --out` writes them, e.g. one per
+/// shard of a campaign) into `out`: of the findings with the same backends
+/// and signature, only the first in campaign order is kept.
+pub fn merge(out: &Path, dirs: &[PathBuf]) -> Result<Merged, String> {
+    let mut m = Merged::default();
+    let mut all: Vec<(PathBuf, String)> = Vec::new();
+    for d in dirs {
+        all.extend(finding_names(d).into_iter().map(|n| (d.clone(), n)));
+    }
+    all.sort_by_key(|(_, n)| finding_names_key(n));
+    let mut seen = BTreeSet::new();
+    std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
+    for (dir, name) in all {
+        m.read += 1;
+        let key = match read_finding(&dir, &name) {
+            Ok(f) => match diff_kind(&f.a, &f.b) {
+                Some(kind) => (
+                    f.a.backend.clone(),
+                    f.b.backend.clone(),
+                    signature(&f.kernel, kind),
+                ),
+                None => {
+                    m.errors.push(format!("{name}: the saved results agree"));
+                    continue;
+                }
+            },
+            Err(e) => {
+                m.errors.push(e);
+                continue;
+            }
+        };
+        if !seen.insert(key) {
+            continue;
+        }
+        for ext in [".py", ".json", ".results.json"] {
+            let from = dir.join(format!("{name}{ext}"));
+            let to = out.join(format!("{name}{ext}"));
+            std::fs::copy(&from, &to).map_err(|e| format!("{}: {e}", from.display()))?;
+        }
+        m.kept.push(name);
+    }
+    Ok(m)
+}
+
+/// The campaign-order key of a finding's name.
+fn finding_names_key(n: &str) -> (u8, u64, u64, String) {
+    let mut parts = n.split('_').skip(1).map(|x| x.parse::<u64>().ok());
+    match (parts.next().flatten(), parts.next().flatten()) {
+        (Some(s), Some(i)) => (0, s, i, n.to_string()),
+        _ => (1, 0, 0, n.to_string()),
+    }
+}
+
+/// The findings of a directory, triaged in name order; a finding that
+/// cannot be read is reported as an error line.
+pub fn triage_dir(dir: &Path, gpu: bool) -> (Vec<Finding>, Vec<String>) {
     let (mut found, mut errors) = (Vec::new(), Vec::new());
-    for n in names {
+    for n in finding_names(dir) {
         match triage_finding(dir, &n, gpu) {
             Ok(f) => found.push(f),
             Err(e) => errors.push(e),

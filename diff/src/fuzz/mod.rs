@@ -130,6 +130,7 @@ mod campaign_tests {
             out: None,
             config: Config::default(),
             reduce: false,
+            shard: (0, 1),
         }
     }
 
@@ -178,6 +179,7 @@ mod cudapy_campaign_tests {
                 ..Default::default()
             },
             reduce: false,
+            shard: (0, 1),
         };
         let (a, b) = (campaign(&o(1), |_| {}), campaign(&o(2), |_| {}));
         assert_eq!(a.programs, 96);
@@ -213,6 +215,7 @@ mod cudapy_campaign_tests {
                 ..Default::default()
             },
             reduce: false,
+            shard: (0, 1),
         };
         let s = campaign(&o, |_| {});
         let first = s.found.first().map(|f| f.0);
@@ -266,6 +269,7 @@ mod tilelang_campaign_tests {
                 ..Default::default()
             },
             reduce: false,
+            shard: (0, 1),
         };
         let s = campaign(&o, |_| {});
         assert_eq!(s.programs, 96);
@@ -336,6 +340,7 @@ mod planted_bug_tests {
                 out: None,
                 config: Config::default(),
                 reduce: false,
+                shard: (0, 1),
             };
             let s = campaign(&o, |_| {});
             let Some(&(index, _, _)) = s.found.first() else {
@@ -360,5 +365,55 @@ mod planted_bug_tests {
             );
             eprintln!("{bug:?}: found at program {index} of seed {seed}, reduced to {n} body lines in {} steps:\n{}", r.steps, r.source);
         }
+    }
+
+    /// N shards of a campaign, merged, find exactly what one worker finds:
+    /// the same programs are checked (each index once) and the merged
+    /// findings are the same (planted bug FloorDiv, interp against host).
+    #[test]
+    fn shards_merged_find_what_one_worker_finds() {
+        let _host = super::HOST_BUILD_LOCK
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        let base = std::env::temp_dir().join(format!("ksem-shards-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&base);
+        let opts = |shard: (u64, u64), out: &str| Options {
+            seed: 11,
+            count: Some(200),
+            time: None,
+            backends: (Backend::Interp, Backend::Host),
+            jobs: 2,
+            out: Some(base.join(out)),
+            config: Config::default(),
+            reduce: false,
+            shard,
+        };
+        planted::set(Some(Bug::FloorDiv));
+        let one = campaign(&opts((0, 1), "one"), |_| {});
+        let parts: Vec<_> = (0..3)
+            .map(|i| campaign(&opts((i, 3), &format!("s{i}")), |_| {}))
+            .collect();
+        planted::set(None);
+        assert_eq!(parts.iter().map(|s| s.programs).sum::<u64>(), one.programs);
+        let mut found: Vec<u64> = parts
+            .iter()
+            .flat_map(|s| s.found.iter().map(|f| f.0))
+            .collect();
+        found.sort();
+        let single: Vec<u64> = one.found.iter().map(|f| f.0).collect();
+        assert!(!single.is_empty(), "the planted bug was not found");
+        assert_eq!(found, single, "the shards found other programs");
+        let merge = |dirs: Vec<std::path::PathBuf>, out: &str| {
+            crate::triage::merge(&base.join(out), &dirs).expect("merge")
+        };
+        let a = merge(vec![base.join("one")], "merged_one");
+        let b = merge(
+            (0..3).map(|i| base.join(format!("s{i}"))).collect(),
+            "merged_shards",
+        );
+        assert!(a.errors.is_empty() && b.errors.is_empty());
+        assert_eq!(a.read, b.read);
+        assert_eq!(a.kept, b.kept);
+        let _ = std::fs::remove_dir_all(&base);
     }
 }

@@ -28,6 +28,24 @@ pub struct Options {
     pub config: Config,
     /// Reduce every mismatch before writing it.
     pub reduce: bool,
+    /// This worker's part of the campaign, `(i, n)`: the programs whose
+    /// index is `i` modulo `n` (`(0, 1)`: all). N workers with shards
+    /// `0/N … N-1/N` check exactly the programs one worker would.
+    pub shard: (u64, u64),
+}
+
+impl Options {
+    /// The campaign index of this shard's `j`-th program.
+    fn index(&self, j: u64) -> u64 {
+        self.shard.0 + j * self.shard.1.max(1)
+    }
+
+    /// How many programs this shard checks under `count` (`None`: no limit).
+    fn local_count(&self) -> Option<u64> {
+        let (i, n) = (self.shard.0, self.shard.1.max(1));
+        self.count
+            .map(|c| if c > i { (c - i).div_ceil(n) } else { 0 })
+    }
 }
 
 /// The verdict on one generated program.
@@ -210,15 +228,19 @@ pub fn campaign(o: &Options, on_group: impl FnMut(&Summary) + Send) -> Summary {
                     break;
                 }
                 let lo = next.fetch_add(1, Ordering::Relaxed) * group;
-                let hi = match o.count {
+                let hi = match o.local_count() {
                     Some(c) if lo >= c => break,
                     Some(c) => (lo + group).min(c),
                     None => lo + group,
                 };
-                let programs: Vec<Program> =
-                    (lo..hi).map(|i| generate(&o.config, o.seed, i)).collect();
+                let indices: Vec<u64> = (lo..hi).map(|j| o.index(j)).collect();
+                let programs: Vec<Program> = indices
+                    .iter()
+                    .map(|&i| generate(&o.config, o.seed, i))
+                    .collect();
                 let outcomes = check_group(&programs, o.backends);
-                let records: Vec<Record> = (lo..hi)
+                let records: Vec<Record> = indices
+                    .into_iter()
                     .zip(&programs)
                     .zip(outcomes)
                     .map(|((i, p), v)| Record::new(o, i, p, v))
