@@ -1,6 +1,7 @@
 //! The Triton dialect: source file → typed program.
 
 pub mod builtins;
+mod dot;
 pub mod elab;
 pub mod module;
 pub mod promote;
