@@ -1105,6 +1105,53 @@ case("bf16_arith", [1],
                     "mul_ptr": lanes(lambda x, y: rnd(F32, x * y), I.x_ptr, I.y_ptr)})
 
 
+# ===========================================================================
+# tl.dot
+# ===========================================================================
+
+_MM_M, _MM_N, _MM_K = 24, 20, 40
+
+
+def _mm_closed(i, j):
+    """C[i, j] = sum_k (i - 2k)(3k + j - 7) in closed form (see matmul_tiled.py)."""
+    K = _MM_K
+    S1, S2 = K * (K - 1) // 2, (K - 1) * K * (2 * K - 1) // 6
+    return 3 * i * S1 + K * i * j - 7 * K * i - 6 * S2 - 2 * j * S1 + 14 * S1
+
+
+def _mm_loop(I, kmax=_MM_K):
+    """k ascending from +0, every product and sum rounded to float32; the
+    operands are the float16 inputs as exact fractions."""
+    M, N, K = _MM_M, _MM_N, _MM_K
+    out = []
+    for i in range(M):
+        for j in range(N):
+            acc = Fr(0)
+            for k in range(kmax):
+                p = dec(F32, rnd(F32, I.a_ptr[i * K + k] * I.b_ptr[k * N + j]))
+                acc = dec(F32, rnd(F32, acc + p))
+            out.append(rnd(F32, acc))
+    return {"c_ptr": out}
+
+
+case("matmul_tiled", [4],
+     [("a_ptr", Buf(F16, data=[float(i - 2 * k) for i in range(_MM_M) for k in range(_MM_K)])),
+      ("b_ptr", Buf(F16, data=[float(3 * k + j - 7) for k in range(_MM_K) for j in range(_MM_N)])),
+      ("c_ptr", Buf(F32, n=_MM_M * _MM_N)),
+      ("M", Scalar("int32", _MM_M)), ("N", Scalar("int32", _MM_N)), ("K", Scalar("int32", _MM_K)),
+      ("stride_am", Scalar("int32", _MM_K)), ("stride_ak", Scalar("int32", 1)),
+      ("stride_bk", Scalar("int32", _MM_N)), ("stride_bn", Scalar("int32", 1)),
+      ("stride_cm", Scalar("int32", _MM_N)), ("stride_cn", Scalar("int32", 1)),
+      ("BLOCK_SIZE_M", Const(16)), ("BLOCK_SIZE_N", Const(16)), ("BLOCK_SIZE_K", Const(16)),
+      ("GROUP_SIZE_M", Const(2))],
+     {"c_ptr": [float(_mm_closed(i, j)) for i in range(_MM_M) for j in range(_MM_N)]},
+     _mm_loop,
+     # a wrong rule: the ragged last K block (k = 32..39) dropped
+     alt=lambda I: _mm_loop(I, kmax=32))
+
+assert _mm_closed(0, 0) == -112320 and _mm_closed(23, 19) == -77100
+
+
 # ---------------------------------------------------------------------------
 
 def self_test():

@@ -75,9 +75,11 @@ impl Inexact {
             ExprKind::Cast(x, _) => self.expr(x),
             ExprKind::Unary(op, x) => matches!(op, UnOp::Math(f) if f.is_inexact()) || self.expr(x),
             ExprKind::Binary(op, a, b) => op.is_inexact() || self.expr(a) || self.expr(b),
-            ExprKind::Select(c, a, b) | ExprKind::Fma(c, a, b) => {
-                self.expr(c) || self.expr(a) || self.expr(b)
-            }
+            ExprKind::Select(c, a, b)
+            | ExprKind::Fma(c, a, b)
+            | ExprKind::Dot {
+                a: c, b: a, acc: b, ..
+            } => self.expr(c) || self.expr(a) || self.expr(b),
             ExprKind::Load { ptr, other, .. } => {
                 other.as_ref().is_some_and(|o| self.expr(o))
                     || self.ptr_roots(ptr).iter().any(|&b| self.buf[b])
@@ -226,7 +228,9 @@ impl Inexact {
                 self.visit(a);
                 self.visit(b);
             }
-            ExprKind::Select(a, b, c) | ExprKind::Fma(a, b, c) => {
+            ExprKind::Select(a, b, c)
+            | ExprKind::Fma(a, b, c)
+            | ExprKind::Dot { a, b, acc: c, .. } => {
                 self.visit(a);
                 self.visit(b);
                 self.visit(c);

@@ -1094,7 +1094,81 @@ impl<'a> Lower<'a> {
                 reverse,
                 op,
             } => self.scan(e, arg, *axis, *reverse, *op)?,
+            ExprKind::Dot {
+                a,
+                b,
+                acc,
+                precision,
+            } => self.dot(e, a, b, acc, *precision)?,
         })
+    }
+
+    /// A matrix product in the interpreter's order: both operands go to
+    /// shared memory, then every thread computes its own result elements,
+    /// each from the accumulator's element with k ascending, one rounded
+    /// product and one rounded sum per step (the runtime's `ksem_fmul` /
+    /// `ksem_fadd` never contract into an fma).
+    fn dot(
+        &mut self,
+        e: &Expr,
+        a: &Expr,
+        b: &Expr,
+        acc: &Expr,
+        precision: DotPrecision,
+    ) -> LResult<Val> {
+        let av = self.expr(a)?;
+        let bv = self.expr(b)?;
+        let cv = self.expr(acc)?;
+        let d = e.ty.dtype();
+        let cty = bits_type(d);
+        let bytes = d.storage_bits() as usize / 8;
+        let shape = &e.ty.shape;
+        let r = shape.len();
+        if r < 2 {
+            return err(e.span, "a matrix product of fewer than two dimensions");
+        }
+        let (m, n, kd) = (shape[r - 2], shape[r - 1], a.ty.shape[r - 1]);
+        let (na, nb, total) = (a.ty.numel(), b.ty.numel(), e.ty.numel());
+        let abytes = (na * bytes).div_ceil(16) * 16;
+        self.need_smem(abytes + nb * bytes);
+        let sp = e.span;
+        let (sa, sb) = (self.fresh(), self.fresh());
+        self.line(&format!("{cty}* const {sa} = ({cty}*)ksem_smem;"), sp);
+        self.line(
+            &format!("{cty}* const {sb} = ({cty}*)(ksem_smem + {abytes});"),
+            sp,
+        );
+        self.line(&format!("KSEM_FOR({na}) {sa}[KSEM_I] = {};", av.at()), sp);
+        self.line(&format!("KSEM_FOR({nb}) {sb}[KSEM_I] = {};", bv.at()), sp);
+        self.sync(sp)?;
+        let operand = |s: &str, i: &str| -> String {
+            match precision {
+                DotPrecision::Tf32 => format!("ksem_tf32({s}[{i}])"),
+                DotPrecision::Ieee => format!("{s}[{i}]"),
+            }
+        };
+        let ty = Type::scalar(d);
+        let prod = binary_c(
+            BinOp::Mul,
+            &ty,
+            d,
+            &operand(&sa, "ia"),
+            &operand(&sb, "ib"),
+            sp,
+        )?;
+        let sum = binary_c(BinOp::Add, &ty, d, "r", &prod, sp)?;
+        let t = self.fresh();
+        self.local_bytes += total * bytes;
+        self.line(
+            &format!(
+                "{cty} {t}[KSEM_SLOTS({total})]; KSEM_FOR({total}) {{ const int q = KSEM_I / {n}, c = KSEM_I % {n}; const int ia0 = q * {kd}, ib0 = (q / {m}) * {} + c; {cty} r = {}; for (int k = 0; k < {kd}; ++k) {{ const int ia = ia0 + k, ib = ib0 + k * {n}; r = ({cty})({sum}); }} {t}[j] = r; }}",
+                kd * n,
+                cv.at()
+            ),
+            sp,
+        );
+        self.sync(sp)?;
+        Ok(Val::tile(t, total))
     }
 
     /// An inclusive scan in the interpreter's sequential order, in shared

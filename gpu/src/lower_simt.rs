@@ -384,7 +384,8 @@ impl SimtLower<'_> {
             | ExprKind::Reshape(_)
             | ExprKind::Permute(..)
             | ExprKind::Reduce { .. }
-            | ExprKind::Scan { .. } => {
+            | ExprKind::Scan { .. }
+            | ExprKind::Dot { .. } => {
                 return Err(LowerError {
                     span: e.span,
                     message: "a tile operation in a SIMT program".into(),

@@ -389,6 +389,16 @@ template <int D> KSEM_FN ku64 ksem_fsub(ku64 a, ku64 b) { return ksem_farith<D>(
 template <int D> KSEM_FN ku64 ksem_fmul(ku64 a, ku64 b) { return ksem_farith<D>(2, a, b); }
 template <int D> KSEM_FN ku64 ksem_fdiv(ku64 a, ku64 b) { return ksem_farith<D>(3, a, b); }
 template <int D> KSEM_FN ku64 ksem_frem(ku64 a, ku64 b) { return ksem_farith<D>(4, a, b); }
+// float32 bits rounded to tf32 (10 mantissa bits, nearest even; NaN and
+// infinity kept), as float.rs round_tf32: a matrix product's tf32 operands.
+KSEM_FN ku64 ksem_tf32(ku64 a) {
+  ku32 b = (ku32)a;
+  if ((b & 0x7f800000u) == 0x7f800000u) return b;
+  const ku32 low = b & 0x1fffu;
+  ku32 r = b & ~0x1fffu;
+  if (low > 0x1000u || (low == 0x1000u && (r & 0x2000u) != 0)) r += 0x2000u;
+  return r;
+}
 
 template <int D> KSEM_FN bool ksem_fcmp(int op, ku64 a, ku64 b) {
   double x = ksem_dec<D>(a), y = ksem_dec<D>(b);

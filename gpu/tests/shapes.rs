@@ -1,7 +1,7 @@
 //! Kernels beyond the corpus (3-D permutes and reductions along every axis,
 //! argmax/argmin with NaNs and ties, keep_dims, while/break/continue, loads
 //! of values other threads stored, a non-associative custom combiner, a 2-D
-//! grid) on the host build with several block sizes, against the interpreter;
+//! grid, `tl.dot` of every operand kind) on the host build with several block sizes, against the interpreter;
 //! and through NVRTC when it is available.
 
 use ksem_gpu::{cuda, lower};
@@ -75,7 +75,38 @@ fn cases() -> Vec<(Kernel, Launch)> {
         "{\"buffer\": {\"dtype\": \"int8\", \"len\": 16}}",
         f32buf(32)
     );
+    let vals: Vec<String> = (0..512)
+        .map(|i: i64| {
+            let v = ((i * 7919) % 2001 - 1000) as f64 / 97.0;
+            match i {
+                40 => "\"nan\"".into(),
+                201 => "\"inf\"".into(),
+                77 => "\"-0.0\"".into(),
+                _ => format!("{v}"),
+            }
+        })
+        .collect();
+    let ints: Vec<String> = (0..512)
+        .map(|i: i64| format!("{}", (i * 37) % 256 - 128))
+        .collect();
+    let dots = format!(
+        r#"{{"grid": [1], "args": {{
+            "x_ptr": {{"buffer": {{"dtype": "float32", "data": [{}]}}}},
+            "i_ptr": {{"buffer": {{"dtype": "int8", "data": [{}]}}}},
+            "o_h32": {}, "o_h16": {{"buffer": {{"dtype": "float16", "len": 32}}}}, "o_tf32": {},
+            "o_ieee": {}, "o_bf": {}, "o_f8": {}, "o_i8": {}, "o_b3": {}}}}}"#,
+        vals.join(", "),
+        ints.join(", "),
+        f32buf(32),
+        f32buf(32),
+        f32buf(32),
+        f32buf(32),
+        f32buf(32),
+        i32buf(32),
+        f32buf(32)
+    );
     vec![
+        case("dots", &dots),
         case("scans", &scans),
         case("shapes3d", &shapes),
         case("control", control),

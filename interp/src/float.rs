@@ -323,6 +323,23 @@ pub fn ulp_distance(d: DType, a: u64, b: u64) -> u64 {
     (ord(a) - ord(b)).unsigned_abs() as u64
 }
 
+/// The float32 `bits` rounded to tf32 (1 sign, 8 exponent and 10 mantissa
+/// bits: the low 13 mantissa bits cleared), to nearest even; a carry moves
+/// into the exponent (the largest finite values round to infinity). NaNs and
+/// infinities are returned as they are. The result is again float32 bits.
+pub fn round_tf32(bits: u64) -> u64 {
+    let b = bits as u32;
+    if b & 0x7f80_0000 == 0x7f80_0000 {
+        return b as u64;
+    }
+    let low = b & 0x1fff;
+    let mut r = b & !0x1fff;
+    if low > 0x1000 || (low == 0x1000 && r & 0x2000 != 0) {
+        r += 0x2000;
+    }
+    r as u64
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -453,5 +470,22 @@ mod tests {
         // 2^60 + 2^52 + 1 : bf16 must see the +1 (above halfway) even though f64 would drop it.
         let v: i128 = (1 << 60) + (1 << 52) + 1;
         assert_eq!(from_int(DType::BF16, v, Rounding::NearestEven), 0x5d81);
+    }
+
+    /// tf32 keeps 10 mantissa bits: 1 + 2^-11 is a tie that goes to even
+    /// (1.0), 1 + 3·2^-11 a tie that goes up (1 + 2^-9), 1 + 2^-11 + 2^-23 is
+    /// above the tie (1 + 2^-10); the largest float32 rounds to infinity, a
+    /// subnormal rounds on the same bit grid, NaN and infinity are kept.
+    #[test]
+    fn tf32_rounding() {
+        assert_eq!(round_tf32(0x3f80_1000), 0x3f80_0000);
+        assert_eq!(round_tf32(0x3f80_3000), 0x3f80_4000);
+        assert_eq!(round_tf32(0x3f80_1001), 0x3f80_2000);
+        assert_eq!(round_tf32(0xbf80_0fff), 0xbf80_0000);
+        assert_eq!(round_tf32(0x7f7f_ffff), 0x7f80_0000);
+        assert_eq!(round_tf32(0x0000_1001), 0x0000_2000);
+        assert_eq!(round_tf32(0x7fc0_0001), 0x7fc0_0001);
+        assert_eq!(round_tf32(0x7f80_0001), 0x7f80_0001);
+        assert_eq!(round_tf32(0xff80_0000), 0xff80_0000);
     }
 }

@@ -232,6 +232,17 @@ pub fn expr(k: &Kernel, e: &Expr) -> String {
             if *reverse { ", reverse" } else { "" },
             expr(k, arg)
         ),
+        ExprKind::Dot {
+            a,
+            b,
+            acc,
+            precision,
+        } => format!(
+            "dot[{precision:?}]({}, {}, acc={})",
+            expr(k, a),
+            expr(k, b),
+            expr(k, acc)
+        ),
     };
     format!("{inner}:{t}")
 }

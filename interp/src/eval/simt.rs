@@ -1135,7 +1135,8 @@ impl<'a> BlockRun<'a> {
             | ExprKind::Reshape(_)
             | ExprKind::Permute(..)
             | ExprKind::Reduce { .. }
-            | ExprKind::Scan { .. } => {
+            | ExprKind::Scan { .. }
+            | ExprKind::Dot { .. } => {
                 return Err(Stop::Error(Diagnostic::new(
                     e.span,
                     "a tile operation in a SIMT program (the IR verifier rejects it)",

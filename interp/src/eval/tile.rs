@@ -410,6 +410,22 @@ impl Instance<'_> {
                 let t = self.eval(arg)?;
                 self.scan(&t, arg.ty.dtype(), *axis, *reverse, *op, e)?
             }
+            ExprKind::Dot {
+                a,
+                b,
+                acc,
+                precision,
+            } => {
+                let (ta, tb, tc) = (self.eval(a)?, self.eval(b)?, self.eval(acc)?);
+                dot(
+                    &ta,
+                    &tb,
+                    &tc,
+                    a.ty.shape[a.ty.shape.len() - 1],
+                    *precision,
+                    e,
+                )
+            }
         })
     }
 
@@ -804,4 +820,50 @@ fn access(buf: usize, idx: u64, write: bool, span: Span) -> Access {
         span,
         thread: None,
     }
+}
+
+/// A matrix product in ksem's one order (`ExprKind::Dot`): for each result
+/// element, the accumulator's element, then k ascending, `r = r + a·b`.
+fn dot(ta: &Tile, tb: &Tile, tc: &Tile, kdim: usize, precision: DotPrecision, e: &Expr) -> Tile {
+    let d = e.ty.dtype();
+    let shape = &e.ty.shape;
+    let r = shape.len();
+    let (m, n) = (shape[r - 2], shape[r - 1]);
+    let total = e.ty.numel();
+    let round = |v: Vec<u64>| -> Vec<u64> {
+        match precision {
+            DotPrecision::Tf32 => v.into_iter().map(crate::float::round_tf32).collect(),
+            DotPrecision::Ieee => v,
+        }
+    };
+    let (va, vb, vc) = (round(ta.flat()), round(tb.flat()), tc.flat());
+    let op = |o: BinOp| -> Box<dyn Fn(u64, u64) -> u64> {
+        match ops::fast_binary(o, d) {
+            Some(f) => Box::new(f),
+            // `+` and `*` of numbers are never UB
+            None => Box::new(move |x, y| ops::binary(o, d, x, y).unwrap_or(0)),
+        }
+    };
+    let (add, mul) = (op(BinOp::Add), op(BinOp::Mul));
+    let any_inexact = ta.inexact.is_some() || tb.inexact.is_some() || tc.inexact.is_some();
+    let mut out = Vec::with_capacity(total);
+    let mut inex = Vec::new();
+    for (idx, &start) in vc.iter().enumerate().take(total) {
+        let (q, j) = (idx / n.max(1), idx % n.max(1));
+        let (i, bt) = (q % m.max(1), q / m.max(1));
+        let arow = (bt * m + i) * kdim;
+        let bcol = bt * kdim * n + j;
+        let mut acc = start;
+        for k in 0..kdim {
+            acc = add(acc, mul(va[arow + k], vb[bcol + k * n]));
+        }
+        out.push(acc);
+        if any_inexact {
+            inex.push(
+                tc.inexact_at(idx)
+                    || (0..kdim).any(|k| ta.inexact_at(arow + k) || tb.inexact_at(bcol + k * n)),
+            );
+        }
+    }
+    Tile::from_vec(shape, out, any_inexact.then_some(inex))
 }

@@ -125,4 +125,18 @@ pub enum ExprKind {
         reverse: bool,
         op: BinOp,
     },
+    /// Matrix product over the last two axes, batched over the leading ones:
+    /// `a` is `[.., M, K]`, `b` is `[.., K, N]`, `acc` and the result are
+    /// `[.., M, N]`, all four of one number dtype (the front end converts the
+    /// operands to the accumulator's dtype first). Each result element starts
+    /// from `acc[.., i, j]` and then, for k = 0, 1, …, K-1 in ascending order,
+    /// `r = r + a[.., i, k] * b[.., k, j]`: every product and every sum is an
+    /// ordinary `Mul`/`Add` of the dtype (rounded once each, never fused;
+    /// integers wrap). `precision` says how float32 operands are rounded first.
+    Dot {
+        a: Box<Expr>,
+        b: Box<Expr>,
+        acc: Box<Expr>,
+        precision: DotPrecision,
+    },
 }

@@ -254,6 +254,17 @@ pub enum UnOp {
     Ieee(IeeeUnary, Rounding),
 }
 
+/// How a matrix product treats its float32 operands (Triton's
+/// `input_precision`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DotPrecision {
+    /// The operands as they are.
+    Ieee,
+    /// Each float32 operand rounded to tf32 first: 10 mantissa bits, to
+    /// nearest even, float32's exponent range (a NaN is left as it is).
+    Tf32,
+}
+
 /// Kinds of conversion.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CastKind {

@@ -353,6 +353,42 @@ impl Verifier<'_> {
                     return fail(span, format!("scan with {op:?}"));
                 }
             }
+            ExprKind::Dot {
+                a,
+                b,
+                acc,
+                precision,
+            } => {
+                if self.k.model != Model::Tile {
+                    return fail(span, "a matrix product in a SIMT program");
+                }
+                for x in [a, b, acc] {
+                    self.expr(x)?;
+                    if x.ty.is_ptr() || x.ty.elem != e.ty.elem {
+                        return fail(span, format!("dot operand {} for a {} result", x.ty, e.ty));
+                    }
+                }
+                self.same(&acc.ty, &e.ty, span, "dot accumulator")?;
+                let (sa, sb, sc) = (&a.ty.shape, &b.ty.shape, &e.ty.shape);
+                let r = sc.len();
+                let fits = r >= 2
+                    && sa.len() == r
+                    && sb.len() == r
+                    && sa[..r - 2] == sc[..r - 2]
+                    && sb[..r - 2] == sc[..r - 2]
+                    && sa[r - 2] == sc[r - 2]
+                    && sb[r - 1] == sc[r - 1]
+                    && sa[r - 1] == sb[r - 2];
+                if !fits {
+                    return fail(
+                        span,
+                        format!("dot of shapes {:?} and {:?} into {:?}", sa, sb, sc),
+                    );
+                }
+                if *precision == DotPrecision::Tf32 && e.ty.dtype() != DType::F32 {
+                    return fail(span, format!("tf32 rounding of {} operands", e.ty.dtype()));
+                }
+            }
         }
         Ok(())
     }

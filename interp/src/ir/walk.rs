@@ -60,7 +60,9 @@ impl Expr {
             | ExprKind::Unary(_, x)
             | ExprKind::Scan { arg: x, .. } => vec![x],
             ExprKind::Binary(_, a, b) => vec![a, b],
-            ExprKind::Select(a, b, c) | ExprKind::Fma(a, b, c) => vec![a, b, c],
+            ExprKind::Select(a, b, c)
+            | ExprKind::Fma(a, b, c)
+            | ExprKind::Dot { a, b, acc: c, .. } => vec![a, b, c],
             ExprKind::Load { ptr, mask, other } => [Some(ptr), mask.as_ref(), other.as_ref()]
                 .into_iter()
                 .flatten()

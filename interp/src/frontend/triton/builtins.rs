@@ -13,10 +13,10 @@ use crate::span::{DResult, Diagnostic, Span};
 /// one. Triton 3.6 on sm_90 converts with `cvt.rn.satfinite`, which clamps.
 pub const FP8_OVERFLOW: Overflow = Overflow::Saturate;
 
-const CONVERT: CastKind = CastKind::Convert(Rounding::NearestEven, Overflow::Infinity);
+pub(super) const CONVERT: CastKind = CastKind::Convert(Rounding::NearestEven, Overflow::Infinity);
 
 /// Arguments of a builtin call bound to its parameter names.
-struct Bound {
+pub(super) struct Bound {
     fname: String,
     vals: Vec<(&'static str, Option<Value>)>,
     /// Extra positional arguments (for varargs builtins).
@@ -24,13 +24,15 @@ struct Bound {
 }
 
 impl Bound {
-    fn get(&self, name: &str) -> Option<&Value> {
+    /// The argument bound to `name`, if any.
+    pub(super) fn get(&self, name: &str) -> Option<&Value> {
         self.vals
             .iter()
             .find(|(n, _)| *n == name)
             .and_then(|(_, v)| v.as_ref())
     }
-    fn req(&self, name: &str, span: Span) -> DResult<Value> {
+    /// The argument bound to `name`; an error where it is missing.
+    pub(super) fn req(&self, name: &str, span: Span) -> DResult<Value> {
         self.get(name).cloned().ok_or_else(|| {
             Diagnostic::new(
                 span,
@@ -38,7 +40,8 @@ impl Bound {
             )
         })
     }
-    fn opt(&self, name: &str) -> Option<Value> {
+    /// The argument bound to `name` unless it is missing or None.
+    pub(super) fn opt(&self, name: &str) -> Option<Value> {
         match self.get(name) {
             None | Some(Value::None) => None,
             Some(v) => Some(v.clone()),
@@ -58,7 +61,8 @@ const HINT_KWARGS: &[&str] = &[
     "_semantic",
 ];
 
-fn bind(
+/// Binds a builtin call's arguments to its parameter names.
+pub(super) fn bind(
     fname: &str,
     params: &[&'static str],
     varargs: bool,
@@ -100,7 +104,8 @@ fn bind(
     })
 }
 
-fn const_int(v: &Value, what: &str, span: Span) -> DResult<i128> {
+/// A compile-time integer argument.
+pub(super) fn const_int(v: &Value, what: &str, span: Span) -> DResult<i128> {
     match v {
         Value::Num(PyNum::Int(i)) => Ok(*i),
         Value::Num(PyNum::Bool(b)) => Ok(*b as i128),
@@ -121,7 +126,8 @@ fn const_bool(v: Option<&Value>, default: bool, span: Span) -> DResult<bool> {
     }
 }
 
-fn as_dtype(v: &Value, span: Span) -> DResult<DType> {
+/// A dtype argument (a dtype object or a string naming one).
+pub(super) fn as_dtype(v: &Value, span: Span) -> DResult<DType> {
     match v {
         Value::DType(d) => Ok(*d),
         Value::Str(s) => {
@@ -1030,8 +1036,7 @@ impl Elab<'_> {
                 "range()/tl.range/tl.static_range may only appear as the iterable of a `for` loop",
             ),
             "jit" => err(span, "triton.jit cannot be called inside a kernel"),
-            "dot" => Err(Diagnostic::new(span, "tl.dot is not modelled by ksem yet")
-                .with_help("express the product with broadcasting and tl.sum")),
+            "dot" => self.dot(args, kwargs, span),
             other => err(
                 span,
                 format!("`{other}` is not a Triton builtin ksem knows"),

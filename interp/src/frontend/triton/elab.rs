@@ -1484,9 +1484,14 @@ impl<'m> Elab<'m> {
                         .with_help("multiply explicitly (x * x) or use tl.exp2/tl.log2"),
                 )
             }
+            // Triton 3.6's code generator has no method for `@` (its
+            // `_method_name_for_bin_op` lacks ast.MatMult) and refuses it
             O::MatMult => {
-                return Err(Diagnostic::new(span, "`@` is not supported")
-                    .with_help("ksem does not model tl.dot yet"))
+                return Err(Diagnostic::new(
+                    span,
+                    "`@` is not supported by Triton 3.6 (\"AST binary operator 'MatMult' is not (currently) implemented\")",
+                )
+                .with_help("use tl.dot(a, b)"))
             }
         };
         let (x, y) = self.coerce_pair(a, b, d, span)?;

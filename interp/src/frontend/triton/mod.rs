@@ -2,6 +2,7 @@
 
 pub mod autotune;
 pub mod builtins;
+mod dot;
 pub mod elab;
 pub mod module;
 pub mod promote;
