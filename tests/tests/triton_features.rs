@@ -1072,3 +1072,67 @@ def kern(x_ptr, o_ptr):
     let e = refusal(&kernel("libdevice.pow(x, x.to(tl.float64))"), &l);
     assert!(e.contains("two operands of one dtype"), "{e}");
 }
+
+/// Liger-Kernel's guarded import of a libdevice function by name: under a
+/// version check, `try` one module path, `except ImportError` another, else
+/// `tl.math`. The first binding of `rsqrt` wins; it is libdevice's rsqrt
+/// (1 / sqrt(4) = 0.5 and 1 / sqrt(16) = 0.25 are exact in float32).
+#[test]
+fn a_guarded_import_of_a_libdevice_function_by_name() {
+    let src = module(
+        "import operator
+
+if (3, 0) >= (3, 0):
+    try:
+        from triton.language.extra.libdevice import rsqrt
+    except ModuleNotFoundError:
+        from triton.language.extra.cuda.libdevice import rsqrt
+else:
+    from triton.language.math import rsqrt
+
+
+@triton.jit
+def kern(x_ptr, o_ptr):
+    offs = tl.arange(0, 2)
+    tl.store(o_ptr + offs, rsqrt(tl.load(x_ptr + offs)))
+",
+    );
+    let l = launch(
+        &[1],
+        json!({"x_ptr": buf("float32", json!([4, 16])), "o_ptr": zeros("float32", 2)}),
+    );
+    let r = run_clean(&src, &l);
+    assert_eq!(
+        bits(&r, "o_ptr"),
+        vec![0.5f32.to_bits() as u64, 0.25f32.to_bits() as u64]
+    );
+}
+
+/// Configs built at run time (Triton's tutorial 03 calls a function for
+/// them): the launch gives the meta-parameter values as its "config"; a
+/// position cannot pick one.
+#[test]
+fn autotune_configs_built_by_a_function_take_the_launchs_values() {
+    let src = module(&AUTOTUNED.replace(
+        "configs=[
+        triton.Config({'BLOCK_SIZE': 4}, num_warps=4),
+        triton.Config({'BLOCK_SIZE': 8}, num_warps=8, num_stages=2),
+    ],",
+        "configs=get_configs(),",
+    ));
+    let src = src.replace(
+        "@triton.autotune(",
+        "def get_configs():\n    return [triton.Config({'BLOCK_SIZE': b}) for b in (4, 8)]\n\n\n@triton.autotune(",
+    );
+    let second = vec![11, 22, 33, 44, 55, 66, 77, 88];
+    assert_eq!(
+        i32s(
+            &src,
+            &autotune_launch(Some(json!({"BLOCK_SIZE": 8}))),
+            "out_ptr"
+        ),
+        second
+    );
+    let e = refusal(&src, &autotune_launch(Some(json!(1))));
+    assert!(e.contains("by position"), "{e}");
+}

@@ -40,7 +40,8 @@ pub struct Chosen {
 }
 
 impl Chosen {
-    /// `config 1 of 3: BLOCK_SIZE=256 (num_warps=8)`.
+    /// `config 1 of 3: BLOCK_SIZE=256 (num_warps=8)`; `count` 0: the
+    /// launch gave the values (configs built at run time).
     pub fn describe(&self) -> String {
         let show = |kv: &[(String, Value)]| {
             kv.iter()
@@ -48,12 +49,19 @@ impl Chosen {
                 .collect::<Vec<_>>()
                 .join(", ")
         };
-        let mut s = format!(
-            "autotune config {} of {}: {}",
-            self.index,
-            self.count,
-            show(&self.config.values)
-        );
+        let mut s = if self.count == 0 {
+            format!(
+                "autotune config given by the launch: {}",
+                show(&self.config.values)
+            )
+        } else {
+            format!(
+                "autotune config {} of {}: {}",
+                self.index,
+                self.count,
+                show(&self.config.values)
+            )
+        };
         if !self.config.options.is_empty() {
             s.push_str(&format!(" ({})", show(&self.config.options)));
         }
@@ -70,6 +78,17 @@ impl Chosen {
             Value::Str(s) => ConstArg::Str(s.clone()),
             _ => ConstArg::None,
         }))
+    }
+}
+
+/// A launch constant as a compile-time value.
+fn const_value(c: &ConstArg) -> Value {
+    match c {
+        ConstArg::Int(i) => Value::Num(PyNum::Int(*i)),
+        ConstArg::Float(f) => Value::Num(PyNum::Float(*f)),
+        ConstArg::Bool(b) => Value::Num(PyNum::Bool(*b)),
+        ConstArg::Str(s) => Value::Str(s.clone()),
+        ConstArg::None => Value::None,
     }
 }
 
@@ -201,16 +220,24 @@ pub fn choose(m: &Module, name: &str, launch: &Launch, span: Span) -> DResult<Op
             return Ok(None);
         }
         Some(Configs::Unknown(at, why)) => {
-            // the launch must give every meta-parameter itself
-            if launch.config.is_some() {
-                return Err(
-                    Diagnostic::new(*at, format!("{why}: ksem cannot pick a \"config\""))
-                        .with_help(
-                            "give the meta-parameters as constexprs in the launch's \"args\"",
-                        ),
-                );
-            }
-            return Ok(None);
+            // the configs are built at run time (a function, a comprehension):
+            // the launch gives the meta-parameter values itself
+            return match &launch.config {
+                None => Ok(None),
+                Some(ConfigChoice::Values(v)) => Ok(Some(Chosen {
+                    index: 0,
+                    count: 0,
+                    config: Config {
+                        values: v.iter().map(|(k, c)| (k.clone(), const_value(c))).collect(),
+                        options: vec![],
+                    },
+                })),
+                Some(ConfigChoice::Index(_)) => Err(Diagnostic::new(
+                    *at,
+                    format!("{why}: ksem cannot pick a \"config\" by position"),
+                )
+                .with_help("give its values: \"config\": {\"BLOCK_SIZE\": 64, …}")),
+            };
         }
         Some(Configs::Known(c)) => c,
     };

@@ -97,11 +97,27 @@ impl Module {
                         self.globals
                             .insert(name, Value::Builtin(alias.name.to_string()));
                     } else if let Some(p) = module_path(&base) {
-                        if p == ModPath::Language || p == ModPath::Math {
+                        if matches!(p, ModPath::Language | ModPath::Math | ModPath::Libdevice) {
                             self.globals.insert(name, member(p, alias.name.as_str()));
                         }
                     }
                 }
+            }
+            // imports guarded by a version check or `try`/`except
+            // ImportError` (`from triton.language.extra.libdevice import
+            // rsqrt`, else another path): the first binding of a name wins
+            Stmt::If(i) => {
+                self.scan_guarded(i.body);
+                self.scan_guarded(i.orelse);
+            }
+            Stmt::Try(t) => {
+                self.scan_guarded(t.body);
+                for h in t.handlers {
+                    let ast::ExceptHandler::ExceptHandler(h) = h;
+                    self.scan_guarded(h.body);
+                }
+                self.scan_guarded(t.orelse);
+                self.scan_guarded(t.finalbody);
             }
             Stmt::FunctionDef(f) if f.decorator_list.iter().any(|d| self.is_jit(d)) => {
                 let name = f.name.to_string();
@@ -145,6 +161,24 @@ impl Module {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// The imports among `stmts` (a module-level `if`/`try` body, searched
+    /// in nested ones too), binding only names not bound yet.
+    fn scan_guarded(&mut self, stmts: Vec<Stmt>) {
+        for s in stmts {
+            match s {
+                Stmt::Import(_) | Stmt::ImportFrom(_) => {
+                    let before = self.globals.clone();
+                    self.scan(s);
+                    for (k, v) in before {
+                        self.globals.insert(k, v);
+                    }
+                }
+                Stmt::If(_) | Stmt::Try(_) => self.scan(s),
+                _ => {}
+            }
         }
     }
 
