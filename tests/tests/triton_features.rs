@@ -1136,3 +1136,39 @@ fn autotune_configs_built_by_a_function_take_the_launchs_values() {
     let e = refusal(&src, &autotune_launch(Some(json!(1))));
     assert!(e.contains("by position"), "{e}");
 }
+
+/// `triton.next_power_of_2` on compile-time ints inside a kernel (the
+/// flash-attention rotary kernel sizes a tile with it): 1 → 1, 5 → 8,
+/// 8 → 8, 17 → 32 (smallest power of 2 >= n); a runtime value is refused.
+#[test]
+fn next_power_of_2_of_compile_time_ints() {
+    let src = module(
+        "@triton.jit
+def kern(o_ptr, N: tl.constexpr):
+    B: tl.constexpr = triton.next_power_of_2(N)
+    offs = tl.arange(0, B)
+    tl.store(o_ptr + offs, tl.full((B,), B, tl.int32))
+",
+    );
+    for (n, b) in [(1, 1), (5, 8), (8, 8), (17, 32)] {
+        let l = launch(
+            &[1],
+            json!({"o_ptr": zeros("int32", 32), "N": cx(json!(n))}),
+        );
+        let got = i32s(&src, &l, "o_ptr");
+        assert_eq!(
+            got.iter().filter(|&&v| v == b).count(),
+            b as usize,
+            "N = {n}"
+        );
+    }
+    let rt = module(
+        "@triton.jit
+def kern(o_ptr):
+    pid = tl.program_id(0)
+    tl.store(o_ptr, triton.next_power_of_2(pid))
+",
+    );
+    let l = launch(&[1], json!({"o_ptr": zeros("int32", 1)}));
+    assert!(refusal(&rt, &l).contains("compile-time int"));
+}

@@ -574,6 +574,28 @@ impl Elab<'_> {
                     span,
                 }))
             }
+            "next_power_of_2" => {
+                // triton.next_power_of_2: a host helper Triton lets kernels
+                // call on compile-time ints (n - 1 with every lower bit set,
+                // plus 1: the smallest power of 2 >= n; 0 for n = 0)
+                let b = bind(name, &["n"], false, args, kwargs, span)?;
+                match b.req("n", span)? {
+                    Value::Num(PyNum::Int(n)) => {
+                        let mut m = n - 1;
+                        for s in [1, 2, 4, 8, 16, 32] {
+                            m |= m >> s;
+                        }
+                        Ok(Value::Num(PyNum::Int(m + 1)))
+                    }
+                    other => err(
+                        span,
+                        format!(
+                            "triton.next_power_of_2 takes a compile-time int, got {}",
+                            other.describe()
+                        ),
+                    ),
+                }
+            }
             "cdiv" => {
                 let b = bind(name, &["x", "div"], false, args, kwargs, span)?;
                 let (x, d) = (b.req("x", span)?, b.req("div", span)?);

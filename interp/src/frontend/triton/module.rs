@@ -301,6 +301,8 @@ pub fn member(p: ModPath, name: &str) -> Value {
     match (p, name) {
         (ModPath::Triton, "language") => Value::Module(ModPath::Language),
         (ModPath::Triton, "jit") => Value::Builtin("jit".into()),
+        (ModPath::Triton, "cdiv") => Value::Builtin("cdiv".into()),
+        (ModPath::Triton, "next_power_of_2") => Value::Builtin("next_power_of_2".into()),
         (ModPath::Language, "math") => Value::Module(ModPath::Math),
         (ModPath::Language, "PropagateNan") => Value::Module(ModPath::PropagateNan),
         (ModPath::Language, "extra") => Value::Module(ModPath::Extra),
