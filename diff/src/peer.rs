@@ -214,7 +214,6 @@ fn stream_batch(
     n: usize,
     results: &mut Vec<Result<RunResult, String>>,
 ) -> Result<(), String> {
-    use std::io::BufRead;
     use std::process::Stdio;
     let mut child = Command::new(peer.python())
         .arg(tool)
@@ -225,15 +224,7 @@ fn stream_batch(
         .spawn()
         .map_err(|e| format!("cannot run {}: {e}", tool.display()))?;
     let stdout = child.stdout.take().ok_or("no stdout")?;
-    let (tx, rx) = std::sync::mpsc::channel();
-    let reader = std::thread::spawn(move || {
-        for line in std::io::BufReader::new(stdout).lines() {
-            let Ok(line) = line else { break };
-            if tx.send(line).is_err() {
-                break;
-            }
-        }
-    });
+    let (rx, reader) = line_reader(stdout);
     let mut answered = 0;
     let outcome = loop {
         if answered == n {
@@ -241,13 +232,7 @@ fn stream_batch(
         }
         match rx.recv_timeout(case_limit()) {
             Ok(l) => {
-                let r = serde_json::from_str::<Json>(&l)
-                    .map_err(|e| format!("result line: {e}"))
-                    .and_then(|v| match v.get("error").and_then(Json::as_str) {
-                        Some(e) => Err(e.to_string()),
-                        None => parse_result(&l),
-                    });
-                results.push(r);
+                results.push(answer(&l));
                 answered += 1;
             }
             Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
@@ -284,7 +269,6 @@ impl Worker {
     /// Starts `peer`'s runner in serve mode (only runners that have one:
     /// Triton's).
     pub fn start(peer: Peer) -> Result<Worker, String> {
-        use std::io::BufRead;
         use std::process::Stdio;
         if peer != Peer::Triton {
             return Err(format!("{} has no long-lived runner", peer.name()));
@@ -300,15 +284,7 @@ impl Worker {
             .map_err(|e| format!("cannot run {}: {e}", tool.display()))?;
         let stdin = child.stdin.take().ok_or("no stdin")?;
         let stdout = child.stdout.take().ok_or("no stdout")?;
-        let (tx, lines) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            for line in std::io::BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
+        let (lines, _reader) = line_reader(stdout);
         let dir = std::env::temp_dir().join(format!(
             "ksem-worker-{}-{}",
             std::process::id(),
@@ -340,17 +316,12 @@ impl Worker {
         writeln!(self.stdin, "{line}")
             .and_then(|_| self.stdin.flush())
             .map_err(|e| format!("{} worker: {e}", self.peer.name()))?;
-        let answer = self
+        let line = self
             .lines
             .recv_timeout(case_limit())
             .map_err(|_| format!("{} worker gave no answer", self.peer.name()));
         let _ = std::fs::remove_file(&path);
-        let answer = answer?;
-        let v: Json = serde_json::from_str(&answer).map_err(|e| format!("result line: {e}"))?;
-        match v.get("error").and_then(Json::as_str) {
-            Some(e) => Err(e.to_string()),
-            None => parse_result(&answer),
-        }
+        answer(&line?)
     }
 }
 
@@ -359,6 +330,37 @@ impl Drop for Worker {
         let _ = self.child.kill();
         let _ = self.child.wait();
         let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// The lines a runner prints, sent one by one as they come (the thread ends
+/// with the runner's output or when the receiver is dropped).
+fn line_reader(
+    stdout: std::process::ChildStdout,
+) -> (
+    std::sync::mpsc::Receiver<String>,
+    std::thread::JoinHandle<()>,
+) {
+    use std::io::BufRead;
+    let (tx, rx) = std::sync::mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    (rx, reader)
+}
+
+/// One answer line of a runner: its result JSON, or the `{"error": …}` it
+/// printed for a case it could not run.
+fn answer(line: &str) -> Result<RunResult, String> {
+    let v: Json = serde_json::from_str(line).map_err(|e| format!("result line: {e}"))?;
+    match v.get("error").and_then(Json::as_str) {
+        Some(e) => Err(e.to_string()),
+        None => parse_result(line),
     }
 }
 

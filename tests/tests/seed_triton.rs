@@ -191,12 +191,9 @@ fn all_scalar_division_follows_python() {
     assert_eq!(got, vec![-4, -4, -4, -4]);
 }
 
-#[test]
-fn bf16_promotion_rounds_257_to_256() {
-    // (int32, bfloat16) -> bfloat16: 257 is not representable in bf16 (8 bits of
-    // precision): it is halfway between 256 and 258 and rounds to even, 256.
-    let src = "import triton\nimport triton.language as tl\n\n@triton.jit\ndef k(i_ptr, h_ptr, out_ptr):\n    z = tl.load(i_ptr) + tl.load(h_ptr)\n    tl.store(out_ptr, z)\n";
-    let launch = r#"{"grid": [1], "args": {"i_ptr": {"buffer": {"dtype": "int32", "data": [257]}}, "h_ptr": {"buffer": {"dtype": "bfloat16", "data": [0]}}, "out_ptr": {"buffer": {"dtype": "float32", "len": 1}}}}"#;
+/// Runs `src` under launch JSON `launch` on the interpreter: every
+/// buffer's final bits, in argument order.
+fn run_bits(src: &str, launch: &str) -> Vec<Vec<u64>> {
     let r = ksem_interp::run_source(
         "t.py",
         src,
@@ -204,8 +201,18 @@ fn bf16_promotion_rounds_257_to_256() {
         None,
         &RunOptions::default(),
     )
+    .map_err(|e| e.render())
     .unwrap();
-    assert_eq!(r.buffers[2].bits, vec![256f32.to_bits() as u64]);
+    r.buffers.into_iter().map(|b| b.bits).collect()
+}
+
+#[test]
+fn bf16_promotion_rounds_257_to_256() {
+    // (int32, bfloat16) -> bfloat16: 257 is not representable in bf16 (8 bits of
+    // precision): it is halfway between 256 and 258 and rounds to even, 256.
+    let src = "import triton\nimport triton.language as tl\n\n@triton.jit\ndef k(i_ptr, h_ptr, out_ptr):\n    z = tl.load(i_ptr) + tl.load(h_ptr)\n    tl.store(out_ptr, z)\n";
+    let launch = r#"{"grid": [1], "args": {"i_ptr": {"buffer": {"dtype": "int32", "data": [257]}}, "h_ptr": {"buffer": {"dtype": "bfloat16", "data": [0]}}, "out_ptr": {"buffer": {"dtype": "float32", "len": 1}}}}"#;
+    assert_eq!(run_bits(src, launch)[2], vec![256f32.to_bits() as u64]);
 }
 
 #[test]
@@ -217,16 +224,7 @@ fn negating_a_python_float_literal_gives_negative_zero() {
     let src = "import triton\nimport triton.language as tl\n\n@triton.jit\ndef k(out_ptr):\n    offs = tl.arange(0, 2)\n    z = tl.full((2,), -0.0, tl.float32)\n    tl.store(out_ptr + offs, tl.where(offs == 0, z, z - (-0.0)))\n";
     let launch =
         r#"{"grid": [1], "args": {"out_ptr": {"buffer": {"dtype": "float32", "len": 2}}}}"#;
-    let r = ksem_interp::run_source(
-        "t.py",
-        src,
-        &parse_launch(launch).unwrap(),
-        None,
-        &RunOptions::default(),
-    )
-    .map_err(|e| e.render())
-    .unwrap();
-    assert_eq!(r.buffers[0].bits, vec![0x8000_0000, 0x0000_0000]);
+    assert_eq!(run_bits(src, launch)[0], vec![0x8000_0000, 0x0000_0000]);
 }
 
 #[test]
@@ -236,14 +234,5 @@ fn a_module_level_negative_zero_constant_stays_negative() {
     let src = "import triton\nimport triton.language as tl\n\nZ = -0.0\n\n@triton.jit\ndef k(out_ptr):\n    tl.store(out_ptr + tl.arange(0, 2), tl.full((2,), Z, tl.float32))\n";
     let launch =
         r#"{"grid": [1], "args": {"out_ptr": {"buffer": {"dtype": "float32", "len": 2}}}}"#;
-    let r = ksem_interp::run_source(
-        "t.py",
-        src,
-        &parse_launch(launch).unwrap(),
-        None,
-        &RunOptions::default(),
-    )
-    .map_err(|e| e.render())
-    .unwrap();
-    assert_eq!(r.buffers[0].bits, vec![0x8000_0000, 0x8000_0000]);
+    assert_eq!(run_bits(src, launch)[0], vec![0x8000_0000, 0x8000_0000]);
 }

@@ -252,3 +252,10 @@ pub fn name_of(names: &[String], v: VarId) -> Result<&str, String> {
         .map(|s| s.as_str())
         .ok_or_else(|| format!("variable {v} is not declared"))
 }
+
+/// A node for error messages (its kind, shortened, and its type).
+pub fn describe(e: &Expr) -> String {
+    let s = format!("{:?}", e.kind);
+    let s: String = s.chars().take(160).collect();
+    format!("{s} : {}", e.ty)
+}

@@ -44,7 +44,7 @@
 //! outputs, masked stores, copies between two partial regions, …) is an
 //! error, never a panic.
 
-use super::pattern::{self, Counts, Deferred};
+use super::pattern::{self, describe, Counts, Deferred};
 use ksem_interp::dtype::DType;
 use ksem_interp::float;
 use ksem_interp::frontend::tilelang::types::dtype_name;
@@ -1583,13 +1583,6 @@ fn math_name(m: MathFn) -> Option<&'static str> {
         MathFn::Ceil => "ceil",
         _ => return None,
     })
-}
-
-/// A node for error messages.
-fn describe(e: &Expr) -> String {
-    let s = format!("{:?}", e.kind);
-    let s: String = s.chars().take(160).collect();
-    format!("{s} : {}", e.ty)
 }
 
 /// A statement for error messages.

@@ -22,7 +22,7 @@
 //! What has no Triton form here (SIMT kernels, arrays, atomics, custom
 //! combiners, device prints, …) is an error, never a panic.
 
-use super::pattern::{self, Counts};
+use super::pattern::{self, describe, Counts};
 use crate::fuzz::gen::tl_dtype;
 use ksem_interp::dtype::DType;
 use ksem_interp::float::{self, Overflow, Rounding};
@@ -246,12 +246,8 @@ impl<'k, 'm> Printer<'k, 'm> {
     /// folded to a constant is a 0-d tile of it.
     fn condition(&mut self, cond: &'k Expr) -> PResult<String> {
         for f in self.operand_forms(cond)? {
-            if matches!(f.val, Value::Tensor(_)) {
-                if let Value::Tensor(x) = &f.val {
-                    if canonical_expr(x) == *cond {
-                        return Ok(f.text);
-                    }
-                }
+            if matches!(&f.val, Value::Tensor(x) if canonical_expr(x) == *cond) {
+                return Ok(f.text);
             }
         }
         if let ExprKind::Const(bits) = cond.kind {
@@ -409,8 +405,8 @@ impl<'k, 'm> Printer<'k, 'm> {
                     UnOp::LogicalNot => self.try_unary(e, UnaryOp::Not, "not ", &f),
                     UnOp::Neg => self.try_unary(e, UnaryOp::USub, "-", &f),
                     UnOp::Math(m) => {
-                        let name = math_name(*m).ok_or_else(|| format!("no tl form for {m:?}"))?;
-                        self.try_call(e, name, &[f], &[])
+                        // the front end checks that tl has the function
+                        self.try_call(e, m.name(), &[f], &[])
                     }
                     other => Err(format!("no Triton form for {other:?}")),
                 }
@@ -864,27 +860,6 @@ fn infix(op: BinOp) -> Option<(Operator, &'static str)> {
     })
 }
 
-/// Triton's name of a math function.
-fn math_name(m: MathFn) -> Option<&'static str> {
-    Some(match m {
-        MathFn::Exp => "exp",
-        MathFn::Exp2 => "exp2",
-        MathFn::Log => "log",
-        MathFn::Log2 => "log2",
-        MathFn::Sqrt => "sqrt",
-        MathFn::SqrtRn => "sqrt_rn",
-        MathFn::Rsqrt => "rsqrt",
-        MathFn::Sin => "sin",
-        MathFn::Cos => "cos",
-        MathFn::Sigmoid => "sigmoid",
-        MathFn::Erf => "erf",
-        MathFn::Floor => "floor",
-        MathFn::Ceil => "ceil",
-        MathFn::Abs => "abs",
-        _ => return None,
-    })
-}
-
 /// Whether two stores are the same statement (spans and foldable
 /// constants aside).
 fn same_store(a: &Stmt, b: &Stmt) -> bool {
@@ -909,13 +884,6 @@ fn same_store(a: &Stmt, b: &Stmt) -> bool {
         }
         _ => false,
     }
-}
-
-/// A node for error messages.
-fn describe(e: &Expr) -> String {
-    let s = format!("{:?}", e.kind);
-    let s: String = s.chars().take(160).collect();
-    format!("{s} : {}", e.ty)
 }
 
 #[cfg(test)]

@@ -260,14 +260,9 @@ pub fn choose(m: &Module, name: &str, launch: &Launch, span: Span) -> DResult<Op
             let same = |c: &Config| {
                 c.values.len() == want.len()
                     && want.iter().all(|(k, v)| {
-                        let given = ArgSpec::Constexpr(v.clone());
-                        Chosen {
-                            index: 0,
-                            count: 0,
-                            config: c.clone(),
-                        }
-                        .arg(k)
-                            == Some(given)
+                        c.values
+                            .iter()
+                            .any(|(ck, cv)| ck == k && *cv == const_value(v))
                     })
             };
             match configs.iter().position(same) {

@@ -213,37 +213,19 @@ pub fn minmax_dtype(d: DType) -> DType {
 }
 
 /// The math function of libdevice's `name` (`libdevice.tanh(x)`, which
-/// Triton dispatches to `__nv_tanhf`/`__nv_tanh` by dtype).
+/// Triton dispatches to `__nv_tanhf`/`__nv_tanh` by dtype): the IR's math
+/// functions by their names (all but `sigmoid`, which libdevice lacks), and
+/// libdevice's own spellings of three of them.
 fn libdevice_fn(name: &str) -> Option<MathFn> {
-    Some(match name {
-        "exp" | "fast_expf" => MathFn::Exp,
-        "exp2" => MathFn::Exp2,
-        "expm1" => MathFn::Expm1,
-        "log" | "fast_logf" => MathFn::Log,
-        "log2" => MathFn::Log2,
-        "log10" => MathFn::Log10,
-        "log1p" => MathFn::Log1p,
-        "sqrt" => MathFn::Sqrt,
-        "sqrt_rn" => MathFn::SqrtRn,
-        "rsqrt" => MathFn::Rsqrt,
-        "sin" => MathFn::Sin,
-        "cos" => MathFn::Cos,
-        "tan" => MathFn::Tan,
-        "asin" => MathFn::Asin,
-        "acos" => MathFn::Acos,
-        "atan" => MathFn::Atan,
-        "sinh" => MathFn::Sinh,
-        "cosh" => MathFn::Cosh,
-        "tanh" => MathFn::Tanh,
-        "asinh" => MathFn::Asinh,
-        "acosh" => MathFn::Acosh,
-        "atanh" => MathFn::Atanh,
-        "erf" => MathFn::Erf,
-        "floor" => MathFn::Floor,
-        "ceil" => MathFn::Ceil,
-        "fabs" | "abs" => MathFn::Abs,
-        _ => return None,
-    })
+    match name {
+        "fast_expf" => Some(MathFn::Exp),
+        "fast_logf" => Some(MathFn::Log),
+        "fabs" => Some(MathFn::Abs),
+        _ => MathFn::ALL
+            .iter()
+            .copied()
+            .find(|f| f.name() == name && *f != MathFn::Sigmoid),
+    }
 }
 
 fn math_fn(name: &str) -> Option<MathFn> {
@@ -276,6 +258,24 @@ fn math_dtypes(f: MathFn) -> &'static [DType] {
     }
 }
 
+/// Refuses `x` as the operand of `what` where its dtype is not one of
+/// `accepted` ([`math_dtypes`] for the math functions).
+fn check_math_dtype(what: &str, accepted: &[DType], x: &Expr, span: Span) -> DResult<()> {
+    if accepted.contains(&x.ty.dtype()) {
+        return Ok(());
+    }
+    let names: Vec<&str> = accepted.iter().map(|d| d.json_name()).collect();
+    Err(Diagnostic::new(
+        span,
+        format!(
+            "{what} takes {} tensors, got {} (Triton 3.6 refuses it)",
+            names.join(" or "),
+            x.ty.dtype().json_name()
+        ),
+    )
+    .with_help("convert first: x.to(tl.float32)"))
+}
+
 impl Elab<'_> {
     /// Elaborates a call of builtin `name`.
     pub fn call_builtin(
@@ -291,19 +291,7 @@ impl Elab<'_> {
         if let Some(f) = math_fn(name) {
             let b = bind(name, &["x"], false, args, kwargs, span)?;
             let x = self.float_tensor(b.req("x", span)?, name, span)?;
-            let accepted = math_dtypes(f);
-            if !accepted.contains(&x.ty.dtype()) {
-                let names: Vec<&str> = accepted.iter().map(|d| d.json_name()).collect();
-                return Err(Diagnostic::new(
-                    span,
-                    format!(
-                        "tl.{name} takes {} tensors, got {} (Triton 3.6 refuses it)",
-                        names.join(" or "),
-                        x.ty.dtype().json_name()
-                    ),
-                )
-                .with_help("convert first: x.to(tl.float32)"));
-            }
+            check_math_dtype(&format!("tl.{name}"), math_dtypes(f), &x, span)?;
             let ty = x.ty.clone();
             return Ok(Value::Tensor(Expr {
                 kind: ExprKind::Unary(UnOp::Math(f), Box::new(x)),
@@ -1143,30 +1131,11 @@ impl Elab<'_> {
         kwargs: Vec<(String, Value)>,
         span: Span,
     ) -> DResult<Value> {
-        let float_dtype = |x: &Expr| -> DResult<()> {
-            let d = x.ty.dtype();
-            if matches!(d, DType::F32 | DType::F64) {
-                Ok(())
-            } else {
-                Err(Diagnostic::new(
-                    span,
-                    format!(
-                        "libdevice.{name} takes float32 or float64 tensors, got {}",
-                        d.json_name()
-                    ),
-                )
-                .with_help("convert first: x.to(tl.float32)"))
-            }
-        };
+        let what = format!("libdevice.{name}");
         if let Some(f) = libdevice_fn(name) {
             let b = bind(name, &["arg0"], false, args, kwargs, span)?;
             let x = self.float_tensor(b.req("arg0", span)?, name, span)?;
-            if f != MathFn::Abs {
-                float_dtype(&x)?;
-            }
-            if f == MathFn::SqrtRn && x.ty.dtype() != DType::F32 {
-                return err(span, "libdevice.sqrt_rn takes float32 tensors");
-            }
+            check_math_dtype(&what, math_dtypes(f), &x, span)?;
             let ty = x.ty.clone();
             return Ok(Value::Tensor(Expr {
                 kind: ExprKind::Unary(UnOp::Math(f), Box::new(x)),
@@ -1188,7 +1157,7 @@ impl Elab<'_> {
         let b = bind(name, &["arg0", "arg1"], false, args, kwargs, span)?;
         let x = self.float_tensor(b.req("arg0", span)?, name, span)?;
         let y = self.float_tensor(b.req("arg1", span)?, name, span)?;
-        float_dtype(&x)?;
+        check_math_dtype(&what, &[DType::F32, DType::F64], &x, span)?;
         if y.ty.dtype() != x.ty.dtype() {
             return err(
                 span,

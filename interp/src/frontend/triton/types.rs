@@ -9,27 +9,6 @@ use super::value::Value;
 use crate::dtype::DType;
 use crate::ir::Elem;
 
-/// Triton's own name of a dtype (`dtype.name`: `fp32`, `bf16`, `int1`, …).
-pub fn triton_name(d: DType) -> &'static str {
-    match d {
-        DType::Bool => "int1",
-        DType::I8 => "int8",
-        DType::I16 => "int16",
-        DType::I32 => "int32",
-        DType::I64 => "int64",
-        DType::U8 => "uint8",
-        DType::U16 => "uint16",
-        DType::U32 => "uint32",
-        DType::U64 => "uint64",
-        DType::F8E4Nv => "fp8e4nv",
-        DType::F8E5 => "fp8e5",
-        DType::F16 => "fp16",
-        DType::BF16 => "bf16",
-        DType::F32 => "fp32",
-        DType::F64 => "fp64",
-    }
-}
-
 // Triton's classification lists (`dtype.SINT_TYPES`, …); int1 is unsigned.
 const SINT: &[&str] = &["int8", "int16", "int32", "int64"];
 const UINT: &[&str] = &["int1", "uint8", "uint16", "uint32", "uint64"];
@@ -49,8 +28,8 @@ pub fn elem_value(e: Elem) -> Value {
 /// The `name` of a type object as Triton spells it.
 fn type_name(v: &Value) -> Option<String> {
     Some(match v {
-        Value::DType(d) => triton_name(*d).to_string(),
-        Value::PtrDType(d) => format!("pointer<{}>", triton_name(*d)),
+        Value::DType(d) => d.name().to_string(),
+        Value::PtrDType(d) => format!("pointer<{}>", d.name()),
         Value::BlockType(e, shape) => {
             let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
             let tuple = if dims.len() == 1 {
