@@ -84,7 +84,11 @@ static inline void ksem_host_next_block() {
 #endif
 }
 
-// Compare-and-swap of a 32- or 64-bit word (CUDA's atomicCAS): the old value.
+// Compare-and-swap of a 16-, 32- or 64-bit word (CUDA's atomicCAS): the old value.
+static inline unsigned short atomicCAS(unsigned short* p, unsigned short cmp, unsigned short val) {
+  __atomic_compare_exchange_n(p, &cmp, val, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+  return cmp;
+}
 static inline unsigned atomicCAS(unsigned* p, unsigned cmp, unsigned val) {
   __atomic_compare_exchange_n(p, &cmp, val, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
   return cmp;

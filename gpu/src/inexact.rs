@@ -203,11 +203,17 @@ impl Inexact {
                     self.visit(i);
                 }
             }
-            ExprKind::Atomic { op, ptr, val, cmp } => {
+            ExprKind::Atomic {
+                op,
+                ptr,
+                val,
+                cmp,
+                mask,
+            } => {
                 self.visit(ptr);
                 self.visit(val);
-                if let Some(c) = cmp {
-                    self.visit(c);
+                for x in [cmp, mask].into_iter().flatten() {
+                    self.visit(x);
                 }
                 // The final value depends on the order of the updates.
                 let order = matches!(op, AtomicOp::Exch | AtomicOp::Cas)

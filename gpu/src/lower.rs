@@ -947,8 +947,14 @@ impl<'a> Lower<'a> {
             ExprKind::ThreadId(_)
             | ExprKind::BlockDim(_)
             | ExprKind::ArrayBase(_)
-            | ExprKind::ElemPtr { .. }
-            | ExprKind::Atomic { .. } => return err(e.span, "a SIMT operation in a tile program"),
+            | ExprKind::ElemPtr { .. } => return err(e.span, "a SIMT operation in a tile program"),
+            ExprKind::Atomic {
+                op,
+                ptr,
+                val,
+                cmp,
+                mask,
+            } => self.atomic(e, *op, ptr, val, cmp.as_deref(), mask.as_deref())?,
             ExprKind::Iota(s, _) => {
                 let start = *s as u64;
                 self.elementwise(e, format!("((ku64)KSEM_I + {start:#x}ull) & 0xffffffffull"))
@@ -1101,6 +1107,60 @@ impl<'a> Lower<'a> {
                 precision,
             } => self.dot(e, a, b, acc, *precision)?,
         })
+    }
+
+    /// An atomic over a tile of pointers: each thread updates its own
+    /// elements (a 0-d atomic: thread 0, its old value shared through shared
+    /// memory), between barriers so that it sees the program's earlier
+    /// stores and its later loads see it. Masked lanes give 0.
+    fn atomic(
+        &mut self,
+        e: &Expr,
+        op: AtomicOp,
+        ptr: &Expr,
+        val: &Expr,
+        cmp: Option<&Expr>,
+        mask: Option<&Expr>,
+    ) -> LResult<Val> {
+        let p = self.expr(ptr)?;
+        let v = self.expr(val)?;
+        let c = match cmp {
+            Some(c) => self.expr(c)?.at(),
+            None => "0ull".into(),
+        };
+        let m = match mask {
+            Some(m) => Some(self.expr(m)?.at()),
+            None => None,
+        };
+        let d = e.ty.dtype();
+        let vi = self.inexact.expr(val);
+        let call = format!(
+            "ksem_atomic<{}>(ksem_m, {}, {}, {}, {c}, {vi})",
+            dt(d),
+            p.at(),
+            crate::ids::atomic_macro(op),
+            v.at()
+        );
+        let rhs = match m {
+            Some(m) => format!("({m} != 0 ? {call} : 0ull)"),
+            None => call,
+        };
+        self.sync(e.span)?;
+        let out = if e.ty.shape.is_empty() {
+            let cty = storage_type(&e.ty);
+            self.need_smem(8);
+            let s = self.fresh();
+            self.line(&format!("{cty}* const {s} = ({cty}*)ksem_smem;"), e.span);
+            self.line(&format!("if (KSEM_TID == 0) {s}[0] = {rhs};"), e.span);
+            self.sync(e.span)?;
+            let t = self.fresh();
+            self.line(&format!("const {cty} {t} = {s}[0];"), e.span);
+            Val::scalar(t)
+        } else {
+            self.materialized(e, rhs)
+        };
+        self.sync(e.span)?;
+        Ok(out)
     }
 
     /// A matrix product in the interpreter's order: both operands go to

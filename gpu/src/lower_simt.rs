@@ -352,7 +352,9 @@ impl SimtLower<'_> {
                     }
                 }
             }
-            ExprKind::Atomic { op, ptr, val, cmp } => {
+            ExprKind::Atomic {
+                op, ptr, val, cmp, ..
+            } => {
                 let v = self.expr(val)?;
                 let c = match cmp {
                     Some(c) => self.expr(c)?,

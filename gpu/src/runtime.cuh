@@ -727,13 +727,26 @@ template <int D, typename T> KSEM_FN ku64 ksem_ald(const T* a, ki64 off, ki64 n)
 template <int D, typename T> KSEM_FN void ksem_ast(T* a, ki64 off, ki64 n, ku64 v) {
   if (off >= 0 && off < n) a[off] = (T)(v & kmask(D));
 }
-// The new value of an atomic read-modify-write (eval/simt.rs atomic_result).
+// float32 flush-to-zero: a subnormal becomes a zero of its sign (float::flush_subnormal_f32).
+template <int D> KSEM_FN ku64 ksem_ftz32(ku64 a) {
+  if constexpr (D == KF32) return (a & 0x7f800000ull) == 0 ? (a & 0x80000000ull) : a;
+  else return a;
+}
+// The new value of an atomic read-modify-write (ops::atomic_rmw).
 template <int D> KSEM_FN ku64 ksem_rmw(int op, ku64 old, ku64 val, ku64 cmp) {
   old &= kmask(D);
   val &= kmask(D);
   switch (op) {
     case KSEM_ATOMIC_ADD:
-      if constexpr (kfloat(D)) return ksem_fadd<D>(old, val); else return ksem_iadd<D>(old, val);
+      // the hardware's atomic add: operand first, float32 flushed
+      if constexpr (kfloat(D)) return ksem_ftz32<D>(ksem_fadd<D>(ksem_ftz32<D>(val), ksem_ftz32<D>(old)));
+      else return ksem_iadd<D>(old, val);
+    case KSEM_ATOMIC_BITSMAX:  // Triton's float max: signed max of the bits,
+      if ((val >> (kbits(D) - 1)) & 1ull) return val < old ? val : old;  // unsigned min if negative
+      return ksem_sval<D>(val) > ksem_sval<D>(old) ? val : old;
+    case KSEM_ATOMIC_BITSMIN:  // Triton's float min: signed min, unsigned max if negative
+      if ((val >> (kbits(D) - 1)) & 1ull) return val > old ? val : old;
+      return ksem_sval<D>(val) < ksem_sval<D>(old) ? val : old;
     case KSEM_ATOMIC_SUB:
       if constexpr (kfloat(D)) return ksem_fsub<D>(old, val); else return ksem_isub<D>(old, val);
     case KSEM_ATOMIC_NANMAX:
@@ -761,7 +774,15 @@ template <int D> KSEM_FN ku64 ksem_rmw(int op, ku64 old, ku64 val, ku64 cmp) {
 }
 // Atomic read-modify-write of the 32- or 64-bit element at `addr`: the old bits.
 template <int D> KSEM_FN ku64 ksem_atomic_at(void* addr, int op, ku64 val, ku64 cmp) {
-  if constexpr (kbits(D) == 64) {
+  if constexpr (kbits(D) == 16) {
+    unsigned short* p = (unsigned short*)addr;
+    unsigned short old = *(volatile unsigned short*)p, seen;
+    do {
+      seen = old;
+      old = atomicCAS(p, seen, (unsigned short)ksem_rmw<D>(op, seen, val, cmp));
+    } while (old != seen);
+    return old;
+  } else if constexpr (kbits(D) == 64) {
     unsigned long long* p = (unsigned long long*)addr;
     unsigned long long old = *(volatile unsigned long long*)p, seen;
     do {

@@ -283,6 +283,17 @@ pub fn convert_nan(from: DType, to: DType, bits: u64) -> u64 {
     }
 }
 
+/// The hardware's float32 flush-to-zero (PTX `.ftz`, and `atom.add.f32`
+/// always): a float32 subnormal becomes a zero of its sign; every other
+/// value, and every other dtype, is kept.
+pub fn flush_subnormal_f32(d: DType, bits: u64) -> u64 {
+    if d == DType::F32 && bits & 0x7f80_0000 == 0 {
+        bits & 0x8000_0000
+    } else {
+        bits
+    }
+}
+
 /// Whether bits of float dtype `d` encode a NaN.
 pub fn is_nan(d: DType, bits: u64) -> bool {
     fmt_of(d).is_nan(bits)

@@ -363,8 +363,30 @@ pub fn atomic_rmw(op: AtomicOp, d: DType, old: u64, val: u64, cmp: Option<u64>) 
     let bin = |b| binary(b, d, old, val).unwrap_or(old);
     let gt = |x: u64, y: u64| bin_cmp(d, BinOp::Gt, x, y);
     let nan = |x: u64| d.is_float() && float::is_nan(d, x);
+    let signed = |x: u64| ((x << (64 - d.bits())) as i64) >> (64 - d.bits());
+    let sign_set = val >> (d.bits() - 1) != 0;
     match op {
+        AtomicOp::Add if d.is_float() => {
+            let flush = |x| float::flush_subnormal_f32(d, x);
+            flush(binary(BinOp::Add, d, flush(val), flush(old)).unwrap_or(old))
+        }
         AtomicOp::Add => bin(BinOp::Add),
+        AtomicOp::BitsMax if sign_set => old.min(val),
+        AtomicOp::BitsMax => {
+            if signed(val) > signed(old) {
+                val
+            } else {
+                old
+            }
+        }
+        AtomicOp::BitsMin if sign_set => old.max(val),
+        AtomicOp::BitsMin => {
+            if signed(val) < signed(old) {
+                val
+            } else {
+                old
+            }
+        }
         AtomicOp::Sub => bin(BinOp::Sub),
         AtomicOp::NanMax | AtomicOp::NanMin if nan(old) => val,
         AtomicOp::Max | AtomicOp::NanMax => {

@@ -198,11 +198,20 @@ pub fn expr(k: &Kernel, e: &Expr) -> String {
                 idx.join(", ")
             )
         }
-        ExprKind::Atomic { op, ptr, val, cmp } => {
-            let c = cmp
+        ExprKind::Atomic {
+            op,
+            ptr,
+            val,
+            cmp,
+            mask,
+        } => {
+            let mut c = cmp
                 .as_ref()
                 .map(|c| format!(", cmp={}", expr(k, c)))
                 .unwrap_or_default();
+            if let Some(m) = mask {
+                c.push_str(&format!(", mask={}", expr(k, m)));
+            }
             format!(
                 "atomic_{}({}, {}{c})",
                 op.name(),

@@ -9,6 +9,7 @@
 //! Element semantics (what `+` of two int8 is) live in `crate::ops`; both
 //! models call it, so a rule is decided in one place.
 
+mod contention;
 mod memory;
 mod race;
 mod simt;
@@ -21,6 +22,7 @@ use crate::ir::{Kernel, Model};
 use crate::launch::{Launch, RunResult, UbReport};
 use crate::ops;
 use crate::span::{Diagnostic, Span};
+use contention::Contention;
 use memory::{Access, Global};
 use rayon::prelude::*;
 
@@ -71,22 +73,19 @@ pub(crate) struct BlockOutcome {
 /// Runs `kernel` over `launch`'s grid and returns every buffer's final bits.
 pub fn run(kernel: &Kernel, launch: &Launch, opts: &RunOptions) -> Result<RunResult, Diagnostic> {
     let mut mem = Global::new(kernel, launch);
-    let (outcomes, block) = match kernel.model {
-        Model::Tile => (tile::run(kernel, kernel.grid, &mem, opts)?, None),
-        Model::Simt => {
-            let block = kernel.block;
-            let first = simt::Contention::default();
-            let mut outcomes = simt::run(kernel, kernel.grid, block, &mem, &first, opts)?;
-            if first.found_any() && simt::atomic_results_used(kernel) {
-                // again from the launch's buffers, knowing which old values
-                // depend on the order of the updates
-                mem = Global::new(kernel, launch);
-                let second = simt::Contention::knowing(first);
-                outcomes = simt::run(kernel, kernel.grid, block, &mem, &second, opts)?;
-            }
-            (outcomes, Some(block))
-        }
+    let run_model = |mem: &Global, c: &Contention| match kernel.model {
+        Model::Tile => tile::run(kernel, kernel.grid, mem, c, opts),
+        Model::Simt => simt::run(kernel, kernel.grid, kernel.block, mem, c, opts),
     };
+    let first = Contention::default();
+    let mut outcomes = run_model(&mem, &first)?;
+    if first.found_any() && contention::results_used(kernel) {
+        // again from the launch's buffers, knowing which old values depend
+        // on the order of the updates
+        mem = Global::new(kernel, launch);
+        outcomes = run_model(&mem, &Contention::knowing(first))?;
+    }
+    let block = (kernel.model == Model::Simt).then_some(kernel.block);
     let mut ub = Vec::new();
     let mut logs = Vec::with_capacity(outcomes.len());
     for o in outcomes {

@@ -11,6 +11,7 @@
 //! written, and data races inside the block between two barriers (two
 //! threads touching one element where one writes, not both atomically).
 
+use super::contention::{self, Contention, Elem};
 use super::memory::{make_ptr, ptr_add, ptr_parts, Access, Buffer, Global, Runs};
 use super::race::thread_coords;
 use super::{format_value, BlockOutcome, RunOptions, Stop};
@@ -19,9 +20,8 @@ use crate::ir::*;
 use crate::launch::{UbReport, UbSite};
 use crate::ops::{self, UbKind};
 use crate::span::{Diagnostic, Span};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::sync::atomic::Ordering;
-use std::sync::Mutex;
 
 /// Runs a SIMT program: every block of `grid` as `block` lanes. Blocks run
 /// in parallel unless the kernel has atomics (whose old values would then
@@ -34,7 +34,7 @@ pub(super) fn run(
     contention: &Contention,
     opts: &RunOptions,
 ) -> Result<Vec<BlockOutcome>, Diagnostic> {
-    let parallel = !walk::any_expr(&kernel.body, |e| matches!(e.kind, ExprKind::Atomic { .. }));
+    let parallel = !contention::has_atomics(kernel);
     super::for_each_block(grid, opts, parallel, |pid| {
         let mut b = BlockRun::new(kernel, mem, pid, grid, block, contention, opts);
         let all = vec![true; b.n];
@@ -47,84 +47,6 @@ pub(super) fn run(
             prints: b.prints,
         }
     })
-}
-
-/// Whether the kernel reads the old value some atomic returns. The front
-/// ends bind every atomic to a variable of its own; a variable never read is
-/// a discarded result.
-pub(super) fn atomic_results_used(k: &Kernel) -> bool {
-    let mut bound = HashSet::new();
-    walk::for_each_stmt(&k.body, &mut |s| {
-        if let Stmt::Let(v, e) = s {
-            if matches!(e.kind, ExprKind::Atomic { .. }) {
-                bound.insert(*v);
-            }
-        }
-    });
-    let mut nested = false;
-    let mut read = false;
-    walk::for_each_stmt(&k.body, &mut |s| {
-        for top in s.own_exprs() {
-            top.for_each(&mut |e| match e.kind {
-                ExprKind::Var(v) => read = read || bound.contains(&v),
-                ExprKind::Atomic { .. } => {
-                    nested = nested || !matches!(s, Stmt::Let(_, t) if std::ptr::eq(t, e))
-                }
-                _ => {}
-            });
-        }
-    });
-    read || nested
-}
-
-/// An element that atomics update: a global buffer's, or a shared or local
-/// array's of one block.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-enum Elem {
-    Global(usize, usize),
-    Array([u32; 3], usize, usize),
-}
-
-/// Which elements more than one thread updates atomically. The old value an
-/// atomic returns there depends on the order of the updates, so a run that
-/// uses old values is done twice: the first run finds the contended
-/// elements, the second marks the old values read from them order-dependent.
-#[derive(Default)]
-pub(super) struct Contention {
-    /// The first thread (block, lane) that updated each element.
-    first: Mutex<HashMap<Elem, ([u32; 3], usize)>>,
-    found: Mutex<HashSet<Elem>>,
-    /// Contended elements known from a first run.
-    known: HashSet<Elem>,
-}
-
-impl Contention {
-    /// A contention record that already knows `c`'s contended elements.
-    pub(super) fn knowing(c: Contention) -> Contention {
-        Contention {
-            known: c.found.into_inner().unwrap_or_else(|e| e.into_inner()),
-            ..Default::default()
-        }
-    }
-
-    /// Whether the run found an element that two threads updated.
-    pub(super) fn found_any(&self) -> bool {
-        !self
-            .found
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .is_empty()
-    }
-
-    fn record(&self, e: Elem, who: ([u32; 3], usize)) {
-        let mut first = self.first.lock().unwrap_or_else(|e| e.into_inner());
-        if *first.entry(e).or_insert(who) != who {
-            self.found
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .insert(e);
-        }
-    }
 }
 
 /// A loop of independent iterations being run: the current iteration and
@@ -694,7 +616,7 @@ impl<'a> BlockRun<'a> {
 
     /// Records `op` as the last atomic on `place`; the one before, if any.
     fn swap_last_atomic(&mut self, place: &Place, op: AtomicOp) -> Option<AtomicOp> {
-        let id = 1 + AtomicOp::ALL.iter().position(|&o| o == op).expect("in ALL") as u8;
+        let id = contention::last_atomic_id(op);
         let prev = match *place {
             Place::Global(b, i) => self.bufs[b].last_atomic[i].swap(id, Ordering::Relaxed),
             Place::Array(a, i) => std::mem::replace(&mut self.arrays[a].last_atomic[i], id),
@@ -1093,7 +1015,9 @@ impl<'a> BlockRun<'a> {
                 }
                 p
             }
-            ExprKind::Atomic { op, ptr, val, cmp } => {
+            ExprKind::Atomic {
+                op, ptr, val, cmp, ..
+            } => {
                 let p = self.eval(ptr, active)?;
                 let v = self.eval(val, active)?;
                 let c = match cmp {
@@ -1108,16 +1032,9 @@ impl<'a> BlockRun<'a> {
                     let (old, old_ix) = self.read(&place);
                     let new =
                         ops::atomic_rmw(*op, d, old, v.bits[l], c.as_ref().map(|c| c.bits[l]));
-                    // Different operations on one element do not commute.
                     let mixed = self.swap_last_atomic(&place, *op).is_some_and(|p| p != *op);
-                    // The final value depends on the order of the updates:
-                    // float additions round differently, exchanges keep the
-                    // last, different operations give different results.
-                    let order_dependent = old_ix
-                        || mixed
-                        || v.inexact[l]
-                        || (d.is_float() && matches!(op, AtomicOp::Add | AtomicOp::Sub))
-                        || (matches!(op, AtomicOp::Exch | AtomicOp::Cas) && new != old);
+                    let order_dependent =
+                        contention::order_dependent(*op, d, old, new, old_ix, v.inexact[l], mixed);
                     self.write(&place, new, order_dependent);
                     let elem = match place {
                         Place::Global(b, i) => Elem::Global(b, i),

@@ -2,6 +2,7 @@
 //! instance per task (in parallel), with tiles held as ndarray arrays of bit
 //! patterns. Undefined behaviour stops the instance and is reported.
 
+use super::contention::{self, Contention, Elem};
 use super::memory::{ptr_add, ptr_parts, unravel, Access, Buffer, Global, Runs};
 use super::{format_value, Flow, RunOptions, Stop};
 use crate::dtype::DType;
@@ -51,6 +52,7 @@ impl Tile {
 struct Instance<'a> {
     k: &'a Kernel,
     bufs: &'a [Buffer],
+    contention: &'a Contention,
     pid: [u32; 3],
     grid: [u32; 3],
     env: Vec<Option<Tile>>,
@@ -60,18 +62,21 @@ struct Instance<'a> {
     max_iterations: u64,
 }
 
-/// Runs a tile program: one instance per block of the grid, in parallel.
-/// Returns each instance's UB (if any) and global access log, in grid order.
+/// Runs a tile program: one instance per block of the grid, in parallel
+/// (one after another in grid order when it has atomics). Returns each
+/// instance's UB (if any) and global access log, in grid order.
 pub(super) fn run(
     kernel: &Kernel,
     grid: [u32; 3],
     mem: &Global,
+    contention: &Contention,
     opts: &RunOptions,
 ) -> Result<Vec<super::BlockOutcome>, Diagnostic> {
     let run_one = |pid: [u32; 3]| {
         let mut inst = Instance {
             k: kernel,
             bufs: &mem.bufs,
+            contention,
             pid,
             grid,
             env: vec![None; kernel.vars.len()],
@@ -91,7 +96,7 @@ pub(super) fn run(
             prints: inst.prints,
         }
     };
-    super::for_each_block(grid, opts, true, run_one)
+    super::for_each_block(grid, opts, !contention::has_atomics(kernel), run_one)
 }
 
 impl Instance<'_> {
@@ -244,8 +249,7 @@ impl Instance<'_> {
             ExprKind::ThreadId(_)
             | ExprKind::BlockDim(_)
             | ExprKind::ArrayBase(_)
-            | ExprKind::ElemPtr { .. }
-            | ExprKind::Atomic { .. } => {
+            | ExprKind::ElemPtr { .. } => {
                 return Err(Stop::Error(Diagnostic::new(
                     e.span,
                     "a SIMT operation in a tile program (the IR verifier rejects it)",
@@ -379,6 +383,25 @@ impl Instance<'_> {
                     .collect();
                 let inexact = merge_inexact(&[&ta, &tb, &tc], out.len());
                 Tile::from_vec(shape, out, inexact)
+            }
+            ExprKind::Atomic {
+                op,
+                ptr,
+                val,
+                cmp,
+                mask,
+            } => {
+                let tp = self.eval(ptr)?;
+                let tv = self.eval(val)?;
+                let tc = match cmp {
+                    Some(c) => Some(self.eval(c)?),
+                    None => None,
+                };
+                let tm = match mask {
+                    Some(m) => Some(self.eval(m)?),
+                    None => None,
+                };
+                self.atomic(*op, &tp, &tv, tc.as_ref(), tm.as_ref(), e)?
             }
             ExprKind::Load { ptr, mask, other } => {
                 let tp = self.eval(ptr)?;
@@ -567,6 +590,67 @@ impl Instance<'_> {
             runs.push(&mut self.log, access(b, off as u64, false, e.span));
         }
         runs.flush(&mut self.log);
+        Ok(Tile::from_vec(shape, out, Some(inex)))
+    }
+
+    /// An atomic over a tile of pointers: every unmasked lane in row-major
+    /// order reads its element, writes `op`'s new value and yields the old
+    /// one (masked lanes touch nothing and yield 0, as Triton 3.6 on sm_90).
+    fn atomic(
+        &mut self,
+        op: AtomicOp,
+        tp: &Tile,
+        tv: &Tile,
+        tc: Option<&Tile>,
+        tm: Option<&Tile>,
+        e: &Expr,
+    ) -> Result<Tile, Stop> {
+        let shape = &e.ty.shape;
+        let d = e.ty.dtype();
+        let ptrs = tp.flat();
+        let vals = tv.flat();
+        let cmps = tc.map(|c| c.flat());
+        let mask = tm.map(|m| m.flat());
+        let mut out = vec![0; ptrs.len()];
+        let mut inex = vec![false; ptrs.len()];
+        for (i, &p) in ptrs.iter().enumerate() {
+            if mask.as_ref().is_some_and(|m| m[i] == 0) {
+                continue;
+            }
+            let (b, off) = ptr_parts(p);
+            let buf = &self.bufs[b];
+            if off < 0 || off as usize >= buf.cells.len() {
+                return Err(self.ub(
+                    UbKind::OutOfBoundsStore,
+                    e.span,
+                    unravel(shape, i),
+                    format!(
+                        "atomic_{} on {}[{off}], which has {} elements",
+                        op.name(),
+                        buf.name,
+                        buf.cells.len()
+                    ),
+                ));
+            }
+            let off = off as usize;
+            let old = buf.cells[off].load(Ordering::Relaxed);
+            let old_ix = buf.inexact[off].load(Ordering::Relaxed);
+            let new = ops::atomic_rmw(op, d, old, vals[i], cmps.as_ref().map(|c| c[i]));
+            let id = contention::last_atomic_id(op);
+            let prev = buf.last_atomic[off].swap(id, Ordering::Relaxed);
+            let mixed = prev != 0 && prev != id;
+            let ix = contention::order_dependent(op, d, old, new, old_ix, tv.inexact_at(i), mixed);
+            buf.cells[off].store(new, Ordering::Relaxed);
+            buf.inexact[off].store(ix, Ordering::Relaxed);
+            let mut a = access(b, off as u64, true, e.span);
+            a.atomic = true;
+            self.log.push(a);
+            let elem = Elem::Global(b, off);
+            self.contention.record(elem, (self.pid, i));
+            out[i] = old;
+            // which update came first is the hardware's choice
+            inex[i] = old_ix || self.contention.known.contains(&elem);
+        }
         Ok(Tile::from_vec(shape, out, Some(inex)))
     }
 

@@ -302,9 +302,16 @@ fn children_mut(e: &mut Expr) -> Vec<&mut Expr> {
             v.extend(offset.as_deref_mut());
             v
         }
-        ExprKind::Atomic { ptr, val, cmp, .. } => {
+        ExprKind::Atomic {
+            ptr,
+            val,
+            cmp,
+            mask,
+            ..
+        } => {
             let mut v = vec![&mut **ptr, &mut **val];
             v.extend(cmp.as_deref_mut());
+            v.extend(mask.as_deref_mut());
             v
         }
         ExprKind::Reduce { arg, combiner, .. } => match &mut **combiner {

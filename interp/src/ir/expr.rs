@@ -100,13 +100,16 @@ pub enum ExprKind {
         /// row-major, e.g. Hidet's column-major or composed layouts).
         offset: Option<Box<Expr>>,
     },
-    /// Atomic read-modify-write of the element at `ptr`; the value is the
-    /// element's old value. `cmp` is the compared value of `Cas`.
+    /// Atomic read-modify-write of the element at `ptr` (element-wise over a
+    /// tile of pointers, lanes in row-major order); the value is the
+    /// element's old value. `cmp` is the compared value of `Cas`. Lanes
+    /// where `mask` (tile programs only) is false touch no memory and give 0.
     Atomic {
         op: AtomicOp,
         ptr: Box<Expr>,
         val: Box<Expr>,
         cmp: Option<Box<Expr>>,
+        mask: Option<Box<Expr>>,
     },
     /// Reduction along `axis` (`None`: all elements) in the canonical order.
     Reduce {

@@ -278,6 +278,11 @@ pub enum CastKind {
 /// Read-modify-write operations of an atomic; each returns the old value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum AtomicOp {
+    /// `val + old` as the hardware's atomic add computes it: with two NaN
+    /// operands the operand's NaN is kept (float64), and float32 flushes
+    /// subnormal inputs and results to zeros of their sign (PTX
+    /// `atom.add.f32`; measured on sm_90 through Triton, see
+    /// `docs/triton-measured.md` (h)).
     Add,
     Sub,
     /// The operand replaces the old value when it is strictly greater
@@ -299,11 +304,20 @@ pub enum AtomicOp {
     Inc,
     /// CUDA `atomicDec`: `(old == 0 || old > val) ? val : old - 1` (unsigned).
     Dec,
+    /// Triton's float `atomic_max`: where the operand's sign bit is clear,
+    /// the larger of the two bit patterns read as signed integers; where it
+    /// is set, the smaller read as unsigned integers. So -0 < +0, and NaNs
+    /// order by their bits (a positive NaN beats everything, a negative NaN
+    /// operand never replaces a non-negative value).
+    BitsMax,
+    /// Triton's float `atomic_min`: signed-integer min of the bits where the
+    /// operand's sign bit is clear, unsigned-integer max where it is set.
+    BitsMin,
 }
 
 impl AtomicOp {
     /// Every atomic operation.
-    pub const ALL: [AtomicOp; 13] = [
+    pub const ALL: [AtomicOp; 15] = [
         AtomicOp::Add,
         AtomicOp::Sub,
         AtomicOp::Max,
@@ -317,6 +331,8 @@ impl AtomicOp {
         AtomicOp::Xor,
         AtomicOp::Inc,
         AtomicOp::Dec,
+        AtomicOp::BitsMax,
+        AtomicOp::BitsMin,
     ];
 
     /// The operation's name in the printed IR and in reports.
@@ -335,6 +351,8 @@ impl AtomicOp {
             AtomicOp::Xor => "xor",
             AtomicOp::Inc => "inc",
             AtomicOp::Dec => "dec",
+            AtomicOp::BitsMax => "bitsmax",
+            AtomicOp::BitsMin => "bitsmin",
         }
     }
 }

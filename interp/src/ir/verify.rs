@@ -315,9 +315,27 @@ impl Verifier<'_> {
                     }
                 }
             }
-            ExprKind::Atomic { op, ptr, val, cmp } => {
+            ExprKind::Atomic {
+                op,
+                ptr,
+                val,
+                cmp,
+                mask,
+            } => {
                 self.pointer(ptr)?;
                 self.expr(val)?;
+                if let Some(m) = mask {
+                    if self.k.model != Model::Tile {
+                        return fail(span, "a masked atomic in a SIMT program");
+                    }
+                    self.expr(m)?;
+                    self.same(
+                        &m.ty,
+                        &Type::num(DType::Bool, ptr.ty.shape.clone()),
+                        span,
+                        "atomic mask",
+                    )?;
+                }
                 if val.ty != Type::num(ptr.ty.dtype(), ptr.ty.shape.clone()) || val.ty != e.ty {
                     return fail(span, format!("atomic of {} through {}", val.ty, ptr.ty));
                 }

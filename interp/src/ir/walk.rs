@@ -77,7 +77,13 @@ impl Expr {
                 .chain(indices)
                 .chain(offset.as_deref())
                 .collect(),
-            ExprKind::Atomic { ptr, val, cmp, .. } => [Some(ptr), Some(val), cmp.as_ref()]
+            ExprKind::Atomic {
+                ptr,
+                val,
+                cmp,
+                mask,
+                ..
+            } => [Some(ptr), Some(val), cmp.as_ref(), mask.as_ref()]
                 .into_iter()
                 .flatten()
                 .map(|b| &**b)

@@ -180,6 +180,7 @@ pub fn atomic(op: AtomicOp, ptr: Expr, val: Expr) -> Expr {
             ptr: Box::new(ptr),
             val: Box::new(convert(val, d)),
             cmp: None,
+            mask: None,
         },
         Type::scalar(d),
         S,

@@ -475,7 +475,9 @@ impl<'k> Printer<'k> {
                 mask: None,
                 other: None,
             } if ptr.ty.dtype() == e.ty.dtype() => self.place(ptr),
-            ExprKind::Atomic { op, ptr, val, cmp } => self.atomic(*op, ptr, val, cmp.as_deref()),
+            ExprKind::Atomic {
+                op, ptr, val, cmp, ..
+            } => self.atomic(*op, ptr, val, cmp.as_deref()),
             _ => Err(format!(
                 "`{}` has no CUDA Python form",
                 ksem_interp::pretty::expr(self.k, e)

@@ -502,7 +502,10 @@ impl<'k> Printer<'k> {
     }
 
     fn let_stmt(&mut self, v: VarId, e: &'k Expr) -> PResult<()> {
-        if let ExprKind::Atomic { op, ptr, val, cmp } = &e.kind {
+        if let ExprKind::Atomic {
+            op, ptr, val, cmp, ..
+        } = &e.kind
+        {
             let a = self.atomic(*op, ptr, val, cmp.as_deref())?;
             if self.uses.get(v) == Some(&0) && self.var_name(v).starts_with('_') {
                 self.line(&a);

@@ -483,6 +483,7 @@ impl<'k, 'm> Printer<'k, 'm> {
             ptr,
             val,
             cmp: None,
+            mask: None,
         } = &e.kind
         {
             if self.uses.get(v) == Some(&0) {

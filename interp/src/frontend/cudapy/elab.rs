@@ -2055,6 +2055,7 @@ impl<'m> Elab<'m> {
                 ptr: Box::new(ptr),
                 val: Box::new(val),
                 cmp,
+                mask: None,
             },
             Type::scalar(d),
             span,

@@ -449,6 +449,7 @@ pub fn atomic(op: AtomicOp, ptr: Expr, val: &Scalar, cmp: Option<&Scalar>, span:
             ptr: Box::new(ptr),
             val: Box::new(convert(val.e.clone(), d)),
             cmp: cmp.map(|c| Box::new(convert(c.e.clone(), d))),
+            mask: None,
         },
         Type::scalar(d),
         span,

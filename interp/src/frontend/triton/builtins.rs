@@ -299,6 +299,9 @@ impl Elab<'_> {
                 span,
             }));
         }
+        if super::atomic::NAMES.contains(&name) {
+            return self.atomic(name, args, kwargs, span);
+        }
         match name {
             "constexpr" => {
                 let b = bind(name, &["value"], false, args, kwargs, span)?;
@@ -1184,7 +1187,7 @@ impl Elab<'_> {
         Ok(x)
     }
 
-    fn mask(&mut self, m: Value, shape: &[usize], span: Span) -> DResult<Expr> {
+    pub(super) fn mask(&mut self, m: Value, shape: &[usize], span: Span) -> DResult<Expr> {
         let m = self.to_tensor(m, span)?;
         if m.ty.dtype() != DType::Bool || m.ty.is_ptr() {
             return err(
@@ -1208,7 +1211,12 @@ impl Elab<'_> {
     }
 
     /// A pointer argument: the tile of pointers, the pointee dtype and the shape.
-    fn pointer(&mut self, v: Value, what: &str, span: Span) -> DResult<(Expr, DType, Vec<usize>)> {
+    pub(super) fn pointer(
+        &mut self,
+        v: Value,
+        what: &str,
+        span: Span,
+    ) -> DResult<(Expr, DType, Vec<usize>)> {
         let ptr = self.to_tensor(v, span)?;
         let Elem::Ptr(d, _) = ptr.ty.elem else {
             return err(span, format!("{what} needs a pointer, got {}", ptr.ty));

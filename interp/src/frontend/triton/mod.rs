@@ -1,5 +1,6 @@
 //! The Triton dialect: source file → typed program.
 
+mod atomic;
 pub mod autotune;
 pub mod builtins;
 mod dot;

@@ -169,6 +169,7 @@ impl<'m> Elab<'m> {
                 ptr: Box::new(ptr),
                 val: Box::new(convert(value, d)),
                 cmp: None,
+                mask: None,
             },
             Type::scalar(d),
             span,
