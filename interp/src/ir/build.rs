@@ -28,10 +28,10 @@ pub fn float_const(d: DType, v: f64, span: Span) -> Expr {
     konst(d, crate::ops::fround(d, v), span)
 }
 
-/// `a op b`: a comparison is bool, anything else has `a`'s type.
+/// `a op b`: a comparison is bool of `a`'s shape, anything else has `a`'s type.
 pub fn bin(op: BinOp, a: Expr, b: Expr, span: Span) -> Expr {
     let ty = if op.is_comparison() {
-        Type::scalar(DType::Bool)
+        Type::num(DType::Bool, a.ty.shape.clone())
     } else {
         a.ty.clone()
     };

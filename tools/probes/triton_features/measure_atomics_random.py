@@ -322,7 +322,7 @@ probe("rand_seed_big")(lambda: rand_case(123456789012))
 @triton.jit
 def k_rand64(seed, o_ptr, N: tl.constexpr):
     offs = tl.arange(0, N).to(tl.int64) + 4294967290
-    tl.store(o_ptr + tl.arange(0, N), tl.randint(seed, offs).to(tl.int64, bitcast=True))
+    tl.store(o_ptr + tl.arange(0, N), tl.randint(seed, offs).to(tl.int32, bitcast=True).to(tl.int64))
     tl.store(o_ptr + N + tl.arange(0, N), tl.rand(seed, offs).to(tl.float64).to(tl.int64, bitcast=True))
     tl.store(o_ptr + 2 * N + tl.arange(0, N), tl.randn(seed, offs).to(tl.float64).to(tl.int64, bitcast=True))
 

@@ -299,6 +299,9 @@ impl Elab<'_> {
                 span,
             }));
         }
+        if super::random::NAMES.contains(&name) {
+            return self.random(name, args, kwargs, span);
+        }
         if super::atomic::NAMES.contains(&name) {
             return self.atomic(name, args, kwargs, span);
         }

@@ -7,6 +7,7 @@ mod dot;
 pub mod elab;
 pub mod module;
 pub mod promote;
+mod random;
 pub mod types;
 pub mod value;
 

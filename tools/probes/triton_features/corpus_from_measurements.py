@@ -78,3 +78,46 @@ table_case("atomic_float_add", [
 table_case("atomic_int_max_min", [
     ("max_i32", "max", "int32"), ("max_u32", "max", "uint32"), ("min_u32", "min", "uint32")],
     "Integer atomic_max/min compare by the element's signedness.")
+
+
+def random_case():
+    """tl.randint/rand/randint4x/rand(n_rounds=7) for four seeds (randn is
+    approximate and is checked within a bound by tests/tests/triton_random.rs)."""
+    src = '''# Philox random numbers: one program per seed (a runtime `if` picks it).
+@triton.jit
+def random_philox(s0, s1, s2, s3, o_ptr, N: tl.constexpr):
+    p = tl.program_id(0)
+    seed = s0
+    if p == 1:
+        seed = s1
+    if p == 2:
+        seed = s2
+    if p == 3:
+        seed = s3
+    offs = tl.arange(0, N)
+    o = o_ptr + p * 7 * N + offs
+    tl.store(o, tl.randint(seed, offs).to(tl.int32, bitcast=True))
+    tl.store(o + N, tl.rand(seed, offs).to(tl.int32, bitcast=True))
+    a, b, c, d = tl.randint4x(seed, offs)
+    tl.store(o + 2 * N, a.to(tl.int32, bitcast=True))
+    tl.store(o + 3 * N, b.to(tl.int32, bitcast=True))
+    tl.store(o + 4 * N, c.to(tl.int32, bitcast=True))
+    tl.store(o + 5 * N, d.to(tl.int32, bitcast=True))
+    tl.store(o + 6 * N, tl.rand(seed, offs, n_rounds=7).to(tl.int32, bitcast=True))
+'''
+    tabs = ["rand_seed_0", "rand_seed_42", "rand_seed_neg", "rand_seed_big"]
+    args, bits = {}, []
+    for i, tab in enumerate(tabs):
+        t = M[tab]
+        n = t["N"]
+        args[f"s{i}"] = {"scalar": {"dtype": "int64", "value": t["seed"]}}
+        # measured blocks: randint, rand, randn, randint4x a..d, randint(+1e9+7), rand(7 rounds)
+        for blk in (0, 1, 3, 4, 5, 6, 8):
+            bits += t["out"][blk * n:(blk + 1) * n]
+    args["o_ptr"] = {"buffer": {"dtype": "int32", "len": len(bits)}}
+    args["N"] = {"constexpr": n}
+    case("random_philox", src, tabs, len(tabs), args,
+         {"o_ptr": {"dtype": "int32", "len": len(bits), "bits": hexes(bits, "int32")}})
+
+
+random_case()
