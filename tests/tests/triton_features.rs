@@ -1172,3 +1172,64 @@ def kern(o_ptr):
     let l = launch(&[1], json!({"o_ptr": zeros("int32", 1)}));
     assert!(refusal(&rt, &l).contains("compile-time int"));
 }
+
+// ----- tl.join / tl.split / tl.interleave --------------------------------------
+
+/// Measured on Triton 3.6 (H200, `measure_atomics_random.py` `split_join`):
+/// splitting rows (1, 2), (3, 4), … gives [1, 3, 5, 7] and [2, 4, 6, 8];
+/// join(a, 10·b) puts a at [.., 0] and 10·b at [.., 1]; interleave(a, 100·b)
+/// alternates them. By hand: the method form `j.split()` undoes the join
+/// (a + 10·b = 21, 43, 65, 87), two scalars join into a 2-vector and split
+/// back into scalars.
+#[test]
+fn join_split_and_interleave() {
+    let src = kernel(
+        "x_ptr, o_ptr",
+        "r = tl.arange(0, 4)
+x = tl.load(x_ptr + r[:, None] * 2 + tl.arange(0, 2)[None, :])
+a, b = tl.split(x)
+tl.store(o_ptr + r, a)
+tl.store(o_ptr + 4 + r, b)
+j = tl.join(a, b * 10)
+tl.store(o_ptr + 8 + r[:, None] * 2 + tl.arange(0, 2)[None, :], j)
+i = tl.interleave(a, b * 100)
+tl.store(o_ptr + 16 + tl.arange(0, 8), i)
+c, d = j.split()
+tl.store(o_ptr + 24 + r, c + d)
+s = tl.join(tl.load(x_ptr), tl.load(x_ptr + 1))
+tl.store(o_ptr + 28 + tl.arange(0, 2), s)
+e, f = tl.split(s)
+tl.store(o_ptr + 30, e * 1000 + f)",
+    );
+    let l = launch(
+        &[1],
+        json!({"x_ptr": buf("int32", json!([1, 2, 3, 4, 5, 6, 7, 8])), "o_ptr": zeros("int32", 31)}),
+    );
+    let measured = [
+        1, 3, 5, 7, 2, 4, 6, 8, 1, 20, 3, 40, 5, 60, 7, 80, 1, 200, 3, 400, 5, 600, 7, 800,
+    ];
+    let mut want = measured.to_vec();
+    want.extend([21, 43, 65, 87, 1, 2, 1002]);
+    assert_eq!(i32s(&src, &l, "o_ptr"), want);
+}
+
+/// A split needs a last dimension of 2; a join needs one element type.
+#[test]
+fn join_and_split_refusals() {
+    for (line, msg) in [
+        (
+            "tl.split(tl.zeros((4, 4), tl.int32))",
+            "last dimension is 2",
+        ),
+        (
+            "tl.join(tl.zeros((4,), tl.int32), tl.zeros((4,), tl.float32))",
+            "operands of one type",
+        ),
+    ] {
+        let src = kernel("o_ptr", line);
+        let l = launch(&[1], json!({"o_ptr": zeros("int32", 1)}));
+        let d = refused(&src, &l);
+        assert!(d.message.contains(msg), "{line}: {}", d.message);
+        assert_eq!((d.span.line, d.span.col), loc1(&src, line));
+    }
+}

@@ -299,6 +299,9 @@ impl Elab<'_> {
                 span,
             }));
         }
+        if super::join::NAMES.contains(&name) {
+            return self.join_split(name, args, kwargs, span);
+        }
         if super::random::NAMES.contains(&name) {
             return self.random(name, args, kwargs, span);
         }
