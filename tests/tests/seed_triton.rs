@@ -133,8 +133,13 @@ fn broadcasting_pads_on_the_left_and_expands_ones() {
             .1,
         vec![4, 4]
     );
-    let t = result_type("int32", "int32", "x + tl.reshape(tl.join(y, y), (2, 4))");
-    assert!(t.is_err(), "tl.join is not supported: {t:?}");
+    // join(y, y) is (4, 2); reshaped to (2, 4) it broadcasts with x (4,)
+    assert_eq!(
+        result_type("int32", "int32", "x + tl.reshape(tl.join(y, y), (2, 4))")
+            .unwrap()
+            .1,
+        vec![2, 4]
+    );
     assert_eq!(
         result_type("int32", "int32", "x + tl.broadcast_to(y[None, :], (2, 4))")
             .unwrap()

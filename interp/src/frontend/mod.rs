@@ -111,7 +111,8 @@ pub fn elaborate(file: &str, src: &str, launch: &Launch, kernel: Option<&str>) -
     let source = Source::parse(file, src)?;
     match Dialect::detect(&source)? {
         Dialect::Triton => {
-            let m = triton::Module::from_source(source);
+            let mut m = triton::Module::from_source(source);
+            m.resolve_imports();
             triton::elaborate(&m, launch, kernel)
         }
         Dialect::CudaPy => cudapy::elaborate(source, launch, kernel),

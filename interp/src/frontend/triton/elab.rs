@@ -34,6 +34,10 @@ pub struct Elab<'m> {
     ret: Option<Value>,
     /// Current nesting of expressions and statements being elaborated.
     depth: usize,
+    /// While a helper of an imported module is inlined: the call in the
+    /// kernel's own file that every node of it is reported at (spans are
+    /// positions in the kernel's file).
+    call_site: Option<Span>,
 }
 
 /// Deepest nesting of expressions and statements ksem elaborates.
@@ -73,11 +77,14 @@ impl<'m> Elab<'m> {
             terminated: false,
             ret: None,
             depth: 0,
+            call_site: None,
         }
     }
 
+    /// The position of a node of the module being elaborated (inside an
+    /// imported module's helper: the kernel file's call of it).
     pub fn span(&self, node: &impl Ranged) -> Span {
-        self.m.span(node)
+        self.call_site.unwrap_or_else(|| self.m.span(node))
     }
 
     pub fn new_var(&mut self, name: &str, ty: Type) -> VarId {
@@ -1170,6 +1177,18 @@ impl<'m> Elab<'m> {
 
     fn attribute(&mut self, base: Value, attr: &str, span: Span) -> DResult<Value> {
         match base {
+            Value::Foreign { module, name: None } => {
+                let m = &self.m.imports[module];
+                super::imports::member(m, module, attr).ok_or_else(|| {
+                    Diagnostic::new(
+                        span,
+                        format!(
+                            "`{attr}` is not a @triton.jit function or constant of {}",
+                            m.file
+                        ),
+                    )
+                })
+            }
             Value::Module(p) => match member(p, attr) {
                 Value::Builtin(b) if b.starts_with('?') => {
                     err(span, format!("unknown attribute `{attr}`"))
@@ -1724,6 +1743,10 @@ impl<'m> Elab<'m> {
         }
         match func {
             Value::Func(name) => self.call_jit(&name, args, kwargs, span),
+            Value::Foreign {
+                module,
+                name: Some(name),
+            } => self.call_foreign(module, &name, args, kwargs, span),
             Value::Builtin(b) => self.call_builtin(&b, args, kwargs, span),
             Value::Method(recv, m) => {
                 let mut all = vec![Value::Tensor(*recv)];
@@ -1739,6 +1762,40 @@ impl<'m> Elab<'m> {
             Value::DType(d) => err(span, format!("dtype {d} is not callable; use x.to({d})")),
             other => err(span, format!("{} is not callable", other.describe())),
         }
+    }
+
+    /// Inlines a call of jit function `name` of imported module `module`:
+    /// its body is elaborated against its own module's names and reported
+    /// at this call (an error says which helper of which file it came from).
+    fn call_foreign(
+        &mut self,
+        module: usize,
+        name: &str,
+        args: Vec<Value>,
+        kwargs: Vec<(String, Value)>,
+        span: Span,
+    ) -> DResult<Value> {
+        let home = self.m;
+        let callee = &home.imports[module];
+        self.m = callee;
+        let outermost = self.call_site.is_none();
+        if outermost {
+            self.call_site = Some(span);
+        }
+        let r = self.call_jit(name, args, kwargs, span);
+        self.m = home;
+        if outermost {
+            self.call_site = None;
+        }
+        r.map_err(|mut d| {
+            let within = format!("in `{name}` of {}", callee.file);
+            d.help = Some(match d.help {
+                Some(h) if h.contains(&callee.file) => h,
+                Some(h) => format!("{h} ({within})"),
+                None => within,
+            });
+            d
+        })
     }
 
     /// Inlines a call of a `@triton.jit` helper.

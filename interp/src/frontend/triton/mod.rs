@@ -5,6 +5,7 @@ pub mod autotune;
 pub mod builtins;
 mod dot;
 pub mod elab;
+mod imports;
 mod join;
 pub mod module;
 pub mod promote;

@@ -25,12 +25,23 @@ pub struct Module {
     pub plain_funcs: HashMap<String, ast::StmtFunctionDef>,
     /// The `@triton.autotune` configs of each autotuned jit function.
     pub autotune: HashMap<String, super::autotune::Configs>,
+    /// The project modules this one imports helpers from
+    /// (`Value::Foreign` indexes them; `super::imports`).
+    pub imports: Vec<Module>,
+    /// Imports the scan could not bind, for `super::imports::resolve`.
+    pub pending: Vec<super::imports::Pending>,
 }
 
 impl Module {
     /// Parses a Triton source file.
     pub fn parse(file: &str, src: &str) -> DResult<Module> {
         Ok(Module::from_source(Source::parse(file, src)?))
+    }
+
+    /// Reads the project modules this one imports helpers from, where its
+    /// file is on disk (`super::imports`).
+    pub fn resolve_imports(&mut self) {
+        super::imports::resolve(self, &mut std::collections::HashSet::new(), 0);
     }
 
     /// Scans a parsed source file for its imports, constants and jit functions.
@@ -50,6 +61,8 @@ impl Module {
             globals: HashMap::new(),
             plain_funcs: HashMap::new(),
             autotune: HashMap::new(),
+            imports: Vec::new(),
+            pending: Vec::new(),
         };
         for stmt in body {
             m.scan(stmt);
@@ -71,7 +84,16 @@ impl Module {
                         Some(a) => {
                             if let Some(p) = module_path(path) {
                                 self.globals.insert(a.to_string(), Value::Module(p));
+                            } else if path == "torch" {
+                                self.globals
+                                    .insert(a.to_string(), Value::Module(ModPath::Torch));
+                            } else {
+                                self.pend(a.to_string(), path.to_string(), 0, None);
                             }
+                        }
+                        None if path == "torch" => {
+                            self.globals
+                                .insert("torch".into(), Value::Module(ModPath::Torch));
                         }
                         None => {
                             if path == "triton" || path.starts_with("triton.") {
@@ -100,6 +122,9 @@ impl Module {
                         if matches!(p, ModPath::Language | ModPath::Math | ModPath::Libdevice) {
                             self.globals.insert(name, member(p, alias.name.as_str()));
                         }
+                    } else {
+                        let level = i.level.map_or(0, |l| l.to_u32() as usize);
+                        self.pend(name, base.clone(), level, Some(alias.name.to_string()));
                     }
                 }
             }
@@ -164,12 +189,28 @@ impl Module {
         }
     }
 
-    /// The imports among `stmts` (a module-level `if`/`try` body, searched
-    /// in nested ones too), binding only names not bound yet.
+    /// Records an import that may name a module of the project.
+    fn pend(&mut self, bind: String, module: String, level: usize, attr: Option<String>) {
+        let p = super::imports::Pending {
+            bind,
+            module,
+            level,
+            attr,
+        };
+        if p.worth_resolving() {
+            self.pending.push(p);
+        }
+    }
+
+    /// The imports and constant assignments among `stmts` (a module-level
+    /// `if`/`try` body, searched in nested ones too), binding only names not
+    /// bound yet: the first branch wins (unsloth's `if Version(triton) >=
+    /// "3.0.0": triton_cast = tl.cast else: …`, written for the Triton that
+    /// runs it).
     fn scan_guarded(&mut self, stmts: Vec<Stmt>) {
         for s in stmts {
             match s {
-                Stmt::Import(_) | Stmt::ImportFrom(_) => {
+                Stmt::Import(_) | Stmt::ImportFrom(_) | Stmt::Assign(_) | Stmt::AnnAssign(_) => {
                     let before = self.globals.clone();
                     self.scan(s);
                     for (k, v) in before {
@@ -255,6 +296,50 @@ impl Module {
         }
     }
 
+    /// `torch.finfo(D).min/max/eps/tiny` and `torch.iinfo(D).min/max`: the
+    /// dtype's limits as Python numbers (torch's values, which are IEEE's).
+    fn type_info(&self, e: &Expr) -> Option<Value> {
+        let Expr::Attribute(a) = e else { return None };
+        let Expr::Call(c) = &*a.value else {
+            return None;
+        };
+        let Expr::Attribute(f) = &*c.func else {
+            return None;
+        };
+        if self.const_eval(&f.value)? != Value::Module(ModPath::Torch) || c.args.len() != 1 {
+            return None;
+        }
+        let Value::DType(d) = self.const_eval(&c.args[0])? else {
+            return None;
+        };
+        let field = a.attr.as_str();
+        let num = match (f.attr.as_str(), d.is_float()) {
+            ("finfo", true) => {
+                let f = d.float_format()?;
+                let max = crate::float::to_f64(d, f.max_finite_bits());
+                PyNum::Float(match field {
+                    "max" => max,
+                    "min" => -max,
+                    "tiny" | "smallest_normal" => crate::float::to_f64(d, 1 << f.man_bits),
+                    "eps" => 2f64.powi(-(f.man_bits as i32)),
+                    _ => return None,
+                })
+            }
+            ("iinfo", false) if d != DType::Bool => {
+                let (lo, hi) = d.int_range();
+                PyNum::Int(if field == "min" {
+                    lo
+                } else if field == "max" {
+                    hi
+                } else {
+                    return None;
+                })
+            }
+            _ => return None,
+        };
+        Some(Value::Num(num))
+    }
+
     /// Evaluates a module-level constant expression, if it is one.
     fn const_eval(&self, e: &Expr) -> Option<Value> {
         match e {
@@ -268,10 +353,16 @@ impl Module {
                 (Value::Num(x), Value::Num(y)) => fold_binop(b.op, x, y).ok().map(Value::Num),
                 _ => None,
             },
-            Expr::Attribute(a) => match self.const_eval(&a.value)? {
-                Value::Module(p) => Some(member(p, a.attr.as_str())),
-                _ => None,
-            },
+            Expr::Attribute(a) => {
+                if let Some(v) = self.type_info(e) {
+                    return Some(v);
+                }
+                match self.const_eval(&a.value)? {
+                    Value::Module(ModPath::Torch) => torch_dtype(a.attr.as_str()).map(Value::DType),
+                    Value::Module(p) => Some(member(p, a.attr.as_str())),
+                    _ => None,
+                }
+            }
             Expr::Call(c) if c.args.len() == 1 && c.keywords.is_empty() => {
                 match self.const_eval(&c.func)? {
                     Value::Builtin(b) if b == "constexpr" => self.const_eval(&c.args[0]),
@@ -292,6 +383,28 @@ fn module_path(path: &str) -> Option<ModPath> {
         "triton.language.extra.libdevice" | "triton.language.extra.cuda.libdevice" => {
             ModPath::Libdevice
         }
+        _ => return None,
+    })
+}
+
+/// The dtype `torch.NAME` names (those Triton has).
+fn torch_dtype(name: &str) -> Option<DType> {
+    Some(match name {
+        "float32" | "float" => DType::F32,
+        "float64" | "double" => DType::F64,
+        "float16" | "half" => DType::F16,
+        "bfloat16" => DType::BF16,
+        "int8" => DType::I8,
+        "int16" | "short" => DType::I16,
+        "int32" | "int" => DType::I32,
+        "int64" | "long" => DType::I64,
+        "uint8" => DType::U8,
+        "uint16" => DType::U16,
+        "uint32" => DType::U32,
+        "uint64" => DType::U64,
+        "bool" => DType::Bool,
+        "float8_e4m3fn" => DType::F8E4Nv,
+        "float8_e5m2" => DType::F8E5,
         _ => return None,
     })
 }

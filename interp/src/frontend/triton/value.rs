@@ -19,6 +19,9 @@ pub enum ModPath {
     Extra,
     /// `libdevice` (`triton.language.extra[.cuda].libdevice`).
     Libdevice,
+    /// `torch`, for the host constants a module computes from it
+    /// (`torch.finfo(torch.float32).min`).
+    Torch,
 }
 
 /// A value bound to a name or produced by an expression during elaboration.
@@ -40,6 +43,12 @@ pub enum Value {
     Tuple(Vec<Value>),
     /// A `@triton.jit` function of the module.
     Func(String),
+    /// A module the current one imports from the project (index into its
+    /// `imports`), or a jit function `name` of it.
+    Foreign {
+        module: usize,
+        name: Option<String>,
+    },
     Module(ModPath),
     /// A `tl.*` / `tl.math.*` builtin, by canonical name.
     Builtin(String),
@@ -68,6 +77,8 @@ impl Value {
             Value::TypeMethod(_, m) => format!("type method {m}"),
             Value::Tuple(_) => "tuple".into(),
             Value::Func(n) => format!("function {n}"),
+            Value::Foreign { name: Some(n), .. } => format!("function {n}"),
+            Value::Foreign { name: None, .. } => "module".into(),
             Value::Module(_) => "module".into(),
             Value::Builtin(n) => format!("builtin {n}"),
             Value::Method(_, n) => format!("method {n}"),
