@@ -51,14 +51,14 @@ impl<'m> Elab<'m> {
         match elt {
             Elt::Real(d) => Val::num(load(ptr, d, span), d),
             Elt::Complex(d) => {
-                let p = self.hold(ptr);
+                let p = self.hold_ptr(ptr);
                 Val::Cx(Cx {
                     re: load(Self::part_ptr(&p, 0, span), d, span),
                     im: load(Self::part_ptr(&p, 1, span), d, span),
                 })
             }
             Elt::Vector(d, n) => {
-                let p = self.hold(ptr);
+                let p = self.hold_ptr(ptr);
                 let lanes = (0..n as i64)
                     .map(|k| load(Self::part_ptr(&p, k, span), d, span))
                     .collect();
@@ -90,7 +90,11 @@ impl<'m> Elab<'m> {
             }
             Elt::Vector(..) => self.lanes_of(v, elt, span)?,
         };
-        let p = if parts.len() > 1 { self.hold(ptr) } else { ptr };
+        let p = if parts.len() > 1 {
+            self.hold_ptr(ptr)
+        } else {
+            ptr
+        };
         for (k, value) in parts.into_iter().enumerate() {
             self.emit(Stmt::Store {
                 ptr: Self::part_ptr(&p, k as i64, span),
