@@ -514,7 +514,12 @@ impl<'m> Elab<'m> {
             }
             (U::USub, Val::Cx(c)) => Ok(Val::Cx(crate::complex::neg(c, span))),
             (U::UAdd, v @ Val::Cx(_)) => Ok(v),
-            (U::USub | U::UAdd, Val::Lanes(_, e)) => err(span, format!("Hidet has no arithmetic on vector types such as {e} (its type inference raises NotImplementedError)")),
+            // measured: `-a` of an f32x4 compiles (g++'s vector negation, lane by lane)
+            (U::USub, Val::Lanes(l, e)) => Ok(Val::Lanes(
+                l.into_iter().map(|x| unary(UnOp::Neg, x, span)).collect(),
+                e,
+            )),
+            (U::UAdd, v @ Val::Lanes(..)) => Ok(v),
             (U::Invert, Val::Num { e, .. }) => {
                 // `~a[i, j]`: the address of the element
                 if let ExprKind::Load { ptr, mask: None, .. } = e.kind {
