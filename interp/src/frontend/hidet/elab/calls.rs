@@ -37,7 +37,7 @@ impl<'m> Elab<'m> {
                 let [x] = args.as_slice() else {
                     return err(span, format!("{}(…) takes one value", Elt::Complex(d)));
                 };
-                Ok(Val::Cx(self.to_complex(x.clone(), d, span)?))
+                Ok(Val::Cx(self.as_complex(x.clone(), d, span)?))
             }
             Val::Type(HType::Compound(e)) => err(
                 span,
@@ -121,7 +121,7 @@ impl<'m> Elab<'m> {
                     self.cast_to(x, d, span)
                 }
                 (Some(x), Some(Val::Type(HType::Compound(Elt::Complex(d))))) => {
-                    Ok(Val::Cx(self.to_complex(x, d, span)?))
+                    Ok(Val::Cx(self.as_complex(x, d, span)?))
                 }
                 (Some(x), Some(Val::Type(HType::Pointer(elt)))) => self.pointer_cast(x, elt, span),
                 _ => err(
@@ -705,7 +705,7 @@ impl<'m> Elab<'m> {
                     env.insert(pname.clone(), Val::num(self.var_expr(v, *pspan), d));
                 }
                 HType::Compound(Elt::Complex(d)) => {
-                    let c = self.to_complex(a, d, span)?;
+                    let c = self.as_complex(a, d, span)?;
                     let v = self.hold_compound(pname, Val::Cx(c), *pspan);
                     env.insert(pname.clone(), v);
                 }

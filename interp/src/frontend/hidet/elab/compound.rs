@@ -85,7 +85,7 @@ impl<'m> Elab<'m> {
                 vec![self.value_for(v, d, span)?]
             }
             Elt::Complex(d) => {
-                let c = self.to_complex(v, d, span)?;
+                let c = self.as_complex(v, d, span)?;
                 vec![c.re, c.im]
             }
             Elt::Vector(..) => self.lanes_of(v, elt, span)?,
@@ -131,7 +131,7 @@ impl<'m> Elab<'m> {
     /// either width converted part by part, a real value `x` as `(x, +0)`
     /// (C++'s `(complex64_t)(x)`; a Python number becomes the float32
     /// constant first).
-    pub(super) fn to_complex(&mut self, v: Val, d: DType, span: Span) -> DResult<Cx> {
+    pub(super) fn as_complex(&mut self, v: Val, d: DType, span: Span) -> DResult<Cx> {
         match v {
             Val::Cx(c) => Ok(Cx {
                 re: convert(c.re, d),
@@ -207,7 +207,7 @@ impl<'m> Elab<'m> {
     pub(super) fn assign_compound(&mut self, old: Val, v: Val, span: Span) -> DResult<()> {
         let (vars, parts) = match old {
             Val::Cx(c) => {
-                let n = self.to_complex(v, dtype_of(&c.re), span)?;
+                let n = self.as_complex(v, dtype_of(&c.re), span)?;
                 (vec![c.re, c.im], vec![n.re, n.im])
             }
             Val::Lanes(l, e) => {
@@ -311,8 +311,8 @@ impl<'m> Elab<'m> {
             _ => {}
         }
         let d = self.complex_promote(&l, &r, span)?;
-        let a = self.to_complex(l, d, span)?;
-        let b = self.to_complex(r, d, span)?;
+        let a = self.as_complex(l, d, span)?;
+        let b = self.as_complex(r, d, span)?;
         Ok(Val::Cx(match op {
             O::Add => complex::add(a, b, span),
             O::Sub => complex::sub(a, b, span),
@@ -341,8 +341,8 @@ impl<'m> Elab<'m> {
             }
         };
         let d = self.complex_promote(&l, &r, span)?;
-        let a = self.to_complex(l, d, span)?;
-        let b = self.to_complex(r, d, span)?;
+        let a = self.as_complex(l, d, span)?;
+        let b = self.as_complex(r, d, span)?;
         Ok(Val::num(complex::equal(a, b, ne, span), DType::Bool))
     }
 

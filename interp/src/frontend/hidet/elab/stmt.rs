@@ -159,7 +159,7 @@ impl<'m> Elab<'m> {
                 Ok(())
             }
             (HType::Compound(Elt::Complex(d)), Some(v)) => {
-                let c = self.to_complex(v, d, span)?;
+                let c = self.as_complex(v, d, span)?;
                 self.define_compound(name, Val::Cx(c), span)
             }
             (HType::Compound(e), Some(v)) => {
