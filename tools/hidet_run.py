@@ -317,6 +317,22 @@ def _hidet_dtype_name(dt):
     return {"boolean": "bool", "tfloat32": "float32"}.get(n, n)
 
 
+# A complex or vector element is held in a launch buffer as consecutive
+# numbers of its component dtype (docs/formats.md): (component, numbers).
+_COMPOUND = {
+    "complex64": ("float32", 2), "complex128": ("float64", 2),
+    "float32x4": ("float32", 4), "float32x8": ("float32", 8), "float32x2": ("float32", 2),
+    "float16x2": ("float16", 2), "bfloat16x2": ("bfloat16", 2), "int8x4": ("int8", 4),
+    "uint8x4": ("uint8", 4),
+}
+
+
+def _buffer_dtype(dt):
+    """(component dtype name, numbers per element) of a tensor or pointer's element."""
+    n = _hidet_dtype_name(dt)
+    return _COMPOUND.get(n, (n, 1))
+
+
 def _param_kind(param):
     """('tensor', dtype, storage size or None) | ('pointer', dtype or None) |
     ('scalar', dtype)."""
@@ -330,11 +346,12 @@ def _param_kind(param):
             size = int(t.layout.size)
         except Exception:  # noqa: BLE001 - a symbolic size
             pass
-        return "tensor", _hidet_dtype_name(t.dtype), size
+        comp, width = _buffer_dtype(t.dtype)
+        return "tensor", comp, None if size is None else size * width
     if isinstance(t, PointerType):
         base = t.base_type
         if isinstance(base, DataType):
-            return "pointer", _hidet_dtype_name(base), None
+            return "pointer", _buffer_dtype(base)[0], None
         if isinstance(base, VoidType):
             return "pointer", None, None
         return "pointer", "?", None

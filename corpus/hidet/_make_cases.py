@@ -944,6 +944,152 @@ for r in range(3):
     {"x": rnd("f64", 48, 17), "g": rnd("f64", 16, 18), "y": zeros("f64", 48)})
 
 
+# ---------------------------------------------------------------------------
+# complex64/complex128 and vector types: a complex or vector element is held
+# in a launch buffer as consecutive numbers of its component dtype (real then
+# imaginary part; the lanes in order; docs/formats.md). Operands come from
+# buffers; NaN results are kept out (ksem's NaN bits are the GPU's, x86's
+# default NaN differs: docs/semantics.md), NaN and inf operands are not.
+# ---------------------------------------------------------------------------
+
+CX = "from hidet.ir.dtypes import complex64, complex128, float32x4, float32x8\n" \
+     "from hidet.ir.primitives.complex import real, imag, conj, make_complex"
+INF = "inf"
+
+
+def cx_case(name, t, body, inp, nout, params=None):
+    comp = "f32" if t == "complex64" else "f64"
+    case(name, kernel(params or f"a: ~{comp}, out: ~{comp}", body, consts=CX),
+         {"a": buf(comp, inp), "out": zeros(comp, 2 * nout)})
+
+
+# the textbook values, rounding, and libgcc's recovery of infinities
+cx_case("complex64_arith", "complex64", """
+x = cast(a, ~complex64)
+o = cast(out, ~complex64)
+for i in range(4):
+    p = x[2 * i]
+    q = x[2 * i + 1]
+    o[4 * i] = p + q
+    o[4 * i + 1] = p - q
+    o[4 * i + 2] = p * q
+    o[4 * i + 3] = p / q
+""", [1.5, -2.0, 0.5, 4.0, 0.1, 0.7, 0.3, -0.9, 1e30, 1e30, 3e-39, 1e-38, -7.25, 0.0, -0.0, 3.5], 16)
+cx_case("complex128_arith", "complex128", """
+x = cast(a, ~complex128)
+o = cast(out, ~complex128)
+for i in range(4):
+    p = x[2 * i]
+    q = x[2 * i + 1]
+    o[4 * i] = p + q
+    o[4 * i + 1] = p - q
+    o[4 * i + 2] = p * q
+    o[4 * i + 3] = p / q
+""", [1.5, -2.0, 0.5, 4.0, 0.1, 0.7, 0.3, -0.9, 1e300, 1e300, 1e-310, 3e-309, -7.25, 0.0, -0.0, 3.5], 16)
+# Annex G: x / 0 is a signed infinity per part, inf * finite recovers inf
+cx_case("complex64_annex_g", "complex64", """
+x = cast(a, ~complex64)
+o = cast(out, ~complex64)
+o[0] = x[0] / x[1]
+o[1] = x[2] * x[3]
+o[2] = x[2] / x[3]
+o[3] = x[3] / x[2]
+o[4] = x[0] / x[2]
+""", [1.0, -2.0, 0.0, 0.0, INF, 2.0, 1.0, 1.0], 5)
+cx_case("complex128_annex_g", "complex128", """
+x = cast(a, ~complex128)
+o = cast(out, ~complex128)
+o[0] = x[0] / x[1]
+o[1] = x[2] * x[3]
+o[2] = x[2] / x[3]
+o[3] = x[3] / x[2]
+o[4] = x[0] / x[2]
+o[5] = x[4] / x[5]
+""", [1.0, -2.0, 0.0, 0.0, INF, 2.0, 1.0, 1.0, 1e-300, 1e300, 1e300, 1e-300], 6)
+# real operands: complex64 with float32 (the float becomes (f, +0)), Python
+# float literals (float32 constants), the `a * 1` / `a + 0.0` shortcuts
+cx_case("complex64_real_operands", "complex64", """
+x = cast(a, ~complex64)[0]
+f = a[2]
+o = cast(out, ~complex64)
+o[0] = x * f
+o[1] = f - x
+o[2] = x + 2.5
+o[3] = 0.1 * x
+o[4] = x / f
+o[5] = x * 1
+o[6] = complex64(f)
+o[7] = x == f
+""", [1.5, -0.0, 2.0], 8)
+# construction, parts, conjugate, negation, conversions between widths
+cx_case("complex_parts_conversions", "complex64", """
+x = cast(a, ~complex64)[0]
+o = cast(out, ~complex64)
+o[0] = make_complex(imag(x), real(x))
+o[1] = conj(x)
+o[2] = -x
+z = complex128(x)
+w = z * z
+o[3] = complex64(w)
+out[8] = real(x) * imag(x)
+o[5] = make_complex(1.0, 2.0)
+o[6] = complex64(a[2])
+o[7] = x != conj(x)
+""", [0.1, -3.0, 7.0], 8)
+# variables, local complex tensors, pointer arithmetic and address-of
+cx_case("complex_variables_tensors", "complex64", """
+p = cast(a, ~complex64)
+t = tensor(dtype=complex64, shape=[3])
+acc: complex64 = p[0]
+for i in range(3):
+    t[i] = acc
+    acc = acc * p[1] + p[2]
+    acc += t[i]
+q = p + 1
+o = cast(out, ~complex64)
+o[0] = acc
+o[1] = q[1]
+r = ~t[1]
+o[2] = r[1]
+t[0] *= p[2]
+o[3] = t[0]
+""", [0.5, 0.25, 1.0, -0.5, -0.125, 2.0], 4)
+# a complex tensor parameter takes interleaved re/im numbers
+case("complex_tensor_params", kernel("x: complex64[2, 2], y: complex128[3], o: complex128[3]", """
+for i in range(2):
+    for j in range(2):
+        x[i, j] = x[i, j] * x[j, i]
+for k in range(3):
+    o[k] = y[k] / y[(k + 1) % 3]
+""", consts=CX), {"x": buf("f32", [1.0, 2.0, 3.0, -1.0, -2.0, 0.5, 0.25, 4.0]),
+                  "y": buf("f64", [1.0, 1.0, -2.0, 0.5, 3.0, -4.0]), "o": zeros("f64", 6)})
+# vector types: f32x4 / f32x8 copies, lanes through a cast to ~f32
+case("vector_f32x4_copy", kernel("a: ~f32, out: ~f32", """
+src = cast(a, ~float32x4)
+dst = cast(out, ~float32x4)
+for i in range(2):
+    v = src[i]
+    dst[1 - i] = v
+w: float32x4 = src[0]
+dst[2] = w
+lanes = cast(cast(out, ~float32x4) + 2, ~f32)
+lanes[1] = a[7]
+""", consts=CX), {"a": buf("f32", [1.0, 2.0, 3.0, 4.0, 0.5, -0.25, -1.0, 8.0]), "out": zeros("f32", 12)})
+# (an f32x8 is a __m256, which the CPU loads from 32-byte aligned memory
+# only: a launch buffer is 16-byte aligned, so the vectors live in a local
+# tensor and their lanes are reached through ~f32)
+case("vector_f32x8_tensor", kernel("a: ~f32, out: ~f32", """
+t = tensor(dtype=float32x8, shape=[2])
+p = cast(~t[0], ~f32)
+for k in range(8):
+    p[k] = a[k]
+t[1] = t[0]
+q = cast(~t[1], ~f32)
+for k in range(8):
+    out[k] = q[7 - k]
+""", consts=CX), {"a": buf("f32", [float(i) - 7.5 for i in range(8)]), "out": zeros("f32", 8)})
+
+
 def main():
     for name, (src, launch) in CASES.items():
         py = os.path.join(HERE, name + ".py")

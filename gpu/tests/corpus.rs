@@ -17,7 +17,7 @@ struct Case {
 /// Every case of the Triton, CUDA Python and TileLang corpora.
 fn corpus() -> Vec<Case> {
     let mut pys: Vec<PathBuf> = Vec::new();
-    for d in ["triton", "cudapy", "tilelang"] {
+    for d in ["triton", "cudapy", "tilelang", "hidet"] {
         let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
             .join("../corpus")
             .join(d);

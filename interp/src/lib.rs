@@ -2,6 +2,7 @@
 //! ends (one per dialect), and the evaluator.
 
 pub mod compare;
+pub mod complex;
 pub mod corpus;
 pub mod dtype;
 pub mod eval;

@@ -14,28 +14,75 @@ use std::fmt;
 
 /// A Hidet scalar type name that ksem does not run yet.
 pub const UNSUPPORTED_SCALARS: &[&str] = &[
-    "complex64",
-    "complex128",
-    "c64",
-    "c128",
     "float8_e4m3",
     "float8_e5m2",
-    "f16x2",
-    "float16x2",
-    "bfloat16x2",
-    "f32x2",
-    "float32x2",
-    "i8x4",
-    "int8x4",
-    "f32x4",
-    "float32x4",
     "i1",
     "u1",
     "i2",
     "u2",
     "i4",
     "u4",
+    "i4x8",
+    "u4x8",
 ];
+
+/// What one element of a Hidet tensor or pointer is. Memory holds every
+/// element as `width()` consecutive numbers of its component dtype: a
+/// complex number as its real then its imaginary part (C++'s
+/// `std::complex` layout), a vector as its lanes in order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Elt {
+    Real(DType),
+    /// `complex64` (float32 parts) or `complex128` (float64 parts).
+    Complex(DType),
+    /// A vector type of `lanes` numbers (`f32x4`: float32, 4).
+    Vector(DType, u8),
+}
+
+impl Elt {
+    /// The dtype of the numbers memory holds for the element.
+    pub fn comp(self) -> DType {
+        match self {
+            Elt::Real(d) | Elt::Complex(d) | Elt::Vector(d, _) => d,
+        }
+    }
+
+    /// How many numbers of the component dtype one element takes.
+    pub fn width(self) -> i64 {
+        match self {
+            Elt::Real(_) => 1,
+            Elt::Complex(_) => 2,
+            Elt::Vector(_, n) => n as i64,
+        }
+    }
+
+    /// The complex or vector type a Hidet type name stands for.
+    pub fn compound_named(name: &str) -> Option<Elt> {
+        Some(match name {
+            "c64" | "complex64" => Elt::Complex(DType::F32),
+            "c128" | "complex128" => Elt::Complex(DType::F64),
+            "f16x2" | "float16x2" => Elt::Vector(DType::F16, 2),
+            "bf16x2" | "bfloat16x2" => Elt::Vector(DType::BF16, 2),
+            "f32x2" | "float32x2" => Elt::Vector(DType::F32, 2),
+            "f32x4" | "float32x4" => Elt::Vector(DType::F32, 4),
+            "f32x8" | "float32x8" => Elt::Vector(DType::F32, 8),
+            "i8x4" | "int8x4" => Elt::Vector(DType::I8, 4),
+            "u8x4" | "uint8x4" => Elt::Vector(DType::U8, 4),
+            _ => return None,
+        })
+    }
+}
+
+impl fmt::Display for Elt {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Elt::Real(d) => write!(f, "{}", Named(*d)),
+            Elt::Complex(DType::F32) => f.write_str("complex64"),
+            Elt::Complex(_) => f.write_str("complex128"),
+            Elt::Vector(d, n) => write!(f, "{}x{n}", Named(*d)),
+        }
+    }
+}
 
 /// The dtype a Hidet type name (`i32`, `int32`, `f32`, `float32`, `boolean`)
 /// stands for.

@@ -33,6 +33,16 @@ impl<'m> Elab<'m> {
                 self.supported_dtype(d, span)?;
                 self.cast_to(x.clone(), d, span)
             }
+            Val::Type(HType::Compound(Elt::Complex(d))) => {
+                let [x] = args.as_slice() else {
+                    return err(span, format!("{}(…) takes one value", Elt::Complex(d)));
+                };
+                Ok(Val::Cx(self.as_complex(x.clone(), d, span)?))
+            }
+            Val::Type(HType::Compound(e)) => err(
+                span,
+                format!("{e}(…): Hidet has no conversion to a vector type; load it through a pointer (cast(p, ~{e})[0])"),
+            ),
             Val::Func(name) => self.inline(&name, args, kwargs, span),
             Val::Method(base, m) => match (*base, m.as_str()) {
                 (Val::TaskMap(t), "spatial" | "repeat") => {
@@ -105,14 +115,20 @@ impl<'m> Elab<'m> {
                 });
                 Ok(Val::None)
             }
-            "cast" => {
-                let (Some(x), Some(Val::Type(HType::Scalar(d)))) = (arg(0, "obj"), arg(1, "dtype"))
-                else {
-                    return err(span, "cast(x, dtype) takes a value and a scalar type");
-                };
-                self.supported_dtype(d, span)?;
-                self.cast_to(x, d, span)
-            }
+            "cast" => match (arg(0, "obj"), arg(1, "dtype")) {
+                (Some(x), Some(Val::Type(HType::Scalar(d)))) => {
+                    self.supported_dtype(d, span)?;
+                    self.cast_to(x, d, span)
+                }
+                (Some(x), Some(Val::Type(HType::Compound(Elt::Complex(d))))) => {
+                    Ok(Val::Cx(self.as_complex(x, d, span)?))
+                }
+                (Some(x), Some(Val::Type(HType::Pointer(elt)))) => self.pointer_cast(x, elt, span),
+                _ => err(
+                    span,
+                    "cast(x, dtype) takes a value and a scalar or pointer type",
+                ),
+            },
             "row_major" | "column_major" | "local_layout" => {
                 let mut shape = Vec::new();
                 for a in args {
@@ -166,6 +182,15 @@ impl<'m> Elab<'m> {
                 let x = self.scalar_of(x.clone(), span)?;
                 let n = ops::bitwise_not(&x, span)?;
                 Ok(Val::from_scalar(n))
+            }
+            "real" | "imag" | "conj" | "make_complex" if p.contains(".primitives.") => {
+                match self.complex_primitive(name, args, span)? {
+                    Some(v) => Ok(v),
+                    None => err(
+                        span,
+                        format!("`{p}` is not supported in a Hidet kernel yet"),
+                    ),
+                }
             }
             _ if p.contains(".primitives.") && !p.contains(".cuda.")
                 || p.starts_with("hidet.lang.math") =>
@@ -226,8 +251,9 @@ impl<'m> Elab<'m> {
             scope = Some(s);
         }
         let d = match dtype {
-            Some(Val::Type(HType::Scalar(d))) => d,
-            Some(Val::Str(s)) => types::scalar_named(&s)
+            Some(Val::Type(HType::Scalar(d))) => Elt::Real(d),
+            Some(Val::Type(HType::Compound(e))) => e,
+            Some(Val::Str(s)) => elt_named(&s)
                 .ok_or_else(|| Diagnostic::new(span, format!("unknown dtype {s:?}")))?,
             _ => return err(span, "a tensor needs a scalar dtype"),
         };
@@ -356,12 +382,13 @@ impl<'m> Elab<'m> {
         let layout = pos.next().or_else(|| kw("layout"));
         let init = init.or_else(|| pos.next()).or_else(|| kw("init"));
         let d = match dtype {
-            Some(Val::Type(HType::Scalar(d))) => d,
-            Some(Val::Str(s)) => types::scalar_named(&s)
+            Some(Val::Type(HType::Scalar(d))) => Elt::Real(d),
+            Some(Val::Type(HType::Compound(e))) => e,
+            Some(Val::Str(s)) => elt_named(&s)
                 .ok_or_else(|| Diagnostic::new(span, format!("unknown dtype {s:?}")))?,
             _ => return err(span, format!("{name} needs a scalar dtype")),
         };
-        self.supported_dtype(d, span)?;
+        self.supported_dtype(d.comp(), span)?;
         let layout = match (shape, layout) {
             (_, Some(Val::Layout(l))) => l,
             (Some(s), None | Some(Val::None)) if !matches!(s, Val::None) => {
@@ -378,16 +405,12 @@ impl<'m> Elab<'m> {
         if pd != d {
             return err(
                 span,
-                format!(
-                    "a {} tensor pointer cannot view {} memory",
-                    Named(d),
-                    Named(pd)
-                ),
+                format!("a {d} tensor pointer cannot view {pd} memory"),
             );
         }
         Ok(Val::Tensor(Tensor {
             base,
-            dtype: d,
+            elt: d,
             layout,
             prefix: vec![],
         }))
@@ -602,7 +625,13 @@ impl<'m> Elab<'m> {
             return err(span, format!("{name} takes {want} arguments"));
         }
         let mut it = args.into_iter();
-        let (ptr, d) = self.pointer(it.next().expect("checked"), span)?;
+        let (ptr, elt) = self.pointer(it.next().expect("checked"), span)?;
+        let Elt::Real(d) = elt else {
+            return err(
+                span,
+                format!("{name} is not defined on {elt} (CUDA's atomics)"),
+            );
+        };
         let ok = matches!(d, DType::I32 | DType::U32 | DType::I64 | DType::U64)
             || (matches!(d, DType::F32 | DType::F64)
                 && matches!(op, AtomicOp::Add | AtomicOp::Exch));
@@ -675,16 +704,23 @@ impl<'m> Elab<'m> {
                     self.emit(Stmt::Let(v, convert(e, d)));
                     env.insert(pname.clone(), Val::num(self.var_expr(v, *pspan), d));
                 }
+                HType::Compound(Elt::Complex(d)) => {
+                    let c = self.as_complex(a, d, span)?;
+                    let v = self.hold_compound(pname, Val::Cx(c), *pspan);
+                    env.insert(pname.clone(), v);
+                }
+                HType::Compound(e) => {
+                    return err(
+                        *pspan,
+                        format!("a helper parameter of the vector type {e} is not supported"),
+                    )
+                }
                 HType::Tensor(d, layout) => {
                     let (p, pd) = self.pointer(a, span)?;
                     if pd != d {
                         return err(
                             span,
-                            format!(
-                                "`{pname}` of `{name}` holds {}, but a {} tensor is passed",
-                                Named(d),
-                                Named(pd)
-                            ),
+                            format!("`{pname}` of `{name}` holds {d}, but a {pd} tensor is passed"),
                         );
                     }
                     env.insert(
@@ -692,7 +728,7 @@ impl<'m> Elab<'m> {
                         Val::Tensor(Tensor {
                             prefix: vec![],
                             base: p,
-                            dtype: d,
+                            elt: d,
                             layout,
                         }),
                     );
@@ -703,9 +739,7 @@ impl<'m> Elab<'m> {
                         return err(
                             span,
                             format!(
-                                "`{pname}` of `{name}` is ~{}, but a pointer to {} is passed",
-                                Named(d),
-                                Named(pd)
+                                "`{pname}` of `{name}` is ~{d}, but a pointer to {pd} is passed"
                             ),
                         );
                     }
@@ -764,4 +798,11 @@ impl<'m> Elab<'m> {
             _ => Ok(Val::None),
         }
     }
+}
+
+/// The element type a dtype name given as a string stands for (`'float32'`, `'complex64'`).
+fn elt_named(s: &str) -> Option<Elt> {
+    types::scalar_named(s)
+        .map(Elt::Real)
+        .or_else(|| Elt::compound_named(s))
 }

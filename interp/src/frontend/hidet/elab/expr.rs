@@ -42,6 +42,17 @@ impl<'m> Elab<'m> {
                 Ok((load(p, d, span), d))
             }
             Val::Tensor(_) => err(span, "expected a scalar, found a tensor"),
+            Val::Cx(c) => err(
+                span,
+                format!(
+                    "expected a real scalar, found a {} value",
+                    Elt::Complex(dtype_of(&c.re))
+                ),
+            ),
+            Val::Lanes(_, e) => err(
+                span,
+                format!("expected a scalar, found a {e} value (Hidet has no lane access: cast the pointer to ~{} to reach one lane)", e.comp().json_name()),
+            ),
             Val::Ptr(..) => err(span, "expected a scalar, found a pointer"),
             Val::Type(t) => err(
                 span,
@@ -59,11 +70,11 @@ impl<'m> Elab<'m> {
         }
     }
 
-    /// A pointer value and its pointee dtype.
-    pub(super) fn pointer(&mut self, v: Val, span: Span) -> DResult<(Expr, DType)> {
+    /// A pointer value and its pointee type.
+    pub(super) fn pointer(&mut self, v: Val, span: Span) -> DResult<(Expr, Elt)> {
         match v {
-                        Val::Ptr(p, d, _) => Ok((p, d)),
-                        Val::Tensor(t) if t.prefix.is_empty() => Ok((t.base, t.dtype)),
+            Val::Ptr(p, d, _) => Ok((p, d)),
+            Val::Tensor(t) if t.prefix.is_empty() => Ok((t.base, t.elt)),
             Val::Tensor(_) => err(
                 span,
                 "a partly indexed tensor is not a pointer: take the address of an element (~a[i, 0])",
@@ -162,7 +173,14 @@ impl<'m> Elab<'m> {
                 match base {
                     Val::Type(HType::Scalar(d)) => {
                         let shape = self.shape_of(&s.slice)?;
-                        Ok(Val::Type(HType::Tensor(d, Layout::row_major(shape))))
+                        Ok(Val::Type(HType::Tensor(
+                            Elt::Real(d),
+                            Layout::row_major(shape),
+                        )))
+                    }
+                    Val::Type(HType::Compound(elt)) => {
+                        let shape = self.shape_of(&s.slice)?;
+                        Ok(Val::Type(HType::Tensor(elt, Layout::row_major(shape))))
                     }
                     Val::List(items) => {
                         let i =
@@ -181,7 +199,7 @@ impl<'m> Elab<'m> {
                             .ok_or_else(|| Diagnostic::new(span, "tuple index out of range"))
                     }
                     other => match self.index(other, &s.slice, span)? {
-                        Indexed::Elem(ptr, d) => Ok(Val::num(load(ptr, d, span), d)),
+                        Indexed::Elem(ptr, elt) => Ok(self.load_elem(ptr, elt, span)),
                         Indexed::Sub(t) => Ok(Val::Tensor(t)),
                     },
                 }
@@ -396,7 +414,7 @@ impl<'m> Elab<'m> {
         if let Val::Ptr(p, d, _)
         | Val::Tensor(Tensor {
             base: p,
-            dtype: d,
+            elt: d,
             prefix: _,
             ..
         }) = &l
@@ -412,16 +430,22 @@ impl<'m> Elab<'m> {
                 if op == O::Sub {
                     i = unary(UnOp::Neg, convert(i, DType::I64), span);
                 }
-                return Ok(Val::Ptr(
-                    bin(BinOp::PtrAdd, p.clone(), convert(i, DType::I64), span),
-                    *d,
-                    false,
-                ));
+                let i = memory::scaled(convert(i, DType::I64), *d, span);
+                return Ok(Val::Ptr(bin(BinOp::PtrAdd, p.clone(), i, span), *d, false));
             }
             return err(
                 span,
                 format!("`{}` is not defined on a pointer", py::op_text(op)),
             );
+        }
+        if let Some(e) = [&l, &r].iter().find_map(|v| match v {
+            Val::Lanes(_, e) => Some(*e),
+            _ => None,
+        }) {
+            return err(span, format!("Hidet has no arithmetic on vector types such as {e} (its type inference raises NotImplementedError)"));
+        }
+        if matches!(l, Val::Cx(_)) || matches!(r, Val::Cx(_)) {
+            return self.complex_binop(op, l, r, span);
         }
         let op = match op {
             O::Add => ops::Op::Add,
@@ -467,16 +491,40 @@ impl<'m> Elab<'m> {
             (U::Not, Val::Bool(b)) => Ok(Val::Bool(!b)),
             (U::Not, Val::Int(i)) => Ok(Val::Bool(i == 0)),
             (U::Invert, Val::Type(t)) => match t {
-                HType::Scalar(d) => Ok(Val::Type(HType::Pointer(d))),
+                HType::Scalar(d) => Ok(Val::Type(HType::Pointer(Elt::Real(d)))),
+                HType::Compound(e) => Ok(Val::Type(HType::Pointer(e))),
                 HType::Pointer(_) => err(span, "pointers to pointers are not supported yet in Hidet kernels"),
                 HType::Void => err(span, "void pointers are not supported yet in Hidet kernels"),
                 HType::Tensor(..) => err(span, "a pointer to a tensor type: use ~dtype"),
             },
+            (U::Invert, v @ (Val::Cx(_) | Val::Lanes(..))) => {
+                // `~a[i]` of a complex or vector element: the address of its first number
+                let (first, elt) = match v {
+                    Val::Cx(c) => {
+                        let d = dtype_of(&c.re);
+                        (c.re, Elt::Complex(d))
+                    }
+                    Val::Lanes(mut l, e) => (l.swap_remove(0), e),
+                    _ => unreachable!("matched above"),
+                };
+                if let ExprKind::Load { ptr, mask: None, .. } = first.kind {
+                    return Ok(Val::Ptr(*ptr, elt, false));
+                }
+                err(self.span(operand), "`~` takes the address of a tensor element (~a[i, j])")
+            }
+            (U::USub, Val::Cx(c)) => Ok(Val::Cx(crate::complex::neg(c, span))),
+            (U::UAdd, v @ Val::Cx(_)) => Ok(v),
+            // measured: `-a` of an f32x4 compiles (g++'s vector negation, lane by lane)
+            (U::USub, Val::Lanes(l, e)) => Ok(Val::Lanes(
+                l.into_iter().map(|x| unary(UnOp::Neg, x, span)).collect(),
+                e,
+            )),
+            (U::UAdd, v @ Val::Lanes(..)) => Ok(v),
             (U::Invert, Val::Num { e, .. }) => {
                 // `~a[i, j]`: the address of the element
                 if let ExprKind::Load { ptr, mask: None, .. } = e.kind {
                     let d = e.ty.dtype();
-                    return Ok(Val::Ptr(*ptr, d, false));
+                    return Ok(Val::Ptr(*ptr, Elt::Real(d), false));
                 }
                 err(self.span(operand), "`~` takes the address of a tensor element (~a[i, j]); use bitwise_not(x) for a bitwise complement")
             }
@@ -590,6 +638,15 @@ impl<'m> Elab<'m> {
         use ast::CmpOp as C;
         if let Some(v) = host_cmp(op, &l, &r) {
             return Ok(Val::Bool(v));
+        }
+        if matches!(l, Val::Cx(_)) || matches!(r, Val::Cx(_)) {
+            return self.complex_cmp(op, l, r, span);
+        }
+        if let Some(e) = [&l, &r].iter().find_map(|v| match v {
+            Val::Lanes(_, e) => Some(*e),
+            _ => None,
+        }) {
+            return err(span, format!("Hidet cannot compare vector values such as {e} (its type inference raises NotImplementedError)"));
         }
         let bop = match op {
             C::Eq => BinOp::Eq,

@@ -62,36 +62,38 @@ impl<'m> Elab<'m> {
         )
     }
 
-    /// A tensor declared in the kernel: its storage is a shared or local array.
+    /// A tensor declared in the kernel: its storage is a shared or local
+    /// array (`width` numbers per element).
     pub(super) fn declare_tensor(
         &mut self,
         name: &str,
-        d: DType,
+        elt: Elt,
         layout: Layout,
         space: AddrSpace,
         span: Span,
     ) -> DResult<Val> {
+        let d = elt.comp();
         self.supported_dtype(d, span)?;
         if space == AddrSpace::Shared && self.kind == FuncKind::CpuKernel {
             return err(span, "a cpu_kernel has no shared memory");
         }
-        let size = layout.size();
+        let size = layout.size() * elt.width();
         let id = self.alloc(name, d, vec![size.max(0) as usize], space, span)?;
         Ok(Val::Tensor(Tensor {
             prefix: vec![],
             base: self.array_base(id, span),
-            dtype: d,
+            elt,
             layout,
         }))
     }
 
-    /// The pointer to element `index` of a tensor or pointer, and its dtype.
+    /// The pointer to element `index` of a tensor or pointer, and its type.
     pub(super) fn element(
         &mut self,
         base: Val,
         index: &ast::Expr,
         span: Span,
-    ) -> DResult<(Expr, DType)> {
+    ) -> DResult<(Expr, Elt)> {
         match self.index(base, index, span)? {
             Indexed::Elem(p, d) => Ok((p, d)),
             Indexed::Sub(t) => err(
@@ -165,12 +167,21 @@ impl<'m> Elab<'m> {
                     let held = all.into_iter().map(|c| self.temp(c)).collect();
                     return Ok(Indexed::Sub(Tensor { prefix: held, ..t }));
                 }
-                let offset = if t.layout.is_row_major() {
+                let width = t.elt.width();
+                let offset = if t.layout.is_row_major() && width == 1 {
                     None
                 } else {
                     let held: Vec<Expr> = all.into_iter().map(|c| self.temp(c)).collect();
                     all = held;
-                    Some(Box::new(t.layout.offset_expr(&all, span)))
+                    let o = t.layout.offset_expr(&all, span);
+                    // a complex or vector element is `width` numbers
+                    let o = if width == 1 {
+                        o
+                    } else {
+                        let w = int_const(dtype_of(&o), width as i128, span);
+                        bin(BinOp::Mul, o, w, span)
+                    };
+                    Some(Box::new(o))
                 };
                 let ty = t.base.ty.clone();
                 Ok(Indexed::Elem(
@@ -185,7 +196,7 @@ impl<'m> Elab<'m> {
                         ty,
                         span,
                     ),
-                    t.dtype,
+                    t.elt,
                 ))
             }
             Val::Ptr(p, d, named) => {
@@ -196,12 +207,21 @@ impl<'m> Elab<'m> {
                     return Err(Diagnostic::new(span, "Can not infer the tensor rank (Hidet indexes only a pointer held in a variable)")
                         .with_help("name the pointer first: p = ~a[0, 0]; then p[k]"));
                 }
-                Ok(Indexed::Elem(bin(BinOp::PtrAdd, p, i.clone(), span), d))
+                let i = scaled(i.clone(), d, span);
+                Ok(Indexed::Elem(bin(BinOp::PtrAdd, p, i, span), d))
             }
             Val::Cell(..) | Val::Num { .. } | Val::Int(_) | Val::Float(_) => {
                 err(span, "a scalar cannot be indexed")
             }
             _ => err(span, "only a tensor or a pointer can be indexed"),
         }
+    }
+}
+
+/// An element count `i` (int64) as a count of numbers of `elt`'s component.
+pub(super) fn scaled(i: Expr, elt: Elt, span: Span) -> Expr {
+    match elt.width() {
+        1 => i,
+        w => bin(BinOp::Mul, i, int_const(DType::I64, w as i128, span), span),
     }
 }

@@ -23,8 +23,9 @@
 use super::layout::Layout;
 use super::mapping::{TaskMap, Term};
 use super::ops::{self, fits, C_DIV};
-use super::types::{self, Named};
+use super::types::{self, Elt, Named};
 use super::{Func, Global, Module};
+use crate::complex::Cx;
 use crate::dtype::DType;
 use crate::frontend::py::{self, dotted};
 use crate::ir::build::*;
@@ -35,6 +36,7 @@ use rustpython_parser::ast::{self, Constant};
 use std::collections::HashMap;
 
 mod calls;
+mod compound;
 mod expr;
 mod host;
 mod memory;
@@ -55,11 +57,11 @@ enum FuncKind {
     CpuKernel,
 }
 
-/// A tensor: where element 0 is, its dtype and its layout.
+/// A tensor: where element 0 is, its element type and its layout.
 #[derive(Clone, Debug)]
 struct Tensor {
     base: Expr,
-    dtype: DType,
+    elt: Elt,
     layout: Layout,
     /// Indices already given (`a[i]` of a 2-d tensor), held in variables.
     prefix: Vec<Expr>,
@@ -67,8 +69,8 @@ struct Tensor {
 
 /// What indexing gives.
 enum Indexed {
-    /// A pointer to the element and its dtype.
-    Elem(Expr, DType),
+    /// A pointer to (the first number of) the element, and its type.
+    Elem(Expr, Elt),
     /// A tensor of the remaining dimensions.
     Sub(Tensor),
 }
@@ -77,8 +79,10 @@ enum Indexed {
 #[derive(Clone, Debug)]
 enum HType {
     Scalar(DType),
-    Tensor(DType, Layout),
-    Pointer(DType),
+    /// A complex or vector type.
+    Compound(Elt),
+    Tensor(Elt, Layout),
+    Pointer(Elt),
     Void,
 }
 
@@ -100,18 +104,22 @@ enum Val {
         pty: DType,
     },
     Tensor(Tensor),
-    /// A pointer to a `DType` element (global memory, or an element of a
-    /// shared or local tensor).
+    /// A complex number (parts of one float dtype).
+    Cx(Cx),
+    /// A vector of lanes (all of one dtype).
+    Lanes(Vec<Expr>, Elt),
+    /// A pointer to an element (global memory, or an element of a
+    /// shared or local tensor); the IR pointer addresses its first number.
     /// `named`: held in a variable or bound to a name (only such a pointer
     /// can be indexed; Hidet refuses to index a pointer expression).
-    Ptr(Expr, DType, bool),
+    Ptr(Expr, Elt, bool),
     /// A scalar declared without a value: a one-element local array, so
     /// that reading it before any write is reported.
     Cell(ArrayId, DType),
     Type(HType),
     Layout(Layout),
     /// A declaration made by `tensor(…)`, `shared_tensor(…)`, `register_tensor(…)`.
-    Decl(DType, Layout, AddrSpace),
+    Decl(Elt, Layout, AddrSpace),
     /// A name from a module (`hidet.lang.cuda.threadIdx`, `hidet.lang.attrs`).
     Path(String),
     /// A `@hidet.script` function.
@@ -501,9 +509,11 @@ impl<'m> Elab<'m> {
             .with_help(format!("add \"{pname}\" to the launch's \"args\""))
         })?;
         match (ty, arg) {
-            (HType::Tensor(d, layout), ArgSpec::Buffer { dtype, bits, .. }) => {
+            (HType::Tensor(elt, layout), ArgSpec::Buffer { dtype, bits, .. }) => {
+                let d = elt.comp();
                 self.check_buffer(pname, pspan, d, *dtype)?;
-                let size = layout.size() as usize;
+                // a complex or vector element takes `width` numbers of the buffer
+                let size = layout.size() as usize * elt.width() as usize;
                 if bits.len() != size {
                     return Err(Diagnostic::new(
                         pspan,
@@ -521,7 +531,7 @@ impl<'m> Elab<'m> {
                     Val::Tensor(Tensor {
                         prefix: vec![],
                         base,
-                        dtype: d,
+                        elt,
                         layout,
                     }),
                     Param {
@@ -531,11 +541,12 @@ impl<'m> Elab<'m> {
                     },
                 ))
             }
-            (HType::Pointer(d), ArgSpec::Buffer { dtype, .. }) => {
+            (HType::Pointer(elt), ArgSpec::Buffer { dtype, .. }) => {
+                let d = elt.comp();
                 self.check_buffer(pname, pspan, d, *dtype)?;
                 let var = self.new_var(pname, Type::global_ptr(d));
                 Ok((
-                    Val::Ptr(self.var_expr(var, pspan), d, true),
+                    Val::Ptr(self.var_expr(var, pspan), elt, true),
                     Param {
                         name: pname.to_string(),
                         kind: ParamKind::Pointer(d),
@@ -606,6 +617,14 @@ impl<'m> Elab<'m> {
                 ))
             }
             (HType::Void, _) => err(pspan, "a parameter cannot be void"),
+            (HType::Compound(elt), _) => Err(Diagnostic::new(
+                pspan,
+                format!("`{pname}` is a {elt} value, which a launch cannot pass"),
+            )
+            .with_help(format!(
+                "pass a pointer to its numbers instead: {pname}: ~{elt} takes a {} buffer",
+                elt.comp().json_name()
+            ))),
             (ty, ArgSpec::Buffer { .. }) => err(
                 pspan,
                 format!(
@@ -684,6 +703,10 @@ impl<'m> Elab<'m> {
         if name == "void_p" {
             return err(span, "void pointers are not supported yet in Hidet kernels");
         }
+        if let Some(elt) = Elt::compound_named(name) {
+            self.vector_compiles(elt, span)?;
+            return Ok(Some(HType::Compound(elt)));
+        }
         if types::UNSUPPORTED_SCALARS.contains(&name) {
             return Err(Diagnostic::new(
                 span,
@@ -749,8 +772,9 @@ fn elts(e: &ast::Expr) -> &[ast::Expr] {
 fn htype_text(t: &HType) -> String {
     match t {
         HType::Scalar(d) => Named(*d).to_string(),
-        HType::Tensor(d, l) => format!("{}{:?}", Named(*d), l.shape()),
-        HType::Pointer(d) => format!("~{}", Named(*d)),
+        HType::Compound(e) => e.to_string(),
+        HType::Tensor(d, l) => format!("{d}{:?}", l.shape()),
+        HType::Pointer(d) => format!("~{d}"),
         HType::Void => "void".into(),
     }
 }

@@ -158,13 +158,26 @@ impl<'m> Elab<'m> {
                 self.define(name, t);
                 Ok(())
             }
+            (HType::Compound(Elt::Complex(d)), Some(v)) => {
+                let c = self.as_complex(v, d, span)?;
+                self.define_compound(name, Val::Cx(c), span)
+            }
+            (HType::Compound(e), Some(v)) => {
+                let held = match v {
+                    Val::Lanes(l, ve) if ve == e => Val::Lanes(l, ve),
+                    _ => return err(span, format!("a {e} variable takes a {e} value (Hidet has no conversion to a vector type)")),
+                };
+                self.define_compound(name, held, span)
+            }
+            (HType::Compound(e), None) => Err(Diagnostic::new(
+                span,
+                format!("ksem needs a {e} variable's value where it is declared"),
+            )
+            .with_help(format!("declare it with its first value: {name}: {e} = …"))),
             (HType::Pointer(d), Some(v)) => {
                 let p = self.pointer(v, span)?;
                 if p.1 != d {
-                    return err(
-                        span,
-                        format!("a ~{} cannot point to {}", Named(d), Named(p.1)),
-                    );
+                    return err(span, format!("a ~{d} cannot point to {}", p.1));
                 }
                 let id = self.new_var(name, p.0.ty.clone());
                 self.emit(Stmt::Let(id, p.0));
@@ -187,15 +200,8 @@ impl<'m> Elab<'m> {
             ast::Expr::Name(n) => self.assign_name(n.id.as_str(), v, span),
             ast::Expr::Subscript(s) => {
                 let base = self.expr(&s.value)?;
-                let (ptr, d) = self.element(base, &s.slice, span)?;
-                let value = self.value_for(v, d, span)?;
-                self.emit(Stmt::Store {
-                    ptr,
-                    value,
-                    mask: None,
-                    span,
-                });
-                Ok(())
+                let (ptr, elt) = self.element(base, &s.slice, span)?;
+                self.store_elem(ptr, elt, v, span)
             }
             ast::Expr::Attribute(a) => self.assign_attr(a, v, span),
             _ => err(span, "Cannot recognize this as left side of assignment."),
@@ -296,13 +302,16 @@ impl<'m> Elab<'m> {
             )) => {
                 let p = self.pointer(v, span)?;
                 if p.1 != d {
-                    return err(
-                        span,
-                        format!("a ~{} cannot point to {}", Named(d), Named(p.1)),
-                    );
+                    return err(span, format!("a ~{d} cannot point to {}", p.1));
                 }
                 self.emit(Stmt::Let(id, p.0));
                 Ok(())
+            }
+            Some(old @ (Val::Cx(_) | Val::Lanes(..)))
+                if compound_vars(&old)
+                    && !matches!(v, Val::Layout(_) | Val::List(_) | Val::Str(_)) =>
+            {
+                self.assign_compound(old, v, span)
             }
             _ => self.define_new(name, v, span),
         }
@@ -322,6 +331,7 @@ impl<'m> Elab<'m> {
                 let var = self.var_expr(id, span);
                 self.define(name, Val::num(var, hty));
             }
+            v @ (Val::Cx(_) | Val::Lanes(..)) => self.define_compound(name, v, span)?,
             Val::Ptr(p, d, _) => {
                 if p.ty.space() == Some(AddrSpace::Global) {
                     let id = self.new_var(name, p.ty.clone());
@@ -360,8 +370,14 @@ impl<'m> Elab<'m> {
             ast::Expr::Subscript(s) => {
                 // the element's indices are evaluated once
                 let base = self.expr(&s.value)?;
-                let (ptr, d) = self.element(base, &s.slice, span)?;
+                let (ptr, elt) = self.element(base, &s.slice, span)?;
                 let ptr = self.hold(ptr);
+                let Elt::Real(d) = elt else {
+                    let cur = self.load_elem(ptr.clone(), elt, span);
+                    let rhs = self.expr(&a.value)?;
+                    let r = self.binop(a.op, cur, rhs, span)?;
+                    return self.store_elem(ptr, elt, r, span);
+                };
                 let cur = load(ptr.clone(), d, span);
                 let rhs = self.expr(&a.value)?;
                 let cur = Val::num(cur, d);
@@ -757,5 +773,15 @@ impl<'m> Elab<'m> {
         self.emit(Stmt::Let(done, konst(DType::Bool, 1, span)));
         self.emit(Stmt::Break);
         Ok(())
+    }
+}
+
+/// Whether a complex or vector value is a variable (its parts are IR variables).
+fn compound_vars(v: &Val) -> bool {
+    let is_var = |e: &Expr| matches!(e.kind, ExprKind::Var(_));
+    match v {
+        Val::Cx(c) => is_var(&c.re) && is_var(&c.im),
+        Val::Lanes(l, _) => l.iter().all(is_var),
+        _ => false,
     }
 }
