@@ -19,6 +19,8 @@ pub enum ModPath {
     Extra,
     /// `libdevice` (`triton.language.extra[.cuda].libdevice`).
     Libdevice,
+    /// ksem's Python package (`import ksem`), whose `triton` stands in for Triton.
+    Ksem,
 }
 
 /// A value bound to a name or produced by an expression during elaboration.
