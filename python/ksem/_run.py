@@ -123,9 +123,10 @@ def run(
     recognised from the imports when ``None``; `factory_args` and `config`
     are the launch spec's (DESIGN.md).
 
-    Raises :class:`ksem.UndefinedBehavior` when the run hits UB (after
-    writing the buffers back; ``exc.result`` holds the result and
-    ``exc.reports`` the reports) unless ``raise_on_ub=False``;
+    A run that hits UB has no defined result: the arrays are left as they
+    were, and :class:`ksem.UndefinedBehavior` is raised (``exc.reports``
+    has the reports, ``exc.result`` what ksem's memory held when each
+    program stopped) or, with ``raise_on_ub=False``, the result returned;
     :class:`ksem.UnsupportedSyntax` for constructs ksem does not support;
     :class:`ksem.KsemError` for any other bad input.
     """
@@ -164,9 +165,11 @@ def run(
         threads,
     )
     result = _result(raw)
-    _write_back(host, raw)
-    if result.ub and raise_on_ub:
-        raise _ub_error(result)
+    if result.ub:
+        if raise_on_ub:
+            raise _ub_error(result)
+    else:
+        _write_back(host, raw)
     return result
 
 

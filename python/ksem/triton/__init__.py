@@ -28,6 +28,10 @@ _LAUNCH_OPTIONS = frozenset(
 )
 
 
+# `*args` / `**kwargs`: not bound here (ksem's front end reports them).
+_VARIADIC = (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
+
+
 def cdiv(x: int, y: int) -> int:
     """``triton.cdiv``: x / y rounded up."""
     return (x + y - 1) // y
@@ -91,7 +95,8 @@ class JITFunction:
             if k in named:
                 raise KsemError(f"{ks.where}: error: `{ks.name}`: argument `{k}` given twice")
             named[k] = v
-        missing = [p.name for p in ks.params if p.name not in named and p.default is inspect.Parameter.empty]
+        required = [p for p in ks.params if p.default is inspect.Parameter.empty and p.kind not in _VARIADIC]
+        missing = [p.name for p in required if p.name not in named]
         if missing:
             raise KsemError(f"{ks.where}: error: `{ks.name}`: no argument for {', '.join(missing)}")
         return named
