@@ -3,6 +3,7 @@ in-process, with host arrays written back in place."""
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from dataclasses import dataclass, field
@@ -131,8 +132,48 @@ def run(
     :class:`ksem.KsemError` for any other bad input.
     """
     file, src = _source(source_or_path, file)
+    return run_source(
+        file,
+        src,
+        kernel,
+        grid,
+        block,
+        args,
+        dialect,
+        factory_args,
+        config,
+        where=where,
+        raise_on_ub=raise_on_ub,
+        max_loop_iterations=max_loop_iterations,
+        threads=threads,
+    )
+
+
+@functools.lru_cache(maxsize=64)
+def _detect_dialect(file: str, src: str) -> str:
+    return _ksem.detect_dialect(file, src)
+
+
+def run_source(
+    file: str,
+    src: str,
+    kernel,
+    grid,
+    block,
+    args,
+    dialect,
+    factory_args=None,
+    config=None,
+    *,
+    where=None,
+    raise_on_ub=True,
+    max_loop_iterations=1 << 24,
+    threads=0,
+) -> Result:
+    """:func:`run` on source text `src` named `file` (the drop-ins keep
+    their kernel's file text and call this)."""
     if dialect is None:
-        dialect = _ksem.detect_dialect(file, src)
+        dialect = _detect_dialect(file, src)
     where = where or file
     launch: dict = {"args": {}}
     if kernel is not None:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from ._kernel import KernelSource, kernel_source, unwrap
 from ._ksem import KsemError
-from ._run import Result, run
+from ._run import Result, run_source
 
 
 class Dispatcher:
@@ -60,15 +60,7 @@ class Dispatcher:
             raise KsemError(
                 f"{ks.where}: error: `{ks.name}` takes {len(names)} arguments, {len(args)} given"
             )
-        return run(
-            ks.file,
-            kernel=ks.name,
-            grid=grid,
-            block=block,
-            args=dict(zip(names, args)),
-            dialect="cudapy",
-            where=ks.where,
-        )
+        return run_source(ks.file, ks.src, ks.name, grid, block, dict(zip(names, args)), "cudapy", where=ks.where)
 
     def __call__(self, *args):
         raise KsemError(f"`{self.__name__}` is a kernel: launch it as {self.__name__}[grid, block](…)")

@@ -12,7 +12,7 @@ fn width(dtype: DType) -> usize {
 /// The bit patterns of `bytes`, read as elements of `dtype`.
 pub fn from_bytes(dtype: DType, bytes: &[u8]) -> Result<Vec<u64>, String> {
     let w = width(dtype);
-    if bytes.len() % w != 0 {
+    if !bytes.len().is_multiple_of(w) {
         return Err(format!(
             "{} bytes is not a whole number of {} elements",
             bytes.len(),

@@ -7,6 +7,7 @@
 //! `python/ksem/`.
 
 mod bits;
+mod cache;
 
 use ksem_interp::eval::RunOptions;
 use ksem_interp::frontend::{py::Source, Dialect};
@@ -16,6 +17,7 @@ use pyo3::create_exception;
 use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList};
+use std::sync::Arc;
 
 create_exception!(
     ksem,
@@ -125,17 +127,28 @@ fn on_worker<T: Send>(work: impl FnOnce() -> Result<T, Failure> + Send) -> Resul
     })
 }
 
-/// Elaborates and runs the launch's kernel on the interpreter.
+/// Elaborates (or takes from the cache) and runs the launch's kernel on
+/// the interpreter.
 fn elaborate_and_run(
     dialect: Option<Dialect>,
     file: &str,
     src: &str,
+    launch_json: &str,
     launch: &Launch,
     opts: &RunOptions,
 ) -> Result<RunResult, Failure> {
-    let kernel = launch.kernel.as_deref();
-    let k = ksem_interp::frontend::elaborate_in(dialect, file, src, launch, kernel)
-        .map_err(|diag| source_failure(file, src, diag))?;
+    let key = cache::Key::new(file, src, dialect, launch_json);
+    let k = match cache::get(&key) {
+        Some(k) => k,
+        None => {
+            let kernel = launch.kernel.as_deref();
+            let k = ksem_interp::frontend::elaborate_in(dialect, file, src, launch, kernel)
+                .map_err(|diag| source_failure(file, src, diag))?;
+            let k = Arc::new(k);
+            cache::put(key, k.clone());
+            k
+        }
+    };
     ksem_interp::eval::run(&k, launch, opts).map_err(|diag| source_failure(file, src, diag))
 }
 
@@ -207,7 +220,7 @@ fn run<'py>(
         threads,
     };
     let result = py
-        .detach(|| on_worker(|| elaborate_and_run(dialect, file, src, &launch, &opts)))
+        .detach(|| on_worker(|| elaborate_and_run(dialect, file, src, launch_json, &launch, &opts)))
         .map_err(Failure::into_py)?;
     let out = PyDict::new(py);
     out.set_item("kernel", &result.kernel)?;

@@ -19,7 +19,7 @@ import inspect
 from .._host import Constexpr
 from .._kernel import KernelSource, kernel_source, unwrap
 from .._ksem import KsemError
-from .._run import Result, run
+from .._run import Result, run_source
 
 # Launch options of Triton that choose how the GPU runs a kernel, not what
 # it computes: ksem's results do not depend on them.
@@ -82,7 +82,7 @@ class JITFunction:
                 continue
             v = named[p.name]
             launch_args[p.name] = Constexpr(v) if _is_constexpr(p.annotation) else v
-        return run(ks.file, kernel=ks.name, grid=grid, args=launch_args, dialect="triton", where=ks.where)
+        return run_source(ks.file, ks.src, ks.name, grid, None, launch_args, "triton", where=ks.where)
 
     def _bind(self, ks: KernelSource, args, kwargs) -> dict:
         names = [p.name for p in ks.params]

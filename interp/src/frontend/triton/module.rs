@@ -92,7 +92,7 @@ impl Module {
                     let full = format!("{base}.{}", alias.name);
                     let full = ksem_stand_in(&full);
                     let name = alias.asname.as_ref().unwrap_or(&alias.name).to_string();
-                    if let Some(p) = module_path(&full) {
+                    if let Some(p) = module_path(full) {
                         self.globals.insert(name, Value::Module(p));
                     } else if full == "triton.jit" {
                         self.globals.insert(name, Value::Builtin("jit".into()));
