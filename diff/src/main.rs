@@ -262,10 +262,7 @@ fn dispatch(cmd: Cmd) -> Result<ExitCode, Error> {
                 print!("{}", summary(&r));
             }
             for u in &r.ub {
-                eprintln!(
-                    "{program}:{}:{}: undefined behaviour: {}: {} (program ({},{},{}), element {:?})",
-                    u.line, u.col, u.kind, u.message, u.program[0], u.program[1], u.program[2], u.element
-                );
+                eprintln!("{}", ksem_interp::render::ub_headline(&program, u));
                 eprint!("{}", ksem_interp::render::ub_report(&program, &src, u));
             }
             Ok(if r.ub.is_empty() {
@@ -538,15 +535,11 @@ fn dispatch(cmd: Cmd) -> Result<ExitCode, Error> {
 
 /// A `--dialect` argument.
 fn parse_dialect(s: &str) -> Result<ksem_interp::frontend::Dialect, Error> {
-    match s {
-        "triton" => Ok(ksem_interp::frontend::Dialect::Triton),
-        "cudapy" => Ok(ksem_interp::frontend::Dialect::CudaPy),
-        "tilelang" => Ok(ksem_interp::frontend::Dialect::TileLang),
-        "hidet" => Ok(ksem_interp::frontend::Dialect::Hidet),
-        other => Err(usage(format!(
-            "unknown --dialect {other:?} (choose triton, cudapy, tilelang or hidet)"
-        ))),
-    }
+    ksem_interp::frontend::Dialect::from_name(s).ok_or_else(|| {
+        usage(format!(
+            "unknown --dialect {s:?} (choose triton, cudapy, tilelang or hidet)"
+        ))
+    })
 }
 
 fn usage(message: String) -> Error {

@@ -88,6 +88,20 @@ pub fn diagnostic(file: &str, src: &str, d: &Diagnostic) -> String {
     out
 }
 
+/// The one-line form of a UB report: `file:line:col: undefined behaviour:
+/// kind: message (program (x,y,z)[, thread (x,y,z)], element [..])`.
+pub fn ub_headline(file: &str, u: &UbReport) -> String {
+    format!(
+        "{file}:{}:{}: undefined behaviour: {}: {} ({}, element {:?})",
+        u.line,
+        u.col,
+        u.kind,
+        u.message,
+        who(u.program, u.thread),
+        u.element
+    )
+}
+
 /// `u` rendered against the source it was found in.
 pub fn ub_report(file: &str, src: &str, u: &UbReport) -> String {
     let mut labels = vec![Label::primary((), token_at(src, u.line, u.col))

@@ -41,6 +41,15 @@ impl LineIndex {
     }
 }
 
+/// What a diagnostic is about: the input is wrong, or it uses a construct
+/// ksem does not support (and the help names the supported alternative).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum DiagKind {
+    #[default]
+    Error,
+    Unsupported,
+}
+
 /// A user-facing error: `file:line:col: error: message`, the source line, and a hint.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Diagnostic {
@@ -48,6 +57,7 @@ pub struct Diagnostic {
     pub message: String,
     /// The supported alternative, when there is one.
     pub help: Option<String>,
+    pub kind: DiagKind,
 }
 
 impl Diagnostic {
@@ -56,10 +66,16 @@ impl Diagnostic {
             span,
             message: message.into(),
             help: None,
+            kind: DiagKind::Error,
         }
     }
     pub fn with_help(mut self, help: impl Into<String>) -> Diagnostic {
         self.help = Some(help.into());
+        self
+    }
+    /// The same diagnostic, marked as reporting an unsupported construct.
+    pub fn unsupported(mut self) -> Diagnostic {
+        self.kind = DiagKind::Unsupported;
         self
     }
     /// Renders the diagnostic against the source it points into

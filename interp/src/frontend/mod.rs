@@ -35,6 +35,18 @@ impl Dialect {
         }
     }
 
+    /// The dialect of a name as [`Dialect::name`] gives it.
+    pub fn from_name(name: &str) -> Option<Dialect> {
+        [
+            Dialect::Triton,
+            Dialect::CudaPy,
+            Dialect::TileLang,
+            Dialect::Hidet,
+        ]
+        .into_iter()
+        .find(|d| d.name() == name)
+    }
+
     /// The dialect a parsed file is written in, from its imports; a file
     /// that imports none of the known packages is read as Triton.
     pub fn detect(src: &Source) -> DResult<Dialect> {
@@ -108,8 +120,25 @@ pub fn run_note(file: &str, src: &str, launch: &Launch, kernel: Option<&str>) ->
 }
 
 pub fn elaborate(file: &str, src: &str, launch: &Launch, kernel: Option<&str>) -> DResult<Kernel> {
+    elaborate_in(None, file, src, launch, kernel)
+}
+
+/// [`elaborate`] in a given dialect (`None`: recognised from the imports),
+/// for a host that knows which language its kernel is written in (the
+/// Python package's `ksem.triton.jit` / `ksem.cuda.jit`).
+pub fn elaborate_in(
+    dialect: Option<Dialect>,
+    file: &str,
+    src: &str,
+    launch: &Launch,
+    kernel: Option<&str>,
+) -> DResult<Kernel> {
     let source = Source::parse(file, src)?;
-    match Dialect::detect(&source)? {
+    let dialect = match dialect {
+        Some(d) => d,
+        None => Dialect::detect(&source)?,
+    };
+    match dialect {
         Dialect::Triton => {
             let mut m = triton::Module::from_source(source);
             m.resolve_imports();

@@ -1049,9 +1049,10 @@ impl<'m> Elab<'m> {
     }
 
     fn path_val(&self, p: &str) -> Val {
-        match type_path(p) {
+        let p = super::canon(p);
+        match type_path(&p) {
             Some(d) => Val::Type(d),
-            None => Val::Path(p.to_string()),
+            None => Val::Path(p),
         }
     }
 

@@ -220,18 +220,23 @@ impl Module {
             _ => head.to_string(),
         };
         if rest.is_empty() {
-            base
+            canon(&base)
         } else {
-            format!("{base}.{rest}")
+            canon(&format!("{base}.{rest}"))
         }
     }
 }
 
-/// NumbaPro's module names are numba's.
-fn canon(module: &str) -> String {
-    match module.strip_prefix("numbapro") {
-        Some(rest) => format!("numba{rest}"),
-        None => module.to_string(),
+/// NumbaPro's module names are numba's, and so are those of ksem's Python
+/// package where it stands in for numba (`from ksem import cuda`,
+/// `@ksem.cuda.jit`).
+pub(crate) fn canon(module: &str) -> String {
+    if let Some(rest) = module.strip_prefix("numbapro") {
+        return format!("numba{rest}");
+    }
+    match module.strip_prefix("ksem.cuda") {
+        Some(rest) if rest.is_empty() || rest.starts_with('.') => format!("numba.cuda{rest}"),
+        _ => module.to_string(),
     }
 }
 

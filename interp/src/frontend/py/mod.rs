@@ -51,7 +51,8 @@ pub fn unsupported<T>(span: Span, what: &str, dialect: &str, alternative: &str) 
         span,
         format!("{what} is not supported in a {dialect} kernel"),
     )
-    .with_help(alternative.to_string()))
+    .with_help(alternative.to_string())
+    .unsupported())
 }
 
 /// The dotted name of an expression such as `cuda.threadIdx.x`, if it is one.

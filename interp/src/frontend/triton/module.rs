@@ -99,6 +99,9 @@ impl Module {
                             if path == "triton" || path.starts_with("triton.") {
                                 self.globals
                                     .insert("triton".into(), Value::Module(ModPath::Triton));
+                            } else if path == "ksem" || path.starts_with("ksem.") {
+                                self.globals
+                                    .insert("ksem".into(), Value::Module(ModPath::Ksem));
                             }
                         }
                     }
@@ -106,10 +109,12 @@ impl Module {
             }
             Stmt::ImportFrom(i) => {
                 let base = i.module.as_ref().map(|m| m.to_string()).unwrap_or_default();
+                let base = ksem_stand_in(&base).to_string();
                 for alias in i.names {
                     let full = format!("{base}.{}", alias.name);
+                    let full = ksem_stand_in(&full);
                     let name = alias.asname.as_ref().unwrap_or(&alias.name).to_string();
-                    if let Some(p) = module_path(&full) {
+                    if let Some(p) = module_path(full) {
                         self.globals.insert(name, Value::Module(p));
                     } else if full == "triton.jit" {
                         self.globals.insert(name, Value::Builtin("jit".into()));
@@ -289,7 +294,7 @@ impl Module {
             Expr::Call(c) => self.is_jit(&c.func),
             Expr::Attribute(a) => {
                 a.attr.as_str() == "jit"
-                    && matches!(&*a.value, Expr::Name(n) if self.globals.get(n.id.as_str()) == Some(&Value::Module(ModPath::Triton)))
+                    && self.const_eval(&a.value) == Some(Value::Module(ModPath::Triton))
             }
             Expr::Name(n) => self.globals.get(n.id.as_str()) == Some(&Value::Builtin("jit".into())),
             _ => false,
@@ -374,8 +379,18 @@ impl Module {
     }
 }
 
+/// ksem's Python package stands in for Triton where Triton is not installed
+/// (`from ksem import triton`, `import ksem.triton.language as tl`,
+/// `@ksem.triton.jit`): its module paths name Triton's.
+fn ksem_stand_in(path: &str) -> &str {
+    match path.strip_prefix("ksem.") {
+        Some(rest) if rest == "triton" || rest.starts_with("triton.") => rest,
+        _ => path,
+    }
+}
+
 fn module_path(path: &str) -> Option<ModPath> {
-    Some(match path {
+    Some(match ksem_stand_in(path) {
         "triton" => ModPath::Triton,
         "triton.language" => ModPath::Language,
         "triton.language.math" => ModPath::Math,
@@ -412,6 +427,7 @@ fn torch_dtype(name: &str) -> Option<DType> {
 /// A member of a Triton module: a submodule, dtype, or builtin.
 pub fn member(p: ModPath, name: &str) -> Value {
     match (p, name) {
+        (ModPath::Ksem, "triton") => Value::Module(ModPath::Triton),
         (ModPath::Triton, "language") => Value::Module(ModPath::Language),
         (ModPath::Triton, "jit") => Value::Builtin("jit".into()),
         (ModPath::Triton, "cdiv") => Value::Builtin("cdiv".into()),

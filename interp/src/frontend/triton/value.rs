@@ -22,6 +22,8 @@ pub enum ModPath {
     /// `torch`, for the host constants a module computes from it
     /// (`torch.finfo(torch.float32).min`).
     Torch,
+    /// ksem's Python package (`import ksem`), whose `triton` stands in for Triton.
+    Ksem,
 }
 
 /// A value bound to a name or produced by an expression during elaboration.

@@ -1,0 +1,229 @@
+"""Host values → launch arguments: numpy arrays (and torch CPU tensors)
+become buffers, Python scalars runtime scalars typed as the dialect's host
+types them, and the wrappers :class:`Scalar`, :class:`Constexpr` and
+:class:`Bits` say exactly what is meant where the default is not it."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ._ksem import KsemError
+
+# numpy dtype name → ksem dtype name (launch JSON's names). ml_dtypes'
+# bfloat16 and float8 types are numpy dtypes with these names too.
+_NUMPY_DTYPES = {
+    "bool": "bool",
+    "int8": "int8",
+    "int16": "int16",
+    "int32": "int32",
+    "int64": "int64",
+    "uint8": "uint8",
+    "uint16": "uint16",
+    "uint32": "uint32",
+    "uint64": "uint64",
+    "float16": "float16",
+    "float32": "float32",
+    "float64": "float64",
+    "bfloat16": "bfloat16",
+    "float8_e4m3fn": "float8e4nv",
+    "float8_e5m2": "float8e5",
+}
+
+# ksem dtype name → the unsigned integer type of its stored width (for Bits).
+_STORAGE = {
+    "bool": np.uint8,
+    "int8": np.uint8,
+    "uint8": np.uint8,
+    "float8e4nv": np.uint8,
+    "float8e5": np.uint8,
+    "int16": np.uint16,
+    "uint16": np.uint16,
+    "float16": np.uint16,
+    "bfloat16": np.uint16,
+    "int32": np.uint32,
+    "uint32": np.uint32,
+    "float32": np.uint32,
+    "int64": np.uint64,
+    "uint64": np.uint64,
+    "float64": np.uint64,
+}
+
+
+@dataclass(frozen=True)
+class Scalar:
+    """A runtime scalar argument of an explicit dtype: ``Scalar(3, "int64")``."""
+
+    value: Any
+    dtype: str
+
+
+@dataclass(frozen=True)
+class Constexpr:
+    """A compile-time argument (Triton's ``tl.constexpr``): ``Constexpr(1024)``."""
+
+    value: Any
+
+
+@dataclass(frozen=True)
+class Bits:
+    """A buffer whose elements are given as raw bits: an unsigned integer
+    array of the dtype's stored width (``Bits(np.array([0x3c00], np.uint16),
+    "float16")``), for dtypes numpy has no type for (bfloat16, float8). The
+    array is written back in place as bits."""
+
+    array: np.ndarray
+    dtype: str
+
+
+@dataclass
+class HostBuffer:
+    """A buffer argument: the array that receives the results (written in
+    place), its ksem dtype, and its stored bytes."""
+
+    target: np.ndarray
+    dtype: str
+    data: bytes
+
+    def spec(self) -> dict:
+        b: dict = {"dtype": self.dtype, "len": int(self.target.size)}
+        if self.target.ndim > 1:
+            b["shape"] = [int(d) for d in self.target.shape]
+        return {"buffer": b}
+
+
+def _torch_array(t) -> tuple[np.ndarray, str | None]:
+    """A CPU tensor's memory as a numpy array (shared, so writes land in
+    the tensor); bfloat16 is seen through int16 and named explicitly."""
+    import torch
+
+    if t.device.type != "cpu":
+        raise KsemError(f"tensor on {t.device}: ksem runs on the CPU; pass a CPU tensor")
+    t = t.detach()
+    if t.dtype == torch.bfloat16:
+        return t.view(torch.int16).numpy(), "bfloat16"
+    return t.numpy(), None
+
+
+def _is_torch_tensor(v) -> bool:
+    return type(v).__module__.startswith("torch") and hasattr(v, "numpy") and hasattr(v, "device")
+
+
+def _json_number(v):
+    """A Python number as launch JSON writes it (non-finite floats as strings)."""
+    if isinstance(v, (bool, np.bool_)):
+        return bool(v)
+    if isinstance(v, (int, np.integer)):
+        return int(v)
+    f = float(v)
+    if math.isnan(f):
+        return "nan"
+    if math.isinf(f):
+        return "inf" if f > 0 else "-inf"
+    return f
+
+
+def default_scalar_dtype(dialect: str, value) -> str:
+    """The dtype a host passes a bare Python scalar as.
+
+    Triton specializes an ``int`` to int32 where it fits, else uint64 for
+    2**63 ≤ v < 2**64, else int64; a ``float`` to fp32; a ``bool`` to int1.
+    numba (CUDA Python) types an ``int`` as int64, a ``float`` as float64.
+    TileLang and Hidet take their scalars' types from the kernel's
+    annotations; ksem passes int32 / float32 (give :class:`Scalar` for others).
+    """
+    if isinstance(value, bool):
+        return "bool"
+    if dialect == "triton":
+        if isinstance(value, int):
+            if -(2**31) <= value < 2**31:
+                return "int32"
+            if 2**63 <= value < 2**64:
+                return "uint64"
+            return "int64"
+        return "float32"
+    if dialect == "cudapy":
+        return "int64" if isinstance(value, int) else "float64"
+    return "int32" if isinstance(value, int) else "float32"
+
+
+def convert_arg(name: str, value, dialect: str, where: str):
+    """One host argument → (launch JSON argument, HostBuffer or None).
+    `where` prefixes errors (``file:line:col`` of the kernel where known)."""
+    if isinstance(value, Constexpr):
+        return {"constexpr": _const(name, value.value, where)}, None
+    if isinstance(value, Scalar):
+        return {"scalar": {"dtype": value.dtype, "value": _json_number(value.value)}}, None
+    if isinstance(value, Bits):
+        return _bits_buffer(name, value, where)
+    array, dtype = None, None
+    if isinstance(value, np.ndarray):
+        array = value
+    elif _is_torch_tensor(value):
+        array, dtype = _torch_array(value)
+    if array is not None:
+        if array.ndim == 0:
+            return _numpy_scalar(name, array[()], where), None
+        dtype = dtype or _NUMPY_DTYPES.get(array.dtype.name)
+        if dtype is None:
+            raise KsemError(
+                f"{where}: error: argument `{name}`: arrays of dtype {array.dtype} are not "
+                f"supported (ksem runs {', '.join(sorted(set(_NUMPY_DTYPES)))}; "
+                "use ksem.Bits for raw bit patterns)"
+            )
+        buf = HostBuffer(array, dtype, np.ascontiguousarray(array).tobytes())
+        return buf.spec(), buf
+    if isinstance(value, np.generic):
+        return _numpy_scalar(name, value, where), None
+    if isinstance(value, (bool, int, float)):
+        dtype = default_scalar_dtype(dialect, value)
+        return {"scalar": {"dtype": dtype, "value": _json_number(value)}}, None
+    if value is None or isinstance(value, str):
+        return {"constexpr": value}, None
+    raise KsemError(
+        f"{where}: error: argument `{name}`: a {type(value).__name__} is not a kernel argument "
+        "(pass a numpy array, a torch CPU tensor, a Python or numpy scalar, "
+        "ksem.Scalar, ksem.Constexpr or ksem.Bits)"
+    )
+
+
+def _numpy_scalar(name: str, v: np.generic, where: str) -> dict:
+    dtype = _NUMPY_DTYPES.get(v.dtype.name)
+    if dtype is None or dtype in ("bfloat16", "float8e4nv", "float8e5"):
+        raise KsemError(f"{where}: error: argument `{name}`: scalars of dtype {v.dtype} are not supported")
+    return {"scalar": {"dtype": dtype, "value": _json_number(v)}}
+
+
+def _const(name: str, v, where: str):
+    if v is None or isinstance(v, (bool, int, float, str)):
+        return v if not isinstance(v, float) else _const_float(v)
+    if isinstance(v, np.generic):
+        return _json_number(v)
+    raise KsemError(f"{where}: error: argument `{name}`: a constexpr must be a number, bool, str or None")
+
+
+def _const_float(f: float):
+    if math.isfinite(f):
+        return f
+    return _json_number(f)
+
+
+def _bits_buffer(name: str, b: Bits, where: str):
+    storage = _STORAGE.get(b.dtype)
+    if storage is None:
+        raise KsemError(f"{where}: error: argument `{name}`: unknown dtype {b.dtype!r}")
+    if b.array.dtype != np.dtype(storage):
+        raise KsemError(
+            f"{where}: error: argument `{name}`: ksem.Bits for {b.dtype} takes a "
+            f"{np.dtype(storage).name} array, not {b.array.dtype}"
+        )
+    buf = HostBuffer(b.array, b.dtype, np.ascontiguousarray(b.array).tobytes())
+    return buf.spec(), buf
+
+
+def storage_dtype(dtype: str):
+    """The unsigned integer numpy type of `dtype`'s stored width."""
+    return _STORAGE[dtype]

@@ -1,0 +1,259 @@
+"""``ksem.run``: one launch of a kernel on ksem's reference interpreter,
+in-process, with host arrays written back in place."""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from . import _ksem
+from ._host import HostBuffer, convert_arg, storage_dtype
+from ._ksem import KsemError, UndefinedBehavior
+
+# How many UB reports an UndefinedBehavior message shows in full.
+_SHOWN_REPORTS = 5
+
+
+@dataclass(frozen=True)
+class UbReport:
+    """One undefined-behaviour finding (the result JSON's fields); ``text``
+    is ksem's diagnostic: ``file:line:col: undefined behaviour: kind: …
+    (program (x,y,z)[, thread (x,y,z)], element [i])`` and the source excerpt."""
+
+    kind: str
+    line: int
+    col: int
+    program: tuple
+    thread: tuple | None
+    element: tuple
+    message: str
+    other: tuple | None
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True)
+class BufferResult:
+    """A buffer's final contents: ``bits`` (unsigned integers of the dtype's
+    stored width, exact), ``values`` (a numpy array of the dtype, where numpy
+    has one; bfloat16 as float32, exactly; else ``None``), and the elements
+    that came from approximate math."""
+
+    name: str
+    dtype: str
+    bits: np.ndarray
+    inexact: tuple
+
+    @property
+    def values(self) -> np.ndarray | None:
+        if self.dtype == "bfloat16":
+            return (self.bits.astype(np.uint32) << 16).view(np.float32)
+        numpy_type = {"bool": np.bool_}.get(self.dtype, self.dtype)
+        try:
+            return self.bits.view(np.dtype(numpy_type))
+        except TypeError:
+            return None
+
+
+@dataclass(frozen=True)
+class Result:
+    """What one run computed: every buffer by name, and the UB found."""
+
+    kernel: str
+    buffers: Mapping[str, BufferResult]
+    ub: Sequence[UbReport] = field(default_factory=tuple)
+
+    def __getitem__(self, name: str) -> BufferResult:
+        return self.buffers[name]
+
+
+def _source(source_or_path, file: str | None) -> tuple[str, str]:
+    """(file name for diagnostics, source text) of a path or source text."""
+    if isinstance(source_or_path, os.PathLike) or (
+        isinstance(source_or_path, str) and "\n" not in source_or_path
+    ):
+        path = os.fspath(source_or_path)
+        try:
+            with open(path, encoding="utf-8") as f:
+                return file or path, f.read()
+        except OSError as e:
+            raise KsemError(f"{path}: error: {e.strerror}") from None
+    return file or "<string>", source_or_path
+
+
+def _dims(name: str, d) -> list | None:
+    if d is None:
+        return None
+    if isinstance(d, (int, np.integer)):
+        return [int(d)]
+    return [int(x) for x in d]
+
+
+def run(
+    source_or_path,
+    kernel: str | None = None,
+    grid=None,
+    block=None,
+    args: Mapping[str, Any] | None = None,
+    dialect: str | None = None,
+    factory_args: Mapping[str, Any] | None = None,
+    config=None,
+    *,
+    file: str | None = None,
+    where: str | None = None,
+    raise_on_ub: bool = True,
+    max_loop_iterations: int = 1 << 24,
+    threads: int = 0,
+) -> Result:
+    """Runs `kernel` of a source file (a path, or source text with newlines)
+    on ksem's reference interpreter.
+
+    `args` maps parameter names to numpy arrays / torch CPU tensors
+    (buffers, written back in place after the run), Python or numpy scalars
+    (runtime scalars; a bare Python scalar is typed as the dialect's host
+    types it), :class:`ksem.Scalar`, :class:`ksem.Constexpr`,
+    :class:`ksem.Bits`. `grid`/`block` are ints or tuples of 1–3 ints;
+    `dialect` (``"triton"``, ``"cudapy"``, ``"tilelang"``, ``"hidet"``) is
+    recognised from the imports when ``None``; `factory_args` and `config`
+    are the launch spec's (DESIGN.md).
+
+    A run that hits UB has no defined result: the arrays are left as they
+    were, and :class:`ksem.UndefinedBehavior` is raised (``exc.reports``
+    has the reports, ``exc.result`` what ksem's memory held when each
+    program stopped) or, with ``raise_on_ub=False``, the result returned;
+    :class:`ksem.UnsupportedSyntax` for constructs ksem does not support;
+    :class:`ksem.KsemError` for any other bad input.
+    """
+    file, src = _source(source_or_path, file)
+    return run_source(
+        file,
+        src,
+        kernel,
+        grid,
+        block,
+        args,
+        dialect,
+        factory_args,
+        config,
+        where=where,
+        raise_on_ub=raise_on_ub,
+        max_loop_iterations=max_loop_iterations,
+        threads=threads,
+    )
+
+
+@functools.lru_cache(maxsize=64)
+def _detect_dialect(file: str, src: str) -> str:
+    return _ksem.detect_dialect(file, src)
+
+
+def run_source(
+    file: str,
+    src: str,
+    kernel,
+    grid,
+    block,
+    args,
+    dialect,
+    factory_args=None,
+    config=None,
+    *,
+    where=None,
+    raise_on_ub=True,
+    max_loop_iterations=1 << 24,
+    threads=0,
+) -> Result:
+    """:func:`run` on source text `src` named `file` (the drop-ins keep
+    their kernel's file text and call this)."""
+    if dialect is None:
+        dialect = _detect_dialect(file, src)
+    where = where or file
+    launch: dict = {"args": {}}
+    if kernel is not None:
+        launch["kernel"] = kernel
+    if grid is not None:
+        launch["grid"] = _dims("grid", grid)
+    if block is not None:
+        launch["block"] = _dims("block", block)
+    if factory_args:
+        launch["factory_args"] = dict(factory_args)
+    if config is not None:
+        launch["config"] = config
+    host: dict[str, HostBuffer] = {}
+    for name, value in (args or {}).items():
+        spec, buf = convert_arg(name, value, dialect, where)
+        launch["args"][name] = spec
+        if buf is not None:
+            host[name] = buf
+    try:
+        launch_json = json.dumps(launch, allow_nan=False)
+    except (TypeError, ValueError) as e:
+        raise KsemError(f"{where}: error: launch: {e}") from None
+    raw = _ksem.run(
+        file,
+        src,
+        launch_json,
+        [(n, b.data) for n, b in host.items()],
+        dialect,
+        max_loop_iterations,
+        threads,
+    )
+    result = _result(raw)
+    if result.ub:
+        if raise_on_ub:
+            raise _ub_error(result)
+    else:
+        _write_back(host, raw)
+    return result
+
+
+def _result(raw: dict) -> Result:
+    buffers = {}
+    for name, dtype, data, inexact in raw["buffers"]:
+        bits = np.frombuffer(data, dtype=storage_dtype(dtype))
+        buffers[name] = BufferResult(name, dtype, bits, tuple(inexact))
+    ub = tuple(
+        UbReport(
+            kind=u["kind"],
+            line=u["line"],
+            col=u["col"],
+            program=tuple(u["program"]),
+            thread=None if u["thread"] is None else tuple(u["thread"]),
+            element=tuple(u["element"]),
+            message=u["message"],
+            other=u["other"],
+            text=u["text"],
+        )
+        for u in raw["ub"]
+    )
+    return Result(raw["kernel"], buffers, ub)
+
+
+def _write_back(host: dict[str, HostBuffer], raw: dict) -> None:
+    """Writes each buffer's final bytes into the host's array, as the real
+    launch would have (arrays the kernel left unchanged are not touched, so
+    read-only inputs work)."""
+    for name, _dtype, data, _ in raw["buffers"]:
+        buf = host.get(name)
+        if buf is None or data == buf.data:
+            continue
+        t = buf.target
+        t[...] = np.frombuffer(data, dtype=t.dtype).reshape(t.shape)
+
+
+def _ub_error(result: Result) -> UndefinedBehavior:
+    shown = [u.text for u in result.ub[:_SHOWN_REPORTS]]
+    more = len(result.ub) - len(shown)
+    if more:
+        shown.append(f"… and {more} more UB report(s) (exc.reports has all)")
+    e = UndefinedBehavior("\n".join(shown))
+    e.result = result
+    e.reports = result.ub
+    return e
