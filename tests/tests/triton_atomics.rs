@@ -284,3 +284,61 @@ else:
     assert_eq!(ub.len(), 1, "{ub:?}");
     assert_eq!(ub[0].kind, "data-race");
 }
+
+/// Tutorial 05's spin lock: `while tl.atomic_cas(Lock, 0, 1) == 1: pass`, a
+/// read-modify-write of plain memory, `tl.atomic_xchg(Lock, 0)`. The lock
+/// orders the programs' plain accesses, so there is no race, and the sum is
+/// every program's contribution (1 + 2 + 3 + 4 = 10, with the first program
+/// storing instead of adding as the tutorial's counter says).
+#[test]
+fn a_spin_lock_orders_plain_accesses() {
+    let body = "pid = tl.program_id(0)
+while tl.atomic_cas(lock_ptr, 0, 1) == 1:
+    pass
+count = tl.load(lock_ptr + 1)
+acc = (pid + 1).to(tl.float32)
+if count == 0:
+    tl.atomic_xchg(lock_ptr + 1, 1)
+else:
+    acc += tl.load(sum_ptr)
+tl.store(sum_ptr, acc)
+tl.atomic_xchg(lock_ptr, 0)";
+    let src = kernel("lock_ptr, sum_ptr", body);
+    let l = launch(
+        &[4],
+        json!({"lock_ptr": zeros("int32", 2), "sum_ptr": zeros("float32", 1)}),
+    );
+    let r = run_clean(&src, &l);
+    assert_eq!(bits(&r, "sum_ptr"), f32_bits(&[10.0]));
+    assert_eq!(i32s(&r, "lock_ptr"), vec![0, 1]);
+}
+
+/// Without the lock the same accumulation races; and a plain access outside
+/// the lock races with one inside it.
+#[test]
+fn accesses_outside_a_lock_still_race() {
+    let unlocked = kernel(
+        "lock_ptr, sum_ptr",
+        "acc = tl.load(sum_ptr) + 1.0
+tl.store(sum_ptr, acc)",
+    );
+    let half = kernel(
+        "lock_ptr, sum_ptr",
+        "pid = tl.program_id(0)
+if pid == 0:
+    while tl.atomic_cas(lock_ptr, 0, 1) == 1:
+        pass
+    tl.store(sum_ptr, 1.0)
+    tl.atomic_xchg(lock_ptr, 0)
+else:
+    tl.store(sum_ptr, 2.0)",
+    );
+    for src in [unlocked, half] {
+        let l = launch(
+            &[2],
+            json!({"lock_ptr": zeros("int32", 1), "sum_ptr": zeros("float32", 1)}),
+        );
+        let ub = ub_of(&src, &l);
+        assert!(!ub.is_empty() && ub[0].kind == "data-race", "{src}: {ub:?}");
+    }
+}

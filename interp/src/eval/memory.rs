@@ -138,6 +138,15 @@ pub struct Access {
     pub span: Span,
     /// The (first) thread that made the access (SIMT programs).
     pub thread: Option<u32>,
+    /// The lock the program held while accessing (0: none; else
+    /// [`lock_key`] of the lock's element): accesses under one lock do
+    /// not race (tile programs; `tile::Instance::held`).
+    pub lock: u64,
+}
+
+/// The key of global element `idx` of buffer `buf` as a lock (never 0).
+pub fn lock_key(buf: usize, idx: usize) -> u64 {
+    ((buf as u64 + 1) << PTR_OFFSET_BITS) | idx as u64
 }
 
 /// Accumulates consecutive element accesses into ranges.
@@ -155,6 +164,7 @@ impl Runs {
                 && c.write == a.write
                 && c.atomic == a.atomic
                 && c.span == a.span
+                && c.lock == a.lock
             {
                 c.len += a.len;
                 return;

@@ -29,6 +29,11 @@ struct Owners {
     writer_at: Vec<(u32, u32)>,
     reader_at: Vec<(u32, u32)>,
     atomic_at: Vec<(u32, u32)>,
+    /// The lock every recorded writer/reader/atomic access held (0: none,
+    /// or not one lock for all of them).
+    writer_lock: Vec<u64>,
+    reader_lock: Vec<u64>,
+    atomic_lock: Vec<u64>,
 }
 
 impl Owners {
@@ -40,6 +45,9 @@ impl Owners {
             writer_at: vec![(0, 0); n],
             reader_at: vec![(0, 0); n],
             atomic_at: vec![(0, 0); n],
+            writer_lock: vec![0; n],
+            reader_lock: vec![0; n],
+            atomic_lock: vec![0; n],
         }
     }
 }
@@ -79,21 +87,24 @@ pub fn find_races(
                 continue;
             };
             let mut reported = false;
+            // two accesses under one lock are ordered by it
+            let unguarded =
+                |owner: u32, lock: u64| other_than(owner, p) && !(a.lock != 0 && lock == a.lock);
             for idx in a.start..a.start + a.len {
                 let i = idx as usize;
                 let conflict = if a.atomic {
-                    if other_than(o.writer[i], p) {
+                    if unguarded(o.writer[i], o.writer_lock[i]) {
                         Some((o.writer[i], o.writer_at[i]))
-                    } else if other_than(o.reader[i], p) {
+                    } else if unguarded(o.reader[i], o.reader_lock[i]) {
                         Some((o.reader[i], o.reader_at[i]))
                     } else {
                         None
                     }
-                } else if other_than(o.writer[i], p) {
+                } else if unguarded(o.writer[i], o.writer_lock[i]) {
                     Some((o.writer[i], o.writer_at[i]))
-                } else if other_than(o.atomic[i], p) {
+                } else if unguarded(o.atomic[i], o.atomic_lock[i]) {
                     Some((o.atomic[i], o.atomic_at[i]))
-                } else if a.write && other_than(o.reader[i], p) {
+                } else if a.write && unguarded(o.reader[i], o.reader_lock[i]) {
                     Some((o.reader[i], o.reader_at[i]))
                 } else {
                     None
@@ -140,7 +151,11 @@ pub fn find_races(
                     out.push(r);
                 }
                 let at = (p, ai as u32);
+                // the lock all of an element's readers (atomics) held
+                let common =
+                    |first: bool, lock: u64| if first || lock == a.lock { a.lock } else { 0 };
                 if a.atomic {
+                    o.atomic_lock[i] = common(o.atomic[i] == NONE, o.atomic_lock[i]);
                     if o.atomic[i] == NONE {
                         o.atomic_at[i] = at;
                     }
@@ -152,7 +167,9 @@ pub fn find_races(
                 } else if a.write {
                     o.writer[i] = p;
                     o.writer_at[i] = at;
+                    o.writer_lock[i] = a.lock;
                 } else {
+                    o.reader_lock[i] = common(o.reader[i] == NONE, o.reader_lock[i]);
                     if o.reader[i] == NONE {
                         o.reader_at[i] = at;
                     }

@@ -658,6 +658,7 @@ impl<'a> BlockRun<'a> {
                         atomic: how == Touch::Atomic,
                         span,
                         thread: Some(lane as u32),
+                        lock: 0,
                     },
                 );
                 (b, i)

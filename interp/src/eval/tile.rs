@@ -53,6 +53,10 @@ struct Instance<'a> {
     k: &'a Kernel,
     bufs: &'a [Buffer],
     contention: &'a Contention,
+    /// Locks the program holds, in the order it took them: an element it
+    /// changed with a successful `atomic_cas` and has not exchanged back
+    /// (Triton tutorial 05's spin lock).
+    held: Vec<u64>,
     pid: [u32; 3],
     grid: [u32; 3],
     env: Vec<Option<Tile>>,
@@ -77,6 +81,7 @@ pub(super) fn run(
             k: kernel,
             bufs: &mem.bufs,
             contention,
+            held: Vec::new(),
             pid,
             grid,
             env: vec![None; kernel.vars.len()],
@@ -120,6 +125,22 @@ impl Instance<'_> {
             }
         }
         Ok(Flow::Next)
+    }
+
+    /// The lock recorded with the program's accesses: the one taken last.
+    fn lock(&self) -> u64 {
+        self.held.last().copied().unwrap_or(0)
+    }
+
+    /// Takes or releases lock `key` as atomic `op` changed its element from
+    /// `old` to `new`: a compare-and-swap that swapped takes it, an
+    /// exchange releases it.
+    fn track_lock(&mut self, op: AtomicOp, key: u64, old: u64, new: u64) {
+        match op {
+            AtomicOp::Cas if new != old => self.held.push(key),
+            AtomicOp::Exch => self.held.retain(|&k| k != key),
+            _ => {}
+        }
     }
 
     fn tick(&mut self, span: Span) -> Result<(), Stop> {
@@ -587,7 +608,8 @@ impl Instance<'_> {
             let v = buf.cells[off as usize].load(Ordering::Relaxed);
             out.push(if d == DType::Bool { (v != 0) as u64 } else { v });
             inex[i] = buf.inexact[off as usize].load(Ordering::Relaxed);
-            runs.push(&mut self.log, access(b, off as u64, false, e.span));
+            let a = access(b, off as u64, false, e.span, self.lock());
+            runs.push(&mut self.log, a);
         }
         runs.flush(&mut self.log);
         Ok(Tile::from_vec(shape, out, Some(inex)))
@@ -642,9 +664,10 @@ impl Instance<'_> {
             let ix = contention::order_dependent(op, d, old, new, old_ix, tv.inexact_at(i), mixed);
             buf.cells[off].store(new, Ordering::Relaxed);
             buf.inexact[off].store(ix, Ordering::Relaxed);
-            let mut a = access(b, off as u64, true, e.span);
+            let mut a = access(b, off as u64, true, e.span, self.lock());
             a.atomic = true;
             self.log.push(a);
+            self.track_lock(op, super::memory::lock_key(b, off), old, new);
             let elem = Elem::Global(b, off);
             self.contention.record(elem, (self.pid, i));
             out[i] = old;
@@ -719,7 +742,8 @@ impl Instance<'_> {
             let buf = &self.bufs[b];
             buf.cells[off].store(vals[i], Ordering::Relaxed);
             buf.inexact[off].store(tv.inexact_at(i), Ordering::Relaxed);
-            runs.push(&mut self.log, access(b, off as u64, true, span));
+            let a = access(b, off as u64, true, span, self.lock());
+            runs.push(&mut self.log, a);
         }
         runs.flush(&mut self.log);
         Ok(())
@@ -894,8 +918,9 @@ fn merge_inexact(ts: &[&Tile], n: usize) -> Option<Vec<bool>> {
 }
 
 /// One plain access of element `idx` of buffer `buf` by a program instance.
-fn access(buf: usize, idx: u64, write: bool, span: Span) -> Access {
+fn access(buf: usize, idx: u64, write: bool, span: Span, lock: u64) -> Access {
     Access {
+        lock,
         buf: buf as u32,
         start: idx,
         len: 1,
