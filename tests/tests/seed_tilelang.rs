@@ -832,6 +832,76 @@ fn ieee_operations_round_as_their_mode_says() {
     );
 }
 
+#[test]
+fn ieee_fmaf_rounds_once_in_each_mode_and_ieee_frsqrt_to_nearest() {
+    // T.ieee_fmaf(a, b, c, mode) is CUDA's __fmaf_<mode> (TileLang's
+    // codegen_cuda.cc CUDAIEEEMath): a*b + c rounded once. A = [1 + 2^-23,
+    // -(1 + 2^-23), 2^-149], B = [1 + 2^-23, 1 + 2^-23, 0.5], D = [-1, 1, 0]:
+    // (1 + 2^-23)^2 - 1 = 2^-22 + 2^-46, a tie half an ulp (2^-45) above
+    // 2^-22; 2^-149 * 0.5 = 2^-150, a tie between 0 and the smallest
+    // subnormal. T.ieee_frsqrt(x) is __frsqrt_rn: 1/sqrt(4) = 0.5 exactly,
+    // 1/sqrt(2) = sqrt(2)/2 (sqrt(2) to nearest is 0x3fb504f3), 1/sqrt(0)
+    // = +inf.
+    let src = prim(
+        1,
+        "A: T.Tensor((3,), \"float32\"), B: T.Tensor((3,), \"float32\"), D: T.Tensor((3,), \"float32\"), C: T.Tensor((15,), \"float32\")",
+        "for i in T.serial(3):\n    C[i] = T.ieee_fmaf(A[i], B[i], D[i], \"rn\")\n    C[3 + i] = T.ieee_fmaf(A[i], B[i], D[i], \"rz\")\n    C[6 + i] = T.ieee_fmaf(A[i], B[i], D[i], rounding_mode=\"ru\")\n    C[9 + i] = T.ieee_fmaf(A[i], B[i], D[i], \"rd\")\n    C[12 + i] = T.ieee_frsqrt(B[i] * B[i] * 4.0 - 2.0 * i)",
+    );
+    let l = args(json!({
+        "A": {"buffer": {"dtype": "float32", "bits": ["0x3f800001", "0xbf800001", "0x1"]}},
+        "B": {"buffer": {"dtype": "float32", "bits": ["0x3f800001", "0x3f800001", "0x3f000000"]}},
+        "D": buf("float32", json!([-1.0, 1.0, 0.0])),
+        "C": zeros("float32", 15),
+    }));
+    let r = run_clean(&src, &l);
+    let (t, t_up) = (0x3480_0000, 0x3480_0001); // 2^-22, 2^-22 + 2^-45
+    let (nt, nt_dn) = (0xb480_0000, 0xb480_0001);
+    // frsqrt of B*B*4 - 2i: (1+2^-23)^2 rounds to 1 + 2^-22, so i = 0 gives
+    // 1/sqrt(4(1 + 2^-22)) = 0.5(1 - 2^-23 + 3*2^-47 - ...) = 0.5 - 2^-24
+    // + ~2^-48: floats below 0.5 are 2^-25 apart, so 0.5 - 2^-24
+    // (0x3efffffe); i = 2: 0.25*4 - 4 = -3, a NaN
+    let c = bits(&r, "C");
+    assert_eq!(
+        c[..12],
+        [
+            t, nt, 0, // rn: ties to even
+            t, nt, 0, // rz
+            t_up, nt, 1, // ru
+            t, nt_dn, 0, // rd
+        ]
+    );
+    assert_eq!(c[12], 0x3eff_fffe);
+    assert!(f32::from_bits(c[14] as u32).is_nan());
+    // exact values of T.ieee_frsqrt
+    let src2 = prim(
+        1,
+        "A: T.Tensor((4,), \"float32\"), C: T.Tensor((4,), \"float32\")",
+        "for i in T.serial(4):\n    C[i] = T.ieee_frsqrt(A[i])",
+    );
+    let l2 = args(json!({
+        "A": buf("float32", json!([4.0, 2.0, 0.0, "-0.0"])),
+        "C": zeros("float32", 4),
+    }));
+    let r2 = run_clean(&src2, &l2);
+    assert_eq!(
+        bits(&r2, "C"),
+        vec![0x3f00_0000, 0x3f35_04f3, 0x7f80_0000, 0xff80_0000]
+    );
+    // TileLang's T.ieee_frsqrt has no rounding mode, and none for float64
+    refused_with(
+        "C[0] = T.ieee_frsqrt(T.float32(A[0]), \"rz\")",
+        "T.ieee_frsqrt",
+        "takes one operand and no rounding mode",
+        None,
+    );
+    refused_with(
+        "C[0] = T.ieee_frsqrt(T.float64(A[0]))",
+        "T.ieee_frsqrt",
+        "IEEE frsqrt is not supported for float64",
+        Some("T.ieee_fsqrt"),
+    );
+}
+
 // ---- T.Parallel: independent iterations ---------------------------------------------
 
 /// The UB report of `body` (int32 A of 4, C of 4).

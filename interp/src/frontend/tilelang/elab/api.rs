@@ -256,6 +256,9 @@ impl<'m> Elab<'m> {
                 Ok(Value(Val::Num(self.cast(v, d, span)?)))
             }
             _ if f.starts_with("ieee_") => {
+                if f == "ieee_frsqrt" && vals.len() > 1 {
+                    return err(span, "T.ieee_frsqrt takes one operand and no rounding mode");
+                }
                 let mode = if vals.len() > expr::ieee_arity(f) {
                     match vals.pop() {
                         Some(Val::Py(Const::Str(m))) => expr::rounding_mode(&m, span)?,

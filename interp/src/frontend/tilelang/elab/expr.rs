@@ -962,11 +962,8 @@ impl<'m> Elab<'m> {
                     _ => return err(span, format!("T.{f} of an integer dtype")),
                 }))
             }
-            "ieee_add" | "ieee_sub" | "ieee_mul" | "ieee_fdiv" | "ieee_fsqrt" | "ieee_frcp" | "ieee_fmaf" => {
-                self.ieee(f, c, span)
-            }
-            "ieee_frsqrt" => err(span, "T.ieee_frsqrt is not supported by ksem yet")
-                .map_err(|d| d.with_help("use T.ieee_frcp(T.ieee_fsqrt(x, \"rn\"), \"rn\") if two roundings are acceptable")),
+            "ieee_add" | "ieee_sub" | "ieee_mul" | "ieee_fdiv" | "ieee_fsqrt" | "ieee_frcp"
+            | "ieee_fmaf" | "ieee_frsqrt" => self.ieee(f, c, span),
             "alloc_shared" | "alloc_fragment" | "alloc_local" => {
                 let (shape, d) = self.shape_and_dtype(c, &format!("T.{f}"), None, span)?;
                 let space = if f == "alloc_shared" {
@@ -977,10 +974,21 @@ impl<'m> Elab<'m> {
                 Ok(Val::Buf(self.alloc(f, d, shape, space, false, span)))
             }
             "alloc_global" => {
-                let (shape, d) = self.shape_and_dtype(c, "T.alloc_global", Some(DType::F32), span)?;
+                let (shape, d) =
+                    self.shape_and_dtype(c, "T.alloc_global", Some(DType::F32), span)?;
                 // global memory every block sees: made zeroed, reported as an output
-                let made = self.params.iter().filter(|p| p.name.starts_with("alloc_global")).count();
-                Ok(Val::Buf(self.global_param(&format!("alloc_global{made}"), d, shape, true, span)))
+                let made = self
+                    .params
+                    .iter()
+                    .filter(|p| p.name.starts_with("alloc_global"))
+                    .count();
+                Ok(Val::Buf(self.global_param(
+                    &format!("alloc_global{made}"),
+                    d,
+                    shape,
+                    true,
+                    span,
+                )))
             }
             "empty" => err(
                 span,
@@ -1041,6 +1049,14 @@ impl<'m> Elab<'m> {
     /// `"rn"`, `"rz"`, `"ru"` or `"rd"`, exact (CUDA's `__fadd_rz` …).
     pub(super) fn ieee(&mut self, f: &str, c: &ast::ExprCall, span: Span) -> DResult<Val> {
         let arity = ieee_arity(f);
+        if f == "ieee_frsqrt" {
+            // TileLang's T.ieee_frsqrt(x) has no rounding mode: it is
+            // CUDA's __frsqrt_rn (codegen_cuda.cc CUDAIEEEMath)
+            if c.args.len() != 1 || !c.keywords.is_empty() {
+                return err(span, "T.ieee_frsqrt takes one operand and no rounding mode")
+                    .map_err(|d| d.with_help("it always rounds to nearest even (\"rn\")"));
+            }
+        }
         if c.args.len() < arity || c.args.len() > arity + 1 {
             return err(
                 span,
@@ -1086,6 +1102,12 @@ impl<'m> Elab<'m> {
         let mut it = vals.into_iter();
         let x = self.num(it.next().expect("one operand"), span)?;
         let d = dtype_of(&x);
+        if f == "ieee_frsqrt" && d == DType::F64 {
+            // measured in TileLang's CUDA code generator (CUDAIEEEMath)
+            return err(span, "IEEE frsqrt is not supported for float64 in CUDA").map_err(|e| {
+                e.with_help("use T.ieee_fsqrt followed by T.ieee_frcp (two roundings)")
+            });
+        }
         if !matches!(d, DType::F32 | DType::F64) {
             return err(
                 span,
@@ -1116,16 +1138,15 @@ impl<'m> Elab<'m> {
             "ieee_fdiv" => b(IeeeBinary::Div),
             "ieee_fsqrt" => unary(UnOp::Ieee(IeeeUnary::Sqrt, mode), x, span),
             "ieee_frcp" => unary(UnOp::Ieee(IeeeUnary::Rcp, mode), x, span),
+            "ieee_frsqrt" => unary(UnOp::Ieee(IeeeUnary::Rsqrt, mode), x, span),
             _ => {
-                if mode != Rounding::NearestEven {
-                    return err(span, "T.ieee_fmaf with a rounding mode other than \"rn\" is not supported by ksem yet");
-                }
                 let ty = x.ty.clone();
                 mk(
                     ExprKind::Fma(
                         Box::new(x),
                         Box::new(rest[0].clone()),
                         Box::new(rest[1].clone()),
+                        mode,
                     ),
                     ty,
                     span,
@@ -1287,7 +1308,7 @@ fn value_call_arity(f: &str) -> Option<usize> {
 /// The number of operands of `T.ieee_*` (before the rounding mode).
 pub(super) fn ieee_arity(f: &str) -> usize {
     match f {
-        "ieee_fsqrt" | "ieee_frcp" => 1,
+        "ieee_fsqrt" | "ieee_frcp" | "ieee_frsqrt" => 1,
         "ieee_fmaf" => 3,
         _ => 2,
     }
