@@ -70,7 +70,7 @@ SIZES = {
     "threads": 128, "num_threads": 128, "num_stages": 2, "num_split": 1,
     "split_k": 2, "splitK": 2, "chunk_size": 32, "block_size": 32, "BLOCK_SIZE": 32,
     "block_H": 2, "block_h": 2, "block_S": 32, "page_block_size": 32,
-    "num_split_q": 1, "topk": 4, "topK": 4, "num_blocks": 2, "selected_blocks": 2,
+    "num_split_q": 1, "topk": 64, "topK": 64, "num_blocks": 2, "selected_blocks": 2,
 }
 
 # Per-kernel values ("FILE:KERNEL" relative to EXAMPLES) that SIZES gets

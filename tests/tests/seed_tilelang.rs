@@ -1016,6 +1016,75 @@ fn eager_kernels_as_the_examples_write_them() {
 }
 
 #[test]
+fn host_python_of_the_examples_sizes_dtypes_and_hints() {
+    // tilelang's examples: `KH, KW = K, K` names a T.const size that a
+    // tensor's shape binds (example_convolution.py), `math.gcd`,
+    // `DataType(dtype).bits` (example_gemv.py), the register-count hints
+    // (which set PTX's setmaxnreg only) and T.cast(value, dtype), whose
+    // operands come in the other order than T.Cast(dtype, value)
+    // (tilelang/language/tir/ir.py: `def cast(value, dtype, …)`)
+    let src = r#"import math
+import tilelang
+import tilelang.language as T
+from tvm import DataType
+
+
+@tilelang.jit
+def k(A, blk=4):
+    M, K = T.const("M, K")
+    KH, KW = K, K
+    g = math.gcd(12, blk * 2)
+    bits = DataType("float16").bits
+    A: T.Tensor((M, KH), "float32")
+    B = T.empty((M, 4), "float32")
+    with T.Kernel(1, threads=128) as bx:
+        T.no_set_max_nreg()
+        T.disable_warp_group_reg_alloc()
+        T.set_max_nreg(240, 1)
+        for i in T.Parallel(M):
+            B[i, 0] = T.cast(KW, "float32")
+            B[i, 1] = T.cast(g, "float32")
+            B[i, 2] = T.Cast("float32", bits)
+            B[i, 3] = T.cast(A[i, 0] * 2.5, "int32")
+    return B
+"#;
+    let text = json!({"kernel": "k", "args": {"A": {"buffer": {"dtype": "float32", "shape": [2, 3], "data": [1.0, 0.0, 0.0, -3.0, 0.0, 0.0]}}}}).to_string();
+    let r = run_clean(src, &parse_launch(&text).unwrap());
+    // KW = K = 3 (A's second dimension); gcd(12, 8) = 4; float16 has 16
+    // bits; int32(2.5) = 2 and int32(-7.5) = -7 (truncation), back to float
+    assert_eq!(
+        bits(&r, "B"),
+        f32_bits(&[3.0, 4.0, 16.0, 2.0, 3.0, 4.0, 16.0, -7.0])
+    );
+}
+
+#[test]
+fn reinterpret_keeps_the_bits() {
+    // T.reinterpret(value, dtype) (TVM's reinterpret, as deepseek_v4's
+    // act_quant.py uses it): 1.0f is 0x3f800000; + 1 on the bits is the
+    // float after 1; different widths are refused
+    let src = prim(
+        1,
+        "A: T.Tensor((2,), \"float32\"), C: T.Tensor((2,), \"float32\"), U: T.Tensor((2,), \"uint32\")",
+        "for i in T.serial(2):\n    U[i] = T.reinterpret(A[i], \"uint32\")\n    C[i] = T.reinterpret(T.reinterpret(A[i], \"uint32\") + T.uint32(1), \"float32\")",
+    );
+    let l = args(json!({
+        "A": buf("float32", json!([1.0, -2.0])),
+        "C": zeros("float32", 2),
+        "U": zeros("uint32", 2),
+    }));
+    let r = run_clean(&src, &l);
+    assert_eq!(bits(&r, "U"), vec![0x3f80_0000, 0xc000_0000]);
+    assert_eq!(bits(&r, "C"), vec![0x3f80_0001, 0xc000_0001]);
+    refused_with(
+        "C[0] = T.reinterpret(A[0], \"int8\")",
+        "T.reinterpret",
+        "the widths differ",
+        None,
+    );
+}
+
+#[test]
 fn atomics_add_without_racing() {
     // T.atomic_add from every T.Parallel iteration and every block into one
     // element is not a race; the element form and the tile form

@@ -88,6 +88,19 @@ pub fn eval(lang: &[String], env: &HashMap<String, Const>, e: &ast::Expr) -> DRe
                 .map(|x| eval(lang, env, x))
                 .collect::<DResult<_>>()?,
         ),
+        // `DataType(dtype).bits` (`from tvm import DataType`, `tvm.DataType`)
+        ast::Expr::Attribute(a) if a.attr.as_str() == "bits" && is_data_type_call(&a.value) => {
+            let ast::Expr::Call(c) = &*a.value else {
+                return Err(not_const(here));
+            };
+            match c.args.as_slice() {
+                [x] => match eval(lang, env, x)?.as_dtype() {
+                    Some(d) => Const::Int(d.bits() as i128),
+                    None => return Err(not_const(here)),
+                },
+                _ => return Err(not_const(here)),
+            }
+        }
         ast::Expr::Attribute(_) => {
             let p = super::super::py::dotted(e).ok_or_else(|| not_const(here))?;
             let (base, last) = p.rsplit_once('.').ok_or_else(|| not_const(here))?;
@@ -181,6 +194,15 @@ pub fn eval(lang: &[String], env: &HashMap<String, Const>, e: &ast::Expr) -> DRe
     })
 }
 
+/// Whether `e` is a call of TVM's `DataType` (`DataType(x)`, `tvm.DataType(x)`).
+fn is_data_type_call(e: &ast::Expr) -> bool {
+    match e {
+        ast::Expr::Call(c) => super::super::py::dotted(&c.func)
+            .is_some_and(|p| p == "DataType" || p.ends_with(".DataType")),
+        _ => false,
+    }
+}
+
 /// Python's truth value of a constant (`None` where it has none here).
 pub fn truthy(c: &Const) -> Option<bool> {
     Some(match c {
@@ -226,7 +248,7 @@ fn compare(op: ast::CmpOp, a: &Const, b: &Const) -> Option<bool> {
 }
 
 /// The host functions a factory or an eager kernel's prologue calls on
-/// constants: `T.ceildiv`, `tilelang.cdiv`, `math.ceil/floor/sqrt/log2/log`,
+/// constants: `T.ceildiv`, `tilelang.cdiv`, `math.ceil/floor/sqrt/log2/log/gcd`,
 /// `min`, `max`, `abs`, `int`, `float`, `bool`, `len` of a tuple.
 fn call(lang: &[String], f: &str, args: &[Const]) -> Option<Const> {
     let last = f.rsplit('.').next().unwrap_or(f);
@@ -259,6 +281,16 @@ fn call(lang: &[String], f: &str, args: &[Const]) -> Option<Const> {
             })
         }
         ("log2", [x]) if f == "math.log2" => Const::Float(num(x)?.log2()),
+        ("gcd", _) if f == "math.gcd" => {
+            let g = ints?.into_iter().fold(0i128, |a, b| {
+                let (mut a, mut b) = (a.abs(), b.abs());
+                while b != 0 {
+                    (a, b) = (b, a % b);
+                }
+                a
+            });
+            Const::Int(g)
+        }
         ("log", [x]) if f == "math.log" => Const::Float(num(x)?.ln()),
         ("min" | "max", _) if f == last && args.len() >= 2 => match ints.as_deref() {
             Some(v) => Const::Int(if last == "min" {

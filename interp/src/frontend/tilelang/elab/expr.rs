@@ -195,6 +195,12 @@ impl<'m> Elab<'m> {
     }
 
     pub(super) fn attribute(&mut self, a: &ast::ExprAttribute) -> DResult<Val> {
+        if a.attr.as_str() == "bits" && matches!(&*a.value, ast::Expr::Call(_)) {
+            // `DataType(dtype).bits`: host Python on a constant
+            if let Ok(c) = self.py_value(&ast::Expr::Attribute(a.clone())) {
+                return Ok(Val::Py(c));
+            }
+        }
         let base = self.expr(&a.value)?;
         let attr = a.attr.as_str();
         match base {
@@ -939,12 +945,47 @@ impl<'m> Elab<'m> {
                 let cond = self.cond(&c.args[0])?;
                 self.lazy_select(cond, &c.args[1], &c.args[2], span)
             }
-            "Cast" | "cast" => {
-                if c.args.len() != 2 {
-                    return err(span, "T.Cast takes (dtype, value)");
+            "reinterpret" => {
+                // T.reinterpret(value, dtype): the same bits as another
+                // dtype of the same width (TVM refuses other widths)
+                if c.args.len() != 2 || !c.keywords.is_empty() {
+                    return err(span, "T.reinterpret takes (value, dtype)");
                 }
-                let d = self.dtype_arg(&c.args[0])?;
-                let v = self.expr(&c.args[1])?;
+                let d = self.dtype_arg(&c.args[1])?;
+                let v = self.expr(&c.args[0])?;
+                let x = self.num(v, span)?;
+                let from = dtype_of(&x);
+                if from.bits() != d.bits() || from == DType::Bool || d == DType::Bool {
+                    return err(
+                        span,
+                        format!(
+                            "T.reinterpret from {} to {}: the widths differ",
+                            types::dtype_name(from),
+                            types::dtype_name(d)
+                        ),
+                    );
+                }
+                Ok(Val::Num(mk(
+                    ExprKind::Cast(Box::new(x), CastKind::Bitcast),
+                    Type::scalar(d),
+                    span,
+                )))
+            }
+            "Cast" | "cast" => {
+                // TVM's T.Cast(dtype, value) but T.cast(value, dtype)
+                // (tilelang/language/tir/ir.py; its rounding hints are not
+                // taken)
+                let (d_at, v_at) = if f == "Cast" { (0, 1) } else { (1, 0) };
+                if c.args.len() != 2 || !c.keywords.is_empty() {
+                    let form = if f == "Cast" {
+                        "(dtype, value)"
+                    } else {
+                        "(value, dtype)"
+                    };
+                    return err(span, format!("T.{f} takes {form}"));
+                }
+                let d = self.dtype_arg(&c.args[d_at])?;
+                let v = self.expr(&c.args[v_at])?;
                 Ok(Val::Num(self.cast(v, d, span)?))
             }
             "min_value" | "max_value" | "infinity" => {
