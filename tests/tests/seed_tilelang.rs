@@ -999,6 +999,21 @@ fn a_factory_runs_the_kernel_it_returns_and_its_host_ifs() {
 }
 
 #[test]
+fn a_factory_s_dynamic_sizes_take_the_launch_s_shapes() {
+    // `total = T.dynamic("total")` in a factory (block_causal_attention_varlen.py,
+    // deepseek_v32/inference/kernel.py): the size is read off the launch's
+    // tensor whose shape names it, directly or through a shape list
+    let src = "def k(heads):\n    total = T.dynamic(\"total\")\n    shape = [total, heads]\n\n    @T.prim_func\n    def main(Q: T.Tensor(shape, \"int32\"), A: T.Tensor((4,), \"int32\")):\n        with T.Kernel(1, threads=1) as bx:\n            A[0] = total\n            A[1] = Q[total - 1, heads - 1]\n\n    return main\n";
+    let text = json!({"kernel": "k", "factory_args": {"heads": 2},
+        "args": {"Q": {"buffer": {"dtype": "int32", "shape": [3, 2], "data": [1, 2, 3, 4, 5, 6]}},
+                 "A": zeros("int32", 4)}})
+    .to_string();
+    let r = run_clean(&module(src), &parse_launch(&text).unwrap());
+    // total = 3 rows; Q[2, 1] = 6
+    assert_eq!(ints(&r, "A")[..2], [3, 6]);
+}
+
+#[test]
 fn eager_kernels_as_the_examples_write_them() {
     // `import tilelang as tl` / `@tl.jit`, a T.const size used before the
     // annotation that binds it, a list-form shape, a host assert, tuple

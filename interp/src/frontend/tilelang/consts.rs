@@ -423,7 +423,23 @@ pub fn call_factory(
         }
     }
     let mut kernels: HashMap<String, ast::StmtFunctionDef> = HashMap::new();
-    match run_host(m, &f.body, &mut env, &mut kernels)? {
+    let before = env.clone();
+    let mut ret = run_host(m, &f.body, &mut env, &mut kernels)?;
+    // `M = T.dynamic("M")` sizes take this launch's values, read off the
+    // shapes of the returned kernel's tensors; then the host code runs
+    // again with them known
+    if let Some(ast::Expr::Name(n)) = &ret {
+        if let Some(k) = kernels.get(n.id.as_str()) {
+            let sizes = dynamic_sizes(m, &f.body, k, launch);
+            if !sizes.is_empty() {
+                env = before;
+                env.extend(sizes);
+                kernels.clear();
+                ret = run_host(m, &f.body, &mut env, &mut kernels)?;
+            }
+        }
+    }
+    match ret {
         Some(ret) => match &ret {
             ast::Expr::Name(n) => match kernels.get(n.id.as_str()) {
                 Some(k) => Ok((k.clone(), env)),
@@ -470,6 +486,11 @@ fn run_host(
             {
                 kernels.insert(inner.name.to_string(), inner.clone());
             }
+            // a `T.dynamic` size already bound to the launch's value
+            ast::Stmt::Assign(asg)
+                if is_dynamic(m, &asg.value)
+                    && matches!(asg.targets.as_slice(),
+                        [ast::Expr::Name(n)] if env.contains_key(n.id.as_str())) => {}
             ast::Stmt::Assign(asg) => {
                 let v = eval(&m.lang, env, &asg.value);
                 for t in &asg.targets {
@@ -528,6 +549,86 @@ fn run_host(
         }
     }
     Ok(None)
+}
+
+/// Whether `e` is `T.dynamic(…)` or `T.symbolic(…)`: a size known only at
+/// launch.
+fn is_dynamic(m: &Module, e: &ast::Expr) -> bool {
+    let ast::Expr::Call(c) = e else { return false };
+    super::super::py::dotted(&c.func).is_some_and(|p| {
+        m.lang
+            .iter()
+            .any(|l| p == format!("{l}.dynamic") || p == format!("{l}.symbolic"))
+    })
+}
+
+/// The values of a factory's `T.dynamic` sizes for `launch`: a size named
+/// by a dimension of a tensor parameter of `kernel` (directly, or through a
+/// name the factory binds to a shape list, `shape = [total, heads, dim]`)
+/// takes that dimension of the launch's buffer.
+fn dynamic_sizes(
+    m: &Module,
+    body: &[ast::Stmt],
+    kernel: &ast::StmtFunctionDef,
+    launch: &Launch,
+) -> HashMap<String, Const> {
+    let mut dynamic: Vec<String> = Vec::new();
+    let mut shapes: HashMap<String, Vec<ast::Expr>> = HashMap::new();
+    for s in body {
+        let ast::Stmt::Assign(a) = s else { continue };
+        let [ast::Expr::Name(n)] = a.targets.as_slice() else {
+            continue;
+        };
+        match &*a.value {
+            v if is_dynamic(m, v) => dynamic.push(n.id.to_string()),
+            ast::Expr::Tuple(t) => {
+                shapes.insert(n.id.to_string(), t.elts.clone());
+            }
+            ast::Expr::List(t) => {
+                shapes.insert(n.id.to_string(), t.elts.clone());
+            }
+            _ => {}
+        }
+    }
+    let mut out = HashMap::new();
+    if dynamic.is_empty() {
+        return out;
+    }
+    for p in kernel.args.args.iter().chain(&kernel.args.kwonlyargs) {
+        let Some(ann) = p.def.annotation.as_deref() else {
+            continue;
+        };
+        let Some(ast::Expr::Call(c)) = super::elab::tensor_call(ann) else {
+            continue;
+        };
+        let items = match c.args.first() {
+            Some(ast::Expr::Tuple(t)) => t.elts.clone(),
+            Some(ast::Expr::List(t)) => t.elts.clone(),
+            Some(ast::Expr::Name(n)) => match shapes.get(n.id.as_str()) {
+                Some(v) => v.clone(),
+                None => continue,
+            },
+            _ => continue,
+        };
+        let Some(crate::launch::ArgSpec::Buffer {
+            bits, shape: given, ..
+        }) = launch.arg(p.def.arg.as_str())
+        else {
+            continue;
+        };
+        let actual: Vec<usize> = given.clone().unwrap_or_else(|| vec![bits.len()]);
+        if actual.len() != items.len() {
+            continue;
+        }
+        for (it, &n) in items.iter().zip(&actual) {
+            if let ast::Expr::Name(s) = it {
+                if dynamic.iter().any(|d| d == s.id.as_str()) {
+                    out.entry(s.id.to_string()).or_insert(Const::Int(n as i128));
+                }
+            }
+        }
+    }
+    out
 }
 
 /// Binds an assignment target to a value (`None`: not known at compile
