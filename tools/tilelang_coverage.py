@@ -76,7 +76,25 @@ SIZES = {
 # Per-kernel values ("FILE:KERNEL" relative to EXAMPLES) that SIZES gets
 # wrong: "factory"/"consts" entries replace SIZES' values, "ints" gives the
 # value range [low, high) of an integer tensor by parameter name.
+CONV = {"factory": {"S": 1, "D": 1, "P": 1},
+        "consts": {"N": 1, "C": 16, "H": 8, "W": 8, "F": 16, "K": 3}}
 OVERRIDES = {
+    "analyze/example_conv_analyze.py:kernel": CONV,
+    "convolution/example_convolution.py:convolution": CONV,
+    "convolution/example_convolution_autotune.py:convolution": CONV,
+    "deepseek_deepgemm/example_deepgemm_fp8_2xAcc.py:tl_gemm": {
+        "factory": {"in_dtype": "float8_e4m3fn", "out_dtype": "bfloat16",
+                    "accum_dtype": "float32"}},
+    "dequantize_gemm/example_dequant_gemm_w4a8.py:_convert_test": {
+        "factory": {"in_dtype": "int8"}},
+    "dequantize_gemm/example_dequant_gemm_w4a8.py:matmul_int8xint4": {
+        "factory": {"in_dtype": "int8"}},
+    "deepseek_mhc/example_mhc_post.py:mhc_post_tilelang": {
+        "factory": {"hc": 4, "hidden": 64}, "consts": {"num_tokens": 8}},
+    "deepseek_mhc/example_mhc_pre.py:mhc_pre_big_fuse_tilelang": {
+        "factory": {"hc": 4, "hidden_size": 64}, "consts": {"num_tokens": 8}},
+    "deepseek_mhc/example_mhc_bwd.py:sinkhorn_bwd_implicit_cg": {
+        "consts": {"seqlen": 8, "n_stream": 4}},
 }
 
 DTYPE_NAMES = {
@@ -152,7 +170,8 @@ class Lang(Stub):
         if a in ("ceildiv", "cdiv"):
             return lambda x, y: -(-int(x) // int(y))
         if a in ("dynamic", "symbolic", "Var"):
-            return lambda name, *r, **kw: Sym(name, size_of(name, None))
+            return lambda name, *r, **kw: Sym(
+                name, self._consts.setdefault(name, size_of(name, None)))
         if a == "const":
             def const(names, *r, **kw):
                 vals = [self._consts.setdefault(n.strip(), size_of(n.strip(), None))

@@ -168,13 +168,18 @@ impl Gen {
                     // IEEE operations with a rounding mode (the C target
                     // cannot compile them: refusals against real TileLang)
                     self.features.insert("ieee");
-                    let f = *self.rng.pick(&[
+                    let mut f = *self.rng.pick(&[
                         "ieee_add",
                         "ieee_sub",
                         "ieee_mul",
                         "ieee_fmaf",
                         "ieee_frsqrt",
                     ]);
+                    if f == "ieee_frsqrt" && is_const(&a) {
+                        // a folded 1/sqrt may be a NaN, which has no literal
+                        // (T.ieee_fmaf is never folded: a or b is not constant)
+                        f = "ieee_add";
+                    }
                     let mode = *self.rng.pick(&["rn", "rz", "ru", "rd"]);
                     let a = self.convert_to(el, a, d)?;
                     let b = self.convert_to(el, b, d)?;
