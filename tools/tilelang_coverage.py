@@ -78,6 +78,8 @@ SIZES = {
 # value range [low, high) of an integer tensor by parameter name.
 CONV = {"factory": {"S": 1, "D": 1, "P": 1},
         "consts": {"N": 1, "C": 16, "H": 8, "W": 8, "F": 16, "K": 3}}
+MAMBA = {"consts": {"batch": 1, "seqlen": 64, "chunk_size": 64, "ngroups": 1,
+                    "nheads": 2, "headdim": 64, "dstate": 64}}
 OVERRIDES = {
     "analyze/example_conv_analyze.py:kernel": CONV,
     "convolution/example_convolution.py:convolution": CONV,
@@ -93,6 +95,8 @@ OVERRIDES = {
         "factory": {"hc": 4, "hidden": 64}, "consts": {"num_tokens": 8}},
     "deepseek_mhc/example_mhc_pre.py:mhc_pre_big_fuse_tilelang": {
         "factory": {"hc": 4, "hidden_size": 64}, "consts": {"num_tokens": 8}},
+    "linear_attention/example_mamba_chunk_state.py:chunk_state_fwd": MAMBA,
+    "linear_attention/example_mamba_chunk_scan.py:chunk_scan_fwd": MAMBA,
     "deepseek_mhc/example_mhc_bwd.py:sinkhorn_bwd_implicit_cg": {
         "consts": {"seqlen": 8, "n_stream": 4}},
 }
