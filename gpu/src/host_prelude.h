@@ -141,6 +141,52 @@ KSEM_DIRECTED_ALL(float, __f, rd, FE_DOWNWARD, sqrtf)
 KSEM_DIRECTED_ALL(double, __d, rz, FE_TOWARDZERO, sqrt)
 KSEM_DIRECTED_ALL(double, __d, ru, FE_UPWARD, sqrt)
 KSEM_DIRECTED_ALL(double, __d, rd, FE_DOWNWARD, sqrt)
+// fused multiply-add in each rounding mode: C's fma under the host's
+// rounding mode (a single rounding of the exact a*b + c, as IEEE 754 asks).
+#define KSEM_DIRECTED_FMA(T, NAME, MODE, FMA)                                      \
+  static inline T NAME(T a, T b, T c) {                                            \
+    int old = fegetround();                                                        \
+    fesetround(MODE);                                                              \
+    volatile T x = a, y = b, z = c;                                                \
+    volatile T r = FMA(x, y, z);                                                   \
+    fesetround(old);                                                               \
+    return r;                                                                      \
+  }
+KSEM_DIRECTED_FMA(float, __fmaf_rn, FE_TONEAREST, fmaf)
+KSEM_DIRECTED_FMA(float, __fmaf_rz, FE_TOWARDZERO, fmaf)
+KSEM_DIRECTED_FMA(float, __fmaf_ru, FE_UPWARD, fmaf)
+KSEM_DIRECTED_FMA(float, __fmaf_rd, FE_DOWNWARD, fmaf)
+KSEM_DIRECTED_FMA(double, __fma_rn, FE_TONEAREST, fma)
+KSEM_DIRECTED_FMA(double, __fma_rz, FE_TOWARDZERO, fma)
+KSEM_DIRECTED_FMA(double, __fma_ru, FE_UPWARD, fma)
+KSEM_DIRECTED_FMA(double, __fma_rd, FE_DOWNWARD, fma)
+// CUDA's __frsqrt_rn: 1/sqrt(a) correctly rounded to nearest even, computed
+// exactly on integers as interp/src/ieee.rs rsqrt does: a = m * 2^e with e
+// even, 1/sqrt(a) = sqrt(2^126 / m) * 2^(-63 - e/2); the result of a finite
+// positive float is always a normal float.
+static inline float __frsqrt_rn(float a) {
+  if (a != a || a < 0.0f) return sqrtf(a);
+  if (a == 0.0f) return copysignf(INFINITY, a);
+  if (isinf(a)) return 0.0f;
+  int e2;
+  float fr = frexpf(a, &e2);  // a = fr * 2^e2, fr in [0.5, 1), exact
+  unsigned long long m = (unsigned long long)ldexpf(fr, 24);
+  int e = e2 - 24;
+  if (e & 1) { m <<= 1; e -= 1; }
+  unsigned __int128 n = (unsigned __int128)1 << 126;
+  unsigned __int128 q = n / m, rem = n % m;
+  unsigned long long s = (unsigned long long)sqrtl((long double)q);
+  while ((unsigned __int128)s * s > q) s--;
+  while ((unsigned __int128)(s + 1) * (s + 1) <= q) s++;
+  bool sticky = rem != 0 || (unsigned __int128)s * s != q;
+  // value = s (+ sticky) * 2^(-63 - e/2); round s to 24 significant bits
+  int bits = 64 - __builtin_clzll(s);
+  int drop = bits - 24;
+  unsigned long long kept = s >> drop, low = s & ((1ull << drop) - 1), half = 1ull << (drop - 1);
+  bool up = low > half || (low == half && (sticky || (kept & 1)));
+  kept += up;
+  return ldexpf((float)kept, drop - 63 - e / 2);
+}
 static inline float __frcp_rn(float a) { return 1.0f / a; }
 static inline double __drcp_rn(double a) { return 1.0 / a; }
 static inline float rsqrtf(float a) { return 1.0f / sqrtf(a); }

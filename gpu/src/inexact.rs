@@ -76,7 +76,7 @@ impl Inexact {
             ExprKind::Unary(op, x) => matches!(op, UnOp::Math(f) if f.is_inexact()) || self.expr(x),
             ExprKind::Binary(op, a, b) => op.is_inexact() || self.expr(a) || self.expr(b),
             ExprKind::Select(c, a, b)
-            | ExprKind::Fma(c, a, b)
+            | ExprKind::Fma(c, a, b, _)
             | ExprKind::Dot {
                 a: c, b: a, acc: b, ..
             } => self.expr(c) || self.expr(a) || self.expr(b),
@@ -235,7 +235,7 @@ impl Inexact {
                 self.visit(b);
             }
             ExprKind::Select(a, b, c)
-            | ExprKind::Fma(a, b, c)
+            | ExprKind::Fma(a, b, c, _)
             | ExprKind::Dot { a, b, acc: c, .. } => {
                 self.visit(a);
                 self.visit(b);

@@ -490,9 +490,30 @@ pub(crate) fn unary_c(op: UnOp, d: DType, a: &str) -> String {
         UnOp::Ieee(o, r) => format!(
             "ksem_ieee1<{}>({}, {}, {a})",
             dt(d),
-            matches!(o, IeeeUnary::Rcp) as u8,
+            ieee_unary_id(o),
             rounding_id(r)
         ),
+    }
+}
+
+/// The C expression of `a * b + c` of dtype `d` rounded once by `r`.
+pub(crate) fn fma_c(d: DType, r: Rounding, a: &str, b: &str, c: &str) -> String {
+    match r {
+        Rounding::NearestEven => format!("ksem_fma<{}>({a}, {b}, {c})", dt(d)),
+        r => format!(
+            "ksem_ieee_fma<{}>({}, {a}, {b}, {c})",
+            dt(d),
+            rounding_id(r)
+        ),
+    }
+}
+
+/// The runtime's number for a rounded unary operation (`ksem_ieee1`).
+fn ieee_unary_id(o: IeeeUnary) -> u8 {
+    match o {
+        IeeeUnary::Sqrt => 0,
+        IeeeUnary::Rcp => 1,
+        IeeeUnary::Rsqrt => 2,
     }
 }
 
@@ -1054,17 +1075,11 @@ impl<'a> Lower<'a> {
                 let rhs = format!("({} != 0 ? {} : {})", cv.at(), av.at(), bv.at());
                 self.elementwise(e, rhs)
             }
-            ExprKind::Fma(a, b, c) => {
+            ExprKind::Fma(a, b, c, r) => {
                 let av = self.expr(a)?;
                 let bv = self.expr(b)?;
                 let cv = self.expr(c)?;
-                let rhs = format!(
-                    "ksem_fma<{}>({}, {}, {})",
-                    dt(out_d),
-                    av.at(),
-                    bv.at(),
-                    cv.at()
-                );
+                let rhs = fma_c(out_d, *r, &av.at(), &bv.at(), &cv.at());
                 self.elementwise(e, rhs)
             }
             ExprKind::Load { ptr, mask, other } => {

@@ -329,9 +329,9 @@ impl SimtLower<'_> {
                 let (cv, av, bv) = (self.expr(c)?, self.expr(a)?, self.expr(b)?);
                 format!("({cv} != 0 ? {av} : {bv})")
             }
-            ExprKind::Fma(a, b, c) => {
+            ExprKind::Fma(a, b, c, r) => {
                 let (av, bv, cv) = (self.expr(a)?, self.expr(b)?, self.expr(c)?);
-                format!("ksem_fma<{}>({av}, {bv}, {cv})", dt(d))
+                crate::lower::fma_c(d, *r, &av, &bv, &cv)
             }
             ExprKind::Load { ptr, mask, other } => {
                 let ld = match self.place(ptr)? {

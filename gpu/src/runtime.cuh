@@ -478,7 +478,8 @@ template <int D> KSEM_FN ku64 ksem_ieee2(int op, int mode, ku64 a, ku64 b) {
     return ksem_f64_result(ksem_ieee2_f64(op, mode, ksem_f64(a), ksem_f64(b)), a, b, 0, 2);
   }
 }
-// op: 0 sqrt, 1 rcp
+// op: 0 sqrt, 1 rcp, 2 rsqrt (float32 and rn only: __frsqrt_rn, as
+// TileLang's T.ieee_frsqrt; ieee.rs rsqrt)
 template <int D> KSEM_FN ku64 ksem_ieee1(int op, int mode, ku64 a) {
   if constexpr (D == KF32) {
     float x = ksem_f32(a), r;
@@ -486,7 +487,8 @@ template <int D> KSEM_FN ku64 ksem_ieee1(int op, int mode, ku64 a) {
       case 0: r = __fsqrt_rn(x); break; case 1: r = __fsqrt_rz(x); break;
       case 2: r = __fsqrt_ru(x); break; case 3: r = __fsqrt_rd(x); break;
       case 4: r = __frcp_rn(x); break; case 5: r = __frcp_rz(x); break;
-      case 6: r = __frcp_ru(x); break; default: r = __frcp_rd(x); break;
+      case 6: r = __frcp_ru(x); break; case 7: r = __frcp_rd(x); break;
+      default: r = __frsqrt_rn(x); break;
     }
     return ksem_canon32(r);
   } else {
@@ -498,6 +500,30 @@ template <int D> KSEM_FN ku64 ksem_ieee1(int op, int mode, ku64 a) {
       case 6: r = __drcp_ru(x); break; default: r = __drcp_rd(x); break;
     }
     return ksem_f64_result(r, a);
+  }
+}
+
+// a*b + c rounded once in mode 1 rz, 2 ru, 3 rd (ieee.rs fma; mode 0 is
+// ksem_fma): CUDA's __fmaf_r? / __fma_r?. float32 and float64 only.
+template <int D> KSEM_FN ku64 ksem_ieee_fma(int mode, ku64 a, ku64 b, ku64 c) {
+  if constexpr (D == KF32) {
+    float x = ksem_f32(a), y = ksem_f32(b), z = ksem_f32(c), r;
+    switch (mode) {
+      case 1: r = __fmaf_rz(x, y, z); break;
+      case 2: r = __fmaf_ru(x, y, z); break;
+      case 3: r = __fmaf_rd(x, y, z); break;
+      default: r = __fmaf_rn(x, y, z); break;
+    }
+    return ksem_canon32(r);
+  } else {
+    double x = ksem_f64(a), y = ksem_f64(b), z = ksem_f64(c), r;
+    switch (mode) {
+      case 1: r = __fma_rz(x, y, z); break;
+      case 2: r = __fma_ru(x, y, z); break;
+      case 3: r = __fma_rd(x, y, z); break;
+      default: r = __fma_rn(x, y, z); break;
+    }
+    return ksem_f64_result(r, a, b, c, 3);
   }
 }
 

@@ -467,10 +467,49 @@ fn binary_unary_fma_all_dtypes() {
                         Box::new(x.clone()),
                         Box::new(y.clone()),
                         Box::new(z.clone()),
+                        ksem_interp::float::Rounding::NearestEven,
                     ),
                     tile(d),
                 ),
             ));
+            if matches!(d, DType::F32 | DType::F64) {
+                // the rounding-mode operations (TileLang's T.ieee_*):
+                // ieee.rs on integers against the runtime's CUDA intrinsics
+                // (the host build: C's operations under fesetround)
+                for r in [
+                    Rounding::NearestEven,
+                    Rounding::TowardZero,
+                    Rounding::Up,
+                    Rounding::Down,
+                ] {
+                    let fma = ExprKind::Fma(
+                        Box::new(x.clone()),
+                        Box::new(y.clone()),
+                        Box::new(z.clone()),
+                        r,
+                    );
+                    outs.push((format!("fma[{r:?}]"), ex(fma, tile(d))));
+                    for o in [
+                        IeeeBinary::Add,
+                        IeeeBinary::Sub,
+                        IeeeBinary::Mul,
+                        IeeeBinary::Div,
+                    ] {
+                        outs.push((format!("{o:?}[{r:?}]"), bin(BinOp::Ieee(o, r), &x, &y)));
+                    }
+                    for o in [IeeeUnary::Sqrt, IeeeUnary::Rcp] {
+                        let u = ExprKind::Unary(UnOp::Ieee(o, r), Box::new(x.clone()));
+                        outs.push((format!("{o:?}[{r:?}]"), ex(u, tile(d))));
+                    }
+                }
+                if d == DType::F32 {
+                    let u = ExprKind::Unary(
+                        UnOp::Ieee(IeeeUnary::Rsqrt, Rounding::NearestEven),
+                        Box::new(x.clone()),
+                    );
+                    outs.push(("rsqrt[rn]".into(), ex(u, tile(d))));
+                }
+            }
         } else {
             let dv = b.input("div", d, div);
             let s = b.input("sh", d, sh);

@@ -125,7 +125,15 @@ pub fn round_exact(
     let mut q: u128 = if shift <= 0 {
         m << (-shift) as u32
     } else if shift >= 128 {
-        0 // m < 2^128 <= 2^(shift-1): below half a quantum
+        // 0 < m < 2^128 <= 2^(shift-1): below half a quantum, so zero but
+        // where the rounding is away from zero (one quantum, the smallest
+        // subnormal)
+        let away = match rounding {
+            Rounding::Up => !neg,
+            Rounding::Down => neg,
+            Rounding::TowardZero | Rounding::NearestEven => false,
+        };
+        away as u128
     } else {
         let kept = m >> shift;
         let rem = m & ((1u128 << shift) - 1);

@@ -22,6 +22,9 @@ pub enum IeeeUnary {
     Sqrt,
     /// `1 / x`.
     Rcp,
+    /// `1 / sqrt(x)` correctly rounded (CUDA's `__frsqrt_rn`; TileLang's
+    /// `T.ieee_frsqrt`, float32 and round-to-nearest only).
+    Rsqrt,
 }
 
 /// A finite value `(-1)^neg * m * 2^e`.
@@ -141,6 +144,7 @@ pub fn unary(op: IeeeUnary, d: DType, r: Rounding, a: u64) -> u64 {
             let one = float::from_f64(d, 1.0, Rounding::NearestEven, Overflow::Infinity);
             binary(IeeeBinary::Div, d, r, one, a)
         }
+        IeeeUnary::Rsqrt => rsqrt(d, r, a),
         IeeeUnary::Sqrt => {
             let x = decode(d, a);
             let v = float::to_f64(d, a);
@@ -171,6 +175,105 @@ pub fn unary(op: IeeeUnary, d: DType, r: Rounding, a: u64) -> u64 {
                 Overflow::Infinity,
             )
         }
+    }
+}
+
+/// `1 / sqrt(a)` of float32 `a` rounded once by `r`. Special values as
+/// IEEE 754's rSqrt: ±0 gives ±inf, +inf gives +0, a negative number or a
+/// NaN gives the NaN `sqrt` gives. The result of a finite positive float32
+/// lies in [2^-64, 2^75], always a normal number.
+fn rsqrt(d: DType, r: Rounding, a: u64) -> u64 {
+    debug_assert_eq!(d, DType::F32, "rsqrt is computed for float32 only");
+    let v = float::to_f64(d, a);
+    let round = |neg, m, e| float::round_exact(d, neg, m, e, r, Overflow::Infinity);
+    if v.is_nan() || v < 0.0 {
+        let sq = crate::ir::UnOp::Math(crate::ir::MathFn::SqrtRn);
+        return crate::ops::unary(sq, d, a);
+    }
+    if v == 0.0 {
+        let inf = f64::INFINITY.copysign(v);
+        return float::from_f64(d, inf, Rounding::NearestEven, Overflow::Infinity);
+    }
+    if v.is_infinite() {
+        return 0;
+    }
+    // a = m * 2^e with e even; 1/sqrt(a) = sqrt(2^126 / m) * 2^(-63 - e/2).
+    // m < 2^25, so q = floor(2^126 / m) > 2^101 and its integer root has
+    // more than 50 bits; the division's remainder and the root's are a
+    // sticky bit below them.
+    let x = decode(d, a);
+    let (m, e) = if x.e % 2 != 0 {
+        (x.m << 1, x.e - 1)
+    } else {
+        (x.m, x.e)
+    };
+    let n: u128 = 1 << 126;
+    let (q, rem) = (n / m, n % m);
+    let s = isqrt(q);
+    let exact = rem == 0 && s * s == q;
+    round(false, (s << 1) | (!exact) as u128, -63 - e / 2 - 1)
+}
+
+/// `a * b + c` of float `d` (float32 or float64) with one rounding by `r`
+/// (CUDA's `__fmaf_rz` …, TileLang's `T.ieee_fmaf(a, b, c, "rz")`). NaN and
+/// infinite operands give what the round-to-nearest fma gives.
+pub fn fma(d: DType, r: Rounding, a: u64, b: u64, c: u64) -> u64 {
+    if r == Rounding::NearestEven || special(d, a) || special(d, b) || special(d, c) {
+        return crate::ops::fma(d, a, b, c);
+    }
+    let (x, y, z) = (decode(d, a), decode(d, b), decode(d, c));
+    let round = |neg, m, e| float::round_exact(d, neg, m, e, r, Overflow::Infinity);
+    // the exact product: at most 106 bits
+    let p = Exact {
+        neg: x.neg != y.neg,
+        m: x.m * y.m,
+        e: x.e + y.e,
+    };
+    if p.m == 0 {
+        if z.m == 0 {
+            // exact zeros: the sign of equal signs, else +0 (-0 rounding down)
+            let neg = if p.neg == z.neg {
+                p.neg
+            } else {
+                r == Rounding::Down
+            };
+            return round(neg, 0, 0);
+        }
+        return c; // 0 + c is c exactly
+    }
+    if z.m == 0 {
+        return round(p.neg, p.m, p.e);
+    }
+    // Put the larger operand's leading bit at bit 125 of a 126-bit window;
+    // the smaller is shifted to the same scale, bits falling below the
+    // window folded into a sticky bit at bit 0. The larger keeps all its
+    // bits (at most 106), so at least 19 bits lie below them: when the
+    // smaller lost bits it lies more than 19 bits below the larger, at most
+    // one leading bit cancels, and the rounding position (53 bits below the
+    // top at most) stays far above the sticky bit.
+    let top = |v: &Exact| v.e + 128 - v.m.leading_zeros() as i32;
+    let (big, small) = if top(&p) >= top(&z) { (p, z) } else { (z, p) };
+    let e = top(&big) - 126;
+    let scale = |v: &Exact| -> u128 {
+        let k = v.e - e;
+        if k >= 0 {
+            v.m << k
+        } else if -k >= 128 {
+            (v.m != 0) as u128
+        } else {
+            let lost = v.m & ((1u128 << -k) - 1);
+            (v.m >> -k) | (lost != 0) as u128
+        }
+    };
+    let (mb, ms) = (scale(&big), scale(&small));
+    if big.neg == small.neg {
+        round(big.neg, mb + ms, e)
+    } else if mb == ms {
+        round(r == Rounding::Down, 0, 0)
+    } else if mb > ms {
+        round(big.neg, mb - ms, e)
+    } else {
+        round(small.neg, ms - mb, e)
     }
 }
 
@@ -325,5 +428,86 @@ mod tests {
             unary(IeeeUnary::Rcp, DType::F32, Rounding::Down, three),
             0x3eaa_aaaa
         );
+    }
+
+    #[test]
+    fn fused_multiply_add_rounds_once_in_each_mode() {
+        let modes = [
+            Rounding::NearestEven,
+            Rounding::TowardZero,
+            Rounding::Up,
+            Rounding::Down,
+        ];
+        let all = |a: u64, b: u64, c: u64| modes.map(|r| fma(DType::F32, r, a, b, c));
+        // (1 + 2^-23)^2 - 1 = 2^-22 + 2^-46 exactly: half an ulp of 2^-22
+        // (2^-45) above it, a tie: rn to even 2^-22, ru to 2^-22 + 2^-45
+        let p = 0x3f80_0001;
+        assert_eq!(
+            all(p, p, f32b(-1.0)),
+            [0x3480_0000, 0x3480_0000, 0x3480_0001, 0x3480_0000]
+        );
+        // the negated product: rd goes away from zero, ru toward it
+        assert_eq!(
+            all(p | 0x8000_0000, p, f32b(1.0)),
+            [0xb480_0000, 0xb480_0000, 0xb480_0000, 0xb480_0001]
+        );
+        // 2 * 3 - 6 = 0 exactly: +0 but rounding down (-0)
+        assert_eq!(
+            all(f32b(2.0), f32b(3.0), f32b(-6.0)),
+            [0, 0, 0, 0x8000_0000]
+        );
+        // 2^-149 * 0.5 + 0 = 2^-150: a tie between 0 and the smallest
+        // subnormal (rn to even 0); ru gives the subnormal
+        assert_eq!(all(1, f32b(0.5), 0), [0, 0, 1, 0]);
+        // 2^-149 * -2^-149 + 0 = -2^-298: far below; only rd leaves zero
+        assert_eq!(
+            all(1, 0x8000_0001, 0),
+            [0x8000_0000, 0x8000_0000, 0x8000_0000, 0x8000_0001]
+        );
+        // a product far below the addend: 1 + 2^-149 * 2^-149
+        assert_eq!(
+            all(1, 1, f32b(1.0)),
+            [f32b(1.0), f32b(1.0), 0x3f80_0001, f32b(1.0)]
+        );
+        // MAX * 1 + MAX overflows: rn/ru to inf, rz/rd to MAX
+        let max = f32b(f32::MAX);
+        assert_eq!(
+            all(max, f32b(1.0), max),
+            [0x7f80_0000, max, 0x7f80_0000, max]
+        );
+        // inf * 0 + 1 is a NaN in every mode; inf * 1 + 1 is inf
+        for r in all(0x7f80_0000, 0, f32b(1.0)) {
+            assert!(f32::from_bits(r as u32).is_nan(), "{r:#x}");
+        }
+        assert_eq!(all(0x7f80_0000, f32b(1.0), f32b(1.0)), [0x7f80_0000; 4]);
+        // float64: (1 + 2^-52)^2 - 1 = 2^-51 + 2^-104, again a tie
+        let q = 1.0f64.to_bits() + 1;
+        let m1 = (-1.0f64).to_bits();
+        let r64 = modes.map(|r| fma(DType::F64, r, q, q, m1));
+        let t = 2f64.powi(-51).to_bits();
+        assert_eq!(r64, [t, t, t + 1, t]);
+    }
+
+    #[test]
+    fn reciprocal_square_root_is_correctly_rounded() {
+        let rs = |x: u64| unary(IeeeUnary::Rsqrt, DType::F32, Rounding::NearestEven, x);
+        // exact: 1/sqrt(4) = 0.5, 1/sqrt(0.25) = 2
+        assert_eq!(rs(f32b(4.0)), f32b(0.5));
+        assert_eq!(rs(f32b(0.25)), f32b(2.0));
+        // 1/sqrt(2) = sqrt(2)/2: sqrt(2) to nearest is 0x3fb504f3, halved
+        assert_eq!(rs(f32b(2.0)), 0x3f35_04f3);
+        // 2^-149 (the smallest subnormal): 2^74 * sqrt(2)
+        assert_eq!(rs(1), 0x64b5_04f3);
+        // derived with Python's fractions: the float32 c whose two
+        // midpoints m satisfy m_lo^2 * x < 1 < m_hi^2 * x
+        assert_eq!(rs(f32b(3.0)), 0x3f13_cd3a);
+        assert_eq!(rs(f32b(10.0)), 0x3ea1_e89b);
+        assert_eq!(rs(f32b(f32::MAX)), 0x1f80_0000);
+        // IEEE 754 rSqrt: ±0 gives ±inf, +inf gives +0, negatives NaN
+        assert_eq!(rs(0), 0x7f80_0000);
+        assert_eq!(rs(0x8000_0000), 0xff80_0000);
+        assert_eq!(rs(0x7f80_0000), 0);
+        assert!(f32::from_bits(rs(f32b(-1.0)) as u32).is_nan());
+        assert!(f32::from_bits(rs(0x7fc0_0000) as u32).is_nan());
     }
 }

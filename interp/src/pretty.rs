@@ -167,7 +167,13 @@ pub fn expr(k: &Kernel, e: &Expr) -> String {
         ExprKind::Select(c, a, b) => {
             format!("select({}, {}, {})", expr(k, c), expr(k, a), expr(k, b))
         }
-        ExprKind::Fma(a, b, c) => format!("fma({}, {}, {})", expr(k, a), expr(k, b), expr(k, c)),
+        ExprKind::Fma(a, b, c, r) => {
+            let mode = match r {
+                crate::float::Rounding::NearestEven => String::new(),
+                r => format!("[{r:?}]").to_lowercase(),
+            };
+            format!("fma{mode}({}, {}, {})", expr(k, a), expr(k, b), expr(k, c))
+        }
         ExprKind::Load { ptr, mask, other } => {
             let m = mask
                 .as_ref()

@@ -832,6 +832,76 @@ fn ieee_operations_round_as_their_mode_says() {
     );
 }
 
+#[test]
+fn ieee_fmaf_rounds_once_in_each_mode_and_ieee_frsqrt_to_nearest() {
+    // T.ieee_fmaf(a, b, c, mode) is CUDA's __fmaf_<mode> (TileLang's
+    // codegen_cuda.cc CUDAIEEEMath): a*b + c rounded once. A = [1 + 2^-23,
+    // -(1 + 2^-23), 2^-149], B = [1 + 2^-23, 1 + 2^-23, 0.5], D = [-1, 1, 0]:
+    // (1 + 2^-23)^2 - 1 = 2^-22 + 2^-46, a tie half an ulp (2^-45) above
+    // 2^-22; 2^-149 * 0.5 = 2^-150, a tie between 0 and the smallest
+    // subnormal. T.ieee_frsqrt(x) is __frsqrt_rn: 1/sqrt(4) = 0.5 exactly,
+    // 1/sqrt(2) = sqrt(2)/2 (sqrt(2) to nearest is 0x3fb504f3), 1/sqrt(0)
+    // = +inf.
+    let src = prim(
+        1,
+        "A: T.Tensor((3,), \"float32\"), B: T.Tensor((3,), \"float32\"), D: T.Tensor((3,), \"float32\"), C: T.Tensor((15,), \"float32\")",
+        "for i in T.serial(3):\n    C[i] = T.ieee_fmaf(A[i], B[i], D[i], \"rn\")\n    C[3 + i] = T.ieee_fmaf(A[i], B[i], D[i], \"rz\")\n    C[6 + i] = T.ieee_fmaf(A[i], B[i], D[i], rounding_mode=\"ru\")\n    C[9 + i] = T.ieee_fmaf(A[i], B[i], D[i], \"rd\")\n    C[12 + i] = T.ieee_frsqrt(B[i] * B[i] * 4.0 - 2.0 * i)",
+    );
+    let l = args(json!({
+        "A": {"buffer": {"dtype": "float32", "bits": ["0x3f800001", "0xbf800001", "0x1"]}},
+        "B": {"buffer": {"dtype": "float32", "bits": ["0x3f800001", "0x3f800001", "0x3f000000"]}},
+        "D": buf("float32", json!([-1.0, 1.0, 0.0])),
+        "C": zeros("float32", 15),
+    }));
+    let r = run_clean(&src, &l);
+    let (t, t_up) = (0x3480_0000, 0x3480_0001); // 2^-22, 2^-22 + 2^-45
+    let (nt, nt_dn) = (0xb480_0000, 0xb480_0001);
+    // frsqrt of B*B*4 - 2i: (1+2^-23)^2 rounds to 1 + 2^-22, so i = 0 gives
+    // 1/sqrt(4(1 + 2^-22)) = 0.5(1 - 2^-23 + 3*2^-47 - ...) = 0.5 - 2^-24
+    // + ~2^-48: floats below 0.5 are 2^-25 apart, so 0.5 - 2^-24
+    // (0x3efffffe); i = 2: 0.25*4 - 4 = -3, a NaN
+    let c = bits(&r, "C");
+    assert_eq!(
+        c[..12],
+        [
+            t, nt, 0, // rn: ties to even
+            t, nt, 0, // rz
+            t_up, nt, 1, // ru
+            t, nt_dn, 0, // rd
+        ]
+    );
+    assert_eq!(c[12], 0x3eff_fffe);
+    assert!(f32::from_bits(c[14] as u32).is_nan());
+    // exact values of T.ieee_frsqrt
+    let src2 = prim(
+        1,
+        "A: T.Tensor((4,), \"float32\"), C: T.Tensor((4,), \"float32\")",
+        "for i in T.serial(4):\n    C[i] = T.ieee_frsqrt(A[i])",
+    );
+    let l2 = args(json!({
+        "A": buf("float32", json!([4.0, 2.0, 0.0, "-0.0"])),
+        "C": zeros("float32", 4),
+    }));
+    let r2 = run_clean(&src2, &l2);
+    assert_eq!(
+        bits(&r2, "C"),
+        vec![0x3f00_0000, 0x3f35_04f3, 0x7f80_0000, 0xff80_0000]
+    );
+    // TileLang's T.ieee_frsqrt has no rounding mode, and none for float64
+    refused_with(
+        "C[0] = T.ieee_frsqrt(T.float32(A[0]), \"rz\")",
+        "T.ieee_frsqrt",
+        "takes one operand and no rounding mode",
+        None,
+    );
+    refused_with(
+        "C[0] = T.ieee_frsqrt(T.float64(A[0]))",
+        "T.ieee_frsqrt",
+        "IEEE frsqrt is not supported for float64",
+        Some("T.ieee_fsqrt"),
+    );
+}
+
 // ---- T.Parallel: independent iterations ---------------------------------------------
 
 /// The UB report of `body` (int32 A of 4, C of 4).
@@ -929,6 +999,21 @@ fn a_factory_runs_the_kernel_it_returns_and_its_host_ifs() {
 }
 
 #[test]
+fn a_factory_s_dynamic_sizes_take_the_launch_s_shapes() {
+    // `total = T.dynamic("total")` in a factory (block_causal_attention_varlen.py,
+    // deepseek_v32/inference/kernel.py): the size is read off the launch's
+    // tensor whose shape names it, directly or through a shape list
+    let src = "def k(heads):\n    total = T.dynamic(\"total\")\n    shape = [total, heads]\n\n    @T.prim_func\n    def main(Q: T.Tensor(shape, \"int32\"), A: T.Tensor((4,), \"int32\")):\n        with T.Kernel(1, threads=1) as bx:\n            A[0] = total\n            A[1] = Q[total - 1, heads - 1]\n\n    return main\n";
+    let text = json!({"kernel": "k", "factory_args": {"heads": 2},
+        "args": {"Q": {"buffer": {"dtype": "int32", "shape": [3, 2], "data": [1, 2, 3, 4, 5, 6]}},
+                 "A": zeros("int32", 4)}})
+    .to_string();
+    let r = run_clean(&module(src), &parse_launch(&text).unwrap());
+    // total = 3 rows; Q[2, 1] = 6
+    assert_eq!(ints(&r, "A")[..2], [3, 6]);
+}
+
+#[test]
 fn eager_kernels_as_the_examples_write_them() {
     // `import tilelang as tl` / `@tl.jit`, a T.const size used before the
     // annotation that binds it, a list-form shape, a host assert, tuple
@@ -943,6 +1028,75 @@ fn eager_kernels_as_the_examples_write_them() {
     let text = json!({"kernel": "k", "factory_args": {"blk": 0}, "args": {"A": {"buffer": {"dtype": "float32", "shape": [2, 4]}}}}).to_string();
     let d = refused(src, &parse_launch(&text).unwrap());
     assert!(d.message.contains("assertion"), "{d:?}");
+}
+
+#[test]
+fn host_python_of_the_examples_sizes_dtypes_and_hints() {
+    // tilelang's examples: `KH, KW = K, K` names a T.const size that a
+    // tensor's shape binds (example_convolution.py), `math.gcd`,
+    // `DataType(dtype).bits` (example_gemv.py), the register-count hints
+    // (which set PTX's setmaxnreg only) and T.cast(value, dtype), whose
+    // operands come in the other order than T.Cast(dtype, value)
+    // (tilelang/language/tir/ir.py: `def cast(value, dtype, …)`)
+    let src = r#"import math
+import tilelang
+import tilelang.language as T
+from tvm import DataType
+
+
+@tilelang.jit
+def k(A, blk=4):
+    M, K = T.const("M, K")
+    KH, KW = K, K
+    g = math.gcd(12, blk * 2)
+    bits = DataType("float16").bits
+    A: T.Tensor((M, KH), "float32")
+    B = T.empty((M, 4), "float32")
+    with T.Kernel(1, threads=128) as bx:
+        T.no_set_max_nreg()
+        T.disable_warp_group_reg_alloc()
+        T.set_max_nreg(240, 1)
+        for i in T.Parallel(M):
+            B[i, 0] = T.cast(KW, "float32")
+            B[i, 1] = T.cast(g, "float32")
+            B[i, 2] = T.Cast("float32", bits)
+            B[i, 3] = T.cast(A[i, 0] * 2.5, "int32")
+    return B
+"#;
+    let text = json!({"kernel": "k", "args": {"A": {"buffer": {"dtype": "float32", "shape": [2, 3], "data": [1.0, 0.0, 0.0, -3.0, 0.0, 0.0]}}}}).to_string();
+    let r = run_clean(src, &parse_launch(&text).unwrap());
+    // KW = K = 3 (A's second dimension); gcd(12, 8) = 4; float16 has 16
+    // bits; int32(2.5) = 2 and int32(-7.5) = -7 (truncation), back to float
+    assert_eq!(
+        bits(&r, "B"),
+        f32_bits(&[3.0, 4.0, 16.0, 2.0, 3.0, 4.0, 16.0, -7.0])
+    );
+}
+
+#[test]
+fn reinterpret_keeps_the_bits() {
+    // T.reinterpret(value, dtype) (TVM's reinterpret, as deepseek_v4's
+    // act_quant.py uses it): 1.0f is 0x3f800000; + 1 on the bits is the
+    // float after 1; different widths are refused
+    let src = prim(
+        1,
+        "A: T.Tensor((2,), \"float32\"), C: T.Tensor((2,), \"float32\"), U: T.Tensor((2,), \"uint32\")",
+        "for i in T.serial(2):\n    U[i] = T.reinterpret(A[i], \"uint32\")\n    C[i] = T.reinterpret(T.reinterpret(A[i], \"uint32\") + T.uint32(1), \"float32\")",
+    );
+    let l = args(json!({
+        "A": buf("float32", json!([1.0, -2.0])),
+        "C": zeros("float32", 2),
+        "U": zeros("uint32", 2),
+    }));
+    let r = run_clean(&src, &l);
+    assert_eq!(bits(&r, "U"), vec![0x3f80_0000, 0xc000_0000]);
+    assert_eq!(bits(&r, "C"), vec![0x3f80_0001, 0xc000_0001]);
+    refused_with(
+        "C[0] = T.reinterpret(A[0], \"int8\")",
+        "T.reinterpret",
+        "the widths differ",
+        None,
+    );
 }
 
 #[test]

@@ -925,7 +925,7 @@ impl<'a> BlockRun<'a> {
                         .collect(),
                 }
             }
-            ExprKind::Fma(a, b, c) => {
+            ExprKind::Fma(a, b, c, r) => {
                 let (va, vb, vc) = (
                     self.eval(a, active)?,
                     self.eval(b, active)?,
@@ -933,7 +933,7 @@ impl<'a> BlockRun<'a> {
                 );
                 Lanes {
                     bits: (0..n)
-                        .map(|l| ops::fma(d, va.bits[l], vb.bits[l], vc.bits[l]))
+                        .map(|l| crate::ieee::fma(d, *r, va.bits[l], vb.bits[l], vc.bits[l]))
                         .collect(),
                     inexact: (0..n)
                         .map(|l| va.inexact[l] || vb.inexact[l] || vc.inexact[l])

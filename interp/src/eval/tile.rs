@@ -392,7 +392,7 @@ impl Instance<'_> {
                 };
                 Tile::from_vec(&shp, out, any_inexact.then_some(inex))
             }
-            ExprKind::Fma(a, b, c) => {
+            ExprKind::Fma(a, b, c, r) => {
                 let (ta, tb, tc) = (self.eval(a)?, self.eval(b)?, self.eval(c)?);
                 let d = e.ty.dtype();
                 let out: Vec<u64> = ta
@@ -400,7 +400,7 @@ impl Instance<'_> {
                     .iter()
                     .zip(tb.data.iter())
                     .zip(tc.data.iter())
-                    .map(|((&x, &y), &z)| ops::fma(d, x, y, z))
+                    .map(|((&x, &y), &z)| crate::ieee::fma(d, *r, x, y, z))
                     .collect();
                 let inexact = merge_inexact(&[&ta, &tb, &tc], out.len());
                 Tile::from_vec(shape, out, inexact)

@@ -282,7 +282,9 @@ fn children_mut(e: &mut Expr) -> Vec<&mut Expr> {
         | ExprKind::Unary(_, x)
         | ExprKind::Scan { arg: x, .. } => vec![&mut **x],
         ExprKind::Binary(_, a, b) => vec![&mut **a, &mut **b],
-        ExprKind::Select(a, b, c) | ExprKind::Fma(a, b, c) | ExprKind::Dot { a, b, acc: c, .. } => {
+        ExprKind::Select(a, b, c)
+        | ExprKind::Fma(a, b, c, _)
+        | ExprKind::Dot { a, b, acc: c, .. } => {
             vec![&mut **a, &mut **b, &mut **c]
         }
         ExprKind::Load { ptr, mask, other } => {

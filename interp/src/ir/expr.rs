@@ -76,8 +76,9 @@ pub enum ExprKind {
     Binary(BinOp, Box<Expr>, Box<Expr>),
     /// Element-wise `cond ? a : b` (cond is bool).
     Select(Box<Expr>, Box<Expr>, Box<Expr>),
-    /// Fused multiply-add `a*b+c` with one rounding.
-    Fma(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// Fused multiply-add `a*b+c` with one rounding, in the given mode
+    /// (round-to-nearest-even but for TileLang's `T.ieee_fmaf(…, "rz")` …).
+    Fma(Box<Expr>, Box<Expr>, Box<Expr>, crate::float::Rounding),
     /// Load through a tile of pointers; masked-off lanes take `other` (or 0).
     Load {
         ptr: Box<Expr>,

@@ -269,7 +269,7 @@ impl Verifier<'_> {
                 }
                 self.same(&a.ty, &b.ty, span, "select arms")?;
             }
-            ExprKind::Fma(a, b, c) => {
+            ExprKind::Fma(a, b, c, _) => {
                 for x in [a, b, c] {
                     self.expr(x)?;
                     self.same(&x.ty, &e.ty, span, "fma operand")?;

@@ -61,7 +61,7 @@ impl Expr {
             | ExprKind::Scan { arg: x, .. } => vec![x],
             ExprKind::Binary(_, a, b) => vec![a, b],
             ExprKind::Select(a, b, c)
-            | ExprKind::Fma(a, b, c)
+            | ExprKind::Fma(a, b, c, _)
             | ExprKind::Dot { a, b, acc: c, .. } => vec![a, b, c],
             ExprKind::Load { ptr, mask, other } => [Some(ptr), mask.as_ref(), other.as_ref()]
                 .into_iter()

@@ -168,11 +168,34 @@ impl Gen {
                     // IEEE operations with a rounding mode (the C target
                     // cannot compile them: refusals against real TileLang)
                     self.features.insert("ieee");
-                    let f = *self.rng.pick(&["ieee_add", "ieee_sub", "ieee_mul"]);
+                    let mut f = *self.rng.pick(&[
+                        "ieee_add",
+                        "ieee_sub",
+                        "ieee_mul",
+                        "ieee_fmaf",
+                        "ieee_frsqrt",
+                    ]);
+                    if f == "ieee_frsqrt" && is_const(&a) {
+                        // a folded 1/sqrt may be a NaN, which has no literal
+                        // (T.ieee_fmaf is never folded: a or b is not constant)
+                        f = "ieee_add";
+                    }
                     let mode = *self.rng.pick(&["rn", "rz", "ru", "rd"]);
                     let a = self.convert_to(el, a, d)?;
                     let b = self.convert_to(el, b, d)?;
-                    return el.call_fn(f, vec![a, b, Value::string(mode)], sp());
+                    return match f {
+                        // float32 only, round to nearest only (no mode argument)
+                        "ieee_frsqrt" => {
+                            let a = self.convert_to(el, a, DType::F32)?;
+                            el.call_fn(f, vec![a], sp())
+                        }
+                        "ieee_fmaf" => {
+                            let c = self.expr(el, depth - 1)?;
+                            let c = self.convert_to(el, c, d)?;
+                            el.call_fn(f, vec![a, b, c, Value::string(mode)], sp())
+                        }
+                        _ => el.call_fn(f, vec![a, b, Value::string(mode)], sp()),
+                    };
                 }
                 let op = *self
                     .rng

@@ -1226,12 +1226,13 @@ impl<'k, 'm> Printer<'k, 'm> {
                             Some(n) => self.try_call(e, n, std::slice::from_ref(f)),
                             None => Err(format!("no T.* form for {m:?}")),
                         },
+                        UnOp::Ieee(IeeeUnary::Rsqrt, _) => {
+                            self.try_call(e, "ieee_frsqrt", std::slice::from_ref(f))
+                        }
                         UnOp::Ieee(u, mode) => {
                             let n = match u {
                                 IeeeUnary::Sqrt => "ieee_fsqrt",
-                                IeeeUnary::Rcp => "ieee_frcp",
-                                #[allow(unreachable_patterns)]
-                                _ => return Err(format!("no T.ieee_* form for {u:?}")),
+                                _ => "ieee_frcp",
                             };
                             self.try_call(e, n, &[f.clone(), mode_form(*mode)?])
                         }
@@ -1255,6 +1256,25 @@ impl<'k, 'm> Printer<'k, 'm> {
                     }
                 }
                 Err(format!("no T.Cast form for {}", describe(e)))
+            }
+            K::Fma(a, b, c, mode) => {
+                let (fas, fbs, fcs) = (
+                    self.operand_forms(a)?,
+                    self.operand_forms(b)?,
+                    self.operand_forms(c)?,
+                );
+                let m = mode_form(*mode)?;
+                for fa in &fas {
+                    for fb in &fbs {
+                        for fc in &fcs {
+                            let args = [fa.clone(), fb.clone(), fc.clone(), m.clone()];
+                            if let Ok(r) = self.try_call(e, "ieee_fmaf", &args) {
+                                return Ok(r);
+                            }
+                        }
+                    }
+                }
+                Err(format!("no T.ieee_fmaf form for {}", describe(e)))
             }
             K::Select(c, a, b) => {
                 // T.min(a, b) = a < b ? a : b; T.max: a > b

@@ -472,7 +472,7 @@ impl<'k, 'm> Printer<'k, 'm> {
                 self.try_call(e, "reshape", &[f, shape_form(&e.ty.shape)], &[])
             }
             K::Select(c, a, b) => self.three(e, "where", [c, a, b]),
-            K::Fma(a, b, c) => self.three(e, "fma", [a, b, c]),
+            K::Fma(a, b, c, _) => self.three(e, "fma", [a, b, c]),
             K::Load { ptr, mask, other } => {
                 let p = self.exact(ptr)?;
                 let masks: Vec<Option<Form>> = match mask {

@@ -88,6 +88,19 @@ pub fn eval(lang: &[String], env: &HashMap<String, Const>, e: &ast::Expr) -> DRe
                 .map(|x| eval(lang, env, x))
                 .collect::<DResult<_>>()?,
         ),
+        // `DataType(dtype).bits` (`from tvm import DataType`, `tvm.DataType`)
+        ast::Expr::Attribute(a) if a.attr.as_str() == "bits" && is_data_type_call(&a.value) => {
+            let ast::Expr::Call(c) = &*a.value else {
+                return Err(not_const(here));
+            };
+            match c.args.as_slice() {
+                [x] => match eval(lang, env, x)?.as_dtype() {
+                    Some(d) => Const::Int(d.bits() as i128),
+                    None => return Err(not_const(here)),
+                },
+                _ => return Err(not_const(here)),
+            }
+        }
         ast::Expr::Attribute(_) => {
             let p = super::super::py::dotted(e).ok_or_else(|| not_const(here))?;
             let (base, last) = p.rsplit_once('.').ok_or_else(|| not_const(here))?;
@@ -181,6 +194,15 @@ pub fn eval(lang: &[String], env: &HashMap<String, Const>, e: &ast::Expr) -> DRe
     })
 }
 
+/// Whether `e` is a call of TVM's `DataType` (`DataType(x)`, `tvm.DataType(x)`).
+fn is_data_type_call(e: &ast::Expr) -> bool {
+    match e {
+        ast::Expr::Call(c) => super::super::py::dotted(&c.func)
+            .is_some_and(|p| p == "DataType" || p.ends_with(".DataType")),
+        _ => false,
+    }
+}
+
 /// Python's truth value of a constant (`None` where it has none here).
 pub fn truthy(c: &Const) -> Option<bool> {
     Some(match c {
@@ -226,7 +248,7 @@ fn compare(op: ast::CmpOp, a: &Const, b: &Const) -> Option<bool> {
 }
 
 /// The host functions a factory or an eager kernel's prologue calls on
-/// constants: `T.ceildiv`, `tilelang.cdiv`, `math.ceil/floor/sqrt/log2/log`,
+/// constants: `T.ceildiv`, `tilelang.cdiv`, `math.ceil/floor/sqrt/log2/log/gcd`,
 /// `min`, `max`, `abs`, `int`, `float`, `bool`, `len` of a tuple.
 fn call(lang: &[String], f: &str, args: &[Const]) -> Option<Const> {
     let last = f.rsplit('.').next().unwrap_or(f);
@@ -259,6 +281,16 @@ fn call(lang: &[String], f: &str, args: &[Const]) -> Option<Const> {
             })
         }
         ("log2", [x]) if f == "math.log2" => Const::Float(num(x)?.log2()),
+        ("gcd", _) if f == "math.gcd" => {
+            let g = ints?.into_iter().fold(0i128, |a, b| {
+                let (mut a, mut b) = (a.abs(), b.abs());
+                while b != 0 {
+                    (a, b) = (b, a % b);
+                }
+                a
+            });
+            Const::Int(g)
+        }
         ("log", [x]) if f == "math.log" => Const::Float(num(x)?.ln()),
         ("min" | "max", _) if f == last && args.len() >= 2 => match ints.as_deref() {
             Some(v) => Const::Int(if last == "min" {
@@ -391,7 +423,23 @@ pub fn call_factory(
         }
     }
     let mut kernels: HashMap<String, ast::StmtFunctionDef> = HashMap::new();
-    match run_host(m, &f.body, &mut env, &mut kernels)? {
+    let before = env.clone();
+    let mut ret = run_host(m, &f.body, &mut env, &mut kernels)?;
+    // `M = T.dynamic("M")` sizes take this launch's values, read off the
+    // shapes of the returned kernel's tensors; then the host code runs
+    // again with them known
+    if let Some(ast::Expr::Name(n)) = &ret {
+        if let Some(k) = kernels.get(n.id.as_str()) {
+            let sizes = dynamic_sizes(m, &f.body, k, launch);
+            if !sizes.is_empty() {
+                env = before;
+                env.extend(sizes);
+                kernels.clear();
+                ret = run_host(m, &f.body, &mut env, &mut kernels)?;
+            }
+        }
+    }
+    match ret {
         Some(ret) => match &ret {
             ast::Expr::Name(n) => match kernels.get(n.id.as_str()) {
                 Some(k) => Ok((k.clone(), env)),
@@ -438,6 +486,11 @@ fn run_host(
             {
                 kernels.insert(inner.name.to_string(), inner.clone());
             }
+            // a `T.dynamic` size already bound to the launch's value
+            ast::Stmt::Assign(asg)
+                if is_dynamic(m, &asg.value)
+                    && matches!(asg.targets.as_slice(),
+                        [ast::Expr::Name(n)] if env.contains_key(n.id.as_str())) => {}
             ast::Stmt::Assign(asg) => {
                 let v = eval(&m.lang, env, &asg.value);
                 for t in &asg.targets {
@@ -496,6 +549,86 @@ fn run_host(
         }
     }
     Ok(None)
+}
+
+/// Whether `e` is `T.dynamic(…)` or `T.symbolic(…)`: a size known only at
+/// launch.
+fn is_dynamic(m: &Module, e: &ast::Expr) -> bool {
+    let ast::Expr::Call(c) = e else { return false };
+    super::super::py::dotted(&c.func).is_some_and(|p| {
+        m.lang
+            .iter()
+            .any(|l| p == format!("{l}.dynamic") || p == format!("{l}.symbolic"))
+    })
+}
+
+/// The values of a factory's `T.dynamic` sizes for `launch`: a size named
+/// by a dimension of a tensor parameter of `kernel` (directly, or through a
+/// name the factory binds to a shape list, `shape = [total, heads, dim]`)
+/// takes that dimension of the launch's buffer.
+fn dynamic_sizes(
+    m: &Module,
+    body: &[ast::Stmt],
+    kernel: &ast::StmtFunctionDef,
+    launch: &Launch,
+) -> HashMap<String, Const> {
+    let mut dynamic: Vec<String> = Vec::new();
+    let mut shapes: HashMap<String, Vec<ast::Expr>> = HashMap::new();
+    for s in body {
+        let ast::Stmt::Assign(a) = s else { continue };
+        let [ast::Expr::Name(n)] = a.targets.as_slice() else {
+            continue;
+        };
+        match &*a.value {
+            v if is_dynamic(m, v) => dynamic.push(n.id.to_string()),
+            ast::Expr::Tuple(t) => {
+                shapes.insert(n.id.to_string(), t.elts.clone());
+            }
+            ast::Expr::List(t) => {
+                shapes.insert(n.id.to_string(), t.elts.clone());
+            }
+            _ => {}
+        }
+    }
+    let mut out = HashMap::new();
+    if dynamic.is_empty() {
+        return out;
+    }
+    for p in kernel.args.args.iter().chain(&kernel.args.kwonlyargs) {
+        let Some(ann) = p.def.annotation.as_deref() else {
+            continue;
+        };
+        let Some(ast::Expr::Call(c)) = super::elab::tensor_call(ann) else {
+            continue;
+        };
+        let items = match c.args.first() {
+            Some(ast::Expr::Tuple(t)) => t.elts.clone(),
+            Some(ast::Expr::List(t)) => t.elts.clone(),
+            Some(ast::Expr::Name(n)) => match shapes.get(n.id.as_str()) {
+                Some(v) => v.clone(),
+                None => continue,
+            },
+            _ => continue,
+        };
+        let Some(crate::launch::ArgSpec::Buffer {
+            bits, shape: given, ..
+        }) = launch.arg(p.def.arg.as_str())
+        else {
+            continue;
+        };
+        let actual: Vec<usize> = given.clone().unwrap_or_else(|| vec![bits.len()]);
+        if actual.len() != items.len() {
+            continue;
+        }
+        for (it, &n) in items.iter().zip(&actual) {
+            if let ast::Expr::Name(s) = it {
+                if dynamic.iter().any(|d| d == s.id.as_str()) {
+                    out.entry(s.id.to_string()).or_insert(Const::Int(n as i128));
+                }
+            }
+        }
+    }
+    out
 }
 
 /// Binds an assignment target to a value (`None`: not known at compile

@@ -566,7 +566,12 @@ impl Elab<'_> {
                 let (x, y) = self.broadcast_pair(x, y, span)?;
                 let ty = x.ty.clone();
                 Ok(Value::Tensor(Expr {
-                    kind: ExprKind::Fma(Box::new(x), Box::new(y), Box::new(z)),
+                    kind: ExprKind::Fma(
+                        Box::new(x),
+                        Box::new(y),
+                        Box::new(z),
+                        crate::float::Rounding::NearestEven,
+                    ),
                     ty,
                     span,
                 }))

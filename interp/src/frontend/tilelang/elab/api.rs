@@ -245,9 +245,11 @@ impl<'m> Elab<'m> {
         let mut vals: Vec<Val> = args.into_iter().map(|v| v.0).collect();
         match f {
             "Cast" | "cast" => {
-                let [d, v]: [Val; 2] = vals
+                let [a, b]: [Val; 2] = vals
                     .try_into()
                     .map_err(|_| Diagnostic::new(span, "T.Cast takes (dtype, value)"))?;
+                // T.Cast(dtype, value), T.cast(value, dtype)
+                let (d, v) = if f == "Cast" { (a, b) } else { (b, a) };
                 let d = match d {
                     Val::Py(c) => c.as_dtype(),
                     _ => None,
@@ -256,6 +258,9 @@ impl<'m> Elab<'m> {
                 Ok(Value(Val::Num(self.cast(v, d, span)?)))
             }
             _ if f.starts_with("ieee_") => {
+                if f == "ieee_frsqrt" && vals.len() > 1 {
+                    return err(span, "T.ieee_frsqrt takes one operand and no rounding mode");
+                }
                 let mode = if vals.len() > expr::ieee_arity(f) {
                     match vals.pop() {
                         Some(Val::Py(Const::Str(m))) => expr::rounding_mode(&m, span)?,

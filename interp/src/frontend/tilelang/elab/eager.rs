@@ -64,6 +64,9 @@ impl<'m> Elab<'m> {
         // annotation), read off the annotations without evaluating them;
         // then everything in order
         let mut shapes: HashMap<String, Vec<ast::Expr>> = HashMap::new();
+        // other names of a size (`KH, KW = K, K`): a tensor's shape naming
+        // one binds the size
+        let mut aliases: HashMap<String, String> = HashMap::new();
         for s in &f.body {
             match s {
                 ast::Stmt::Assign(a)
@@ -73,6 +76,12 @@ impl<'m> Elab<'m> {
                     self.eager_assign(&a.targets[0], &a.value, self.span(s))?;
                 }
                 ast::Stmt::Assign(a) => {
+                    for (t, v) in names_bound(&a.targets, &a.value) {
+                        let of = aliases.get(&v).cloned().unwrap_or(v);
+                        if self.symbols.contains(&of) {
+                            aliases.insert(t, of);
+                        }
+                    }
                     // `shape = (M, K)`, or `(M, K) if not trans else (K, M)`
                     let mut value = &*a.value;
                     if let ast::Expr::IfExp(i) = value {
@@ -95,7 +104,7 @@ impl<'m> Elab<'m> {
                     let ast::Expr::Name(n) = &*an.target else {
                         unreachable!("collected above")
                     };
-                    self.bind_sizes(n.id.as_str(), &an.annotation, &shapes, launch);
+                    self.bind_sizes(n.id.as_str(), &an.annotation, &shapes, &aliases, launch);
                 }
                 _ => {}
             }
@@ -183,6 +192,7 @@ impl<'m> Elab<'m> {
         name: &str,
         ann: &ast::Expr,
         shapes: &HashMap<String, Vec<ast::Expr>>,
+        aliases: &HashMap<String, String>,
         launch: &Launch,
     ) {
         let call = tensor_call(ann);
@@ -213,10 +223,12 @@ impl<'m> Elab<'m> {
         }
         for (it, &n) in items.iter().zip(&actual) {
             if let ast::Expr::Name(s) = it {
-                if let Some(k) = self.symbols.iter().position(|x| x == s.id.as_str()) {
+                let id = s.id.as_str();
+                let size = aliases.get(id).map_or(id, String::as_str);
+                if let Some(k) = self.symbols.iter().position(|x| x == size) {
                     self.symbols.remove(k);
                     self.env
-                        .insert(s.id.to_string(), Val::Py(Const::Int(n as i128)));
+                        .insert(size.to_string(), Val::Py(Const::Int(n as i128)));
                 }
             }
         }
@@ -406,5 +418,31 @@ impl<'m> Elab<'m> {
     pub(super) fn is_lang_call(&self, e: &ast::Expr, name: &str) -> bool {
         let ast::Expr::Call(c) = e else { return false };
         dotted(&c.func).is_some_and(|f| self.m.lang.iter().any(|l| f == format!("{l}.{name}")))
+    }
+}
+
+/// The names an assignment of names binds to names: `KH, KW = K, K` gives
+/// (KH, K), (KW, K); `KH = K` gives (KH, K).
+fn names_bound(targets: &[ast::Expr], value: &ast::Expr) -> Vec<(String, String)> {
+    let name = |e: &ast::Expr| match e {
+        ast::Expr::Name(n) => Some(n.id.to_string()),
+        _ => None,
+    };
+    let elts = |e: &ast::Expr| match e {
+        ast::Expr::Tuple(t) => Some(t.elts.clone()),
+        ast::Expr::List(t) => Some(t.elts.clone()),
+        _ => None,
+    };
+    let [target] = targets else {
+        return Vec::new();
+    };
+    match (name(target), name(value), elts(target), elts(value)) {
+        (Some(t), Some(v), _, _) => vec![(t, v)],
+        (_, _, Some(ts), Some(vs)) if ts.len() == vs.len() => ts
+            .iter()
+            .zip(&vs)
+            .filter_map(|(t, v)| Some((name(t)?, name(v)?)))
+            .collect(),
+        _ => Vec::new(),
     }
 }

@@ -195,6 +195,12 @@ impl<'m> Elab<'m> {
     }
 
     pub(super) fn attribute(&mut self, a: &ast::ExprAttribute) -> DResult<Val> {
+        if a.attr.as_str() == "bits" && matches!(&*a.value, ast::Expr::Call(_)) {
+            // `DataType(dtype).bits`: host Python on a constant
+            if let Ok(c) = self.py_value(&ast::Expr::Attribute(a.clone())) {
+                return Ok(Val::Py(c));
+            }
+        }
         let base = self.expr(&a.value)?;
         let attr = a.attr.as_str();
         match base {
@@ -939,12 +945,47 @@ impl<'m> Elab<'m> {
                 let cond = self.cond(&c.args[0])?;
                 self.lazy_select(cond, &c.args[1], &c.args[2], span)
             }
-            "Cast" | "cast" => {
-                if c.args.len() != 2 {
-                    return err(span, "T.Cast takes (dtype, value)");
+            "reinterpret" => {
+                // T.reinterpret(value, dtype): the same bits as another
+                // dtype of the same width (TVM refuses other widths)
+                if c.args.len() != 2 || !c.keywords.is_empty() {
+                    return err(span, "T.reinterpret takes (value, dtype)");
                 }
-                let d = self.dtype_arg(&c.args[0])?;
-                let v = self.expr(&c.args[1])?;
+                let d = self.dtype_arg(&c.args[1])?;
+                let v = self.expr(&c.args[0])?;
+                let x = self.num(v, span)?;
+                let from = dtype_of(&x);
+                if from.bits() != d.bits() || from == DType::Bool || d == DType::Bool {
+                    return err(
+                        span,
+                        format!(
+                            "T.reinterpret from {} to {}: the widths differ",
+                            types::dtype_name(from),
+                            types::dtype_name(d)
+                        ),
+                    );
+                }
+                Ok(Val::Num(mk(
+                    ExprKind::Cast(Box::new(x), CastKind::Bitcast),
+                    Type::scalar(d),
+                    span,
+                )))
+            }
+            "Cast" | "cast" => {
+                // TVM's T.Cast(dtype, value) but T.cast(value, dtype)
+                // (tilelang/language/tir/ir.py; its rounding hints are not
+                // taken)
+                let (d_at, v_at) = if f == "Cast" { (0, 1) } else { (1, 0) };
+                if c.args.len() != 2 || !c.keywords.is_empty() {
+                    let form = if f == "Cast" {
+                        "(dtype, value)"
+                    } else {
+                        "(value, dtype)"
+                    };
+                    return err(span, format!("T.{f} takes {form}"));
+                }
+                let d = self.dtype_arg(&c.args[d_at])?;
+                let v = self.expr(&c.args[v_at])?;
                 Ok(Val::Num(self.cast(v, d, span)?))
             }
             "min_value" | "max_value" | "infinity" => {
@@ -962,11 +1003,8 @@ impl<'m> Elab<'m> {
                     _ => return err(span, format!("T.{f} of an integer dtype")),
                 }))
             }
-            "ieee_add" | "ieee_sub" | "ieee_mul" | "ieee_fdiv" | "ieee_fsqrt" | "ieee_frcp" | "ieee_fmaf" => {
-                self.ieee(f, c, span)
-            }
-            "ieee_frsqrt" => err(span, "T.ieee_frsqrt is not supported by ksem yet")
-                .map_err(|d| d.with_help("use T.ieee_frcp(T.ieee_fsqrt(x, \"rn\"), \"rn\") if two roundings are acceptable")),
+            "ieee_add" | "ieee_sub" | "ieee_mul" | "ieee_fdiv" | "ieee_fsqrt" | "ieee_frcp"
+            | "ieee_fmaf" | "ieee_frsqrt" => self.ieee(f, c, span),
             "alloc_shared" | "alloc_fragment" | "alloc_local" => {
                 let (shape, d) = self.shape_and_dtype(c, &format!("T.{f}"), None, span)?;
                 let space = if f == "alloc_shared" {
@@ -977,10 +1015,21 @@ impl<'m> Elab<'m> {
                 Ok(Val::Buf(self.alloc(f, d, shape, space, false, span)))
             }
             "alloc_global" => {
-                let (shape, d) = self.shape_and_dtype(c, "T.alloc_global", Some(DType::F32), span)?;
+                let (shape, d) =
+                    self.shape_and_dtype(c, "T.alloc_global", Some(DType::F32), span)?;
                 // global memory every block sees: made zeroed, reported as an output
-                let made = self.params.iter().filter(|p| p.name.starts_with("alloc_global")).count();
-                Ok(Val::Buf(self.global_param(&format!("alloc_global{made}"), d, shape, true, span)))
+                let made = self
+                    .params
+                    .iter()
+                    .filter(|p| p.name.starts_with("alloc_global"))
+                    .count();
+                Ok(Val::Buf(self.global_param(
+                    &format!("alloc_global{made}"),
+                    d,
+                    shape,
+                    true,
+                    span,
+                )))
             }
             "empty" => err(
                 span,
@@ -1041,6 +1090,14 @@ impl<'m> Elab<'m> {
     /// `"rn"`, `"rz"`, `"ru"` or `"rd"`, exact (CUDA's `__fadd_rz` …).
     pub(super) fn ieee(&mut self, f: &str, c: &ast::ExprCall, span: Span) -> DResult<Val> {
         let arity = ieee_arity(f);
+        if f == "ieee_frsqrt" {
+            // TileLang's T.ieee_frsqrt(x) has no rounding mode: it is
+            // CUDA's __frsqrt_rn (codegen_cuda.cc CUDAIEEEMath)
+            if c.args.len() != 1 || !c.keywords.is_empty() {
+                return err(span, "T.ieee_frsqrt takes one operand and no rounding mode")
+                    .map_err(|d| d.with_help("it always rounds to nearest even (\"rn\")"));
+            }
+        }
         if c.args.len() < arity || c.args.len() > arity + 1 {
             return err(
                 span,
@@ -1086,6 +1143,12 @@ impl<'m> Elab<'m> {
         let mut it = vals.into_iter();
         let x = self.num(it.next().expect("one operand"), span)?;
         let d = dtype_of(&x);
+        if f == "ieee_frsqrt" && d == DType::F64 {
+            // measured in TileLang's CUDA code generator (CUDAIEEEMath)
+            return err(span, "IEEE frsqrt is not supported for float64 in CUDA").map_err(|e| {
+                e.with_help("use T.ieee_fsqrt followed by T.ieee_frcp (two roundings)")
+            });
+        }
         if !matches!(d, DType::F32 | DType::F64) {
             return err(
                 span,
@@ -1116,16 +1179,15 @@ impl<'m> Elab<'m> {
             "ieee_fdiv" => b(IeeeBinary::Div),
             "ieee_fsqrt" => unary(UnOp::Ieee(IeeeUnary::Sqrt, mode), x, span),
             "ieee_frcp" => unary(UnOp::Ieee(IeeeUnary::Rcp, mode), x, span),
+            "ieee_frsqrt" => unary(UnOp::Ieee(IeeeUnary::Rsqrt, mode), x, span),
             _ => {
-                if mode != Rounding::NearestEven {
-                    return err(span, "T.ieee_fmaf with a rounding mode other than \"rn\" is not supported by ksem yet");
-                }
                 let ty = x.ty.clone();
                 mk(
                     ExprKind::Fma(
                         Box::new(x),
                         Box::new(rest[0].clone()),
                         Box::new(rest[1].clone()),
+                        mode,
                     ),
                     ty,
                     span,
@@ -1287,7 +1349,7 @@ fn value_call_arity(f: &str) -> Option<usize> {
 /// The number of operands of `T.ieee_*` (before the rounding mode).
 pub(super) fn ieee_arity(f: &str) -> usize {
     match f {
-        "ieee_fsqrt" | "ieee_frcp" => 1,
+        "ieee_fsqrt" | "ieee_frcp" | "ieee_frsqrt" => 1,
         "ieee_fmaf" => 3,
         _ => 2,
     }

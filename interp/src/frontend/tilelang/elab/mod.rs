@@ -551,7 +551,7 @@ impl From<Val> for IndexArg {
 
 /// A tensor annotation as a call: `T.Tensor[shape, dtype]` is
 /// `T.Tensor(shape, dtype)`; other annotations are returned as they are.
-fn tensor_call(ann: &ast::Expr) -> Option<ast::Expr> {
+pub(super) fn tensor_call(ann: &ast::Expr) -> Option<ast::Expr> {
     match ann {
         ast::Expr::Subscript(sub) => match &*sub.slice {
             ast::Expr::Tuple(t) => Some(ast::Expr::Call(ast::ExprCall {

@@ -68,8 +68,15 @@ impl<'m> Elab<'m> {
                 self.atomic(f, c, span)?;
                 Ok(Some(()))
             }
-            // hints that change how, not what, the block computes
-            "use_swizzle" | "annotate_layout" | "sync_threads" | "annotate_padding" => Ok(Some(())),
+            // hints that change how, not what, the block computes (the
+            // register-count directives only set PTX's setmaxnreg)
+            "use_swizzle"
+            | "annotate_layout"
+            | "sync_threads"
+            | "annotate_padding"
+            | "no_set_max_nreg"
+            | "disable_warp_group_reg_alloc"
+            | "set_max_nreg" => Ok(Some(())),
             "fill" | "clear" => {
                 let n = if f == "fill" { 2 } else { 1 };
                 if c.args.len() != n {
