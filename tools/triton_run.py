@@ -509,12 +509,41 @@ def read_tensor(torch, t, dtype):
     return [v & mask for v in vals]
 
 
+def _package_of(path):
+    """The dotted package a file belongs to (its directories with an
+    ``__init__.py``, innermost last) and the directory above the outermost."""
+    parts, d = [], os.path.dirname(path)
+    while os.path.isfile(os.path.join(d, "__init__.py")):
+        parts.insert(0, os.path.basename(d))
+        d = os.path.dirname(d)
+    return parts, d
+
+
 def import_program(path):
-    path = os.path.abspath(path)
+    # as Python runs a script: through symbolic links to the real file
+    path = os.path.realpath(path)
     if not os.path.isfile(path):
         raise InputError(f"{path}: no such file")
     modname = "ksem_prog_" + "".join(c if c.isalnum() else "_" for c in os.path.splitext(os.path.basename(path))[0])
     modname += "_%x" % (abs(hash(path)) & 0xFFFFFF)
+    pkg, root = _package_of(path)
+    if pkg:
+        # a module of a package (`from .utils import x`): import it under
+        # its dotted name, the root on sys.path; the packages' own
+        # __init__.py files are not run (they import the whole project),
+        # only the submodules the file imports
+        import types
+        if root not in sys.path:
+            sys.path.insert(0, root)
+        for i in range(len(pkg)):
+            name = ".".join(pkg[: i + 1])
+            if name not in sys.modules:
+                m = types.ModuleType(name)
+                m.__path__ = [os.path.join(root, *pkg[: i + 1])]
+                sys.modules[name] = m
+        modname = ".".join(pkg) + "." + os.path.splitext(os.path.basename(path))[0]
+        if modname in sys.modules:
+            return sys.modules[modname]
     spec = importlib.util.spec_from_file_location(modname, path)
     mod = importlib.util.module_from_spec(spec)
     sys.modules[modname] = mod
@@ -1024,7 +1053,10 @@ def main(argv=None):
             raise InputError("usage: triton_run.py PROGRAM.py --launch LAUNCH.json [--kernel NAME] [--json] [--time]")
         launch = load_launch(a.launch)
         try:
-            result = run_launch(a.program, launch, a.kernel, a.time, want_bits=a.json)
+            # $KSEM_TRITON_OPTIONS: Triton compile options as JSON, e.g.
+            # {"enable_fp_fusion": false} to measure without contraction
+            opts = json.loads(os.environ.get("KSEM_TRITON_OPTIONS") or "null")
+            result = run_launch(a.program, launch, a.kernel, a.time, want_bits=a.json, options=opts)
         except InputError:
             raise
         except Exception as e:  # Triton refused the program, or the launch failed

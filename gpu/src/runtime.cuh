@@ -764,7 +764,12 @@ template <int D> KSEM_FN ku64 ksem_rmw(int op, ku64 old, ku64 val, ku64 cmp) {
   val &= kmask(D);
   switch (op) {
     case KSEM_ATOMIC_ADD:
-      // the hardware's atomic add: operand first, float32 flushed
+      // the hardware's atomic add: float64 NaNs pass unquieted (the
+      // operand's first), float32 flushed
+      if constexpr (D == KF64) {
+        if (ksem_isnan<D>(val)) return val;
+        if (ksem_isnan<D>(old)) return old;
+      }
       if constexpr (kfloat(D)) return ksem_ftz32<D>(ksem_fadd<D>(ksem_ftz32<D>(val), ksem_ftz32<D>(old)));
       else return ksem_iadd<D>(old, val);
     case KSEM_ATOMIC_BITSMAX:  // Triton's float max: signed max of the bits,

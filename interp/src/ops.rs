@@ -366,6 +366,10 @@ pub fn atomic_rmw(op: AtomicOp, d: DType, old: u64, val: u64, cmp: Option<u64>) 
     let signed = |x: u64| ((x << (64 - d.bits())) as i64) >> (64 - d.bits());
     let sign_set = val >> (d.bits() - 1) != 0;
     match op {
+        // float64: a NaN passes through unquieted, the operand's first
+        // (numba-cuda and Triton on sm_90, measured)
+        AtomicOp::Add if d == DType::F64 && nan(val) => val,
+        AtomicOp::Add if d == DType::F64 && nan(old) => old,
         AtomicOp::Add if d.is_float() => {
             let flush = |x| float::flush_subnormal_f32(d, x);
             flush(binary(BinOp::Add, d, flush(val), flush(old)).unwrap_or(old))

@@ -278,11 +278,11 @@ pub enum CastKind {
 /// Read-modify-write operations of an atomic; each returns the old value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum AtomicOp {
-    /// `val + old` as the hardware's atomic add computes it: with two NaN
-    /// operands the operand's NaN is kept (float64), and float32 flushes
-    /// subnormal inputs and results to zeros of their sign (PTX
-    /// `atom.add.f32`; measured on sm_90 through Triton, see
-    /// `docs/triton-measured.md` (h)).
+    /// `val + old` as the hardware's atomic add computes it: float64 passes
+    /// a NaN through unquieted, the operand's before memory's; float32
+    /// flushes subnormal inputs and results to zeros of their sign (PTX
+    /// `atom.add`; measured on sm_90 through Triton and numba-cuda:
+    /// `docs/triton-measured.md` (n), `tools/probes/numba/atomic_add_float_edges.py`).
     Add,
     Sub,
     /// The operand replaces the old value when it is strictly greater
