@@ -15,6 +15,25 @@ pub const FP8_OVERFLOW: Overflow = Overflow::Saturate;
 
 pub(super) const CONVERT: CastKind = CastKind::Convert(Rounding::NearestEven, Overflow::Infinity);
 
+/// Refuses `boundary_check`/`padding_option` on a load or store through a
+/// tensor of pointers, as Triton 3.6 does (`_load_legacy`); an empty value
+/// (`boundary_check=()`, `padding_option=""`) is the default and passes.
+fn refuse_block_options(b: &Bound, span: Span) -> DResult<()> {
+    let given = |k: &str| match b.opt(k) {
+        None => false,
+        Some(Value::Tuple(t)) => !t.is_empty(),
+        Some(Value::Str(s)) => !s.is_empty(),
+        Some(_) => true,
+    };
+    if given("boundary_check") || given("padding_option") {
+        return err(
+            span,
+            "`padding_option` or `boundary_check` argument is not supported for loading a tensor of pointers or loading a scalar; use `mask` and `other` (Triton 3.6 refuses it too)",
+        );
+    }
+    Ok(())
+}
+
 /// Arguments of a builtin call bound to its parameter names.
 pub(super) struct Bound {
     fname: String,
@@ -54,8 +73,6 @@ const HINT_KWARGS: &[&str] = &[
     "cache_modifier",
     "eviction_policy",
     "volatile",
-    "boundary_check",
-    "padding_option",
     "sanitize_overflow",
     "_builder",
     "_semantic",
@@ -299,6 +316,9 @@ impl Elab<'_> {
                 span,
             }));
         }
+        if super::block_ptr::NAMES.contains(&name) {
+            return self.block_ptr_builtin(name, args, kwargs, span);
+        }
         if super::join::NAMES.contains(&name) {
             return self.join_split(name, args, kwargs, span);
         }
@@ -392,13 +412,32 @@ impl Elab<'_> {
             "load" => {
                 let b = bind(
                     name,
-                    &["pointer", "mask", "other"],
+                    &[
+                        "pointer",
+                        "mask",
+                        "other",
+                        "boundary_check",
+                        "padding_option",
+                    ],
                     false,
                     args,
                     kwargs,
                     span,
                 )?;
-                let (ptr, d, shape) = self.pointer(b.req("pointer", span)?, "tl.load", span)?;
+                let pointer = b.req("pointer", span)?;
+                if let Value::BlockPtr(bp) = &pointer {
+                    if b.opt("mask").is_some() || b.opt("other").is_some() {
+                        return err(span, "`mask` and `other` arguments cannot be specified for loading block pointers");
+                    }
+                    return self.block_load(
+                        bp,
+                        b.opt("boundary_check"),
+                        b.opt("padding_option"),
+                        span,
+                    );
+                }
+                refuse_block_options(&b, span)?;
+                let (ptr, d, shape) = self.pointer(pointer, "tl.load", span)?;
                 let mask = match b.opt("mask") {
                     Some(m) => Some(Box::new(self.mask(m, &shape, span)?)),
                     None => None,
@@ -423,13 +462,22 @@ impl Elab<'_> {
             "store" => {
                 let b = bind(
                     name,
-                    &["pointer", "value", "mask"],
+                    &["pointer", "value", "mask", "boundary_check"],
                     false,
                     args,
                     kwargs,
                     span,
                 )?;
-                let (ptr, d, shape) = self.pointer(b.req("pointer", span)?, "tl.store", span)?;
+                let pointer = b.req("pointer", span)?;
+                if let Value::BlockPtr(bp) = &pointer {
+                    if b.opt("mask").is_some() {
+                        return err(span, "`mask` and `other` arguments cannot be specified for loading block pointers");
+                    }
+                    self.block_store(bp, b.req("value", span)?, b.opt("boundary_check"), span)?;
+                    return Ok(Value::None);
+                }
+                refuse_block_options(&b, span)?;
+                let (ptr, d, shape) = self.pointer(pointer, "tl.store", span)?;
                 let value = self.value_as(b.req("value", span)?, d, span)?;
                 let value = self.broadcast_to(value, &shape, span)?;
                 let mask = match b.opt("mask") {

@@ -754,6 +754,18 @@ impl<'m> Elab<'m> {
             let e = match v {
                 Value::Tensor(e) => e,
                 Value::Num(_) => self.to_tensor(v, span)?,
+                Value::BlockPtr(mut bp) => {
+                    // a block pointer advanced in the loop: its offsets are
+                    // carried, as `name` + NUL + the dimension
+                    for (i, o) in bp.offsets.iter_mut().enumerate() {
+                        let id = self.new_var(&name, o.ty.clone());
+                        self.out.push(Stmt::Let(id, o.clone()));
+                        *o = self.var_expr(id, span);
+                        carried.push((format!("{name}\0{i}"), id));
+                    }
+                    self.env.insert(name.clone(), Value::BlockPtr(bp));
+                    continue;
+                }
                 _ => continue,
             };
             let id = self.new_var(&name, e.ty.clone());
@@ -769,7 +781,14 @@ impl<'m> Elab<'m> {
     fn write_carried(&mut self, span: Span) -> DResult<()> {
         let carried = self.loops.last().cloned().unwrap_or_default();
         for (name, id) in carried {
-            let v = self.env.get(&name).cloned();
+            let v = match name.split_once('\0') {
+                Some((base, i)) => match self.env.get(base) {
+                    Some(Value::BlockPtr(bp)) => i.parse::<usize>().ok().and_then(|i| bp.offsets.get(i)).cloned().map(Value::Tensor),
+                    Some(_) => return err(span, format!("loop-carried block pointer `{base}` is given another kind of value in the loop")),
+                    None => None,
+                },
+                None => self.env.get(&name).cloned(),
+            };
             let Some(v) = v else {
                 return err(
                     span,
@@ -822,8 +841,19 @@ impl<'m> Elab<'m> {
     ) {
         self.env = before;
         for (name, id) in carried {
-            self.env
-                .insert(name.clone(), Value::Tensor(self.var_expr(*id, span)));
+            let v = self.var_expr(*id, span);
+            match name.split_once('\0') {
+                Some((base, i)) => {
+                    if let (Some(Value::BlockPtr(bp)), Ok(i)) =
+                        (self.env.get_mut(base), i.parse::<usize>())
+                    {
+                        bp.offsets[i] = v;
+                    }
+                }
+                None => {
+                    self.env.insert(name.clone(), Value::Tensor(v));
+                }
+            }
         }
     }
 

@@ -2,6 +2,7 @@
 
 mod atomic;
 pub mod autotune;
+mod block_ptr;
 pub mod builtins;
 mod dot;
 pub mod elab;

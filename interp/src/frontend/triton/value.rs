@@ -59,6 +59,24 @@ pub enum Value {
     NanMode(NanMode),
     /// `:` inside a subscript.
     Slice,
+    /// A block pointer (`tl.make_block_ptr`; `super::block_ptr`).
+    BlockPtr(Box<BlockPtr>),
+}
+
+/// A block pointer: a `block` shaped window at `offsets` into a tensor of
+/// `shape` and `strides` (in elements) starting at `base`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BlockPtr {
+    /// The 0-d pointer to the tensor's element (0, …, 0).
+    pub base: Expr,
+    /// The tensor's size along each dimension (int64 0-d values).
+    pub shape: Vec<Expr>,
+    /// The element stride of each dimension (int64 0-d values).
+    pub strides: Vec<Expr>,
+    /// The window's first index along each dimension (int32 0-d values).
+    pub offsets: Vec<Expr>,
+    /// The window's size along each dimension.
+    pub block: Vec<usize>,
 }
 
 impl Value {
@@ -86,6 +104,7 @@ impl Value {
             Value::Method(_, n) => format!("method {n}"),
             Value::NanMode(_) => "PropagateNan".into(),
             Value::Slice => "slice".into(),
+            Value::BlockPtr(_) => "block pointer".into(),
         }
     }
 }
