@@ -1342,3 +1342,69 @@ fn block_pointer_refusals() {
         assert!(d.message.contains(msg), "{body}: {}", d.message);
     }
 }
+
+// ----- `return` under a runtime `if` of a helper -------------------------------
+
+/// flash-attention's backward helper stores and returns early under a
+/// runtime condition (`if begin_m >= seqlen_q: …; return`): the rest of the
+/// helper runs only for the programs that did not return, and the caller
+/// goes on after the call in both cases. Program p stores 100 + p where
+/// p >= 2 returned early, else 10·p from the rest of the helper; every
+/// program then stores -1 at 4 + p after the call.
+#[test]
+fn a_helper_returns_early_under_a_runtime_if() {
+    let src = module(
+        "@triton.jit
+def helper(o_ptr, pid, limit):
+    if pid >= limit:
+        tl.store(o_ptr + pid, 100 + pid)
+        return
+    x = pid * 10
+    if pid == 1:
+        x += 1
+    tl.store(o_ptr + pid, x)
+
+
+@triton.jit
+def kern(o_ptr, limit):
+    pid = tl.program_id(0)
+    helper(o_ptr, pid, limit)
+    tl.store(o_ptr + 4 + pid, -1)
+",
+    );
+    let l = launch(
+        &[4],
+        json!({"o_ptr": zeros("int32", 8), "limit": scalar("int32", json!(2))}),
+    );
+    assert_eq!(
+        i32s(&src, &l, "o_ptr"),
+        vec![0, 11, 102, 103, -1, -1, -1, -1]
+    );
+}
+
+/// Returning a value under a runtime `if` of a helper is still refused (the
+/// two paths' values would have to be joined).
+#[test]
+fn a_helper_returning_a_value_under_a_runtime_if_is_refused() {
+    let src = module(
+        "@triton.jit
+def helper(pid):
+    if pid > 0:
+        return pid
+    return pid + 1
+
+
+@triton.jit
+def kern(o_ptr):
+    tl.store(o_ptr, helper(tl.program_id(0)))
+",
+    );
+    let l = launch(&[1], json!({"o_ptr": zeros("int32", 1)}));
+    let d = refused(&src, &l);
+    assert!(
+        d.message
+            .contains("`return` of a value inside a runtime `if`"),
+        "{}",
+        d.message
+    );
+}

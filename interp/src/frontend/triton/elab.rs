@@ -38,6 +38,12 @@ pub struct Elab<'m> {
     /// kernel's own file that every node of it is reported at (spans are
     /// positions in the kernel's file).
     call_site: Option<Span>,
+    /// The bool variable "the helper being inlined has returned", where
+    /// its body returns inside a runtime `if` (`early_return`).
+    returned: Option<VarId>,
+    /// A runtime `if` just elaborated may have returned from the helper:
+    /// the statements after it run only where it did not.
+    may_have_returned: bool,
 }
 
 /// Deepest nesting of expressions and statements ksem elaborates.
@@ -78,6 +84,8 @@ impl<'m> Elab<'m> {
             ret: None,
             depth: 0,
             call_site: None,
+            returned: None,
+            may_have_returned: false,
         }
     }
 
@@ -312,11 +320,29 @@ impl<'m> Elab<'m> {
     // ----- statements -----------------------------------------------------
 
     pub fn stmts(&mut self, body: &[ast::Stmt]) -> DResult<()> {
-        for s in body {
+        for (i, s) in body.iter().enumerate() {
             if self.terminated {
                 break;
             }
             self.stmt(s)?;
+            if self.may_have_returned {
+                // a helper's `return` under a runtime `if`: the rest runs
+                // only where the helper has not returned (and what encloses
+                // this block is guarded the same way)
+                let rest = &body[i + 1..];
+                if let (Some(flag), false) = (self.returned, rest.is_empty()) {
+                    self.may_have_returned = false;
+                    let span = self.span(&rest[0]);
+                    let live = build::unary(UnOp::LogicalNot, self.var_expr(flag, span), span);
+                    self.runtime_if(
+                        live,
+                        span,
+                        |s, then| if then { s.stmts(rest) } else { Ok(()) },
+                    )?;
+                    self.may_have_returned = true;
+                }
+                break;
+            }
         }
         Ok(())
     }
@@ -413,6 +439,10 @@ impl<'m> Elab<'m> {
                     // The kernel itself returns: the instance stops here,
                     // also where a runtime `if` decided it.
                     self.out.push(Stmt::Return);
+                } else if let Some(flag) = self.returned {
+                    // a helper returning under a runtime `if`
+                    self.out
+                        .push(Stmt::Let(flag, build::konst(DType::Bool, 1, span)));
                 }
                 self.ret = Some(v);
                 self.terminated = true;
@@ -636,15 +666,17 @@ impl<'m> Elab<'m> {
             Ok(true) => self.stmts(&i.body),
             Ok(false) => self.stmts(&i.orelse),
             Err(cond) => {
-                if self.loops.len() == self.loop_base
+                let returns = self.loops.len() == self.loop_base
                     && self.calls.len() > 1
-                    && contains_return(&i.body, &i.orelse)
-                {
-                    return unsupported(span, "`return` inside a runtime `if`", "assign the result to a variable in both branches and return it after the `if`");
+                    && contains_return(&i.body, &i.orelse);
+                if returns && (self.returned.is_none() || returns_value(&i.body, &i.orelse)) {
+                    return unsupported(span, "`return` of a value inside a runtime `if` of a helper", "assign the result to a variable in both branches and return it after the `if`");
                 }
                 self.runtime_if(cond, span, |s, then| {
                     s.stmts(if then { &i.body } else { &i.orelse })
-                })
+                })?;
+                self.may_have_returned |= returns;
+                Ok(())
             }
         }
     }
@@ -1905,7 +1937,21 @@ impl<'m> Elab<'m> {
         let saved_term = self.terminated;
         self.loop_base = self.loops.len();
         self.calls.push(name.to_string());
+        // a helper that may return under a runtime `if` (with no value)
+        // gets a "returned" flag, cleared here
+        let saved_returned = self.returned.take();
+        if f.body
+            .iter()
+            .any(|s| matches!(s, ast::Stmt::If(i) if contains_return(&i.body, &i.orelse)))
+        {
+            let flag = self.new_var("_returned", Type::scalar(DType::Bool));
+            self.out
+                .push(Stmt::Let(flag, build::konst(DType::Bool, 0, span)));
+            self.returned = Some(flag);
+        }
         let r = self.stmts(&f.body);
+        self.returned = saved_returned;
+        self.may_have_returned = false;
         self.calls.pop();
         let ret = std::mem::replace(&mut self.ret, saved_ret);
         self.env = saved_env;
@@ -2024,6 +2070,20 @@ fn shifts_arithmetically(a: &Value, b: &Value) -> bool {
         (Value::Tensor(e), _) | (Value::Num(_), Value::Tensor(e)) => e.ty.dtype().is_signed_int(),
         _ => true,
     }
+}
+
+/// Whether a `return` with a value appears in either block (nested ones too).
+fn returns_value(a: &[ast::Stmt], b: &[ast::Stmt]) -> bool {
+    fn walk(s: &[ast::Stmt]) -> bool {
+        s.iter().any(|st| match st {
+            ast::Stmt::Return(r) => r.value.is_some(),
+            ast::Stmt::If(i) => walk(&i.body) || walk(&i.orelse),
+            ast::Stmt::For(f) => walk(&f.body),
+            ast::Stmt::While(w) => walk(&w.body),
+            _ => false,
+        })
+    }
+    walk(a) || walk(b)
 }
 
 fn contains_return(a: &[ast::Stmt], b: &[ast::Stmt]) -> bool {
