@@ -117,6 +117,10 @@ enum Cmd {
         /// is I modulo N (N workers 0/N … N-1/N check exactly what one would).
         #[arg(long)]
         shard: Option<String>,
+        /// The GPUs the cuda backend spreads over (e.g. 0,1): worker k uses
+        /// the (k mod n)-th; give --jobs a multiple of their number.
+        #[arg(long, value_delimiter = ',')]
+        devices: Option<Vec<usize>>,
     },
     /// Reduce a case on which two backends disagree, keeping the disagreement.
     Reduce {
@@ -348,6 +352,7 @@ fn dispatch(cmd: Cmd) -> Result<ExitCode, Error> {
             no_reduce,
             dialect,
             shard,
+            devices,
         } => {
             let dialect = parse_dialect(&dialect)?;
             let time = time
@@ -378,6 +383,7 @@ fn dispatch(cmd: Cmd) -> Result<ExitCode, Error> {
                     Some(t) => parse_shard(t).map_err(usage)?,
                     None => (0, 1),
                 },
+                devices: check_devices(devices, backends)?,
             };
             let s = fuzz::progress::run_with_progress(&o);
             for (i, e) in &s.error_samples {
@@ -547,6 +553,32 @@ fn usage(message: String) -> Error {
         path: "ksem".into(),
         message,
     }
+}
+
+/// `--devices`: only with the cuda backend, each device the driver sees
+/// (default: device 0).
+fn check_devices(
+    devices: Option<Vec<usize>>,
+    backends: (Backend, Backend),
+) -> Result<Vec<usize>, Error> {
+    let Some(devices) = devices else {
+        return Ok(vec![0]);
+    };
+    if devices.is_empty() {
+        return Err(usage("--devices needs at least one device".into()));
+    }
+    if backends.0 != Backend::Cuda && backends.1 != Backend::Cuda {
+        return Err(usage(
+            "--devices spreads the cuda backend; this campaign does not use it".into(),
+        ));
+    }
+    let n = ksem_gpu::cuda::device_count().map_err(|e| usage(e.to_string()))?;
+    if let Some(&d) = devices.iter().find(|&&d| d >= n) {
+        return Err(usage(format!(
+            "--devices {d}: the driver sees {n} CUDA device(s)"
+        )));
+    }
+    Ok(devices)
 }
 
 fn backend_pair(s: Option<&str>) -> Result<(Backend, Backend), Error> {

@@ -135,25 +135,50 @@ unsafe fn get_cubin(prog: nvrtc_sys::nvrtcProgram) -> Result<Vec<u8>, GpuError> 
     Ok(buf)
 }
 
-static CONTEXT: Mutex<Option<Arc<CudaContext>>> = Mutex::new(None);
+static CONTEXTS: Mutex<Vec<Option<Arc<CudaContext>>>> = Mutex::new(Vec::new());
+
+thread_local! {
+    /// The GPU this thread's runs use ([`use_device`]; 0 unless set).
+    static DEVICE: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// Makes this thread's GPU runs use device `ordinal` (`ksem fuzz --devices`
+/// gives each worker thread one of the listed devices).
+pub fn use_device(ordinal: usize) {
+    DEVICE.with(|d| d.set(ordinal));
+}
+
+/// The number of CUDA devices the driver sees.
+pub fn device_count() -> Result<usize, GpuError> {
+    driver_available()?;
+    CudaContext::device_count()
+        .map(|n| n as usize)
+        .map_err(cuda_err("counting CUDA devices"))
+}
 
 fn cuda_err(what: &str) -> impl Fn(cudarc::driver::DriverError) -> GpuError + '_ {
     move |e| GpuError::Cuda(format!("{what}: {e:?}"))
 }
 
-/// The primary context of device 0 (created once per process).
+/// The primary context of this thread's device (created once per process
+/// and device).
 fn context() -> Result<Arc<CudaContext>, GpuError> {
     driver_available()?;
-    let mut c = CONTEXT.lock().unwrap_or_else(|p| p.into_inner());
-    if let Some(ctx) = &*c {
+    let ordinal = DEVICE.with(|d| d.get());
+    let mut c = CONTEXTS.lock().unwrap_or_else(|p| p.into_inner());
+    if c.len() <= ordinal {
+        c.resize(ordinal + 1, None);
+    }
+    if let Some(ctx) = &c[ordinal] {
         return Ok(ctx.clone());
     }
-    let ctx = CudaContext::new(0).map_err(cuda_err("cannot open CUDA device 0"))?;
-    *c = Some(ctx.clone());
+    let ctx = CudaContext::new(ordinal)
+        .map_err(|e| GpuError::Cuda(format!("cannot open CUDA device {ordinal}: {e:?}")))?;
+    c[ordinal] = Some(ctx.clone());
     Ok(ctx)
 }
 
-/// The `sm_XY` architecture of device 0.
+/// The `sm_XY` architecture of this thread's device.
 pub fn device_arch() -> Result<String, GpuError> {
     let ctx = context()?;
     let (maj, min) = ctx
@@ -162,7 +187,7 @@ pub fn device_arch() -> Result<String, GpuError> {
     Ok(format!("sm_{maj}{min}"))
 }
 
-/// Runs a lowered kernel on GPU 0.
+/// Runs a lowered kernel on this thread's GPU (0 unless [`use_device`]).
 pub fn run(l: &Lowered, launch: &Launch, kernel: &str) -> Result<RunResult, GpuError> {
     nvrtc_available()?;
     let ctx = context()?;

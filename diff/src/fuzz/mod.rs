@@ -131,6 +131,7 @@ mod campaign_tests {
             config: Config::default(),
             reduce: false,
             shard: (0, 1),
+            devices: vec![0],
         }
     }
 
@@ -180,6 +181,7 @@ mod cudapy_campaign_tests {
             },
             reduce: false,
             shard: (0, 1),
+            devices: vec![0],
         };
         let (a, b) = (campaign(&o(1), |_| {}), campaign(&o(2), |_| {}));
         assert_eq!(a.programs, 96);
@@ -216,6 +218,7 @@ mod cudapy_campaign_tests {
             },
             reduce: false,
             shard: (0, 1),
+            devices: vec![0],
         };
         let s = campaign(&o, |_| {});
         let first = s.found.first().map(|f| f.0);
@@ -270,6 +273,7 @@ mod tilelang_campaign_tests {
             },
             reduce: false,
             shard: (0, 1),
+            devices: vec![0],
         };
         let s = campaign(&o, |_| {});
         assert_eq!(s.programs, 96);
@@ -341,6 +345,7 @@ mod planted_bug_tests {
                 config: Config::default(),
                 reduce: false,
                 shard: (0, 1),
+                devices: vec![0],
             };
             let s = campaign(&o, |_| {});
             let Some(&(index, _, _)) = s.found.first() else {
@@ -387,6 +392,7 @@ mod planted_bug_tests {
             config: Config::default(),
             reduce: false,
             shard,
+            devices: vec![0],
         };
         planted::set(Some(Bug::FloorDiv));
         let one = campaign(&opts((0, 1), "one"), |_| {});

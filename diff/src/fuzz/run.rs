@@ -32,6 +32,8 @@ pub struct Options {
     /// index is `i` modulo `n` (`(0, 1)`: all). N workers with shards
     /// `0/N … N-1/N` check exactly the programs one worker would.
     pub shard: (u64, u64),
+    /// The GPUs the cuda backend runs on: worker `k` uses `devices[k % n]`.
+    pub devices: Vec<usize>,
 }
 
 impl Options {
@@ -222,8 +224,13 @@ pub fn campaign(o: &Options, on_group: impl FnMut(&Summary) + Send) -> Summary {
     let next = AtomicU64::new(0);
     let shared = Mutex::new((Summary::default(), on_group));
     std::thread::scope(|scope| {
-        for _ in 0..o.jobs.max(1) {
-            scope.spawn(|| loop {
+        for k in 0..o.jobs.max(1) {
+            let next = &next;
+            let shared = &shared;
+            scope.spawn(move || loop {
+                if let Some(&d) = o.devices.get(k % o.devices.len().max(1)) {
+                    ksem_gpu::cuda::use_device(d);
+                }
                 if o.time.is_some_and(|t| start.elapsed() >= t) {
                     break;
                 }
