@@ -440,7 +440,7 @@ fn dispatch(cmd: Cmd) -> Result<ExitCode, Error> {
             let campaigns =
                 report::write(&dirs, std::path::Path::new(&out), backend::gpu_present()).map_err(
                     |message| Error::Io {
-                        path: out.clone(),
+                        path: "ksem report".into(),
                         message,
                     },
                 )?;
