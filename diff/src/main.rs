@@ -12,6 +12,7 @@ mod corpus;
 mod fuzz;
 mod peer;
 mod reduce;
+mod report;
 mod triage;
 
 use backend::Backend;
@@ -141,6 +142,17 @@ enum Cmd {
         /// Print the findings and buckets as JSON instead of a table.
         #[arg(long)]
         json: bool,
+    },
+    /// Write one self-contained HTML page for a campaign: one DIR per worker
+    /// (as `fuzz --out` writes it) or merged; programs/s over time,
+    /// mismatches per triage bucket, features exercised, and every finding
+    /// with both backends' bits side by side.
+    Report {
+        #[arg(required = true)]
+        dirs: Vec<String>,
+        /// The page to write.
+        #[arg(long, default_value = "report.html")]
+        out: String,
     },
     /// Replay a corpus directory against its expected results.
     Corpus {
@@ -428,6 +440,22 @@ fn dispatch(cmd: Cmd) -> Result<ExitCode, Error> {
             } else {
                 ExitCode::from(2)
             })
+        }
+        Cmd::Report { dirs, out } => {
+            let dirs: Vec<std::path::PathBuf> = dirs.iter().map(std::path::PathBuf::from).collect();
+            let campaigns =
+                report::write(&dirs, std::path::Path::new(&out), backend::gpu_present()).map_err(
+                    |message| Error::Io {
+                        path: "ksem report".into(),
+                        message,
+                    },
+                )?;
+            let findings: usize = campaigns.iter().map(|c| c.findings.len()).sum();
+            println!(
+                "{out}: {} directories, {findings} findings",
+                campaigns.len()
+            );
+            Ok(ExitCode::SUCCESS)
         }
         Cmd::Reduce {
             program,

@@ -290,11 +290,13 @@ fn rerun_cuda_o0(rerun: &Rerun) -> Result<RunResult, String> {
 }
 
 /// A finding read back: its kernel, launch and the two saved results.
-struct Saved {
-    kernel: Kernel,
-    launch: Launch,
-    a: RunResult,
-    b: RunResult,
+pub struct Saved {
+    pub kernel: Kernel,
+    pub launch: Launch,
+    /// The reference's result (its approximate elements marked).
+    pub a: RunResult,
+    /// The other backend's result.
+    pub b: RunResult,
 }
 
 /// Triages the finding `NAME` of directory `dir` (files `NAME.py`,
@@ -321,7 +323,8 @@ pub fn triage_finding(dir: &Path, name: &str, gpu: bool) -> Result<Finding, Stri
     })
 }
 
-fn read_finding(dir: &Path, name: &str) -> Result<Saved, String> {
+/// Reads finding `NAME` of `dir` back (its kernel elaborated).
+pub fn read_finding(dir: &Path, name: &str) -> Result<Saved, String> {
     let file = |ext: &str| -> Result<String, String> {
         let p = dir.join(format!("{name}{ext}"));
         std::fs::read_to_string(&p).map_err(|e| format!("{}: {e}", p.display()))

@@ -169,3 +169,50 @@ fn device_print_goes_to_stderr_in_program_order() {
         "pid (0, 0, 0) pid is [0]\npid (1, 0, 0) pid is [1]\npid (2, 0, 0) pid is [2]\n"
     );
 }
+
+/// `ksem report` on a worker's directory writes the page (exit 0); on a
+/// path that is not a directory it names it and exits 2.
+#[test]
+fn report_writes_a_page_and_names_a_missing_directory() {
+    let dir = std::env::temp_dir().join(format!("ksem-cli-{}-report", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let w = dir.join("w0");
+    let out = ksem()
+        .args(["fuzz", "--seed", "1", "--count", "6", "--jobs", "1"])
+        .args(["--backends", "interp,interp", "--out"])
+        .arg(&w)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(w.join("summary.json").is_file() && w.join("progress.jsonl").is_file());
+    let page = dir.join("report.html");
+    let out = ksem()
+        .arg("report")
+        .arg(&w)
+        .arg("--out")
+        .arg(&page)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains("id=\"chart-rates\"") && html.contains("No findings."));
+    let missing = dir.join("nope");
+    let out = ksem().arg("report").arg(&missing).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(&format!("{}: not a directory", missing.display())),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -6,6 +6,7 @@ pub mod gen_cudapy;
 pub mod gen_hidet;
 pub mod gen_tilelang;
 pub mod gen_triton;
+pub mod log;
 pub mod print;
 pub mod progress;
 pub mod rng;

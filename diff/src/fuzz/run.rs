@@ -200,6 +200,8 @@ impl Summary {
             .collect();
         json!({
             "seed": o.seed,
+            "dialect": o.config.dialect.name(),
+            "shard": format!("{}/{}", o.shard.0, o.shard.1),
             "backends": format!("{},{}", o.backends.0, o.backends.1),
             "programs": self.programs,
             "seconds": (self.seconds * 1000.0).round() / 1000.0,
@@ -222,7 +224,8 @@ pub fn campaign(o: &Options, on_group: impl FnMut(&Summary) + Send) -> Summary {
     let start = Instant::now();
     let group = o.backends.1.batch_size() as u64;
     let next = AtomicU64::new(0);
-    let shared = Mutex::new((Summary::default(), on_group));
+    let log = o.out.as_deref().map(super::log::ProgressLog::create);
+    let shared = Mutex::new((Summary::default(), on_group, log));
     std::thread::scope(|scope| {
         for k in 0..o.jobs.max(1) {
             let next = &next;
@@ -253,18 +256,24 @@ pub fn campaign(o: &Options, on_group: impl FnMut(&Summary) + Send) -> Summary {
                     .map(|((i, p), v)| Record::new(o, i, p, v))
                     .collect();
                 let mut guard = shared.lock().unwrap_or_else(|p| p.into_inner());
-                let (s, on_group) = &mut *guard;
+                let (s, on_group, log) = &mut *guard;
                 for r in records {
                     s.add(r);
                 }
                 s.seconds = start.elapsed().as_secs_f64();
+                if let Some(log) = log {
+                    log.record(s);
+                }
                 on_group(s);
             });
         }
     });
-    let (mut s, _) = shared.into_inner().unwrap_or_else(|p| p.into_inner());
+    let (mut s, _, log) = shared.into_inner().unwrap_or_else(|p| p.into_inner());
     s.finish();
     s.seconds = start.elapsed().as_secs_f64();
+    if let Some(log) = log {
+        log.finish(&s, o);
+    }
     s
 }
 
