@@ -42,6 +42,7 @@ fn fixture() -> &'static Fixture {
             config: Config::default(),
             reduce: false,
             shard: (i, 2),
+            devices: vec![0],
         };
         planted::set(Some(Bug::FloorDiv));
         let mut dirs: Vec<PathBuf> = (0..2)
