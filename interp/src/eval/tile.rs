@@ -591,28 +591,41 @@ impl Instance<'_> {
                 }
                 continue;
             }
-            let (b, off) = ptr_parts(p);
+            let (b, off) = self.element(p, UbKind::OutOfBoundsLoad, "load of", e.span, shape, i)?;
             let buf = &self.bufs[b];
-            if off < 0 || off as usize >= buf.cells.len() {
-                return Err(self.ub(
-                    UbKind::OutOfBoundsLoad,
-                    e.span,
-                    unravel(shape, i),
-                    format!(
-                        "load of {}[{off}], which has {} elements",
-                        buf.name,
-                        buf.cells.len()
-                    ),
-                ));
-            }
-            let v = buf.cells[off as usize].load(Ordering::Relaxed);
+            let v = buf.cells[off].load(Ordering::Relaxed);
             out.push(if d == DType::Bool { (v != 0) as u64 } else { v });
-            inex[i] = buf.inexact[off as usize].load(Ordering::Relaxed);
+            inex[i] = buf.inexact[off].load(Ordering::Relaxed);
             let a = access(b, off as u64, false, e.span, self.lock());
             runs.push(&mut self.log, a);
         }
         runs.flush(&mut self.log);
         Ok(Tile::from_vec(shape, out, Some(inex)))
+    }
+
+    /// The buffer and element lane `i` of an access through pointer `p`
+    /// reaches; outside the buffer, UB of `kind` ("`what` x[off], which
+    /// has n elements").
+    fn element(
+        &self,
+        p: u64,
+        kind: UbKind,
+        what: &str,
+        span: Span,
+        shape: &[usize],
+        i: usize,
+    ) -> Result<(usize, usize), Stop> {
+        let (b, off) = ptr_parts(p);
+        let buf = &self.bufs[b];
+        if off < 0 || off as usize >= buf.cells.len() {
+            let msg = format!(
+                "{what} {}[{off}], which has {} elements",
+                buf.name,
+                buf.cells.len()
+            );
+            return Err(self.ub(kind, span, unravel(shape, i), msg));
+        }
+        Ok((b, off as usize))
     }
 
     /// An atomic over a tile of pointers: every unmasked lane in row-major
@@ -639,22 +652,9 @@ impl Instance<'_> {
             if mask.as_ref().is_some_and(|m| m[i] == 0) {
                 continue;
             }
-            let (b, off) = ptr_parts(p);
+            let what = format!("atomic_{} on", op.name());
+            let (b, off) = self.element(p, UbKind::OutOfBoundsStore, &what, e.span, shape, i)?;
             let buf = &self.bufs[b];
-            if off < 0 || off as usize >= buf.cells.len() {
-                return Err(self.ub(
-                    UbKind::OutOfBoundsStore,
-                    e.span,
-                    unravel(shape, i),
-                    format!(
-                        "atomic_{} on {}[{off}], which has {} elements",
-                        op.name(),
-                        buf.name,
-                        buf.cells.len()
-                    ),
-                ));
-            }
-            let off = off as usize;
             let old = buf.cells[off].load(Ordering::Relaxed);
             let old_ix = buf.inexact[off].load(Ordering::Relaxed);
             let new = ops::atomic_rmw(op, d, old, vals[i], cmps.as_ref().map(|c| c[i]));
@@ -699,21 +699,9 @@ impl Instance<'_> {
             if m.as_ref().is_some_and(|m| m[i] == 0) {
                 continue;
             }
-            let (b, off) = ptr_parts(p);
-            let buf = &self.bufs[b];
-            if off < 0 || off as usize >= buf.cells.len() {
-                return Err(self.ub(
-                    UbKind::OutOfBoundsStore,
-                    span,
-                    unravel(&shape, i),
-                    format!(
-                        "store to {}[{off}], which has {} elements",
-                        buf.name,
-                        buf.cells.len()
-                    ),
-                ));
-            }
-            targets.push((i, b, off as usize));
+            let (b, off) =
+                self.element(p, UbKind::OutOfBoundsStore, "store to", span, &shape, i)?;
+            targets.push((i, b, off));
         }
         // Lanes of one store are unordered (threads on the GPU): two lanes
         // writing different values to one element is a race.
