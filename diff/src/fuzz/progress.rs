@@ -1,4 +1,6 @@
-//! A campaign with a progress bar (rate and counts) when stderr is a terminal.
+//! A campaign with a progress bar (rate, counts and the time left) when
+//! stderr is a terminal; `fuzz --out` also records progress in the
+//! directory (`progress.jsonl`) for logs and the report page.
 
 use super::run::{campaign, Options, Summary};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -7,24 +9,31 @@ use std::io::IsTerminal;
 /// Runs the campaign, drawing progress on a terminal.
 pub fn run_with_progress(o: &Options) -> Summary {
     let bar = if std::io::stderr().is_terminal() {
-        let b = match o.count {
-            Some(n) => ProgressBar::new(n),
-            None => ProgressBar::new_spinner(),
-        };
-        b.set_style(
-            ProgressStyle::with_template(
+        let (b, template) = match o.count {
+            // the programs of this shard, and the time they will take at this rate
+            Some(_) => (
+                ProgressBar::new(o.local_count().unwrap_or(0)),
+                "{spinner} [{elapsed_precise}] {pos}/{len} programs ({per_sec}, ETA {eta}) {msg}",
+            ),
+            None => (
+                ProgressBar::new_spinner(),
                 "{spinner} [{elapsed_precise}] {pos} programs ({per_sec}) {msg}",
-            )
-            .expect("template"),
-        );
+            ),
+        };
+        b.set_style(ProgressStyle::with_template(template).expect("template"));
         b
     } else {
         ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden())
     };
     let s = campaign(o, |s| {
         bar.set_position(s.programs);
+        // a campaign bounded by time: the time left
+        let left = o
+            .time
+            .map(|t| format!(", {:.0} s left", (t.as_secs_f64() - s.seconds).max(0.0)))
+            .unwrap_or_default();
         bar.set_message(format!(
-            "mismatches {} ub_skipped {} errors {}",
+            "mismatches {} ub_skipped {} errors {}{left}",
             s.mismatches, s.ub_skipped, s.errors
         ));
     });

@@ -43,7 +43,7 @@ impl Options {
     }
 
     /// How many programs this shard checks under `count` (`None`: no limit).
-    fn local_count(&self) -> Option<u64> {
+    pub fn local_count(&self) -> Option<u64> {
         let (i, n) = (self.shard.0, self.shard.1.max(1));
         self.count
             .map(|c| if c > i { (c - i).div_ceil(n) } else { 0 })
