@@ -37,7 +37,10 @@ fn corpus_cases(root: &Path, d: Dialect) -> Vec<(String, String, String)> {
     };
     let mut paths: Vec<_> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
     paths.sort();
-    for py in paths.iter().filter(|p| p.extension().is_some_and(|e| e == "py")) {
+    for py in paths
+        .iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "py"))
+    {
         let Ok(json) = std::fs::read_to_string(py.with_extension("json")) else {
             continue;
         };
