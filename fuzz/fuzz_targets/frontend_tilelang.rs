@@ -5,5 +5,7 @@ use ksem_fuzz_targets::Target;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    Target::from_name("frontend_tilelang").expect("a known target").run(data);
+    Target::from_name("frontend_tilelang")
+        .expect("a known target")
+        .run(data);
 });

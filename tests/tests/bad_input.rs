@@ -903,15 +903,16 @@ fn launch_with_lens(grid: u64, lens: &[u64]) -> String {
 
 #[test]
 fn buffers_are_capped_per_launch_not_only_per_buffer() {
-    // Two buffers of 2^28 elements: each alone is within the old per-buffer
-    // limit, together they would be 4 GiB of bits before the interpreter's
-    // copies. The default cap (2^28 elements per launch) refuses the second
-    // before it is allocated.
-    let text = launch_with_lens(1, &[1 << 28, 1 << 28]);
+    // Two buffers of 2^26 elements: each alone is within the per-buffer
+    // limit (2^28) and the per-launch cap (2^26), together they are over
+    // the latter (about 20 bytes of memory per element for a run, 134 with
+    // --json). The cap refuses the second before it is allocated.
+    let text = launch_with_lens(1, &[1 << 26, 1 << 26]);
     bad_launch(
         &text,
-        &["args.x1.buffer.len", "268435456", "--max-buffer-elems"],
+        &["args.x1.buffer.len", "67108864", "--max-buffer-elems"],
     );
+    assert!(try_launch(&launch_with_lens(1, &[1 << 26])).is_ok());
 }
 
 #[test]

@@ -18,6 +18,13 @@ pub const MAX_BLOCK_THREADS: u64 = 1024;
 /// Largest number of elements of one buffer.
 pub const MAX_BUFFER_LEN: usize = 1 << 28;
 
+/// Default cap on the buffer elements of one launch, all buffers together:
+/// 2^26. Measured (release build, `ksem run`): about 20 bytes of memory per
+/// element for a run, about 134 with `--json` (the result's bits as JSON
+/// strings), so 1.3 GB and 9 GB at this cap; 2^28 elements would need 36 GB
+/// with `--json`.
+pub const MAX_LAUNCH_BUFFER_ELEMS: u64 = 1 << 26;
+
 /// Caps on what a launch may ask for, checked while the launch JSON is read
 /// and before anything is allocated, so that a launch too large for memory
 /// gets a clear error instead of an out-of-memory kill. The defaults are
@@ -36,7 +43,7 @@ impl Default for LaunchLimits {
     fn default() -> Self {
         LaunchLimits {
             max_programs: MAX_PROGRAMS,
-            max_buffer_elems: MAX_BUFFER_LEN as u64,
+            max_buffer_elems: MAX_LAUNCH_BUFFER_ELEMS,
         }
     }
 }
