@@ -2,7 +2,7 @@
 
 use clap::{Parser, Subcommand};
 use ksem_interp::eval::RunOptions;
-use ksem_interp::launch::{self, Launch, RunResult};
+use ksem_interp::launch::{self, Launch, LaunchLimits, RunResult};
 use ksem_interp::{pretty, Error};
 use std::process::ExitCode;
 
@@ -26,6 +26,28 @@ use backend::Backend;
 struct Cli {
     #[command(subcommand)]
     cmd: Cmd,
+}
+
+/// The caps on a launch's size (`--max-programs`, `--max-buffer-elems`):
+/// a launch over them is refused with a clear error (exit 2) before
+/// anything is allocated.
+#[derive(clap::Args, Clone, Copy)]
+struct LimitArgs {
+    /// Program instances (blocks) a launch may ask for.
+    #[arg(long, default_value_t = LaunchLimits::default().max_programs)]
+    max_programs: u64,
+    /// Buffer elements a launch may ask for, all buffers together.
+    #[arg(long, default_value_t = LaunchLimits::default().max_buffer_elems)]
+    max_buffer_elems: u64,
+}
+
+impl LimitArgs {
+    fn limits(self) -> LaunchLimits {
+        LaunchLimits {
+            max_programs: self.max_programs,
+            max_buffer_elems: self.max_buffer_elems,
+        }
+    }
 }
 
 #[derive(Subcommand)]
@@ -58,6 +80,8 @@ enum Cmd {
         /// Which @triton.jit function to run (default: the launch's "kernel", else the only root kernel).
         #[arg(long)]
         kernel: Option<String>,
+        #[command(flatten)]
+        limits: LimitArgs,
         /// Print the result JSON instead of the readable summary.
         #[arg(long)]
         json: bool,
@@ -78,6 +102,8 @@ enum Cmd {
         launch: String,
         #[arg(long)]
         kernel: Option<String>,
+        #[command(flatten)]
+        limits: LimitArgs,
     },
     /// Run a kernel on two backends and report the first differing elements of each buffer.
     Diff {
@@ -86,6 +112,8 @@ enum Cmd {
         launch: String,
         #[arg(long)]
         kernel: Option<String>,
+        #[command(flatten)]
+        limits: LimitArgs,
         /// Two backends, e.g. interp,cuda (default: interp,cuda with a GPU, else interp,host).
         #[arg(long)]
         backends: Option<String>,
@@ -167,6 +195,8 @@ enum Cmd {
         launch: Option<String>,
         #[arg(long)]
         kernel: Option<String>,
+        #[command(flatten)]
+        limits: LimitArgs,
     },
     /// Write generated program INDEX of campaign SEED (source and launch) to DIR.
     Gen {
@@ -202,8 +232,8 @@ fn read(path: &str) -> Result<String, Error> {
     })
 }
 
-fn read_launch(path: &str) -> Result<Launch, Error> {
-    launch::parse_launch(&read(path)?).map_err(|message| Error::Launch {
+fn read_launch(path: &str, limits: LimitArgs) -> Result<Launch, Error> {
+    launch::parse_launch_with(&read(path)?, &limits.limits()).map_err(|message| Error::Launch {
         path: path.to_string(),
         message,
     })
@@ -239,13 +269,14 @@ fn dispatch(cmd: Cmd) -> Result<ExitCode, Error> {
             program,
             launch,
             kernel,
+            limits,
             json,
             threads,
             max_loop_iterations,
             backend,
         } => {
             let src = read(&program)?;
-            let l = read_launch(&launch)?;
+            let l = read_launch(&launch, limits)?;
             let opts = RunOptions {
                 max_loop_iterations,
                 threads,
@@ -291,11 +322,12 @@ fn dispatch(cmd: Cmd) -> Result<ExitCode, Error> {
             program,
             launch,
             kernel,
+            limits,
         } => {
             let src = read(&program)?;
             match launch {
                 Some(lp) => {
-                    let l = read_launch(&lp)?;
+                    let l = read_launch(&lp, limits)?;
                     let k = ksem_interp::elaborate_source(&program, &src, &l, kernel.as_deref())?;
                     print!("{}", pretty::kernel(&k));
                 }
@@ -320,9 +352,10 @@ fn dispatch(cmd: Cmd) -> Result<ExitCode, Error> {
             program,
             launch,
             kernel,
+            limits,
         } => {
             let src = read(&program)?;
-            let l = read_launch(&launch)?;
+            let l = read_launch(&launch, limits)?;
             let k = ksem_interp::elaborate_source(&program, &src, &l, kernel.as_deref())?;
             print!("{}", ksem_gpu::emit_cuda(&k));
             Ok(ExitCode::SUCCESS)
@@ -331,10 +364,11 @@ fn dispatch(cmd: Cmd) -> Result<ExitCode, Error> {
             program,
             launch,
             kernel,
+            limits,
             backends,
         } => {
             let src = read(&program)?;
-            let l = read_launch(&launch)?;
+            let l = read_launch(&launch, limits)?;
             let pair = backend_pair(backends.as_deref())?;
             let k = ksem_interp::elaborate_source(&program, &src, &l, kernel.as_deref())?;
             let opts = RunOptions::default();

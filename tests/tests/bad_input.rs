@@ -3,7 +3,7 @@
 
 use ksem_interp::eval::RunOptions;
 use ksem_interp::Error;
-use ksem_tests::serde_json::json;
+use ksem_tests::serde_json::{self, json, Value as Json};
 use ksem_tests::*;
 use std::time::Duration;
 
@@ -882,4 +882,99 @@ fn cli_deep_unary_chain_does_not_crash() {
 fn cli_deep_parentheses_do_not_crash() {
     let expr = format!("{}1{}", "(-".repeat(20_000), ")".repeat(20_000));
     deep_source_does_not_crash("cli_deep_parentheses_do_not_crash", expr);
+}
+
+// ----- launch size caps (issue 14: a clear error, not an out-of-memory kill) ----------
+
+/// A launch with buffers `x0`, `x1`, … of the given lengths (zero-filled int32).
+fn launch_with_lens(grid: u64, lens: &[u64]) -> String {
+    let args: serde_json::Map<String, Json> = lens
+        .iter()
+        .enumerate()
+        .map(|(i, &n)| {
+            (
+                format!("x{i}"),
+                json!({"buffer": {"dtype": "int32", "len": n}}),
+            )
+        })
+        .collect();
+    json!({"grid": [grid], "args": args}).to_string()
+}
+
+#[test]
+fn buffers_are_capped_per_launch_not_only_per_buffer() {
+    // Two buffers of 2^26 elements: each alone is within the per-buffer
+    // limit (2^28) and the per-launch cap (2^26), together they are over
+    // the latter (about 20 bytes of memory per element for a run, 134 with
+    // --json). The cap refuses the second before it is allocated.
+    let text = launch_with_lens(1, &[1 << 26, 1 << 26]);
+    bad_launch(
+        &text,
+        &["args.x1.buffer.len", "67108864", "--max-buffer-elems"],
+    );
+    assert!(try_launch(&launch_with_lens(1, &[1 << 26])).is_ok());
+}
+
+#[test]
+fn launch_caps_are_configurable() {
+    use ksem_interp::launch::{parse_launch_with, LaunchLimits};
+    let limits = LaunchLimits {
+        max_programs: 4,
+        max_buffer_elems: 10,
+    };
+    // Within the caps: 6 + 4 elements, 4 programs.
+    let ok = parse_launch_with(&launch_with_lens(4, &[6, 4]), &limits);
+    assert!(ok.is_ok(), "{ok:?}");
+    // One element over, counted over all buffers, whichever way it is given.
+    let over = [
+        (launch_with_lens(1, &[6, 5]), "args.x1.buffer.len"),
+        (
+            launch_json(
+                &[1],
+                json!({"a": zeros("int32", 8), "b": {"buffer": {"dtype": "int8", "shape": [3]}}}),
+            ),
+            "args.b.buffer.shape",
+        ),
+        (
+            launch_json(
+                &[1],
+                json!({"a": zeros("int32", 8), "b": buf("int32", json!([1, 2, 3]))}),
+            ),
+            "args.b.buffer.data",
+        ),
+    ];
+    for (text, path) in over {
+        let e = parse_launch_with(&text, &limits).expect_err(&text);
+        assert!(
+            e.starts_with(path) && e.contains("limit of 10") && e.contains("--max-buffer-elems"),
+            "{e}"
+        );
+    }
+    let e = parse_launch_with(&launch_with_lens(5, &[1]), &limits).unwrap_err();
+    assert!(
+        e.contains("5 program instances") && e.contains("--max-programs"),
+        "{e}"
+    );
+}
+
+#[test]
+fn cli_launch_caps_flags() {
+    let Some(bin) = ksem_or_skip("cli_launch_caps_flags") else {
+        return;
+    };
+    // ok_launch_text: one program, 4 elements. It runs under the defaults…
+    cli_case(&bin, "run", OK_KERNEL, &ok_launch_text(), &[]).assert_code(0);
+    // …and is refused (exit 2, a one-line launch error) under lower caps.
+    for (flag, want) in [
+        ("--max-buffer-elems=3", "--max-buffer-elems"),
+        ("--max-programs=0", "--max-programs"),
+    ] {
+        let out = cli_case(&bin, "run", OK_KERNEL, &ok_launch_text(), &[flag]);
+        out.assert_code(2);
+        assert!(
+            out.stderr.starts_with("launch.json: error: ") && out.stderr.contains(want),
+            "{flag}: {}",
+            out.stderr
+        );
+    }
 }

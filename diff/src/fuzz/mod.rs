@@ -373,6 +373,89 @@ mod planted_bug_tests {
         }
     }
 
+    /// The summary `ksem fuzz` prints without its timing (`seconds`,
+    /// `programs_per_s`): programs, mismatches, mismatches by bucket with
+    /// their signatures' first programs, by feature.
+    fn summary_without_timing(s: &super::run::Summary, o: &Options) -> serde_json::Value {
+        let mut j = s.to_json(o);
+        let m = j.as_object_mut().expect("the summary is an object");
+        m.remove("seconds");
+        m.remove("programs_per_s");
+        j
+    }
+
+    /// Same seed, same summary for `--jobs 1` and `--jobs 2`, mismatches by
+    /// bucket included (planted bug FloorDiv, interp against host, so that
+    /// there are mismatches to bucket).
+    #[test]
+    fn summary_with_mismatches_does_not_depend_on_jobs() {
+        let _host = super::HOST_BUILD_LOCK
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        let opts = |jobs| Options {
+            seed: 11,
+            count: Some(200),
+            time: None,
+            backends: (Backend::Interp, Backend::Host),
+            jobs,
+            out: None,
+            config: Config::default(),
+            reduce: false,
+            shard: (0, 1),
+        };
+        planted::set(Some(Bug::FloorDiv));
+        let (o1, o2) = (opts(1), opts(2));
+        let (a, b) = (campaign(&o1, |_| {}), campaign(&o2, |_| {}));
+        planted::set(None);
+        assert!(
+            a.mismatches > 0 && !a.by_bucket.is_empty(),
+            "no mismatch to bucket"
+        );
+        assert_eq!(
+            summary_without_timing(&a, &o1),
+            summary_without_timing(&b, &o2)
+        );
+    }
+
+    /// Same seed, same summary for `--jobs 1` and `--jobs 2` in every
+    /// dialect's generator (interp against itself: programs, UB skips,
+    /// errors, features).
+    #[test]
+    fn every_dialects_summary_does_not_depend_on_jobs() {
+        use ksem_interp::frontend::Dialect;
+        for dialect in [
+            Dialect::Triton,
+            Dialect::CudaPy,
+            Dialect::TileLang,
+            Dialect::Hidet,
+        ] {
+            let opts = |jobs| Options {
+                seed: 3,
+                count: Some(48),
+                time: None,
+                backends: (Backend::Interp, Backend::Interp),
+                jobs,
+                out: None,
+                config: Config {
+                    dialect,
+                    ..Default::default()
+                },
+                reduce: false,
+                shard: (0, 1),
+            };
+            let (o1, o2) = (opts(1), opts(2));
+            let (a, b) = (campaign(&o1, |_| {}), campaign(&o2, |_| {}));
+            assert_eq!(a.programs, 48, "{dialect:?}");
+            assert_eq!(a.errors, 0, "{dialect:?}: {:?}", a.error_samples);
+            assert!(!a.by_feature.is_empty(), "{dialect:?}");
+            assert_eq!(
+                summary_without_timing(&a, &o1),
+                summary_without_timing(&b, &o2),
+                "{dialect:?}"
+            );
+        }
+    }
+
     /// N shards of a campaign, merged, find exactly what one worker finds:
     /// the same programs are checked (each index once) and the merged
     /// findings are the same (planted bug FloorDiv, interp against host).

@@ -5,7 +5,7 @@ mod parse;
 mod result;
 mod values;
 
-pub use parse::parse_launch;
+pub use parse::{parse_launch, parse_launch_with};
 pub use result::{hex_bits, BufferResult, RunResult, UbReport, UbSite};
 pub use values::{value_bits, SplitMix64};
 
@@ -17,6 +17,36 @@ pub const MAX_PROGRAMS: u64 = 1 << 24;
 pub const MAX_BLOCK_THREADS: u64 = 1024;
 /// Largest number of elements of one buffer.
 pub const MAX_BUFFER_LEN: usize = 1 << 28;
+
+/// Default cap on the buffer elements of one launch, all buffers together:
+/// 2^26. Measured (release build, `ksem run`): about 20 bytes of memory per
+/// element for a run, about 134 with `--json` (the result's bits as JSON
+/// strings), so 1.3 GB and 9 GB at this cap; 2^28 elements would need 36 GB
+/// with `--json`.
+pub const MAX_LAUNCH_BUFFER_ELEMS: u64 = 1 << 26;
+
+/// Caps on what a launch may ask for, checked while the launch JSON is read
+/// and before anything is allocated, so that a launch too large for memory
+/// gets a clear error instead of an out-of-memory kill. The defaults are
+/// [`LaunchLimits::default`]; `ksem run/diff --max-programs/--max-buffer-elems`
+/// raise or lower them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LaunchLimits {
+    /// Program instances (blocks) of the grid, all dimensions together.
+    pub max_programs: u64,
+    /// Buffer elements of the whole launch, all buffers together (each
+    /// element is held as 8 bytes of bits, plus the interpreter's copies).
+    pub max_buffer_elems: u64,
+}
+
+impl Default for LaunchLimits {
+    fn default() -> Self {
+        LaunchLimits {
+            max_programs: MAX_PROGRAMS,
+            max_buffer_elems: MAX_LAUNCH_BUFFER_ELEMS,
+        }
+    }
+}
 
 /// A compile-time constant argument value.
 #[derive(Clone, Debug, PartialEq)]

@@ -5,9 +5,7 @@
 //! after, with the same kind of path.
 
 use super::values::{random_init, raw_bits, value_bits};
-use super::{
-    ArgSpec, ConfigChoice, ConstArg, Launch, MAX_BLOCK_THREADS, MAX_BUFFER_LEN, MAX_PROGRAMS,
-};
+use super::{ArgSpec, ConfigChoice, ConstArg, Launch, LaunchLimits, MAX_BLOCK_THREADS};
 use crate::dtype::DType;
 use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
@@ -110,9 +108,14 @@ struct ScalarJson {
     value: Json,
 }
 
-/// Parses launch JSON text. Errors are one line: the path in the JSON, then
-/// what is wrong there.
+/// Parses launch JSON text under the default [`LaunchLimits`]. Errors are
+/// one line: the path in the JSON, then what is wrong there.
 pub fn parse_launch(text: &str) -> Result<Launch, String> {
+    parse_launch_with(text, &LaunchLimits::default())
+}
+
+/// [`parse_launch`] under explicit limits.
+pub fn parse_launch_with(text: &str, limits: &LaunchLimits) -> Result<Launch, String> {
     let v: Json = serde_json::from_str(text).map_err(|e| format!("invalid JSON: {e}"))?;
     if !v.is_object() {
         return Err("a launch spec must be a JSON object".into());
@@ -124,12 +127,20 @@ pub fn parse_launch(text: &str) -> Result<Launch, String> {
             _ => format!("{path}: {}", e.into_inner()),
         }
     })?;
-    let grid = raw.grid.as_ref().map(grid).transpose()?;
+    let grid = raw
+        .grid
+        .as_ref()
+        .map(|d| grid(d, limits.max_programs))
+        .transpose()?;
     let block = raw.block.as_ref().map(block).transpose()?;
     let mut args = Vec::new();
+    // Buffer elements the launch may still ask for (all buffers together).
+    let mut room = limits.max_buffer_elems;
     for (name, a) in raw.args {
         let spec = match a {
-            ArgJson::Buffer(b) => buffer(b).map_err(|e| format!("args.{name}.buffer.{e}"))?,
+            ArgJson::Buffer(b) => {
+                buffer(b, &mut room, limits).map_err(|e| format!("args.{name}.buffer.{e}"))?
+            }
             ArgJson::Scalar(s) => ArgSpec::Scalar {
                 dtype: s.dtype,
                 bits: value_bits(s.dtype, &s.value)
@@ -152,9 +163,8 @@ pub fn parse_launch(text: &str) -> Result<Launch, String> {
     })
 }
 
-/// The grid: at most [`MAX_PROGRAMS`] program instances, none of its
-/// dimensions 0.
-fn grid(d: &Dims) -> Result<[u32; 3], String> {
+/// The grid: at most `max` program instances, none of its dimensions 0.
+fn grid(d: &Dims, max: u64) -> Result<[u32; 3], String> {
     let mut g = [1u32; 3];
     for (i, &n) in d.0.iter().enumerate() {
         if n == 0 {
@@ -165,9 +175,10 @@ fn grid(d: &Dims) -> Result<[u32; 3], String> {
         g[i] = u32::try_from(n).map_err(|_| format!("grid[{i}] = {n} is too large"))?;
     }
     let total: u64 = g.iter().map(|&x| x as u64).product();
-    if total > MAX_PROGRAMS {
+    if total > max {
         return Err(format!(
-            "grid: {g:?} has {total} program instances; ksem runs at most {MAX_PROGRAMS}"
+            "grid: {g:?} has {total} program instances; ksem runs at most {max} \
+             (--max-programs raises the limit)"
         ));
     }
     Ok(g)
@@ -193,21 +204,29 @@ fn block(d: &Dims) -> Result<[u32; 3], String> {
     Ok(b)
 }
 
-/// A buffer's contents. Errors start with the key under `buffer` they are about.
-fn buffer(b: BufferJson) -> Result<ArgSpec, String> {
+/// What a buffer of `n` elements leaves of `room` (the elements the launch
+/// may still ask for), or the error that it asks for too many.
+fn take_room(n: u64, room: &mut u64, limits: &LaunchLimits) -> Result<(), String> {
+    if n > *room {
+        let max = limits.max_buffer_elems;
+        return Err(format!(
+            "{n} elements exceed ksem's limit of {max} buffer elements per launch \
+             (--max-buffer-elems raises the limit)"
+        ));
+    }
+    *room -= n;
+    Ok(())
+}
+
+/// A buffer's contents, counted against `room` before anything is allocated.
+/// Errors start with the key under `buffer` they are about.
+fn buffer(b: BufferJson, room: &mut u64, limits: &LaunchLimits) -> Result<ArgSpec, String> {
     let dtype = b.dtype;
     let sources = [b.data.is_some(), b.bits.is_some(), b.init.is_some()];
     if sources.iter().filter(|&&s| s).count() > 1 {
         return Err("data: give at most one of \"data\", \"bits\", \"init\"".into());
     }
-    let mut len = match b.len {
-        Some(l) if l > MAX_BUFFER_LEN as u64 => {
-            return Err(format!(
-                "len: {l} exceeds ksem's limit of {MAX_BUFFER_LEN} elements"
-            ))
-        }
-        l => l.map(|l| l as usize),
-    };
+    let mut len = b.len;
     let shape = match b.shape {
         None => None,
         Some(Shape(dims)) => {
@@ -217,10 +236,10 @@ fn buffer(b: BufferJson) -> Result<ArgSpec, String> {
             let n = dims
                 .iter()
                 .try_fold(1u64, |a, &d| a.checked_mul(d))
-                .filter(|&n| n <= MAX_BUFFER_LEN as u64)
-                .ok_or_else(|| {
-                    format!("shape: {dims:?} exceeds ksem's limit of {MAX_BUFFER_LEN} elements")
-                })? as usize;
+                .ok_or_else(|| format!("shape: {dims:?} has more than 2^64 elements"))?;
+            if len.is_none() {
+                take_room(n, room, limits).map_err(|e| format!("shape: {dims:?}: {e}"))?;
+            }
             match len {
                 Some(l) if l != n => {
                     return Err(format!(
@@ -232,6 +251,10 @@ fn buffer(b: BufferJson) -> Result<ArgSpec, String> {
             Some(dims.iter().map(|&d| d as usize).collect())
         }
     };
+    if let Some(l) = b.len {
+        take_room(l, room, limits).map_err(|e| format!("len: {e}"))?;
+    }
+    let len = len.map(|l| l as usize);
     let bits: Vec<u64> = if let Some(d) = &b.data {
         d.iter()
             .enumerate()
@@ -254,6 +277,9 @@ fn buffer(b: BufferJson) -> Result<ArgSpec, String> {
     } else {
         vec![0; len.ok_or("len: a buffer needs \"len\", \"data\", \"bits\" or \"init\"")?]
     };
+    if len.is_none() {
+        take_room(bits.len() as u64, room, limits).map_err(|e| format!("data: {e}"))?;
+    }
     if let Some(l) = len {
         if l != bits.len() {
             return Err(format!(
