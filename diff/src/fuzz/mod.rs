@@ -402,6 +402,7 @@ mod planted_bug_tests {
             config: Config::default(),
             reduce: false,
             shard: (0, 1),
+            devices: vec![0],
         };
         planted::set(Some(Bug::FloorDiv));
         let (o1, o2) = (opts(1), opts(2));
@@ -442,6 +443,7 @@ mod planted_bug_tests {
                 },
                 reduce: false,
                 shard: (0, 1),
+                devices: vec![0],
             };
             let (o1, o2) = (opts(1), opts(2));
             let (a, b) = (campaign(&o1, |_| {}), campaign(&o2, |_| {}));
