@@ -74,17 +74,22 @@ pub enum Target {
     LaunchJson,
     /// Elaboration (dialect from the imports) and a run on the interpreter.
     InterpRun,
+    /// [`Target::InterpRun`], then the CUDA lowering built for the host:
+    /// where the interpreter finds no UB the two must agree (a mismatch, or
+    /// generated C++ the compiler rejects, is a finding).
+    InterpVsHost,
 }
 
 impl Target {
     /// Every target.
-    pub const ALL: [Target; 6] = [
+    pub const ALL: [Target; 7] = [
         Target::Frontend(Dialect::Triton),
         Target::Frontend(Dialect::CudaPy),
         Target::Frontend(Dialect::TileLang),
         Target::Frontend(Dialect::Hidet),
         Target::LaunchJson,
         Target::InterpRun,
+        Target::InterpVsHost,
     ];
 
     /// The target's name (its cargo-fuzz binary, its seed directory).
@@ -93,6 +98,7 @@ impl Target {
             Target::Frontend(d) => format!("frontend_{}", d.name()),
             Target::LaunchJson => "launch_json".into(),
             Target::InterpRun => "interp_run".into(),
+            Target::InterpVsHost => "interp_vs_host".into(),
         }
     }
 
@@ -134,6 +140,14 @@ impl Target {
                     }
                 }
             }
+            Target::InterpVsHost => {
+                let (src, launch) = split(text);
+                if let Ok(l) = launch {
+                    if let Some(k) = elaborate(None, src, &l) {
+                        interp_vs_host(&k, &l, src);
+                    }
+                }
+            }
             Target::LaunchJson => {
                 if let Ok(l) = parse_launch_with(text, &LIMITS) {
                     if let Some(k) = elaborate(None, LAUNCH_KERNEL, &l) {
@@ -144,6 +158,30 @@ impl Target {
                 }
             }
         }
+    }
+}
+
+/// Runs `k` on the interpreter and the host build; panics (a finding) where
+/// a UB-free run disagrees or the generated C++ does not compile.
+fn interp_vs_host(k: &ksem_interp::ir::Kernel, l: &Launch, src: &str) {
+    let Ok(a) = ksem_interp::eval::run(k, l, &run_options()) else {
+        return;
+    };
+    if !a.ub.is_empty() {
+        return;
+    }
+    match ksem_gpu::run(k, l, ksem_gpu::Backend::Host) {
+        Ok(b) => {
+            let c = ksem_interp::compare::compare(&a, &b, 4);
+            if !c.is_match() {
+                panic!("interpreter and host build disagree on\n{src}\n{c:?}");
+            }
+        }
+        Err(ksem_gpu::GpuError::HostCompile(m)) => {
+            panic!("the generated C++ does not compile: {m}\n{src}")
+        }
+        // lowering refusals, launches the lowering cannot take
+        Err(_) => {}
     }
 }
 

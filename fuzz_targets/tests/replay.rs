@@ -45,3 +45,20 @@ fn launch_json() {
 fn interp_run() {
     replay(Target::InterpRun);
 }
+
+/// Every 8th seed (each needs a C++ compile of its lowering) and every saved
+/// input of `interp_vs_host`.
+#[test]
+fn interp_vs_host() {
+    let t = Target::InterpVsHost;
+    let mut inputs: Vec<_> = corpus_seeds(repo_root(), t)
+        .into_iter()
+        .step_by(8)
+        .collect();
+    assert!(!inputs.is_empty(), "no seeds for {}", t.name());
+    inputs.extend(saved_inputs(repo_root(), t));
+    for s in &inputs {
+        let r = std::panic::catch_unwind(|| t.run(&s.data));
+        assert!(r.is_ok(), "{} panicked on {}", t.name(), s.name);
+    }
+}
