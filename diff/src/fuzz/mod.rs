@@ -117,7 +117,6 @@ mod tests {
 
 #[cfg(test)]
 mod campaign_tests {
-    use super::gen::Config;
     use super::run::{campaign, Options};
     use crate::backend::Backend;
 
@@ -125,14 +124,9 @@ mod campaign_tests {
         Options {
             seed: 5,
             count: Some(130),
-            time: None,
             backends: (Backend::Interp, Backend::Interp),
             jobs,
-            out: None,
-            config: Config::default(),
-            reduce: false,
-            shard: (0, 1),
-            devices: vec![0],
+            ..Default::default()
         }
     }
 
@@ -172,17 +166,13 @@ mod cudapy_campaign_tests {
         let o = |jobs| Options {
             seed: 21,
             count: Some(96),
-            time: None,
             backends: (Backend::Interp, Backend::Host),
             jobs,
-            out: None,
             config: Config {
                 dialect: Dialect::CudaPy,
                 ..Default::default()
             },
-            reduce: false,
-            shard: (0, 1),
-            devices: vec![0],
+            ..Default::default()
         };
         let (a, b) = (campaign(&o(1), |_| {}), campaign(&o(2), |_| {}));
         assert_eq!(a.programs, 96);
@@ -209,17 +199,13 @@ mod cudapy_campaign_tests {
         let o = Options {
             seed: 31,
             count: Some(256),
-            time: None,
             backends: (Backend::Interp, Backend::Host),
             jobs: 2,
-            out: None,
             config: Config {
                 dialect: Dialect::CudaPy,
                 ..Default::default()
             },
-            reduce: false,
-            shard: (0, 1),
-            devices: vec![0],
+            ..Default::default()
         };
         let s = campaign(&o, |_| {});
         let first = s.found.first().map(|f| f.0);
@@ -264,17 +250,13 @@ mod tilelang_campaign_tests {
         let o = Options {
             seed: 5,
             count: Some(96),
-            time: None,
             backends: (Backend::Interp, Backend::Host),
             jobs: 2,
-            out: None,
             config: Config {
                 dialect: Dialect::TileLang,
                 ..Default::default()
             },
-            reduce: false,
-            shard: (0, 1),
-            devices: vec![0],
+            ..Default::default()
         };
         let s = campaign(&o, |_| {});
         assert_eq!(s.programs, 96);
@@ -339,14 +321,9 @@ mod planted_bug_tests {
             let o = Options {
                 seed,
                 count: Some(256),
-                time: None,
                 backends: (Backend::Interp, Backend::Host),
                 jobs: 2,
-                out: None,
-                config: Config::default(),
-                reduce: false,
-                shard: (0, 1),
-                devices: vec![0],
+                ..Default::default()
             };
             let s = campaign(&o, |_| {});
             let Some(&(index, _, _)) = s.found.first() else {
@@ -395,14 +372,9 @@ mod planted_bug_tests {
         let opts = |jobs| Options {
             seed: 11,
             count: Some(200),
-            time: None,
             backends: (Backend::Interp, Backend::Host),
             jobs,
-            out: None,
-            config: Config::default(),
-            reduce: false,
-            shard: (0, 1),
-            devices: vec![0],
+            ..Default::default()
         };
         planted::set(Some(Bug::FloorDiv));
         let (o1, o2) = (opts(1), opts(2));
@@ -433,17 +405,13 @@ mod planted_bug_tests {
             let opts = |jobs| Options {
                 seed: 3,
                 count: Some(48),
-                time: None,
                 backends: (Backend::Interp, Backend::Interp),
                 jobs,
-                out: None,
                 config: Config {
                     dialect,
                     ..Default::default()
                 },
-                reduce: false,
-                shard: (0, 1),
-                devices: vec![0],
+                ..Default::default()
             };
             let (o1, o2) = (opts(1), opts(2));
             let (a, b) = (campaign(&o1, |_| {}), campaign(&o2, |_| {}));
@@ -471,14 +439,11 @@ mod planted_bug_tests {
         let opts = |shard: (u64, u64), out: &str| Options {
             seed: 11,
             count: Some(200),
-            time: None,
             backends: (Backend::Interp, Backend::Host),
             jobs: 2,
             out: Some(base.join(out)),
-            config: Config::default(),
-            reduce: false,
             shard,
-            devices: vec![0],
+            ..Default::default()
         };
         planted::set(Some(Bug::FloorDiv));
         let one = campaign(&opts((0, 1), "one"), |_| {});

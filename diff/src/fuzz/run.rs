@@ -36,6 +36,25 @@ pub struct Options {
     pub devices: Vec<usize>,
 }
 
+/// One worker, no limits, interp against itself, no output, the whole
+/// campaign, GPU 0: the fields a campaign usually leaves as they are.
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            seed: 0,
+            count: None,
+            time: None,
+            backends: (Backend::Interp, Backend::Interp),
+            jobs: 1,
+            out: None,
+            config: Config::default(),
+            reduce: false,
+            shard: (0, 1),
+            devices: vec![0],
+        }
+    }
+}
+
 impl Options {
     /// The campaign index of this shard's `j`-th program.
     fn index(&self, j: u64) -> u64 {

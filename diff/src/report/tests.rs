@@ -6,7 +6,6 @@
 
 use super::charts;
 use crate::backend::Backend;
-use crate::fuzz::gen::Config;
 use crate::fuzz::run::{campaign, Options};
 use ksem_gpu::planted::{self, Bug};
 use std::path::{Path, PathBuf};
@@ -35,14 +34,11 @@ fn fixture() -> &'static Fixture {
         let opts = |i: u64| Options {
             seed: 11,
             count: Some(160),
-            time: None,
             backends: (Backend::Interp, Backend::Host),
             jobs: 1,
             out: Some(base.join(format!("w{i}"))),
-            config: Config::default(),
-            reduce: false,
             shard: (i, 2),
-            devices: vec![0],
+            ..Default::default()
         };
         planted::set(Some(Bug::FloorDiv));
         let mut dirs: Vec<PathBuf> = (0..2)
