@@ -93,6 +93,30 @@ fn float16_dot_of_integers_is_exact_in_float32() {
     );
 }
 
+/// The (2, 16) × (16, 2) operands of the float32 order tests: row 0 of `a`
+/// is all ones and column 0 of `b` is 13 ones, 0, 2^25, -2^25 (the order of
+/// the sum decides it); a[1][0] = b[0][1] = 1 + 2^-12 (its product rounds).
+fn order_and_tie_operands() -> (Json, Json) {
+    let e = 1.0 + 2f64.powi(-12);
+    let mut col0 = vec![1.0; 13];
+    col0.extend([0.0, 2f64.powi(25), -2f64.powi(25)]);
+    let a = mat(2, 16, |i, k| match (i, k) {
+        (0, _) => 1.0,
+        (1, 0) => e,
+        _ => 0.0,
+    });
+    let b = mat(16, 2, |k, j| {
+        if j == 0 {
+            col0[k]
+        } else if k == 0 {
+            e
+        } else {
+            0.0
+        }
+    });
+    (a, b)
+}
+
 /// The order is visible in float32 (`input_precision="ieee"`; the same with
 /// `allow_tf32=False`). Row 0 of a is all ones, column 0 of b is
 /// [1 ×13, 0, 2^25, -2^25]: k ascending gives 13, then 13 + 2^25 rounds to
@@ -111,25 +135,11 @@ fn float32_dot_adds_rounded_products_in_ascending_k() {
 tl.store(c_ptr + rm * N + rn, tl.dot(a, b, c0, input_precision=\"ieee\"))
 tl.store(d_ptr + rm * N + rn, tl.dot(a, b, acc=c0, allow_tf32=False))";
     let src = mm("c_ptr, d_ptr, ", body);
-    let e = 1.0 + 2f64.powi(-12);
-    let mut col0 = vec![1.0; 13];
-    col0.extend([0.0, 2f64.powi(25), -2f64.powi(25)]);
+    let (a, b) = order_and_tie_operands();
     let l = mm_launch(
         "float32",
-        mat(2, 16, |i, k| match (i, k) {
-            (0, _) => 1.0,
-            (1, 0) => e,
-            _ => 0.0,
-        }),
-        mat(16, 2, |k, j| {
-            if j == 0 {
-                col0[k]
-            } else if k == 0 {
-                e
-            } else {
-                0.0
-            }
-        }),
+        a,
+        b,
         [2, 2, 16],
         json!({"c_ptr": buf("float32", json!([0.0, 0.0, 0.0, -1.0])),
                "d_ptr": zeros("float32", 4)}),
@@ -158,25 +168,11 @@ fn float32_dot_rounds_operands_to_tf32_by_default() {
     let body = "tl.store(c_ptr + rm * N + rn, tl.dot(a, b, tl.load(c_ptr + rm * N + rn)))
 tl.store(d_ptr + rm * N + rn, tl.dot(a, b, tl.load(d_ptr + rm * N + rn), allow_tf32=True))";
     let src = mm("c_ptr, d_ptr, ", body);
-    let e = 1.0 + 2f64.powi(-12);
-    let mut col0 = vec![1.0; 13];
-    col0.extend([0.0, 2f64.powi(25), -2f64.powi(25)]);
+    let (a, b) = order_and_tie_operands();
     let l = mm_launch(
         "float32",
-        mat(2, 16, |i, k| match (i, k) {
-            (0, _) => 1.0,
-            (1, 0) => e,
-            _ => 0.0,
-        }),
-        mat(16, 2, |k, j| {
-            if j == 0 {
-                col0[k]
-            } else if k == 0 {
-                e
-            } else {
-                0.0
-            }
-        }),
+        a,
+        b,
         [2, 2, 16],
         json!({"c_ptr": buf("float32", json!([0.0, 0.0, 0.0, -1.0])),
                "d_ptr": buf("float32", json!([0.0, 0.0, 0.0, -1.0]))}),
