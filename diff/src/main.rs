@@ -6,16 +6,8 @@ use ksem_interp::launch::{self, Launch, LaunchLimits, RunResult};
 use ksem_interp::{pretty, Error};
 use std::process::ExitCode;
 
-mod backend;
-mod bench;
-mod corpus;
-mod fuzz;
-mod peer;
-mod reduce;
-mod report;
-mod triage;
-
-use backend::Backend;
+use ksem_diff::backend::Backend;
+use ksem_diff::{backend, bench, corpus, fuzz, reduce, report, triage};
 
 #[derive(Parser)]
 #[command(

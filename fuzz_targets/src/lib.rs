@@ -16,6 +16,7 @@ use ksem_interp::frontend::{self, Dialect};
 use ksem_interp::launch::{parse_launch_with, Launch, LaunchLimits};
 use std::path::Path;
 
+pub mod reducer;
 pub mod seeds;
 
 /// Separates a program from its launch JSON in one fuzz input.
@@ -78,11 +79,14 @@ pub enum Target {
     /// where the interpreter finds no UB the two must agree (a mismatch, or
     /// generated C++ the compiler rejects, is a finding).
     InterpVsHost,
+    /// The test-case reducer on programs of every dialect, with an oracle
+    /// the interpreter answers ([`reducer`]).
+    Reducer,
 }
 
 impl Target {
     /// Every target.
-    pub const ALL: [Target; 7] = [
+    pub const ALL: [Target; 8] = [
         Target::Frontend(Dialect::Triton),
         Target::Frontend(Dialect::CudaPy),
         Target::Frontend(Dialect::TileLang),
@@ -90,6 +94,7 @@ impl Target {
         Target::LaunchJson,
         Target::InterpRun,
         Target::InterpVsHost,
+        Target::Reducer,
     ];
 
     /// The target's name (its cargo-fuzz binary, its seed directory).
@@ -99,6 +104,7 @@ impl Target {
             Target::LaunchJson => "launch_json".into(),
             Target::InterpRun => "interp_run".into(),
             Target::InterpVsHost => "interp_vs_host".into(),
+            Target::Reducer => "reducer".into(),
         }
     }
 
@@ -147,6 +153,13 @@ impl Target {
                         interp_vs_host(&k, &l, src);
                     }
                 }
+            }
+            Target::Reducer => {
+                let (src, json) = match text.split_once(LAUNCH_MARK) {
+                    Some((src, json)) => (src, json),
+                    None => (text, DEFAULT_LAUNCH),
+                };
+                reducer::check(src, json);
             }
             Target::LaunchJson => {
                 if let Ok(l) = parse_launch_with(text, &LIMITS) {

@@ -79,7 +79,7 @@ fn saved(dir: &Path) -> Vec<Seed> {
 pub fn corpus_seeds(root: &Path, t: Target) -> Vec<Seed> {
     let dialects: Vec<Dialect> = match t {
         Target::Frontend(d) => vec![d],
-        Target::InterpRun | Target::InterpVsHost | Target::LaunchJson => vec![
+        Target::InterpRun | Target::InterpVsHost | Target::LaunchJson | Target::Reducer => vec![
             Dialect::Triton,
             Dialect::CudaPy,
             Dialect::TileLang,

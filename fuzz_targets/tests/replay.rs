@@ -7,7 +7,15 @@ use ksem_fuzz_targets::seeds::{corpus_seeds, saved_inputs};
 use ksem_fuzz_targets::{repo_root, Target};
 
 fn replay(t: Target) {
-    let mut inputs = corpus_seeds(repo_root(), t);
+    replay_every(t, 1);
+}
+
+/// Every `step`th seed and every saved input of `t`.
+fn replay_every(t: Target, step: usize) {
+    let mut inputs: Vec<_> = corpus_seeds(repo_root(), t)
+        .into_iter()
+        .step_by(step)
+        .collect();
     assert!(!inputs.is_empty(), "no seeds for {}", t.name());
     inputs.extend(saved_inputs(repo_root(), t));
     for s in &inputs {
@@ -50,15 +58,11 @@ fn interp_run() {
 /// input of `interp_vs_host`.
 #[test]
 fn interp_vs_host() {
-    let t = Target::InterpVsHost;
-    let mut inputs: Vec<_> = corpus_seeds(repo_root(), t)
-        .into_iter()
-        .step_by(8)
-        .collect();
-    assert!(!inputs.is_empty(), "no seeds for {}", t.name());
-    inputs.extend(saved_inputs(repo_root(), t));
-    for s in &inputs {
-        let r = std::panic::catch_unwind(|| t.run(&s.data));
-        assert!(r.is_ok(), "{} panicked on {}", t.name(), s.name);
-    }
+    replay_every(Target::InterpVsHost, 8);
+}
+
+/// Every 4th seed (each runs a reduction) and every saved input of `reducer`.
+#[test]
+fn reducer() {
+    replay_every(Target::Reducer, 4);
 }

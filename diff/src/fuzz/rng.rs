@@ -6,11 +6,15 @@ use ksem_interp::launch::SplitMix64;
 pub struct Rng(SplitMix64);
 
 impl Rng {
+    /// The generator of program `index` of the campaign `seed`.
     pub fn new(seed: u64, index: u64) -> Rng {
         let mut mix = SplitMix64(seed ^ index.wrapping_mul(0xA076_1D64_78BD_642F));
         let s = mix.next_u64();
         Rng(SplitMix64(s))
     }
+    /// The next 64 random bits. (Not `Iterator::next`: the stream never
+    /// ends, and an `Option` at every call site would say otherwise.)
+    #[allow(clippy::should_implement_trait)]
     pub fn next(&mut self) -> u64 {
         self.0.next_u64()
     }

@@ -25,39 +25,91 @@ pub struct Reduced {
     pub tried: usize,
 }
 
-/// Most candidates one reduction tries.
-const MAX_TRIES: usize = 2000;
+/// What a case shows: the buffers on which the two results differ.
+pub struct Disagreement {
+    /// The differing buffers, in the results' order.
+    pub buffers: Vec<String>,
+    pub a: RunResult,
+    pub b: RunResult,
+}
 
-/// The buffers on which the two backends disagree (`None`: the case does
-/// not elaborate, has UB, or a backend fails). A real system as the second
-/// backend runs the source through `worker`.
-fn disagreement(
-    source: &str,
-    launch: &Json,
+/// What makes a case interesting to the reducer. The reducer keeps a
+/// candidate only where the oracle still sees a disagreement on the buffer
+/// the original case disagreed on first.
+pub trait Oracle {
+    /// The disagreement the case shows; `None` where it shows none (it does
+    /// not elaborate, has UB, a side fails, or the two agree).
+    fn disagreement(&mut self, source: &str, launch: &Json) -> Option<Disagreement>;
+}
+
+/// How much work one reduction may do.
+#[derive(Clone, Copy, Debug)]
+pub struct Budget {
+    /// Most candidates tried.
+    pub max_tries: usize,
+}
+
+impl Default for Budget {
+    fn default() -> Self {
+        Budget { max_tries: 2000 }
+    }
+}
+
+/// Two backends that should agree; the second may be a real system, run
+/// through its long-lived worker.
+pub struct BackendPair {
     backends: (Backend, Backend),
-    worker: &mut Option<Worker>,
-) -> Option<(Vec<String>, RunResult, RunResult)> {
-    let l = parse_launch(&launch.to_string()).ok()?;
-    let k = ksem_interp::elaborate_source("reduce.py", source, &l, None).ok()?;
-    let opts = RunOptions {
-        threads: 1,
-        max_loop_iterations: 1 << 16,
-    };
-    let a = backends.0.run(&k, &l, &opts).ok()?;
-    if !a.ub.is_empty() {
-        return None;
+    worker: Option<Worker>,
+}
+
+impl BackendPair {
+    /// The pair, with the real system's worker started where the second
+    /// backend is one (`None` if it cannot start).
+    pub fn new(backends: (Backend, Backend)) -> Option<Self> {
+        let worker = match backends.1.peer() {
+            Some(p) => Some(Worker::start(p).ok()?),
+            None => None,
+        };
+        Some(BackendPair { backends, worker })
     }
-    let b = match worker {
-        Some(w) => w.run(source, launch).ok()?,
-        // the batch path compiles fastest (one kernel here)
-        None => backends.1.run_batch(&[(&k, &l)], &opts).pop()?.ok()?,
-    };
-    if !b.ub.is_empty() {
-        return None;
+}
+
+impl Oracle for BackendPair {
+    fn disagreement(&mut self, source: &str, launch: &Json) -> Option<Disagreement> {
+        let l = parse_launch(&launch.to_string()).ok()?;
+        let k = ksem_interp::elaborate_source("reduce.py", source, &l, None).ok()?;
+        let opts = RunOptions {
+            threads: 1,
+            max_loop_iterations: 1 << 16,
+        };
+        let a = self.backends.0.run(&k, &l, &opts).ok()?;
+        if !a.ub.is_empty() {
+            return None;
+        }
+        let b = match &mut self.worker {
+            Some(w) => w.run(source, launch).ok()?,
+            // the batch path compiles fastest (one kernel here)
+            None => self.backends.1.run_batch(&[(&k, &l)], &opts).pop()?.ok()?,
+        };
+        if !b.ub.is_empty() {
+            return None;
+        }
+        let c = compare(&a, &b, 1);
+        let buffers: Vec<String> = c.counts.iter().map(|(n, _)| n.clone()).collect();
+        (!buffers.is_empty()).then_some(Disagreement { buffers, a, b })
     }
-    let c = compare(&a, &b, 1);
-    let bufs: Vec<String> = c.counts.iter().map(|(n, _)| n.clone()).collect();
-    (!bufs.is_empty()).then_some((bufs, a, b))
+}
+
+/// Statements of a program, nested ones included; `None` where it does not
+/// parse.
+pub fn statements(source: &str) -> Option<usize> {
+    parse(source).map(|t| count_stmts(&t))
+}
+
+/// The source as the reducer writes it (parsed and unparsed); `None` where
+/// it does not parse.
+pub fn normalise(source: &str) -> Option<String> {
+    parse(source).map(|t| unparse::module(&t, source))
 }
 
 fn parse(source: &str) -> Option<Vec<ast::Stmt>> {
@@ -67,28 +119,27 @@ fn parse(source: &str) -> Option<Vec<ast::Stmt>> {
     }
 }
 
-struct State {
+struct State<'o> {
     source: String,
     launch: Json,
     target: String,
-    backends: (Backend, Backend),
+    oracle: &'o mut dyn Oracle,
+    budget: Budget,
     a: RunResult,
     b: RunResult,
     steps: usize,
     tried: usize,
-    /// The real system's long-lived runner, where the second backend is one.
-    worker: Option<Worker>,
 }
 
-impl State {
+impl State<'_> {
     /// Accepts the candidate if it still shows the disagreement.
     fn try_candidate(&mut self, source: String, launch: Json) -> bool {
-        if self.tried >= MAX_TRIES || (source == self.source && launch == self.launch) {
+        if self.tried >= self.budget.max_tries || (source == self.source && launch == self.launch) {
             return false;
         }
         self.tried += 1;
-        match disagreement(&source, &launch, self.backends, &mut self.worker) {
-            Some((bufs, a, b)) if bufs.contains(&self.target) => {
+        match self.oracle.disagreement(&source, &launch) {
+            Some(Disagreement { buffers, a, b }) if buffers.contains(&self.target) => {
                 self.source = source;
                 self.launch = launch;
                 self.a = a;
@@ -113,7 +164,8 @@ impl State {
             };
             let mut c = 0;
             if remove_stmt(&mut t, &mut c, i) {
-                progress |= self.try_candidate(unparse::module(&t), self.launch.clone());
+                progress |=
+                    self.try_candidate(unparse::module(&t, &self.source), self.launch.clone());
             }
         }
         progress
@@ -142,7 +194,7 @@ impl State {
                         *e = cand.clone();
                     }
                 });
-                if self.try_candidate(unparse::module(&t), self.launch.clone()) {
+                if self.try_candidate(unparse::module(&t, &self.source), self.launch.clone()) {
                     accepted = true;
                     progress = true;
                     break;
@@ -151,7 +203,7 @@ impl State {
             if !accepted {
                 i += 1;
             }
-            if self.tried >= MAX_TRIES {
+            if self.tried >= self.budget.max_tries {
                 break;
             }
         }
@@ -199,33 +251,42 @@ impl State {
     }
 }
 
-/// Reduces a disagreeing case to a fixed point.
+/// Reduces a case on which two backends disagree to a fixed point.
 pub fn reduce(source: &str, launch: &Json, backends: (Backend, Backend)) -> Option<Reduced> {
-    let mut worker = match backends.1.peer() {
-        Some(p) => Some(Worker::start(p).ok()?),
-        None => None,
-    };
-    let (bufs, a, b) = disagreement(source, launch, backends, &mut worker)?;
+    let mut pair = BackendPair::new(backends)?;
+    reduce_with(source, launch, &mut pair, Budget::default())
+}
+
+/// Reduces a case the oracle finds interesting to a fixed point (or until
+/// the budget is spent); `None` where the case is not interesting.
+pub fn reduce_with(
+    source: &str,
+    launch: &Json,
+    oracle: &mut dyn Oracle,
+    budget: Budget,
+) -> Option<Reduced> {
+    let d = oracle.disagreement(source, launch)?;
     let mut s = State {
         source: source.to_string(),
         launch: launch.clone(),
-        target: bufs[0].clone(),
-        backends,
-        a,
-        b,
+        target: d.buffers.first()?.clone(),
+        oracle,
+        budget,
+        a: d.a,
+        b: d.b,
         steps: 0,
         tried: 0,
-        worker,
     };
     // normalise the source through the unparser first
     if let Some(t) = parse(&s.source) {
-        s.try_candidate(unparse::module(&t), s.launch.clone());
+        let normal = unparse::module(&t, &s.source);
+        s.try_candidate(normal, s.launch.clone());
     }
     loop {
         let mut progress = s.shrink_launch();
         progress |= s.drop_statements();
         progress |= s.simplify_expressions();
-        if !progress || s.tried >= MAX_TRIES {
+        if !progress || s.tried >= s.budget.max_tries {
             break;
         }
     }
@@ -241,16 +302,50 @@ pub fn reduce(source: &str, launch: &Json, backends: (Backend, Backend)) -> Opti
 
 fn count_stmts(body: &[ast::Stmt]) -> usize {
     body.iter()
-        .map(|s| {
-            1 + match s {
-                ast::Stmt::FunctionDef(f) => count_stmts(&f.body),
-                ast::Stmt::If(i) => count_stmts(&i.body) + count_stmts(&i.orelse),
-                ast::Stmt::For(f) => count_stmts(&f.body),
-                ast::Stmt::While(w) => count_stmts(&w.body),
-                _ => 0,
-            }
-        })
+        .map(|s| 1 + bodies(s).into_iter().map(|b| count_stmts(b)).sum::<usize>())
         .sum()
+}
+
+/// The statement lists nested in `s`, in source order.
+fn bodies(s: &ast::Stmt) -> Vec<&Vec<ast::Stmt>> {
+    match s {
+        ast::Stmt::FunctionDef(f) => vec![&f.body],
+        ast::Stmt::If(i) => vec![&i.body, &i.orelse],
+        ast::Stmt::For(f) => vec![&f.body, &f.orelse],
+        ast::Stmt::While(w) => vec![&w.body, &w.orelse],
+        ast::Stmt::With(w) => vec![&w.body],
+        ast::Stmt::Try(t) => {
+            let mut v = vec![&t.body];
+            for h in &t.handlers {
+                let ast::ExceptHandler::ExceptHandler(h) = h;
+                v.push(&h.body);
+            }
+            v.extend([&t.orelse, &t.finalbody]);
+            v
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// [`bodies`], mutable.
+fn bodies_mut(s: &mut ast::Stmt) -> Vec<&mut Vec<ast::Stmt>> {
+    match s {
+        ast::Stmt::FunctionDef(f) => vec![&mut f.body],
+        ast::Stmt::If(i) => vec![&mut i.body, &mut i.orelse],
+        ast::Stmt::For(f) => vec![&mut f.body, &mut f.orelse],
+        ast::Stmt::While(w) => vec![&mut w.body, &mut w.orelse],
+        ast::Stmt::With(w) => vec![&mut w.body],
+        ast::Stmt::Try(t) => {
+            let mut v = vec![&mut t.body];
+            for h in &mut t.handlers {
+                let ast::ExceptHandler::ExceptHandler(h) = h;
+                v.push(&mut h.body);
+            }
+            v.extend([&mut t.orelse, &mut t.finalbody]);
+            v
+        }
+        _ => Vec::new(),
+    }
 }
 
 /// Removes statement number `target` (pre-order); true when found.
@@ -262,16 +357,10 @@ fn remove_stmt(body: &mut Vec<ast::Stmt>, c: &mut usize, target: usize) -> bool 
             return true;
         }
         *c += 1;
-        let found = match &mut body[i] {
-            ast::Stmt::FunctionDef(f) => remove_stmt(&mut f.body, c, target),
-            ast::Stmt::If(s) => {
-                remove_stmt(&mut s.body, c, target) || remove_stmt(&mut s.orelse, c, target)
-            }
-            ast::Stmt::For(f) => remove_stmt(&mut f.body, c, target),
-            ast::Stmt::While(w) => remove_stmt(&mut w.body, c, target),
-            _ => false,
-        };
-        if found {
+        if bodies_mut(&mut body[i])
+            .into_iter()
+            .any(|b| remove_stmt(b, c, target))
+        {
             return true;
         }
         i += 1;
@@ -297,7 +386,6 @@ fn walk_exprs(body: &mut [ast::Stmt], f: &mut dyn FnMut(&mut ast::Expr, usize)) 
 
 fn walk_stmt(s: &mut ast::Stmt, f: &mut dyn FnMut(&mut ast::Expr, usize), idx: &mut usize) {
     match s {
-        ast::Stmt::FunctionDef(d) => d.body.iter_mut().for_each(|s| walk_stmt(s, f, idx)),
         ast::Stmt::Assign(a) => walk_expr(&mut a.value, f, idx),
         ast::Stmt::AugAssign(a) => walk_expr(&mut a.value, f, idx),
         ast::Stmt::AnnAssign(a) => {
@@ -311,17 +399,12 @@ fn walk_stmt(s: &mut ast::Stmt, f: &mut dyn FnMut(&mut ast::Expr, usize), idx: &
                 walk_expr(v, f, idx)
             }
         }
-        ast::Stmt::If(i) => {
-            walk_expr(&mut i.test, f, idx);
-            i.body.iter_mut().for_each(|s| walk_stmt(s, f, idx));
-            i.orelse.iter_mut().for_each(|s| walk_stmt(s, f, idx));
-        }
-        ast::Stmt::For(l) => l.body.iter_mut().for_each(|s| walk_stmt(s, f, idx)),
-        ast::Stmt::While(w) => {
-            walk_expr(&mut w.test, f, idx);
-            w.body.iter_mut().for_each(|s| walk_stmt(s, f, idx));
-        }
+        ast::Stmt::If(i) => walk_expr(&mut i.test, f, idx),
+        ast::Stmt::While(w) => walk_expr(&mut w.test, f, idx),
         _ => {}
+    }
+    for b in bodies_mut(s) {
+        b.iter_mut().for_each(|s| walk_stmt(s, f, idx));
     }
 }
 
