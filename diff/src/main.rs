@@ -125,9 +125,15 @@ enum Cmd {
         /// Worker threads (default: all cores).
         #[arg(long)]
         jobs: Option<usize>,
-        /// Write every mismatch (reduced) here in the corpus format.
+        /// Write every mismatch (reduced) here in the corpus format, with the
+        /// campaign's progress, summary and checkpoint.
         #[arg(long)]
         out: Option<String>,
+        /// Go on with the campaign whose checkpoint is in --out (stopped or
+        /// killed at any point): the same seed, dialect, shard, backends;
+        /// --count is the whole campaign's, --time this run's.
+        #[arg(long, requires = "out")]
+        resume: bool,
         /// Keep mismatches as found, without reducing them.
         #[arg(long)]
         no_reduce: bool,
@@ -387,6 +393,7 @@ fn dispatch(cmd: Cmd) -> Result<ExitCode, Error> {
             backends,
             jobs,
             out,
+            resume,
             no_reduce,
             dialect,
             shard,
@@ -403,7 +410,7 @@ fn dispatch(cmd: Cmd) -> Result<ExitCode, Error> {
                 count
             };
             let backends = backend_pair(backends.as_deref())?;
-            let o = fuzz::run::Options {
+            let mut o = fuzz::run::Options {
                 seed,
                 count,
                 time,
@@ -422,7 +429,12 @@ fn dispatch(cmd: Cmd) -> Result<ExitCode, Error> {
                     None => (0, 1),
                 },
                 devices: check_devices(devices, backends)?,
+                resume: None,
             };
+            if resume {
+                let dir = o.out.as_deref().expect("clap requires --out");
+                o.resume = Some(fuzz::checkpoint::load(dir, &o).map_err(usage)?);
+            }
             let s = fuzz::progress::run_with_progress(&o);
             for (i, e) in &s.error_samples {
                 eprintln!("error: program {i}: {e}");

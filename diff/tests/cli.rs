@@ -216,3 +216,62 @@ fn report_writes_a_page_and_names_a_missing_directory() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A fuzz campaign killed at an arbitrary moment (SIGKILL: no chance to
+/// save anything then) and resumed with `--resume` prints the summary of
+/// one uninterrupted run.
+#[test]
+fn fuzz_killed_and_resumed_ends_like_one_run() {
+    let dir = std::env::temp_dir().join(format!("ksem-cli-{}-resume", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let args = |out: Option<&std::path::Path>| {
+        let mut a: Vec<String> = ["fuzz", "--backends", "interp,interp", "--seed", "5"]
+            .map(String::from)
+            .into();
+        a.extend(["--count".into(), "600".into(), "--jobs".into(), "2".into()]);
+        if let Some(o) = out {
+            a.extend(["--out".into(), o.display().to_string()]);
+        }
+        a
+    };
+    let mut child = ksem().args(args(Some(&dir))).spawn().unwrap();
+    // just past the first checkpoint (one every 2 s), well before the end
+    let t0 = std::time::Instant::now();
+    while !dir.join("checkpoint.json").exists() && t0.elapsed().as_secs() < 120 {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let cp = std::fs::read_to_string(dir.join("checkpoint.json")).expect("a checkpoint");
+    let done = serde_json::from_str::<serde_json::Value>(&cp).unwrap()["done"]
+        .as_u64()
+        .unwrap();
+    assert!(done > 0 && done < 600, "killed at {done} of 600 programs");
+    let mut resume = args(Some(&dir));
+    resume.push("--resume".into());
+    let summary = |a: Vec<String>| {
+        let out = ksem().args(a).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let mut j: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        j["seconds"] = 0.into();
+        j["programs_per_s"] = 0.into();
+        j
+    };
+    let resumed = summary(resume);
+    let one = summary(args(None));
+    assert_eq!(resumed["programs"], 600);
+    assert_eq!(resumed, one);
+    // a shorter campaign cannot resume a longer one's checkpoint: exit 2
+    let mut short = args(Some(&dir));
+    short[6] = "10".into();
+    short.push("--resume".into());
+    let out = ksem().args(short).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("more than --count"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

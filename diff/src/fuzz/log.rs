@@ -40,11 +40,29 @@ impl ProgressLog {
         log
     }
 
-    /// Records the running summary when the last line is older than `INTERVAL_S`.
-    pub fn record(&mut self, s: &Summary) {
-        if self.last.is_none_or(|(t, _)| s.seconds - t >= INTERVAL_S) {
+    /// Goes on with `dir/progress.jsonl` of a resumed campaign, whose
+    /// counts and time continue from `s`.
+    pub fn append(dir: &Path, s: &Summary) -> ProgressLog {
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(dir.join(PROGRESS_FILE))
+            .ok();
+        ProgressLog {
+            dir: dir.to_path_buf(),
+            file,
+            last: Some((s.seconds, s.programs)),
+        }
+    }
+
+    /// Records the running summary when the last line is older than
+    /// `INTERVAL_S`; true when it wrote one.
+    pub fn record(&mut self, s: &Summary) -> bool {
+        let due = self.last.is_none_or(|(t, _)| s.seconds - t >= INTERVAL_S);
+        if due {
             self.line(s.seconds, s.programs, s.mismatches);
         }
+        due
     }
 
     /// Records the final counts (unless the last line has them already:

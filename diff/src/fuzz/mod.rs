@@ -1,6 +1,7 @@
 //! Differential fuzzing: generate programs, run them on two backends,
 //! compare bit for bit.
 
+pub mod checkpoint;
 pub mod gen;
 pub mod gen_cudapy;
 pub mod gen_hidet;
@@ -424,6 +425,62 @@ mod planted_bug_tests {
                 "{dialect:?}"
             );
         }
+    }
+
+    /// A campaign stopped part way and resumed from its checkpoint ends with
+    /// the summary and the findings of one uninterrupted run (planted bug
+    /// FloorDiv, interp against host).
+    #[test]
+    fn a_resumed_campaign_ends_like_one_run() {
+        let _host = super::HOST_BUILD_LOCK
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        let base = std::env::temp_dir().join(format!("ksem-resume-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&base);
+        let opts = |count: u64, out: &str| Options {
+            seed: 11,
+            count: Some(count),
+            backends: (Backend::Interp, Backend::Host),
+            jobs: 2,
+            out: Some(base.join(out)),
+            ..Default::default()
+        };
+        planted::set(Some(Bug::FloorDiv));
+        let one = campaign(&opts(150, "one"), |_| {});
+        let first = campaign(&opts(70, "two"), |_| {});
+        let mut rest = opts(150, "two");
+        rest.resume =
+            Some(super::checkpoint::load(&base.join("two"), &rest).expect("a checkpoint"));
+        assert_eq!(rest.resume.as_ref().map(|c| c.done), Some(70));
+        let resumed = campaign(&rest, |_| {});
+        planted::set(None);
+        assert!(first.mismatches > 0 && one.mismatches > first.mismatches);
+        let counts = |s: &super::run::Summary| {
+            let mut j = s.to_json(&opts(150, "x"));
+            j["seconds"] = 0.into();
+            j["programs_per_s"] = 0.into();
+            j
+        };
+        assert_eq!(counts(&resumed), counts(&one));
+        let found = |s: &super::run::Summary| -> Vec<(u64, Option<String>)> {
+            s.found
+                .iter()
+                .map(|(i, p, _)| {
+                    (
+                        *i,
+                        p.as_ref()
+                            .map(|p| p.file_name().unwrap().to_string_lossy().into_owned()),
+                    )
+                })
+                .collect()
+        };
+        assert_eq!(found(&resumed), found(&one));
+        // another campaign's checkpoint is refused
+        let mut other = opts(150, "two");
+        other.seed = 12;
+        let e = super::checkpoint::load(&base.join("two"), &other).unwrap_err();
+        assert!(e.contains("another campaign"), "{e}");
+        let _ = std::fs::remove_dir_all(&base);
     }
 
     /// N shards of a campaign, merged, find exactly what one worker finds:

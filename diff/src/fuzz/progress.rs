@@ -25,12 +25,23 @@ pub fn run_with_progress(o: &Options) -> Summary {
     } else {
         ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden())
     };
+    // a resumed campaign: its rate and ETA from this run's programs only
+    if let Some(c) = &o.resume {
+        bar.set_position(c.done);
+        bar.reset_eta();
+    }
+    let started = std::time::Instant::now();
     let s = campaign(o, |s| {
         bar.set_position(s.programs);
         // a campaign bounded by time: the time left
         let left = o
             .time
-            .map(|t| format!(", {:.0} s left", (t.as_secs_f64() - s.seconds).max(0.0)))
+            .map(|t| {
+                format!(
+                    ", {:.0} s left",
+                    (t.as_secs_f64() - started.elapsed().as_secs_f64()).max(0.0)
+                )
+            })
             .unwrap_or_default();
         bar.set_message(format!(
             "mismatches {} ub_skipped {} errors {}{left}",

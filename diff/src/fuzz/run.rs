@@ -1,6 +1,7 @@
 //! The campaign runner: generate programs, run each on two backends,
 //! compare, and keep every mismatch (reduced) as a corpus-ready case.
 
+use super::checkpoint::Checkpoint;
 use super::gen::{generate, Config, Program};
 use crate::backend::Backend;
 use ksem_interp::compare::{compare, Comparison};
@@ -34,6 +35,9 @@ pub struct Options {
     pub shard: (u64, u64),
     /// The GPUs the cuda backend runs on: worker `k` uses `devices[k % n]`.
     pub devices: Vec<usize>,
+    /// Where a resumed campaign starts (its checkpoint); `None`: from the
+    /// first program.
+    pub resume: Option<Checkpoint>,
 }
 
 /// One worker, no limits, interp against itself, no output, the whole
@@ -51,6 +55,7 @@ impl Default for Options {
             reduce: false,
             shard: (0, 1),
             devices: vec![0],
+            resume: None,
         }
     }
 }
@@ -182,7 +187,7 @@ pub struct Summary {
     pub errors: u64,
     pub seconds: f64,
     /// feature -> (programs, mismatches)
-    pub by_feature: BTreeMap<&'static str, (u64, u64)>,
+    pub by_feature: BTreeMap<String, (u64, u64)>,
     /// Triage bucket -> the mismatches' signatures (duplicates share one)
     /// -> the lowest program with it; the mismatch count per bucket is
     /// `bucket_counts`.
@@ -203,7 +208,7 @@ impl Summary {
         let feats: serde_json::Map<String, Json> = self
             .by_feature
             .iter()
-            .map(|(k, (n, m))| (k.to_string(), json!({"programs": n, "mismatches": m})))
+            .map(|(k, (n, m))| (k.clone(), json!({"programs": n, "mismatches": m})))
             .collect();
         let buckets: serde_json::Map<String, Json> = self
             .by_bucket
@@ -238,13 +243,29 @@ impl Summary {
 /// Runs a campaign: `jobs` workers take groups of programs in index order
 /// (so the programs checked are always a prefix of the campaign, whatever
 /// the number of jobs), each checking its group on its own; `on_group` sees
-/// the running summary after every group.
+/// the running summary after every group. With `o.out` the campaign keeps
+/// a checkpoint there; with `o.resume` it starts from one.
 pub fn campaign(o: &Options, on_group: impl FnMut(&Summary) + Send) -> Summary {
     let start = Instant::now();
     let group = o.backends.1.batch_size() as u64;
     let next = AtomicU64::new(0);
-    let log = o.out.as_deref().map(super::log::ProgressLog::create);
-    let shared = Mutex::new((Summary::default(), on_group, log));
+    let resumed = o.resume.clone().unwrap_or_default();
+    let base = resumed.done;
+    let offset = resumed.summary.seconds;
+    let log = o.out.as_deref().map(|d| {
+        if o.resume.is_some() {
+            super::log::ProgressLog::append(d, &resumed.summary)
+        } else {
+            super::log::ProgressLog::create(d)
+        }
+    });
+    let shared = Mutex::new(Shared {
+        total: resumed.summary.clone(),
+        prefix: resumed,
+        pending: BTreeMap::new(),
+        on_group,
+        log,
+    });
     std::thread::scope(|scope| {
         for k in 0..o.jobs.max(1) {
             let next = &next;
@@ -256,7 +277,7 @@ pub fn campaign(o: &Options, on_group: impl FnMut(&Summary) + Send) -> Summary {
                 if o.time.is_some_and(|t| start.elapsed() >= t) {
                     break;
                 }
-                let lo = next.fetch_add(1, Ordering::Relaxed) * group;
+                let lo = base + next.fetch_add(1, Ordering::Relaxed) * group;
                 let hi = match o.local_count() {
                     Some(c) if lo >= c => break,
                     Some(c) => (lo + group).min(c),
@@ -268,39 +289,70 @@ pub fn campaign(o: &Options, on_group: impl FnMut(&Summary) + Send) -> Summary {
                     .map(|&i| generate(&o.config, o.seed, i))
                     .collect();
                 let outcomes = check_group(&programs, o.backends);
-                let records: Vec<Record> = indices
-                    .into_iter()
-                    .zip(&programs)
-                    .zip(outcomes)
-                    .map(|((i, p), v)| Record::new(o, i, p, v))
-                    .collect();
+                let mut done = Summary::default();
+                for ((i, p), v) in indices.into_iter().zip(&programs).zip(outcomes) {
+                    done.add(Record::new(o, i, p, v));
+                }
                 let mut guard = shared.lock().unwrap_or_else(|p| p.into_inner());
-                let (s, on_group, log) = &mut *guard;
-                for r in records {
-                    s.add(r);
-                }
-                s.seconds = start.elapsed().as_secs_f64();
-                if let Some(log) = log {
-                    log.record(s);
-                }
-                on_group(s);
+                guard.finished(o, lo..hi, done, offset + start.elapsed().as_secs_f64());
             });
         }
     });
-    let (mut s, _, log) = shared.into_inner().unwrap_or_else(|p| p.into_inner());
-    s.finish();
-    s.seconds = start.elapsed().as_secs_f64();
-    if let Some(log) = log {
-        log.finish(&s, o);
+    let mut sh = shared.into_inner().unwrap_or_else(|p| p.into_inner());
+    sh.total.finish();
+    sh.total.seconds = offset + start.elapsed().as_secs_f64();
+    sh.prefix.summary.seconds = sh.total.seconds;
+    if let Some(log) = sh.log {
+        log.finish(&sh.total, o);
     }
-    s
+    if let Some(dir) = &o.out {
+        let _ = super::checkpoint::save(dir, o, &sh.prefix);
+    }
+    sh.total
+}
+
+/// What the workers of a campaign share.
+struct Shared<F> {
+    /// Every program checked so far.
+    total: Summary,
+    /// The done prefix of the campaign (what a checkpoint holds).
+    prefix: Checkpoint,
+    /// Groups done above the prefix, by their first local index: their
+    /// local range end and summary.
+    pending: BTreeMap<u64, (u64, Summary)>,
+    on_group: F,
+    log: Option<super::log::ProgressLog>,
+}
+
+impl<F: FnMut(&Summary)> Shared<F> {
+    /// Takes in a group's summary: the running total, the done prefix (the
+    /// group and any done after it, once every group before is in), the
+    /// progress line and checkpoint, and the caller's callback.
+    fn finished(&mut self, o: &Options, local: std::ops::Range<u64>, s: Summary, now: f64) {
+        self.total.merge(&s);
+        self.total.seconds = now;
+        self.pending.insert(local.start, (local.end, s));
+        while let Some((end, s)) = self.pending.remove(&self.prefix.done) {
+            self.prefix.summary.merge(&s);
+            self.prefix.done = end;
+        }
+        self.prefix.summary.seconds = now;
+        if let Some(log) = &mut self.log {
+            if log.record(&self.total) {
+                if let Some(dir) = &o.out {
+                    let _ = super::checkpoint::save(dir, o, &self.prefix);
+                }
+            }
+        }
+        (self.on_group)(&self.total);
+    }
 }
 
 /// One program's verdict, with where its mismatch (if any) was written and
 /// its triage (bucket name, signature).
 struct Record {
     index: u64,
-    features: Vec<&'static str>,
+    features: Vec<String>,
     outcome: Outcome,
     saved: Option<PathBuf>,
     triage: Option<(String, String)>,
@@ -320,7 +372,7 @@ impl Record {
         };
         Record {
             index: i,
-            features: p.features.iter().copied().collect(),
+            features: p.features.iter().map(|f| f.to_string()).collect(),
             outcome,
             saved,
             triage,
@@ -405,6 +457,39 @@ impl Summary {
             }
         }
         // the lowest-numbered samples, whatever order groups finish in
+        self.keep_lowest_samples();
+    }
+
+    /// Adds another part of the campaign's counts (its samples kept where
+    /// they are among the lowest-numbered).
+    pub fn merge(&mut self, o: &Summary) {
+        self.programs += o.programs;
+        self.mismatches += o.mismatches;
+        self.inexact_mismatches += o.inexact_mismatches;
+        self.ub_skipped += o.ub_skipped;
+        self.errors += o.errors;
+        for (f, (n, m)) in &o.by_feature {
+            let e = self.by_feature.entry(f.clone()).or_default();
+            e.0 += n;
+            e.1 += m;
+        }
+        for (b, sigs) in &o.by_bucket {
+            let mine = self.by_bucket.entry(b.clone()).or_default();
+            for (sig, &i) in sigs {
+                let first = mine.entry(sig.clone()).or_insert(i);
+                *first = (*first).min(i);
+            }
+        }
+        for (b, n) in &o.bucket_counts {
+            *self.bucket_counts.entry(b.clone()).or_default() += n;
+        }
+        self.found.extend(o.found.iter().cloned());
+        self.error_samples.extend(o.error_samples.iter().cloned());
+        self.ub_samples.extend(o.ub_samples.iter().cloned());
+        self.keep_lowest_samples();
+    }
+
+    fn keep_lowest_samples(&mut self) {
         for v in [&mut self.ub_samples, &mut self.error_samples] {
             v.sort_by_key(|x| x.0);
             v.truncate(SAMPLES);
@@ -414,5 +499,54 @@ impl Summary {
     /// Puts the found programs in index order.
     fn finish(&mut self) {
         self.found.sort_by_key(|f| f.0);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn part(programs: u64, errors: u64) -> Summary {
+        Summary {
+            programs,
+            errors,
+            error_samples: vec![(programs, format!("e{programs}"))],
+            ..Default::default()
+        }
+    }
+
+    /// Groups finish out of order; the done prefix (what a checkpoint
+    /// holds) takes a group only once every group before it is in, and then
+    /// holds exactly their counts.
+    #[test]
+    fn the_done_prefix_waits_for_earlier_groups() {
+        let o = Options::default();
+        let mut seen = Vec::new();
+        let mut sh = Shared {
+            total: Summary::default(),
+            prefix: Checkpoint::default(),
+            pending: BTreeMap::new(),
+            on_group: |s: &Summary| seen.push(s.programs),
+            log: None,
+        };
+        sh.finished(&o, 8..16, part(8, 1), 1.0);
+        assert_eq!((sh.prefix.done, sh.prefix.summary.programs), (0, 0));
+        sh.finished(&o, 16..20, part(4, 0), 2.0);
+        assert_eq!(sh.prefix.done, 0);
+        sh.finished(&o, 0..8, part(8, 2), 3.0);
+        assert_eq!((sh.prefix.done, sh.prefix.summary.programs), (20, 20));
+        assert_eq!(sh.prefix.summary.errors, 3);
+        assert_eq!(sh.total.programs, 20);
+        // the lowest-numbered samples first, whatever the finishing order
+        let firsts: Vec<u64> = sh
+            .prefix
+            .summary
+            .error_samples
+            .iter()
+            .map(|e| e.0)
+            .collect();
+        assert_eq!(firsts, vec![4, 8, 8]);
+        drop(sh);
+        assert_eq!(seen, vec![8, 12, 20]);
     }
 }
