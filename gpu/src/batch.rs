@@ -68,12 +68,14 @@ fn run_host_group(
     threads: u32,
 ) -> Vec<Result<RunResult, GpuError>> {
     let parts: Vec<&Lowered> = items.iter().map(|(l, _, _)| *l).collect();
-    match crate::host::compile_opt(&source(&parts), threads, "-O0") {
-        Ok(so) => items
+    let lib = crate::host::compile_opt(&source(&parts), threads, "-O0")
+        .and_then(|so| crate::host::HostLibrary::load(&so));
+    match lib {
+        Ok(lib) => items
             .iter()
             .enumerate()
             .map(|(i, (l, launch, k))| {
-                crate::host::run_in(&so, &host_entry(i), l, launch, k, threads)
+                crate::host::run_in(&lib, &host_entry(i), l, launch, k, threads)
             })
             .collect(),
         Err(_) if items.len() > 1 => items
