@@ -153,6 +153,11 @@ enum Cmd {
         /// the (k mod n)-th; give --jobs a multiple of their number.
         #[arg(long, value_delimiter = ',')]
         devices: Option<Vec<usize>>,
+        /// Input sets per program: its own launch and K-1 others over the
+        /// same compiled kernel (other buffer contents); the summary counts
+        /// checks beside programs.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
+        inputs: u32,
     },
     /// Reduce a case on which two backends disagree, keeping the disagreement.
     Reduce {
@@ -403,6 +408,7 @@ fn dispatch(cmd: Cmd) -> Result<ExitCode, Error> {
             dialect,
             shard,
             devices,
+            inputs,
         } => {
             let dialect = parse_dialect(&dialect)?;
             let time = time
@@ -435,6 +441,7 @@ fn dispatch(cmd: Cmd) -> Result<ExitCode, Error> {
                 },
                 devices: check_devices(devices, backends)?,
                 resume: None,
+                inputs,
             };
             if resume {
                 let dir = o.out.as_deref().expect("clap requires --out");

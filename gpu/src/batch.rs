@@ -41,6 +41,24 @@ pub fn source(parts: &[&Lowered]) -> String {
     out
 }
 
+/// The distinct kernels of `parts` (equal generated sources compile once:
+/// a fuzzed program's input sets share their kernel) and, for each part,
+/// its position among them.
+fn distinct<'a>(parts: &[&'a Lowered]) -> (Vec<&'a Lowered>, Vec<usize>) {
+    let mut seen: std::collections::HashMap<&str, usize> = Default::default();
+    let mut uniq = Vec::new();
+    let pos = parts
+        .iter()
+        .map(|l| {
+            *seen.entry(l.source.as_str()).or_insert_with(|| {
+                uniq.push(*l);
+                uniq.len() - 1
+            })
+        })
+        .collect();
+    (uniq, pos)
+}
+
 /// Runs every lowered kernel of a batch on the host, compiling together the
 /// kernels that need the same threads per block (one for tile programs, the
 /// block size for SIMT ones); each alone if a compile fails, so one bad
@@ -68,13 +86,14 @@ fn run_host_group(
     threads: u32,
 ) -> Vec<Result<RunResult, GpuError>> {
     let parts: Vec<&Lowered> = items.iter().map(|(l, _, _)| *l).collect();
-    let lib = crate::host::compile_opt(&source(&parts), threads, "-O0")
+    let (uniq, pos) = distinct(&parts);
+    let lib = crate::host::compile_opt(&source(&uniq), threads, "-O0")
         .and_then(|so| crate::host::HostLibrary::load(&so));
     match lib {
         Ok(lib) => items
             .iter()
-            .enumerate()
-            .map(|(i, (l, launch, k))| {
+            .zip(pos)
+            .map(|((l, launch, k), i)| {
                 crate::host::run_in(&lib, &host_entry(i), l, launch, k, threads)
             })
             .collect(),
@@ -90,11 +109,12 @@ fn run_host_group(
 /// (each alone if the batch fails to compile).
 pub fn run_cuda(items: &[(&Lowered, &Launch, &str)]) -> Vec<Result<RunResult, GpuError>> {
     let parts: Vec<&Lowered> = items.iter().map(|(l, _, _)| *l).collect();
-    match crate::cuda::load(&source(&parts)) {
+    let (uniq, pos) = distinct(&parts);
+    match crate::cuda::load(&source(&uniq)) {
         Ok((ctx, module)) => items
             .iter()
-            .enumerate()
-            .map(|(i, (l, launch, k))| crate::cuda::run_in(&ctx, &module, &entry(i), l, launch, k))
+            .zip(pos)
+            .map(|((l, launch, k), i)| crate::cuda::run_in(&ctx, &module, &entry(i), l, launch, k))
             .collect(),
         Err(_) if items.len() > 1 => items
             .iter()

@@ -35,6 +35,7 @@ pub fn campaign_key(o: &Options) -> Json {
         "shard": format!("{}/{}", o.shard.0, o.shard.1),
         "backends": format!("{},{}", o.backends.0, o.backends.1),
         "config": format!("{:016x}", h.finish()),
+        "inputs": o.inputs.max(1),
     })
 }
 
@@ -83,6 +84,7 @@ pub fn load(dir: &Path, o: &Options) -> Result<Checkpoint, String> {
 fn summary_to_json(s: &Summary) -> Json {
     json!({
         "programs": s.programs,
+        "checks": s.checks,
         "mismatches": s.mismatches,
         "inexact_mismatches": s.inexact_mismatches,
         "ub_skipped": s.ub_skipped,
@@ -110,6 +112,7 @@ fn summary_from_json(j: &Json) -> Option<Summary> {
     };
     Some(Summary {
         programs: u("programs")?,
+        checks: u("checks")?,
         mismatches: u("mismatches")?,
         inexact_mismatches: u("inexact_mismatches")?,
         ub_skipped: u("ub_skipped")?,
@@ -157,6 +160,7 @@ mod tests {
     fn summary_round_trips() {
         let mut s = Summary {
             programs: 7,
+            checks: 19,
             mismatches: 2,
             inexact_mismatches: 1,
             ub_skipped: 3,

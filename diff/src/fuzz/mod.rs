@@ -7,6 +7,7 @@ pub mod gen_cudapy;
 pub mod gen_hidet;
 pub mod gen_tilelang;
 pub mod gen_triton;
+pub mod inputs;
 pub mod log;
 pub mod print;
 pub mod progress;
@@ -359,6 +360,7 @@ mod planted_bug_tests {
         let m = j.as_object_mut().expect("the summary is an object");
         m.remove("seconds");
         m.remove("programs_per_s");
+        m.remove("checks_per_s");
         j
     }
 
@@ -427,6 +429,46 @@ mod planted_bug_tests {
         }
     }
 
+    /// `--inputs K` checks every program on K input sets: each program the
+    /// single-input campaign finds is found again (set 0 is its own launch),
+    /// and the summary counts K checks a program, less the sets skipped.
+    #[test]
+    fn more_input_sets_find_at_least_as_much() {
+        let _host = super::HOST_BUILD_LOCK
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        let opts = |inputs: u32| Options {
+            seed: 11,
+            count: Some(80),
+            backends: (Backend::Interp, Backend::Host),
+            jobs: 2,
+            inputs,
+            ..Default::default()
+        };
+        planted::set(Some(Bug::FloorDiv));
+        let one = campaign(&opts(1), |_| {});
+        let four = campaign(&opts(4), |_| {});
+        planted::set(None);
+        let found = |s: &super::run::Summary| s.found.iter().map(|f| f.0).collect::<Vec<_>>();
+        assert!(!found(&one).is_empty(), "the planted bug was not found");
+        for i in found(&one) {
+            assert!(
+                found(&four).contains(&i),
+                "program {i} lost with more inputs"
+            );
+        }
+        assert_eq!(one.checks, one.programs - one.ub_skipped - one.errors);
+        // a program stops at its first mismatching set; every other
+        // compared program ran all four
+        let clean = four.programs - four.ub_skipped - four.errors - four.mismatches;
+        assert!(
+            four.checks >= 4 * clean + four.mismatches,
+            "{} checks",
+            four.checks
+        );
+        assert!(four.checks <= 4 * four.programs);
+    }
+
     /// A campaign stopped part way and resumed from its checkpoint ends with
     /// the summary and the findings of one uninterrupted run (planted bug
     /// FloorDiv, interp against host).
@@ -459,6 +501,7 @@ mod planted_bug_tests {
             let mut j = s.to_json(&opts(150, "x"));
             j["seconds"] = 0.into();
             j["programs_per_s"] = 0.into();
+            j["checks_per_s"] = 0.into();
             j
         };
         assert_eq!(counts(&resumed), counts(&one));

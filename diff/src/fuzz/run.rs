@@ -3,6 +3,7 @@
 
 use super::checkpoint::Checkpoint;
 use super::gen::{generate, Config, Program};
+use super::inputs::input_sets;
 use crate::backend::Backend;
 use ksem_interp::compare::{compare, Comparison};
 use ksem_interp::eval::RunOptions;
@@ -38,6 +39,10 @@ pub struct Options {
     /// Where a resumed campaign starts (its checkpoint); `None`: from the
     /// first program.
     pub resume: Option<Checkpoint>,
+    /// Input sets each program is checked on (`fuzz --inputs`, at least 1):
+    /// the program's own launch and `inputs - 1` others over the same
+    /// compiled kernel ([`super::inputs`]).
+    pub inputs: u32,
 }
 
 /// One worker, no limits, interp against itself, no output, the whole
@@ -56,6 +61,7 @@ impl Default for Options {
             shard: (0, 1),
             devices: vec![0],
             resume: None,
+            inputs: 1,
         }
     }
 }
@@ -86,15 +92,19 @@ pub enum Outcome {
     Error(String),
 }
 
-/// A program elaborated and run on the reference side, waiting for the other.
+/// A program elaborated and run on the reference side over its input
+/// sets, waiting for the other side.
 struct Pending {
     kernel: ksem_interp::ir::Kernel,
-    launch: ksem_interp::launch::Launch,
-    a: RunResult,
+    /// The input sets the reference side ran without UB: launch JSON, the
+    /// parsed launch and the reference result.
+    sets: Vec<(Json, ksem_interp::launch::Launch, RunResult)>,
 }
 
-/// The first stage: elaborate and run on backend `a`.
-fn first(p: &Program, a: Backend) -> Result<Pending, Outcome> {
+/// The first stage: elaborate (the program's own launch) and run every
+/// input set on backend `a`. UB on the program's own launch skips the
+/// program; on another input set, that set.
+fn first(p: &Program, launches: &[Json], a: Backend) -> Result<Pending, Outcome> {
     let launch =
         parse_launch(&p.launch.to_string()).map_err(|e| Outcome::Error(format!("launch: {e}")))?;
     let kernel = ksem_interp::elaborate_source("fuzz.py", &p.source, &launch, None)
@@ -103,20 +113,29 @@ fn first(p: &Program, a: Backend) -> Result<Pending, Outcome> {
         ksem_interp::ir::canon::same_program(ir, &kernel)
             .map_err(|e| Outcome::Error(format!("round trip: {e}")))?;
     }
-    let r = a
-        .run(&kernel, &launch, &RUN_OPTS)
-        .map_err(|e| Outcome::Error(format!("{a}: {e}")))?;
-    if let Some(u) = r.ub.first() {
-        return Err(Outcome::UbSkipped(format!(
-            "{} at {}:{}: {}",
-            u.kind, u.line, u.col, u.message
-        )));
+    let mut sets = Vec::with_capacity(launches.len());
+    for (j, json) in launches.iter().enumerate() {
+        let l = if j == 0 {
+            launch.clone()
+        } else {
+            parse_launch(&json.to_string())
+                .map_err(|e| Outcome::Error(format!("input set {j}: {e}")))?
+        };
+        let r = a
+            .run(&kernel, &l, &RUN_OPTS)
+            .map_err(|e| Outcome::Error(format!("{a}: {e}")))?;
+        match r.ub.first() {
+            Some(u) if j == 0 => {
+                return Err(Outcome::UbSkipped(format!(
+                    "{} at {}:{}: {}",
+                    u.kind, u.line, u.col, u.message
+                )))
+            }
+            Some(_) => {}
+            None => sets.push((json.clone(), l, r)),
+        }
     }
-    Ok(Pending {
-        kernel,
-        launch,
-        a: r,
-    })
+    Ok(Pending { kernel, sets })
 }
 
 /// The verdict once both results are in.
@@ -141,14 +160,26 @@ const RUN_OPTS: RunOptions = RunOptions {
     max_loop_iterations: 1 << 16,
 };
 
-/// Checks programs that the second backend compiles together.
-fn check_group(programs: &[Program], backends: (Backend, Backend)) -> Vec<Outcome> {
-    let firsts: Vec<Result<Pending, Outcome>> =
-        programs.iter().map(|p| first(p, backends.0)).collect();
-    let items: Vec<(&ksem_interp::ir::Kernel, &ksem_interp::launch::Launch)> = firsts
+/// One program's verdict over its input sets: the first set that does not
+/// match decides (its launch given where it is not the program's own), else
+/// a match; and how many sets were compared.
+struct Checked {
+    outcome: Outcome,
+    launch: Option<Json>,
+    checks: u64,
+}
+
+/// Checks programs that the second backend compiles together (a program's
+/// input sets share one compiled kernel).
+fn check_group(
+    programs: &[Program],
+    launches: &[Vec<Json>],
+    backends: (Backend, Backend),
+) -> Vec<Checked> {
+    let firsts: Vec<Result<Pending, Outcome>> = programs
         .iter()
-        .filter_map(|f| f.as_ref().ok())
-        .map(|pd| (&pd.kernel, &pd.launch))
+        .zip(launches)
+        .map(|(p, ls)| first(p, ls, backends.0))
         .collect();
     let mut seconds = match backends.1.peer() {
         // a real system runs the sources themselves
@@ -156,21 +187,48 @@ fn check_group(programs: &[Program], backends: (Backend, Backend)) -> Vec<Outcom
             let sources: Vec<(&str, &Json)> = programs
                 .iter()
                 .zip(&firsts)
-                .filter(|(_, f)| f.is_ok())
-                .map(|(p, _)| (p.source.as_str(), &p.launch))
+                .filter_map(|(p, f)| f.as_ref().ok().map(|pd| (p, pd)))
+                .flat_map(|(p, pd)| pd.sets.iter().map(|s| (p.source.as_str(), &s.0)))
                 .collect();
             crate::peer::run_batch(peer, &sources)
         }
-        None => backends.1.run_batch(&items, &RUN_OPTS),
+        None => {
+            let items: Vec<(&ksem_interp::ir::Kernel, &ksem_interp::launch::Launch)> = firsts
+                .iter()
+                .filter_map(|f| f.as_ref().ok())
+                .flat_map(|pd| pd.sets.iter().map(|s| (&pd.kernel, &s.1)))
+                .collect();
+            backends.1.run_batch(&items, &RUN_OPTS)
+        }
     }
     .into_iter();
     firsts
         .into_iter()
         .map(|f| match f {
-            Err(o) => o,
+            Err(outcome) => Checked {
+                outcome,
+                launch: None,
+                checks: 0,
+            },
             Ok(pd) => {
-                let b = seconds.next().expect("one result per ready program");
-                verdict(pd.a, b, backends.1)
+                let mut checked = Checked {
+                    outcome: Outcome::Match,
+                    launch: None,
+                    checks: 0,
+                };
+                for (j, (json, _, a)) in pd.sets.into_iter().enumerate() {
+                    let b = seconds.next().expect("one result per input set");
+                    if !matches!(checked.outcome, Outcome::Match) {
+                        continue;
+                    }
+                    let v = verdict(a, b, backends.1);
+                    checked.checks += matches!(v, Outcome::Match | Outcome::Mismatch(_)) as u64;
+                    if !matches!(v, Outcome::Match) {
+                        checked.outcome = v;
+                        checked.launch = (j > 0).then_some(json);
+                    }
+                }
+                checked
             }
         })
         .collect()
@@ -180,6 +238,9 @@ fn check_group(programs: &[Program], backends: (Backend, Backend)) -> Vec<Outcom
 #[derive(Clone, Debug, Default)]
 pub struct Summary {
     pub programs: u64,
+    /// Input sets compared on both backends (`programs` × `--inputs`, less
+    /// those skipped for UB or errors).
+    pub checks: u64,
     pub mismatches: u64,
     /// Mismatches only in elements derived from approximate math.
     pub inexact_mismatches: u64,
@@ -228,8 +289,11 @@ impl Summary {
             "shard": format!("{}/{}", o.shard.0, o.shard.1),
             "backends": format!("{},{}", o.backends.0, o.backends.1),
             "programs": self.programs,
+            "checks": self.checks,
+            "inputs": o.inputs.max(1),
             "seconds": (self.seconds * 1000.0).round() / 1000.0,
             "programs_per_s": if self.seconds > 0.0 { (self.programs as f64 / self.seconds * 10.0).round() / 10.0 } else { 0.0 },
+            "checks_per_s": if self.seconds > 0.0 { (self.checks as f64 / self.seconds * 10.0).round() / 10.0 } else { 0.0 },
             "mismatches": self.mismatches,
             "inexact_mismatches": self.inexact_mismatches,
             "ub_skipped": self.ub_skipped,
@@ -288,10 +352,18 @@ pub fn campaign(o: &Options, on_group: impl FnMut(&Summary) + Send) -> Summary {
                     .iter()
                     .map(|&i| generate(&o.config, o.seed, i))
                     .collect();
-                let outcomes = check_group(&programs, o.backends);
+                let launches: Vec<Vec<Json>> = programs
+                    .iter()
+                    .zip(&indices)
+                    .map(|(p, &i)| {
+                        let k = o.inputs.max(1);
+                        input_sets(&p.launch, o.seed, i, k, o.config.real_peer)
+                    })
+                    .collect();
+                let checked = check_group(&programs, &launches, o.backends);
                 let mut done = Summary::default();
-                for ((i, p), v) in indices.into_iter().zip(&programs).zip(outcomes) {
-                    done.add(Record::new(o, i, p, v));
+                for ((i, p), c) in indices.into_iter().zip(&programs).zip(checked) {
+                    done.add(Record::new(o, i, p, c));
                 }
                 let mut guard = shared.lock().unwrap_or_else(|p| p.into_inner());
                 guard.finished(o, lo..hi, done, offset + start.elapsed().as_secs_f64());
@@ -352,6 +424,7 @@ impl<F: FnMut(&Summary)> Shared<F> {
 /// its triage (bucket name, signature).
 struct Record {
     index: u64,
+    checks: u64,
     features: Vec<String>,
     outcome: Outcome,
     saved: Option<PathBuf>,
@@ -359,7 +432,20 @@ struct Record {
 }
 
 impl Record {
-    fn new(o: &Options, i: u64, p: &Program, outcome: Outcome) -> Record {
+    fn new(o: &Options, i: u64, p: &Program, c: Checked) -> Record {
+        // a mismatch on another input set is that set's case
+        let other;
+        let p = match c.launch {
+            Some(launch) => {
+                other = Program {
+                    launch,
+                    ..p.clone()
+                };
+                &other
+            }
+            None => p,
+        };
+        let outcome = c.outcome;
         let saved = match (&outcome, &o.out) {
             (Outcome::Mismatch(m), Some(dir)) => {
                 super::save::save_case(dir, o, i, p, &m.1, &m.2).ok()
@@ -372,6 +458,7 @@ impl Record {
         };
         Record {
             index: i,
+            checks: c.checks,
             features: p.features.iter().map(|f| f.to_string()).collect(),
             outcome,
             saved,
@@ -423,6 +510,7 @@ impl Summary {
     fn add(&mut self, r: Record) {
         let i = r.index;
         self.programs += 1;
+        self.checks += r.checks;
         let bad = matches!(r.outcome, Outcome::Mismatch(_));
         for f in r.features {
             let e = self.by_feature.entry(f).or_default();
@@ -464,6 +552,7 @@ impl Summary {
     /// they are among the lowest-numbered).
     pub fn merge(&mut self, o: &Summary) {
         self.programs += o.programs;
+        self.checks += o.checks;
         self.mismatches += o.mismatches;
         self.inexact_mismatches += o.inexact_mismatches;
         self.ub_skipped += o.ub_skipped;
