@@ -1408,3 +1408,94 @@ def kern(o_ptr):
         d.message
     );
 }
+
+// ----- @triton.heuristics: meta-parameters computed on the host ------------
+
+/// A kernel whose three meta-parameters come from `@triton.heuristics`; it
+/// stores them so the test can read them back.
+const HEURISTIC_KERNEL: &str = "@triton.heuristics({
+    \"EVEN_N\": lambda args: args[\"n\"] % args[\"BLOCK\"] == 0,
+    \"NP2\": lambda args: triton.next_power_of_2(args[\"n\"]),
+    \"HALF\": lambda args: max(args[\"NP2\"] // 2, 1) if args[\"n\"] > 0 else 0,
+})
+@triton.jit
+def kern(out, n, BLOCK: tl.constexpr, EVEN_N: tl.constexpr, NP2: tl.constexpr, HALF: tl.constexpr):
+    tl.store(out + 0, EVEN_N)
+    tl.store(out + 1, NP2)
+    tl.store(out + 2, HALF)
+    tl.store(out + 3, n)
+";
+
+fn heuristic_launch(n: i64, extra: &[(&str, i64)]) -> ksem_interp::launch::Launch {
+    let mut args = json!({"out": zeros("int32", 4), "n": scalar("int32", json!(n)),
+                          "BLOCK": cx(json!(4))});
+    for (k, v) in extra {
+        args[*k] = cx(json!(v));
+    }
+    launch(&[1], args)
+}
+
+/// Triton's `Heuristics.run` computes each lambda on the dict of the
+/// arguments passed, in order, each seeing the ones before:
+/// n = 12: 12 % 4 == 0 → True; next_power_of_2(12) = 16; 16 // 2 = 8.
+/// n = 10: 10 % 4 = 2 → False; 16; 8. n = 1: 1 % 4 = 1 → False;
+/// next_power_of_2(1) = 1; max(1 // 2, 1) = 1.
+#[test]
+fn heuristics_compute_meta_parameters_in_order() {
+    let src = module(HEURISTIC_KERNEL);
+    assert_eq!(
+        i32s(&src, &heuristic_launch(12, &[]), "out"),
+        vec![1, 16, 8, 12]
+    );
+    assert_eq!(
+        i32s(&src, &heuristic_launch(10, &[]), "out"),
+        vec![0, 16, 8, 10]
+    );
+    assert_eq!(
+        i32s(&src, &heuristic_launch(1, &[]), "out"),
+        vec![0, 1, 1, 1]
+    );
+}
+
+/// A launch may repeat a heuristic's value; a different one is refused at
+/// the heuristic (Triton would silently overwrite it with its own).
+#[test]
+fn heuristics_and_a_disagreeing_launch_value() {
+    let src = module(HEURISTIC_KERNEL);
+    let same = heuristic_launch(12, &[("NP2", 16)]);
+    assert_eq!(i32s(&src, &same, "out"), vec![1, 16, 8, 12]);
+    let d = refused(&src, &heuristic_launch(12, &[("NP2", 32)]));
+    assert_diag(
+        &src,
+        &d,
+        loc(&src, "\"NP2\": lambda", "lambda"),
+        &["the launch gives NP2=32", "computes NP2=16"],
+        Some("leave \"NP2\" out of the launch"),
+    );
+}
+
+/// A lambda ksem cannot evaluate (it reads a tensor) takes the launch's
+/// value; without one it is an error that points at the lambda and says
+/// what to do.
+#[test]
+fn heuristics_on_tensors_need_the_launch_value() {
+    let src = module(
+        "@triton.heuristics({\"W\": lambda args: args[\"x\"].element_size() * 2})
+@triton.jit
+def kern(x, out, W: tl.constexpr):
+    tl.store(out, W)
+",
+    );
+    let base = json!({"x": zeros("int32", 1), "out": zeros("int32", 1)});
+    let d = refused(&src, &launch(&[1], base.clone()));
+    assert_diag(
+        &src,
+        &d,
+        loc(&src, "lambda args", "args[\"x\"].element_size"),
+        &["heuristic `W`"],
+        Some("give \"W\" in the launch"),
+    );
+    let mut given = base;
+    given["W"] = cx(json!(8));
+    assert_eq!(i32s(&src, &launch(&[1], given), "out"), vec![8]);
+}

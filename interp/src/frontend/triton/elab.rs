@@ -129,6 +129,7 @@ impl<'m> Elab<'m> {
         let args = &f.args;
         self.reject_star_args(args)?;
         let chosen = super::autotune::choose(self.m, name, launch, fspan)?;
+        let heuristics = self.heuristic_values(name, launch, chosen.as_ref())?;
         let mut params = Vec::new();
         let mut seen = HashSet::new();
         for a in args
@@ -145,8 +146,16 @@ impl<'m> Elab<'m> {
                 .annotation
                 .as_deref()
                 .is_some_and(|t| self.is_constexpr_annotation(t));
-            let from_config = chosen.as_ref().and_then(|c| c.arg(&pname));
-            if from_config.is_some() && launch.arg(&pname).is_some() {
+            let from_heuristic = heuristics
+                .iter()
+                .find(|(n, _)| *n == pname)
+                .map(|(_, c)| ArgSpec::Constexpr(c.clone()));
+            let from_config =
+                from_heuristic.or_else(|| chosen.as_ref().and_then(|c| c.arg(&pname)));
+            if from_config.is_some()
+                && launch.arg(&pname).is_some()
+                && heuristics.iter().all(|(n, _)| *n != pname)
+            {
                 return Err(Diagnostic::new(
                     pspan,
                     format!("`{pname}` is set by the autotune config and by the launch (Triton: \"Conflicting meta-parameters\")"),
@@ -156,7 +165,7 @@ impl<'m> Elab<'m> {
             let p = self.bind_param(
                 &pname,
                 is_constexpr || from_config.is_some(),
-                launch.arg(&pname).or(from_config.as_ref()),
+                from_config.as_ref().or(launch.arg(&pname)),
                 a.default.as_deref(),
                 pspan,
             )?;
@@ -181,6 +190,64 @@ impl<'m> Elab<'m> {
             );
         }
         self.finish(name, params, launch)
+    }
+
+    /// The meta-parameters kernel `name`'s `@triton.heuristics` set for
+    /// `launch` (and the autotune config `chosen`), as Triton computes them
+    /// on the host. Where the launch also gives one, the two must agree
+    /// (Triton would silently use the heuristic's); where ksem cannot
+    /// evaluate a lambda, the launch's value stands in.
+    fn heuristic_values(
+        &self,
+        name: &str,
+        launch: &Launch,
+        chosen: Option<&super::autotune::Chosen>,
+    ) -> DResult<Vec<(String, ConstArg)>> {
+        use super::heuristics::{evaluate, ArgValue, Outcome};
+        let hs = match self.m.heuristics.get(name) {
+            None => return Ok(vec![]),
+            Some(Err(e)) => return Err(e.clone()),
+            Some(Ok(hs)) => hs,
+        };
+        let mut args: Vec<(String, ArgValue)> = launch
+            .args
+            .iter()
+            .map(|(n, a)| (n.clone(), ArgValue::of(a)))
+            .collect();
+        if let Some(c) = chosen {
+            for (k, _) in &c.config.values {
+                if let Some(a) = c.arg(k) {
+                    args.push((k.clone(), ArgValue::of(&a)));
+                }
+            }
+        }
+        let given = |n: &str| match launch.arg(n) {
+            Some(ArgSpec::Constexpr(c)) => Some(c.clone()),
+            _ => None,
+        };
+        let mut out = Vec::new();
+        for (n, o) in evaluate(self.m, hs, args, &given)? {
+            let h = hs.iter().find(|h| h.name == n).expect("evaluated");
+            let c = match o {
+                Outcome::Given(c) => c,
+                Outcome::Computed(c) => {
+                    if let Some(g) = given(&n).filter(|g| *g != c) {
+                        return Err(Diagnostic::new(
+                            self.m.span(&h.lambda),
+                            format!(
+                                "the launch gives {n}={}, but @triton.heuristics computes {n}={} (Triton would use the heuristic's)",
+                                const_text(&g),
+                                const_text(&c)
+                            ),
+                        )
+                        .with_help(format!("leave \"{n}\" out of the launch")));
+                    }
+                    c
+                }
+            };
+            out.push((n, c));
+        }
+        Ok(out)
     }
 
     /// Starts elaborating kernel `name`'s body (statements built by a caller
@@ -2126,5 +2193,16 @@ fn assigned_names(body: &[ast::Stmt], out: &mut Vec<String>) {
             ast::Stmt::While(w) => assigned_names(&w.body, out),
             _ => {}
         }
+    }
+}
+
+/// A launch constant as Python writes it.
+fn const_text(c: &ConstArg) -> String {
+    match c {
+        ConstArg::Int(i) => i.to_string(),
+        ConstArg::Float(f) => format!("{f:?}"),
+        ConstArg::Bool(b) => if *b { "True" } else { "False" }.into(),
+        ConstArg::Str(s) => format!("{s:?}"),
+        ConstArg::None => "None".into(),
     }
 }

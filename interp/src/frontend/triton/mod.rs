@@ -6,6 +6,7 @@ mod block_ptr;
 pub mod builtins;
 mod dot;
 pub mod elab;
+pub mod heuristics;
 mod imports;
 mod join;
 pub mod module;

@@ -25,6 +25,9 @@ pub struct Module {
     pub plain_funcs: HashMap<String, ast::StmtFunctionDef>,
     /// The `@triton.autotune` configs of each autotuned jit function.
     pub autotune: HashMap<String, super::autotune::Configs>,
+    /// The `@triton.heuristics` of each jit function that has them (or why
+    /// they cannot be read: reported when the kernel is launched).
+    pub heuristics: HashMap<String, DResult<Vec<super::heuristics::Heuristic>>>,
     /// The project modules this one imports helpers from
     /// (`Value::Foreign` indexes them; `super::imports`).
     pub imports: Vec<Module>,
@@ -61,6 +64,7 @@ impl Module {
             globals: HashMap::new(),
             plain_funcs: HashMap::new(),
             autotune: HashMap::new(),
+            heuristics: HashMap::new(),
             imports: Vec::new(),
             pending: Vec::new(),
         };
@@ -155,6 +159,14 @@ impl Module {
                     let configs = super::autotune::read_configs(self, c);
                     self.autotune.insert(name.clone(), configs);
                 }
+                if let Some(c) = f
+                    .decorator_list
+                    .iter()
+                    .find_map(|d| self.wrapper_call(d, "heuristics"))
+                {
+                    let h = super::heuristics::read(self, c);
+                    self.heuristics.insert(name.clone(), h);
+                }
                 self.func_order.push(name.clone());
                 self.funcs.insert(name, f);
             }
@@ -171,6 +183,10 @@ impl Module {
                             if let Some(c) = self.autotune_wrapper(&a.value) {
                                 let configs = super::autotune::read_configs(self, c);
                                 self.autotune.insert(name.clone(), configs);
+                            }
+                            if let Some(c) = self.wrapper_in(&a.value, "heuristics") {
+                                let h = super::heuristics::read(self, c);
+                                self.heuristics.insert(name.clone(), h);
                             }
                             self.func_order.retain(|g| *g != name);
                             self.func_order.push(name.clone());
@@ -262,14 +278,20 @@ impl Module {
 
     /// The `triton.autotune(…)` call of decorator `d`, if it is one.
     fn autotune_call<'e>(&self, d: &'e Expr) -> Option<&'e ast::ExprCall> {
+        self.wrapper_call(d, "autotune")
+    }
+
+    /// The `triton.WRAPPER(…)` call of decorator `d` (`autotune`,
+    /// `heuristics`), if it is one.
+    fn wrapper_call<'e>(&self, d: &'e Expr, wrapper: &str) -> Option<&'e ast::ExprCall> {
         let Expr::Call(c) = d else { return None };
         let named = match &*c.func {
             Expr::Attribute(a) => {
-                a.attr.as_str() == "autotune"
+                a.attr.as_str() == wrapper
                     && matches!(&*a.value, Expr::Name(n) if self.globals.get(n.id.as_str()) == Some(&Value::Module(ModPath::Triton)))
             }
             Expr::Name(n) => {
-                self.globals.get(n.id.as_str()) == Some(&Value::Builtin("autotune".into()))
+                self.globals.get(n.id.as_str()) == Some(&Value::Builtin(wrapper.into()))
             }
             _ => false,
         };
@@ -279,9 +301,15 @@ impl Module {
     /// The `triton.autotune(…)` call of `triton.autotune(…)(…)` in `e`
     /// (the assignment form `k = triton.autotune(…)(triton.jit(f))`).
     fn autotune_wrapper<'e>(&self, e: &'e Expr) -> Option<&'e ast::ExprCall> {
+        self.wrapper_in(e, "autotune")
+    }
+
+    /// The `triton.WRAPPER(…)` call of `triton.WRAPPER(…)(…)` anywhere in
+    /// the wrapping chain `e`.
+    fn wrapper_in<'e>(&self, e: &'e Expr, wrapper: &str) -> Option<&'e ast::ExprCall> {
         let Expr::Call(c) = e else { return None };
-        self.autotune_call(&c.func)
-            .or_else(|| c.args.first().and_then(|a| self.autotune_wrapper(a)))
+        self.wrapper_call(&c.func, wrapper)
+            .or_else(|| c.args.first().and_then(|a| self.wrapper_in(a, wrapper)))
     }
 
     /// A module-level constant expression's value, if it is one.
