@@ -52,6 +52,45 @@ impl Owners {
     }
 }
 
+/// Whether some element of buffer `buf` is accessed by two different
+/// blocks. Every race needs such an element, so a buffer without one is
+/// skipped; this looks at access ranges, not elements.
+fn shared_by_blocks(logs: &[([u32; 3], Vec<Access>)], buf: usize) -> bool {
+    let mut ranges: Vec<(u64, u64, usize)> = logs
+        .iter()
+        .enumerate()
+        .flat_map(|(p, (_, log))| {
+            log.iter()
+                .filter(move |a| a.buf as usize == buf && a.len > 0)
+                .map(move |a| (a.start, a.start + a.len, p))
+        })
+        .collect();
+    ranges.sort_unstable();
+    // the furthest end reached so far, and the furthest reached by a
+    // block other than that one's
+    let (mut first, mut second): (Option<(u64, usize)>, Option<(u64, usize)>) = (None, None);
+    for (start, end, p) in ranges {
+        let overlaps = |r: Option<(u64, usize)>| r.is_some_and(|(e, q)| e > start && q != p);
+        if overlaps(first) || overlaps(second) {
+            return true;
+        }
+        match first {
+            Some((e, q)) if q == p => first = Some((e.max(end), p)),
+            Some((e, q)) if end > e => {
+                second = Some((e, q));
+                first = Some((end, p));
+            }
+            Some(_) => {
+                if second.is_none_or(|(e, _)| end > e) {
+                    second = Some((end, p));
+                }
+            }
+            None => first = Some((end, p)),
+        }
+    }
+    false
+}
+
 fn other_than(owner: u32, p: u32) -> bool {
     owner != NONE && owner != p
 }
@@ -72,7 +111,7 @@ pub fn find_races(
     let mut owners: Vec<Option<Owners>> = bufs
         .iter()
         .enumerate()
-        .map(|(i, b)| written[i].then(|| Owners::new(b.cells.len())))
+        .map(|(i, b)| (written[i] && shared_by_blocks(logs, i)).then(|| Owners::new(b.cells.len())))
         .collect();
     let thread = |a: &Access| match (block, a.thread) {
         (Some(b), Some(t)) => Some(thread_coords(b, t)),
