@@ -567,6 +567,29 @@ impl Instance<'_> {
         Ok(Tile::from_vec(&shape, out, Some(inex)))
     }
 
+    /// Lane `i` of a binary operation by the general rule, or its UB.
+    #[allow(clippy::too_many_arguments)]
+    fn binary_element(
+        &self,
+        op: BinOp,
+        d: DType,
+        x: u64,
+        y: u64,
+        shape: &[usize],
+        i: usize,
+        e: &Expr,
+    ) -> Result<u64, Stop> {
+        ops::binary(op, d, x, y).map_err(|k| {
+            let msg = format!(
+                "{:?} of {d} values {} and {}",
+                op,
+                format_value(d, x),
+                format_value(d, y)
+            );
+            self.ub(k, e.span, unravel(shape, i), msg)
+        })
+    }
+
     fn binary(
         &mut self,
         op: BinOp,
@@ -598,21 +621,18 @@ impl Instance<'_> {
             for i in 0..n {
                 out.push(ptr_add(at(&va, i), ops::int_value(od, at(&vb, i))));
             }
+        } else if let Some(f) = ops::fast_binary_partial(op, d) {
+            for i in 0..n {
+                let (x, y) = (at(&va, i), at(&vb, i));
+                out.push(match f(x, y) {
+                    Some(v) => v,
+                    None => self.binary_element(op, d, x, y, &shape, i, e)?,
+                });
+            }
         } else {
             for i in 0..n {
                 let (x, y) = (at(&va, i), at(&vb, i));
-                match ops::binary(op, d, x, y) {
-                    Ok(v) => out.push(v),
-                    Err(k) => {
-                        let msg = format!(
-                            "{:?} of {d} values {} and {}",
-                            op,
-                            format_value(d, x),
-                            format_value(d, y)
-                        );
-                        return Err(self.ub(k, e.span, unravel(&shape, i), msg));
-                    }
-                }
+                out.push(self.binary_element(op, d, x, y, &shape, i, e)?);
             }
         }
         let inexact = if op.is_inexact() {
@@ -652,7 +672,10 @@ impl Instance<'_> {
                 continue;
             }
             // (a range in progress when this stops is not logged, as before)
-            let (b, off) = self.element(p, UbKind::OutOfBoundsLoad, "load of", span, shape, i)?;
+            let (b, off) = match self.in_bounds(p) {
+                Some(at) => at,
+                None => self.element(p, UbKind::OutOfBoundsLoad, "load of", span, shape, i)?,
+            };
             let buf = &self.bufs[b];
             let v = buf.cells[off].load(Ordering::Relaxed);
             out.push(if d == DType::Bool { (v != 0) as u64 } else { v });
@@ -661,6 +684,15 @@ impl Instance<'_> {
         }
         run.flush(&mut self.log, make);
         Ok(Tile::from_vec(shape, out, Some(inex)))
+    }
+
+    /// The buffer and element pointer `p` reaches, if inside its buffer
+    /// (the common case of [`Instance::element`], inlined).
+    #[inline]
+    fn in_bounds(&self, p: u64) -> Option<(usize, usize)> {
+        let (b, off) = ptr_parts(p);
+        let len = self.bufs.get(b)?.cells.len();
+        (off >= 0 && (off as usize) < len).then_some((b, off as usize))
     }
 
     /// The buffer and element lane `i` of an access through pointer `p`
@@ -759,8 +791,10 @@ impl Instance<'_> {
             if m.as_ref().is_some_and(|m| m[i] == 0) {
                 continue;
             }
-            let (b, off) =
-                self.element(p, UbKind::OutOfBoundsStore, "store to", span, &shape, i)?;
+            let (b, off) = match self.in_bounds(p) {
+                Some(at) => at,
+                None => self.element(p, UbKind::OutOfBoundsStore, "store to", span, &shape, i)?,
+            };
             targets.push((i, b, off));
         }
         // Lanes of one store are unordered (threads on the GPU): two lanes
