@@ -175,26 +175,41 @@ fn fminmax(d: DType, a: u64, b: u64, max: bool, mode: NanMode) -> u64 {
     }
 }
 
+fn f32_of(x: u64) -> f32 {
+    f32::from_bits(x as u32)
+}
+
+/// A float32 result's bits (NaN: the GPU's arithmetic NaN).
+fn canon32(r: f32) -> u64 {
+    if r.is_nan() {
+        0x7fff_ffff
+    } else {
+        r.to_bits() as u64
+    }
+}
+
+/// float32 `a + b` ([`fast_binary`]'s, named so callers can inline it).
+#[inline]
+pub fn add_f32(a: u64, b: u64) -> u64 {
+    canon32(f32_of(a) + f32_of(b))
+}
+
+/// float32 `a * b` ([`fast_binary`]'s, named so callers can inline it).
+#[inline]
+pub fn mul_f32(a: u64, b: u64) -> u64 {
+    canon32(f32_of(a) * f32_of(b))
+}
+
 /// A specialised element function for the hottest (op, dtype) pairs; it
 /// computes exactly what [`binary`] computes (no UB is possible for these).
 pub fn fast_binary(op: BinOp, d: DType) -> Option<fn(u64, u64) -> u64> {
-    fn f32_of(x: u64) -> f32 {
-        f32::from_bits(x as u32)
-    }
-    fn canon32(r: f32) -> u64 {
-        if r.is_nan() {
-            0x7fff_ffff
-        } else {
-            r.to_bits() as u64
-        }
-    }
     fn i32_of(x: u64) -> i32 {
         x as u32 as i32
     }
     Some(match (op, d) {
-        (BinOp::Add, DType::F32) => |a, b| canon32(f32_of(a) + f32_of(b)),
+        (BinOp::Add, DType::F32) => add_f32,
         (BinOp::Sub, DType::F32) => |a, b| canon32(f32_of(a) - f32_of(b)),
-        (BinOp::Mul, DType::F32) => |a, b| canon32(f32_of(a) * f32_of(b)),
+        (BinOp::Mul, DType::F32) => mul_f32,
         (BinOp::FDiv, DType::F32) => |a, b| canon32(f32_of(a) / f32_of(b)),
         (BinOp::Add, DType::I32) => |a, b| i32_of(a).wrapping_add(i32_of(b)) as u32 as u64,
         (BinOp::Sub, DType::I32) => |a, b| i32_of(a).wrapping_sub(i32_of(b)) as u32 as u64,

@@ -119,8 +119,10 @@ pub fn make_ptr(buf: usize, off: i64) -> u64 {
 /// `p` moved by `delta` elements (offsets saturate far outside any buffer).
 pub fn ptr_add(p: u64, delta: i128) -> u64 {
     let (buf, off) = ptr_parts(p);
-    let no = (off as i128 + delta).clamp(-(1i128 << 46), 1i128 << 46);
-    make_ptr(buf, no as i64)
+    // in i64: a sum past i64's range saturates, and is clamped just the same
+    let delta = delta.clamp(i64::MIN as i128, i64::MAX as i128) as i64;
+    let no = off.saturating_add(delta).clamp(-(1i64 << 46), 1i64 << 46);
+    make_ptr(buf, no)
 }
 
 /// The multi-dimensional index of flat element `i` of `shape` (row-major).
@@ -185,6 +187,49 @@ impl Runs {
     pub fn flush(&mut self, log: &mut Vec<Access>) {
         if let Some(c) = self.cur.take() {
             log.push(c);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ptr_add_is_the_exact_sum_clamped() {
+        let offs = [
+            0i64,
+            5,
+            -7,
+            (1 << 46) - 1,
+            -(1 << 46),
+            (1 << 47) - 1,
+            -(1 << 47),
+        ];
+        let deltas = [
+            0i128,
+            1,
+            -1,
+            i32::MIN as i128,
+            i32::MAX as i128,
+            1 << 46,
+            -(1 << 46) - 3,
+            i64::MAX as i128,
+            i64::MIN as i128,
+            i64::MAX as i128 + 9,
+            i64::MIN as i128 - 9,
+            i128::MAX / 3,
+            i128::MIN / 3,
+        ];
+        for buf in [0, 3] {
+            for &off in &offs {
+                for &delta in &deltas {
+                    // the rule in exact arithmetic: offsets saturate at ±2^46
+                    let exact = (off as i128 + delta).clamp(-(1 << 46), 1 << 46) as i64;
+                    let p = make_ptr(buf, off);
+                    assert_eq!(ptr_add(p, delta), make_ptr(buf, exact), "{off} + {delta}");
+                }
+            }
         }
     }
 }

@@ -957,6 +957,20 @@ impl Instance<'_> {
 fn tree_reduce(comb: &Combiner, d: DType, row: &[u64], inex: &[bool]) -> (u64, bool) {
     let n = row.len();
     let p = n.next_power_of_two();
+    if let Some(f) = value_op(comb).and_then(|op| ops::fast_binary(op, d)) {
+        // the same tree on values and flags alone (`combine`'s rule)
+        let (mut v, mut ix) = (row.to_vec(), inex.to_vec());
+        let (mut live, mut s) = (n, p / 2);
+        while s >= 1 {
+            for i in 0..s.min(live.saturating_sub(s)) {
+                v[i] = f(v[i], v[i + s]);
+                ix[i] |= ix[i + s];
+            }
+            live = live.min(s);
+            s /= 2;
+        }
+        return (v[0], ix[0]);
+    }
     // (value, index, inexact); slots from `live` on are padding, which a
     // combine step passes over
     let mut x: Vec<(u64, u64, bool)> = (0..n).map(|i| (row[i], i as u64, inex[i])).collect();
@@ -976,6 +990,17 @@ fn tree_reduce(comb: &Combiner, d: DType, row: &[u64], inex: &[bool]) -> (u64, b
     }
 }
 
+/// The operation a combiner that keeps no index applies to two values.
+fn value_op(comb: &Combiner) -> Option<BinOp> {
+    Some(match comb {
+        Combiner::Sum => BinOp::Add,
+        Combiner::Max(m) => BinOp::Max(*m),
+        Combiner::Min(m) => BinOp::Min(*m),
+        Combiner::Xor => BinOp::Xor,
+        _ => return None,
+    })
+}
+
 fn combine(
     comb: &Combiner,
     d: DType,
@@ -987,11 +1012,13 @@ fn combine(
         None => ops::binary(op, d, a.0, b.0).expect("reduction combiners have no UB"),
     };
     let ix = a.2 || b.2;
+    if let Some(op) = value_op(comb) {
+        return (bin(op), 0, ix);
+    }
     match comb {
-        Combiner::Sum => (bin(BinOp::Add), 0, ix),
-        Combiner::Max(m) => (bin(BinOp::Max(*m)), 0, ix),
-        Combiner::Min(m) => (bin(BinOp::Min(*m)), 0, ix),
-        Combiner::Xor => (bin(BinOp::Xor), 0, ix),
+        Combiner::Sum | Combiner::Max(_) | Combiner::Min(_) | Combiner::Xor => {
+            unreachable!("value combiners are one operation")
+        }
         Combiner::ArgMax { .. } | Combiner::ArgMin { .. } => {
             let better = if matches!(comb, Combiner::ArgMax { .. }) {
                 BinOp::Gt
@@ -1057,7 +1084,7 @@ fn dot(ta: &Tile, tb: &Tile, tc: &Tile, kdim: usize, precision: DotPrecision, e:
             DotPrecision::Ieee => v,
         }
     };
-    let (va, vb, vc) = (round(ta.flat()), round(tb.flat()), tc.flat());
+    let (va, vb, vc) = (round(ta.flat()), round(tb.flat()), tc.vals());
     let op = |o: BinOp| -> Box<dyn Fn(u64, u64) -> u64> {
         match ops::fast_binary(o, d) {
             Some(f) => Box::new(f),
@@ -1065,10 +1092,41 @@ fn dot(ta: &Tile, tb: &Tile, tc: &Tile, kdim: usize, precision: DotPrecision, e:
             None => Box::new(move |x, y| ops::binary(o, d, x, y).unwrap_or(0)),
         }
     };
-    let (add, mul) = (op(BinOp::Add), op(BinOp::Mul));
+    let dims = (m, n, kdim, total);
+    let out = if d == DType::F32 {
+        // float32's element functions called directly, so they inline
+        products(&va, &vb, &vc, dims, ops::add_f32, ops::mul_f32)
+    } else {
+        let (add, mul) = (op(BinOp::Add), op(BinOp::Mul));
+        products(&va, &vb, &vc, dims, add, mul)
+    };
     let any_inexact = ta.inexact.is_some() || tb.inexact.is_some() || tc.inexact.is_some();
-    let mut out = Vec::with_capacity(total);
     let mut inex = Vec::new();
+    for idx in (0..out.len()).filter(|_| any_inexact) {
+        let (q, j) = (idx / n.max(1), idx % n.max(1));
+        let (i, bt) = (q % m.max(1), q / m.max(1));
+        let arow = (bt * m + i) * kdim;
+        let bcol = bt * kdim * n + j;
+        inex.push(
+            tc.inexact_at(idx)
+                || (0..kdim).any(|k| ta.inexact_at(arow + k) || tb.inexact_at(bcol + k * n)),
+        );
+    }
+    Tile::from_vec(shape, out, any_inexact.then_some(inex))
+}
+
+/// `dot`'s sums for every result element (batch, i, j) of `dims` = (m, n,
+/// k, elements): from the accumulator's element, k ascending, `r = add(r,
+/// mul(a, b))`.
+fn products(
+    va: &[u64],
+    vb: &[u64],
+    vc: &[u64],
+    (m, n, kdim, total): (usize, usize, usize, usize),
+    add: impl Fn(u64, u64) -> u64,
+    mul: impl Fn(u64, u64) -> u64,
+) -> Vec<u64> {
+    let mut out = Vec::with_capacity(total);
     for (idx, &start) in vc.iter().enumerate().take(total) {
         let (q, j) = (idx / n.max(1), idx % n.max(1));
         let (i, bt) = (q % m.max(1), q / m.max(1));
@@ -1079,12 +1137,6 @@ fn dot(ta: &Tile, tb: &Tile, tc: &Tile, kdim: usize, precision: DotPrecision, e:
             acc = add(acc, mul(va[arow + k], vb[bcol + k * n]));
         }
         out.push(acc);
-        if any_inexact {
-            inex.push(
-                tc.inexact_at(idx)
-                    || (0..kdim).any(|k| ta.inexact_at(arow + k) || tb.inexact_at(bcol + k * n)),
-            );
-        }
     }
-    Tile::from_vec(shape, out, any_inexact.then_some(inex))
+    out
 }
