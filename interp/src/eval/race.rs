@@ -52,6 +52,9 @@ impl Owners {
     }
 }
 
+/// How far (end, exclusive) a block's ranges reached, and the block.
+type Reach = (u64, usize);
+
 /// Whether some element of buffer `buf` is accessed by two different
 /// blocks. Every race needs such an element, so a buffer without one is
 /// skipped; this looks at access ranges, not elements.
@@ -68,9 +71,9 @@ fn shared_by_blocks(logs: &[([u32; 3], Vec<Access>)], buf: usize) -> bool {
     ranges.sort_unstable();
     // the furthest end reached so far, and the furthest reached by a
     // block other than that one's
-    let (mut first, mut second): (Option<(u64, usize)>, Option<(u64, usize)>) = (None, None);
+    let (mut first, mut second): (Option<Reach>, Option<Reach>) = (None, None);
     for (start, end, p) in ranges {
-        let overlaps = |r: Option<(u64, usize)>| r.is_some_and(|(e, q)| e > start && q != p);
+        let overlaps = |r: Option<Reach>| r.is_some_and(|(e, q)| e > start && q != p);
         if overlaps(first) || overlaps(second) {
             return true;
         }
@@ -222,4 +225,49 @@ pub fn find_races(
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::span::Span;
+
+    /// Per block, its (start, len) ranges of buffer 0.
+    type Blocks<'a> = &'a [&'a [(u64, u64)]];
+
+    /// Logs of blocks 0, 1, … each touching buffer 0 over the given ranges.
+    fn logs(blocks: Blocks) -> Vec<([u32; 3], Vec<Access>)> {
+        let access = |&(start, len): &(u64, u64)| Access {
+            buf: 0,
+            start,
+            len,
+            write: true,
+            atomic: false,
+            span: Span::default(),
+            thread: None,
+            lock: 0,
+        };
+        (0..blocks.len())
+            .map(|p| ([p as u32, 0, 0], blocks[p].iter().map(access).collect()))
+            .collect()
+    }
+
+    #[test]
+    fn shared_means_one_element_in_two_blocks() {
+        // (start, len) ranges per block; an element is shared exactly where
+        // ranges of two different blocks intersect (worked out by hand)
+        let cases: [(Blocks, bool); 7] = [
+            (&[&[(0, 10)], &[(10, 10)], &[(20, 5)]], false), // abutting
+            (&[&[(0, 10), (5, 10)], &[(15, 1)]], false),     // one block twice
+            (&[&[(0, 10)], &[(9, 1)]], true),                // last element of 0
+            (&[&[(0, 100), (10, 5)], &[(200, 1)], &[(50, 0)]], false), // empty range
+            (&[&[(0, 100)], &[(100, 5), (99, 1)]], true),    // block 1 reaches back
+            // blocks 0 and 1 share element 1 only
+            (&[&[(0, 2), (40, 60)], &[(1, 30)], &[(100, 1)]], true),
+            (&[&[(0, 4), (8, 4)], &[(4, 4), (12, 4)], &[(16, 1)]], false), // interleaved
+        ];
+        for (blocks, shared) in cases {
+            assert_eq!(shared_by_blocks(&logs(blocks), 0), shared, "{blocks:?}");
+        }
+    }
 }
