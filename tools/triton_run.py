@@ -43,6 +43,12 @@ re-passed as its 0..255 bit pattern.  With TRITON_INTERPRET=1 (Triton's CPU
 interpreter) the tool runs on the CPU; that is for checking scripts only
 (scalar dtypes are not forced there).
 
+--wall-time N: after the first launch (not timed: it compiles, or warms the
+interpreter up), N more launches each timed by the wall clock with a
+synchronize after it; prints one JSON line {"kernel", "device", "wall_s": [..],
+"wall_s_min"} and no bits.  `ksem bench` uses it to time Triton's interpreter
+(TRITON_INTERPRET=1) on the same kernel and launch as ksem's.
+
 --batch CASES.jsonl runs many cases in one process (one import of torch and
 Triton; `ksem fuzz --backends interp,triton` uses it): each line is
 {"program": PATH, "launch": {...}, "kernel": NAME?, "options": {...}?} where
@@ -695,11 +701,13 @@ def gpu_name():
 
 
 def run_launch(program, launch, kernel_name=None, do_time=False, capture_stdout=None,
-               time_iters=100, time_warmup=10, keep_kernel=False, want_bits=True, options=None):
+               time_iters=100, time_warmup=10, keep_kernel=False, want_bits=True, options=None,
+               keep_launch=False):
     """Launch `program` per `launch` (already loaded). Returns the result dict.
 
     capture_stdout: a file object that receives what the compile prints
     (tl.static_print); keep_kernel: put the compiled kernel under "_compiled";
+    keep_launch: a function that launches again under "_launch";
     options: Triton compile options passed with the launch (e.g.
     {"enable_fp_fusion": False}).
     """
@@ -771,9 +779,28 @@ def run_launch(program, launch, kernel_name=None, do_time=False, capture_stdout=
                                        "head": [hexbits(b, dtype) for b in head]}
     if keep_kernel:
         result["_compiled"] = compiled
+    if keep_launch:
+        result["_launch"] = lambda: kobj[grid](**kwargs)
     if do_time:
         result.update(time_kernel(torch, lambda: kobj[grid](**kwargs), time_iters, time_warmup))
     return result
+
+
+def wall_time(program, launch, kernel_name, runs, options=None):
+    """--wall-time: the launch once untimed, then `runs` launches timed one by one
+    by the wall clock (each followed by a synchronize)."""
+    import time
+    import torch
+    result = run_launch(program, launch, kernel_name, want_bits=False, keep_launch=True, options=options)
+    rerun = result.pop("_launch")
+    times = []
+    for _ in range(max(runs, 1)):
+        t = time.perf_counter()
+        rerun()
+        _sync(torch)
+        times.append(time.perf_counter() - t)
+    return {"kernel": result["kernel"], "device": default_device(), "wall_s": times,
+            "wall_s_min": min(times)}
 
 
 def time_kernel(torch, launch_fn, iters=100, warmup=10, reps=5):
@@ -1030,6 +1057,8 @@ def main(argv=None):
     ap.add_argument("--kernel")
     ap.add_argument("--json", action="store_true", help="print the result JSON")
     ap.add_argument("--time", action="store_true", help="also time the kernel (CUDA events)")
+    ap.add_argument("--wall-time", type=int, metavar="N",
+                    help="time N launches after the first by the wall clock; print JSON, no bits")
     ap.add_argument("--selftest", action="store_true")
     ap.add_argument("--fill-expected", nargs=2, metavar=("CASE_JSON", "RESULT_JSON"))
     ap.add_argument("--provenance")
@@ -1056,6 +1085,9 @@ def main(argv=None):
             # $KSEM_TRITON_OPTIONS: Triton compile options as JSON, e.g.
             # {"enable_fp_fusion": false} to measure without contraction
             opts = json.loads(os.environ.get("KSEM_TRITON_OPTIONS") or "null")
+            if a.wall_time is not None:
+                print(json.dumps(wall_time(a.program, launch, a.kernel, a.wall_time, opts)))
+                return 0
             result = run_launch(a.program, launch, a.kernel, a.time, want_bits=a.json, options=opts)
         except InputError:
             raise

@@ -1,85 +1,181 @@
-//! `ksem bench`: interpreter throughput on the tutorial workloads.
+//! `ksem bench`: interpreter throughput on a fixed set of kernels, side by
+//! side with Triton's own interpreter (`TRITON_INTERPRET=1`) when Python
+//! with triton and torch is at hand.
+//!
+//! Every kernel and launch lives in `tools/bench/<name>.{py,json}`: ksem
+//! embeds those files and `tools/triton_run.py --wall-time` reads the same
+//! files, so both systems run one source and one launch.
 
 use ksem_interp::eval::RunOptions;
-use ksem_interp::launch::parse_launch;
+use ksem_interp::launch::{parse_launch, Launch};
+use std::path::{Path, PathBuf};
+use std::process::Command;
 use std::time::Instant;
 
-/// The same kernel and launch as `tools/bench/vector_add.{py,json}`, which
-/// `tools/triton_run.py --time` runs on real Triton for comparison.
-const VECTOR_ADD: &str = r#"
-import triton
-import triton.language as tl
+/// One benchmark: a kernel and launch of `tools/bench/`, and the work one
+/// launch does.
+struct Case {
+    /// The file stem under `tools/bench/`.
+    name: &'static str,
+    source: &'static str,
+    launch: &'static str,
+    /// Work items of one launch: elements, or multiply-adds for matmul.
+    work: u64,
+    /// What `work` counts.
+    unit: &'static str,
+}
 
-@triton.jit
-def add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
-    pid = tl.program_id(0)
-    offs = pid * BLOCK + tl.arange(0, BLOCK)
-    mask = offs < n
-    x = tl.load(x_ptr + offs, mask=mask)
-    y = tl.load(y_ptr + offs, mask=mask)
-    tl.store(out_ptr + offs, x + y, mask=mask)
-"#;
+macro_rules! case {
+    ($name:literal, $work:expr, $unit:literal) => {
+        Case {
+            name: $name,
+            source: include_str!(concat!("../../tools/bench/", $name, ".py")),
+            launch: include_str!(concat!("../../tools/bench/", $name, ".json")),
+            work: $work,
+            unit: $unit,
+        }
+    };
+}
 
-const SOFTMAX: &str = r#"
-import triton
-import triton.language as tl
+/// The benchmark kernels, in the order they are reported.
+fn cases() -> Vec<Case> {
+    vec![
+        case!("vector_add", 1 << 24, "elements"),
+        case!("softmax", 4096 * 1024, "elements"),
+        case!("layer_norm", 4096 * 1024, "elements"),
+        case!("matmul", 256 * 256 * 256, "multiply-adds"),
+        case!("hash", 1 << 20, "elements"),
+    ]
+}
 
-@triton.jit
-def softmax_kernel(out_ptr, in_ptr, n_cols, BLOCK: tl.constexpr):
-    row = tl.program_id(0)
-    offs = tl.arange(0, BLOCK)
-    mask = offs < n_cols
-    x = tl.load(in_ptr + row * n_cols + offs, mask=mask, other=-float("inf"))
-    x = x - tl.max(x, axis=0)
-    num = tl.exp(x)
-    den = tl.sum(num, axis=0)
-    tl.store(out_ptr + row * n_cols + offs, num / den, mask=mask)
-"#;
+/// What `ksem bench` measures and with what.
+pub struct BenchOptions {
+    /// ksem runs per measurement (the best is reported).
+    pub repeat: usize,
+    /// Only the kernels named (all when empty).
+    pub only: Vec<String>,
+    /// The Python that runs Triton's interpreter; `None`: no peer.
+    pub python: Option<String>,
+    /// Timed Triton interpreter launches per kernel (after one untimed).
+    pub peer_runs: usize,
+}
 
-fn measure(name: &str, src: &str, launch: &str, elems: u64, repeat: usize) {
-    let l = parse_launch(launch).expect("bench launch parses");
-    let k = ksem_interp::elaborate_source(name, src, &l, None).expect("bench kernel elaborates");
+/// The best wall time of `repeat` runs of `case` on `threads` workers (0: all cores).
+fn time_ksem(case: &Case, l: &Launch, threads: usize, repeat: usize) -> Result<f64, String> {
+    let k = ksem_interp::elaborate_source(&format!("{}.py", case.name), case.source, l, None)
+        .map_err(|e| e.render())?;
+    let opts = RunOptions {
+        threads,
+        ..RunOptions::default()
+    };
     let mut best = f64::INFINITY;
     for _ in 0..repeat.max(1) {
         let t = Instant::now();
-        let r = ksem_interp::eval::run(&k, &l, &RunOptions::default()).expect("bench runs");
-        assert!(r.ub.is_empty(), "bench kernel has no UB");
+        let r = ksem_interp::eval::run(&k, l, &opts).map_err(|d| d.message)?;
+        if !r.ub.is_empty() {
+            return Err(format!("{}: the benchmark kernel hit UB", case.name));
+        }
         best = best.min(t.elapsed().as_secs_f64());
     }
-    println!(
-        "{name}: {elems} elements in {:.3} s = {:.1} M elements/s ({} threads)",
-        best,
-        elems as f64 / best / 1e6,
-        rayon::current_num_threads()
-    );
+    Ok(best)
+}
+
+/// The repository's `tools/` folder: under the working directory, else
+/// where this crate was built from.
+fn tools_dir() -> Option<PathBuf> {
+    let here = Path::new("tools");
+    let built = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tools");
+    [here.to_path_buf(), built]
+        .into_iter()
+        .find(|d| d.join("triton_run.py").is_file() && d.join("bench").is_dir())
+}
+
+/// Why Triton's interpreter cannot be the peer, or `None` when it can.
+fn peer_missing(python: &str) -> Option<String> {
+    if tools_dir().is_none() {
+        return Some("tools/triton_run.py not found (run from the repository root)".into());
+    }
+    match Command::new(python)
+        .args(["-c", "import triton, torch"])
+        .output()
+    {
+        Ok(o) if o.status.success() => None,
+        Ok(_) => Some(format!("{python} cannot import triton and torch")),
+        Err(e) => Some(format!("{python}: {e}")),
+    }
+}
+
+/// The best wall time of Triton's interpreter over `runs` launches of `case`.
+fn time_peer(python: &str, case: &Case, runs: usize) -> Result<f64, String> {
+    let tools = tools_dir().ok_or("tools/ not found")?;
+    let bench = tools.join("bench");
+    let out = Command::new(python)
+        .arg(tools.join("triton_run.py"))
+        .arg(bench.join(format!("{}.py", case.name)))
+        .arg("--launch")
+        .arg(bench.join(format!("{}.json", case.name)))
+        .args(["--wall-time", &runs.to_string()])
+        .env("TRITON_INTERPRET", "1")
+        .output()
+        .map_err(|e| format!("{python}: {e}"))?;
+    if !out.status.success() {
+        let err = String::from_utf8_lossy(&out.stderr);
+        let tail: Vec<&str> = err.lines().rev().take(3).collect();
+        return Err(format!("triton_run.py failed: {}", tail.join(" / ")));
+    }
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout)
+        .map_err(|e| format!("triton_run.py --wall-time output: {e}"))?;
+    v["wall_s_min"]
+        .as_f64()
+        .ok_or_else(|| "triton_run.py --wall-time gave no wall_s_min".into())
 }
 
 /// Runs the benchmarks and prints their figures.
-pub fn run(repeat: usize) {
-    let n = 1u64 << 24;
-    let va = format!(
-        r#"{{"grid": [{}], "args": {{"x_ptr": {{"buffer": {{"dtype": "float32", "len": {n}, "init": {{"random": {{"seed": 1}}}}}}}},
-        "y_ptr": {{"buffer": {{"dtype": "float32", "len": {n}, "init": {{"random": {{"seed": 2}}}}}}}},
-        "out_ptr": {{"buffer": {{"dtype": "float32", "len": {n}}}}}, "n": {{"scalar": {{"dtype": "int32", "value": {n}}}}},
-        "BLOCK": {{"constexpr": 1024}}}}}}"#,
-        n / 1024
+pub fn run(opts: &BenchOptions) -> Result<(), String> {
+    let peer = match &opts.python {
+        None => Err("not asked for (--no-peer)".to_string()),
+        Some(py) => match peer_missing(py) {
+            None => Ok(py.as_str()),
+            Some(why) => Err(why),
+        },
+    };
+    if let Err(why) = &peer {
+        println!("Triton interpreter peer missing: {why}; ksem figures only");
+    }
+    let all = rayon::current_num_threads();
+    println!(
+        "ksem: 1 thread and {all} threads (rayon); rates in M work items/s, best of {}",
+        opts.repeat.max(1)
     );
-    measure("vector_add[2^24 x float32]", VECTOR_ADD, &va, n, repeat);
-    let (rows, cols) = (4096u64, 1024u64);
-    let sm = format!(
-        r#"{{"grid": [{rows}], "args": {{"out_ptr": {{"buffer": {{"dtype": "float32", "len": {}}}}},
-        "in_ptr": {{"buffer": {{"dtype": "float32", "len": {}, "init": {{"random": {{"seed": 3}}}}}}}},
-        "n_cols": {{"scalar": {{"dtype": "int32", "value": {cols}}}}}, "BLOCK": {{"constexpr": 1024}}}}}}"#,
-        rows * cols,
-        rows * cols
-    );
-    measure(
-        "softmax[4096 x 1024 float32]",
-        SOFTMAX,
-        &sm,
-        rows * cols,
-        repeat,
-    );
+    for case in cases() {
+        if !opts.only.is_empty() && !opts.only.iter().any(|n| n == case.name) {
+            continue;
+        }
+        let l = parse_launch(case.launch).map_err(|e| format!("{}.json: {e}", case.name))?;
+        let rate = |s: f64| case.work as f64 / s / 1e6;
+        let one = rate(time_ksem(&case, &l, 1, opts.repeat)?);
+        let many = rate(time_ksem(&case, &l, 0, opts.repeat)?);
+        let mut line = format!(
+            "{:<11} {:>9} {}: ksem 1t {one:>8.2}  ksem {all}t {many:>8.2}",
+            case.name, case.work, case.unit
+        );
+        match peer {
+            Ok(py) => match time_peer(py, &case, opts.peer_runs) {
+                Ok(s) => {
+                    let t = rate(s);
+                    line.push_str(&format!(
+                        "  triton-interp {t:>8.3}  ratio 1t {:>7.1}x  {all}t {:>7.1}x",
+                        one / t,
+                        many / t
+                    ));
+                }
+                Err(e) => line.push_str(&format!("  triton-interp failed: {e}")),
+            },
+            Err(_) => line.push_str("  triton-interp missing"),
+        }
+        println!("{line}");
+    }
+    Ok(())
 }
 
 /// The lowered vector add on the GPU: its time and bandwidth against a
@@ -89,8 +185,13 @@ pub fn run_gpu(repeat: u32) -> Result<(), String> {
     let text = std::fs::read_to_string("tools/bench/vector_add.json")
         .map_err(|e| format!("tools/bench/vector_add.json: {e}"))?;
     let l = parse_launch(&text)?;
-    let k = ksem_interp::elaborate_source("vector_add.py", VECTOR_ADD, &l, None)
-        .map_err(|e| e.render())?;
+    let k = ksem_interp::elaborate_source(
+        "vector_add.py",
+        include_str!("../../tools/bench/vector_add.py"),
+        &l,
+        None,
+    )
+    .map_err(|e| e.render())?;
     let lowered = ksem_gpu::lower::lower(&k).map_err(|e| e.to_string())?;
     let (r, ms) = ksem_gpu::cuda::time(&lowered, &l, &k.name, repeat).map_err(|e| e.to_string())?;
     let reference =

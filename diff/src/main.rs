@@ -222,11 +222,25 @@ enum Cmd {
         #[arg(long)]
         real_peer: bool,
     },
-    /// Measure the interpreter's throughput (elements per second).
+    /// Measure the interpreter's throughput (work items per second) on the
+    /// kernels of tools/bench/, single-thread and on all cores, beside
+    /// Triton's interpreter (TRITON_INTERPRET=1) when Python has triton.
     Bench {
         /// Repetitions per measurement (the best is reported).
         #[arg(long, default_value_t = 3)]
         repeat: usize,
+        /// Only these kernels (vector_add, softmax, layer_norm, matmul, hash).
+        #[arg(long, value_delimiter = ',')]
+        only: Vec<String>,
+        /// The Python that runs Triton's interpreter.
+        #[arg(long, default_value = "python3")]
+        python: String,
+        /// Do not run Triton's interpreter.
+        #[arg(long)]
+        no_peer: bool,
+        /// Timed Triton interpreter launches per kernel (after one untimed).
+        #[arg(long, default_value_t = 1)]
+        peer_runs: usize,
         /// Benchmark the lowered vector add on the GPU instead (run from the repository root).
         #[arg(long)]
         gpu: bool,
@@ -606,11 +620,24 @@ fn dispatch(cmd: Cmd) -> Result<ExitCode, Error> {
             println!("{}", base.with_extension("py").display());
             Ok(ExitCode::SUCCESS)
         }
-        Cmd::Bench { repeat, gpu } => {
+        Cmd::Bench {
+            repeat,
+            only,
+            python,
+            no_peer,
+            peer_runs,
+            gpu,
+        } => {
             if gpu {
                 bench::run_gpu(100).map_err(usage)?;
             } else {
-                bench::run(repeat);
+                bench::run(&bench::BenchOptions {
+                    repeat,
+                    only,
+                    python: (!no_peer).then_some(python),
+                    peer_runs,
+                })
+                .map_err(usage)?;
             }
             Ok(ExitCode::SUCCESS)
         }

@@ -73,6 +73,7 @@ fn fmt_of(d: DType) -> FloatFormat {
 }
 
 /// Decodes the bits of a float dtype to the (exactly representable) f64 value.
+#[inline]
 pub fn to_f64(d: DType, bits: u64) -> f64 {
     match d {
         DType::F64 => f64::from_bits(bits),

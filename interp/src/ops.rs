@@ -175,26 +175,41 @@ fn fminmax(d: DType, a: u64, b: u64, max: bool, mode: NanMode) -> u64 {
     }
 }
 
+fn f32_of(x: u64) -> f32 {
+    f32::from_bits(x as u32)
+}
+
+/// A float32 result's bits (NaN: the GPU's arithmetic NaN).
+fn canon32(r: f32) -> u64 {
+    if r.is_nan() {
+        0x7fff_ffff
+    } else {
+        r.to_bits() as u64
+    }
+}
+
+/// float32 `a + b` ([`fast_binary`]'s, named so callers can inline it).
+#[inline]
+pub fn add_f32(a: u64, b: u64) -> u64 {
+    canon32(f32_of(a) + f32_of(b))
+}
+
+/// float32 `a * b` ([`fast_binary`]'s, named so callers can inline it).
+#[inline]
+pub fn mul_f32(a: u64, b: u64) -> u64 {
+    canon32(f32_of(a) * f32_of(b))
+}
+
 /// A specialised element function for the hottest (op, dtype) pairs; it
 /// computes exactly what [`binary`] computes (no UB is possible for these).
 pub fn fast_binary(op: BinOp, d: DType) -> Option<fn(u64, u64) -> u64> {
-    fn f32_of(x: u64) -> f32 {
-        f32::from_bits(x as u32)
-    }
-    fn canon32(r: f32) -> u64 {
-        if r.is_nan() {
-            0x7fff_ffff
-        } else {
-            r.to_bits() as u64
-        }
-    }
     fn i32_of(x: u64) -> i32 {
         x as u32 as i32
     }
     Some(match (op, d) {
-        (BinOp::Add, DType::F32) => |a, b| canon32(f32_of(a) + f32_of(b)),
+        (BinOp::Add, DType::F32) => add_f32,
         (BinOp::Sub, DType::F32) => |a, b| canon32(f32_of(a) - f32_of(b)),
-        (BinOp::Mul, DType::F32) => |a, b| canon32(f32_of(a) * f32_of(b)),
+        (BinOp::Mul, DType::F32) => mul_f32,
         (BinOp::FDiv, DType::F32) => |a, b| canon32(f32_of(a) / f32_of(b)),
         (BinOp::Add, DType::I32) => |a, b| i32_of(a).wrapping_add(i32_of(b)) as u32 as u64,
         (BinOp::Sub, DType::I32) => |a, b| i32_of(a).wrapping_sub(i32_of(b)) as u32 as u64,
@@ -205,8 +220,165 @@ pub fn fast_binary(op: BinOp, d: DType) -> Option<fn(u64, u64) -> u64> {
         (BinOp::Ge, DType::I32) => |a, b| (i32_of(a) >= i32_of(b)) as u64,
         (BinOp::Eq, DType::I32) => |a, b| (a == b) as u64,
         (BinOp::LogicalAnd, DType::Bool) => |a, b| ((a != 0) && (b != 0)) as u64,
+        (BinOp::Max(NanMode::Propagate), DType::F32) => {
+            |a, b| fminmax(DType::F32, a, b, true, NanMode::Propagate)
+        }
+        (BinOp::Max(NanMode::Ignore), DType::F32) => {
+            |a, b| fminmax(DType::F32, a, b, true, NanMode::Ignore)
+        }
+        (BinOp::Min(NanMode::Propagate), DType::F32) => {
+            |a, b| fminmax(DType::F32, a, b, false, NanMode::Propagate)
+        }
+        (BinOp::Min(NanMode::Ignore), DType::F32) => {
+            |a, b| fminmax(DType::F32, a, b, false, NanMode::Ignore)
+        }
+        (op, DType::I8) => return fast_int::total::<8, true>(op),
+        (op, DType::I16) => return fast_int::total::<16, true>(op),
+        (op, DType::I32) => return fast_int::total::<32, true>(op),
+        (op, DType::I64) => return fast_int::total::<64, true>(op),
+        (op, DType::U8) => return fast_int::total::<8, false>(op),
+        (op, DType::U16) => return fast_int::total::<16, false>(op),
+        (op, DType::U32) => return fast_int::total::<32, false>(op),
+        (op, DType::U64) => return fast_int::total::<64, false>(op),
         _ => return None,
     })
+}
+
+/// A specialised element function for operations that can be UB: it gives
+/// what [`binary`] gives where that is a value, and `None` where [`binary`]
+/// itself must decide (the caller then asks it). Integer shifts.
+pub fn fast_binary_partial(op: BinOp, d: DType) -> Option<fn(u64, u64) -> Option<u64>> {
+    match d {
+        DType::I8 => fast_int::partial::<8, true>(op),
+        DType::I16 => fast_int::partial::<16, true>(op),
+        DType::I32 => fast_int::partial::<32, true>(op),
+        DType::I64 => fast_int::partial::<64, true>(op),
+        DType::U8 => fast_int::partial::<8, false>(op),
+        DType::U16 => fast_int::partial::<16, false>(op),
+        DType::U32 => fast_int::partial::<32, false>(op),
+        DType::U64 => fast_int::partial::<64, false>(op),
+        _ => None,
+    }
+}
+
+/// Integer element functions of a `W`-bit dtype, signed when `S`, on the
+/// bit patterns themselves (no i128), for [`fast_binary`] and
+/// [`fast_binary_partial`]; each computes what [`binary`] computes.
+mod fast_int {
+    use crate::ir::{BinOp, ShiftRange, ShrKind};
+
+    fn mask<const W: u32>() -> u64 {
+        if W == 64 {
+            u64::MAX
+        } else {
+            (1u64 << W) - 1
+        }
+    }
+    /// The value as a signed (`S`) or unsigned number, ordered as i128 would be.
+    fn key<const W: u32, const S: bool>(a: u64) -> i128 {
+        if S {
+            (((a << (64 - W)) as i64) >> (64 - W)) as i128
+        } else {
+            (a & mask::<W>()) as i128
+        }
+    }
+    fn add<const W: u32>(a: u64, b: u64) -> u64 {
+        a.wrapping_add(b) & mask::<W>()
+    }
+    fn sub<const W: u32>(a: u64, b: u64) -> u64 {
+        a.wrapping_sub(b) & mask::<W>()
+    }
+    fn mul<const W: u32>(a: u64, b: u64) -> u64 {
+        a.wrapping_mul(b) & mask::<W>()
+    }
+    fn and(a: u64, b: u64) -> u64 {
+        a & b
+    }
+    fn or(a: u64, b: u64) -> u64 {
+        a | b
+    }
+    fn xor(a: u64, b: u64) -> u64 {
+        a ^ b
+    }
+    fn eq<const W: u32>(a: u64, b: u64) -> u64 {
+        ((a ^ b) & mask::<W>() == 0) as u64
+    }
+    fn ne<const W: u32>(a: u64, b: u64) -> u64 {
+        ((a ^ b) & mask::<W>() != 0) as u64
+    }
+    fn lt<const W: u32, const S: bool>(a: u64, b: u64) -> u64 {
+        (key::<W, S>(a) < key::<W, S>(b)) as u64
+    }
+    fn le<const W: u32, const S: bool>(a: u64, b: u64) -> u64 {
+        (key::<W, S>(a) <= key::<W, S>(b)) as u64
+    }
+    fn gt<const W: u32, const S: bool>(a: u64, b: u64) -> u64 {
+        (key::<W, S>(a) > key::<W, S>(b)) as u64
+    }
+    fn ge<const W: u32, const S: bool>(a: u64, b: u64) -> u64 {
+        (key::<W, S>(a) >= key::<W, S>(b)) as u64
+    }
+    fn min<const W: u32, const S: bool>(a: u64, b: u64) -> u64 {
+        if key::<W, S>(a) <= key::<W, S>(b) {
+            a
+        } else {
+            b
+        }
+    }
+    fn max<const W: u32, const S: bool>(a: u64, b: u64) -> u64 {
+        if key::<W, S>(a) >= key::<W, S>(b) {
+            a
+        } else {
+            b
+        }
+    }
+
+    /// The UB-free operations.
+    pub fn total<const W: u32, const S: bool>(op: BinOp) -> Option<fn(u64, u64) -> u64> {
+        Some(match op {
+            BinOp::Add => add::<W>,
+            BinOp::Sub => sub::<W>,
+            BinOp::Mul => mul::<W>,
+            BinOp::And => and,
+            BinOp::Or => or,
+            BinOp::Xor => xor,
+            BinOp::Eq => eq::<W>,
+            BinOp::Ne => ne::<W>,
+            BinOp::Lt => lt::<W, S>,
+            BinOp::Le => le::<W, S>,
+            BinOp::Gt => gt::<W, S>,
+            BinOp::Ge => ge::<W, S>,
+            BinOp::Min(_) => min::<W, S>,
+            BinOp::Max(_) => max::<W, S>,
+            _ => return None,
+        })
+    }
+
+    /// The shift amount `b` where it is in 0..W, else `None` (UB, which
+    /// `binary` reports).
+    fn amount<const W: u32, const S: bool>(b: u64) -> Option<u32> {
+        let y = key::<W, S>(b);
+        (0..W as i128).contains(&y).then_some(y as u32)
+    }
+    fn shl<const W: u32, const S: bool>(a: u64, b: u64) -> Option<u64> {
+        amount::<W, S>(b).map(|s| (a << s) & mask::<W>())
+    }
+    fn shr_logical<const W: u32, const S: bool>(a: u64, b: u64) -> Option<u64> {
+        amount::<W, S>(b).map(|s| (a & mask::<W>()) >> s)
+    }
+    fn shr_arith<const W: u32, const S: bool>(a: u64, b: u64) -> Option<u64> {
+        amount::<W, S>(b).map(|s| ((key::<W, true>(a) >> s) as u64) & mask::<W>())
+    }
+
+    /// Shifts whose out-of-range amounts are UB.
+    pub fn partial<const W: u32, const S: bool>(op: BinOp) -> Option<fn(u64, u64) -> Option<u64>> {
+        Some(match op {
+            BinOp::Shl(ShiftRange::Ub) => shl::<W, S>,
+            BinOp::Shr(ShrKind::Logical, ShiftRange::Ub) => shr_logical::<W, S>,
+            BinOp::Shr(ShrKind::Arith, ShiftRange::Ub) => shr_arith::<W, S>,
+            _ => return None,
+        })
+    }
 }
 
 /// Applies a binary operation to two elements of dtype `d` (the operands'
@@ -535,6 +707,7 @@ pub fn cast(kind: CastKind, from: DType, to: DType, a: u64) -> Result<u64, UbKin
 mod tests {
     use super::*;
     use crate::ir::IntDiv;
+    use crate::ir::{ShiftRange, ShrKind};
 
     #[test]
     fn trunc_and_floor_division_table() {
@@ -567,11 +740,22 @@ mod tests {
             1e-45,
             f32::INFINITY,
             f32::NAN,
+            -f32::NAN,
             0.1,
         ]
         .iter()
         .map(|v| v.to_bits() as u64)
-        .chain([0u64, 1, 0x7fff_ffff, 0x8000_0000, 0xffff_ffff, 12345])
+        .chain([0u64, 1, 2, 7, 8, 15, 16, 31, 32, 63, 64, 0x7f, 0x80, 0xff])
+        .chain([
+            0x7fff,
+            0x8000,
+            0xffff,
+            0x7fff_ffff,
+            0x8000_0000,
+            0xffff_ffff,
+            12345,
+        ])
+        .chain([1 << 63, u64::MAX, i64::MAX as u64, 0x1234_5678_9abc_def0])
         .collect();
         let ops = [
             BinOp::Add,
@@ -583,21 +767,62 @@ mod tests {
             BinOp::Gt,
             BinOp::Ge,
             BinOp::Eq,
+            BinOp::Ne,
+            BinOp::And,
+            BinOp::Or,
+            BinOp::Xor,
             BinOp::LogicalAnd,
+            BinOp::Min(NanMode::Propagate),
+            BinOp::Min(NanMode::Ignore),
+            BinOp::Max(NanMode::Propagate),
+            BinOp::Max(NanMode::Ignore),
+            BinOp::Shl(ShiftRange::Ub),
+            BinOp::Shr(ShrKind::Logical, ShiftRange::Ub),
+            BinOp::Shr(ShrKind::Arith, ShiftRange::Ub),
         ];
-        for d in [DType::F32, DType::I32, DType::Bool] {
+        let dtypes = [
+            DType::F32,
+            DType::Bool,
+            DType::I8,
+            DType::I16,
+            DType::I32,
+            DType::I64,
+            DType::U8,
+            DType::U16,
+            DType::U32,
+            DType::U64,
+        ];
+        let (mut total, mut partial) = (0, 0);
+        for d in dtypes {
             for op in ops {
-                let Some(f) = fast_binary(op, d) else {
-                    continue;
-                };
+                let fast = fast_binary(op, d);
+                let part = fast_binary_partial(op, d);
+                total += fast.is_some() as usize;
+                partial += part.is_some() as usize;
+                if fast.is_none() && part.is_none() {
+                    continue; // (the general rule may refuse the pair)
+                }
                 for &a in &samples {
                     for &b in &samples {
                         let (a, b) = (a & d.mask(), b & d.mask());
-                        assert_eq!(Ok(f(a, b)), binary(op, d, a, b), "{op:?} {d} {a:#x} {b:#x}");
+                        let general = binary(op, d, a, b);
+                        if let Some(f) = fast {
+                            assert_eq!(Ok(f(a, b)), general, "{op:?} {d} {a:#x} {b:#x}");
+                        }
+                        if let Some(Some(v)) = part.map(|f| f(a, b)) {
+                            assert_eq!(Ok(v), general, "partial {op:?} {d} {a:#x} {b:#x}");
+                        }
+                        if part.is_some() && general.is_err() {
+                            assert_eq!(part.and_then(|f| f(a, b)), None, "{op:?} {d} UB");
+                        }
                     }
                 }
             }
         }
+        // float32: + - * / and four min/max; bool: and; each integer
+        // dtype: 16 of the list (all but / and logical and) and 3 shifts
+        assert_eq!(total, 8 + 1 + 8 * 16);
+        assert_eq!(partial, 8 * 3);
     }
 
     #[test]

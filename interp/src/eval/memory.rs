@@ -5,6 +5,7 @@ use crate::dtype::DType;
 use crate::ir::{Kernel, ParamKind, VarId};
 use crate::launch::{ArgSpec, BufferResult, Launch};
 use crate::span::Span;
+use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
 
 /// One global buffer of the launch.
@@ -20,22 +21,40 @@ pub struct Buffer {
 }
 
 impl Buffer {
+    /// A buffer holding `bits`, written by nothing yet (on the rayon pool
+    /// when `parallel`).
+    fn new(name: &str, dtype: DType, bits: &[u64], parallel: bool) -> Buffer {
+        let n = bits.len();
+        Buffer {
+            name: name.to_string(),
+            dtype,
+            cells: collect(parallel, n, |i| AtomicU64::new(bits[i])),
+            inexact: collect(parallel, n, |_| AtomicBool::new(false)),
+            last_atomic: collect(parallel, n, |_| AtomicU8::new(0)),
+        }
+    }
+
     /// The buffer's final contents.
-    pub fn result(&self) -> BufferResult {
+    pub fn result(&self, parallel: bool) -> BufferResult {
         BufferResult {
             name: self.name.clone(),
             dtype: self.dtype,
-            bits: self
-                .cells
-                .iter()
-                .map(|c| c.load(Ordering::Relaxed))
-                .collect(),
-            inexact: self
-                .inexact
-                .iter()
-                .map(|c| c.load(Ordering::Relaxed))
-                .collect(),
+            bits: collect(parallel, self.cells.len(), |i| {
+                self.cells[i].load(Ordering::Relaxed)
+            }),
+            inexact: collect(parallel, self.inexact.len(), |i| {
+                self.inexact[i].load(Ordering::Relaxed)
+            }),
         }
+    }
+}
+
+/// `(0..n).map(f)` as a vector, computed on the rayon pool when `parallel`.
+fn collect<T: Send>(parallel: bool, n: usize, f: impl Fn(usize) -> T + Sync + Send) -> Vec<T> {
+    if parallel {
+        (0..n).into_par_iter().map(f).collect()
+    } else {
+        (0..n).map(f).collect()
     }
 }
 
@@ -47,21 +66,16 @@ pub struct Global {
 }
 
 impl Global {
-    /// Allocates the launch's buffers for `kernel`'s parameters.
-    pub fn new(kernel: &Kernel, launch: &Launch) -> Global {
+    /// Allocates the launch's buffers for `kernel`'s parameters (on the
+    /// rayon pool when `parallel`).
+    pub fn new(kernel: &Kernel, launch: &Launch, parallel: bool) -> Global {
         let mut bufs = Vec::new();
         let mut params = Vec::new();
         for p in &kernel.params {
             match (launch.arg(&p.name), p.var) {
                 (Some(ArgSpec::Buffer { dtype, bits, .. }), Some(v)) => {
                     params.push((v, make_ptr(bufs.len(), 0)));
-                    bufs.push(Buffer {
-                        name: p.name.clone(),
-                        dtype: *dtype,
-                        cells: bits.iter().map(|&b| AtomicU64::new(b)).collect(),
-                        inexact: bits.iter().map(|_| AtomicBool::new(false)).collect(),
-                        last_atomic: bits.iter().map(|_| AtomicU8::new(0)).collect(),
-                    });
+                    bufs.push(Buffer::new(&p.name, *dtype, bits, parallel));
                 }
                 (Some(ArgSpec::Scalar { bits, .. }), Some(v)) => params.push((v, *bits)),
                 (None, Some(v)) => {
@@ -73,13 +87,7 @@ impl Global {
                         continue;
                     };
                     params.push((v, make_ptr(bufs.len(), 0)));
-                    bufs.push(Buffer {
-                        name: p.name.clone(),
-                        dtype: *dtype,
-                        cells: (0..n).map(|_| AtomicU64::new(0)).collect(),
-                        inexact: (0..n).map(|_| AtomicBool::new(false)).collect(),
-                        last_atomic: (0..n).map(|_| AtomicU8::new(0)).collect(),
-                    });
+                    bufs.push(Buffer::new(&p.name, *dtype, &vec![0; n], parallel));
                 }
                 _ => {}
             }
@@ -87,9 +95,9 @@ impl Global {
         Global { bufs, params }
     }
 
-    /// Every buffer's final contents.
-    pub fn results(&self) -> Vec<BufferResult> {
-        self.bufs.iter().map(Buffer::result).collect()
+    /// Every buffer's final contents (read on the rayon pool when `parallel`).
+    pub fn results(&self, parallel: bool) -> Vec<BufferResult> {
+        self.bufs.iter().map(|b| b.result(parallel)).collect()
     }
 }
 
@@ -111,8 +119,10 @@ pub fn make_ptr(buf: usize, off: i64) -> u64 {
 /// `p` moved by `delta` elements (offsets saturate far outside any buffer).
 pub fn ptr_add(p: u64, delta: i128) -> u64 {
     let (buf, off) = ptr_parts(p);
-    let no = (off as i128 + delta).clamp(-(1i128 << 46), 1i128 << 46);
-    make_ptr(buf, no as i64)
+    // in i64: a sum past i64's range saturates, and is clamped just the same
+    let delta = delta.clamp(i64::MIN as i128, i64::MAX as i128) as i64;
+    let no = off.saturating_add(delta).clamp(-(1i64 << 46), 1i64 << 46);
+    make_ptr(buf, no)
 }
 
 /// The multi-dimensional index of flat element `i` of `shape` (row-major).
@@ -177,6 +187,49 @@ impl Runs {
     pub fn flush(&mut self, log: &mut Vec<Access>) {
         if let Some(c) = self.cur.take() {
             log.push(c);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ptr_add_is_the_exact_sum_clamped() {
+        let offs = [
+            0i64,
+            5,
+            -7,
+            (1 << 46) - 1,
+            -(1 << 46),
+            (1 << 47) - 1,
+            -(1 << 47),
+        ];
+        let deltas = [
+            0i128,
+            1,
+            -1,
+            i32::MIN as i128,
+            i32::MAX as i128,
+            1 << 46,
+            -(1 << 46) - 3,
+            i64::MAX as i128,
+            i64::MIN as i128,
+            i64::MAX as i128 + 9,
+            i64::MIN as i128 - 9,
+            i128::MAX / 3,
+            i128::MIN / 3,
+        ];
+        for buf in [0, 3] {
+            for &off in &offs {
+                for &delta in &deltas {
+                    // the rule in exact arithmetic: offsets saturate at ±2^46
+                    let exact = (off as i128 + delta).clamp(-(1 << 46), 1 << 46) as i64;
+                    let p = make_ptr(buf, off);
+                    assert_eq!(ptr_add(p, delta), make_ptr(buf, exact), "{off} + {delta}");
+                }
+            }
         }
     }
 }

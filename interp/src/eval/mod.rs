@@ -72,7 +72,25 @@ pub(crate) struct BlockOutcome {
 
 /// Runs `kernel` over `launch`'s grid and returns every buffer's final bits.
 pub fn run(kernel: &Kernel, launch: &Launch, opts: &RunOptions) -> Result<RunResult, Diagnostic> {
-    let mut mem = Global::new(kernel, launch);
+    if opts.threads > 1 {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(opts.threads)
+            .build()
+            .map_err(|e| Diagnostic::new(Span::default(), format!("thread pool: {e}")))?;
+        pool.install(|| run_in_pool(kernel, launch, opts))
+    } else {
+        run_in_pool(kernel, launch, opts)
+    }
+}
+
+/// [`run`] on the current rayon pool (one thread alone when `opts.threads` is 1).
+fn run_in_pool(
+    kernel: &Kernel,
+    launch: &Launch,
+    opts: &RunOptions,
+) -> Result<RunResult, Diagnostic> {
+    let parallel = opts.threads != 1;
+    let mut mem = Global::new(kernel, launch, parallel);
     let run_model = |mem: &Global, c: &Contention| match kernel.model {
         Model::Tile => tile::run(kernel, kernel.grid, mem, c, opts),
         Model::Simt => simt::run(kernel, kernel.grid, kernel.block, mem, c, opts),
@@ -82,7 +100,7 @@ pub fn run(kernel: &Kernel, launch: &Launch, opts: &RunOptions) -> Result<RunRes
     if first.found_any() && contention::results_used(kernel) {
         // again from the launch's buffers, knowing which old values depend
         // on the order of the updates
-        mem = Global::new(kernel, launch);
+        mem = Global::new(kernel, launch, parallel);
         outcomes = run_model(&mem, &Contention::knowing(first))?;
     }
     let block = (kernel.model == Model::Simt).then_some(kernel.block);
@@ -101,7 +119,7 @@ pub fn run(kernel: &Kernel, launch: &Launch, opts: &RunOptions) -> Result<RunRes
     Ok(RunResult {
         kernel: kernel.name.clone(),
         backend: "interp".into(),
-        buffers: mem.results(),
+        buffers: mem.results(parallel),
         ub,
     })
 }
@@ -117,14 +135,9 @@ fn for_each_block(
     let pids: Vec<[u32; 3]> = (0..grid[2])
         .flat_map(|z| (0..grid[1]).flat_map(move |y| (0..grid[0]).map(move |x| [x, y, z])))
         .collect();
+    // (`run` has installed the pool of `opts.threads`)
     Ok(if !parallel || opts.threads == 1 {
         pids.into_iter().map(one).collect()
-    } else if opts.threads > 1 {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(opts.threads)
-            .build()
-            .map_err(|e| Diagnostic::new(Span::default(), format!("thread pool: {e}")))?;
-        pool.install(|| pids.into_par_iter().map(one).collect())
     } else {
         pids.into_par_iter().map(one).collect()
     })

@@ -52,6 +52,48 @@ impl Owners {
     }
 }
 
+/// How far (end, exclusive) a block's ranges reached, and the block.
+type Reach = (u64, usize);
+
+/// Whether some element of buffer `buf` is accessed by two different
+/// blocks. Every race needs such an element, so a buffer without one is
+/// skipped; this looks at access ranges, not elements.
+fn shared_by_blocks(logs: &[([u32; 3], Vec<Access>)], buf: usize) -> bool {
+    let mut ranges: Vec<(u64, u64, usize)> = logs
+        .iter()
+        .enumerate()
+        .flat_map(|(p, (_, log))| {
+            log.iter()
+                .filter(move |a| a.buf as usize == buf && a.len > 0)
+                .map(move |a| (a.start, a.start + a.len, p))
+        })
+        .collect();
+    ranges.sort_unstable();
+    // the furthest end reached so far, and the furthest reached by a
+    // block other than that one's
+    let (mut first, mut second): (Option<Reach>, Option<Reach>) = (None, None);
+    for (start, end, p) in ranges {
+        let overlaps = |r: Option<Reach>| r.is_some_and(|(e, q)| e > start && q != p);
+        if overlaps(first) || overlaps(second) {
+            return true;
+        }
+        match first {
+            Some((e, q)) if q == p => first = Some((e.max(end), p)),
+            Some((e, q)) if end > e => {
+                second = Some((e, q));
+                first = Some((end, p));
+            }
+            Some(_) => {
+                if second.is_none_or(|(e, _)| end > e) {
+                    second = Some((end, p));
+                }
+            }
+            None => first = Some((end, p)),
+        }
+    }
+    false
+}
+
 fn other_than(owner: u32, p: u32) -> bool {
     owner != NONE && owner != p
 }
@@ -72,7 +114,7 @@ pub fn find_races(
     let mut owners: Vec<Option<Owners>> = bufs
         .iter()
         .enumerate()
-        .map(|(i, b)| written[i].then(|| Owners::new(b.cells.len())))
+        .map(|(i, b)| (written[i] && shared_by_blocks(logs, i)).then(|| Owners::new(b.cells.len())))
         .collect();
     let thread = |a: &Access| match (block, a.thread) {
         (Some(b), Some(t)) => Some(thread_coords(b, t)),
@@ -183,4 +225,49 @@ pub fn find_races(
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::span::Span;
+
+    /// Per block, its (start, len) ranges of buffer 0.
+    type Blocks<'a> = &'a [&'a [(u64, u64)]];
+
+    /// Logs of blocks 0, 1, … each touching buffer 0 over the given ranges.
+    fn logs(blocks: Blocks) -> Vec<([u32; 3], Vec<Access>)> {
+        let access = |&(start, len): &(u64, u64)| Access {
+            buf: 0,
+            start,
+            len,
+            write: true,
+            atomic: false,
+            span: Span::default(),
+            thread: None,
+            lock: 0,
+        };
+        (0..blocks.len())
+            .map(|p| ([p as u32, 0, 0], blocks[p].iter().map(access).collect()))
+            .collect()
+    }
+
+    #[test]
+    fn shared_means_one_element_in_two_blocks() {
+        // (start, len) ranges per block; an element is shared exactly where
+        // ranges of two different blocks intersect (worked out by hand)
+        let cases: [(Blocks, bool); 7] = [
+            (&[&[(0, 10)], &[(10, 10)], &[(20, 5)]], false), // abutting
+            (&[&[(0, 10), (5, 10)], &[(15, 1)]], false),     // one block twice
+            (&[&[(0, 10)], &[(9, 1)]], true),                // last element of 0
+            (&[&[(0, 100), (10, 5)], &[(200, 1)], &[(50, 0)]], false), // empty range
+            (&[&[(0, 100)], &[(100, 5), (99, 1)]], true),    // block 1 reaches back
+            // blocks 0 and 1 share element 1 only
+            (&[&[(0, 2), (40, 60)], &[(1, 30)], &[(100, 1)]], true),
+            (&[&[(0, 4), (8, 4)], &[(4, 4), (12, 4)], &[(16, 1)]], false), // interleaved
+        ];
+        for (blocks, shared) in cases {
+            assert_eq!(shared_by_blocks(&logs(blocks), 0), shared, "{blocks:?}");
+        }
+    }
 }

@@ -3,7 +3,7 @@
 //! patterns. Undefined behaviour stops the instance and is reported.
 
 use super::contention::{self, Contention, Elem};
-use super::memory::{ptr_add, ptr_parts, unravel, Access, Buffer, Global, Runs};
+use super::memory::{ptr_add, ptr_parts, unravel, Access, Buffer, Global};
 use super::{format_value, Flow, RunOptions, Stop};
 use crate::dtype::DType;
 use crate::ir::*;
@@ -11,6 +11,7 @@ use crate::launch::UbReport;
 use crate::ops::{self, UbKind};
 use crate::span::{Diagnostic, Span};
 use ndarray::{ArcArray, IxDyn};
+use std::borrow::Cow;
 use std::sync::atomic::Ordering;
 
 /// A runtime value: bit patterns of a tile, and which lanes are inexact.
@@ -46,6 +47,55 @@ impl Tile {
     }
     fn flat(&self) -> Vec<u64> {
         self.data.iter().copied().collect()
+    }
+    /// The per-element inexact flags in row-major order, if any.
+    fn inexact_vec(&self) -> Option<Vec<bool>> {
+        self.inexact.as_ref().map(|i| match i.as_slice() {
+            Some(s) => s.to_vec(),
+            None => i.iter().copied().collect(),
+        })
+    }
+    /// The elements in row-major order, borrowed when they are contiguous.
+    fn vals(&self) -> Cow<'_, [u64]> {
+        match self.data.as_slice() {
+            Some(s) => Cow::Borrowed(s),
+            None => Cow::Owned(self.flat()),
+        }
+    }
+}
+
+/// Consecutive elements of one buffer that one load or store reached, to
+/// be logged as one access range.
+#[derive(Default)]
+struct Run {
+    /// (buffer, first element, elements)
+    cur: Option<(usize, u64, u64)>,
+}
+
+impl Run {
+    /// Adds element `off` of buffer `b`; a range it does not extend goes
+    /// to `log` as `make(buffer, start, len)`.
+    fn push(
+        &mut self,
+        b: usize,
+        off: u64,
+        log: &mut Vec<Access>,
+        make: impl Fn(usize, u64, u64) -> Access,
+    ) {
+        if let Some((cb, start, len)) = &mut self.cur {
+            if *cb == b && *start + *len == off {
+                *len += 1;
+                return;
+            }
+        }
+        self.flush(log, make);
+        self.cur = Some((b, off, 1));
+    }
+    /// Logs the range in progress.
+    fn flush(&mut self, log: &mut Vec<Access>, make: impl Fn(usize, u64, u64) -> Access) {
+        if let Some((b, start, len)) = self.cur.take() {
+            log.push(make(b, start, len));
+        }
     }
 }
 
@@ -283,6 +333,15 @@ impl Instance<'_> {
             ),
             ExprKind::Broadcast(x) => {
                 let t = self.eval(x)?;
+                if t.data.len() == 1 {
+                    // one element everywhere
+                    let one = |a: ArcArray<u64, IxDyn>| a.iter().next().copied().unwrap_or(0);
+                    let inexact = t.inexact_at(0);
+                    return Ok(Tile {
+                        data: ArcArray::from_elem(IxDyn(shape), one(t.data)),
+                        inexact: inexact.then(|| ArcArray::from_elem(IxDyn(shape), true)),
+                    });
+                }
                 let data = t
                     .data
                     .broadcast(IxDyn(shape))
@@ -298,8 +357,7 @@ impl Instance<'_> {
             }
             ExprKind::Reshape(x) => {
                 let t = self.eval(x)?;
-                let inexact = t.inexact.as_ref().map(|i| i.iter().copied().collect());
-                Tile::from_vec(shape, t.flat(), inexact)
+                Tile::from_vec(shape, t.vals().into_owned(), t.inexact_vec())
             }
             ExprKind::Permute(x, perm) => {
                 let t = self.eval(x)?;
@@ -322,7 +380,7 @@ impl Instance<'_> {
                 let t = self.eval(x)?;
                 let (from, to) = (x.ty.dtype(), e.ty.dtype());
                 let mut out = Vec::with_capacity(t.data.len());
-                for (i, &b) in t.data.iter().enumerate() {
+                for (i, &b) in t.vals().iter().enumerate() {
                     match ops::cast(*kind, from, to, b) {
                         Ok(v) => out.push(v),
                         Err(k) => {
@@ -336,18 +394,17 @@ impl Instance<'_> {
                         }
                     }
                 }
-                let inexact = t.inexact.as_ref().map(|i| i.iter().copied().collect());
-                Tile::from_vec(shape, out, inexact)
+                Tile::from_vec(shape, out, t.inexact_vec())
             }
             ExprKind::Unary(op, x) => {
                 let t = self.eval(x)?;
                 let d = x.ty.dtype();
-                let out: Vec<u64> = t.data.iter().map(|&b| ops::unary(*op, d, b)).collect();
+                let out: Vec<u64> = t.vals().iter().map(|&b| ops::unary(*op, d, b)).collect();
                 let approx = matches!(op, UnOp::Math(f) if f.is_inexact());
                 let inexact = if approx {
                     Some(vec![true; out.len()])
                 } else {
-                    t.inexact.as_ref().map(|i| i.iter().copied().collect())
+                    t.inexact_vec()
                 };
                 Tile::from_vec(shape, out, inexact)
             }
@@ -358,13 +415,12 @@ impl Instance<'_> {
             ExprKind::Select(c, a, b) => {
                 let (tc, ta, tb) = (self.eval(c)?, self.eval(a)?, self.eval(b)?);
                 let n = tc.data.len().max(ta.data.len()).max(tb.data.len());
-                let get = |t: &Tile, i: usize| -> u64 {
-                    if t.data.len() == 1 {
-                        *t.data.iter().next().expect("one")
+                let (vc, va, vb) = (tc.vals(), ta.vals(), tb.vals());
+                let get = |v: &[u64], i: usize| -> u64 {
+                    if v.len() == 1 {
+                        v[0]
                     } else {
-                        t.data
-                            .as_slice()
-                            .map_or_else(|| t.data.iter().nth(i).copied().unwrap_or(0), |s| s[i])
+                        v.get(i).copied().unwrap_or(0)
                     }
                 };
                 let any_inexact =
@@ -372,8 +428,8 @@ impl Instance<'_> {
                 let mut out = Vec::with_capacity(n);
                 let mut inex = Vec::new();
                 for i in 0..n {
-                    let c = get(&tc, i) != 0;
-                    out.push(if c { get(&ta, i) } else { get(&tb, i) });
+                    let c = get(&vc, i) != 0;
+                    out.push(if c { get(&va, i) } else { get(&vb, i) });
                     if any_inexact {
                         let pick = |t: &Tile| {
                             if t.data.len() == 1 {
@@ -396,10 +452,10 @@ impl Instance<'_> {
                 let (ta, tb, tc) = (self.eval(a)?, self.eval(b)?, self.eval(c)?);
                 let d = e.ty.dtype();
                 let out: Vec<u64> = ta
-                    .data
+                    .vals()
                     .iter()
-                    .zip(tb.data.iter())
-                    .zip(tc.data.iter())
+                    .zip(tb.vals().iter())
+                    .zip(tc.vals().iter())
                     .map(|((&x, &y), &z)| crate::ieee::fma(d, *r, x, y, z))
                     .collect();
                 let inexact = merge_inexact(&[&ta, &tb, &tc], out.len());
@@ -511,6 +567,29 @@ impl Instance<'_> {
         Ok(Tile::from_vec(&shape, out, Some(inex)))
     }
 
+    /// Lane `i` of a binary operation by the general rule, or its UB.
+    #[allow(clippy::too_many_arguments)]
+    fn binary_element(
+        &self,
+        op: BinOp,
+        d: DType,
+        x: u64,
+        y: u64,
+        shape: &[usize],
+        i: usize,
+        e: &Expr,
+    ) -> Result<u64, Stop> {
+        ops::binary(op, d, x, y).map_err(|k| {
+            let msg = format!(
+                "{:?} of {d} values {} and {}",
+                op,
+                format_value(d, x),
+                format_value(d, y)
+            );
+            self.ub(k, e.span, unravel(shape, i), msg)
+        })
+    }
+
     fn binary(
         &mut self,
         op: BinOp,
@@ -525,13 +604,12 @@ impl Instance<'_> {
         } else {
             tb.data.shape().to_vec()
         };
-        let va: Vec<u64> = ta.flat();
-        let vb: Vec<u64> = tb.flat();
-        let at = |v: &Vec<u64>, i: usize| if v.len() == 1 { v[0] } else { v[i] };
+        let (va, vb) = (ta.vals(), tb.vals());
+        let at = |v: &[u64], i: usize| if v.len() == 1 { v[0] } else { v[i] };
         let mut out = Vec::with_capacity(n);
         if let Some(f) = ops::fast_binary(op, d) {
             if va.len() == vb.len() {
-                out.extend(va.iter().zip(&vb).map(|(&x, &y)| f(x, y)));
+                out.extend(va.iter().zip(vb.iter()).map(|(&x, &y)| f(x, y)));
             } else {
                 out.extend((0..n).map(|i| f(at(&va, i), at(&vb, i))));
             }
@@ -543,21 +621,18 @@ impl Instance<'_> {
             for i in 0..n {
                 out.push(ptr_add(at(&va, i), ops::int_value(od, at(&vb, i))));
             }
+        } else if let Some(f) = ops::fast_binary_partial(op, d) {
+            for i in 0..n {
+                let (x, y) = (at(&va, i), at(&vb, i));
+                out.push(match f(x, y) {
+                    Some(v) => v,
+                    None => self.binary_element(op, d, x, y, &shape, i, e)?,
+                });
+            }
         } else {
             for i in 0..n {
                 let (x, y) = (at(&va, i), at(&vb, i));
-                match ops::binary(op, d, x, y) {
-                    Ok(v) => out.push(v),
-                    Err(k) => {
-                        let msg = format!(
-                            "{:?} of {d} values {} and {}",
-                            op,
-                            format_value(d, x),
-                            format_value(d, y)
-                        );
-                        return Err(self.ub(k, e.span, unravel(&shape, i), msg));
-                    }
-                }
+                out.push(self.binary_element(op, d, x, y, &shape, i, e)?);
             }
         }
         let inexact = if op.is_inexact() {
@@ -577,12 +652,17 @@ impl Instance<'_> {
     ) -> Result<Tile, Stop> {
         let shape = &e.ty.shape;
         let d = e.ty.dtype();
-        let ptrs = tp.flat();
-        let mask = tm.map(|m| m.flat());
-        let other = to.map(|o| o.flat());
+        let ptrs = tp.vals();
+        let mask = tm.map(|m| m.vals());
+        let other = to.map(|o| o.vals());
         let mut out = Vec::with_capacity(ptrs.len());
         let mut inex = vec![false; ptrs.len()];
-        let mut runs = Runs::default();
+        let mut run = Run::default();
+        let (span, lock) = (e.span, self.lock());
+        let make = |b: usize, start: u64, len: u64| Access {
+            len,
+            ..access(b, start, false, span, lock)
+        };
         for (i, &p) in ptrs.iter().enumerate() {
             if mask.as_ref().is_some_and(|m| m[i] == 0) {
                 out.push(other.as_ref().map_or(0, |o| o[i]));
@@ -591,16 +671,28 @@ impl Instance<'_> {
                 }
                 continue;
             }
-            let (b, off) = self.element(p, UbKind::OutOfBoundsLoad, "load of", e.span, shape, i)?;
+            // (a range in progress when this stops is not logged, as before)
+            let (b, off) = match self.in_bounds(p) {
+                Some(at) => at,
+                None => self.element(p, UbKind::OutOfBoundsLoad, "load of", span, shape, i)?,
+            };
             let buf = &self.bufs[b];
             let v = buf.cells[off].load(Ordering::Relaxed);
             out.push(if d == DType::Bool { (v != 0) as u64 } else { v });
             inex[i] = buf.inexact[off].load(Ordering::Relaxed);
-            let a = access(b, off as u64, false, e.span, self.lock());
-            runs.push(&mut self.log, a);
+            run.push(b, off as u64, &mut self.log, make);
         }
-        runs.flush(&mut self.log);
+        run.flush(&mut self.log, make);
         Ok(Tile::from_vec(shape, out, Some(inex)))
+    }
+
+    /// The buffer and element pointer `p` reaches, if inside its buffer
+    /// (the common case of [`Instance::element`], inlined).
+    #[inline]
+    fn in_bounds(&self, p: u64) -> Option<(usize, usize)> {
+        let (b, off) = ptr_parts(p);
+        let len = self.bufs.get(b)?.cells.len();
+        (off >= 0 && (off as usize) < len).then_some((b, off as usize))
     }
 
     /// The buffer and element lane `i` of an access through pointer `p`
@@ -691,20 +783,54 @@ impl Instance<'_> {
             None => None,
         };
         let shape = ptr.ty.shape.clone();
-        let ptrs = tp.flat();
-        let vals = tv.flat();
-        let m = tm.map(|m| m.flat());
+        let ptrs = tp.vals();
+        let vals = tv.vals();
+        let m = tm.as_ref().map(|m| m.vals());
         let mut targets = Vec::with_capacity(ptrs.len());
         for (i, &p) in ptrs.iter().enumerate() {
             if m.as_ref().is_some_and(|m| m[i] == 0) {
                 continue;
             }
-            let (b, off) =
-                self.element(p, UbKind::OutOfBoundsStore, "store to", span, &shape, i)?;
+            let (b, off) = match self.in_bounds(p) {
+                Some(at) => at,
+                None => self.element(p, UbKind::OutOfBoundsStore, "store to", span, &shape, i)?,
+            };
             targets.push((i, b, off));
         }
         // Lanes of one store are unordered (threads on the GPU): two lanes
-        // writing different values to one element is a race.
+        // writing different values to one element is a race. Targets in
+        // strictly ascending order (the usual store) cannot meet.
+        let ascending = targets
+            .windows(2)
+            .all(|w| (w[0].1, w[0].2) < (w[1].1, w[1].2));
+        if !ascending {
+            self.same_element_race(&targets, &vals, &shape, span)?;
+        }
+        let mut run = Run::default();
+        let lock = self.lock();
+        let make = |b: usize, start: u64, len: u64| Access {
+            len,
+            ..access(b, start, true, span, lock)
+        };
+        for (i, b, off) in targets {
+            let buf = &self.bufs[b];
+            buf.cells[off].store(vals[i], Ordering::Relaxed);
+            buf.inexact[off].store(tv.inexact_at(i), Ordering::Relaxed);
+            run.push(b, off as u64, &mut self.log, make);
+        }
+        run.flush(&mut self.log, make);
+        Ok(())
+    }
+
+    /// A data race between two lanes of one store: two `targets` (lane,
+    /// buffer, element) on one element with different `vals`.
+    fn same_element_race(
+        &self,
+        targets: &[(usize, usize, usize)],
+        vals: &[u64],
+        shape: &[usize],
+        span: Span,
+    ) -> Result<(), Stop> {
         let mut order: Vec<usize> = (0..targets.len()).collect();
         order.sort_by_key(|&t| (targets[t].1, targets[t].2, targets[t].0));
         for w in order.windows(2) {
@@ -714,26 +840,17 @@ impl Instance<'_> {
                 return Err(self.ub(
                     UbKind::DataRace,
                     span,
-                    unravel(&shape, y.0),
+                    unravel(shape, y.0),
                     format!(
                         "lanes {:?} and {:?} of one store write different values to {}[{}]",
-                        unravel(&shape, x.0),
-                        unravel(&shape, y.0),
+                        unravel(shape, x.0),
+                        unravel(shape, y.0),
                         buf.name,
                         y.2
                     ),
                 ));
             }
         }
-        let mut runs = Runs::default();
-        for (i, b, off) in targets {
-            let buf = &self.bufs[b];
-            buf.cells[off].store(vals[i], Ordering::Relaxed);
-            buf.inexact[off].store(tv.inexact_at(i), Ordering::Relaxed);
-            let a = access(b, off as u64, true, span, self.lock());
-            runs.push(&mut self.log, a);
-        }
-        runs.flush(&mut self.log);
         Ok(())
     }
 
@@ -750,9 +867,15 @@ impl Instance<'_> {
         let mut perm: Vec<usize> = (0..rank).filter(|&a| a != axis).collect();
         perm.push(axis);
         let n = t.data.shape()[axis];
-        let moved = t.data.clone().permuted_axes(IxDyn(&perm));
-        let vals: Vec<u64> = moved.iter().copied().collect();
+        let last = axis + 1 == rank;
+        let vals: Vec<u64> = if last {
+            t.vals().into_owned()
+        } else {
+            let moved = t.data.clone().permuted_axes(IxDyn(&perm));
+            moved.iter().copied().collect()
+        };
         let inex: Vec<bool> = match &t.inexact {
+            Some(_) if last => t.inexact_vec().expect("some"),
             Some(i) => i
                 .clone()
                 .permuted_axes(IxDyn(&perm))
@@ -834,26 +957,48 @@ impl Instance<'_> {
 fn tree_reduce(comb: &Combiner, d: DType, row: &[u64], inex: &[bool]) -> (u64, bool) {
     let n = row.len();
     let p = n.next_power_of_two();
-    // (value, index, inexact) or None for padding
-    let mut x: Vec<Option<(u64, u64, bool)>> = (0..p)
-        .map(|i| (i < n).then(|| (row[i], i as u64, inex[i])))
-        .collect();
+    if let Some(f) = value_op(comb).and_then(|op| ops::fast_binary(op, d)) {
+        // the same tree on values and flags alone (`combine`'s rule)
+        let (mut v, mut ix) = (row.to_vec(), inex.to_vec());
+        let (mut live, mut s) = (n, p / 2);
+        while s >= 1 {
+            for i in 0..s.min(live.saturating_sub(s)) {
+                v[i] = f(v[i], v[i + s]);
+                ix[i] |= ix[i + s];
+            }
+            live = live.min(s);
+            s /= 2;
+        }
+        return (v[0], ix[0]);
+    }
+    // (value, index, inexact); slots from `live` on are padding, which a
+    // combine step passes over
+    let mut x: Vec<(u64, u64, bool)> = (0..n).map(|i| (row[i], i as u64, inex[i])).collect();
+    let mut live = n;
     let mut s = p / 2;
     while s >= 1 {
-        for i in 0..s {
-            x[i] = match (x[i], x[i + s]) {
-                (Some(a), Some(b)) => Some(combine(comb, d, a, b)),
-                (a, None) => a,
-                (None, b) => b,
-            };
+        for i in 0..s.min(live.saturating_sub(s)) {
+            x[i] = combine(comb, d, x[i], x[i + s]);
         }
+        live = live.min(s);
         s /= 2;
     }
-    let (v, idx, ix) = x[0].expect("non-empty row");
+    let (v, idx, ix) = x[0];
     match comb {
         Combiner::ArgMax { value: false } | Combiner::ArgMin { value: false } => (idx, ix),
         _ => (v, ix),
     }
+}
+
+/// The operation a combiner that keeps no index applies to two values.
+fn value_op(comb: &Combiner) -> Option<BinOp> {
+    Some(match comb {
+        Combiner::Sum => BinOp::Add,
+        Combiner::Max(m) => BinOp::Max(*m),
+        Combiner::Min(m) => BinOp::Min(*m),
+        Combiner::Xor => BinOp::Xor,
+        _ => return None,
+    })
 }
 
 fn combine(
@@ -862,13 +1007,18 @@ fn combine(
     a: (u64, u64, bool),
     b: (u64, u64, bool),
 ) -> (u64, u64, bool) {
-    let bin = |op| ops::binary(op, d, a.0, b.0).expect("reduction combiners have no UB");
+    let bin = |op| match ops::fast_binary(op, d) {
+        Some(f) => f(a.0, b.0),
+        None => ops::binary(op, d, a.0, b.0).expect("reduction combiners have no UB"),
+    };
     let ix = a.2 || b.2;
+    if let Some(op) = value_op(comb) {
+        return (bin(op), 0, ix);
+    }
     match comb {
-        Combiner::Sum => (bin(BinOp::Add), 0, ix),
-        Combiner::Max(m) => (bin(BinOp::Max(*m)), 0, ix),
-        Combiner::Min(m) => (bin(BinOp::Min(*m)), 0, ix),
-        Combiner::Xor => (bin(BinOp::Xor), 0, ix),
+        Combiner::Sum | Combiner::Max(_) | Combiner::Min(_) | Combiner::Xor => {
+            unreachable!("value combiners are one operation")
+        }
         Combiner::ArgMax { .. } | Combiner::ArgMin { .. } => {
             let better = if matches!(comb, Combiner::ArgMax { .. }) {
                 BinOp::Gt
@@ -890,19 +1040,20 @@ fn merge_inexact(ts: &[&Tile], n: usize) -> Option<Vec<bool>> {
     if ts.iter().all(|t| t.inexact.is_none()) {
         return None;
     }
-    Some(
-        (0..n)
-            .map(|i| {
-                ts.iter().any(|t| {
-                    if t.data.len() == 1 {
-                        t.inexact_at(0)
-                    } else {
-                        t.inexact_at(i)
-                    }
-                })
-            })
-            .collect(),
-    )
+    let mut out = vec![false; n];
+    for t in ts {
+        let Some(ix) = &t.inexact else { continue };
+        if t.data.len() == 1 {
+            if t.inexact_at(0) {
+                out.fill(true);
+            }
+        } else if let Some(s) = ix.as_slice() {
+            out.iter_mut().zip(s).for_each(|(o, &x)| *o |= x);
+        } else {
+            out.iter_mut().zip(ix.iter()).for_each(|(o, &x)| *o |= x);
+        }
+    }
+    Some(out)
 }
 
 /// One plain access of element `idx` of buffer `buf` by a program instance.
@@ -933,7 +1084,7 @@ fn dot(ta: &Tile, tb: &Tile, tc: &Tile, kdim: usize, precision: DotPrecision, e:
             DotPrecision::Ieee => v,
         }
     };
-    let (va, vb, vc) = (round(ta.flat()), round(tb.flat()), tc.flat());
+    let (va, vb, vc) = (round(ta.flat()), round(tb.flat()), tc.vals());
     let op = |o: BinOp| -> Box<dyn Fn(u64, u64) -> u64> {
         match ops::fast_binary(o, d) {
             Some(f) => Box::new(f),
@@ -941,10 +1092,41 @@ fn dot(ta: &Tile, tb: &Tile, tc: &Tile, kdim: usize, precision: DotPrecision, e:
             None => Box::new(move |x, y| ops::binary(o, d, x, y).unwrap_or(0)),
         }
     };
-    let (add, mul) = (op(BinOp::Add), op(BinOp::Mul));
+    let dims = (m, n, kdim, total);
+    let out = if d == DType::F32 {
+        // float32's element functions called directly, so they inline
+        products(&va, &vb, &vc, dims, ops::add_f32, ops::mul_f32)
+    } else {
+        let (add, mul) = (op(BinOp::Add), op(BinOp::Mul));
+        products(&va, &vb, &vc, dims, add, mul)
+    };
     let any_inexact = ta.inexact.is_some() || tb.inexact.is_some() || tc.inexact.is_some();
-    let mut out = Vec::with_capacity(total);
     let mut inex = Vec::new();
+    for idx in (0..out.len()).filter(|_| any_inexact) {
+        let (q, j) = (idx / n.max(1), idx % n.max(1));
+        let (i, bt) = (q % m.max(1), q / m.max(1));
+        let arow = (bt * m + i) * kdim;
+        let bcol = bt * kdim * n + j;
+        inex.push(
+            tc.inexact_at(idx)
+                || (0..kdim).any(|k| ta.inexact_at(arow + k) || tb.inexact_at(bcol + k * n)),
+        );
+    }
+    Tile::from_vec(shape, out, any_inexact.then_some(inex))
+}
+
+/// `dot`'s sums for every result element (batch, i, j) of `dims` = (m, n,
+/// k, elements): from the accumulator's element, k ascending, `r = add(r,
+/// mul(a, b))`.
+fn products(
+    va: &[u64],
+    vb: &[u64],
+    vc: &[u64],
+    (m, n, kdim, total): (usize, usize, usize, usize),
+    add: impl Fn(u64, u64) -> u64,
+    mul: impl Fn(u64, u64) -> u64,
+) -> Vec<u64> {
+    let mut out = Vec::with_capacity(total);
     for (idx, &start) in vc.iter().enumerate().take(total) {
         let (q, j) = (idx / n.max(1), idx % n.max(1));
         let (i, bt) = (q % m.max(1), q / m.max(1));
@@ -955,12 +1137,6 @@ fn dot(ta: &Tile, tb: &Tile, tc: &Tile, kdim: usize, precision: DotPrecision, e:
             acc = add(acc, mul(va[arow + k], vb[bcol + k * n]));
         }
         out.push(acc);
-        if any_inexact {
-            inex.push(
-                tc.inexact_at(idx)
-                    || (0..kdim).any(|k| ta.inexact_at(arow + k) || tb.inexact_at(bcol + k * n)),
-            );
-        }
     }
-    Tile::from_vec(shape, out, any_inexact.then_some(inex))
+    out
 }
