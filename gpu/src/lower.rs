@@ -556,6 +556,12 @@ pub(crate) fn binary_c(
     let op = &op;
     Ok(if *op == BinOp::PtrAdd {
         format!("ksem_ptradd<{}>({x}, {y})", dt(od))
+    } else if *op == BinOp::PtrAddBytes {
+        format!(
+            "ksem_ptraddbytes<{}, {}>({x}, {y})",
+            dt(od),
+            d.bits().div_ceil(8)
+        )
     } else if aty.is_ptr() {
         if !op.is_comparison() {
             return err(span, format!("{op:?} on pointers"));

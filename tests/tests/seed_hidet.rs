@@ -375,6 +375,102 @@ fn pointer_arithmetic_counts_elements() {
     assert_eq!(bits(&r, "out"), f32_bits(&[4.0, 2.0]));
 }
 
+/// The seed: `void` makes "a `void` pointer type (i.e., `~void`)".
+/// Measured on Hidet 0.6.1 (tools/probes/hidet/voidptr.json): a void
+/// pointer (`void_p`) moves by bytes — `v + 8` over float32 memory is the
+/// third float, `v - 4` goes back one — and is read only after a cast to a
+/// typed pointer. `~void` is the seed's spelling of the same type (Hidet
+/// 0.6.1 itself refuses it: docs/divergences.md).
+#[test]
+fn seed_void_pointer_moves_by_bytes() {
+    for ty in ["void_p", "~void"] {
+        let src = cpu(
+            &format!("v: {ty}, n: i32, out: f32[4]"),
+            "w = v + 8\nout[0] = cast(w, ~f32)[0]\nout[1] = cast(w - 4, ~f32)[0]\nout[2] = cast(v + n * 4, ~f32)[0]\nu = cast(~out[3], void_p)\ncast(u, ~f32)[0] = 9.5",
+        )
+        .replace("import attrs,", "import attrs, cast,")
+        .replace("u64\n", "u64, void_p, void\n");
+        let r = run_clean(
+            &src,
+            &args(
+                json!({"v": buf("float32", json!([1.0, 2.0, 3.0, 4.0])), "n": scalar("int32", json!(3)), "out": zeros("float32", 4)}),
+            ),
+        );
+        assert_eq!(bits(&r, "out"), f32_bits(&[3.0, 2.0, 4.0, 9.5]), "{ty}");
+    }
+}
+
+/// A void pointer moved by bytes that are not a whole number of the
+/// elements of the memory it addresses (ksem's memory holds typed
+/// numbers): UB at the `+`, naming the bytes.
+#[test]
+fn void_pointer_into_the_middle_of_an_element_is_ub() {
+    let src = cpu(
+        "v: void_p, n: i32, out: f32[1]",
+        "out[0] = cast(v + n, ~f32)[0]",
+    )
+    .replace("import attrs,", "import attrs, cast,")
+    .replace("u64\n", "u64, void_p\n");
+    let u = ub_of(
+        &src,
+        &args(
+            json!({"v": buf("float32", json!([1.0, 2.0])), "n": scalar("int32", json!(2)), "out": zeros("float32", 1)}),
+        ),
+    );
+    let (line, col) = loc1(&src, "v + n");
+    assert_ub(
+        &src,
+        &u[0],
+        "misaligned-pointer",
+        (line, col),
+        [0, 0, 0],
+        &[],
+    );
+    assert!(u[0].message.contains("2 bytes"), "{}", u[0].message);
+}
+
+/// `~x` of a scalar variable is C's `&x` (measured: `x: i32 = 3; p = ~x`
+/// then four times `p[0] += 1; x = x * 2` leaves x = 78): writes through
+/// the pointer and to the variable are one object.
+#[test]
+fn address_of_a_scalar_variable_aliases_it() {
+    let src = cpu(
+        "out: i32[2]",
+        "x: i32 = 3\np = ~x\nfor i in range(4):\n    p[0] = p[0] + 1\n    x = x * 2\nout[0] = x\ny = 5\nq = ~y\nq[0] = 7\nout[1] = y",
+    );
+    let r = run_clean(&src, &args(json!({"out": zeros("int32", 2)})));
+    // ((((3+1)*2+1)*2+1)*2+1)*2 = 78
+    assert_eq!(signed(&r, "out"), [78, 7]);
+}
+
+/// What the type checker refuses about void pointers, each at its line
+/// (Hidet 0.6.1 refuses the same programs, voidptr.json: `v[0]` and
+/// `v + 1.5` in g++, `v * 2` in type inference, `p: ~f32 = v` in g++),
+/// and what ksem does not run (pointers to pointers; a cast that
+/// reinterprets float32 bytes as float64).
+#[test]
+fn void_pointer_misuse_is_refused_at_its_line() {
+    let cases = [
+        ("out[0] = v[0]", "v[0]", "void pointer cannot be indexed"),
+        ("w = v * 2", "v * 2", "not defined on a void pointer"),
+        ("w = v + 1.5", "v + 1.5", "integer number of bytes"),
+        ("p: ~f32 = v", "p: ~f32 = v", "points to no type of element"),
+        ("w = ~v", "~v", "pointers to pointers"),
+        ("w = cast(v, ~f64)", "cast(v, ~f64)", "reinterprets"),
+        ("pp: ~(~f32) = ~out[0]", "~(~f32)", "pointers to pointers"),
+    ];
+    for (body, at, msg) in cases {
+        let src = cpu("v: void_p, out: f32[1]", body)
+            .replace("import attrs,", "import attrs, cast,")
+            .replace("u64\n", "u64, void_p\n");
+        let d = refused(
+            &src,
+            &args(json!({"v": zeros("float32", 2), "out": zeros("float32", 1)})),
+        );
+        assert_diag(&src, &d, loc1(&src, at), &[msg], None);
+    }
+}
+
 // ---- SIMT kernels -------------------------------------------------------------------
 
 #[test]

@@ -98,7 +98,7 @@ pub fn fold(e: &Expr) -> Option<u64> {
         ExprKind::Const(b) => Some(*b),
         ExprKind::Unary(op, x) => Some(ops::unary(*op, dtype_of(x), fold(x)?)),
         ExprKind::Cast(x, k) => ops::cast(*k, dtype_of(x), dtype_of(e), fold(x)?).ok(),
-        ExprKind::Binary(op, a, b) if *op != BinOp::PtrAdd => {
+        ExprKind::Binary(op, a, b) if !op.is_ptr_add() => {
             ops::binary(*op, dtype_of(a), fold(a)?, fold(b)?).ok()
         }
         _ => None,

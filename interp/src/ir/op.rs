@@ -107,6 +107,12 @@ pub enum BinOp {
     Ge,
     /// Pointer plus integer offset (counted in elements).
     PtrAdd,
+    /// Pointer plus integer offset counted in bytes (C's `(char *)p + n`
+    /// of a `void *`). Memory holds typed numbers, so the result must
+    /// address the start of an element of the pointer's dtype: an offset
+    /// that is not a multiple of the dtype's size is UB (misaligned
+    /// pointer); otherwise it is `PtrAdd` by `n / size` elements.
+    PtrAddBytes,
     /// Logical and/or of bools.
     LogicalAnd,
     LogicalOr,
@@ -121,6 +127,11 @@ pub enum BinOp {
 }
 
 impl BinOp {
+    /// Whether the operation moves a pointer (`PtrAdd`, `PtrAddBytes`).
+    pub fn is_ptr_add(self) -> bool {
+        matches!(self, BinOp::PtrAdd | BinOp::PtrAddBytes)
+    }
+
     /// Whether the GPU approximates the result (compared within a ULP bound).
     pub fn is_inexact(self) -> bool {
         matches!(self, BinOp::Pow | BinOp::Atan2)

@@ -242,7 +242,7 @@ impl Verifier<'_> {
                     return fail(span, format!("{op:?} of shapes {} and {}", a.ty, b.ty));
                 }
                 match op {
-                    BinOp::PtrAdd => {
+                    BinOp::PtrAdd | BinOp::PtrAddBytes => {
                         if !a.ty.is_ptr() || !b.ty.dtype().is_int() || b.ty.is_ptr() {
                             return fail(span, format!("pointer add of {} and {}", a.ty, b.ty));
                         }

@@ -189,7 +189,14 @@ impl<'m> Elab<'m> {
     /// convert: ksem's memory holds typed numbers, so a cast that would
     /// reinterpret their bits is refused.
     pub(super) fn pointer_cast(&mut self, x: Val, elt: Elt, span: Span) -> DResult<Val> {
-        let (p, from) = self.pointer(x, span)?;
+        let (p, from) = match x {
+            // the memory a void pointer addresses holds numbers of its dtype
+            Val::VoidPtr(p) => {
+                let d = p.ty.dtype();
+                (p, Elt::Real(d))
+            }
+            x => self.pointer(x, span)?,
+        };
         if from.comp() != elt.comp() {
             return Err(Diagnostic::new(
                 span,
@@ -199,6 +206,14 @@ impl<'m> Elab<'m> {
         }
         self.vector_compiles(elt, span)?;
         Ok(Val::Ptr(p, elt, true))
+    }
+
+    /// `cast(p, void_p)`: a typed or void pointer as a void pointer.
+    pub(super) fn void_cast(&mut self, x: Val, span: Span) -> DResult<Val> {
+        match x {
+            Val::VoidPtr(p) => Ok(Val::VoidPtr(p)),
+            x => Ok(Val::VoidPtr(self.pointer(x, span)?.0)),
+        }
     }
 
     /// `name = v` where `name` is a complex or vector variable whose parts

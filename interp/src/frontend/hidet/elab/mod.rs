@@ -35,6 +35,7 @@ use crate::span::{DResult, Diagnostic, Span};
 use rustpython_parser::ast::{self, Constant};
 use std::collections::HashMap;
 
+mod address;
 mod calls;
 mod compound;
 mod expr;
@@ -83,6 +84,8 @@ enum HType {
     Compound(Elt),
     Tensor(Elt, Layout),
     Pointer(Elt),
+    /// `void_p` or `~void`: a pointer that moves by bytes.
+    VoidPtr,
     Void,
 }
 
@@ -113,6 +116,11 @@ enum Val {
     /// `named`: held in a variable or bound to a name (only such a pointer
     /// can be indexed; Hidet refuses to index a pointer expression).
     Ptr(Expr, Elt, bool),
+    /// A void pointer (`void_p`, `~void`): the IR pointer addresses the
+    /// memory it points into, typed by that memory's numbers, and moves by
+    /// bytes (`BinOp::PtrAddBytes`). It is dereferenced only after a cast
+    /// to a typed pointer (`cast(p, ~f32)`).
+    VoidPtr(Expr),
     /// A scalar declared without a value: a one-element local array, so
     /// that reading it before any write is reported.
     Cell(ArrayId, DType),
@@ -162,6 +170,9 @@ struct Frame {
     scopes: Vec<HashMap<String, Val>>,
     loops: usize,
     inline: Option<Inline>,
+    /// Names whose address the function takes (`~x`): their scalar
+    /// variables live in memory (`address`).
+    addressed: std::collections::HashSet<String>,
 }
 
 /// The elaborator of one kernel.
@@ -406,6 +417,7 @@ impl<'m> Elab<'m> {
             scopes: vec![env],
             loops: 0,
             inline: None,
+            addressed: address::addressed_names(&def.body),
         });
         self.blocks.push(Vec::new());
         self.stmts(&def.body)?;
@@ -550,6 +562,19 @@ impl<'m> Elab<'m> {
                     Param {
                         name: pname.to_string(),
                         kind: ParamKind::Pointer(d),
+                        var: Some(var),
+                    },
+                ))
+            }
+            (HType::VoidPtr, ArgSpec::Buffer { dtype, .. }) => {
+                // a void pointer parameter takes a buffer of any number type
+                self.supported_dtype(*dtype, pspan)?;
+                let var = self.new_var(pname, Type::global_ptr(*dtype));
+                Ok((
+                    Val::VoidPtr(self.var_expr(var, pspan)),
+                    Param {
+                        name: pname.to_string(),
+                        kind: ParamKind::Pointer(*dtype),
                         var: Some(var),
                     },
                 ))
@@ -701,7 +726,7 @@ impl<'m> Elab<'m> {
             return Ok(Some(HType::Void));
         }
         if name == "void_p" {
-            return err(span, "void pointers are not supported yet in Hidet kernels");
+            return Ok(Some(HType::VoidPtr));
         }
         if let Some(elt) = Elt::compound_named(name) {
             self.vector_compiles(elt, span)?;
@@ -775,6 +800,7 @@ fn htype_text(t: &HType) -> String {
         HType::Compound(e) => e.to_string(),
         HType::Tensor(d, l) => format!("{d}{:?}", l.shape()),
         HType::Pointer(d) => format!("~{d}"),
+        HType::VoidPtr => "void_p".into(),
         HType::Void => "void".into(),
     }
 }
