@@ -1150,6 +1150,36 @@ out[0] = q[0] + q[1]
 out[1] = t[0] - t[1]
 """, consts=VOID), {"a": buf("f32", [0.5, 1.25, -2.0, 3.0]), "out": zeros("f32", 2)})
 
+# the seed's `~(~f16)`: a pointer held in memory (voidptr.py, complex2.py)
+case("pointer_to_pointer", kernel("a: ~f32, h: ~f16, out: ~f32, hout: ~f16, n: i32", """
+p = out + 1
+pp = ~p
+pp[0][1] = a[0] * 2.0
+q = pp[0]
+q[2] = a[1]
+pp[0] = p + 3
+p[0] = a[2]
+r: ~(~f32) = ~p
+s = r[0]
+s[1] = a[3] + 1.0
+for i in range(n):
+    p = p + 1
+u = pp[0]
+out[0] = u[0]
+(out + 6)[0] = a[4]
+(pp + 0)[0][2] = a[5]
+p = a
+w = r[0]
+out[9] = w[3]
+g = h + 1
+gg: ~(~f16) = ~g
+gg[0][0] = h[0] + h[2]
+gg[0] = h
+v = gg[0]
+hout[0] = v[1]
+""", consts="from hidet.lang.types import f16"), {"a": buf("f32", [1.5, 2.0, 3.0, 4.0, 5.0, 6.0]), "h": buf("float16", [0.5, 1.25, -3.0, 8.0]),
+       "out": zeros("f32", 10), "hout": zeros("float16", 1), "n": scalar("i32", 2)})
+
 
 def main():
     for name, (src, launch) in CASES.items():

@@ -1055,7 +1055,8 @@ impl<'a> Lower<'a> {
             ExprKind::Cast(x, kind) => {
                 let xv = self.expr(x)?;
                 let from = x.ty.dtype();
-                if from == out_d || x.ty.is_ptr() {
+                // (a pointer and its uint64 bits are one ku64)
+                if from == out_d || x.ty.is_ptr() || e.ty.is_ptr() {
                     return Ok(xv);
                 }
                 let rhs = cast_c(*kind, from, out_d, &xv.at());

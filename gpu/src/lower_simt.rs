@@ -317,7 +317,8 @@ impl SimtLower<'_> {
             ExprKind::Cast(x, kind) => {
                 let from = x.ty.dtype();
                 let xv = self.expr(x)?;
-                if from == d || x.ty.is_ptr() {
+                // (a pointer and its uint64 bits are one ku64)
+                if from == d || x.ty.is_ptr() || e.ty.is_ptr() {
                     xv
                 } else {
                     cast_c(*kind, from, d, &xv)

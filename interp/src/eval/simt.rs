@@ -877,6 +877,10 @@ impl<'a> BlockRun<'a> {
                 let local = self.k.arrays[*a].space == AddrSpace::Local;
                 per_lane(&|l| make_ptr(id, if local { l as i64 * len } else { 0 }))
             }
+            ExprKind::Cast(x, kind) if kind.is_pointer_bits(&x.ty, &e.ty) => {
+                // a pointer's bits are its uint64 representation
+                self.eval(x, active)?
+            }
             ExprKind::Cast(x, kind) => {
                 let v = self.eval(x, active)?;
                 let from = x.ty.dtype();

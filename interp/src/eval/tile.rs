@@ -318,6 +318,7 @@ impl Instance<'_> {
                     inexact,
                 }
             }
+            ExprKind::Cast(x, kind) if kind.is_pointer_bits(&x.ty, &e.ty) => self.eval(x)?,
             ExprKind::Cast(x, kind) => {
                 let t = self.eval(x)?;
                 let (from, to) = (x.ty.dtype(), e.ty.dtype());

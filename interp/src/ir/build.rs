@@ -85,6 +85,22 @@ pub fn convert(e: Expr, d: DType) -> Expr {
     mk(ExprKind::Cast(Box::new(e), CONVERT), Type::scalar(d), span)
 }
 
+/// A 0-d pointer as the `uint64` that memory holds it as.
+pub fn pointer_bits(p: Expr) -> Expr {
+    let span = p.span;
+    mk(
+        ExprKind::Cast(Box::new(p), CastKind::Bitcast),
+        Type::scalar(DType::U64),
+        span,
+    )
+}
+
+/// The pointer of type `ty` whose representation is the `uint64` `bits`.
+pub fn bits_pointer(bits: Expr, ty: Type) -> Expr {
+    let span = bits.span;
+    mk(ExprKind::Cast(Box::new(bits), CastKind::Bitcast), ty, span)
+}
+
 /// The dtype of a value (for pointers: the pointee's).
 pub fn dtype_of(e: &Expr) -> DType {
     e.ty.dtype()

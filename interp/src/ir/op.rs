@@ -282,8 +282,22 @@ pub enum CastKind {
     /// Value conversion: ints wrap/extend, float→int truncates (UB when out of
     /// range or NaN), to float rounds as given, to bool is `!= 0`.
     Convert(Rounding, Overflow),
-    /// Reinterpret the bits (same width).
+    /// Reinterpret the bits (same width). Between a 0-d pointer and a
+    /// `uint64` it is the pointer's 64-bit representation, unchanged: how
+    /// a pointer is held in memory (a pointer to a pointer addresses
+    /// `uint64` cells; `is_pointer_bits`).
     Bitcast,
+}
+
+impl CastKind {
+    /// Whether a cast of `from` to `to` moves a pointer into or out of its
+    /// `uint64` representation (a `Bitcast` with a pointer on one side).
+    pub fn is_pointer_bits(self, from: &super::Type, to: &super::Type) -> bool {
+        use crate::dtype::DType;
+        self == CastKind::Bitcast
+            && ((from.is_ptr() && to.elem == super::Elem::Num(DType::U64))
+                || (to.is_ptr() && from.elem == super::Elem::Num(DType::U64)))
+    }
 }
 
 /// Read-modify-write operations of an atomic; each returns the old value.

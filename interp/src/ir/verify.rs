@@ -225,9 +225,10 @@ impl Verifier<'_> {
                 }
                 self.elem(x, e)?;
             }
-            ExprKind::Cast(x, _) => {
+            ExprKind::Cast(x, kind) => {
                 self.expr(x)?;
-                if x.ty.shape != e.ty.shape || x.ty.is_ptr() || e.ty.is_ptr() {
+                let pointer_bits = kind.is_pointer_bits(&x.ty, &e.ty);
+                if x.ty.shape != e.ty.shape || (!pointer_bits && (x.ty.is_ptr() || e.ty.is_ptr())) {
                     return fail(span, format!("cast from {} to {}", x.ty, e.ty));
                 }
             }

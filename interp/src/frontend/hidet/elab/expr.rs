@@ -53,7 +53,7 @@ impl<'m> Elab<'m> {
                 span,
                 format!("expected a scalar, found a {e} value (Hidet has no lane access: cast the pointer to ~{} to reach one lane)", e.comp().json_name()),
             ),
-            Val::Ptr(..) | Val::VoidPtr(_) => err(span, "expected a scalar, found a pointer"),
+            Val::Ptr(..) | Val::VoidPtr(_) | Val::PtrCell(..) => err(span, "expected a scalar, found a pointer"),
             Val::Type(t) => err(
                 span,
                 format!("expected a scalar, found the type {}", htype_text(&t)),
@@ -93,6 +93,15 @@ impl<'m> Elab<'m> {
 
     pub(super) fn lookup(&self, name: &str, span: Span) -> DResult<Val> {
         if let Some(v) = self.lookup_local(name) {
+            if let Val::PtrCell(id, d) = v {
+                // the pointer the variable holds, read from its memory
+                let bits = load(self.cell_ptr(id, DType::U64, span), DType::U64, span);
+                return Ok(Val::Ptr(
+                    bits_pointer(bits, Type::global_ptr(d)),
+                    Elt::Real(d),
+                    true,
+                ));
+            }
             return Ok(v);
         }
         if self.m.funcs.contains_key(name) {
@@ -506,6 +515,13 @@ impl<'m> Elab<'m> {
         span: Span,
     ) -> DResult<Val> {
         use ast::UnaryOp as U;
+        if let (U::Invert, ast::Expr::Name(n)) = (op, operand) {
+            if let Some(Val::PtrCell(id, d)) = self.lookup_local(n.id.as_str()) {
+                // `~p` of a pointer variable: the address of its memory
+                let cell = self.cell_ptr(id, DType::U64, span);
+                return Ok(Val::Ptr(cell, Elt::Ptr(d), false));
+            }
+        }
         match (op, v) {
             (U::USub, Val::Int(i)) => Ok(Val::Int(-i)),
             (U::USub, Val::Float(f)) => Ok(Val::Float(-f)),
@@ -516,7 +532,9 @@ impl<'m> Elab<'m> {
             (U::Invert, Val::Type(t)) => match t {
                 HType::Scalar(d) => Ok(Val::Type(HType::Pointer(Elt::Real(d)))),
                 HType::Compound(e) => Ok(Val::Type(HType::Pointer(e))),
-                HType::Pointer(_) | HType::VoidPtr => err(span, "pointers to pointers are not supported yet in Hidet kernels"),
+                // `~(~f16)`: the element is a pointer held in memory
+                HType::Pointer(Elt::Real(d)) => Ok(Val::Type(HType::Pointer(Elt::Ptr(d)))),
+                HType::Pointer(_) | HType::VoidPtr => err(span, "ksem runs pointers to pointers to numbers (~(~f16)), not deeper ones or to void or complex pointers"),
                 HType::Void => Ok(Val::Type(HType::VoidPtr)),
                 HType::Tensor(..) => err(span, "a pointer to a tensor type: use ~dtype"),
             },
@@ -562,9 +580,9 @@ impl<'m> Elab<'m> {
             }
             (U::Invert, Val::Ptr(..) | Val::VoidPtr(_)) => Err(Diagnostic::new(
                 span,
-                "the address of a pointer variable: pointers to pointers are not supported yet in Hidet kernels",
+                "ksem takes the address of a variable holding a pointer to numbers in global memory only",
             )
-            .with_help("index the pointer itself (p[k]) or move it (p + k)")),
+            .with_help("name the pointer first (p = …; pp = ~p); a void pointer or a pointer into a local tensor has no address here")),
             (U::Invert, Val::Int(_)) => err(span, "`~` takes the address of a tensor element; use bitwise_not(x) for a bitwise complement"),
             (U::Invert, _) => err(span, "`~` takes the address of a tensor element (~a[i, j]) or makes a pointer type (~f32)"),
                         (op, v) => {

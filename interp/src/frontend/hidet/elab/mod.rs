@@ -124,6 +124,10 @@ enum Val {
     /// A scalar declared without a value: a one-element local array, so
     /// that reading it before any write is reported.
     Cell(ArrayId, DType),
+    /// A variable holding a global pointer to numbers of the dtype whose
+    /// address the function takes (`~p`): a one-element local array of
+    /// the pointer's `uint64` representation (`Elt::Ptr`).
+    PtrCell(ArrayId, DType),
     Type(HType),
     Layout(Layout),
     /// A declaration made by `tensor(…)`, `shared_tensor(…)`, `register_tensor(…)`.
@@ -553,6 +557,11 @@ impl<'m> Elab<'m> {
                     },
                 ))
             }
+            (HType::Pointer(Elt::Ptr(_)), _) => Err(Diagnostic::new(
+                pspan,
+                format!("`{pname}` is a pointer to pointers, which a launch cannot pass (Hidet's host call cannot either)"),
+            )
+            .with_help("pass the buffer (~f32) and take the address of a pointer variable in the kernel")),
             (HType::Pointer(elt), ArgSpec::Buffer { dtype, .. }) => {
                 let d = elt.comp();
                 self.check_buffer(pname, pspan, d, *dtype)?;

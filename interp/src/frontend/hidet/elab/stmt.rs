@@ -175,11 +175,10 @@ impl<'m> Elab<'m> {
                 if p.1 != d {
                     return err(span, format!("a ~{d} cannot point to {}", p.1));
                 }
-                let id = self.new_var(name, p.0.ty.clone());
-                self.emit(Stmt::Let(id, p.0));
-                let var = self.var_expr(id, span);
-                self.define(name, Val::Ptr(var, d, true));
-                Ok(())
+                if p.0.ty.space() == Some(AddrSpace::Global) {
+                    return self.define_pointer(name, p.0, d, span);
+                }
+                self.define_new(name, Val::Ptr(p.0, d, true), span)
             }
             (HType::VoidPtr, Some(v)) => {
                 // any pointer converts to `void *` (C++)
@@ -200,13 +199,35 @@ impl<'m> Elab<'m> {
         match target {
             ast::Expr::Name(n) => self.assign_name(n.id.as_str(), v, span),
             ast::Expr::Subscript(s) => {
-                let base = self.expr(&s.value)?;
+                let base = self.store_base(&s.value)?;
                 let (ptr, elt) = self.element(base, &s.slice, span)?;
                 self.store_elem(ptr, elt, v, span)
             }
             ast::Expr::Attribute(a) => self.assign_attr(a, v, span),
             _ => err(span, "Cannot recognize this as left side of assignment."),
         }
+    }
+
+    /// What a store's target indexes (`b` of `b[k] = x`). A store's
+    /// target may index a pointer expression at any depth (`(p + 1)[0] =
+    /// x`, `pp[0][1] = x`, `(pp + 1)[0][2] = x`; measured: Hidet refuses
+    /// only loads of that form).
+    fn store_base(&mut self, e: &ast::Expr) -> DResult<Val> {
+        let v = match e {
+            ast::Expr::Subscript(s) => {
+                let base = self.store_base(&s.value)?;
+                let span = self.span(e);
+                match self.index(base, &s.slice, span)? {
+                    Indexed::Elem(ptr, elt) => self.load_elem(ptr, elt, span),
+                    Indexed::Sub(t) => Val::Tensor(t),
+                }
+            }
+            e => self.expr(e)?,
+        };
+        Ok(match v {
+            Val::Ptr(p, d, _) => Val::Ptr(p, d, true),
+            v => v,
+        })
     }
 
     /// `attrs.func_kind = …`, `attrs.cuda.grid_dim = …`, `attrs.cuda.block_dim = …`.
@@ -280,6 +301,17 @@ impl<'m> Elab<'m> {
             }) if !matches!(v, Val::Layout(_) | Val::List(_) | Val::Str(_)) => {
                 let value = self.value_for(v, hty, span)?;
                 self.emit(Stmt::Let(id, value));
+                Ok(())
+            }
+            Some(Val::PtrCell(id, d)) => {
+                let value = self.pointer_to_store(v, d, span)?;
+                let ptr = self.cell_ptr(id, DType::U64, span);
+                self.emit(Stmt::Store {
+                    ptr,
+                    value,
+                    mask: None,
+                    span,
+                });
                 Ok(())
             }
             Some(Val::Cell(id, d)) => {
@@ -367,6 +399,36 @@ impl<'m> Elab<'m> {
         Ok(())
     }
 
+    /// Defines variable `name` holding global pointer `p` to `d`: an IR
+    /// variable, or (where the function takes its address, `~name`) a
+    /// one-element local array of the pointer's `uint64` representation.
+    fn define_pointer(&mut self, name: &str, p: Expr, d: Elt, span: Span) -> DResult<()> {
+        let addressed = self
+            .frames
+            .last()
+            .is_some_and(|f| f.addressed.contains(name));
+        match d {
+            Elt::Real(n) if addressed => {
+                let id = self.alloc(name, DType::U64, vec![1], AddrSpace::Local, span)?;
+                let ptr = self.cell_ptr(id, DType::U64, span);
+                self.emit(Stmt::Store {
+                    ptr,
+                    value: pointer_bits(p),
+                    mask: None,
+                    span,
+                });
+                self.define(name, Val::PtrCell(id, n));
+            }
+            _ => {
+                let id = self.new_var(name, p.ty.clone());
+                self.emit(Stmt::Let(id, p));
+                let var = self.var_expr(id, span);
+                self.define(name, Val::Ptr(var, d, true));
+            }
+        }
+        Ok(())
+    }
+
     /// A new variable from its first assignment (Hidet's type inference).
     pub(super) fn define_new(&mut self, name: &str, v: Val, span: Span) -> DResult<()> {
         match v {
@@ -381,10 +443,7 @@ impl<'m> Elab<'m> {
             v @ (Val::Cx(_) | Val::Lanes(..)) => self.define_compound(name, v, span)?,
             Val::Ptr(p, d, _) => {
                 if p.ty.space() == Some(AddrSpace::Global) {
-                    let id = self.new_var(name, p.ty.clone());
-                    self.emit(Stmt::Let(id, p));
-                    let var = self.var_expr(id, span);
-                    self.define(name, Val::Ptr(var, d, true));
+                    self.define_pointer(name, p, d, span)?;
                 } else {
                     // a pointer into shared or local memory stays the
                     // expression that made it (its indices held), which is
