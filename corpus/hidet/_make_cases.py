@@ -1089,6 +1089,97 @@ for k in range(8):
     out[k] = q[7 - k]
 """, consts=CX), {"a": buf("f32", [float(i) - 7.5 for i in range(8)]), "out": zeros("f32", 8)})
 
+# ---- void pointers and addresses of variables (tools/probes/hidet/voidptr.py)
+VOID = "from hidet.lang.types import void_p, void"
+case("pointer_address_of_variable", kernel("a: ~f32, q: ~i32, out: ~f32, iout: ~i32", """
+x = a[0]
+p = ~x
+p[0] = p[0] * 2.0 + a[1]
+out[0] = x
+x = x + 1.0
+out[1] = p[0]
+y: i32 = q[0]
+r = ~y
+for i in range(4):
+    r[0] = r[0] + q[i]
+    y = y * 2
+iout[0] = y
+z: i32
+s = ~z
+s[0] = q[3]
+iout[1] = z - q[2]
+w: f32 = a[2]
+v = cast(~w, void_p)
+cast(v, ~f32)[0] = a[3]
+out[2] = w
+""", consts=VOID), {"a": buf("f32", [1.5, 2.0, -3.25, 4.5]), "q": ibuf("i32", [3, -7, 11, 100]),
+                    "out": zeros("f32", 3), "iout": zeros("i32", 2)})
+
+case("void_pointer_bytes", kernel("v: void_p, a: ~f32, d: ~f64, out: ~f32, dout: ~f64, n: i32", """
+w = v + 8
+out[0] = cast(w, ~f32)[0]
+u = w - 4
+out[1] = cast(u, ~f32)[0]
+k = n * 4
+out[2] = cast(v + k, ~f32)[0]
+t: void_p = a
+t += 12
+out[3] = cast(t, ~f32)[0]
+b = cast(a, void_p)
+c = cast(b + 4 * n - 4, ~f32)
+out[4] = c[1]
+e = cast(d, void_p) + 16
+dout[0] = cast(e, ~f64)[0]
+dout[1] = load_at(cast(d, void_p), n)
+""", helpers="""
+@hidet.script
+def load_at(p: void_p, i: i32) -> f64:
+    attrs.func_kind = 'cpu_internal'
+    return cast(p + i * 8, ~f64)[0]
+""", consts=VOID), {"v": buf("f32", [1.5, 2.0, 3.0, 4.0, 5.0, 6.0]), "a": buf("f32", [-1.0, -2.0, -3.0, -4.0, -5.0]),
+                    "d": buf("f64", [0.1, 0.2, 0.3, 0.4]), "out": zeros("f32", 5), "dout": zeros("f64", 2),
+                    "n": scalar("i32", 3)})
+
+case("void_pointer_local_tensor", kernel("a: ~f32, out: ~f32", """
+t = tensor(dtype=f32, shape=[4])
+v = cast(~t[0], void_p)
+for i in range(4):
+    cast(v + 4 * i, ~f32)[0] = a[i] * 2.0
+q = cast(v + 8, ~f32)
+out[0] = q[0] + q[1]
+out[1] = t[0] - t[1]
+""", consts=VOID), {"a": buf("f32", [0.5, 1.25, -2.0, 3.0]), "out": zeros("f32", 2)})
+
+# the seed's `~(~f16)`: a pointer held in memory (voidptr.py, complex2.py)
+case("pointer_to_pointer", kernel("a: ~f32, h: ~f16, out: ~f32, hout: ~f16, n: i32", """
+p = out + 1
+pp = ~p
+pp[0][1] = a[0] * 2.0
+q = pp[0]
+q[2] = a[1]
+pp[0] = p + 3
+p[0] = a[2]
+r: ~(~f32) = ~p
+s = r[0]
+s[1] = a[3] + 1.0
+for i in range(n):
+    p = p + 1
+u = pp[0]
+out[0] = u[0]
+(out + 6)[0] = a[4]
+(pp + 0)[0][2] = a[5]
+p = a
+w = r[0]
+out[9] = w[3]
+g = h + 1
+gg: ~(~f16) = ~g
+gg[0][0] = h[0] + h[2]
+gg[0] = h
+v = gg[0]
+hout[0] = v[1]
+""", consts="from hidet.lang.types import f16"), {"a": buf("f32", [1.5, 2.0, 3.0, 4.0, 5.0, 6.0]), "h": buf("float16", [0.5, 1.25, -3.0, 8.0]),
+       "out": zeros("f32", 10), "hout": zeros("float16", 1), "n": scalar("i32", 2)})
+
 
 def main():
     for name, (src, launch) in CASES.items():

@@ -556,6 +556,12 @@ pub(crate) fn binary_c(
     let op = &op;
     Ok(if *op == BinOp::PtrAdd {
         format!("ksem_ptradd<{}>({x}, {y})", dt(od))
+    } else if *op == BinOp::PtrAddBytes {
+        format!(
+            "ksem_ptraddbytes<{}, {}>({x}, {y})",
+            dt(od),
+            d.bits().div_ceil(8)
+        )
     } else if aty.is_ptr() {
         if !op.is_comparison() {
             return err(span, format!("{op:?} on pointers"));
@@ -1049,7 +1055,8 @@ impl<'a> Lower<'a> {
             ExprKind::Cast(x, kind) => {
                 let xv = self.expr(x)?;
                 let from = x.ty.dtype();
-                if from == out_d || x.ty.is_ptr() {
+                // (a pointer and its uint64 bits are one ku64)
+                if from == out_d || x.ty.is_ptr() || e.ty.is_ptr() {
                     return Ok(xv);
                 }
                 let rhs = cast_c(*kind, from, out_d, &xv.at());

@@ -276,14 +276,21 @@ impl SimtLower<'_> {
             }
             _ if p.ty.space() == Some(AddrSpace::Global) => Ok(Place::Global(self.expr(p)?)),
             // `q + k` where `q` points into a shared or local array
-            ExprKind::Binary(BinOp::PtrAdd, base, k) => match self.place(base)? {
+            // (`PtrAddBytes`: by whole elements, a part of one is UB)
+            ExprKind::Binary(op @ (BinOp::PtrAdd | BinOp::PtrAddBytes), base, k) => match self
+                .place(base)?
+            {
                 Place::Array { name, len, off } => {
                     let kv = self.expr(k)?;
+                    let size = match op {
+                        BinOp::PtrAdd => 1,
+                        _ => p.ty.dtype().bits().div_ceil(8),
+                    };
                     Ok(Place::Array {
                         name,
                         len,
                         off: format!(
-                            "(({off}) < 0 ? -1ll : ({off}) + ksem_ival<{}>({kv}))",
+                            "(({off}) < 0 ? -1ll : ({off}) + ksem_ival<{}>({kv}) / {size})",
                             dt(k.ty.dtype())
                         ),
                     })
@@ -310,7 +317,8 @@ impl SimtLower<'_> {
             ExprKind::Cast(x, kind) => {
                 let from = x.ty.dtype();
                 let xv = self.expr(x)?;
-                if from == d || x.ty.is_ptr() {
+                // (a pointer and its uint64 bits are one ku64)
+                if from == d || x.ty.is_ptr() || e.ty.is_ptr() {
                     xv
                 } else {
                     cast_c(*kind, from, d, &xv)

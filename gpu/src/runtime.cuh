@@ -661,9 +661,8 @@ template <int F, int T> KSEM_FN ku64 ksem_bitcast(ku64 a) {
 
 KSEM_FN ku64 ksem_ptr_buf(ku64 p) { return p >> 48; }
 KSEM_FN ki64 ksem_ptr_off(ku64 p) { return ksem_sext(p, 48); }
-// Pointer plus an offset of integer dtype OD, clamped to +-2^46 (eval.rs).
-template <int OD> KSEM_FN ku64 ksem_ptradd(ku64 p, ku64 off) {
-  const ki64 lim = 1ll << 46;
+// An offset of integer dtype OD as a signed count, clamped to +-2^62.
+template <int OD> KSEM_FN ki64 ksem_ptr_delta(ku64 off) {
   ki64 delta;
   if constexpr (ksigned(OD)) {
     delta = ksem_sval<OD>(off);
@@ -673,10 +672,24 @@ template <int OD> KSEM_FN ku64 ksem_ptradd(ku64 p, ku64 off) {
   }
   if (delta > (1ll << 62)) delta = 1ll << 62;
   if (delta < -(1ll << 62)) delta = -(1ll << 62);
+  return delta;
+}
+// Pointer moved by `delta` elements, the offset clamped to +-2^46 (eval.rs).
+KSEM_FN ku64 ksem_ptr_move(ku64 p, ki64 delta) {
+  const ki64 lim = 1ll << 46;
   ki64 no = ksem_ptr_off(p) + delta;
   if (no > lim) no = lim;
   if (no < -lim) no = -lim;
   return (ksem_ptr_buf(p) << 48) | (((ku64)no) & ((1ull << 48) - 1ull));
+}
+// Pointer plus an offset of integer dtype OD, counted in elements.
+template <int OD> KSEM_FN ku64 ksem_ptradd(ku64 p, ku64 off) {
+  return ksem_ptr_move(p, ksem_ptr_delta<OD>(off));
+}
+// Pointer to SIZE-byte elements plus an offset counted in bytes
+// (PtrAddBytes; a part of an element is UB, truncated here).
+template <int OD, int SIZE> KSEM_FN ku64 ksem_ptraddbytes(ku64 p, ku64 off) {
+  return ksem_ptr_move(p, ksem_ptr_delta<OD>(off) / SIZE);
 }
 
 // Reads / writes element `off` of a buffer of dtype D through its typed pointer.

@@ -27,6 +27,9 @@ pub enum UbKind {
     BarrierDivergence,
     /// Reading shared or local memory that was never written.
     UninitializedRead,
+    /// A pointer moved by a number of bytes that is not a whole number of
+    /// its elements.
+    MisalignedPointer,
 }
 
 impl UbKind {
@@ -45,6 +48,7 @@ impl UbKind {
             UbKind::OutOfBoundsIndex => "out-of-bounds-index",
             UbKind::BarrierDivergence => "barrier-divergence",
             UbKind::UninitializedRead => "uninitialized-read",
+            UbKind::MisalignedPointer => "misaligned-pointer",
         }
     }
 }
@@ -455,7 +459,7 @@ pub fn binary(op: BinOp, d: DType, a: u64, b: u64) -> Result<u64, UbKind> {
             }
         }
         op if op.is_comparison() => cmp_i(op, x, y) as u64,
-        BinOp::PtrAdd | BinOp::FDiv | BinOp::FRem => {
+        BinOp::PtrAdd | BinOp::PtrAddBytes | BinOp::FDiv | BinOp::FRem => {
             unreachable!("{op:?} on integers is rejected by elaboration")
         }
         _ => unreachable!(),

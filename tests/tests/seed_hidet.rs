@@ -375,6 +375,190 @@ fn pointer_arithmetic_counts_elements() {
     assert_eq!(bits(&r, "out"), f32_bits(&[4.0, 2.0]));
 }
 
+/// The seed: `void` makes "a `void` pointer type (i.e., `~void`)".
+/// Measured on Hidet 0.6.1 (tools/probes/hidet/voidptr.json): a void
+/// pointer (`void_p`) moves by bytes — `v + 8` over float32 memory is the
+/// third float, `v - 4` goes back one — and is read only after a cast to a
+/// typed pointer. `~void` is the seed's spelling of the same type (Hidet
+/// 0.6.1 itself refuses it: docs/divergences.md).
+#[test]
+fn seed_void_pointer_moves_by_bytes() {
+    for ty in ["void_p", "~void"] {
+        let src = cpu(
+            &format!("v: {ty}, n: i32, out: f32[4]"),
+            "w = v + 8\nout[0] = cast(w, ~f32)[0]\nout[1] = cast(w - 4, ~f32)[0]\nout[2] = cast(v + n * 4, ~f32)[0]\nu = cast(~out[3], void_p)\ncast(u, ~f32)[0] = 9.5",
+        )
+        .replace("import attrs,", "import attrs, cast,")
+        .replace("u64\n", "u64, void_p, void\n");
+        let r = run_clean(
+            &src,
+            &args(
+                json!({"v": buf("float32", json!([1.0, 2.0, 3.0, 4.0])), "n": scalar("int32", json!(3)), "out": zeros("float32", 4)}),
+            ),
+        );
+        assert_eq!(bits(&r, "out"), f32_bits(&[3.0, 2.0, 4.0, 9.5]), "{ty}");
+    }
+}
+
+/// A void pointer moved by bytes that are not a whole number of the
+/// elements of the memory it addresses (ksem's memory holds typed
+/// numbers): UB at the `+`, naming the bytes.
+#[test]
+fn void_pointer_into_the_middle_of_an_element_is_ub() {
+    let src = cpu(
+        "v: void_p, n: i32, out: f32[1]",
+        "out[0] = cast(v + n, ~f32)[0]",
+    )
+    .replace("import attrs,", "import attrs, cast,")
+    .replace("u64\n", "u64, void_p\n");
+    let u = ub_of(
+        &src,
+        &args(
+            json!({"v": buf("float32", json!([1.0, 2.0])), "n": scalar("int32", json!(2)), "out": zeros("float32", 1)}),
+        ),
+    );
+    let (line, col) = loc1(&src, "v + n");
+    assert_ub(
+        &src,
+        &u[0],
+        "misaligned-pointer",
+        (line, col),
+        [0, 0, 0],
+        &[],
+    );
+    assert!(u[0].message.contains("2 bytes"), "{}", u[0].message);
+}
+
+/// `~x` of a scalar variable is C's `&x` (measured: `x: i32 = 3; p = ~x`
+/// then four times `p[0] += 1; x = x * 2` leaves x = 78): writes through
+/// the pointer and to the variable are one object.
+#[test]
+fn address_of_a_scalar_variable_aliases_it() {
+    let src = cpu(
+        "out: i32[2]",
+        "x: i32 = 3\np = ~x\nfor i in range(4):\n    p[0] = p[0] + 1\n    x = x * 2\nout[0] = x\ny = 5\nq = ~y\nq[0] = 7\nout[1] = y",
+    );
+    let r = run_clean(&src, &args(json!({"out": zeros("int32", 2)})));
+    // ((((3+1)*2+1)*2+1)*2+1)*2 = 78
+    assert_eq!(signed(&r, "out"), [78, 7]);
+}
+
+/// The seed's `~(~f16)`, "a pointer to a pointer to f16": the inner
+/// pointer lives in memory (measured on Hidet 0.6.1: `pp = ~p`, then
+/// `pp[0][1] = x` writes through `p`, `pp[0] = q` moves `p`; corpus case
+/// `pointer_to_pointer`).
+#[test]
+fn seed_pointer_to_pointer_to_f16() {
+    let src = cpu(
+        "h: ~f16, out: f16[3]",
+        "p = h + 1\npp: ~(~f16) = ~p\npp[0][1] = h[0]\npp[0] = h\nout[0] = p[2]\nq = pp[0]\nout[1] = q[3]\np = p + 2\nr = pp[0]\nout[2] = r[0]",
+    )
+    .replace("u64\n", "u64, f16\n");
+    // f16 bits: 0.5 = 0x3800, 1.25 = 0x3d00, -3 = 0xc200, 8 = 0x4800
+    let r = run_clean(
+        &src,
+        &args(
+            json!({"h": buf("float16", json!([0.5, 1.25, -3.0, 8.0])), "out": zeros("float16", 3)}),
+        ),
+    );
+    // pp[0][1] is h[2] (p = h + 1): h becomes [0.5, 1.25, 0.5, 8];
+    // then p = h: out[0] = h[2] = 0.5, out[1] = h[3] = 8; p = h + 2:
+    // out[2] = h[2] = 0.5
+    assert_eq!(bits(&r, "h"), [0x3800, 0x3d00, 0x3800, 0x4800]);
+    assert_eq!(bits(&r, "out"), [0x3800, 0x4800, 0x3800]);
+}
+
+/// A pointer read back from memory is checked like any other: a store
+/// through it past its buffer is UB at the store.
+#[test]
+fn pointer_read_from_memory_is_bounds_checked() {
+    let src = cpu(
+        "a: ~f32, out: f32[1]",
+        "p = a + 1\npp = ~p\nq = pp[0]\nq[3] = 1.0\nout[0] = a[0]",
+    );
+    let u = ub_of(
+        &src,
+        &args(json!({"a": zeros("float32", 4), "out": zeros("float32", 1)})),
+    );
+    let (line, col) = loc1(&src, "q[3] = 1.0");
+    assert_eq!(u[0].kind, "out-of-bounds-store", "{:?}", u[0]);
+    assert_eq!((u[0].line, u[0].col), (line, col), "{:?}", u[0]);
+}
+
+/// Pointers to pointers that Hidet refuses (a load through `pp[0][k]`:
+/// "Can not infer the tensor rank", measured; a `~(~f32)` parameter the
+/// host call cannot pass) or that ksem does not keep in memory (a pointer
+/// into a local tensor, three levels).
+#[test]
+fn pointer_to_pointer_misuse_is_refused_at_its_line() {
+    let cases = [
+        (
+            "a: ~f32, out: f32[1]",
+            "p = a + 1\npp = ~p\nout[0] = pp[0][1]",
+            "pp[0][1]",
+            "Can not infer the tensor rank",
+        ),
+        (
+            "a: ~(~f32), out: f32[1]",
+            "out[0] = 1.0",
+            "a: ~(~f32)",
+            "pointer to pointers",
+        ),
+        (
+            "a: ~f32, out: f32[1]",
+            "t = tensor(dtype=f32, shape=[2])\np = ~t[0]\npp = ~p",
+            "~p",
+            "global memory",
+        ),
+        (
+            "a: ~f32, out: f32[1]",
+            "p = a + 1\npp = ~p\nq: ~(~(~f32)) = ~pp",
+            "~(~(~f32))",
+            "not deeper",
+        ),
+    ];
+    for (params, body, at, msg) in cases {
+        let src = cpu(params, body);
+        let d = refused(
+            &src,
+            &args(json!({"a": zeros("float32", 4), "out": zeros("float32", 1)})),
+        );
+        assert_diag(&src, &d, loc1(&src, at), &[msg], None);
+    }
+}
+
+/// What the type checker refuses about void pointers, each at its line
+/// (Hidet 0.6.1 refuses the same programs, voidptr.json: `v[0]` and
+/// `v + 1.5` in g++, `v * 2` in type inference, `p: ~f32 = v` in g++),
+/// and what ksem does not run (the address of a void pointer; a cast
+/// that reinterprets float32 bytes as float64).
+#[test]
+fn void_pointer_misuse_is_refused_at_its_line() {
+    let cases = [
+        ("out[0] = v[0]", "v[0]", "void pointer cannot be indexed"),
+        ("w = v * 2", "v * 2", "not defined on a void pointer"),
+        ("w = v + 1.5", "v + 1.5", "integer number of bytes"),
+        ("p: ~f32 = v", "p: ~f32 = v", "points to no type of element"),
+        ("w = ~v", "~v", "global memory"),
+        ("w = cast(v, ~f64)", "cast(v, ~f64)", "reinterprets"),
+        (
+            "pp: ~(~f32) = ~out[0]",
+            "pp: ~(~f32)",
+            "cannot point to f32",
+        ),
+    ];
+    for (body, at, msg) in cases {
+        let src = cpu("v: void_p, out: f32[1]", body)
+            .replace("import attrs,", "import attrs, cast,")
+            .replace("u64\n", "u64, void_p\n");
+        let d = refused(
+            &src,
+            &args(json!({"v": zeros("float32", 2), "out": zeros("float32", 1)})),
+        );
+        assert_diag(&src, &d, loc1(&src, at), &[msg], None);
+    }
+}
+
 // ---- SIMT kernels -------------------------------------------------------------------
 
 #[test]

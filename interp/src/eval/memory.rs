@@ -125,6 +125,14 @@ pub fn ptr_add(p: u64, delta: i128) -> u64 {
     make_ptr(buf, no)
 }
 
+/// `p`, a pointer to `d` numbers, moved by `bytes` bytes (`PtrAddBytes`);
+/// `None` where the bytes are not a whole number of elements (UB: memory
+/// holds typed numbers, so no pointer addresses the middle of one).
+pub fn ptr_add_bytes(p: u64, bytes: i128, d: DType) -> Option<u64> {
+    let size = i128::from(d.bits().div_ceil(8));
+    (bytes % size == 0).then(|| ptr_add(p, bytes / size))
+}
+
 /// The multi-dimensional index of flat element `i` of `shape` (row-major).
 pub fn unravel(shape: &[usize], mut i: usize) -> Vec<usize> {
     let mut idx = vec![0; shape.len()];

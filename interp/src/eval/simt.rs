@@ -12,7 +12,7 @@
 //! threads touching one element where one writes, not both atomically).
 
 use super::contention::{self, Contention, Elem};
-use super::memory::{make_ptr, ptr_add, ptr_parts, Access, Buffer, Global, Runs};
+use super::memory::{make_ptr, ptr_add, ptr_add_bytes, ptr_parts, Access, Buffer, Global, Runs};
 use super::race::thread_coords;
 use super::{format_value, BlockOutcome, RunOptions, Stop};
 use crate::dtype::DType;
@@ -877,6 +877,10 @@ impl<'a> BlockRun<'a> {
                 let local = self.k.arrays[*a].space == AddrSpace::Local;
                 per_lane(&|l| make_ptr(id, if local { l as i64 * len } else { 0 }))
             }
+            ExprKind::Cast(x, kind) if kind.is_pointer_bits(&x.ty, &e.ty) => {
+                // a pointer's bits are its uint64 representation
+                self.eval(x, active)?
+            }
             ExprKind::Cast(x, kind) => {
                 let v = self.eval(x, active)?;
                 let from = x.ty.dtype();
@@ -1079,6 +1083,15 @@ impl<'a> BlockRun<'a> {
             let (x, y) = (a.bits[l], b.bits[l]);
             out.bits[l] = if op == BinOp::PtrAdd {
                 ptr_add(x, ops::int_value(od, y))
+            } else if op == BinOp::PtrAddBytes {
+                let n = ops::int_value(od, y);
+                match ptr_add_bytes(x, n, d) {
+                    Some(p) => p,
+                    None => {
+                        let msg = format!("a pointer to {d} moved by {n} bytes, not a whole number of its {}-byte elements", d.bits().div_ceil(8));
+                        return Err(self.ub(UbKind::MisalignedPointer, span, l, vec![], msg));
+                    }
+                }
             } else {
                 match ops::binary(op, d, x, y) {
                     Ok(v) => v,

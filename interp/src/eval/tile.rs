@@ -3,7 +3,7 @@
 //! patterns. Undefined behaviour stops the instance and is reported.
 
 use super::contention::{self, Contention, Elem};
-use super::memory::{ptr_add, ptr_parts, unravel, Access, Buffer, Global};
+use super::memory::{ptr_add, ptr_add_bytes, ptr_parts, unravel, Access, Buffer, Global};
 use super::{format_value, Flow, RunOptions, Stop};
 use crate::dtype::DType;
 use crate::ir::*;
@@ -376,6 +376,7 @@ impl Instance<'_> {
                     inexact,
                 }
             }
+            ExprKind::Cast(x, kind) if kind.is_pointer_bits(&x.ty, &e.ty) => self.eval(x)?,
             ExprKind::Cast(x, kind) => {
                 let t = self.eval(x)?;
                 let (from, to) = (x.ty.dtype(), e.ty.dtype());
@@ -613,13 +614,29 @@ impl Instance<'_> {
             } else {
                 out.extend((0..n).map(|i| f(at(&va, i), at(&vb, i))));
             }
-        } else if op == BinOp::PtrAdd {
+        } else if op.is_ptr_add() {
             let od = match e.kind {
                 ExprKind::Binary(_, _, ref b) => b.ty.dtype(),
                 _ => unreachable!(),
             };
             for i in 0..n {
-                out.push(ptr_add(at(&va, i), ops::int_value(od, at(&vb, i))));
+                let k = ops::int_value(od, at(&vb, i));
+                if op == BinOp::PtrAdd {
+                    out.push(ptr_add(at(&va, i), k));
+                    continue;
+                }
+                match ptr_add_bytes(at(&va, i), k, d) {
+                    Some(p) => out.push(p),
+                    None => {
+                        let msg = format!("a pointer to {d} moved by {k} bytes, not a whole number of its {}-byte elements", d.bits().div_ceil(8));
+                        return Err(self.ub(
+                            UbKind::MisalignedPointer,
+                            e.span,
+                            unravel(&shape, i),
+                            msg,
+                        ));
+                    }
+                }
             }
         } else if let Some(f) = ops::fast_binary_partial(op, d) {
             for i in 0..n {

@@ -85,6 +85,22 @@ pub fn convert(e: Expr, d: DType) -> Expr {
     mk(ExprKind::Cast(Box::new(e), CONVERT), Type::scalar(d), span)
 }
 
+/// A 0-d pointer as the `uint64` that memory holds it as.
+pub fn pointer_bits(p: Expr) -> Expr {
+    let span = p.span;
+    mk(
+        ExprKind::Cast(Box::new(p), CastKind::Bitcast),
+        Type::scalar(DType::U64),
+        span,
+    )
+}
+
+/// The pointer of type `ty` whose representation is the `uint64` `bits`.
+pub fn bits_pointer(bits: Expr, ty: Type) -> Expr {
+    let span = bits.span;
+    mk(ExprKind::Cast(Box::new(bits), CastKind::Bitcast), ty, span)
+}
+
 /// The dtype of a value (for pointers: the pointee's).
 pub fn dtype_of(e: &Expr) -> DType {
     e.ty.dtype()
@@ -98,7 +114,7 @@ pub fn fold(e: &Expr) -> Option<u64> {
         ExprKind::Const(b) => Some(*b),
         ExprKind::Unary(op, x) => Some(ops::unary(*op, dtype_of(x), fold(x)?)),
         ExprKind::Cast(x, k) => ops::cast(*k, dtype_of(x), dtype_of(e), fold(x)?).ok(),
-        ExprKind::Binary(op, a, b) if *op != BinOp::PtrAdd => {
+        ExprKind::Binary(op, a, b) if !op.is_ptr_add() => {
             ops::binary(*op, dtype_of(a), fold(a)?, fold(b)?).ok()
         }
         _ => None,

@@ -107,6 +107,12 @@ pub enum BinOp {
     Ge,
     /// Pointer plus integer offset (counted in elements).
     PtrAdd,
+    /// Pointer plus integer offset counted in bytes (C's `(char *)p + n`
+    /// of a `void *`). Memory holds typed numbers, so the result must
+    /// address the start of an element of the pointer's dtype: an offset
+    /// that is not a multiple of the dtype's size is UB (misaligned
+    /// pointer); otherwise it is `PtrAdd` by `n / size` elements.
+    PtrAddBytes,
     /// Logical and/or of bools.
     LogicalAnd,
     LogicalOr,
@@ -121,6 +127,11 @@ pub enum BinOp {
 }
 
 impl BinOp {
+    /// Whether the operation moves a pointer (`PtrAdd`, `PtrAddBytes`).
+    pub fn is_ptr_add(self) -> bool {
+        matches!(self, BinOp::PtrAdd | BinOp::PtrAddBytes)
+    }
+
     /// Whether the GPU approximates the result (compared within a ULP bound).
     pub fn is_inexact(self) -> bool {
         matches!(self, BinOp::Pow | BinOp::Atan2)
@@ -271,8 +282,22 @@ pub enum CastKind {
     /// Value conversion: ints wrap/extend, float→int truncates (UB when out of
     /// range or NaN), to float rounds as given, to bool is `!= 0`.
     Convert(Rounding, Overflow),
-    /// Reinterpret the bits (same width).
+    /// Reinterpret the bits (same width). Between a 0-d pointer and a
+    /// `uint64` it is the pointer's 64-bit representation, unchanged: how
+    /// a pointer is held in memory (a pointer to a pointer addresses
+    /// `uint64` cells; `is_pointer_bits`).
     Bitcast,
+}
+
+impl CastKind {
+    /// Whether a cast of `from` to `to` moves a pointer into or out of its
+    /// `uint64` representation (a `Bitcast` with a pointer on one side).
+    pub fn is_pointer_bits(self, from: &super::Type, to: &super::Type) -> bool {
+        use crate::dtype::DType;
+        self == CastKind::Bitcast
+            && ((from.is_ptr() && to.elem == super::Elem::Num(DType::U64))
+                || (to.is_ptr() && from.elem == super::Elem::Num(DType::U64)))
+    }
 }
 
 /// Read-modify-write operations of an atomic; each returns the old value.

@@ -225,9 +225,10 @@ impl Verifier<'_> {
                 }
                 self.elem(x, e)?;
             }
-            ExprKind::Cast(x, _) => {
+            ExprKind::Cast(x, kind) => {
                 self.expr(x)?;
-                if x.ty.shape != e.ty.shape || x.ty.is_ptr() || e.ty.is_ptr() {
+                let pointer_bits = kind.is_pointer_bits(&x.ty, &e.ty);
+                if x.ty.shape != e.ty.shape || (!pointer_bits && (x.ty.is_ptr() || e.ty.is_ptr())) {
                     return fail(span, format!("cast from {} to {}", x.ty, e.ty));
                 }
             }
@@ -242,7 +243,7 @@ impl Verifier<'_> {
                     return fail(span, format!("{op:?} of shapes {} and {}", a.ty, b.ty));
                 }
                 match op {
-                    BinOp::PtrAdd => {
+                    BinOp::PtrAdd | BinOp::PtrAddBytes => {
                         if !a.ty.is_ptr() || !b.ty.dtype().is_int() || b.ty.is_ptr() {
                             return fail(span, format!("pointer add of {} and {}", a.ty, b.ty));
                         }

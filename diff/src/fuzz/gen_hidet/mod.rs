@@ -28,6 +28,7 @@
 //! no half overflow to inf and NaN), and float divisors are integers in
 //! 1..=16 (no 0/0 NaN, whose bits are x86's).
 
+mod complex;
 mod expr;
 pub mod nodes;
 mod stmt;
@@ -249,6 +250,7 @@ impl Gen {
                 6 if self.cuda => self.atomic(),
                 7 => self.pointer(),
                 8 => self.layout_tensor(),
+                9 => self.complex(),
                 _ => self.assign(),
             }
         }
@@ -422,6 +424,8 @@ mod tests {
             "atomic",
             "pointer",
             "layout",
+            "complex",
+            "complex-compare",
         ] {
             assert!(seen.contains(f), "no program uses {f}");
         }

@@ -24,6 +24,8 @@
 //! What has no Hidet script form (selects, tiles, math functions, …) is an
 //! error, never a panic.
 
+mod complex;
+
 use super::pattern::{self, Counts, Deferred};
 use crate::fuzz::gen_hidet::nodes::{self, HVal, Lit, Op};
 use ksem_interp::dtype::DType;
@@ -54,6 +56,7 @@ from hidet.lang.types import i8, i16, i32, i64, u8, u16, u32, u64, f16, bf16, f3
 from hidet.lang.layout import row_major, column_major, strided_layout
 from hidet.lang.cuda import threadIdx, blockIdx, blockDim, syncthreads, shared_tensor
 from hidet.lang.cuda import atomic_add, atomic_sub, atomic_min, atomic_max, atomic_exchange
+from hidet.ir.primitives.complex import real, imag, conj, make_complex
 ";
 
 /// Names a printed variable must not take.
@@ -429,6 +432,9 @@ impl<'k> Printer<'k> {
             self.deferred.insert(v, d);
             return Ok(n);
         }
+        if let Some(n) = self.complex_at(b, i)? {
+            return Ok(n);
+        }
         self.stmt(&b[i])?;
         Ok(1)
     }
@@ -728,6 +734,9 @@ impl<'k> Printer<'k> {
         let d = e.ty.dtype();
         let mut out = Vec::new();
         let mut inner = None;
+        if let Some(f) = self.complex_compare_form(e) {
+            return Ok(vec![f]);
+        }
         match &e.kind {
             ExprKind::Const(bits) => return const_forms(d, *bits),
             ExprKind::Var(v) => {
@@ -739,6 +748,9 @@ impl<'k> Printer<'k> {
                 }
                 if !self.visible(*v) {
                     return Err(format!("`{}` is read outside its scope", self.var_name(*v)));
+                }
+                if let Some(f) = self.part_form(*v, e) {
+                    return Ok(vec![f]);
                 }
                 out.push(Form {
                     text: self.name(*v)?.to_string(),

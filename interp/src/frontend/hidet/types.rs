@@ -37,6 +37,9 @@ pub enum Elt {
     Complex(DType),
     /// A vector type of `lanes` numbers (`f32x4`: float32, 4).
     Vector(DType, u8),
+    /// A pointer to numbers of the dtype (the element of a `~(~f16)`):
+    /// memory holds it as its 64-bit representation, a `uint64`.
+    Ptr(DType),
 }
 
 impl Elt {
@@ -44,13 +47,14 @@ impl Elt {
     pub fn comp(self) -> DType {
         match self {
             Elt::Real(d) | Elt::Complex(d) | Elt::Vector(d, _) => d,
+            Elt::Ptr(_) => DType::U64,
         }
     }
 
     /// How many numbers of the component dtype one element takes.
     pub fn width(self) -> i64 {
         match self {
-            Elt::Real(_) => 1,
+            Elt::Real(_) | Elt::Ptr(_) => 1,
             Elt::Complex(_) => 2,
             Elt::Vector(_, n) => n as i64,
         }
@@ -80,6 +84,7 @@ impl fmt::Display for Elt {
             Elt::Complex(DType::F32) => f.write_str("complex64"),
             Elt::Complex(_) => f.write_str("complex128"),
             Elt::Vector(d, n) => write!(f, "{}x{n}", Named(*d)),
+            Elt::Ptr(d) => write!(f, "(~{})", Named(*d)),
         }
     }
 }

@@ -124,6 +124,7 @@ impl<'m> Elab<'m> {
                     Ok(Val::Cx(self.as_complex(x, d, span)?))
                 }
                 (Some(x), Some(Val::Type(HType::Pointer(elt)))) => self.pointer_cast(x, elt, span),
+                (Some(x), Some(Val::Type(HType::VoidPtr))) => self.void_cast(x, span),
                 _ => err(
                     span,
                     "cast(x, dtype) takes a value and a scalar or pointer type",
@@ -753,6 +754,21 @@ impl<'m> Elab<'m> {
                     };
                     env.insert(pname.clone(), Val::Ptr(p, d, true));
                 }
+                HType::VoidPtr => {
+                    // any pointer converts to `void *` (C++)
+                    let p = self.void_cast(a, span)?;
+                    let Val::VoidPtr(p) = p else {
+                        unreachable!("void_cast gives a void pointer")
+                    };
+                    let p = if p.ty.space() == Some(AddrSpace::Global) {
+                        let v = self.new_var(pname, p.ty.clone());
+                        self.emit(Stmt::Let(v, p));
+                        self.var_expr(v, *pspan)
+                    } else {
+                        self.hold_ptr(p)
+                    };
+                    env.insert(pname.clone(), Val::VoidPtr(p));
+                }
                 HType::Void => return err(*pspan, "a parameter cannot be void"),
             }
         }
@@ -775,6 +791,7 @@ impl<'m> Elab<'m> {
                 ret_ty,
                 done,
             }),
+            addressed: address::addressed_names(&def.body),
         });
         self.blocks.push(Vec::new());
         let r = self.stmts(&def.body);

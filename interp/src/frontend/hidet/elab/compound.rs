@@ -50,6 +50,13 @@ impl<'m> Elab<'m> {
     pub(super) fn load_elem(&mut self, ptr: Expr, elt: Elt, span: Span) -> Val {
         match elt {
             Elt::Real(d) => Val::num(load(ptr, d, span), d),
+            // a pointer held in memory (its uint64 representation); Hidet
+            // indexes it only as a store's target (`pp[0][1] = x`; `x =
+            // pp[0][1]` is refused, measured)
+            Elt::Ptr(d) => {
+                let bits = load(ptr, DType::U64, span);
+                Val::Ptr(bits_pointer(bits, Type::global_ptr(d)), Elt::Real(d), false)
+            }
             Elt::Complex(d) => {
                 let p = self.hold_ptr(ptr);
                 Val::Cx(Cx {
@@ -89,6 +96,7 @@ impl<'m> Elab<'m> {
                 vec![c.re, c.im]
             }
             Elt::Vector(..) => self.lanes_of(v, elt, span)?,
+            Elt::Ptr(d) => vec![self.pointer_to_store(v, d, span)?],
         };
         let p = if parts.len() > 1 {
             self.hold_ptr(ptr)
@@ -104,6 +112,24 @@ impl<'m> Elab<'m> {
             });
         }
         Ok(())
+    }
+
+    /// The `uint64` representation of pointer `v` to numbers of `d`, to
+    /// be stored in memory: only a pointer into global memory has one
+    /// (a pointer into a local or shared tensor is an element's place).
+    pub(super) fn pointer_to_store(&mut self, v: Val, d: DType, span: Span) -> DResult<Expr> {
+        let (p, elt) = self.pointer(v, span)?;
+        if elt != Elt::Real(d) {
+            return err(span, format!("a ~{} cannot point to {elt}", Named(d)));
+        }
+        if p.ty.space() != Some(AddrSpace::Global) {
+            return Err(Diagnostic::new(
+                span,
+                "ksem keeps in memory only pointers into global memory (a kernel's buffers)",
+            )
+            .with_help("a pointer into a local or shared tensor is not a value ksem can store"));
+        }
+        Ok(pointer_bits(p))
     }
 
     fn kind_of(&self, v: &Val) -> String {
@@ -189,7 +215,14 @@ impl<'m> Elab<'m> {
     /// convert: ksem's memory holds typed numbers, so a cast that would
     /// reinterpret their bits is refused.
     pub(super) fn pointer_cast(&mut self, x: Val, elt: Elt, span: Span) -> DResult<Val> {
-        let (p, from) = self.pointer(x, span)?;
+        let (p, from) = match x {
+            // the memory a void pointer addresses holds numbers of its dtype
+            Val::VoidPtr(p) => {
+                let d = p.ty.dtype();
+                (p, Elt::Real(d))
+            }
+            x => self.pointer(x, span)?,
+        };
         if from.comp() != elt.comp() {
             return Err(Diagnostic::new(
                 span,
@@ -199,6 +232,14 @@ impl<'m> Elab<'m> {
         }
         self.vector_compiles(elt, span)?;
         Ok(Val::Ptr(p, elt, true))
+    }
+
+    /// `cast(p, void_p)`: a typed or void pointer as a void pointer.
+    pub(super) fn void_cast(&mut self, x: Val, span: Span) -> DResult<Val> {
+        match x {
+            Val::VoidPtr(p) => Ok(Val::VoidPtr(p)),
+            x => Ok(Val::VoidPtr(self.pointer(x, span)?.0)),
+        }
     }
 
     /// `name = v` where `name` is a complex or vector variable whose parts

@@ -53,7 +53,7 @@ impl<'m> Elab<'m> {
                 span,
                 format!("expected a scalar, found a {e} value (Hidet has no lane access: cast the pointer to ~{} to reach one lane)", e.comp().json_name()),
             ),
-            Val::Ptr(..) => err(span, "expected a scalar, found a pointer"),
+            Val::Ptr(..) | Val::VoidPtr(_) | Val::PtrCell(..) => err(span, "expected a scalar, found a pointer"),
             Val::Type(t) => err(
                 span,
                 format!("expected a scalar, found the type {}", htype_text(&t)),
@@ -74,6 +74,8 @@ impl<'m> Elab<'m> {
     pub(super) fn pointer(&mut self, v: Val, span: Span) -> DResult<(Expr, Elt)> {
         match v {
             Val::Ptr(p, d, _) => Ok((p, d)),
+            Val::VoidPtr(_) => Err(Diagnostic::new(span, "a void pointer points to no type of element")
+                .with_help("cast it to a typed pointer first: cast(p, ~f32)")),
             Val::Tensor(t) if t.prefix.is_empty() => Ok((t.base, t.elt)),
             Val::Tensor(_) => err(
                 span,
@@ -91,6 +93,15 @@ impl<'m> Elab<'m> {
 
     pub(super) fn lookup(&self, name: &str, span: Span) -> DResult<Val> {
         if let Some(v) = self.lookup_local(name) {
+            if let Val::PtrCell(id, d) = v {
+                // the pointer the variable holds, read from its memory
+                let bits = load(self.cell_ptr(id, DType::U64, span), DType::U64, span);
+                return Ok(Val::Ptr(
+                    bits_pointer(bits, Type::global_ptr(d)),
+                    Elt::Real(d),
+                    true,
+                ));
+            }
             return Ok(v);
         }
         if self.m.funcs.contains_key(name) {
@@ -411,6 +422,27 @@ impl<'m> Elab<'m> {
                 _ => err(span, "Hidet does not support this operation on DataLayout."),
             };
         }
+        if let Val::VoidPtr(p) = &l {
+            // measured: `void_p + 4` moves by 4 bytes (C's `void *`
+            // arithmetic, a g++ extension Hidet's code relies on)
+            if matches!(op, O::Add | O::Sub)
+                && !matches!(r, Val::Ptr(..) | Val::VoidPtr(_) | Val::Tensor(_))
+            {
+                let (mut i, _) = self.scalar(r, span)?;
+                if !dtype_of(&i).is_int() {
+                    return err(span, "a pointer moves by an integer number of bytes");
+                }
+                i = convert(i, DType::I64);
+                if op == O::Sub {
+                    i = unary(UnOp::Neg, i, span);
+                }
+                return Ok(Val::VoidPtr(bin(BinOp::PtrAddBytes, p.clone(), i, span)));
+            }
+            return err(
+                span,
+                format!("`{}` is not defined on a void pointer", py::op_text(op)),
+            );
+        }
         if let Val::Ptr(p, d, _)
         | Val::Tensor(Tensor {
             base: p,
@@ -483,6 +515,13 @@ impl<'m> Elab<'m> {
         span: Span,
     ) -> DResult<Val> {
         use ast::UnaryOp as U;
+        if let (U::Invert, ast::Expr::Name(n)) = (op, operand) {
+            if let Some(Val::PtrCell(id, d)) = self.lookup_local(n.id.as_str()) {
+                // `~p` of a pointer variable: the address of its memory
+                let cell = self.cell_ptr(id, DType::U64, span);
+                return Ok(Val::Ptr(cell, Elt::Ptr(d), false));
+            }
+        }
         match (op, v) {
             (U::USub, Val::Int(i)) => Ok(Val::Int(-i)),
             (U::USub, Val::Float(f)) => Ok(Val::Float(-f)),
@@ -493,8 +532,10 @@ impl<'m> Elab<'m> {
             (U::Invert, Val::Type(t)) => match t {
                 HType::Scalar(d) => Ok(Val::Type(HType::Pointer(Elt::Real(d)))),
                 HType::Compound(e) => Ok(Val::Type(HType::Pointer(e))),
-                HType::Pointer(_) => err(span, "pointers to pointers are not supported yet in Hidet kernels"),
-                HType::Void => err(span, "void pointers are not supported yet in Hidet kernels"),
+                // `~(~f16)`: the element is a pointer held in memory
+                HType::Pointer(Elt::Real(d)) => Ok(Val::Type(HType::Pointer(Elt::Ptr(d)))),
+                HType::Pointer(_) | HType::VoidPtr => err(span, "ksem runs pointers to pointers to numbers (~(~f16)), not deeper ones or to void or complex pointers"),
+                HType::Void => Ok(Val::Type(HType::VoidPtr)),
                 HType::Tensor(..) => err(span, "a pointer to a tensor type: use ~dtype"),
             },
             (U::Invert, v @ (Val::Cx(_) | Val::Lanes(..))) => {
@@ -526,8 +567,22 @@ impl<'m> Elab<'m> {
                     let d = e.ty.dtype();
                     return Ok(Val::Ptr(*ptr, Elt::Real(d), false));
                 }
+                if let ExprKind::Var(_) = e.kind {
+                    return Err(Diagnostic::new(self.span(operand), "`~` of a parameter or loop variable: ksem takes the address of a variable the function declares or assigns")
+                        .with_help("copy it into a variable first: x = n; p = ~x"));
+                }
                 err(self.span(operand), "`~` takes the address of a tensor element (~a[i, j]); use bitwise_not(x) for a bitwise complement")
             }
+            (U::Invert, Val::Cell(id, d)) => {
+                // `~x` of a scalar variable: C's `&x` (its address is taken,
+                // so it lives in a one-element local array)
+                Ok(Val::Ptr(self.cell_ptr(id, d, span), Elt::Real(d), false))
+            }
+            (U::Invert, Val::Ptr(..) | Val::VoidPtr(_)) => Err(Diagnostic::new(
+                span,
+                "ksem takes the address of a variable holding a pointer to numbers in global memory only",
+            )
+            .with_help("name the pointer first (p = …; pp = ~p); a void pointer or a pointer into a local tensor has no address here")),
             (U::Invert, Val::Int(_)) => err(span, "`~` takes the address of a tensor element; use bitwise_not(x) for a bitwise complement"),
             (U::Invert, _) => err(span, "`~` takes the address of a tensor element (~a[i, j]) or makes a pointer type (~f32)"),
                         (op, v) => {

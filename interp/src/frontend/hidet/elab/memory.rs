@@ -213,6 +213,9 @@ impl<'m> Elab<'m> {
             Val::Cell(..) | Val::Num { .. } | Val::Int(_) | Val::Float(_) => {
                 err(span, "a scalar cannot be indexed")
             }
+            // measured: g++ refuses `v[0]` of a `void *`
+            Val::VoidPtr(_) => Err(Diagnostic::new(span, "a void pointer cannot be indexed")
+                .with_help("cast it to a typed pointer first: q = cast(p, ~f32); then q[k]")),
             _ => err(span, "only a tensor or a pointer can be indexed"),
         }
     }

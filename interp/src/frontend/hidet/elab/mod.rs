@@ -35,6 +35,7 @@ use crate::span::{DResult, Diagnostic, Span};
 use rustpython_parser::ast::{self, Constant};
 use std::collections::HashMap;
 
+mod address;
 mod calls;
 mod compound;
 mod expr;
@@ -83,6 +84,8 @@ enum HType {
     Compound(Elt),
     Tensor(Elt, Layout),
     Pointer(Elt),
+    /// `void_p` or `~void`: a pointer that moves by bytes.
+    VoidPtr,
     Void,
 }
 
@@ -113,9 +116,18 @@ enum Val {
     /// `named`: held in a variable or bound to a name (only such a pointer
     /// can be indexed; Hidet refuses to index a pointer expression).
     Ptr(Expr, Elt, bool),
+    /// A void pointer (`void_p`, `~void`): the IR pointer addresses the
+    /// memory it points into, typed by that memory's numbers, and moves by
+    /// bytes (`BinOp::PtrAddBytes`). It is dereferenced only after a cast
+    /// to a typed pointer (`cast(p, ~f32)`).
+    VoidPtr(Expr),
     /// A scalar declared without a value: a one-element local array, so
     /// that reading it before any write is reported.
     Cell(ArrayId, DType),
+    /// A variable holding a global pointer to numbers of the dtype whose
+    /// address the function takes (`~p`): a one-element local array of
+    /// the pointer's `uint64` representation (`Elt::Ptr`).
+    PtrCell(ArrayId, DType),
     Type(HType),
     Layout(Layout),
     /// A declaration made by `tensor(…)`, `shared_tensor(…)`, `register_tensor(…)`.
@@ -162,6 +174,9 @@ struct Frame {
     scopes: Vec<HashMap<String, Val>>,
     loops: usize,
     inline: Option<Inline>,
+    /// Names whose address the function takes (`~x`): their scalar
+    /// variables live in memory (`address`).
+    addressed: std::collections::HashSet<String>,
 }
 
 /// The elaborator of one kernel.
@@ -406,6 +421,7 @@ impl<'m> Elab<'m> {
             scopes: vec![env],
             loops: 0,
             inline: None,
+            addressed: address::addressed_names(&def.body),
         });
         self.blocks.push(Vec::new());
         self.stmts(&def.body)?;
@@ -541,6 +557,11 @@ impl<'m> Elab<'m> {
                     },
                 ))
             }
+            (HType::Pointer(Elt::Ptr(_)), _) => Err(Diagnostic::new(
+                pspan,
+                format!("`{pname}` is a pointer to pointers, which a launch cannot pass (Hidet's host call cannot either)"),
+            )
+            .with_help("pass the buffer (~f32) and take the address of a pointer variable in the kernel")),
             (HType::Pointer(elt), ArgSpec::Buffer { dtype, .. }) => {
                 let d = elt.comp();
                 self.check_buffer(pname, pspan, d, *dtype)?;
@@ -550,6 +571,19 @@ impl<'m> Elab<'m> {
                     Param {
                         name: pname.to_string(),
                         kind: ParamKind::Pointer(d),
+                        var: Some(var),
+                    },
+                ))
+            }
+            (HType::VoidPtr, ArgSpec::Buffer { dtype, .. }) => {
+                // a void pointer parameter takes a buffer of any number type
+                self.supported_dtype(*dtype, pspan)?;
+                let var = self.new_var(pname, Type::global_ptr(*dtype));
+                Ok((
+                    Val::VoidPtr(self.var_expr(var, pspan)),
+                    Param {
+                        name: pname.to_string(),
+                        kind: ParamKind::Pointer(*dtype),
                         var: Some(var),
                     },
                 ))
@@ -701,7 +735,7 @@ impl<'m> Elab<'m> {
             return Ok(Some(HType::Void));
         }
         if name == "void_p" {
-            return err(span, "void pointers are not supported yet in Hidet kernels");
+            return Ok(Some(HType::VoidPtr));
         }
         if let Some(elt) = Elt::compound_named(name) {
             self.vector_compiles(elt, span)?;
@@ -775,6 +809,7 @@ fn htype_text(t: &HType) -> String {
         HType::Compound(e) => e.to_string(),
         HType::Tensor(d, l) => format!("{d}{:?}", l.shape()),
         HType::Pointer(d) => format!("~{d}"),
+        HType::VoidPtr => "void_p".into(),
         HType::Void => "void".into(),
     }
 }

@@ -146,11 +146,7 @@ impl<'m> Elab<'m> {
             (HType::Scalar(d), Some(v)) => {
                 self.supported_dtype(d, span)?;
                 let (e, _) = self.scalar(v, span)?;
-                let id = self.new_var(name, Type::scalar(d));
-                self.emit(Stmt::Let(id, convert(e, d)));
-                let var = self.var_expr(id, span);
-                self.define(name, Val::num(var, d));
-                Ok(())
+                self.define_scalar(name, convert(e, d), d, span)
             }
             (HType::Tensor(d, layout), None) => {
                 let space = AddrSpace::Local;
@@ -179,13 +175,17 @@ impl<'m> Elab<'m> {
                 if p.1 != d {
                     return err(span, format!("a ~{d} cannot point to {}", p.1));
                 }
-                let id = self.new_var(name, p.0.ty.clone());
-                self.emit(Stmt::Let(id, p.0));
-                let var = self.var_expr(id, span);
-                self.define(name, Val::Ptr(var, d, true));
-                Ok(())
+                if p.0.ty.space() == Some(AddrSpace::Global) {
+                    return self.define_pointer(name, p.0, d, span);
+                }
+                self.define_new(name, Val::Ptr(p.0, d, true), span)
             }
-            (HType::Pointer(_), None) => {
+            (HType::VoidPtr, Some(v)) => {
+                // any pointer converts to `void *` (C++)
+                let v = self.void_cast(v, span)?;
+                self.define_new(name, v, span)
+            }
+            (HType::Pointer(_) | HType::VoidPtr, None) => {
                 err(span, "declare a pointer with its value: p: ~f32 = ~a[0]")
             }
             (HType::Tensor(..), Some(_)) => err(span, "a tensor declaration takes no value"),
@@ -199,13 +199,35 @@ impl<'m> Elab<'m> {
         match target {
             ast::Expr::Name(n) => self.assign_name(n.id.as_str(), v, span),
             ast::Expr::Subscript(s) => {
-                let base = self.expr(&s.value)?;
+                let base = self.store_base(&s.value)?;
                 let (ptr, elt) = self.element(base, &s.slice, span)?;
                 self.store_elem(ptr, elt, v, span)
             }
             ast::Expr::Attribute(a) => self.assign_attr(a, v, span),
             _ => err(span, "Cannot recognize this as left side of assignment."),
         }
+    }
+
+    /// What a store's target indexes (`b` of `b[k] = x`). A store's
+    /// target may index a pointer expression at any depth (`(p + 1)[0] =
+    /// x`, `pp[0][1] = x`, `(pp + 1)[0][2] = x`; measured: Hidet refuses
+    /// only loads of that form).
+    fn store_base(&mut self, e: &ast::Expr) -> DResult<Val> {
+        let v = match e {
+            ast::Expr::Subscript(s) => {
+                let base = self.store_base(&s.value)?;
+                let span = self.span(e);
+                match self.index(base, &s.slice, span)? {
+                    Indexed::Elem(ptr, elt) => self.load_elem(ptr, elt, span),
+                    Indexed::Sub(t) => Val::Tensor(t),
+                }
+            }
+            e => self.expr(e)?,
+        };
+        Ok(match v {
+            Val::Ptr(p, d, _) => Val::Ptr(p, d, true),
+            v => v,
+        })
     }
 
     /// `attrs.func_kind = …`, `attrs.cuda.grid_dim = …`, `attrs.cuda.block_dim = …`.
@@ -281,6 +303,17 @@ impl<'m> Elab<'m> {
                 self.emit(Stmt::Let(id, value));
                 Ok(())
             }
+            Some(Val::PtrCell(id, d)) => {
+                let value = self.pointer_to_store(v, d, span)?;
+                let ptr = self.cell_ptr(id, DType::U64, span);
+                self.emit(Stmt::Store {
+                    ptr,
+                    value,
+                    mask: None,
+                    span,
+                });
+                Ok(())
+            }
             Some(Val::Cell(id, d)) => {
                 let value = self.value_for(v, d, span)?;
                 let ptr = self.cell_ptr(id, d, span);
@@ -307,6 +340,22 @@ impl<'m> Elab<'m> {
                 self.emit(Stmt::Let(id, p.0));
                 Ok(())
             }
+            Some(Val::VoidPtr(Expr {
+                kind: ExprKind::Var(id),
+                ty,
+                ..
+            })) => {
+                // any pointer converts to `void *`; ksem's void pointer
+                // keeps the type of the memory it addresses
+                let Val::VoidPtr(p) = self.void_cast(v, span)? else {
+                    unreachable!("void_cast gives a void pointer")
+                };
+                if p.ty != ty {
+                    return err(span, format!("this void pointer variable addresses {} memory; ksem cannot point it to {} memory", Named(ty.dtype()), Named(p.ty.dtype())));
+                }
+                self.emit(Stmt::Let(id, p));
+                Ok(())
+            }
             Some(old @ (Val::Cx(_) | Val::Lanes(..)))
                 if compound_vars(&old)
                     && !matches!(v, Val::Layout(_) | Val::List(_) | Val::Str(_)) =>
@@ -315,6 +364,69 @@ impl<'m> Elab<'m> {
             }
             _ => self.define_new(name, v, span),
         }
+    }
+
+    /// Defines scalar variable `name` of type `d` with value `e`: an IR
+    /// variable, or a one-element local array where the function takes
+    /// its address (`~name`, module `address`).
+    pub(super) fn define_scalar(
+        &mut self,
+        name: &str,
+        e: Expr,
+        d: DType,
+        span: Span,
+    ) -> DResult<()> {
+        let addressed = self
+            .frames
+            .last()
+            .is_some_and(|f| f.addressed.contains(name));
+        if addressed {
+            let id = self.alloc(name, d, vec![1], AddrSpace::Local, span)?;
+            let ptr = self.cell_ptr(id, d, span);
+            self.emit(Stmt::Store {
+                ptr,
+                value: e,
+                mask: None,
+                span,
+            });
+            self.define(name, Val::Cell(id, d));
+        } else {
+            let id = self.new_var(name, Type::scalar(d));
+            self.emit(Stmt::Let(id, e));
+            let var = self.var_expr(id, span);
+            self.define(name, Val::num(var, d));
+        }
+        Ok(())
+    }
+
+    /// Defines variable `name` holding global pointer `p` to `d`: an IR
+    /// variable, or (where the function takes its address, `~name`) a
+    /// one-element local array of the pointer's `uint64` representation.
+    fn define_pointer(&mut self, name: &str, p: Expr, d: Elt, span: Span) -> DResult<()> {
+        let addressed = self
+            .frames
+            .last()
+            .is_some_and(|f| f.addressed.contains(name));
+        match d {
+            Elt::Real(n) if addressed => {
+                let id = self.alloc(name, DType::U64, vec![1], AddrSpace::Local, span)?;
+                let ptr = self.cell_ptr(id, DType::U64, span);
+                self.emit(Stmt::Store {
+                    ptr,
+                    value: pointer_bits(p),
+                    mask: None,
+                    span,
+                });
+                self.define(name, Val::PtrCell(id, n));
+            }
+            _ => {
+                let id = self.new_var(name, p.ty.clone());
+                self.emit(Stmt::Let(id, p));
+                let var = self.var_expr(id, span);
+                self.define(name, Val::Ptr(var, d, true));
+            }
+        }
+        Ok(())
     }
 
     /// A new variable from its first assignment (Hidet's type inference).
@@ -326,18 +438,12 @@ impl<'m> Elab<'m> {
             }
             Val::Int(_) | Val::Float(_) | Val::Bool(_) | Val::Num { .. } => {
                 let (e, hty) = self.scalar(v, span)?;
-                let id = self.new_var(name, Type::scalar(hty));
-                self.emit(Stmt::Let(id, convert(e, hty)));
-                let var = self.var_expr(id, span);
-                self.define(name, Val::num(var, hty));
+                self.define_scalar(name, convert(e, hty), hty, span)?;
             }
             v @ (Val::Cx(_) | Val::Lanes(..)) => self.define_compound(name, v, span)?,
             Val::Ptr(p, d, _) => {
                 if p.ty.space() == Some(AddrSpace::Global) {
-                    let id = self.new_var(name, p.ty.clone());
-                    self.emit(Stmt::Let(id, p));
-                    let var = self.var_expr(id, span);
-                    self.define(name, Val::Ptr(var, d, true));
+                    self.define_pointer(name, p, d, span)?;
                 } else {
                     // a pointer into shared or local memory stays the
                     // expression that made it (its indices held), which is
@@ -349,13 +455,24 @@ impl<'m> Elab<'m> {
                     self.define(name, Val::Ptr(held, d, true));
                 }
             }
+            Val::VoidPtr(p) => {
+                if p.ty.space() == Some(AddrSpace::Global) {
+                    let id = self.new_var(name, p.ty.clone());
+                    self.emit(Stmt::Let(id, p));
+                    let var = self.var_expr(id, span);
+                    self.define(name, Val::VoidPtr(var));
+                } else {
+                    if self.lookup_local(name).is_some() {
+                        return err(span, "a pointer into shared or local memory cannot be reassigned in ksem; name each pointer once");
+                    }
+                    let held = self.hold_ptr(p);
+                    self.define(name, Val::VoidPtr(held));
+                }
+            }
             Val::Cell(id, d) => {
                 let ptr = self.cell_ptr(id, d, span);
                 let e = load(ptr, d, span);
-                let v = self.new_var(name, Type::scalar(d));
-                self.emit(Stmt::Let(v, e));
-                let var = self.var_expr(v, span);
-                self.define(name, Val::num(var, d));
+                self.define_scalar(name, e, d, span)?;
             }
             Val::None => return err(span, "`None` cannot be assigned"),
             // host values (layouts, lists, strings, tensors, types) are bound by name
@@ -419,10 +536,10 @@ impl<'m> Elab<'m> {
     /// so that using it again computes the same address.
     pub(super) fn hold_ptr(&mut self, p: Expr) -> Expr {
         match p.kind {
-            ExprKind::Binary(BinOp::PtrAdd, base, k) => {
+            ExprKind::Binary(op @ (BinOp::PtrAdd | BinOp::PtrAddBytes), base, k) => {
                 let base = self.hold_ptr(*base);
                 let k = self.temp(*k);
-                bin(BinOp::PtrAdd, base, k, p.span)
+                bin(op, base, k, p.span)
             }
             ExprKind::ElemPtr { .. } => self.hold(p),
             kind => mk(kind, p.ty, p.span),
