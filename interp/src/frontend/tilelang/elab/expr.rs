@@ -1069,6 +1069,9 @@ impl<'m> Elab<'m> {
                 DIALECT,
                 "ksem does not run T.print yet; remove it",
             ),
+            "reshape" => self.reshape(c, span),
+            "view" => self.view(c, span),
+            "Tensor" | "Buffer" => self.tensor_view(f, c, span),
             other => err(span, format!("T.{other} is not supported by ksem yet")),
         }
     }
