@@ -174,8 +174,12 @@ class Lang(Stub):
         if a in ("ceildiv", "cdiv"):
             return lambda x, y: -(-int(x) // int(y))
         if a in ("dynamic", "symbolic", "Var"):
-            return lambda name, *r, **kw: Sym(
-                name, self._consts.setdefault(name, size_of(name, None)))
+            # `T.dynamic("batch, seq_len")` names several sizes at once
+            def dynamic(names, *r, **kw):
+                syms = [Sym(n, self._consts.setdefault(n, size_of(n, None)))
+                        for n in names.replace(",", " ").split()]
+                return syms[0] if len(syms) == 1 else tuple(syms)
+            return dynamic
         if a == "const":
             def const(names, *r, **kw):
                 vals = [self._consts.setdefault(n.strip(), size_of(n.strip(), None))

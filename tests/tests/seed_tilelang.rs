@@ -1260,3 +1260,24 @@ fn im2col_gathers_convolution_windows_with_zero_padding() {
     );
     assert!(!u.is_empty(), "reading image 1 of 1 must be out of bounds");
 }
+
+#[test]
+fn one_dynamic_call_names_several_sizes() {
+    // `B, S = T.dynamic("B, S")` (deepseek_v32's sparse MLA, dsa indexer):
+    // TileLang returns one variable per name listed (split at commas or
+    // spaces, tilelang/language/symbolics.py); each is read off the launch's
+    // shapes, in a factory and in an eager kernel
+    let factory = "def k(heads):\n    b, s = T.dynamic(\"b, s\")\n    shape = [b, s, heads]\n\n    @T.prim_func\n    def main(Q: T.Tensor(shape, \"int32\"), A: T.Tensor((4,), \"int32\")):\n        with T.Kernel(1, threads=1) as bx:\n            A[0] = b\n            A[1] = s\n            A[2] = Q[b - 1, s - 1, heads - 1]\n\n    return main\n";
+    let text = json!({"kernel": "k", "factory_args": {"heads": 2},
+        "args": {"Q": {"buffer": {"dtype": "int32", "shape": [1, 3, 2], "data": [1, 2, 3, 4, 5, 6]}},
+                 "A": zeros("int32", 4)}})
+    .to_string();
+    let r = run_clean(&module(factory), &parse_launch(&text).unwrap());
+    // b = 1, s = 3; Q[0, 2, 1] = 6
+    assert_eq!(ints(&r, "A")[..3], [1, 3, 6]);
+    let eager = "import tilelang\nimport tilelang.language as T\n\n\n@tilelang.jit\ndef k(A):\n    M, N = T.dynamic(\"m n\")\n    A: T.Tensor((M, N), \"int32\")\n    C = T.empty((M,), \"int32\")\n    with T.Kernel(M, threads=1) as bx:\n        C[bx] = A[bx, N - 1] + N\n    return C\n";
+    let text = json!({"kernel": "k", "args": {"A": {"buffer": {"dtype": "int32", "shape": [2, 3], "data": [1, 2, 3, 4, 5, 6]}}}}).to_string();
+    let r = run_clean(eager, &parse_launch(&text).unwrap());
+    // N = 3: A[0, 2] + 3, A[1, 2] + 3
+    assert_eq!(ints(&r, "C"), vec![6, 9]);
+}
