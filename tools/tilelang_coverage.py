@@ -113,6 +113,9 @@ OVERRIDES = {
         "factory": {"num_stages": 0, "heads": 8}},
     "deepseek_v4/sparse_attn_fwd_sm90.py:sparse_attn_fwd": {
         "factory": {"heads": 64, "seq_len": 2, "dim": 32}},
+    # its 128-token key blocks must fit the 64-token key sequence
+    "dsa_hisa/block_sparse_mqa_fp8.py:fp8_native_block_sparse_mqa_attn_return_logits": {
+        "factory": {"kv_block_size": 32, "topk": 4}},
     # the example's own configuration (32 x 32 threads)
     "gemv/example_gemv.py:splitk_gemv": {"factory": {"reduce_threads": 32}},
     "gemv/example_gemv.py:splitk_gemv_vectorized": {"factory": {"BLOCK_N": 2, "reduce_threads": 32}},

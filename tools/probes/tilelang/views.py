@@ -25,7 +25,10 @@ def case(name, make, a):
         print(json.dumps({"case": name, "A": A.tolist(), "C": C.tolist()}), flush=True)
     except Exception as e:  # noqa: BLE001 - a refusal is a measurement
         lines = [l for l in str(e).strip().splitlines() if l.strip()]
-        print(json.dumps({"case": name, "error": lines[-1][:300] if lines else type(e).__name__}), flush=True)
+        # a C compiler error names its cause on an `error:` line
+        cc = [l.split("error:", 1)[1].strip() for l in lines if "error:" in l]
+        why = cc[0] if cc else f"{type(e).__name__}: {lines[0] if lines else ''}"
+        print(json.dumps({"case": name, "error": why[:300]}), flush=True)
 
 
 def reshape_global():
