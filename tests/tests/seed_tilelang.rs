@@ -1281,3 +1281,21 @@ fn one_dynamic_call_names_several_sizes() {
     // N = 3: A[0, 2] + 3, A[1, 2] + 3
     assert_eq!(ints(&r, "C"), vec![6, 9]);
 }
+
+#[test]
+fn blackwell_tensor_memory_is_refused_by_name() {
+    // T.alloc_tmem and T.tcgen05_* (flash_attention_sm100, gemm_tcgen05)
+    // need sm_100 tensor memory, hardware ksem does not model
+    refused_with(
+        "M = T.alloc_tmem([4, 4], \"float32\")\nC[0] = 1",
+        "T.alloc_tmem",
+        "T.alloc_tmem needs Blackwell (sm_100) tensor memory, hardware ksem does not model",
+        None,
+    );
+    refused_with(
+        "T.tcgen05_gemm(A, A, C)",
+        "T.tcgen05_gemm",
+        "T.tcgen05_gemm needs Blackwell (sm_100) tensor memory",
+        None,
+    );
+}
