@@ -1259,6 +1259,27 @@ fn im2col_gathers_convolution_windows_with_zero_padding() {
         &args(json!({"A": buf("float32", json!(img)), "C": zeros("float32", 36)})),
     );
     assert!(!u.is_empty(), "reading image 1 of 1 must be out of bounds");
+    // a 7-wide kernel does not fit the unpadded 3x3 image (out_h = -3), and
+    // a stride of 0 has no output size: both refused, not run
+    for (call, msg) in [
+        (
+            "T.im2col(A, S, 0, 0, 7, 1, 1, 0)",
+            "does not fit the image padded by 0",
+        ),
+        (
+            "T.im2col(A, S, 0, 0, 3, 0, 1, 1)",
+            "kernel, stride and dilation must be in 1..=",
+        ),
+    ] {
+        let src = prim(
+            1,
+            "A: T.Tensor((1, 3, 3, 1), \"float32\"), C: T.Tensor((4, 9), \"float32\")",
+            &format!("S = T.alloc_shared((4, 9), \"float32\")\n{call}\nT.copy(S, C)"),
+        );
+        let l = args(json!({"A": buf("float32", json!(img)), "C": zeros("float32", 36)}));
+        let d = refused(&src, &l);
+        assert_diag(&src, &d, loc1(&src, "T.im2col"), &[msg], None);
+    }
 }
 
 #[test]

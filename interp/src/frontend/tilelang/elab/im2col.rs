@@ -16,6 +16,9 @@
 
 use super::*;
 
+/// The largest kernel size, stride, dilation and padding ksem takes.
+const MAX_GEOMETRY: i64 = 1 << 16;
+
 /// The positional names of `T.im2col`'s arguments.
 const ARGS: [&str; 8] = [
     "img", "col", "nhw_step", "c_step", "kernel", "stride", "dilation", "pad",
@@ -71,15 +74,27 @@ impl<'m> Elab<'m> {
                 })?;
         }
         let [kernel, stride, dilation, pad] = geometry;
-        if stride <= 0 || kernel <= 0 || dilation <= 0 {
+        // bounded so that the sizes below fit an i64 (buffer dimensions are
+        // at most 2^28)
+        let within = |x: i64, lo: i64| (lo..=MAX_GEOMETRY).contains(&x);
+        if !(within(kernel, 1) && within(stride, 1) && within(dilation, 1) && within(pad, 0)) {
             return err(
                 span,
-                "T.im2col: kernel, stride and dilation must be positive",
+                format!("T.im2col: kernel, stride and dilation must be in 1..={MAX_GEOMETRY}, pad in 0..={MAX_GEOMETRY}"),
             );
         }
         let [_, h_dim, w_dim, c_dim] = [0, 1, 2, 3].map(|d| img.buf.shape[d] as i64);
+        if c_dim < 1 {
+            return err(span, "T.im2col of an image with no channels");
+        }
         let out = |n: i64| (n + 2 * pad - (kernel - 1) * dilation - 1).div_euclid(stride) + 1;
         let (out_h, out_w) = (out(h_dim), out(w_dim));
+        if out_h < 1 || out_w < 1 {
+            return err(
+                span,
+                format!("T.im2col: a {kernel}-wide kernel with dilation {dilation} does not fit the image padded by {pad}"),
+            );
+        }
         let nd = col.extents.len();
         let (bm, bk) = (
             col.extents[nd - 2].unwrap_or(1),
