@@ -49,6 +49,7 @@ import re
 import subprocess
 import sys
 import time
+import types
 
 LEFT_OUT = ("test", "regression", "benchmark", "triton", "amd")
 
@@ -99,6 +100,26 @@ OVERRIDES = {
     "linear_attention/example_mamba_chunk_scan.py:chunk_scan_fwd": MAMBA,
     "deepseek_mhc/example_mhc_bwd.py:sinkhorn_bwd_implicit_cg": {
         "consts": {"seqlen": 8, "n_stream": 4}},
+    # the defaults are GPU-sized: one row of 8192 per block, a 64-block
+    # grid of 128 x 64 x 64 GEMMs, 64 query rows of 64 heads each
+    "online_softmax/online_softmax.py:softmax_kernel": {"factory": {"BLOCK_N": 64}},
+    "deepseek_v32/inference/kernel.py:fp8_index_kernel": {
+        "factory": {"h": 16, "d": 32}, "consts": {"b": 1, "m": 2, "n": 512}},
+    # their asserts: an even number of index blocks, no pipeline stages
+    "deepseek_v32/sparse_mla_fwd_pipelined.py:sparse_mla_fwd": {"factory": {"topk": 128}},
+    "deepseek_v32/sparse_mla_fwd_seesaw.py:sparse_mla_fwd": {
+        "factory": {"topk": 128, "heads": 64, "tail_dim": 64}},
+    "dsa_sparse_finetune/indexer_bwd.py:tl_indexer_bwd_impl": {
+        "factory": {"num_stages": 0, "heads": 8}},
+    "deepseek_v4/sparse_attn_fwd_sm90.py:sparse_attn_fwd": {
+        "factory": {"heads": 64, "seq_len": 2, "dim": 32}},
+    # its 128-token key blocks must fit the 64-token key sequence
+    "dsa_hisa/block_sparse_mqa_fp8.py:fp8_native_block_sparse_mqa_attn_return_logits": {
+        "factory": {"kv_block_size": 32, "topk": 4}},
+    # the example's own configuration (32 x 32 threads)
+    "gemv/example_gemv.py:splitk_gemv": {"factory": {"reduce_threads": 32}},
+    "gemv/example_gemv.py:splitk_gemv_vectorized": {"factory": {"BLOCK_N": 2, "reduce_threads": 32}},
+    "gemv/example_gemv.py:splitk_gemv_vectorized_tvm": {"factory": {"BLOCK_N": 2, "reduce_threads": 32}},
 }
 
 DTYPE_NAMES = {
@@ -147,16 +168,14 @@ class TensorSpec:
         self.dtype = dtype
 
 
-class Sym:
-    """A `T.dynamic`/`T.symbolic` size: its value comes from SIZES."""
+class Sym(int):
+    """A `T.dynamic`/`T.symbolic` size: its value comes from SIZES (an int,
+    so host arithmetic on it, `seq_len * heads`, works)."""
 
-    def __init__(self, name, value):
-        self.name, self.value = name, value
-
-    def __index__(self):
-        return self.value
-
-    __int__ = __index__
+    def __new__(cls, name, value):
+        s = super().__new__(cls, value)
+        s.name = name
+        return s
 
 
 class Lang(Stub):
@@ -174,8 +193,12 @@ class Lang(Stub):
         if a in ("ceildiv", "cdiv"):
             return lambda x, y: -(-int(x) // int(y))
         if a in ("dynamic", "symbolic", "Var"):
-            return lambda name, *r, **kw: Sym(
-                name, self._consts.setdefault(name, size_of(name, None)))
+            # `T.dynamic("batch, seq_len")` names several sizes at once
+            def dynamic(names, *r, **kw):
+                syms = [Sym(n, self._consts.setdefault(n, size_of(n, None)))
+                        for n in names.replace(",", " ").split()]
+                return syms[0] if len(syms) == 1 else tuple(syms)
+            return dynamic
         if a == "const":
             def const(names, *r, **kw):
                 vals = [self._consts.setdefault(n.strip(), size_of(n.strip(), None))
@@ -300,6 +323,9 @@ def namespace(tree, consts):
     if isinstance(pk, Stub):
         object.__setattr__(pk, "language", t)
         object.__setattr__(pk, "cdiv", lambda a, b: -(-int(a) // int(b)))
+        npow2 = lambda n: 1 << max(int(n) - 1, 0).bit_length()  # noqa: E731
+        object.__setattr__(pk, "next_power_of_2", npow2)
+        object.__setattr__(pk, "math", types.SimpleNamespace(next_power_of_2=npow2))
     for s in tree.body:
         if isinstance(s, (ast.Assign, ast.FunctionDef, ast.AnnAssign, ast.ClassDef)):
             try:

@@ -1159,3 +1159,164 @@ fn dynamic_sizes_subscript_annotations_and_global_scratch() {
     assert_eq!(ints(&r, "C"), vec![3, 5, 7]);
     assert_eq!(ints(&r, "alloc_global0"), vec![2, 4, 6]);
 }
+
+#[test]
+fn reshape_view_and_tensor_of_data_alias_their_buffer() {
+    // T.reshape(A, (2, 3)), T.view(A, (3, 2)) and T.Tensor((3, 2), dtype,
+    // A.data) read A's six elements in row-major order: V[1, i] is A[3 + i],
+    // W[r, c] is A[2r + c]; a write through a view is a write to A
+    // (tilelang/language/customize.py builds each as T.Tensor(shape, dtype,
+    // src.data))
+    let src = prim(
+        1,
+        "A: T.Tensor((6,), \"int32\"), C: T.Tensor((6,), \"int32\")",
+        "V = T.reshape(A, (2, 3))\nW = T.view(A, (3, 2))\nX = T.Tensor((3, 2), \"int32\", A.data)\nS = T.alloc_shared((2, 3), \"int32\")\nT.copy(V, S)\nF = T.reshape(S, (6,))\nfor i in T.serial(3):\n    C[i] = V[1, i]\nC[3] = W[2, 0]\nC[4] = F[4]\nX[2, 1] = 100\nC[5] = A[5]",
+    );
+    let r = run_clean(
+        &src,
+        &args(json!({"A": i32s(&[10, 11, 12, 13, 14, 15]), "C": zeros("int32", 6)})),
+    );
+    // V[1, 0..3] = A[3..6]; W[2, 0] = A[4]; F[4] = S[1, 1] = A[4]
+    assert_eq!(ints(&r, "C"), vec![13, 14, 15, 14, 14, 100]);
+    assert_eq!(ints(&r, "A"), vec![10, 11, 12, 13, 14, 100]);
+    // an index past the view's shape is out of its bounds, as on any
+    // buffer: refused where it is a constant, UB where it is reached
+    refused_with(
+        "V = T.reshape(A, (2, 2))\nC[0] = V[2, 0]",
+        "V[2, 0]",
+        "index 2 is out of bounds for dimension 0 of `view of A` (size 2)",
+        None,
+    );
+    let u = parallel_ub("V = T.reshape(A, (2, 2))\nfor i in T.serial(3):\n    C[i] = V[i, 0]");
+    assert_eq!(u.len(), 1, "{u:?}");
+    // a view of another element count, or of another dtype, is refused
+    refused_with(
+        "V = T.reshape(A, (3, 2))\nC[0] = V[0, 0]",
+        "T.reshape",
+        "T.reshape: shape [3, 2] has 6 elements but `A` of shape [4] has 4",
+        None,
+    );
+    refused_with(
+        "V = T.view(A, (8,), \"int16\")\nC[0] = V[0]",
+        "T.view",
+        "T.view from int32 to int16: a view that reinterprets the bytes",
+        None,
+    );
+    refused_with(
+        "V = T.Tensor((2, 2), \"int32\")\nC[0] = V[0, 0]",
+        "T.Tensor((2, 2)",
+        "T.Tensor inside a kernel must view a buffer: T.Tensor(shape, dtype, buffer.data)",
+        None,
+    );
+}
+
+#[test]
+fn im2col_gathers_convolution_windows_with_zero_padding() {
+    // T.im2col(img, col, nhw_step, c_step, kernel, stride, dilation, pad) as
+    // TileLang lowers it (src/op/copy.cc, LowerIm2ColSIMT). A 1x3x3x1 image
+    // holding 1..9, a 3x3 kernel, stride 1, dilation 1, pad 1: the output is
+    // 3x3, and row m = 3·oh + ow of the column matrix holds the window around
+    // (oh, ow): column k = 3·kh + kw is img[oh + kh − 1, ow + kw − 1], 0
+    // outside the image. Tile 1 of 4 rows (nhw_step 1) starts at m = 4, the
+    // centre, whose window is the whole image; rows 5..7 follow; with C = 1
+    // and a tile of 9 columns, c_step 0 covers k = 0..8.
+    let src = prim(
+        1,
+        "A: T.Tensor((1, 3, 3, 1), \"float32\"), C: T.Tensor((4, 9), \"float32\")",
+        "S = T.alloc_shared((4, 9), \"float32\")\nT.im2col(A, S, 1, 0, 3, 1, 1, 1)\nT.copy(S, C)",
+    );
+    let img: Vec<f32> = (1..=9).map(|v| v as f32).collect();
+    let r = run_clean(
+        &src,
+        &args(json!({"A": buf("float32", json!(img)), "C": zeros("float32", 36)})),
+    );
+    let window = |oh: i32, ow: i32| -> Vec<f32> {
+        let mut w = Vec::new();
+        for kh in 0..3 {
+            for kw in 0..3 {
+                let (h, x) = (oh + kh - 1, ow + kw - 1);
+                let inside = (0..3).contains(&h) && (0..3).contains(&x);
+                w.push(if inside { (3 * h + x + 1) as f32 } else { 0.0 });
+            }
+        }
+        w
+    };
+    let want: Vec<f32> = (4..8).flat_map(|m| window(m / 3, m % 3)).collect();
+    // m = 4 is (1, 1): the whole image; m = 5 is (1, 2): its right column
+    // is padding
+    assert_eq!(&want[..9], &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0]);
+    assert_eq!(&want[9..18], &[2.0, 3.0, 0.0, 5.0, 6.0, 0.0, 8.0, 9.0, 0.0]);
+    assert_eq!(bits(&r, "C"), f32_bits(&want));
+    // the batch index m // 9 is not checked: tile 2 (m = 8..11) reads
+    // image 1 of a batch of 1, out of bounds
+    let past = prim(
+        1,
+        "A: T.Tensor((1, 3, 3, 1), \"float32\"), C: T.Tensor((4, 9), \"float32\")",
+        "S = T.alloc_shared((4, 9), \"float32\")\nT.im2col(A, S, 2, 0, 3, 1, 1, 1)\nT.copy(S, C)",
+    );
+    let u = ub_of(
+        &past,
+        &args(json!({"A": buf("float32", json!(img)), "C": zeros("float32", 36)})),
+    );
+    assert!(!u.is_empty(), "reading image 1 of 1 must be out of bounds");
+    // a 7-wide kernel does not fit the unpadded 3x3 image (out_h = -3), and
+    // a stride of 0 has no output size: both refused, not run
+    for (call, msg) in [
+        (
+            "T.im2col(A, S, 0, 0, 7, 1, 1, 0)",
+            "does not fit the image padded by 0",
+        ),
+        (
+            "T.im2col(A, S, 0, 0, 3, 0, 1, 1)",
+            "kernel, stride and dilation must be in 1..=",
+        ),
+    ] {
+        let src = prim(
+            1,
+            "A: T.Tensor((1, 3, 3, 1), \"float32\"), C: T.Tensor((4, 9), \"float32\")",
+            &format!("S = T.alloc_shared((4, 9), \"float32\")\n{call}\nT.copy(S, C)"),
+        );
+        let l = args(json!({"A": buf("float32", json!(img)), "C": zeros("float32", 36)}));
+        let d = refused(&src, &l);
+        assert_diag(&src, &d, loc1(&src, "T.im2col"), &[msg], None);
+    }
+}
+
+#[test]
+fn one_dynamic_call_names_several_sizes() {
+    // `B, S = T.dynamic("B, S")` (deepseek_v32's sparse MLA, dsa indexer):
+    // TileLang returns one variable per name listed (split at commas or
+    // spaces, tilelang/language/symbolics.py); each is read off the launch's
+    // shapes, in a factory and in an eager kernel
+    let factory = "def k(heads):\n    b, s = T.dynamic(\"b, s\")\n    shape = [b, s, heads]\n\n    @T.prim_func\n    def main(Q: T.Tensor(shape, \"int32\"), A: T.Tensor((4,), \"int32\")):\n        with T.Kernel(1, threads=1) as bx:\n            A[0] = b\n            A[1] = s\n            A[2] = Q[b - 1, s - 1, heads - 1]\n\n    return main\n";
+    let text = json!({"kernel": "k", "factory_args": {"heads": 2},
+        "args": {"Q": {"buffer": {"dtype": "int32", "shape": [1, 3, 2], "data": [1, 2, 3, 4, 5, 6]}},
+                 "A": zeros("int32", 4)}})
+    .to_string();
+    let r = run_clean(&module(factory), &parse_launch(&text).unwrap());
+    // b = 1, s = 3; Q[0, 2, 1] = 6
+    assert_eq!(ints(&r, "A")[..3], [1, 3, 6]);
+    let eager = "import tilelang\nimport tilelang.language as T\n\n\n@tilelang.jit\ndef k(A):\n    M, N = T.dynamic(\"m n\")\n    A: T.Tensor((M, N), \"int32\")\n    C = T.empty((M,), \"int32\")\n    with T.Kernel(M, threads=1) as bx:\n        C[bx] = A[bx, N - 1] + N\n    return C\n";
+    let text = json!({"kernel": "k", "args": {"A": {"buffer": {"dtype": "int32", "shape": [2, 3], "data": [1, 2, 3, 4, 5, 6]}}}}).to_string();
+    let r = run_clean(eager, &parse_launch(&text).unwrap());
+    // N = 3: A[0, 2] + 3, A[1, 2] + 3
+    assert_eq!(ints(&r, "C"), vec![6, 9]);
+}
+
+#[test]
+fn blackwell_tensor_memory_is_refused_by_name() {
+    // T.alloc_tmem and T.tcgen05_* (flash_attention_sm100, gemm_tcgen05)
+    // need sm_100 tensor memory, hardware ksem does not model
+    refused_with(
+        "M = T.alloc_tmem([4, 4], \"float32\")\nC[0] = 1",
+        "T.alloc_tmem",
+        "T.alloc_tmem needs Blackwell (sm_100) tensor memory, hardware ksem does not model",
+        None,
+    );
+    refused_with(
+        "T.tcgen05_gemm(A, A, C)",
+        "T.tcgen05_gemm",
+        "T.tcgen05_gemm needs Blackwell (sm_100) tensor memory",
+        None,
+    );
+}

@@ -490,7 +490,8 @@ fn run_host(
             ast::Stmt::Assign(asg)
                 if is_dynamic(m, &asg.value)
                     && matches!(asg.targets.as_slice(),
-                        [ast::Expr::Name(n)] if env.contains_key(n.id.as_str())) => {}
+                        [t] if dynamic_targets(t)
+                            .is_some_and(|ns| ns.iter().all(|n| env.contains_key(n)))) => {}
             ast::Stmt::Assign(asg) => {
                 let v = eval(&m.lang, env, &asg.value);
                 for t in &asg.targets {
@@ -562,6 +563,21 @@ fn is_dynamic(m: &Module, e: &ast::Expr) -> bool {
     })
 }
 
+/// The names a `T.dynamic(…)` assignment binds: `M = T.dynamic("m")` or
+/// `B, S = T.dynamic("B, S")` (TileLang returns a tuple of variables where
+/// the string lists several names); `None` for other targets.
+pub(super) fn dynamic_targets(target: &ast::Expr) -> Option<Vec<String>> {
+    let one = |e: &ast::Expr| match e {
+        ast::Expr::Name(n) => Some(n.id.to_string()),
+        _ => None,
+    };
+    match target {
+        ast::Expr::Tuple(t) => t.elts.iter().map(one).collect(),
+        ast::Expr::List(t) => t.elts.iter().map(one).collect(),
+        other => one(other).map(|n| vec![n]),
+    }
+}
+
 /// The values of a factory's `T.dynamic` sizes for `launch`: a size named
 /// by a dimension of a tensor parameter of `kernel` (directly, or through a
 /// name the factory binds to a shape list, `shape = [total, heads, dim]`)
@@ -576,11 +592,14 @@ fn dynamic_sizes(
     let mut shapes: HashMap<String, Vec<ast::Expr>> = HashMap::new();
     for s in body {
         let ast::Stmt::Assign(a) = s else { continue };
+        if let ([t], true) = (a.targets.as_slice(), is_dynamic(m, &a.value)) {
+            dynamic.extend(dynamic_targets(t).unwrap_or_default());
+            continue;
+        }
         let [ast::Expr::Name(n)] = a.targets.as_slice() else {
             continue;
         };
         match &*a.value {
-            v if is_dynamic(m, v) => dynamic.push(n.id.to_string()),
             ast::Expr::Tuple(t) => {
                 shapes.insert(n.id.to_string(), t.elts.clone());
             }

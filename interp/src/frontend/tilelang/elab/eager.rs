@@ -357,14 +357,17 @@ impl<'m> Elab<'m> {
             return Ok(None);
         };
         let is = |n: &str| self.m.lang.iter().any(|l| f == format!("{l}.{n}"));
-        if is("dynamic") {
-            // a symbolic size (`M = T.dynamic("m")`): one launch fixes it,
-            // so it is bound from the tensors' shapes like a T.const size
-            let ast::Expr::Name(n) = target else {
-                return err(span, "T.dynamic is bound to a name");
-            };
-            self.symbols.push(n.id.to_string());
-            self.env.remove(n.id.as_str());
+        if is("dynamic") || is("symbolic") {
+            // symbolic sizes (`M = T.dynamic("m")`, `B, S = T.dynamic("B, S")`,
+            // tilelang/language/symbolics.py): one launch fixes them, so
+            // they are bound from the tensors' shapes like T.const sizes
+            let names = super::super::consts::dynamic_targets(target).ok_or_else(|| {
+                Diagnostic::new(span, "T.dynamic is bound to a name or a tuple of names")
+            })?;
+            for n in names {
+                self.env.remove(n.as_str());
+                self.symbols.push(n);
+            }
             return Ok(Some(()));
         }
         if is("const") {

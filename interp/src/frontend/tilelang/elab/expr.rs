@@ -1069,6 +1069,16 @@ impl<'m> Elab<'m> {
                 DIALECT,
                 "ksem does not run T.print yet; remove it",
             ),
+            // Blackwell-only: tensor memory and the tcgen05 MMA that reads it
+            f if f == "alloc_tmem" || f.starts_with("tcgen05") => err(
+                span,
+                format!(
+                    "T.{f} needs Blackwell (sm_100) tensor memory, hardware ksem does not model"
+                ),
+            ),
+            "reshape" => self.reshape(c, span),
+            "view" => self.view(c, span),
+            "Tensor" | "Buffer" => self.tensor_view(f, c, span),
             other => err(span, format!("T.{other} is not supported by ksem yet")),
         }
     }

@@ -23,8 +23,10 @@ use std::collections::HashMap;
 mod api;
 mod eager;
 mod expr;
+mod im2col;
 mod stmt;
 mod tile_ops;
+mod views;
 
 pub use api::{BufRegion, Buffer, LoopKind, Part, Value};
 use expr::select_join;

@@ -112,6 +112,10 @@ impl<'m> Elab<'m> {
                 self.gemm(c, span)?;
                 Ok(Some(()))
             }
+            "im2col" | "c2d_im2col" => {
+                self.im2col(c, span)?;
+                Ok(Some(()))
+            }
             _ => Ok(None),
         }
     }
