@@ -919,6 +919,100 @@ case("reduce_custom_combine", [1],
      {"out_ptr": [-393219]},
      lambda I: {"out_ptr": [wrap("int32", reduce(lambda a, b: sval("int32", wrap("int32", a * b)), I.x_ptr))]})
 
+def _tuple_tree(ts, f):
+    """The canonical tree over a list of tuples, the lower index on the left."""
+    x = list(ts)
+    s = len(x) // 2
+    while s >= 1:
+        for i in range(s):
+            x[i] = f(x[i], x[i + s])
+        s //= 2
+    return x[0]
+
+
+def _tuple_seq(ts, f):
+    acc = ts[0]
+    for t in ts[1:]:
+        acc = f(acc, t)
+    return acc
+
+
+def _fadd(a, b):
+    return dec(F32, rnd(F32, a + b))
+
+
+def _sum_count(p, q):
+    return (_fadd(p[0], q[0]), p[1] + q[1])
+
+
+def _argmax_pair(p, q):
+    return p if (p[0] > q[0] or (p[0] == q[0] and p[1] < q[1])) else q
+
+
+def _reduce_tuple_combine(I, order):
+    rows = _rows(I.x_ptr, 2, 4)
+    sc = [order([(v, 1) for v in r], _sum_count) for r in rows]
+    am = [order([(v, j) for j, v in enumerate(r)], _argmax_pair) for r in rows]
+    return {"s_ptr": [rnd(F32, t[0]) for t in sc], "n_ptr": [wrap("int32", t[1]) for t in sc],
+            "v_ptr": [rnd(F32, t[0]) for t in am], "i_ptr": [wrap("int32", t[1]) for t in am]}
+
+
+case("reduce_tuple_combine", [1],
+     [("x_ptr", Buf(F32, data=[1e8, 1.0, -1e8, 1.0, 1.0, 2.0, 3.0, 4.0])),
+      ("s_ptr", Buf(F32, n=2)),
+      ("n_ptr", Buf("int32", n=2)),
+      ("v_ptr", Buf(F32, n=2)),
+      ("i_ptr", Buf("int32", n=2)),
+      ("M", Const(2)),
+      ("N", Const(4))],
+     {"s_ptr": [2.0, 10.0], "n_ptr": [4, 4], "v_ptr": [1e8, 4.0], "i_ptr": [0, 3]},
+     lambda I: _reduce_tuple_combine(I, _tuple_tree),
+     alt=lambda I: {"s_ptr": _reduce_tuple_combine(I, _tuple_seq)["s_ptr"]})
+
+
+def _affine(p, q):
+    return (sval("int32", wrap("int32", p[0] * q[0])), sval("int32", wrap("int32", p[1] * q[0] + q[1])))
+
+
+def _scan(xs, f, reverse=False, acc_left=True):
+    order = list(range(len(xs)))[::-1] if reverse else list(range(len(xs)))
+    ys = [None] * len(xs)
+    acc = None
+    for i in order:
+        acc = xs[i] if acc is None else (f(acc, xs[i]) if acc_left else f(xs[i], acc))
+        ys[i] = acc
+    return ys
+
+
+def _scan_tuple_affine(I, acc_left=True):
+    xs = list(zip(I.a_ptr, I.b_ptr))
+    fw = _scan(xs, _affine, acc_left=acc_left)
+    rv = _scan(xs, _affine, reverse=True, acc_left=acc_left)
+    s = _scan(I.f_ptr, _fadd)
+    return {"fa_ptr": [wrap("int32", t[0]) for t in fw], "fb_ptr": [wrap("int32", t[1]) for t in fw],
+            "ra_ptr": [wrap("int32", t[0]) for t in rv], "rb_ptr": [wrap("int32", t[1]) for t in rv],
+            "s_ptr": [rnd(F32, v) for v in s]}
+
+
+case("scan_tuple_affine", [1],
+     [("a_ptr", Buf("int32", data=[3, 1, 4, 1, 5, 9, 2, 6])),
+      ("b_ptr", Buf("int32", data=[1, -2, 3, 0, 2, 1, -1, 4])),
+      ("f_ptr", Buf(F32, data=[1e8, 1.0, -1e8, 1.0])),
+      ("fa_ptr", Buf("int32", n=8)),
+      ("fb_ptr", Buf("int32", n=8)),
+      ("ra_ptr", Buf("int32", n=8)),
+      ("rb_ptr", Buf("int32", n=8)),
+      ("s_ptr", Buf(F32, n=4)),
+      ("N", Const(8))],
+     {"fa_ptr": [3, 3, 12, 12, 60, 540, 1080, 6480],
+      "fb_ptr": [1, -1, -1, -1, -3, -26, -53, -314],
+      "ra_ptr": [6480, 2160, 2160, 540, 540, 108, 12, 6],
+      "rb_ptr": [3868, 1289, 1291, 322, 322, 64, 7, 4],
+      "s_ptr": [1e8, 1e8, 0.0, 1.0]},
+     _scan_tuple_affine,
+     alt=lambda I: {k: v for k, v in _scan_tuple_affine(I, acc_left=False).items() if k == "fb_ptr"})
+
+
 # ===========================================================================
 # shapes, memory
 # ===========================================================================

@@ -88,6 +88,10 @@ impl Inexact {
                 self.expr(arg)
                     || matches!(&**combiner, Combiner::Custom { result, .. } if self.expr(result))
             }
+            ExprKind::TupleReduce { args, combine, .. }
+            | ExprKind::TupleScan { args, combine, .. } => {
+                args.iter().chain(&combine.results).any(|x| self.expr(x))
+            }
         }
     }
 
@@ -265,6 +269,17 @@ impl Inexact {
                     self.block(body);
                     self.visit(result);
                 }
+            }
+            ExprKind::TupleReduce { args, combine, .. }
+            | ExprKind::TupleScan { args, combine, .. } => {
+                // any operand's inexactness may reach every result
+                args.iter().for_each(|a| self.visit(a));
+                let f = args.iter().any(|a| self.expr(a));
+                for v in combine.lhs.iter().chain(&combine.rhs) {
+                    self.set_var(*v, f, BTreeSet::new());
+                }
+                self.block(&combine.body);
+                combine.results.iter().for_each(|r| self.visit(r));
             }
         }
     }

@@ -34,6 +34,8 @@ use ksem_interp::ir::*;
 use ksem_interp::span::Span;
 use std::fmt::Write as _;
 
+mod combine;
+
 /// The CUDA element runtime included at the top of every generated source.
 /// The runtime every generated source starts with: the generated ids
 /// (`ids.rs`), then `runtime.cuh`.
@@ -1122,6 +1124,19 @@ impl<'a> Lower<'a> {
                 reverse,
                 op,
             } => self.scan(e, arg, *axis, *reverse, *op)?,
+            ExprKind::TupleReduce {
+                args,
+                axis,
+                combine,
+                pick,
+            } => self.tuple_reduce(e, args, *axis, combine, *pick)?,
+            ExprKind::TupleScan {
+                args,
+                axis,
+                reverse,
+                combine,
+                pick,
+            } => self.tuple_scan(e, args, *axis, *reverse, combine, *pick)?,
             ExprKind::Dot {
                 a,
                 b,

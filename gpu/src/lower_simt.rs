@@ -395,6 +395,8 @@ impl SimtLower<'_> {
             | ExprKind::Permute(..)
             | ExprKind::Reduce { .. }
             | ExprKind::Scan { .. }
+            | ExprKind::TupleReduce { .. }
+            | ExprKind::TupleScan { .. }
             | ExprKind::Dot { .. } => {
                 return Err(LowerError {
                     span: e.span,

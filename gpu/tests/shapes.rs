@@ -1,6 +1,7 @@
 //! Kernels beyond the corpus (3-D permutes and reductions along every axis,
 //! argmax/argmin with NaNs and ties, keep_dims, while/break/continue, loads
-//! of values other threads stored, a non-associative custom combiner, a 2-D
+//! of values other threads stored, a non-associative custom combiner, tuple
+//! reductions and associative scans, a 2-D
 //! grid, `tl.dot` of every operand kind) on the host build with several block sizes, against the interpreter;
 //! and through NVRTC when it is available.
 
@@ -105,7 +106,34 @@ fn cases() -> Vec<(Kernel, Launch)> {
         i32buf(32),
         f32buf(32)
     );
+    let combines = format!(
+        r#"{{"grid": [1], "args": {{
+            "x_ptr": {{"buffer": {{"dtype": "float32", "data": [{}]}}}},
+            "i_ptr": {{"buffer": {{"dtype": "int8", "data": [{}]}}}},
+            "o_m": {}, "o_s": {}, "o_w": {}, "o_v": {}, "o_i": {}, "o_av": {}, "o_ai": {},
+            "o_ma": {}, "o_mi": {}, "o_sa": {}, "o_si": {}, "o_ra": {}, "o_ri": {}, "o_mid": {}}}}}"#,
+        x.split(", ").take(32).collect::<Vec<_>>().join(", "),
+        (0..32)
+            .map(|i| format!("{}", (i * 53) % 256 - 128))
+            .collect::<Vec<_>>()
+            .join(", "),
+        f32buf(4),
+        f32buf(4),
+        f32buf(4),
+        f32buf(8),
+        i32buf(8),
+        f32buf(1),
+        "{\"buffer\": {\"dtype\": \"int8\", \"len\": 1}}",
+        f32buf(4),
+        "{\"buffer\": {\"dtype\": \"int8\", \"len\": 4}}",
+        f32buf(32),
+        "{\"buffer\": {\"dtype\": \"int8\", \"len\": 32}}",
+        f32buf(32),
+        "{\"buffer\": {\"dtype\": \"int8\", \"len\": 32}}",
+        f32buf(32)
+    );
     vec![
+        case("combines", &combines),
         case("dots", &dots),
         case("scans", &scans),
         case("shapes3d", &shapes),

@@ -237,6 +237,29 @@ pub fn expr(k: &Kernel, e: &Expr) -> String {
             };
             format!("reduce[{c}, axis={axis:?}]({})", expr(k, arg))
         }
+        ExprKind::TupleReduce {
+            args, axis, pick, ..
+        } => format!(
+            "reduce[custom#{pick}, axis={axis}]({})",
+            args.iter()
+                .map(|a| expr(k, a))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        ExprKind::TupleScan {
+            args,
+            axis,
+            reverse,
+            pick,
+            ..
+        } => format!(
+            "scan[custom#{pick}, axis={axis}{}]({})",
+            if *reverse { ", reverse" } else { "" },
+            args.iter()
+                .map(|a| expr(k, a))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
         ExprKind::Scan {
             arg,
             axis,

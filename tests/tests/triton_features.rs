@@ -773,11 +773,6 @@ fn unsupported_scans_are_refused() {
             "expected a compile-time bool",
             None,
         ),
-        (
-            "tl.associative_scan(x, 0, kern)",
-            "tl.associative_scan",
-            Some("tl.cumsum"),
-        ),
     ];
     for (call, msg, help) in cases {
         let src = kernel(

@@ -1058,6 +1058,8 @@ impl<'a> BlockRun<'a> {
             | ExprKind::Permute(..)
             | ExprKind::Reduce { .. }
             | ExprKind::Scan { .. }
+            | ExprKind::TupleReduce { .. }
+            | ExprKind::TupleScan { .. }
             | ExprKind::Dot { .. } => {
                 return Err(Stop::Error(Diagnostic::new(
                     e.span,

@@ -14,6 +14,8 @@ use ndarray::{ArcArray, IxDyn};
 use std::borrow::Cow;
 use std::sync::atomic::Ordering;
 
+mod combine;
+
 /// A runtime value: bit patterns of a tile, and which lanes are inexact.
 #[derive(Clone, Debug)]
 pub struct Tile {
@@ -502,6 +504,19 @@ impl Instance<'_> {
                 let t = self.eval(arg)?;
                 self.reduce(&t, arg.ty.dtype(), axis.unwrap_or(0), combiner, e)?
             }
+            ExprKind::TupleReduce {
+                args,
+                axis,
+                combine,
+                pick,
+            } => self.tuple_reduce(args, *axis, combine, *pick, e)?,
+            ExprKind::TupleScan {
+                args,
+                axis,
+                reverse,
+                combine,
+                pick,
+            } => self.tuple_scan(args, *axis, *reverse, combine, *pick)?,
             ExprKind::Scan {
                 arg,
                 axis,

@@ -320,6 +320,9 @@ fn children_mut(e: &mut Expr) -> Vec<&mut Expr> {
             Combiner::Custom { result, .. } => vec![&mut **arg, &mut **result],
             _ => vec![&mut **arg],
         },
+        ExprKind::TupleReduce { args, combine, .. } | ExprKind::TupleScan { args, combine, .. } => {
+            args.iter_mut().chain(combine.results.iter_mut()).collect()
+        }
     }
 }
 
@@ -332,6 +335,10 @@ fn expr_mut(e: &mut Expr, f: &mut impl FnMut(&mut Expr)) {
         if let Combiner::Custom { body, .. } = &mut **combiner {
             block_exprs_mut(body, f);
         }
+    }
+    if let ExprKind::TupleReduce { combine, .. } | ExprKind::TupleScan { combine, .. } = &mut e.kind
+    {
+        block_exprs_mut(&mut combine.body, f);
     }
     f(e);
 }
@@ -499,6 +506,11 @@ fn renumber(k: &mut Kernel) {
                         see(*rhs, &mut map);
                     }
                 }
+                ExprKind::TupleReduce { combine, .. } | ExprKind::TupleScan { combine, .. } => {
+                    for v in combine.lhs.iter().chain(&combine.rhs) {
+                        see(*v, &mut map);
+                    }
+                }
                 _ => {}
             });
         }
@@ -520,6 +532,13 @@ fn renumber(k: &mut Kernel) {
                 new(lhs);
                 new(rhs);
             }
+        }
+        ExprKind::TupleReduce { combine, .. } | ExprKind::TupleScan { combine, .. } => {
+            combine
+                .lhs
+                .iter_mut()
+                .chain(combine.rhs.iter_mut())
+                .for_each(new);
         }
         _ => {}
     });

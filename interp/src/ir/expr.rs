@@ -31,6 +31,19 @@ pub enum Combiner {
     },
 }
 
+/// A user combine function over N operands (`tl.reduce` over a tuple,
+/// `tl.associative_scan`): `body` (straight-line `Let`s) computes `results`,
+/// N 0-d values whose dtypes are the operands' dtypes, from the 0-d vars
+/// `lhs` (the accumulated or lower-index side, one per operand) and `rhs`
+/// (the other side). The one-operand `tl.reduce` form is [`Combiner::Custom`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Combine {
+    pub lhs: Vec<VarId>,
+    pub rhs: Vec<VarId>,
+    pub body: Block,
+    pub results: Vec<Expr>,
+}
+
 /// What a negative array index means.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum NegIndex {
@@ -128,6 +141,29 @@ pub enum ExprKind {
         axis: usize,
         reverse: bool,
         op: BinOp,
+    },
+    /// Result `pick` of a reduction of N equally shaped operands along
+    /// `axis` with a user [`Combine`], in the canonical tree order of
+    /// `Reduce` (the axis is a power of two): for s = n/2, …, 1 and i < s,
+    /// the N-tuple at i becomes `combine(tuple[i], tuple[i+s])`; the result
+    /// is tuple 0. The type is operand `pick`'s dtype over the other axes.
+    TupleReduce {
+        args: Vec<Expr>,
+        axis: usize,
+        combine: Box<Combine>,
+        pick: usize,
+    },
+    /// Result `pick` of an inclusive scan of N equally shaped operands along
+    /// `axis` with a user [`Combine`], in `Scan`'s sequential order: tuple
+    /// `y[0] = x[0]`, `y[i] = combine(y[i-1], x[i])` (with `reverse`:
+    /// `y[n-1] = x[n-1]`, `y[i] = combine(y[i+1], x[i])`), the accumulated
+    /// tuple always the left (`lhs`) side. The type is operand `pick`'s.
+    TupleScan {
+        args: Vec<Expr>,
+        axis: usize,
+        reverse: bool,
+        combine: Box<Combine>,
+        pick: usize,
     },
     /// Matrix product over the last two axes, batched over the leading ones:
     /// `a` is `[.., M, K]`, `b` is `[.., K, N]`, `acc` and the result are

@@ -360,6 +360,54 @@ impl Verifier<'_> {
                     return fail(span, "reduction axis out of range");
                 }
             }
+            ExprKind::TupleReduce {
+                args,
+                axis,
+                combine,
+                pick,
+            }
+            | ExprKind::TupleScan {
+                args,
+                axis,
+                combine,
+                pick,
+                ..
+            } => {
+                for a in args {
+                    self.expr(a)?;
+                }
+                let Some(first) = args.first() else {
+                    return fail(span, "a tuple reduction or scan of no operands");
+                };
+                let n = args.len();
+                if combine.lhs.len() != n || combine.rhs.len() != n || combine.results.len() != n {
+                    return fail(
+                        span,
+                        "a combine function of another arity than its operands",
+                    );
+                }
+                for (a, r) in args.iter().zip(&combine.results) {
+                    if a.ty.shape != first.ty.shape || a.ty.is_ptr() {
+                        return fail(span, format!("combined operands {} and {}", first.ty, a.ty));
+                    }
+                    if r.ty != Type::scalar(a.ty.dtype()) {
+                        return fail(span, format!("a combine result {} for {}", r.ty, a.ty));
+                    }
+                }
+                if *axis >= first.ty.shape.len() || *pick >= n {
+                    return fail(span, "tuple reduction or scan axis or result out of range");
+                }
+                let mut shape = first.ty.shape.clone();
+                if matches!(e.kind, ExprKind::TupleReduce { .. }) {
+                    shape.remove(*axis);
+                }
+                self.same(
+                    &Type::num(args[*pick].ty.dtype(), shape),
+                    &e.ty,
+                    span,
+                    "tuple result",
+                )?;
+            }
             ExprKind::Scan { arg, axis, op, .. } => {
                 self.expr(arg)?;
                 if *axis >= arg.ty.shape.len() {

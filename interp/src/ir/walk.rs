@@ -2,7 +2,7 @@
 //! and every expression node under them, for analyses that ask "is there a
 //! node such that …" without spelling out each variant again.
 
-use super::expr::{Combiner, Expr, ExprKind};
+use super::expr::{Combine, Combiner, Expr, ExprKind};
 use super::stmt::Stmt;
 
 impl Stmt {
@@ -92,6 +92,20 @@ impl Expr {
                 Combiner::Custom { result, .. } => vec![arg, result],
                 _ => vec![arg],
             },
+            ExprKind::TupleReduce { args, combine, .. }
+            | ExprKind::TupleScan { args, combine, .. } => {
+                args.iter().chain(&combine.results).collect()
+            }
+        }
+    }
+
+    /// The user combine function of a tuple reduction or scan node.
+    pub fn combine(&self) -> Option<&Combine> {
+        match &self.kind {
+            ExprKind::TupleReduce { combine, .. } | ExprKind::TupleScan { combine, .. } => {
+                Some(combine)
+            }
+            _ => None,
         }
     }
 
@@ -120,6 +134,9 @@ impl Expr {
                 if let Combiner::Custom { body, .. } = &**combiner {
                     out.push(&body[..]);
                 }
+            }
+            if let Some(c) = e.combine() {
+                out.push(&c.body[..]);
             }
         });
         out

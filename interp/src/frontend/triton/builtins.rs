@@ -136,7 +136,7 @@ pub(super) fn const_int(v: &Value, what: &str, span: Span) -> DResult<i128> {
     }
 }
 
-fn const_bool(v: Option<&Value>, default: bool, span: Span) -> DResult<bool> {
+pub(super) fn const_bool(v: Option<&Value>, default: bool, span: Span) -> DResult<bool> {
     match v {
         None | Some(Value::None) => Ok(default),
         Some(v) => truthy(v).ok_or_else(|| Diagnostic::new(span, "expected a compile-time bool")),
@@ -197,7 +197,7 @@ fn check_block_shape(shape: &[usize], span: Span) -> DResult<()> {
     super::elab::check_tile_size(shape, span)
 }
 
-fn normalize_axis(axis: i128, rank: usize, span: Span) -> DResult<usize> {
+pub(super) fn normalize_axis(axis: i128, rank: usize, span: Span) -> DResult<usize> {
     let r = rank as i128;
     let a = if axis < 0 { axis + r } else { axis };
     if a < 0 || a >= r {
@@ -826,7 +826,7 @@ impl Elab<'_> {
                     kwargs,
                     span,
                 )?;
-                let x = self.to_tensor(b.req("input", span)?, span)?;
+                let input = b.req("input", span)?;
                 let Value::Func(f) = b.req("combine_fn", span)? else {
                     return err(
                         span,
@@ -834,6 +834,14 @@ impl Elab<'_> {
                     );
                 };
                 let keep = const_bool(b.get("keep_dims"), false, span)?;
+                if let Value::Tuple(inputs) = input {
+                    let axis = match b.opt("axis") {
+                        Some(a) => Some(const_int(&a, "axis", span)?),
+                        None => None,
+                    };
+                    return self.tuple_reduce(inputs, &f, axis, keep, span);
+                }
+                let x = self.to_tensor(input, span)?;
                 let comb = self.custom_combiner(&f, x.ty.dtype(), span)?;
                 self.reduce(x, b.opt("axis"), keep, comb, span)
             }
@@ -889,11 +897,25 @@ impl Elab<'_> {
                     span,
                 }))
             }
-            "associative_scan" => Err(Diagnostic::new(
-                span,
-                "tl.associative_scan with a combine function is not supported by ksem yet",
-            )
-            .with_help("use tl.cumsum(x, axis, reverse) or tl.cumprod(x, axis, reverse)")),
+            "associative_scan" => {
+                let b = bind(
+                    name,
+                    &["input", "axis", "combine_fn", "reverse"],
+                    false,
+                    args,
+                    kwargs,
+                    span,
+                )?;
+                let Value::Func(f) = b.req("combine_fn", span)? else {
+                    return err(
+                        span,
+                        "tl.associative_scan's combine_fn must be a @triton.jit function",
+                    );
+                };
+                let axis = const_int(&b.req("axis", span)?, "axis", span)?;
+                let reverse = const_bool(b.get("reverse"), false, span)?;
+                self.associative_scan(b.req("input", span)?, &f, axis, reverse, span)
+            }
             "broadcast_to" => {
                 let b = bind(name, &["input", "shape"], true, args, kwargs, span)?;
                 let x = self.to_tensor(b.req("input", span)?, span)?;

@@ -4,6 +4,7 @@ mod atomic;
 pub mod autotune;
 mod block_ptr;
 pub mod builtins;
+mod combine;
 mod dot;
 pub mod elab;
 pub mod heuristics;
@@ -57,8 +58,9 @@ pub fn pick_kernel(m: &Module, name: Option<&str>) -> DResult<String> {
     }
 }
 
-/// Whether the source text of function `g` mentions `name(`: enough to find
-/// the root kernel (elaboration resolves calls exactly).
+/// Whether the source text of function `g` mentions `name(` or passes
+/// `name` as an argument (a combine function: `tl.reduce(x, 0, name)`):
+/// enough to find the root kernel (elaboration resolves calls exactly).
 fn calls(m: &Module, g: &str, name: &str) -> bool {
     use rustpython_parser::ast::Ranged;
     let f = &m.funcs[g];
@@ -67,7 +69,7 @@ fn calls(m: &Module, g: &str, name: &str) -> bool {
     body.match_indices(name).any(|(i, _)| {
         let before = body[..i].chars().next_back();
         let after = body[i + name.len()..].trim_start().chars().next();
-        !before.is_some_and(ident) && after == Some('(')
+        !before.is_some_and(ident) && matches!(after, Some('(' | ',' | ')'))
     })
 }
 
