@@ -151,44 +151,51 @@ impl State<'_> {
         }
     }
 
+    /// Tries removing each statement, the last first. The source is parsed
+    /// once, and again only after a candidate is accepted (parsing per
+    /// candidate made reducing a large program quadratic).
     fn drop_statements(&mut self) -> bool {
         let mut progress = false;
-        let Some(tree) = parse(&self.source) else {
+        let Some(mut tree) = parse(&self.source) else {
             return false;
         };
         let mut i = count_stmts(&tree);
-        while i > 0 {
+        while i > 0 && self.tried < self.budget.max_tries {
             i -= 1;
-            let Some(mut t) = parse(&self.source) else {
-                break;
-            };
+            let mut t = tree.clone();
             let mut c = 0;
-            if remove_stmt(&mut t, &mut c, i) {
-                progress |=
-                    self.try_candidate(unparse::module(&t, &self.source), self.launch.clone());
+            if remove_stmt(&mut t, &mut c, i)
+                && self.try_candidate(unparse::module(&t, &self.source), self.launch.clone())
+            {
+                progress = true;
+                match parse(&self.source) {
+                    Some(new) => tree = new,
+                    None => break,
+                }
             }
         }
         progress
     }
 
+    /// Tries replacing each expression by simpler ones (pre-order), parsing
+    /// only after an accepted candidate.
     fn simplify_expressions(&mut self) -> bool {
         let mut progress = false;
+        let Some(mut tree) = parse(&self.source) else {
+            return false;
+        };
+        let mut n = count_exprs(&mut tree);
         let mut i = 0;
-        while let Some(mut tree) = parse(&self.source) {
+        while i < n && self.tried < self.budget.max_tries {
             let mut options = Vec::new();
             walk_exprs(&mut tree, &mut |e, idx| {
                 if idx == i {
                     options = candidates(e);
                 }
             });
-            if i >= count_exprs(&mut tree) {
-                break;
-            }
             let mut accepted = false;
             for cand in options {
-                let Some(mut t) = parse(&self.source) else {
-                    break;
-                };
+                let mut t = tree.clone();
                 walk_exprs(&mut t, &mut |e, idx| {
                     if idx == i {
                         *e = cand.clone();
@@ -196,15 +203,18 @@ impl State<'_> {
                 });
                 if self.try_candidate(unparse::module(&t, &self.source), self.launch.clone()) {
                     accepted = true;
-                    progress = true;
                     break;
                 }
             }
-            if !accepted {
+            if accepted {
+                progress = true;
+                match parse(&self.source) {
+                    Some(new) => tree = new,
+                    None => break,
+                }
+                n = count_exprs(&mut tree);
+            } else {
                 i += 1;
-            }
-            if self.tried >= self.budget.max_tries {
-                break;
             }
         }
         progress
