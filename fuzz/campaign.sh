@@ -22,10 +22,13 @@ targets=("$@")
 cargo +nightly fuzz build -O
 mkdir -p logs
 for t in "${targets[@]}"; do
+    # a reduction runs many interpreter runs: it gets longer per input
+    timeout=10
+    [ "$t" = reducer ] && timeout=30
     mkdir -p "artifacts/$t" "corpus$raw/$t"
     cargo +nightly fuzz run -O "$t" "corpus$raw/$t" -- \
         -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
-        -timeout=10 -rss_limit_mb=4096 -max_total_time="$secs" \
+        -timeout=$timeout -rss_limit_mb=4096 -max_total_time="$secs" \
         -print_final_stats=1 >"logs/$t$raw.log" 2>&1 || true
     echo "$t$raw: $(grep -E '^#[0-9]+' "logs/$t$raw.log" | tail -1)"
     ls "artifacts/$t"

@@ -14,7 +14,7 @@ use ksem_interp::launch::{parse_launch_with, ArgSpec, Launch, RunResult};
 use serde_json::Value as Json;
 
 /// Candidates one reduction may try: small, so one input stays fast.
-const BUDGET: Budget = Budget { max_tries: 48 };
+const BUDGET: Budget = Budget { max_tries: 24 };
 
 /// The oracle: the buffers the kernel changed (`a`: after the run; `b`:
 /// as the launch gave them).
