@@ -1438,6 +1438,20 @@ impl<'a> Lower<'a> {
         } else {
             &s
         };
+        self.reduced_rows(e, src, rows, &row_base)
+    }
+
+    /// The result of a reduction whose row `r` ended at element
+    /// `row_base(r)` of the shared array `src`: `e`'s value (one per row),
+    /// then the barrier before the array is reused.
+    pub(super) fn reduced_rows(
+        &mut self,
+        e: &Expr,
+        src: &str,
+        rows: usize,
+        row_base: &dyn Fn(&str) -> String,
+    ) -> LResult<Val> {
+        let sp = e.span;
         let ocp = storage_type(&e.ty);
         let t = self.fresh();
         let out = if e.ty.shape.is_empty() {

@@ -3,7 +3,7 @@
 //! operand; the combine body runs per work item on private copies of the
 //! left and right tuples and writes its N results back.
 
-use super::{bits_type, err, storage_bytes, storage_type, var_name, LResult, Lower, Val};
+use super::{bits_type, err, storage_bytes, var_name, LResult, Lower, Val};
 use ksem_interp::ir::{Combine, Expr};
 use ksem_interp::span::Span;
 
@@ -112,25 +112,7 @@ impl Lower<'_> {
         self.line("__syncthreads();", sp);
         self.indent -= 1;
         self.line("}", sp);
-        let ocp = storage_type(&e.ty);
-        let t = self.fresh();
-        let src = &s[pick];
-        let out = if e.ty.shape.is_empty() {
-            self.line(&format!("const {ocp} {t} = {src}[0];"), sp);
-            Val::scalar(t)
-        } else {
-            self.local_bytes += rows * storage_bytes(&e.ty);
-            self.line(
-                &format!(
-                    "{ocp} {t}[KSEM_SLOTS({rows})]; KSEM_FOR({rows}) {t}[j] = {src}[{}];",
-                    row_base("KSEM_I")
-                ),
-                sp,
-            );
-            Val::tile(t, rows)
-        };
-        self.sync(sp)?;
-        Ok(out)
+        self.reduced_rows(e, &s[pick], rows, &row_base)
     }
 
     /// A tuple scan in the sequential order (`Scan`'s): one work item per
