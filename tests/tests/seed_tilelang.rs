@@ -1320,3 +1320,33 @@ fn blackwell_tensor_memory_is_refused_by_name() {
         None,
     );
 }
+
+/// A dtype equals a string only where the string is the dtype's own name
+/// (measured on tilelang 0.1.15: tools/probes/tilelang/dtype_str_eq.json;
+/// `T.float32 == "float"` is False although `"float"` names float32 as a
+/// buffer dtype). In a factory's prologue: C = [float32 == "float32",
+/// float32 == "float", float16 != "half", "int32" == int32] = [1, 0, 1, 1].
+#[test]
+fn a_dtype_equals_only_its_own_name() {
+    let src = module(
+        "def make():
+    f0 = 1 if T.float32 == \"float32\" else 0
+    f1 = 1 if T.float32 == \"float\" else 0
+    f2 = 1 if T.float16 != \"half\" else 0
+    f3 = 1 if \"int32\" == T.int32 else 0
+
+    @T.prim_func
+    def main(C: T.Tensor((4,), \"int32\")):
+        with T.Kernel(1, threads=1) as bx:
+            C[0] = f0
+            C[1] = f1
+            C[2] = f2
+            C[3] = f3
+
+    return main
+",
+    );
+    let text = json!({"kernel": "make", "args": {"C": zeros("int32", 4)}}).to_string();
+    let r = run_clean(&src, &parse_launch(&text).unwrap());
+    assert_eq!(ints(&r, "C"), vec![1, 0, 1, 1]);
+}

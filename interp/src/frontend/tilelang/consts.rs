@@ -229,8 +229,11 @@ fn compare(op: ast::CmpOp, a: &Const, b: &Const) -> Option<bool> {
             (Const::None, _) | (_, Const::None) => false,
             (Const::Str(x), Const::Str(y)) => x == y,
             (Const::Type(x), Const::Type(y)) => x == y,
+            // only the dtype's own name, not every spelling a buffer
+            // accepts (measured: T.float32 == "float" is False;
+            // tools/probes/tilelang/dtype_str_eq.json)
             (Const::Type(x), Const::Str(y)) | (Const::Str(y), Const::Type(x)) => {
-                types::dtype_named(y) == Some(*x)
+                types::dtype_name(*x) == y
             }
             _ => num(a)? == num(b)?,
         },
