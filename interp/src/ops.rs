@@ -270,6 +270,56 @@ pub fn fast_binary_slices(op: BinOp, d: DType, a: &[u64], b: &[u64], out: &mut V
     }
 }
 
+/// Appends `f(a[i], b[i])` for every lane to `out` while `f` gives a
+/// value (as [`map2`]); false at the first lane where it gives none.
+#[inline]
+fn map2_partial(
+    a: &[u64],
+    b: &[u64],
+    out: &mut Vec<u64>,
+    f: impl Fn(u64, u64) -> Option<u64>,
+) -> bool {
+    let n = a.len().max(b.len());
+    let (sa, sb) = (a.len() == 1, b.len() == 1);
+    for i in 0..n {
+        let x = if sa { a[0] } else { a[i] };
+        let y = if sb { b[0] } else { b[i] };
+        match f(x, y) {
+            Some(v) => out.push(v),
+            None => return false,
+        }
+    }
+    true
+}
+
+/// [`fast_binary_partial`] over whole operands, its element function
+/// inlined into the lane loop: true when it gave every lane's value
+/// (appended to `out`); false where it has no function for the pair, the
+/// operands' lengths do not match, or some lane needs [`binary`] itself
+/// (`out` then holds a prefix the caller discards).
+pub fn fast_binary_partial_slices(
+    op: BinOp,
+    d: DType,
+    a: &[u64],
+    b: &[u64],
+    out: &mut Vec<u64>,
+) -> bool {
+    if !(a.len() == b.len() || a.len() == 1 || b.len() == 1) {
+        return false;
+    }
+    match d {
+        DType::I8 => fast_int::partial_slices::<8, true>(op, a, b, out),
+        DType::I16 => fast_int::partial_slices::<16, true>(op, a, b, out),
+        DType::I32 => fast_int::partial_slices::<32, true>(op, a, b, out),
+        DType::I64 => fast_int::partial_slices::<64, true>(op, a, b, out),
+        DType::U8 => fast_int::partial_slices::<8, false>(op, a, b, out),
+        DType::U16 => fast_int::partial_slices::<16, false>(op, a, b, out),
+        DType::U32 => fast_int::partial_slices::<32, false>(op, a, b, out),
+        DType::U64 => fast_int::partial_slices::<64, false>(op, a, b, out),
+        _ => false,
+    }
+}
+
 /// A specialised element function for the hottest (op, dtype) pairs; it
 /// computes exactly what [`binary`] computes (no UB is possible for these).
 pub fn fast_binary(op: BinOp, d: DType) -> Option<fn(u64, u64) -> u64> {
@@ -466,6 +516,27 @@ mod fast_int {
     }
     fn shr_arith<const W: u32, const S: bool>(a: u64, b: u64) -> Option<u64> {
         amount::<W, S>(b).map(|s| ((key::<W, true>(a) >> s) as u64) & mask::<W>())
+    }
+
+    /// [`partial`]'s operations over whole operands
+    /// (`super::map2_partial`); false for the others.
+    pub fn partial_slices<const W: u32, const S: bool>(
+        op: BinOp,
+        a: &[u64],
+        b: &[u64],
+        out: &mut Vec<u64>,
+    ) -> bool {
+        use super::map2_partial;
+        match op {
+            BinOp::Shl(ShiftRange::Ub) => map2_partial(a, b, out, shl::<W, S>),
+            BinOp::Shr(ShrKind::Logical, ShiftRange::Ub) => {
+                map2_partial(a, b, out, shr_logical::<W, S>)
+            }
+            BinOp::Shr(ShrKind::Arith, ShiftRange::Ub) => {
+                map2_partial(a, b, out, shr_arith::<W, S>)
+            }
+            _ => false,
+        }
     }
 
     /// Shifts whose out-of-range amounts are UB.
@@ -914,6 +985,48 @@ mod tests {
             &[1, 2, 3],
             &mut out
         ));
+    }
+
+    #[test]
+    fn partial_slice_fast_paths_agree_with_the_general_rule() {
+        let samples = edge_samples();
+        let mut covered = 0;
+        for d in edge_dtypes() {
+            for op in edge_ops() {
+                let part = fast_binary_partial(op, d);
+                let mut out = Vec::new();
+                if part.is_none() {
+                    assert!(!fast_binary_partial_slices(op, d, &[1], &[1], &mut out));
+                    continue;
+                }
+                covered += 1;
+                let f = part.expect("some");
+                let lanes: Vec<u64> = samples.iter().map(|&a| a & d.mask()).collect();
+                // one lane at a time: a value exactly where the element
+                // function gives one, and then the general rule's
+                for &a in &lanes {
+                    for &b in &lanes {
+                        out.clear();
+                        let all = fast_binary_partial_slices(op, d, &[a], &[b], &mut out);
+                        assert_eq!(all, f(a, b).is_some(), "{op:?} {d} {a:#x} {b:#x}");
+                        if all {
+                            assert_eq!(Ok(out[0]), binary(op, d, a, b), "{op:?} {d}");
+                        }
+                    }
+                }
+                // whole operands, amounts broadcast: all in range gives
+                // every lane; one out of range gives false
+                for &amount in &[0u64, 1, 7, d.bits() as u64 - 1, d.bits() as u64] {
+                    out.clear();
+                    let all = fast_binary_partial_slices(op, d, &lanes, &[amount], &mut out);
+                    assert_eq!(all, amount < d.bits() as u64, "{op:?} {d} by {amount}");
+                    for (i, &x) in lanes.iter().enumerate().filter(|_| all) {
+                        assert_eq!(Ok(out[i]), binary(op, d, x, amount), "{op:?} {d}");
+                    }
+                }
+            }
+        }
+        assert_eq!(covered, 8 * 3);
     }
 
     fn edge_samples() -> Vec<u64> {

@@ -663,7 +663,10 @@ impl Instance<'_> {
                     }
                 }
             }
+        } else if ops::fast_binary_partial_slices(op, d, &va, &vb, &mut out) {
+            // (every lane had a value, the element function inlined)
         } else if let Some(f) = ops::fast_binary_partial(op, d) {
+            out.clear(); // (a lane needs the general rule: lane by lane)
             for i in 0..n {
                 let (x, y) = (at(&va, i), at(&vb, i));
                 out.push(match f(x, y) {
