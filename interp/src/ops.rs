@@ -204,6 +204,122 @@ pub fn mul_f32(a: u64, b: u64) -> u64 {
     canon32(f32_of(a) * f32_of(b))
 }
 
+/// float32 `a - b` ([`fast_binary`]'s, named so callers can inline it).
+#[inline]
+pub fn sub_f32(a: u64, b: u64) -> u64 {
+    canon32(f32_of(a) - f32_of(b))
+}
+
+/// float32 `a / b` ([`fast_binary`]'s, named so callers can inline it).
+#[inline]
+pub fn div_f32(a: u64, b: u64) -> u64 {
+    canon32(f32_of(a) / f32_of(b))
+}
+
+/// Appends `f(a[i], b[i])` for every lane to `out`; an operand of one
+/// element stands for every lane. `f` is a type parameter, so a named
+/// element function inlines into the loop.
+#[inline]
+fn map2(a: &[u64], b: &[u64], out: &mut Vec<u64>, f: impl Fn(u64, u64) -> u64) -> bool {
+    if a.len() == b.len() {
+        out.extend(a.iter().zip(b).map(|(&x, &y)| f(x, y)));
+    } else if a.len() == 1 {
+        let x = a[0];
+        out.extend(b.iter().map(|&y| f(x, y)));
+    } else {
+        let y = b[0];
+        out.extend(a.iter().map(|&x| f(x, y)));
+    }
+    true
+}
+
+/// [`fast_binary`] over whole operands: appends `op(a[i], b[i])` for every
+/// lane to `out` (an operand of one element stands for every lane), with
+/// [`fast_binary`]'s element function inlined into the loop for float32
+/// arithmetic and every integer dtype, and called through its pointer for
+/// the other pairs. False, `out` untouched, where [`fast_binary`] has no
+/// function for the pair or the operands' lengths do not match.
+pub fn fast_binary_slices(op: BinOp, d: DType, a: &[u64], b: &[u64], out: &mut Vec<u64>) -> bool {
+    if !(a.len() == b.len() || a.len() == 1 || b.len() == 1) {
+        return false;
+    }
+    let inlined = match d {
+        DType::F32 => match op {
+            BinOp::Add => map2(a, b, out, add_f32),
+            BinOp::Sub => map2(a, b, out, sub_f32),
+            BinOp::Mul => map2(a, b, out, mul_f32),
+            BinOp::FDiv => map2(a, b, out, div_f32),
+            _ => false,
+        },
+        DType::I8 => fast_int::slices::<8, true>(op, a, b, out),
+        DType::I16 => fast_int::slices::<16, true>(op, a, b, out),
+        DType::I32 => fast_int::slices::<32, true>(op, a, b, out),
+        DType::I64 => fast_int::slices::<64, true>(op, a, b, out),
+        DType::U8 => fast_int::slices::<8, false>(op, a, b, out),
+        DType::U16 => fast_int::slices::<16, false>(op, a, b, out),
+        DType::U32 => fast_int::slices::<32, false>(op, a, b, out),
+        DType::U64 => fast_int::slices::<64, false>(op, a, b, out),
+        _ => false,
+    };
+    if inlined {
+        return true;
+    }
+    match fast_binary(op, d) {
+        Some(f) => map2(a, b, out, f),
+        None => false,
+    }
+}
+
+/// Appends `f(a[i], b[i])` for every lane to `out` while `f` gives a
+/// value (as [`map2`]); false at the first lane where it gives none.
+#[inline]
+fn map2_partial(
+    a: &[u64],
+    b: &[u64],
+    out: &mut Vec<u64>,
+    f: impl Fn(u64, u64) -> Option<u64>,
+) -> bool {
+    let n = a.len().max(b.len());
+    let (sa, sb) = (a.len() == 1, b.len() == 1);
+    for i in 0..n {
+        let x = if sa { a[0] } else { a[i] };
+        let y = if sb { b[0] } else { b[i] };
+        match f(x, y) {
+            Some(v) => out.push(v),
+            None => return false,
+        }
+    }
+    true
+}
+
+/// [`fast_binary_partial`] over whole operands, its element function
+/// inlined into the lane loop: true when it gave every lane's value
+/// (appended to `out`); false where it has no function for the pair, the
+/// operands' lengths do not match, or some lane needs [`binary`] itself
+/// (`out` then holds a prefix the caller discards).
+pub fn fast_binary_partial_slices(
+    op: BinOp,
+    d: DType,
+    a: &[u64],
+    b: &[u64],
+    out: &mut Vec<u64>,
+) -> bool {
+    if !(a.len() == b.len() || a.len() == 1 || b.len() == 1) {
+        return false;
+    }
+    match d {
+        DType::I8 => fast_int::partial_slices::<8, true>(op, a, b, out),
+        DType::I16 => fast_int::partial_slices::<16, true>(op, a, b, out),
+        DType::I32 => fast_int::partial_slices::<32, true>(op, a, b, out),
+        DType::I64 => fast_int::partial_slices::<64, true>(op, a, b, out),
+        DType::U8 => fast_int::partial_slices::<8, false>(op, a, b, out),
+        DType::U16 => fast_int::partial_slices::<16, false>(op, a, b, out),
+        DType::U32 => fast_int::partial_slices::<32, false>(op, a, b, out),
+        DType::U64 => fast_int::partial_slices::<64, false>(op, a, b, out),
+        _ => false,
+    }
+}
+
 /// A specialised element function for the hottest (op, dtype) pairs; it
 /// computes exactly what [`binary`] computes (no UB is possible for these).
 pub fn fast_binary(op: BinOp, d: DType) -> Option<fn(u64, u64) -> u64> {
@@ -212,9 +328,9 @@ pub fn fast_binary(op: BinOp, d: DType) -> Option<fn(u64, u64) -> u64> {
     }
     Some(match (op, d) {
         (BinOp::Add, DType::F32) => add_f32,
-        (BinOp::Sub, DType::F32) => |a, b| canon32(f32_of(a) - f32_of(b)),
+        (BinOp::Sub, DType::F32) => sub_f32,
         (BinOp::Mul, DType::F32) => mul_f32,
-        (BinOp::FDiv, DType::F32) => |a, b| canon32(f32_of(a) / f32_of(b)),
+        (BinOp::FDiv, DType::F32) => div_f32,
         (BinOp::Add, DType::I32) => |a, b| i32_of(a).wrapping_add(i32_of(b)) as u32 as u64,
         (BinOp::Sub, DType::I32) => |a, b| i32_of(a).wrapping_sub(i32_of(b)) as u32 as u64,
         (BinOp::Mul, DType::I32) => |a, b| i32_of(a).wrapping_mul(i32_of(b)) as u32 as u64,
@@ -358,6 +474,34 @@ mod fast_int {
         })
     }
 
+    /// [`total`]'s operations over whole operands (`super::map2`), each
+    /// element function inlined into its loop; false for the others.
+    pub fn slices<const W: u32, const S: bool>(
+        op: BinOp,
+        a: &[u64],
+        b: &[u64],
+        out: &mut Vec<u64>,
+    ) -> bool {
+        use super::map2;
+        match op {
+            BinOp::Add => map2(a, b, out, add::<W>),
+            BinOp::Sub => map2(a, b, out, sub::<W>),
+            BinOp::Mul => map2(a, b, out, mul::<W>),
+            BinOp::And => map2(a, b, out, and),
+            BinOp::Or => map2(a, b, out, or),
+            BinOp::Xor => map2(a, b, out, xor),
+            BinOp::Eq => map2(a, b, out, eq::<W>),
+            BinOp::Ne => map2(a, b, out, ne::<W>),
+            BinOp::Lt => map2(a, b, out, lt::<W, S>),
+            BinOp::Le => map2(a, b, out, le::<W, S>),
+            BinOp::Gt => map2(a, b, out, gt::<W, S>),
+            BinOp::Ge => map2(a, b, out, ge::<W, S>),
+            BinOp::Min(_) => map2(a, b, out, min::<W, S>),
+            BinOp::Max(_) => map2(a, b, out, max::<W, S>),
+            _ => false,
+        }
+    }
+
     /// The shift amount `b` where it is in 0..W, else `None` (UB, which
     /// `binary` reports).
     fn amount<const W: u32, const S: bool>(b: u64) -> Option<u32> {
@@ -372,6 +516,27 @@ mod fast_int {
     }
     fn shr_arith<const W: u32, const S: bool>(a: u64, b: u64) -> Option<u64> {
         amount::<W, S>(b).map(|s| ((key::<W, true>(a) >> s) as u64) & mask::<W>())
+    }
+
+    /// [`partial`]'s operations over whole operands
+    /// (`super::map2_partial`); false for the others.
+    pub fn partial_slices<const W: u32, const S: bool>(
+        op: BinOp,
+        a: &[u64],
+        b: &[u64],
+        out: &mut Vec<u64>,
+    ) -> bool {
+        use super::map2_partial;
+        match op {
+            BinOp::Shl(ShiftRange::Ub) => map2_partial(a, b, out, shl::<W, S>),
+            BinOp::Shr(ShrKind::Logical, ShiftRange::Ub) => {
+                map2_partial(a, b, out, shr_logical::<W, S>)
+            }
+            BinOp::Shr(ShrKind::Arith, ShiftRange::Ub) => {
+                map2_partial(a, b, out, shr_arith::<W, S>)
+            }
+            _ => false,
+        }
     }
 
     /// Shifts whose out-of-range amounts are UB.
@@ -734,63 +899,12 @@ mod tests {
 
     #[test]
     fn fast_paths_agree_with_the_general_rule() {
-        let samples: Vec<u64> = [
-            0.0f32,
-            -0.0,
-            1.0,
-            -1.5,
-            3.4e38,
-            f32::MIN_POSITIVE,
-            1e-45,
-            f32::INFINITY,
-            f32::NAN,
-            -f32::NAN,
-            0.1,
-        ]
-        .iter()
-        .map(|v| v.to_bits() as u64)
-        .chain([0u64, 1, 2, 7, 8, 15, 16, 31, 32, 63, 64, 0x7f, 0x80, 0xff])
-        .chain([
-            0x7fff,
-            0x8000,
-            0xffff,
-            0x7fff_ffff,
-            0x8000_0000,
-            0xffff_ffff,
-            12345,
-        ])
-        .chain([1 << 63, u64::MAX, i64::MAX as u64, 0x1234_5678_9abc_def0])
-        .collect();
-        let ops = [
-            BinOp::Add,
-            BinOp::Sub,
-            BinOp::Mul,
-            BinOp::FDiv,
-            BinOp::Lt,
-            BinOp::Le,
-            BinOp::Gt,
-            BinOp::Ge,
-            BinOp::Eq,
-            BinOp::Ne,
-            BinOp::And,
-            BinOp::Or,
-            BinOp::Xor,
-            BinOp::LogicalAnd,
-            BinOp::Min(NanMode::Propagate),
-            BinOp::Min(NanMode::Ignore),
-            BinOp::Max(NanMode::Propagate),
-            BinOp::Max(NanMode::Ignore),
-            BinOp::Shl(ShiftRange::Ub),
-            BinOp::Shr(ShrKind::Logical, ShiftRange::Ub),
-            BinOp::Shr(ShrKind::Arith, ShiftRange::Ub),
-        ];
-        // every integer dtype and bool, and float32 (the float fast paths)
-        let dtypes = DType::ALL
-            .into_iter()
-            .filter(|d| !d.is_float() || *d == DType::F32);
+        let samples = edge_samples();
+        let ops = edge_ops();
+        let dtypes = edge_dtypes();
         let (mut total, mut partial) = (0, 0);
         for d in dtypes {
-            for op in ops {
+            for &op in &ops {
                 let fast = fast_binary(op, d);
                 let part = fast_binary_partial(op, d);
                 total += fast.is_some() as usize;
@@ -819,6 +933,164 @@ mod tests {
         // dtype: 16 of the list (all but / and logical and) and 3 shifts
         assert_eq!(total, 8 + 1 + 8 * 16);
         assert_eq!(partial, 8 * 3);
+    }
+
+    #[test]
+    fn slice_fast_paths_agree_with_the_general_rule() {
+        let samples = edge_samples();
+        let mut covered = 0;
+        for d in edge_dtypes() {
+            for op in edge_ops() {
+                let lanes: Vec<u64> = samples.iter().map(|&a| a & d.mask()).collect();
+                // every pair of samples, lane by lane, and each operand
+                // as one element against all lanes
+                let (mut xs, mut ys) = (Vec::new(), Vec::new());
+                for &a in &lanes {
+                    for &b in &lanes {
+                        xs.push(a);
+                        ys.push(b);
+                    }
+                }
+                let mut out = Vec::new();
+                if !fast_binary_slices(op, d, &xs, &ys, &mut out) {
+                    assert!(out.is_empty());
+                    assert!(
+                        fast_binary(op, d).is_none(),
+                        "{op:?} {d} has a fast function"
+                    );
+                    continue;
+                }
+                covered += 1;
+                for (i, (&a, &b)) in xs.iter().zip(&ys).enumerate() {
+                    assert_eq!(Ok(out[i]), binary(op, d, a, b), "{op:?} {d} {a:#x} {b:#x}");
+                }
+                for &one in &lanes {
+                    let (mut left, mut right) = (Vec::new(), Vec::new());
+                    assert!(fast_binary_slices(op, d, &[one], &lanes, &mut left));
+                    assert!(fast_binary_slices(op, d, &lanes, &[one], &mut right));
+                    for (i, &x) in lanes.iter().enumerate() {
+                        assert_eq!(Ok(left[i]), binary(op, d, one, x), "{op:?} {d}");
+                        assert_eq!(Ok(right[i]), binary(op, d, x, one), "{op:?} {d}");
+                    }
+                }
+            }
+        }
+        // exactly the pairs `fast_binary` has
+        assert_eq!(covered, 8 + 1 + 8 * 16);
+        let mut out = Vec::new();
+        assert!(!fast_binary_slices(
+            BinOp::Add,
+            DType::F32,
+            &[1, 2],
+            &[1, 2, 3],
+            &mut out
+        ));
+    }
+
+    #[test]
+    fn partial_slice_fast_paths_agree_with_the_general_rule() {
+        let samples = edge_samples();
+        let mut covered = 0;
+        for d in edge_dtypes() {
+            for op in edge_ops() {
+                let part = fast_binary_partial(op, d);
+                let mut out = Vec::new();
+                if part.is_none() {
+                    assert!(!fast_binary_partial_slices(op, d, &[1], &[1], &mut out));
+                    continue;
+                }
+                covered += 1;
+                let f = part.expect("some");
+                let lanes: Vec<u64> = samples.iter().map(|&a| a & d.mask()).collect();
+                // one lane at a time: a value exactly where the element
+                // function gives one, and then the general rule's
+                for &a in &lanes {
+                    for &b in &lanes {
+                        out.clear();
+                        let all = fast_binary_partial_slices(op, d, &[a], &[b], &mut out);
+                        assert_eq!(all, f(a, b).is_some(), "{op:?} {d} {a:#x} {b:#x}");
+                        if all {
+                            assert_eq!(Ok(out[0]), binary(op, d, a, b), "{op:?} {d}");
+                        }
+                    }
+                }
+                // whole operands, amounts broadcast: all in range gives
+                // every lane; one out of range gives false
+                for &amount in &[0u64, 1, 7, d.bits() as u64 - 1, d.bits() as u64] {
+                    out.clear();
+                    let all = fast_binary_partial_slices(op, d, &lanes, &[amount], &mut out);
+                    assert_eq!(all, amount < d.bits() as u64, "{op:?} {d} by {amount}");
+                    for (i, &x) in lanes.iter().enumerate().filter(|_| all) {
+                        assert_eq!(Ok(out[i]), binary(op, d, x, amount), "{op:?} {d}");
+                    }
+                }
+            }
+        }
+        assert_eq!(covered, 8 * 3);
+    }
+
+    fn edge_samples() -> Vec<u64> {
+        [
+            0.0f32,
+            -0.0,
+            1.0,
+            -1.5,
+            3.4e38,
+            f32::MIN_POSITIVE,
+            1e-45,
+            f32::INFINITY,
+            f32::NAN,
+            -f32::NAN,
+            0.1,
+        ]
+        .iter()
+        .map(|v| v.to_bits() as u64)
+        .chain([0u64, 1, 2, 7, 8, 15, 16, 31, 32, 63, 64, 0x7f, 0x80, 0xff])
+        .chain([
+            0x7fff,
+            0x8000,
+            0xffff,
+            0x7fff_ffff,
+            0x8000_0000,
+            0xffff_ffff,
+            12345,
+        ])
+        .chain([1 << 63, u64::MAX, i64::MAX as u64, 0x1234_5678_9abc_def0])
+        .collect()
+    }
+
+    fn edge_ops() -> Vec<BinOp> {
+        vec![
+            BinOp::Add,
+            BinOp::Sub,
+            BinOp::Mul,
+            BinOp::FDiv,
+            BinOp::Lt,
+            BinOp::Le,
+            BinOp::Gt,
+            BinOp::Ge,
+            BinOp::Eq,
+            BinOp::Ne,
+            BinOp::And,
+            BinOp::Or,
+            BinOp::Xor,
+            BinOp::LogicalAnd,
+            BinOp::Min(NanMode::Propagate),
+            BinOp::Min(NanMode::Ignore),
+            BinOp::Max(NanMode::Propagate),
+            BinOp::Max(NanMode::Ignore),
+            BinOp::Shl(ShiftRange::Ub),
+            BinOp::Shr(ShrKind::Logical, ShiftRange::Ub),
+            BinOp::Shr(ShrKind::Arith, ShiftRange::Ub),
+        ]
+    }
+
+    /// Every integer dtype and bool, and float32 (the float fast paths).
+    fn edge_dtypes() -> Vec<DType> {
+        DType::ALL
+            .into_iter()
+            .filter(|d| !d.is_float() || *d == DType::F32)
+            .collect()
     }
 
     #[test]

@@ -7,17 +7,47 @@ use crate::launch::{ArgSpec, BufferResult, Launch};
 use crate::span::Span;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
+use std::sync::OnceLock;
 
 /// One global buffer of the launch.
 pub struct Buffer {
     pub name: String,
     pub dtype: DType,
     pub cells: Vec<AtomicU64>,
-    pub inexact: Vec<AtomicBool>,
+    /// Per element: whether its value is inexact; allocated by the first
+    /// inexact value stored (until then every element is exact).
+    inexact: LazyCells<AtomicBool>,
     /// Per element: the last atomic operation applied (0: none, else 1 +
     /// its index in `AtomicOp::ALL`), to tell when different operations
-    /// meet on one element.
-    pub last_atomic: Vec<AtomicU8>,
+    /// meet on one element; allocated by the first atomic.
+    last_atomic: LazyCells<AtomicU8>,
+}
+
+/// One cell per element of a buffer, all of them the default (false, 0)
+/// until the first write of another value allocates them: most kernels
+/// store no inexact value and run no atomic.
+struct LazyCells<T> {
+    len: usize,
+    cells: OnceLock<Vec<T>>,
+}
+
+impl<T: Default> LazyCells<T> {
+    fn new(len: usize) -> Self {
+        LazyCells {
+            len,
+            cells: OnceLock::new(),
+        }
+    }
+    /// The cells, if any was written.
+    #[inline]
+    fn get(&self) -> Option<&[T]> {
+        self.cells.get().map(|v| v.as_slice())
+    }
+    /// The cells, allocated now if need be.
+    fn force(&self) -> &[T] {
+        self.cells
+            .get_or_init(|| (0..self.len).map(|_| T::default()).collect())
+    }
 }
 
 impl Buffer {
@@ -29,22 +59,48 @@ impl Buffer {
             name: name.to_string(),
             dtype,
             cells: collect(parallel, n, |i| AtomicU64::new(bits[i])),
-            inexact: collect(parallel, n, |_| AtomicBool::new(false)),
-            last_atomic: collect(parallel, n, |_| AtomicU8::new(0)),
+            inexact: LazyCells::new(n),
+            last_atomic: LazyCells::new(n),
         }
     }
 
-    /// The buffer's final contents.
-    pub fn result(&self, parallel: bool) -> BufferResult {
+    /// Whether element `i`'s value is inexact.
+    #[inline]
+    pub fn inexact(&self, i: usize) -> bool {
+        self.inexact
+            .get()
+            .is_some_and(|f| f[i].load(Ordering::Relaxed))
+    }
+
+    /// Marks element `i`'s value inexact or exact.
+    #[inline]
+    pub fn set_inexact(&self, i: usize, inexact: bool) {
+        match self.inexact.get() {
+            Some(f) => f[i].store(inexact, Ordering::Relaxed),
+            None if inexact => self.inexact.force()[i].store(true, Ordering::Relaxed),
+            None => {}
+        }
+    }
+
+    /// Records atomic `id` (`contention::last_atomic_id`) as the last on
+    /// element `i`; the one before (0: none).
+    pub fn swap_last_atomic(&self, i: usize, id: u8) -> u8 {
+        self.last_atomic.force()[i].swap(id, Ordering::Relaxed)
+    }
+
+    /// The buffer's final contents; the cells become the result's bits
+    /// in place (no copy, no fresh memory).
+    pub fn into_result(self) -> BufferResult {
+        let n = self.cells.len();
+        let inexact = match self.inexact.cells.into_inner() {
+            Some(f) => f.into_iter().map(AtomicBool::into_inner).collect(),
+            None => vec![false; n],
+        };
         BufferResult {
-            name: self.name.clone(),
+            name: self.name,
             dtype: self.dtype,
-            bits: collect(parallel, self.cells.len(), |i| {
-                self.cells[i].load(Ordering::Relaxed)
-            }),
-            inexact: collect(parallel, self.inexact.len(), |i| {
-                self.inexact[i].load(Ordering::Relaxed)
-            }),
+            bits: self.cells.into_iter().map(AtomicU64::into_inner).collect(),
+            inexact,
         }
     }
 }
@@ -95,9 +151,9 @@ impl Global {
         Global { bufs, params }
     }
 
-    /// Every buffer's final contents (read on the rayon pool when `parallel`).
-    pub fn results(&self, parallel: bool) -> Vec<BufferResult> {
-        self.bufs.iter().map(|b| b.result(parallel)).collect()
+    /// Every buffer's final contents.
+    pub fn into_results(self) -> Vec<BufferResult> {
+        self.bufs.into_iter().map(Buffer::into_result).collect()
     }
 }
 
@@ -202,6 +258,33 @@ impl Runs {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn inexact_flags_and_atomic_tags_start_clear_and_read_back() {
+        let b = Buffer::new("x", DType::F32, &[1, 2, 3], false);
+        // storing exact values allocates nothing; every element reads exact
+        b.set_inexact(1, false);
+        assert!(b.inexact.get().is_none());
+        assert!((0..3).all(|i| !b.inexact(i)));
+        // the first inexact value allocates the flags; exact again clears
+        b.set_inexact(2, true);
+        b.set_inexact(0, true);
+        b.set_inexact(0, false);
+        assert_eq!(
+            (0..3).map(|i| b.inexact(i)).collect::<Vec<_>>(),
+            [false, false, true]
+        );
+        assert!(b.last_atomic.get().is_none());
+        assert_eq!(b.swap_last_atomic(1, 4), 0);
+        assert_eq!(b.swap_last_atomic(1, 2), 4);
+        assert_eq!(b.swap_last_atomic(0, 2), 0);
+        b.cells[1].store(9, Ordering::Relaxed);
+        let r = b.into_result();
+        assert_eq!(r.bits, [1, 9, 3]);
+        assert_eq!(r.inexact, [false, false, true]);
+        let r = Buffer::new("y", DType::I32, &[5, 6], true).into_result();
+        assert_eq!((r.bits, r.inexact), (vec![5, 6], vec![false, false]));
+    }
 
     #[test]
     fn ptr_add_is_the_exact_sum_clamped() {

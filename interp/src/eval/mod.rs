@@ -119,7 +119,7 @@ fn run_in_pool(
     Ok(RunResult {
         kernel: kernel.name.clone(),
         backend: "interp".into(),
-        buffers: mem.results(parallel),
+        buffers: mem.into_results(),
         ub,
     })
 }

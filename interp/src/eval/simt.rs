@@ -608,7 +608,7 @@ impl<'a> BlockRun<'a> {
         match *place {
             Place::Global(b, i) => (
                 self.bufs[b].cells[i].load(Ordering::Relaxed),
-                self.bufs[b].inexact[i].load(Ordering::Relaxed),
+                self.bufs[b].inexact(i),
             ),
             Place::Array(a, i) => (self.arrays[a].cells[i], self.arrays[a].inexact[i]),
         }
@@ -618,7 +618,7 @@ impl<'a> BlockRun<'a> {
     fn swap_last_atomic(&mut self, place: &Place, op: AtomicOp) -> Option<AtomicOp> {
         let id = contention::last_atomic_id(op);
         let prev = match *place {
-            Place::Global(b, i) => self.bufs[b].last_atomic[i].swap(id, Ordering::Relaxed),
+            Place::Global(b, i) => self.bufs[b].swap_last_atomic(i, id),
             Place::Array(a, i) => std::mem::replace(&mut self.arrays[a].last_atomic[i], id),
         };
         (prev > 0).then(|| AtomicOp::ALL[prev as usize - 1])
@@ -628,7 +628,7 @@ impl<'a> BlockRun<'a> {
         match *place {
             Place::Global(b, i) => {
                 self.bufs[b].cells[i].store(bits, Ordering::Relaxed);
-                self.bufs[b].inexact[i].store(inexact, Ordering::Relaxed);
+                self.bufs[b].set_inexact(i, inexact);
             }
             Place::Array(a, i) => {
                 let m = &mut self.arrays[a];

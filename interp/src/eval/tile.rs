@@ -57,6 +57,14 @@ impl Tile {
             None => i.iter().copied().collect(),
         })
     }
+    /// The per-element inexact flags in row-major order, borrowed when
+    /// they are contiguous; `None`: every element is exact.
+    fn inexact_flags(&self) -> Option<Cow<'_, [bool]>> {
+        self.inexact.as_ref().map(|i| match i.as_slice() {
+            Some(s) => Cow::Borrowed(s),
+            None => Cow::Owned(i.iter().copied().collect()),
+        })
+    }
     /// The elements in row-major order, borrowed when they are contiguous.
     fn vals(&self) -> Cow<'_, [u64]> {
         match self.data.as_slice() {
@@ -623,7 +631,9 @@ impl Instance<'_> {
         let (va, vb) = (ta.vals(), tb.vals());
         let at = |v: &[u64], i: usize| if v.len() == 1 { v[0] } else { v[i] };
         let mut out = Vec::with_capacity(n);
-        if let Some(f) = ops::fast_binary(op, d) {
+        if ops::fast_binary_slices(op, d, &va, &vb, &mut out) {
+            // (every lane, the element function inlined)
+        } else if let Some(f) = ops::fast_binary(op, d) {
             if va.len() == vb.len() {
                 out.extend(va.iter().zip(vb.iter()).map(|(&x, &y)| f(x, y)));
             } else {
@@ -634,12 +644,12 @@ impl Instance<'_> {
                 ExprKind::Binary(_, _, ref b) => b.ty.dtype(),
                 _ => unreachable!(),
             };
-            for i in 0..n {
+            if op == BinOp::PtrAdd {
+                // (never UB: offsets saturate far outside any buffer)
+                out.extend((0..n).map(|i| ptr_add(at(&va, i), ops::int_value(od, at(&vb, i)))));
+            }
+            for i in (0..n).filter(|_| op != BinOp::PtrAdd) {
                 let k = ops::int_value(od, at(&vb, i));
-                if op == BinOp::PtrAdd {
-                    out.push(ptr_add(at(&va, i), k));
-                    continue;
-                }
                 match ptr_add_bytes(at(&va, i), k, d) {
                     Some(p) => out.push(p),
                     None => {
@@ -653,7 +663,10 @@ impl Instance<'_> {
                     }
                 }
             }
+        } else if ops::fast_binary_partial_slices(op, d, &va, &vb, &mut out) {
+            // (every lane had a value, the element function inlined)
         } else if let Some(f) = ops::fast_binary_partial(op, d) {
+            out.clear(); // (a lane needs the general rule: lane by lane)
             for i in 0..n {
                 let (x, y) = (at(&va, i), at(&vb, i));
                 out.push(match f(x, y) {
@@ -711,7 +724,7 @@ impl Instance<'_> {
             let buf = &self.bufs[b];
             let v = buf.cells[off].load(Ordering::Relaxed);
             out.push(if d == DType::Bool { (v != 0) as u64 } else { v });
-            inex[i] = buf.inexact[off].load(Ordering::Relaxed);
+            inex[i] = buf.inexact(off);
             run.push(b, off as u64, &mut self.log, make);
         }
         run.flush(&mut self.log, make);
@@ -780,14 +793,14 @@ impl Instance<'_> {
             let (b, off) = self.element(p, UbKind::OutOfBoundsStore, &what, e.span, shape, i)?;
             let buf = &self.bufs[b];
             let old = buf.cells[off].load(Ordering::Relaxed);
-            let old_ix = buf.inexact[off].load(Ordering::Relaxed);
+            let old_ix = buf.inexact(off);
             let new = ops::atomic_rmw(op, d, old, vals[i], cmps.as_ref().map(|c| c[i]));
             let id = contention::last_atomic_id(op);
-            let prev = buf.last_atomic[off].swap(id, Ordering::Relaxed);
+            let prev = buf.swap_last_atomic(off, id);
             let mixed = prev != 0 && prev != id;
             let ix = contention::order_dependent(op, d, old, new, old_ix, tv.inexact_at(i), mixed);
             buf.cells[off].store(new, Ordering::Relaxed);
-            buf.inexact[off].store(ix, Ordering::Relaxed);
+            buf.set_inexact(off, ix);
             let mut a = access(b, off as u64, true, e.span, self.lock());
             a.atomic = true;
             self.log.push(a);
@@ -844,10 +857,16 @@ impl Instance<'_> {
             len,
             ..access(b, start, true, span, lock)
         };
+        let flags = tv.inexact_flags();
+        let inexact_at = |i: usize| match &flags {
+            None => false,
+            Some(f) if f.len() == 1 => f[0],
+            Some(f) => f[i],
+        };
         for (i, b, off) in targets {
             let buf = &self.bufs[b];
             buf.cells[off].store(vals[i], Ordering::Relaxed);
-            buf.inexact[off].store(tv.inexact_at(i), Ordering::Relaxed);
+            buf.set_inexact(off, inexact_at(i));
             run.push(b, off as u64, &mut self.log, make);
         }
         run.flush(&mut self.log, make);
