@@ -2,7 +2,7 @@ import triton
 import triton.language as tl
 
 @triton.jit
-def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K,
+def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K: tl.constexpr,
                   BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
     pid_m = tl.program_id(0)
     pid_n = tl.program_id(1)
