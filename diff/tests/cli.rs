@@ -235,18 +235,20 @@ fn fuzz_killed_and_resumed_ends_like_one_run() {
         a
     };
     let mut child = ksem().args(args(Some(&dir))).spawn().unwrap();
-    // just past the first checkpoint (one every 2 s), well before the end
+    // just past the first checkpoint with programs done (one every 2 s;
+    // the first may still hold none), well before the end
+    let done = || -> Option<u64> {
+        let cp = std::fs::read_to_string(dir.join("checkpoint.json")).ok()?;
+        serde_json::from_str::<serde_json::Value>(&cp).ok()?["done"].as_u64()
+    };
     let t0 = std::time::Instant::now();
-    while !dir.join("checkpoint.json").exists() && t0.elapsed().as_secs() < 120 {
+    while done().unwrap_or(0) == 0 && t0.elapsed().as_secs() < 120 {
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
     std::thread::sleep(std::time::Duration::from_millis(300));
     child.kill().unwrap();
     child.wait().unwrap();
-    let cp = std::fs::read_to_string(dir.join("checkpoint.json")).expect("a checkpoint");
-    let done = serde_json::from_str::<serde_json::Value>(&cp).unwrap()["done"]
-        .as_u64()
-        .unwrap();
+    let done = done().expect("a checkpoint");
     assert!(done > 0 && done < 600, "killed at {done} of 600 programs");
     let mut resume = args(Some(&dir));
     resume.push("--resume".into());
