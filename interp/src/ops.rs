@@ -216,6 +216,25 @@ pub fn div_f32(a: u64, b: u64) -> u64 {
     canon32(f32_of(a) / f32_of(b))
 }
 
+/// `fast_int::$f::<W, S>($args)` for an integer dtype `$d` of W bits,
+/// signed when S (one monomorphised element function per dtype); `$other`
+/// for the rest.
+macro_rules! int_dispatch {
+    ($d:expr, $f:ident, ($($arg:expr),*), $other:expr) => {
+        match $d {
+            DType::I8 => fast_int::$f::<8, true>($($arg),*),
+            DType::I16 => fast_int::$f::<16, true>($($arg),*),
+            DType::I32 => fast_int::$f::<32, true>($($arg),*),
+            DType::I64 => fast_int::$f::<64, true>($($arg),*),
+            DType::U8 => fast_int::$f::<8, false>($($arg),*),
+            DType::U16 => fast_int::$f::<16, false>($($arg),*),
+            DType::U32 => fast_int::$f::<32, false>($($arg),*),
+            DType::U64 => fast_int::$f::<64, false>($($arg),*),
+            _ => $other,
+        }
+    };
+}
+
 /// Appends `f(a[i], b[i])` for every lane to `out`; an operand of one
 /// element stands for every lane. `f` is a type parameter, so a named
 /// element function inlines into the loop.
@@ -251,15 +270,7 @@ pub fn fast_binary_slices(op: BinOp, d: DType, a: &[u64], b: &[u64], out: &mut V
             BinOp::FDiv => map2(a, b, out, div_f32),
             _ => false,
         },
-        DType::I8 => fast_int::slices::<8, true>(op, a, b, out),
-        DType::I16 => fast_int::slices::<16, true>(op, a, b, out),
-        DType::I32 => fast_int::slices::<32, true>(op, a, b, out),
-        DType::I64 => fast_int::slices::<64, true>(op, a, b, out),
-        DType::U8 => fast_int::slices::<8, false>(op, a, b, out),
-        DType::U16 => fast_int::slices::<16, false>(op, a, b, out),
-        DType::U32 => fast_int::slices::<32, false>(op, a, b, out),
-        DType::U64 => fast_int::slices::<64, false>(op, a, b, out),
-        _ => false,
+        _ => int_dispatch!(d, slices, (op, a, b, out), false),
     };
     if inlined {
         return true;
@@ -307,38 +318,17 @@ pub fn fast_binary_partial_slices(
     if !(a.len() == b.len() || a.len() == 1 || b.len() == 1) {
         return false;
     }
-    match d {
-        DType::I8 => fast_int::partial_slices::<8, true>(op, a, b, out),
-        DType::I16 => fast_int::partial_slices::<16, true>(op, a, b, out),
-        DType::I32 => fast_int::partial_slices::<32, true>(op, a, b, out),
-        DType::I64 => fast_int::partial_slices::<64, true>(op, a, b, out),
-        DType::U8 => fast_int::partial_slices::<8, false>(op, a, b, out),
-        DType::U16 => fast_int::partial_slices::<16, false>(op, a, b, out),
-        DType::U32 => fast_int::partial_slices::<32, false>(op, a, b, out),
-        DType::U64 => fast_int::partial_slices::<64, false>(op, a, b, out),
-        _ => false,
-    }
+    int_dispatch!(d, partial_slices, (op, a, b, out), false)
 }
 
 /// A specialised element function for the hottest (op, dtype) pairs; it
 /// computes exactly what [`binary`] computes (no UB is possible for these).
 pub fn fast_binary(op: BinOp, d: DType) -> Option<fn(u64, u64) -> u64> {
-    fn i32_of(x: u64) -> i32 {
-        x as u32 as i32
-    }
     Some(match (op, d) {
         (BinOp::Add, DType::F32) => add_f32,
         (BinOp::Sub, DType::F32) => sub_f32,
         (BinOp::Mul, DType::F32) => mul_f32,
         (BinOp::FDiv, DType::F32) => div_f32,
-        (BinOp::Add, DType::I32) => |a, b| i32_of(a).wrapping_add(i32_of(b)) as u32 as u64,
-        (BinOp::Sub, DType::I32) => |a, b| i32_of(a).wrapping_sub(i32_of(b)) as u32 as u64,
-        (BinOp::Mul, DType::I32) => |a, b| i32_of(a).wrapping_mul(i32_of(b)) as u32 as u64,
-        (BinOp::Lt, DType::I32) => |a, b| (i32_of(a) < i32_of(b)) as u64,
-        (BinOp::Le, DType::I32) => |a, b| (i32_of(a) <= i32_of(b)) as u64,
-        (BinOp::Gt, DType::I32) => |a, b| (i32_of(a) > i32_of(b)) as u64,
-        (BinOp::Ge, DType::I32) => |a, b| (i32_of(a) >= i32_of(b)) as u64,
-        (BinOp::Eq, DType::I32) => |a, b| (a == b) as u64,
         (BinOp::LogicalAnd, DType::Bool) => |a, b| ((a != 0) && (b != 0)) as u64,
         (BinOp::Max(NanMode::Propagate), DType::F32) => {
             |a, b| fminmax(DType::F32, a, b, true, NanMode::Propagate)
@@ -352,15 +342,7 @@ pub fn fast_binary(op: BinOp, d: DType) -> Option<fn(u64, u64) -> u64> {
         (BinOp::Min(NanMode::Ignore), DType::F32) => {
             |a, b| fminmax(DType::F32, a, b, false, NanMode::Ignore)
         }
-        (op, DType::I8) => return fast_int::total::<8, true>(op),
-        (op, DType::I16) => return fast_int::total::<16, true>(op),
-        (op, DType::I32) => return fast_int::total::<32, true>(op),
-        (op, DType::I64) => return fast_int::total::<64, true>(op),
-        (op, DType::U8) => return fast_int::total::<8, false>(op),
-        (op, DType::U16) => return fast_int::total::<16, false>(op),
-        (op, DType::U32) => return fast_int::total::<32, false>(op),
-        (op, DType::U64) => return fast_int::total::<64, false>(op),
-        _ => return None,
+        _ => return int_dispatch!(d, total, (op), None),
     })
 }
 
@@ -368,17 +350,7 @@ pub fn fast_binary(op: BinOp, d: DType) -> Option<fn(u64, u64) -> u64> {
 /// what [`binary`] gives where that is a value, and `None` where [`binary`]
 /// itself must decide (the caller then asks it). Integer shifts.
 pub fn fast_binary_partial(op: BinOp, d: DType) -> Option<fn(u64, u64) -> Option<u64>> {
-    match d {
-        DType::I8 => fast_int::partial::<8, true>(op),
-        DType::I16 => fast_int::partial::<16, true>(op),
-        DType::I32 => fast_int::partial::<32, true>(op),
-        DType::I64 => fast_int::partial::<64, true>(op),
-        DType::U8 => fast_int::partial::<8, false>(op),
-        DType::U16 => fast_int::partial::<16, false>(op),
-        DType::U32 => fast_int::partial::<32, false>(op),
-        DType::U64 => fast_int::partial::<64, false>(op),
-        _ => None,
-    }
+    int_dispatch!(d, partial, (op), None)
 }
 
 /// Integer element functions of a `W`-bit dtype, signed when `S`, on the
