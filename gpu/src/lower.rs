@@ -1296,15 +1296,10 @@ impl<'a> Lower<'a> {
         self.line(&format!("KSEM_FOR({total}) {s}[KSEM_I] = {};", xv.at()), sp);
         self.sync(sp)?;
         let comb = binary_c(op, &arg.ty, d, &format!("{s}[ip]"), &format!("{s}[ic]"), sp)?;
-        let (first, step) = if reverse {
-            (format!("{}", (n.max(1) - 1) * inner), format!("-{inner}"))
-        } else {
-            ("0".to_string(), format!("{inner}"))
-        };
         self.line(
             &format!(
-                "KSEM_WORK({lines}) {{ int ip = (w / {inner}) * {} + w % {inner} + {first}; for (int k = 1; k < {n}; ++k) {{ const int ic = ip + ({step}); {s}[ic] = {comb}; ip = ic; }} }}",
-                n * inner
+                "{} {s}[ic] = {comb}; ip = ic; }} }}",
+                scan_walk(n, inner, lines, reverse)
             ),
             sp,
         );
@@ -1471,4 +1466,21 @@ impl<'a> Lower<'a> {
         self.sync(sp)?;
         Ok(out)
     }
+}
+
+/// The opening of a sequential scan (the order docs/semantics.md gives:
+/// first to last along the axis, last to first when `reverse`) over
+/// `lines` lines of `n` elements with `inner` elements after the axis:
+/// each work item walks one line, `ip` the position before and `ic` the
+/// current one. The caller writes the step, then `ip = ic; } }`.
+pub(crate) fn scan_walk(n: usize, inner: usize, lines: usize, reverse: bool) -> String {
+    let (first, step) = if reverse {
+        (format!("{}", (n.max(1) - 1) * inner), format!("-{inner}"))
+    } else {
+        ("0".to_string(), format!("{inner}"))
+    };
+    format!(
+        "KSEM_WORK({lines}) {{ int ip = (w / {inner}) * {} + w % {inner} + {first}; for (int k = 1; k < {n}; ++k) {{ const int ic = ip + ({step});",
+        n * inner
+    )
 }

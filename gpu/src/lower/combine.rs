@@ -133,18 +133,7 @@ impl Lower<'_> {
         let inner: usize = shape[axis + 1..].iter().product();
         let lines = shape.iter().product::<usize>().checked_div(n).unwrap_or(0);
         let s = self.combine_arrays(args, sp)?;
-        let (first, step) = if reverse {
-            (format!("{}", (n.max(1) - 1) * inner), format!("-{inner}"))
-        } else {
-            ("0".to_string(), format!("{inner}"))
-        };
-        self.line(
-            &format!(
-                "KSEM_WORK({lines}) {{ int ip = (w / {inner}) * {} + w % {inner} + {first}; for (int k = 1; k < {n}; ++k) {{ const int ic = ip + ({step});",
-                n * inner
-            ),
-            sp,
-        );
+        self.line(&super::scan_walk(n, inner, lines, reverse), sp);
         self.indent += 1;
         self.combine_step(c, args, &s, ("ip", "ic", "ic"), sp)?;
         self.line("ip = ic;", sp);

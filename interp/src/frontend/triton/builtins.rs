@@ -626,16 +626,11 @@ impl Elab<'_> {
             }
             "next_power_of_2" => {
                 // triton.next_power_of_2: a host helper Triton lets kernels
-                // call on compile-time ints (n - 1 with every lower bit set,
-                // plus 1: the smallest power of 2 >= n; 0 for n = 0)
+                // call on compile-time ints
                 let b = bind(name, &["n"], false, args, kwargs, span)?;
                 match b.req("n", span)? {
                     Value::Num(PyNum::Int(n)) => {
-                        let mut m = n - 1;
-                        for s in [1, 2, 4, 8, 16, 32] {
-                            m |= m >> s;
-                        }
-                        Ok(Value::Num(PyNum::Int(m + 1)))
+                        Ok(Value::Num(PyNum::Int(super::value::next_power_of_2(n))))
                     }
                     other => err(
                         span,

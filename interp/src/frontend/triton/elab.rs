@@ -150,22 +150,20 @@ impl<'m> Elab<'m> {
                 .iter()
                 .find(|(n, _)| *n == pname)
                 .map(|(_, c)| ArgSpec::Constexpr(c.clone()));
-            let from_config =
-                from_heuristic.or_else(|| chosen.as_ref().and_then(|c| c.arg(&pname)));
-            if from_config.is_some()
-                && launch.arg(&pname).is_some()
-                && heuristics.iter().all(|(n, _)| *n != pname)
-            {
+            let from_config = chosen.as_ref().and_then(|c| c.arg(&pname));
+            // a heuristic's value was checked against the launch's already
+            if from_heuristic.is_none() && from_config.is_some() && launch.arg(&pname).is_some() {
                 return Err(Diagnostic::new(
                     pspan,
                     format!("`{pname}` is set by the autotune config and by the launch (Triton: \"Conflicting meta-parameters\")"),
                 )
                 .with_help(format!("leave \"{pname}\" out of the launch, or pick another \"config\"")));
             }
+            let meta = from_heuristic.or(from_config);
             let p = self.bind_param(
                 &pname,
-                is_constexpr || from_config.is_some(),
-                from_config.as_ref().or(launch.arg(&pname)),
+                is_constexpr || meta.is_some(),
+                meta.as_ref().or(launch.arg(&pname)),
                 a.default.as_deref(),
                 pspan,
             )?;

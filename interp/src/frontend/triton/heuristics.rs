@@ -12,7 +12,7 @@
 
 use super::module::{constant_value, Module};
 use super::promote::PyNum;
-use super::value::{fold_binop, fold_cmp, Value};
+use super::value::{fold_binop, fold_cmp, next_power_of_2, Value};
 use crate::launch::{ArgSpec, ConstArg};
 use crate::span::{DResult, Diagnostic};
 use rustpython_parser::ast::{self, Expr};
@@ -345,12 +345,7 @@ impl Eval<'_> {
         };
         Ok(V::Num(match (name.as_str(), nums()?.as_slice()) {
             ("triton.next_power_of_2" | "next_power_of_2", [n]) => {
-                let n = int(*n, "triton.next_power_of_2")?;
-                let mut m = n - 1;
-                for s in [1, 2, 4, 8, 16, 32, 64] {
-                    m |= m >> s;
-                }
-                PyNum::Int(m + 1)
+                PyNum::Int(next_power_of_2(int(*n, "triton.next_power_of_2")?))
             }
             ("triton.cdiv" | "cdiv", [x, d]) => {
                 let (x, d) = (int(*x, "triton.cdiv")?, int(*d, "triton.cdiv")?);

@@ -167,6 +167,17 @@ fn py_fmod(x: f64, y: f64) -> f64 {
     }
 }
 
+/// `triton.next_power_of_2(n)` as Triton's host helper computes it: n - 1
+/// with the bits below its top one set by shifts up to 32, plus 1 (the
+/// smallest power of 2 >= n for n < 2^64; 0 for n = 0).
+pub fn next_power_of_2(n: i128) -> i128 {
+    let mut m = n - 1;
+    for s in [1, 2, 4, 8, 16, 32] {
+        m |= m >> s;
+    }
+    m + 1
+}
+
 /// Folds a binary operator on two Python numbers with Python's semantics.
 pub fn fold_binop(op: Operator, a: PyNum, b: PyNum) -> Result<PyNum, String> {
     use Operator::*;
