@@ -10,7 +10,6 @@
 use super::rng::Rng;
 use super::safe;
 use ksem_interp::dtype::DType;
-use ksem_interp::float::{self, Overflow, Rounding};
 use ksem_interp::launch::hex_bits;
 use serde_json::{json, Value as Json};
 
@@ -52,11 +51,7 @@ fn redraw(buf: &mut Json, rng: &mut Rng, finite_nan: bool) {
     };
     if let Some(bits) = obj.get_mut("bits").and_then(|b| b.as_array_mut()) {
         for b in bits.iter_mut() {
-            let mut x = safe::edge_bits(rng, d);
-            if finite_nan && d.is_float() && float::to_f64(d, x).is_nan() {
-                x = float::from_f64(d, 1.0, Rounding::NearestEven, Overflow::Infinity);
-            }
-            *b = json!(hex_bits(d, x));
+            *b = json!(hex_bits(d, safe::input_bits(rng, d, finite_nan)));
         }
     }
 }
@@ -64,6 +59,7 @@ fn redraw(buf: &mut Json, rng: &mut Rng, finite_nan: bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use ksem_interp::float;
 
     fn launch() -> Json {
         json!({"kernel": "k", "grid": [2], "args": {

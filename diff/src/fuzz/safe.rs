@@ -57,6 +57,18 @@ pub fn literal(rng: &mut Rng, d: DType) -> PyNum {
     PyNum::Int(*rng.pick(&ok))
 }
 
+/// An input element of dtype `d`: [`edge_bits`], with a NaN replaced by
+/// 1.0 where `finite_nan` (a real system is a backend: NaN payloads are a
+/// documented divergence, not a finding).
+pub fn input_bits(rng: &mut Rng, d: DType, finite_nan: bool) -> u64 {
+    let b = edge_bits(rng, d);
+    if finite_nan && d.is_float() && float::to_f64(d, b).is_nan() {
+        float::from_f64(d, 1.0, Rounding::NearestEven, Overflow::Infinity)
+    } else {
+        b
+    }
+}
+
 /// A bit pattern of dtype `d` biased to edge values: zeros, ±1, extremes,
 /// NaN, infinities, -0.0, subnormals.
 pub fn edge_bits(rng: &mut Rng, d: DType) -> u64 {

@@ -34,7 +34,6 @@ use super::gen::{Config, Program};
 use super::rng::Rng;
 use super::safe;
 use ksem_interp::dtype::DType;
-use ksem_interp::float::{self, Overflow, Rounding};
 use ksem_interp::frontend::triton::elab::Elab;
 use ksem_interp::frontend::triton::promote::PyNum;
 use ksem_interp::frontend::triton::value::Value;
@@ -185,14 +184,10 @@ impl<'c> Gen<'c> {
     fn input_spec(&mut self, d: DType, total: usize) -> Json {
         let bits: Vec<Json> = (0..total)
             .map(|_| {
-                let b = safe::edge_bits(&mut self.rng, d);
-                let nan = d.is_float() && float::to_f64(d, b).is_nan();
-                let b = if nan && self.cfg.real_peer {
-                    float::from_f64(d, 1.0, Rounding::NearestEven, Overflow::Infinity)
-                } else {
-                    b
-                };
-                json!(hex_bits(d, b))
+                json!(hex_bits(
+                    d,
+                    safe::input_bits(&mut self.rng, d, self.cfg.real_peer)
+                ))
             })
             .collect();
         json!({"buffer": {"dtype": d.json_name(), "bits": bits}})
