@@ -139,6 +139,10 @@ enum Cmd {
         /// --count is the whole campaign's, --time this run's.
         #[arg(long, requires = "out")]
         resume: bool,
+        /// How often --out's progress line and checkpoint are written
+        /// (e.g. 500ms, 2s, 1m); a shorter period loses less to a kill.
+        #[arg(long, default_value = "2s", requires = "out")]
+        checkpoint_every: String,
         /// Keep mismatches as found, without reducing them.
         #[arg(long)]
         no_reduce: bool,
@@ -418,6 +422,7 @@ fn dispatch(cmd: Cmd) -> Result<ExitCode, Error> {
             jobs,
             out,
             resume,
+            checkpoint_every,
             no_reduce,
             dialect,
             shard,
@@ -456,6 +461,7 @@ fn dispatch(cmd: Cmd) -> Result<ExitCode, Error> {
                 devices: check_devices(devices, backends)?,
                 resume: None,
                 inputs,
+                checkpoint_every: parse_duration(&checkpoint_every).map_err(usage)?,
             };
             if resume {
                 let dir = o.out.as_deref().expect("clap requires --out");
@@ -710,6 +716,7 @@ fn parse_shard(s: &str) -> Result<(u64, u64), String> {
 
 fn parse_duration(s: &str) -> Result<std::time::Duration, String> {
     let (num, mult) = match s.chars().last() {
+        Some('s') if s.ends_with("ms") => (&s[..s.len() - 2], 1e-3),
         Some('s') => (&s[..s.len() - 1], 1.0),
         Some('m') => (&s[..s.len() - 1], 60.0),
         Some('h') => (&s[..s.len() - 1], 3600.0),
@@ -717,7 +724,9 @@ fn parse_duration(s: &str) -> Result<std::time::Duration, String> {
     };
     let v: f64 = num
         .parse()
-        .map_err(|_| format!("bad duration {s:?} (use e.g. 60s, 2m)"))?;
+        .ok()
+        .filter(|v: &f64| v.is_finite() && *v >= 0.0 && v * mult < 1e9)
+        .ok_or_else(|| format!("bad duration {s:?} (use e.g. 500ms, 60s, 2m)"))?;
     Ok(std::time::Duration::from_secs_f64(v * mult))
 }
 

@@ -234,18 +234,20 @@ fn fuzz_killed_and_resumed_ends_like_one_run() {
         }
         a
     };
-    let mut child = ksem().args(args(Some(&dir))).spawn().unwrap();
-    // just past the first checkpoint with programs done (one every 2 s;
-    // the first may still hold none), well before the end
+    // a checkpoint every 10 ms: killed at the first that holds programs,
+    // the campaign is far from its end on any machine (600 programs take
+    // seconds; the default 2 s period let a fast one finish first)
+    let mut first = args(Some(&dir));
+    first.extend(["--checkpoint-every".into(), "10ms".into()]);
+    let mut child = ksem().args(first).spawn().unwrap();
     let done = || -> Option<u64> {
         let cp = std::fs::read_to_string(dir.join("checkpoint.json")).ok()?;
         serde_json::from_str::<serde_json::Value>(&cp).ok()?["done"].as_u64()
     };
     let t0 = std::time::Instant::now();
     while done().unwrap_or(0) == 0 && t0.elapsed().as_secs() < 120 {
-        std::thread::sleep(std::time::Duration::from_millis(50));
+        std::thread::sleep(std::time::Duration::from_millis(2));
     }
-    std::thread::sleep(std::time::Duration::from_millis(300));
     child.kill().unwrap();
     child.wait().unwrap();
     let done = done().expect("a checkpoint");

@@ -1,6 +1,6 @@
 //! What `ksem fuzz --out DIR` records about the campaign itself, beside its
 //! findings: `DIR/progress.jsonl`, one line `{"t", "programs", "mismatches"}`
-//! every few seconds (elapsed seconds, programs checked and mismatches so
+//! every `--checkpoint-every` (2 s unless told; elapsed seconds, programs checked and mismatches so
 //! far), and `DIR/summary.json`, the summary line the command prints.
 //! `ksem report` plots the first and tabulates the second.
 
@@ -13,21 +13,20 @@ use std::path::{Path, PathBuf};
 pub const PROGRESS_FILE: &str = "progress.jsonl";
 /// The file of the summary in a campaign directory.
 pub const SUMMARY_FILE: &str = "summary.json";
-/// Seconds between two progress lines.
-pub const INTERVAL_S: f64 = 2.0;
-
 /// The progress log of one campaign directory.
 pub struct ProgressLog {
     dir: PathBuf,
     file: Option<std::fs::File>,
     /// The last line written: elapsed seconds and programs.
     last: Option<(f64, u64)>,
+    /// Seconds between two progress lines.
+    interval_s: f64,
 }
 
 impl ProgressLog {
     /// Starts `dir/progress.jsonl` afresh with a line at time 0 (a campaign
     /// that cannot write it still runs: the log is best-effort).
-    pub fn create(dir: &Path) -> ProgressLog {
+    pub fn create(dir: &Path, every: std::time::Duration) -> ProgressLog {
         let file = std::fs::create_dir_all(dir)
             .and_then(|_| std::fs::File::create(dir.join(PROGRESS_FILE)))
             .ok();
@@ -35,6 +34,7 @@ impl ProgressLog {
             dir: dir.to_path_buf(),
             file,
             last: None,
+            interval_s: every.as_secs_f64(),
         };
         log.line(0.0, 0, 0);
         log
@@ -42,7 +42,7 @@ impl ProgressLog {
 
     /// Goes on with `dir/progress.jsonl` of a resumed campaign, whose
     /// counts and time continue from `s`.
-    pub fn append(dir: &Path, s: &Summary) -> ProgressLog {
+    pub fn append(dir: &Path, s: &Summary, every: std::time::Duration) -> ProgressLog {
         let file = std::fs::OpenOptions::new()
             .create(true)
             .append(true)
@@ -52,13 +52,16 @@ impl ProgressLog {
             dir: dir.to_path_buf(),
             file,
             last: Some((s.seconds, s.programs)),
+            interval_s: every.as_secs_f64(),
         }
     }
 
     /// Records the running summary when the last line is older than
-    /// `INTERVAL_S`; true when it wrote one.
+    /// the interval; true when it wrote one.
     pub fn record(&mut self, s: &Summary) -> bool {
-        let due = self.last.is_none_or(|(t, _)| s.seconds - t >= INTERVAL_S);
+        let due = self
+            .last
+            .is_none_or(|(t, _)| s.seconds - t >= self.interval_s);
         if due {
             self.line(s.seconds, s.programs, s.mismatches);
         }

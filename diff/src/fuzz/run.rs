@@ -43,6 +43,8 @@ pub struct Options {
     /// the program's own launch and `inputs - 1` others over the same
     /// compiled kernel ([`super::inputs`]).
     pub inputs: u32,
+    /// How often the progress log and checkpoint in `out` are written.
+    pub checkpoint_every: Duration,
 }
 
 /// One worker, no limits, interp against itself, no output, the whole
@@ -62,6 +64,7 @@ impl Default for Options {
             devices: vec![0],
             resume: None,
             inputs: 1,
+            checkpoint_every: Duration::from_secs(2),
         }
     }
 }
@@ -318,9 +321,9 @@ pub fn campaign(o: &Options, on_group: impl FnMut(&Summary) + Send) -> Summary {
     let offset = resumed.summary.seconds;
     let log = o.out.as_deref().map(|d| {
         if o.resume.is_some() {
-            super::log::ProgressLog::append(d, &resumed.summary)
+            super::log::ProgressLog::append(d, &resumed.summary, o.checkpoint_every)
         } else {
-            super::log::ProgressLog::create(d)
+            super::log::ProgressLog::create(d, o.checkpoint_every)
         }
     });
     let shared = Mutex::new(Shared {
