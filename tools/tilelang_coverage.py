@@ -118,7 +118,7 @@ OVERRIDES = {
         "factory": {"kv_block_size": 32, "topk": 4}},
     # the example's own configuration (32 x 32 threads)
     "gemv/example_gemv.py:splitk_gemv": {"factory": {"reduce_threads": 32}},
-    "gemv/example_gemv.py:splitk_gemv_vectorized": {"factory": {"BLOCK_N": 2, "reduce_threads": 32}},
+    "gemv/example_gemv.py:splitk_gemv_vectorized": {"factory": {"BLOCK_N": 2, "reduce_threads": 8}},  # BLOCK_K = 8 * 8 = K
     "gemv/example_gemv.py:splitk_gemv_vectorized_tvm": {"factory": {"BLOCK_N": 2, "reduce_threads": 32}},
 }
 

@@ -1005,7 +1005,11 @@ impl<'m> Elab<'m> {
             }
             "ieee_add" | "ieee_sub" | "ieee_mul" | "ieee_fdiv" | "ieee_fsqrt" | "ieee_frcp"
             | "ieee_fmaf" | "ieee_frsqrt" => self.ieee(f, c, span),
+            "get_thread_binding" | "thread_binding" => self.thread_binding(f, c, span),
             "alloc_shared" | "alloc_fragment" | "alloc_local" => {
+                if f == "alloc_fragment" {
+                    self.block_level_op("T.alloc_fragment", span)?;
+                }
                 let (shape, d) = self.shape_and_dtype(c, &format!("T.{f}"), None, span)?;
                 let space = if f == "alloc_shared" {
                     AddrSpace::Shared

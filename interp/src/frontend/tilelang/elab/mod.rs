@@ -1,5 +1,7 @@
 //! Elaboration of one TileLang `@T.prim_func` into the IR: a SIMT program
-//! whose blocks have one thread each (the module documentation says why).
+//! whose blocks have one thread each (the module documentation says why),
+//! or the block's `threads` threads once the kernel binds a thread index
+//! (`threads.rs`).
 //!
 //! Typing is TVM's, measured (`types.rs`): a Python int literal is int32
 //! (int64 where it does not fit), a float literal float32; mixed operands
@@ -25,6 +27,7 @@ mod eager;
 mod expr;
 mod im2col;
 mod stmt;
+mod threads;
 mod tile_ops;
 mod views;
 
@@ -102,6 +105,11 @@ pub struct Elab<'m> {
     symbols: Vec<String>,
     /// The launch's values of the scalar arguments.
     launch_scalars: HashMap<String, Const>,
+    /// The kernel has per-thread code (a thread binding, `threads.rs`): it
+    /// runs on the block's `threads` threads, not one.
+    per_thread: bool,
+    /// The first block-level operation, while no thread is bound yet.
+    tile_op_at: Option<Span>,
 }
 
 impl<'m> Elab<'m> {
@@ -134,6 +142,8 @@ impl<'m> Elab<'m> {
             fresh: Vec::new(),
             symbols: Vec::new(),
             launch_scalars: HashMap::new(),
+            per_thread: false,
+            tile_op_at: None,
         }
     }
 
@@ -195,12 +205,18 @@ impl<'m> Elab<'m> {
         };
         // the launch may give grid and block; they must agree with T.Kernel
         let (grid, _) = crate::frontend::geometry(launch, Some(grid), self.threads)?;
-        let body = self.blocks.pop().expect("the kernel's block");
+        let mut body = self.blocks.pop().expect("the kernel's block");
+        let mut block = [1, 1, 1];
+        if self.per_thread {
+            let (threads, kspan) = self.threads.expect("a thread binding needs T.Kernel");
+            block = threads;
+            body = threads::implicit_syncs(body, &self.arrays, kspan);
+        }
         Ok(Kernel {
             name: name.to_string(),
             model: Model::Simt,
             grid,
-            block: [1, 1, 1],
+            block,
             params: self.params,
             fresh: self.fresh,
             arrays: self.arrays,

@@ -544,7 +544,9 @@ impl<'m> Elab<'m> {
             .map(|a| self.expr(a))
             .collect::<DResult<_>>()?;
         match kind {
-            "serial" | "unroll" | "Pipelined" => {
+            // T.vectorized runs as T.serial: vectorising a loop of
+            // independent iterations does not change what it computes
+            "serial" | "unroll" | "Pipelined" | "vectorized" => {
                 let mut a = args;
                 if kind == "Pipelined" && a.len() > 2 {
                     return err(
@@ -601,6 +603,9 @@ impl<'m> Elab<'m> {
             _ if fname == "range" => LoopKind::Range,
             _ => LoopKind::Serial,
         };
+        if kind == LoopKind::Parallel {
+            self.block_level_op("T.Parallel", span)?;
+        }
         let mut assigned = Vec::new();
         assigned_names(&f.body, &mut assigned);
         self.for_with(

@@ -61,6 +61,9 @@ impl<'m> Elab<'m> {
                 }
                 let src = self.region_arg(&c.args[0])?;
                 let dst = self.region_arg(&c.args[1])?;
+                if dst.buf.space != AddrSpace::Local {
+                    self.block_level_op("T.copy into shared or global memory", span)?;
+                }
                 self.copy(src, dst, span)?;
                 Ok(Some(()))
             }
@@ -72,17 +75,23 @@ impl<'m> Elab<'m> {
             // register-count directives only set PTX's setmaxnreg)
             "use_swizzle"
             | "annotate_layout"
-            | "sync_threads"
             | "annotate_padding"
             | "no_set_max_nreg"
             | "disable_warp_group_reg_alloc"
             | "set_max_nreg" => Ok(Some(())),
+            "sync_threads" => {
+                self.sync_threads(c, span)?;
+                Ok(Some(()))
+            }
             "fill" | "clear" => {
                 let n = if f == "fill" { 2 } else { 1 };
                 if c.args.len() != n {
                     return err(span, format!("T.{f} takes {n} argument(s)"));
                 }
                 let dst = self.region_arg(&c.args[0])?;
+                if dst.buf.space != AddrSpace::Local {
+                    self.block_level_op(&format!("T.{f} of shared or global memory"), span)?;
+                }
                 let v = if f == "fill" {
                     self.expr(&c.args[1])?
                 } else {
@@ -105,14 +114,17 @@ impl<'m> Elab<'m> {
                 Ok(Some(()))
             }
             "reduce_sum" | "reduce_max" | "reduce_min" | "reduce_abssum" | "reduce_absmax" => {
+                self.block_level_op(&format!("T.{f}"), span)?;
                 self.reduce(f, c, span)?;
                 Ok(Some(()))
             }
             "gemm" => {
+                self.block_level_op("T.gemm", span)?;
                 self.gemm(c, span)?;
                 Ok(Some(()))
             }
             "im2col" | "c2d_im2col" => {
+                self.block_level_op(&format!("T.{f}"), span)?;
                 self.im2col(c, span)?;
                 Ok(Some(()))
             }
