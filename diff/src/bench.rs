@@ -178,44 +178,77 @@ pub fn run(opts: &BenchOptions) -> Result<(), String> {
     Ok(())
 }
 
-/// The lowered vector add on the GPU: its time and bandwidth against a
-/// device-to-device copy moving the same bytes, and a check of its result
-/// against the interpreter.
-pub fn run_gpu(repeat: u32) -> Result<(), String> {
-    let text = std::fs::read_to_string("tools/bench/vector_add.json")
-        .map_err(|e| format!("tools/bench/vector_add.json: {e}"))?;
-    let l = parse_launch(&text)?;
-    let k = ksem_interp::elaborate_source(
-        "vector_add.py",
-        include_str!("../../tools/bench/vector_add.py"),
-        &l,
-        None,
-    )
-    .map_err(|e| e.render())?;
-    let lowered = ksem_gpu::lower::lower(&k).map_err(|e| e.to_string())?;
-    let (r, ms) = ksem_gpu::cuda::time(&lowered, &l, &k.name, repeat).map_err(|e| e.to_string())?;
-    let reference =
-        ksem_interp::eval::run(&k, &l, &RunOptions::default()).map_err(|d| d.message)?;
-    let same = r
-        .buffers
-        .iter()
-        .zip(&reference.buffers)
-        .all(|(a, b)| a.bits == b.bits);
-    let n = 1u64 << 24;
-    let bytes = 3 * 4 * n; // two loads and one store per element
-    let copy_ms =
-        ksem_gpu::cuda::time_copy((bytes / 2) as usize, repeat).map_err(|e| e.to_string())?;
+/// Bytes one launch of a memory-bound benchmark kernel moves: vector add
+/// reads two buffers and writes one; softmax and layer norm read each
+/// element once and write it once (layer norm's weight and bias rows are
+/// negligible beside the 4096 × 1024 input).
+fn bytes_moved(name: &str, elements: u64) -> u64 {
+    match name {
+        "vector_add" => 3 * 4 * elements,
+        _ => 2 * 4 * elements,
+    }
+}
+
+/// The lowered benchmark kernels on the GPU (vector add, softmax, layer
+/// norm; `only` picks some): each one's time and bandwidth, and its
+/// result checked against the interpreter (bit for bit, or within the
+/// bound of approximate math); then a device-to-device copy moving vector
+/// add's bytes, the bandwidth a memory-bound kernel can reach. Real
+/// Triton's times for the same files come from `tools/triton_run.py
+/// --time` (docs/gpu-findings.md).
+pub fn run_gpu(repeat: u32, only: &[String]) -> Result<(), String> {
     let gbps = |b: u64, ms: f64| b as f64 / (ms * 1e-3) / 1e9;
-    println!("gpu vector_add[2^24 x float32] (lowered, {} threads/block): {ms:.4} ms = {:.0} GB/s; bits equal to interp: {same}", ksem_gpu::cuda::CUDA_THREADS, gbps(bytes, ms));
-    println!(
-        "gpu device-to-device copy of {} MiB (same {} MiB moved): {copy_ms:.4} ms = {:.0} GB/s",
-        (bytes / 2) >> 20,
-        bytes >> 20,
-        gbps(bytes, copy_ms)
-    );
-    println!(
-        "lowered vector_add bandwidth / copy bandwidth = {:.1}%",
-        copy_ms / ms * 100.0
-    );
+    let mut add_ms = None;
+    for c in cases() {
+        let wanted = only.is_empty() || only.iter().any(|o| o == c.name);
+        if !wanted || !matches!(c.name, "vector_add" | "softmax" | "layer_norm") {
+            continue;
+        }
+        let l = parse_launch(c.launch)?;
+        let k = ksem_interp::elaborate_source(&format!("{}.py", c.name), c.source, &l, None)
+            .map_err(|e| e.render())?;
+        let lowered = ksem_gpu::lower::lower(&k).map_err(|e| e.to_string())?;
+        let (r, ms) =
+            ksem_gpu::cuda::time(&lowered, &l, &k.name, repeat).map_err(|e| e.to_string())?;
+        let reference =
+            ksem_interp::eval::run(&k, &l, &RunOptions::default()).map_err(|d| d.message)?;
+        let cmp = ksem_interp::compare::compare(&reference, &r, 0);
+        let exact = r
+            .buffers
+            .iter()
+            .zip(&reference.buffers)
+            .all(|(a, b)| a.bits == b.bits);
+        let agreement = match (exact, cmp.is_match()) {
+            (true, _) => "bit for bit".to_string(),
+            (false, true) => "within the bound of approximate math".to_string(),
+            (false, false) => format!("DIFFERS: {:?} {:?}", cmp.counts, cmp.problems),
+        };
+        let bytes = bytes_moved(c.name, c.work);
+        println!(
+            "gpu {} ({} {}, lowered, {} threads/block): {ms:.4} ms = {:.0} GB/s; agrees with interp {agreement}",
+            c.name,
+            c.work,
+            c.unit,
+            ksem_gpu::cuda::CUDA_THREADS,
+            gbps(bytes, ms)
+        );
+        if c.name == "vector_add" {
+            add_ms = Some((ms, bytes));
+        }
+    }
+    if let Some((ms, bytes)) = add_ms {
+        let copy_ms =
+            ksem_gpu::cuda::time_copy((bytes / 2) as usize, repeat).map_err(|e| e.to_string())?;
+        println!(
+            "gpu device-to-device copy of {} MiB (same {} MiB moved): {copy_ms:.4} ms = {:.0} GB/s",
+            (bytes / 2) >> 20,
+            bytes >> 20,
+            gbps(bytes, copy_ms)
+        );
+        println!(
+            "lowered vector_add bandwidth / copy bandwidth = {:.1}%",
+            copy_ms / ms * 100.0
+        );
+    }
     Ok(())
 }

@@ -245,7 +245,7 @@ enum Cmd {
         /// Timed Triton interpreter launches per kernel (after one untimed).
         #[arg(long, default_value_t = 1)]
         peer_runs: usize,
-        /// Benchmark the lowered vector add on the GPU instead (run from the repository root).
+        /// Benchmark the lowered vector add, softmax and layer norm on the GPU instead (with --only: some of them), checked against the interpreter.
         #[arg(long)]
         gpu: bool,
     },
@@ -635,7 +635,7 @@ fn dispatch(cmd: Cmd) -> Result<ExitCode, Error> {
             gpu,
         } => {
             if gpu {
-                bench::run_gpu(100).map_err(usage)?;
+                bench::run_gpu(100, &only).map_err(usage)?;
             } else {
                 bench::run(&bench::BenchOptions {
                     repeat,
