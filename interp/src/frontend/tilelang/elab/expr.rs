@@ -801,9 +801,9 @@ impl<'m> Elab<'m> {
                         }
                     }
                     // a host function on compile-time values (`tilelang.cdiv`, `math.ceil`)
-                    _ => match self.py_value(&ast::Expr::Call(c.clone())) {
-                        Ok(v) => Ok(Val::Py(v)),
-                        Err(_) => err(
+                    _ => match self.py_value_if_known(&ast::Expr::Call(c.clone()))? {
+                        Some(v) => Ok(Val::Py(v)),
+                        None => err(
                             span,
                             format!(
                                 "`{}` is not callable in a TileLang kernel",

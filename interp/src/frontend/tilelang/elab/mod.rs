@@ -116,7 +116,13 @@ impl<'m> Elab<'m> {
             env.insert(h.clone(), Val::Helper(h.clone()));
         }
         // host modules whose functions run on compile-time values
-        for p in m.package.iter().map(String::as_str).chain(["math"]) {
+        for p in m
+            .package
+            .iter()
+            .map(String::as_str)
+            .chain(["math"])
+            .chain(consts::device_query_modules(m))
+        {
             env.entry(p.to_string()).or_insert(Val::Path(p.to_string()));
         }
         Elab {
@@ -394,37 +400,58 @@ impl<'m> Elab<'m> {
         }
     }
 
-    /// A compile-time value of `e`, with `e`'s span on the error.
-    fn py_value(&self, e: &ast::Expr) -> DResult<Const> {
-        let consts: HashMap<String, Const> = self
-            .env
+    /// The compile-time names the elaborator sees.
+    fn py_env(&self) -> HashMap<String, Const> {
+        self.env
             .iter()
             .filter_map(|(k, v)| match v {
                 Val::Py(c) => Some((k.clone(), c.clone())),
                 _ => None,
             })
-            .collect();
-        consts::eval(&self.m.lang, &consts, e).map_err(|d| Diagnostic {
-            span: self.span(e),
-            ..d
-        })
+            .collect()
+    }
+
+    /// An error of [`consts::eval`] on `e`, at `e` unless it names its own place.
+    fn located(&self, e: &ast::Expr, d: Diagnostic) -> Diagnostic {
+        match consts::is_located(&d) {
+            true => d,
+            false => Diagnostic {
+                span: self.span(e),
+                ..d
+            },
+        }
+    }
+
+    /// The compile-time value of `e` where it has one (`Ok(None)` where
+    /// not); an error only where host code cannot run as written.
+    fn py_value_if_known(&self, e: &ast::Expr) -> DResult<Option<Const>> {
+        match consts::eval(self.m, &self.py_env(), e) {
+            Ok(c) => Ok(Some(c)),
+            Err(d) if consts::is_located(&d) => Err(d),
+            Err(_) => Ok(None),
+        }
+    }
+
+    /// Why `e`, which must be known at compile time, is not: host code that
+    /// fails as written (a device ksem's target does not have), else `msg`
+    /// at `e`.
+    pub(super) fn not_known(&self, e: &ast::Expr, msg: &str) -> Diagnostic {
+        if let Err(d) = self.py_value_if_known(e) {
+            return d;
+        }
+        Diagnostic::new(self.span(e), msg)
+    }
+
+    /// A compile-time value of `e`, with `e`'s span on the error.
+    fn py_value(&self, e: &ast::Expr) -> DResult<Const> {
+        consts::eval(self.m, &self.py_env(), e).map_err(|d| self.located(e, d))
     }
 
     /// The value of `e` with the scalar arguments taking the launch's values.
     fn py_value_at_launch(&self, e: &ast::Expr) -> DResult<Const> {
-        let mut consts: HashMap<String, Const> = self
-            .env
-            .iter()
-            .filter_map(|(k, v)| match v {
-                Val::Py(c) => Some((k.clone(), c.clone())),
-                _ => None,
-            })
-            .collect();
+        let mut consts = self.py_env();
         consts.extend(self.launch_scalars.clone());
-        consts::eval(&self.m.lang, &consts, e).map_err(|d| Diagnostic {
-            span: self.span(e),
-            ..d
-        })
+        consts::eval(self.m, &consts, e).map_err(|d| self.located(e, d))
     }
 
     /// A shape: a tuple (or one value) of compile-time non-negative ints.

@@ -1,0 +1,293 @@
+//! TileLang kernels whose compile-time values come from host code: the
+//! device queries (`driver.get_num_sms()`, `torch.cuda.get_device_capability()`)
+//! answered from the launch's `"target"` (by default an H100 SXM), host
+//! helper functions called on constants.
+
+use ksem_interp::launch::{parse_launch, Launch, RunResult, Target};
+use ksem_tests::*;
+use serde_json::{json, Value as Json};
+
+/// A TileLang module importing the carver's driver and torch, then `rest`.
+fn module(rest: &str) -> String {
+    format!(
+        "import torch\nimport tilelang\nimport tilelang.language as T\nfrom tilelang.carver.arch import driver\n\n{rest}"
+    )
+}
+
+/// A launch of kernel `kernel` with `args` and, where given, `target`.
+fn launch_of(kernel: &str, args: Json, target: Option<Json>) -> Launch {
+    let mut l = json!({"kernel": kernel, "args": args});
+    if let Some(t) = target {
+        l["target"] = t;
+    }
+    let text = l.to_string();
+    parse_launch(&text).unwrap_or_else(|e| panic!("{e}\n{text}"))
+}
+
+fn ints(r: &RunResult, name: &str) -> Vec<i64> {
+    let b = r.buffers.iter().find(|b| b.name == name).expect("buffer");
+    b.bits.iter().map(|&x| x as u32 as i32 as i64).collect()
+}
+
+/// A factory whose kernel writes `value` (host code of the factory,
+/// evaluated before the kernel) to C[0].
+fn factory_writing(host: &str, value: &str) -> String {
+    module(&format!(
+        "{host}\n\ndef make():\n    v = {value}\n\n    @T.prim_func\n    def main(C: T.Tensor((1,), \"int32\")):\n        with T.Kernel(1, threads=1) as bx:\n            C[0] = v\n\n    return main\n"
+    ))
+}
+
+/// C[0] of `factory_writing(host, value)` under `target`.
+fn written(host: &str, value: &str, target: Option<Json>) -> i64 {
+    let src = factory_writing(host, value);
+    let l = launch_of("make", json!({"C": zeros("int32", 1)}), target);
+    ints(&run_clean(&src, &l), "C")[0]
+}
+
+#[test]
+fn the_default_target_is_an_h100_sxm() {
+    // NVIDIA's H100 SXM5: 132 SMs, compute capability 9.0 (the PCIe card
+    // has 114): what a launch without "target" describes
+    let l = parse_launch(r#"{"args": {}}"#).unwrap();
+    assert_eq!(
+        l.target,
+        Target {
+            num_sms: 132,
+            capability: (9, 0)
+        }
+    );
+    assert_eq!(written("", "driver.get_num_sms()", None), 132);
+    assert_eq!(
+        written(
+            "",
+            "torch.cuda.get_device_capability()[0] * 10 + torch.cuda.get_device_capability()[1]",
+            None
+        ),
+        90
+    );
+}
+
+#[test]
+fn get_num_sms_is_the_launch_targets() {
+    assert_eq!(
+        written("", "driver.get_num_sms()", Some(json!({"num_sms": 7}))),
+        7
+    );
+    // device 0, by position or by name, is the target
+    assert_eq!(
+        written("", "driver.get_num_sms(0)", Some(json!({"num_sms": 9}))),
+        9
+    );
+    assert_eq!(
+        written(
+            "",
+            "driver.get_num_sms(device_id=0)",
+            Some(json!({"num_sms": 11}))
+        ),
+        11
+    );
+    // a key left out keeps the default's value
+    assert_eq!(
+        written(
+            "",
+            "driver.get_num_sms()",
+            Some(json!({"capability": [8, 0]}))
+        ),
+        132
+    );
+}
+
+#[test]
+fn a_grid_of_num_sms_blocks_is_the_targets() {
+    // the persistent-kernel pattern: one block per SM
+    let src = module(
+        "def make():\n    sm_num = driver.get_num_sms()\n\n    @T.prim_func\n    def main(C: T.Tensor((5,), \"int32\")):\n        with T.Kernel(sm_num, threads=1) as bx:\n            C[bx] = bx + 1\n\n    return main\n",
+    );
+    let l = launch_of(
+        "make",
+        json!({"C": zeros("int32", 5)}),
+        Some(json!({"num_sms": 5})),
+    );
+    assert_eq!(elaborate(&src, &l).unwrap().grid, [5, 1, 1]);
+    assert_eq!(ints(&run_clean(&src, &l), "C"), vec![1, 2, 3, 4, 5]);
+    // the default target's 132 blocks
+    let l = launch_of("make", json!({"C": zeros("int32", 5)}), None);
+    assert_eq!(elaborate(&src, &l).unwrap().grid, [132, 1, 1]);
+}
+
+#[test]
+fn an_eager_kernels_prologue_asks_the_target_too() {
+    let src = module(
+        "@tilelang.jit\ndef count(C):\n    C: T.Tensor((2,), \"int32\")\n    sm_num = driver.get_num_sms()\n    major, minor = torch.cuda.get_device_capability()\n\n    with T.Kernel(1, threads=1) as bx:\n        C[0] = sm_num\n        C[1] = major * 10 + minor\n",
+    );
+    let l = launch_of(
+        "count",
+        json!({"C": zeros("int32", 2)}),
+        Some(json!({"num_sms": 78, "capability": [12, 1]})),
+    );
+    assert_eq!(ints(&run_clean(&src, &l), "C"), vec![78, 121]);
+}
+
+/// The attention-sink examples' `get_bwd_configs()`: a host helper that
+/// picks block sizes and threads from the device's compute capability.
+const BWD_CONFIGS: &str = "def get_bwd_configs():\n    sm_major, sm_minor = torch.cuda.get_device_capability()\n    sm_version = sm_major * 10 + sm_minor\n    if sm_version == 80:\n        return 64, 32, 1, 128\n    else:\n        return 128, 32, 2, 256";
+
+#[test]
+fn a_host_helper_runs_on_the_targets_capability() {
+    // default 9.0: sm_version 90, the else branch
+    assert_eq!(written(BWD_CONFIGS, "get_bwd_configs()[3]", None), 256);
+    assert_eq!(
+        written(
+            BWD_CONFIGS,
+            "get_bwd_configs()[3]",
+            Some(json!({"capability": [8, 0]}))
+        ),
+        128
+    );
+    // the helper's value decides T.Kernel's threads
+    let src = module(&format!(
+        "{BWD_CONFIGS}\n\n\ndef make():\n    block_M, block_N, num_stages, threads = get_bwd_configs()\n\n    @T.prim_func\n    def main(C: T.Tensor((1,), \"int32\")):\n        with T.Kernel(1, threads=threads) as bx:\n            C[0] = block_M\n\n    return main\n"
+    ));
+    let l = launch_of(
+        "make",
+        json!({"C": zeros("int32", 1)}),
+        Some(json!({"capability": [8, 0]})),
+    );
+    assert_eq!(ints(&run_clean(&src, &l), "C"), vec![64]);
+    // a launch's "block" must agree with `threads`: 128 on 8.0, 256 on 9.0
+    let with_block = |target: Json| {
+        let text = json!({"kernel": "make", "block": [128], "target": target,
+            "args": {"C": zeros("int32", 1)}})
+        .to_string();
+        elaborate(&src, &parse_launch(&text).unwrap())
+    };
+    assert!(with_block(json!({"capability": [8, 0]})).is_ok());
+    assert!(with_block(json!({"capability": [9, 0]})).is_err());
+}
+
+#[test]
+fn host_helpers_bind_arguments_as_python_does() {
+    let helper = "def cfg(a, b=3, *, c=10):\n    \"\"\"a docstring\"\"\"\n    x = a * b\n    x += c\n    return x";
+    // positional, default, keyword-only
+    assert_eq!(written(helper, "cfg(2)", None), 16);
+    assert_eq!(written(helper, "cfg(2, 5)", None), 20);
+    assert_eq!(written(helper, "cfg(2, c=1)", None), 7);
+    assert_eq!(written(helper, "cfg(b=4, a=1)", None), 14);
+    // a helper that returns nothing returns None: `None or 5`
+    assert_eq!(
+        written("def nothing():\n    pass", "nothing() or 5", None),
+        5
+    );
+    // a helper reads module constants
+    assert_eq!(
+        written(
+            "BASE = 40\n\ndef plus(n):\n    return BASE + n",
+            "plus(2)",
+            None
+        ),
+        42
+    );
+}
+
+#[test]
+fn a_helper_ksem_cannot_run_statement_by_statement_has_no_value() {
+    // skipping the loop would give 1 block; Python gives 8: ksem must not
+    // guess, the grid is refused as unknown
+    let src = module(
+        "def blocks():\n    n = 1\n    for i in range(3):\n        n = n * 2\n    return n\n\n\ndef make():\n    nb = blocks()\n\n    @T.prim_func\n    def main(C: T.Tensor((8,), \"int32\")):\n        with T.Kernel(nb, threads=1) as bx:\n            C[bx] = 1\n\n    return main\n",
+    );
+    let l = launch_of("make", json!({"C": zeros("int32", 8)}), None);
+    let d = refused(&src, &l);
+    assert_diag(
+        &src,
+        &d,
+        loc(&src, "T.Kernel(nb", "nb"),
+        &["grid dimension must be known at compile time"],
+        None,
+    );
+}
+
+#[test]
+fn a_device_other_than_the_target_is_an_error_at_the_query() {
+    for (call, at) in [
+        ("driver.get_num_sms(1)", "driver.get_num_sms(1)"),
+        (
+            "torch.cuda.get_device_capability(\"cuda:1\")",
+            "torch.cuda.get_device_capability(",
+        ),
+    ] {
+        let src = factory_writing("", call);
+        let l = launch_of("make", json!({"C": zeros("int32", 1)}), None);
+        let d = refused(&src, &l);
+        assert_diag(
+            &src,
+            &d,
+            loc1(&src, at),
+            &["ksem's target is one device, device 0"],
+            Some("\"target\""),
+        );
+    }
+    // "cuda" and "cuda:0" name device 0
+    for dev in ["\"cuda\"", "\"cuda:0\"", "0", "None"] {
+        assert_eq!(
+            written(
+                "",
+                &format!("torch.cuda.get_device_capability({dev})[0]"),
+                Some(json!({"capability": [8, 6]}))
+            ),
+            8,
+            "{dev}"
+        );
+    }
+}
+
+#[test]
+fn cli_device_query_of_another_device_exits_2_at_the_call() {
+    let Some(bin) = ksem_or_skip("cli_device_query_of_another_device_exits_2_at_the_call") else {
+        return;
+    };
+    let src = factory_writing("", "driver.get_num_sms(3)");
+    let (line, col) = loc1(&src, "driver.get_num_sms(3)");
+    let text = json!({"kernel": "make", "args": {"C": zeros("int32", 1)}}).to_string();
+    let out = cli_case(&bin, "run", &src, &text, &[]);
+    out.assert_code(2);
+    assert!(
+        out.stderr
+            .starts_with(&format!("{FILE}:{line}:{col}: error: ")),
+        "stderr:\n{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn a_bad_target_is_a_launch_error() {
+    for (target, want) in [
+        (json!({"num_sms": 0}), "target.num_sms is 0"),
+        (json!({"num_sms": -4}), "target.num_sms"),
+        (json!({"capability": [0, 5]}), "target.capability: 0.5"),
+        (json!({"capability": [9]}), "target.capability"),
+        (json!({"sms": 4}), "target.sms: unknown field `sms`"),
+    ] {
+        let text = json!({"args": {}, "target": target}).to_string();
+        let e = parse_launch(&text).expect_err(&text);
+        assert!(e.starts_with(want), "{text}: {e}");
+    }
+}
+
+#[test]
+fn cli_bad_target_exits_2() {
+    let Some(bin) = ksem_or_skip("cli_bad_target_exits_2") else {
+        return;
+    };
+    let src = factory_writing("", "driver.get_num_sms()");
+    let text =
+        json!({"kernel": "make", "args": {"C": zeros("int32", 1)}, "target": {"num_sms": 0}})
+            .to_string();
+    let out = cli_case(&bin, "run", &src, &text, &[]);
+    out.assert_code(2);
+    assert!(
+        out.stderr.contains("target.num_sms is 0"),
+        "stderr:\n{}",
+        out.stderr
+    );
+}
