@@ -1,7 +1,8 @@
 //! TileLang kernels whose compile-time values come from host code: the
 //! device queries (`driver.get_num_sms()`, `torch.cuda.get_device_capability()`)
 //! answered from the launch's `"target"` (by default an H100 SXM), host
-//! helper functions called on constants.
+//! helper functions called on constants, and the Python errors host code
+//! raises (division by zero, an undefined name) reported where they happen.
 
 use ksem_interp::launch::{parse_launch, Launch, RunResult, Target};
 use ksem_tests::*;
@@ -289,5 +290,86 @@ fn cli_bad_target_exits_2() {
         out.stderr.contains("target.num_sms is 0"),
         "stderr:\n{}",
         out.stderr
+    );
+}
+
+#[test]
+fn a_host_division_by_zero_is_pythons_zero_division_error() {
+    // the flash-decoding example with heads < k_heads: kv_group_num is 0
+    let src = module(
+        "def make(heads, k_heads):\n    kv_group_num = heads // k_heads\n    valid = min(2, kv_group_num)\n\n    @T.prim_func\n    def main(C: T.Tensor((1,), \"int32\")):\n        with T.Kernel(heads // valid, threads=1) as bx:\n            C[0] = 1\n\n    return main\n",
+    );
+    let text = json!({"kernel": "make", "factory_args": {"heads": 2, "k_heads": 64},
+        "args": {"C": zeros("int32", 1)}})
+    .to_string();
+    let d = refused(&src, &parse_launch(&text).unwrap());
+    assert_diag(
+        &src,
+        &d,
+        loc(&src, "T.Kernel(heads", "heads // valid"),
+        &["division by zero", "ZeroDivisionError"],
+        None,
+    );
+    // in the factory's own assignments too (Python raises there)
+    let src = factory_writing("", "7 % (3 - 3)");
+    let l = launch_of("make", json!({"C": zeros("int32", 1)}), None);
+    let d = refused(&src, &l);
+    assert_diag(
+        &src,
+        &d,
+        loc1(&src, "7 % (3 - 3)"),
+        &["ZeroDivisionError"],
+        None,
+    );
+}
+
+#[test]
+fn an_undefined_name_in_a_grid_is_named() {
+    // the NSA backward example's `B * H` with no `H` in scope
+    let src = module(
+        "def make(B):\n    @T.prim_func\n    def main(C: T.Tensor((1,), \"int32\")):\n        with T.Kernel(B * H, threads=1) as bx:\n            C[0] = 1\n\n    return main\n",
+    );
+    let text =
+        json!({"kernel": "make", "factory_args": {"B": 2}, "args": {"C": zeros("int32", 1)}})
+            .to_string();
+    let d = refused(&src, &parse_launch(&text).unwrap());
+    assert_diag(
+        &src,
+        &d,
+        loc(&src, "T.Kernel(B", "H,"),
+        &["`H` is not defined", "NameError"],
+        None,
+    );
+}
+
+#[test]
+fn a_name_only_the_script_block_binds_is_named() {
+    // the NSA backward example: `H` is a global only once `python file.py`
+    // has run its `__main__` block; ksem does not run it
+    let src = module(
+        "def make(B):\n    @T.prim_func\n    def main(C: T.Tensor((1,), \"int32\")):\n        with T.Kernel(B * H, threads=1) as bx:\n            C[0] = 1\n\n    return main\n\n\nif __name__ == \"__main__\":\n    B, H = 1, 2\n    make(B)\n",
+    );
+    let text =
+        json!({"kernel": "make", "factory_args": {"B": 2}, "args": {"C": zeros("int32", 1)}})
+            .to_string();
+    let d = refused(&src, &parse_launch(&text).unwrap());
+    assert_diag(
+        &src,
+        &d,
+        loc(&src, "T.Kernel(B", "H,"),
+        &["`H` is bound only by the `if __name__ == \"__main__\":` block"],
+        Some("parameter of the kernel"),
+    );
+    // bound in the factory, but not to a value ksem knows: the generic error
+    let src = module(
+        "def make(B):\n    H = len(str(B))\n    H = H + B.bit_length()\n\n    @T.prim_func\n    def main(C: T.Tensor((1,), \"int32\")):\n        with T.Kernel(B * H, threads=1) as bx:\n            C[0] = 1\n\n    return main\n",
+    );
+    let d = refused(&src, &parse_launch(&text).unwrap());
+    assert_diag(
+        &src,
+        &d,
+        loc1(&src, "B * H"),
+        &["a grid dimension must be known at compile time"],
+        None,
     );
 }

@@ -123,6 +123,13 @@ pub fn eval(m: &Module, env: &HashMap<String, Const>, e: &ast::Expr) -> DResult<
         ast::Expr::BinOp(b) => {
             let x = eval(m, env, &b.left)?;
             let y = eval(m, env, &b.right)?;
+            if divides_by_zero(b.op, &x, &y) {
+                return Err(Diagnostic::new(
+                    m.span(b),
+                    "division by zero: Python raises ZeroDivisionError here",
+                )
+                .with_help("check the kernel's arguments: this divisor is 0 for them"));
+            }
             binop(b.op, &x, &y).ok_or_else(|| not_const(here))?
         }
         ast::Expr::Call(c) => {
@@ -587,6 +594,22 @@ fn call(lang: &[String], f: &str, args: &[Const]) -> Option<Const> {
 /// The seed's `T.ceildiv(a, b)`: ⌈a / b⌉ (`b` is not 0).
 pub fn ceil_div(a: i128, b: i128) -> i128 {
     floor_div(a, b) + i128::from(a - b * floor_div(a, b) != 0)
+}
+
+/// Whether `x op y` is a Python division (`/`, `//`, `%`) of a number by
+/// zero, which raises ZeroDivisionError (for floats too).
+fn divides_by_zero(op: ast::Operator, x: &Const, y: &Const) -> bool {
+    let is_num = |c: &Const| matches!(c, Const::Int(_) | Const::Float(_) | Const::Bool(_));
+    let is_zero = match y {
+        Const::Float(f) => *f == 0.0,
+        other => other.as_int() == Some(0),
+    };
+    matches!(
+        op,
+        ast::Operator::Div | ast::Operator::FloorDiv | ast::Operator::Mod
+    ) && is_num(x)
+        && is_num(y)
+        && is_zero
 }
 
 /// `x op y` on Python values (`None` where Python would raise).

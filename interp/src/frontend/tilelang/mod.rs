@@ -10,6 +10,7 @@
 
 mod consts;
 mod elab;
+mod scope;
 pub mod types;
 
 pub use consts::Const;

@@ -433,11 +433,34 @@ impl<'m> Elab<'m> {
     }
 
     /// Why `e`, which must be known at compile time, is not: host code that
-    /// fails as written (a device ksem's target does not have), else `msg`
-    /// at `e`.
+    /// fails as written (a division by zero, a device ksem's target does not
+    /// have), a name defined nowhere (Python's NameError), else `msg` at `e`.
     pub(super) fn not_known(&self, e: &ast::Expr, msg: &str) -> Diagnostic {
         if let Err(d) = self.py_value_if_known(e) {
             return d;
+        }
+        use super::scope::{binding, names_read, Binding};
+        for n in names_read(e) {
+            let name = n.id.as_str();
+            if self.env.contains_key(name) {
+                continue;
+            }
+            match binding(&self.m.src.body, n.range.start(), name) {
+                Binding::Found => {}
+                Binding::Nowhere => {
+                    return Diagnostic::new(
+                        self.span(n),
+                        format!("`{name}` is not defined: Python raises NameError here"),
+                    )
+                }
+                Binding::ScriptOnly => {
+                    return Diagnostic::new(
+                        self.span(n),
+                        format!("`{name}` is bound only by the `if __name__ == \"__main__\":` block, which ksem does not run"),
+                    )
+                    .with_help("it is a global only when the file runs as a script; make it a parameter of the kernel or a module constant")
+                }
+            }
         }
         Diagnostic::new(self.span(e), msg)
     }
