@@ -373,3 +373,51 @@ fn a_name_only_the_script_block_binds_is_named() {
         None,
     );
 }
+
+/// A TileLang module with only the language imports, then `rest`.
+fn plain(rest: &str) -> String {
+    format!("import tilelang\nimport tilelang.language as T\nfrom tilelang.autotuner import autotune\n\n{rest}")
+}
+
+#[test]
+fn an_autotuned_parameter_left_none_must_come_from_the_launch() {
+    // real TileLang's @autotune fills BLOCK from the config it measures
+    // fastest (tilelang/autotuner/tuner.py: a config's values become the
+    // call's keyword arguments; giving them skips the tuning); ksem measures
+    // nothing, so the launch chooses
+    for (style, src) in [
+        (
+            "eager",
+            plain(
+                "@autotune(configs=[{\"BLOCK\": 2}, {\"BLOCK\": 4}], warmup=3, rep=20)\n@tilelang.jit\ndef k(C, BLOCK=None):\n    C: T.Tensor((4,), \"int32\")\n    with T.Kernel(1, threads=1) as bx:\n        C[0] = BLOCK\n",
+            ),
+        ),
+        (
+            "factory",
+            plain(
+                "@autotune(configs=[{\"BLOCK\": 2}, {\"BLOCK\": 4}])\n@tilelang.jit\ndef k(BLOCK=None):\n    @T.prim_func\n    def main(C: T.Tensor((4,), \"int32\")):\n        with T.Kernel(1, threads=1) as bx:\n            C[0] = BLOCK\n\n    return main\n",
+            ),
+        ),
+    ] {
+        let l = launch_of("k", json!({"C": zeros("int32", 4)}), None);
+        let d = refused(&src, &l);
+        assert_diag(
+            &src,
+            &d,
+            loc1(&src, "BLOCK=None"),
+            &["`BLOCK` is None until @autotune fills it"],
+            Some("\"factory_args\": {\"BLOCK\""),
+        );
+        let text = json!({"kernel": "k", "factory_args": {"BLOCK": 4},
+            "args": {"C": zeros("int32", 4)}})
+        .to_string();
+        let r = run_clean(&src, &parse_launch(&text).unwrap());
+        assert_eq!(ints(&r, "C")[0], 4, "{style}");
+    }
+    // without @autotune a None default is Python's None
+    let src = plain(
+        "@tilelang.jit\ndef k(C, BLOCK=None):\n    C: T.Tensor((4,), \"int32\")\n    with T.Kernel(1, threads=1) as bx:\n        C[0] = 7 if BLOCK is None else 1\n",
+    );
+    let l = launch_of("k", json!({"C": zeros("int32", 4)}), None);
+    assert_eq!(ints(&run_clean(&src, &l), "C")[0], 7);
+}

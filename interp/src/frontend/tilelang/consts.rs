@@ -682,9 +682,12 @@ pub fn call_factory(
         let v = match launch.factory_args.iter().find(|(n, _)| *n == name) {
             Some((_, c)) => Const::from_arg(c),
             None => match &p.default {
-                Some(d) => eval(m, &env, d).map_err(|_| {
-                    Diagnostic::new(span, format!("the default of `{name}` is not a constant"))
-                })?,
+                Some(d) => {
+                    let v = eval(m, &env, d).map_err(|_| {
+                        Diagnostic::new(span, format!("the default of `{name}` is not a constant"))
+                    })?;
+                    autotuned_default(m, f, &name, v, span)?
+                }
                 None => {
                     return Err(Diagnostic::new(
                         span,
@@ -748,6 +751,31 @@ pub fn call_factory(
             format!("kernel factory `{}` returns no @T.prim_func", f.name),
         )),
     }
+}
+
+/// A parameter's default `v` as the kernel sees it, or the error where
+/// `f` is autotuned and the default is `None`: real TileLang's `@autotune`
+/// fills such a parameter from the config it measures fastest, which ksem
+/// does not measure, so the launch must choose.
+pub fn autotuned_default(
+    m: &Module,
+    f: &ast::StmtFunctionDef,
+    name: &str,
+    v: Const,
+    span: Span,
+) -> DResult<Const> {
+    if v != Const::None || !m.is_autotuned(f) {
+        return Ok(v);
+    }
+    Err(Diagnostic::new(
+        span,
+        format!(
+            "`{name}` is None until @autotune fills it from the config it measures fastest, which ksem does not measure"
+        ),
+    )
+    .with_help(format!(
+        "choose the config in the launch: \"factory_args\": {{\"{name}\": …}}"
+    )))
 }
 
 /// Runs the host statements of a factory body with Python's meaning on

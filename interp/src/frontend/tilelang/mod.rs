@@ -194,6 +194,22 @@ impl Module {
         jit && kernel_with
     }
 
+    /// Whether `f` is under TileLang's `@autotune(configs=…)`
+    /// (`tilelang.autotuner.autotune`, also as `tilelang.autotune`).
+    fn is_autotuned(&self, f: &ast::StmtFunctionDef) -> bool {
+        f.decorator_list.iter().any(|d| {
+            let target = match d {
+                ast::Expr::Call(c) => &*c.func,
+                other => other,
+            };
+            super::py::dotted(target).is_some_and(|p| {
+                p == "autotune"
+                    || p == "tilelang.autotuner.autotune"
+                    || self.package.iter().any(|t| p == format!("{t}.autotune"))
+            })
+        })
+    }
+
     /// The `@T.prim_func` function a factory body defines.
     fn inner_prim_func<'a>(&self, body: &'a [ast::Stmt]) -> Option<&'a ast::StmtFunctionDef> {
         body.iter().find_map(|s| match s {
