@@ -421,3 +421,54 @@ fn an_autotuned_parameter_left_none_must_come_from_the_launch() {
     let l = launch_of("k", json!({"C": zeros("int32", 4)}), None);
     assert_eq!(ints(&run_clean(&src, &l), "C")[0], 7);
 }
+
+#[test]
+fn a_none_in_a_grid_is_named() {
+    // the analyze example's kernel called without its config
+    let src = plain(
+        "@tilelang.jit\ndef k(C, block_N=None):\n    C: T.Tensor((4,), \"int32\")\n    with T.Kernel(T.ceildiv(4, block_N), threads=1) as bx:\n        C[0] = 1\n",
+    );
+    let l = launch_of("k", json!({"C": zeros("int32", 4)}), None);
+    let d = refused(&src, &l);
+    assert_diag(
+        &src,
+        &d,
+        loc(&src, "T.Kernel(", "block_N"),
+        &["`block_N` is None here"],
+        Some("\"factory_args\""),
+    );
+}
+
+#[test]
+fn an_eager_prologue_compares_a_dtype_name_with_a_dtype_as_python_does() {
+    // the intrinsics GEMM's `if out_dtype == T.int32:` with out_dtype the
+    // string "float16" or "int32" (measured: a dtype equals its own name
+    // only; tools/probes/tilelang/dtype_str_eq.json)
+    let src = plain(
+        "@tilelang.jit\ndef k(C, out_dtype):\n    C: T.Tensor((2,), \"int32\")\n    micro_k = 16\n    if out_dtype == T.int32:\n        micro_k = 32\n    with T.Kernel(1, threads=1) as bx:\n        C[0] = micro_k\n        C[1] = 1 if out_dtype != T.float16 else 0\n",
+    );
+    for (dtype, want) in [("float16", vec![16, 0]), ("int32", vec![32, 1])] {
+        let text = json!({"kernel": "k", "factory_args": {"out_dtype": dtype},
+            "args": {"C": zeros("int32", 2)}})
+        .to_string();
+        let r = run_clean(&src, &parse_launch(&text).unwrap());
+        assert_eq!(ints(&r, "C"), want, "{dtype}");
+    }
+}
+
+#[test]
+fn module_constants_of_chained_and_tuple_assignments() {
+    // the analyze example's `M = N = K = 1024`
+    let src = plain(
+        "M = N = K = 3\nP, Q = 2, 5\nR = 1\nR = len(some_host_list())\n\n\n@T.prim_func\ndef main(C: T.Tensor((M,), \"int32\")):\n    with T.Kernel(1, threads=1) as bx:\n        C[0] = N + K\n        C[1] = P * Q\n",
+    );
+    let l = launch_of("main", json!({"C": zeros("int32", 3)}), None);
+    assert_eq!(ints(&run_clean(&src, &l), "C"), vec![6, 10, 0]);
+    // a constant rebound to a value ksem cannot know is unknown, not stale
+    let src = plain(
+        "R = 1\nR = len(some_host_list())\n\n\n@T.prim_func\ndef main(C: T.Tensor((1,), \"int32\")):\n    with T.Kernel(1, threads=1) as bx:\n        C[0] = R\n",
+    );
+    let l = launch_of("main", json!({"C": zeros("int32", 1)}), None);
+    let d = refused(&src, &l);
+    assert!(d.message.contains("`R`"), "{d:?}");
+}

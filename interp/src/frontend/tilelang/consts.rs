@@ -481,9 +481,22 @@ pub fn truthy(c: &Const) -> Option<bool> {
     })
 }
 
-/// `a op b` for a Python comparison of constants.
-fn compare(op: ast::CmpOp, a: &Const, b: &Const) -> Option<bool> {
+/// `a op b` for a Python comparison of constants (`None` where Python
+/// would raise, or ksem does not know the answer).
+pub fn compare(op: ast::CmpOp, a: &Const, b: &Const) -> Option<bool> {
     use ast::CmpOp as C;
+    // ints (and bools) compare exactly, not through f64
+    if let (Some(x), Some(y)) = (a.as_int(), b.as_int()) {
+        match op {
+            C::Eq | C::Is => return Some(x == y),
+            C::NotEq | C::IsNot => return Some(x != y),
+            C::Lt => return Some(x < y),
+            C::LtE => return Some(x <= y),
+            C::Gt => return Some(x > y),
+            C::GtE => return Some(x >= y),
+            C::In | C::NotIn => {}
+        }
+    }
     let num = |c: &Const| match c {
         Const::Float(f) => Some(*f),
         other => other.as_int().map(|i| i as f64),

@@ -131,11 +131,11 @@ impl Module {
                         }
                     }
                 }
+                // `N = 1024`, `M = N = K = 1024`, `A, B = 1, 2`
                 ast::Stmt::Assign(a) => {
-                    if let [ast::Expr::Name(n)] = a.targets.as_slice() {
-                        if let Ok(c) = consts::eval(&m, &m.globals, &a.value) {
-                            m.globals.insert(n.id.to_string(), c);
-                        }
+                    let v = consts::eval(&m, &m.globals, &a.value).ok();
+                    for t in &a.targets {
+                        consts::bind(t, v.as_ref(), &mut m.globals);
                     }
                 }
                 ast::Stmt::FunctionDef(f) => {

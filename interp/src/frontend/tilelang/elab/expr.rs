@@ -701,6 +701,20 @@ impl<'m> Elab<'m> {
                     _ => {}
                 }
             }
+            // dtypes, dtype names, None: Python's comparison of the host values
+            let py_op = match op {
+                BinOp::Eq => Some(ast::CmpOp::Eq),
+                BinOp::Ne => Some(ast::CmpOp::NotEq),
+                _ => None,
+            };
+            let not_num =
+                |c: &Const| !matches!(c, Const::Int(_) | Const::Float(_) | Const::Bool(_));
+            if let Some(v) = py_op
+                .filter(|_| not_num(a) || not_num(b))
+                .and_then(|o| consts::compare(o, a, b))
+            {
+                return Ok(Val::Py(Const::Bool(v)));
+            }
         }
         let (a, b) = (self.num(l, span)?, self.num(r, span)?);
         let d = types::promote(dtype_of(&a), dtype_of(&b))

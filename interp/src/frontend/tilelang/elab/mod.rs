@@ -434,7 +434,8 @@ impl<'m> Elab<'m> {
 
     /// Why `e`, which must be known at compile time, is not: host code that
     /// fails as written (a division by zero, a device ksem's target does not
-    /// have), a name defined nowhere (Python's NameError), else `msg` at `e`.
+    /// have), a name that is None, a name defined nowhere (Python's
+    /// NameError), else `msg` at `e`.
     pub(super) fn not_known(&self, e: &ast::Expr, msg: &str) -> Diagnostic {
         if let Err(d) = self.py_value_if_known(e) {
             return d;
@@ -442,6 +443,13 @@ impl<'m> Elab<'m> {
         use super::scope::{binding, names_read, Binding};
         for n in names_read(e) {
             let name = n.id.as_str();
+            if let Some(Val::Py(Const::None)) = self.env.get(name) {
+                return Diagnostic::new(
+                    self.span(n),
+                    format!("`{name}` is None here, which is not a number"),
+                )
+                .with_help(format!("give `{name}` a value (a kernel parameter: \"factory_args\": {{\"{name}\": …}} in the launch)"));
+            }
             if self.env.contains_key(name) {
                 continue;
             }
