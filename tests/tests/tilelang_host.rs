@@ -472,3 +472,33 @@ fn module_constants_of_chained_and_tuple_assignments() {
     let d = refused(&src, &l);
     assert!(d.message.contains("`R`"), "{d:?}");
 }
+
+#[test]
+fn the_target_gives_what_real_tilelang_builds_for_it() {
+    // measured: tools/probes/tilelang/host_target.py ran this program on
+    // tilelang 0.1.15's C target through tools/tilelang_run.py, whose
+    // device queries answer from the same "target" (the default included)
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tools/probes/tilelang/host_target.json"
+    );
+    let measured: Json =
+        serde_json::from_str(&std::fs::read_to_string(path).expect("probe output")).unwrap();
+    let src = measured["program"].as_str().unwrap();
+    let cases = measured["cases"].as_array().unwrap();
+    assert_eq!(cases.len(), 3);
+    for case in cases {
+        let l = launch_of(
+            "make",
+            json!({"C": zeros("int32", 140)}),
+            Some(case["target"].clone()),
+        );
+        let want: Vec<i64> = case["C"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_i64().unwrap())
+            .collect();
+        assert_eq!(ints(&run_clean(src, &l), "C"), want, "{}", case["target"]);
+    }
+}
