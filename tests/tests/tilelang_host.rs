@@ -502,3 +502,38 @@ fn the_target_gives_what_real_tilelang_builds_for_it() {
         assert_eq!(ints(&run_clean(src, &l), "C"), want, "{}", case["target"]);
     }
 }
+
+#[test]
+fn copy_and_gemm_take_their_buffers_by_name() {
+    // TileLang's signatures: copy(src, dst, *, coalesced_width, annotations,
+    // loop_layout) and gemm(A, B, C, transpose_A, transpose_B, policy,
+    // clear_accum, …); the attention-sink backward examples write
+    // `T.copy(x, dst=do)` and `T.gemm(a, B=do, C=dv, policy=…)`
+    let src = plain(
+        "@T.prim_func\ndef main(A: T.Tensor((2, 2), \"float32\"), B: T.Tensor((2, 2), \"float32\"), C: T.Tensor((2, 2), \"float32\"), D: T.Tensor((2, 2), \"float32\")):\n    with T.Kernel(1, threads=1) as bx:\n        a = T.alloc_shared((2, 2), \"float32\")\n        b = T.alloc_shared((2, 2), \"float32\")\n        c = T.alloc_fragment((2, 2), \"float32\")\n        T.copy(A, dst=a)\n        T.copy(src=B, dst=b)\n        T.clear(c)\n        T.gemm(a, B=b, C=c, policy=T.GemmWarpPolicy.FullRow)\n        T.copy(c, C)\n        T.copy(b, dst=D, coalesced_width=2)\n",
+    );
+    let text = json!({"kernel": "main", "args": {
+        "A": {"buffer": {"dtype": "float32", "shape": [2, 2], "data": [1, 2, 3, 4]}},
+        "B": {"buffer": {"dtype": "float32", "shape": [2, 2], "data": [5, 6, 7, 8]}},
+        "C": {"buffer": {"dtype": "float32", "shape": [2, 2], "len": 4}},
+        "D": {"buffer": {"dtype": "float32", "shape": [2, 2], "len": 4}}}})
+    .to_string();
+    let r = run_clean(&src, &parse_launch(&text).unwrap());
+    // [[1, 2], [3, 4]] · [[5, 6], [7, 8]] = [[19, 22], [43, 50]], exact in f32
+    assert_eq!(bits(&r, "C"), f32_bits(&[19.0, 22.0, 43.0, 50.0]));
+    assert_eq!(bits(&r, "D"), f32_bits(&[5.0, 6.0, 7.0, 8.0]));
+    // a missing destination is still an error
+    let src = plain(
+        "@T.prim_func\ndef main(A: T.Tensor((2,), \"float32\")):\n    with T.Kernel(1, threads=1) as bx:\n        a = T.alloc_shared((2,), \"float32\")\n        T.copy(src=A)\n",
+    );
+    let text = json!({"kernel": "main", "args": {"A": {"buffer": {"dtype": "float32", "len": 2}}}})
+        .to_string();
+    let d = refused(&src, &parse_launch(&text).unwrap());
+    assert_diag(
+        &src,
+        &d,
+        loc1(&src, "T.copy(src=A)"),
+        &["T.copy takes (src, dst)"],
+        None,
+    );
+}
