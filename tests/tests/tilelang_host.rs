@@ -537,3 +537,45 @@ fn copy_and_gemm_take_their_buffers_by_name() {
         None,
     );
 }
+
+#[test]
+fn a_name_from_a_module_ksem_does_not_read_says_so() {
+    // the varlen block-causal example: `from block_causal_attention import
+    // LOG2_E, _fwd_tile_allowed` reads a sibling file; ksem reads only the
+    // kernel's own file
+    let src = format!(
+        "import tilelang\nimport tilelang.language as T\nfrom helpers_mod import LOG2_E, tile_ok\nfrom tilelang.intrinsics import SomeEmitter\n\n{}",
+        "def make(scale):\n    scale_log2e = scale * LOG2_E\n\n    @T.prim_func\n    def main(C: T.Tensor((2,), \"float32\")):\n        with T.Kernel(1, threads=1) as bx:\n            C[0] = C[0] * scale_log2e\n            C[1] = tile_ok(0, 1)\n            e = SomeEmitter(1)\n\n    return main\n"
+    );
+    let text = json!({"kernel": "make", "factory_args": {"scale": 0.5},
+        "args": {"C": {"buffer": {"dtype": "float32", "len": 2}}}})
+    .to_string();
+    let d = refused(&src, &parse_launch(&text).unwrap());
+    assert_diag(
+        &src,
+        &d,
+        loc(&src, "C[0] = ", "scale_log2e"),
+        &["`scale_log2e` has no value at compile time: it is computed from `LOG2_E`, imported from `helpers_mod`, a module ksem does not read"],
+        Some("ksem reads only this file"),
+    );
+    // the helper function, called in the kernel
+    let src2 = src.replace("            C[0] = C[0] * scale_log2e\n", "");
+    let d = refused(&src2, &parse_launch(&text).unwrap());
+    assert_diag(
+        &src2,
+        &d,
+        loc1(&src2, "tile_ok(0, 1)"),
+        &["`tile_ok` is imported from `helpers_mod`, a module ksem does not read"],
+        Some("ksem reads only this file"),
+    );
+    // a part of TileLang itself is named as unsupported, not as a file to read
+    let src3 = src2.replace("            C[1] = tile_ok(0, 1)\n", "");
+    let d = refused(&src3, &parse_launch(&text).unwrap());
+    assert_diag(
+        &src3,
+        &d,
+        loc1(&src3, "SomeEmitter(1)"),
+        &["`SomeEmitter` (`tilelang.intrinsics.SomeEmitter`) is a part of TileLang ksem does not support"],
+        None,
+    );
+}

@@ -77,6 +77,35 @@ fn is_main_block(s: &ast::Stmt) -> bool {
         if is(&c.left, "__name__") && is(r, "__main__") || is(&c.left, "__main__") && is(r, "__name__"))
 }
 
+/// The value of the first `name = value` assignment in the module-level
+/// statement that contains `at` (searched through nested blocks and
+/// functions), or at module level.
+pub fn assigned_value<'a>(
+    body: &'a [ast::Stmt],
+    at: ast::TextSize,
+    name: &str,
+) -> Option<&'a ast::Expr> {
+    let enclosing = body.iter().filter(|s| s.range().contains(at));
+    enclosing
+        .chain(body.iter())
+        .find_map(|s| first_assignment(std::slice::from_ref(s), name))
+}
+
+fn first_assignment<'a>(body: &'a [ast::Stmt], name: &str) -> Option<&'a ast::Expr> {
+    use ast::Stmt as S;
+    body.iter().find_map(|s| match s {
+        S::Assign(a) if matches!(a.targets.as_slice(), [ast::Expr::Name(n)] if n.id.as_str() == name) => {
+            Some(&*a.value)
+        }
+        S::FunctionDef(f) => first_assignment(&f.body, name),
+        S::If(i) => first_assignment(&i.body, name).or_else(|| first_assignment(&i.orelse, name)),
+        S::For(f) => first_assignment(&f.body, name),
+        S::While(w) => first_assignment(&w.body, name),
+        S::With(w) => first_assignment(&w.body, name),
+        _ => None,
+    })
+}
+
 /// Whether a module-level `from x import *` is among `body`.
 fn star_import(body: &[ast::Stmt]) -> bool {
     body.iter().any(|s| match s {

@@ -77,7 +77,7 @@ impl<'m> Elab<'m> {
                 None => match n.id.as_str() {
                     "True" | "False" => Ok(Val::Py(Const::Bool(n.id.as_str() == "True"))),
                     "range" => Ok(Val::Path("range".into())),
-                    other => err(span, format!("unknown name `{other}`")),
+                    _ => Err(self.unknown_name(n)),
                 },
             },
             ast::Expr::Tuple(_) | ast::Expr::List(_) | ast::Expr::Dict(_) => {
@@ -817,6 +817,14 @@ impl<'m> Elab<'m> {
                     // a host function on compile-time values (`tilelang.cdiv`, `math.ceil`)
                     _ => match self.py_value_if_known(&ast::Expr::Call(c.clone()))? {
                         Some(v) => Ok(Val::Py(v)),
+                        // a function imported from a module ksem does not read
+                        None if matches!(&*c.func, ast::Expr::Name(n) if self.m.imports.contains_key(n.id.as_str())) =>
+                        {
+                            let ast::Expr::Name(n) = &*c.func else {
+                                unreachable!("matched above")
+                            };
+                            Err(self.unknown_name(n))
+                        }
                         None => err(
                             span,
                             format!(

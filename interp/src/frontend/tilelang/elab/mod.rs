@@ -432,6 +432,76 @@ impl<'m> Elab<'m> {
         }
     }
 
+    /// Why the name `n`, which has no value in the kernel, has none: it is
+    /// imported from a module ksem does not read, bound to a value read from
+    /// one, bound only by the `__main__` block, defined nowhere, or bound by
+    /// host code ksem cannot evaluate.
+    pub(super) fn unknown_name(&self, n: &ast::ExprName) -> Diagnostic {
+        use super::scope::{assigned_value, binding, names_read, Binding};
+        let name = n.id.as_str();
+        let span = self.span(n);
+        let body = &self.m.src.body;
+        let library = |path: &str| {
+            ["tilelang", "tvm"]
+                .iter()
+                .any(|p| path == *p || path.starts_with(&format!("{p}.")))
+        };
+        let foreign = |x: &str| {
+            self.m
+                .imports
+                .get(x)
+                .filter(|path| !self.env.contains_key(x) && !library(path))
+                .map(|path| {
+                    path.rsplit_once('.')
+                        .map_or(path.as_str(), |(m, _)| m)
+                        .to_string()
+                })
+        };
+        if let Some(path) = self.m.imports.get(name).filter(|p| library(p)) {
+            return Diagnostic::new(
+                span,
+                format!("`{name}` (`{path}`) is a part of TileLang ksem does not support"),
+            );
+        }
+        let help = "ksem reads only this file: define the value here, or make it a parameter of the kernel";
+        if let Some(module) = foreign(name) {
+            return Diagnostic::new(
+                span,
+                format!("`{name}` is imported from `{module}`, a module ksem does not read"),
+            )
+            .with_help(help);
+        }
+        match binding(body, n.range.start(), name) {
+            Binding::Nowhere => Diagnostic::new(
+                span,
+                format!("`{name}` is not defined: Python raises NameError here"),
+            ),
+            Binding::ScriptOnly => Diagnostic::new(
+                span,
+                format!("`{name}` is bound only by the `if __name__ == \"__main__\":` block, which ksem does not run"),
+            )
+            .with_help("it is a global only when the file runs as a script; make it a parameter of the kernel or a module constant"),
+            Binding::Found => {
+                let via = assigned_value(body, n.range.start(), name).and_then(|v| {
+                    names_read(v)
+                        .into_iter()
+                        .find_map(|x| Some((x.id.to_string(), foreign(x.id.as_str())?)))
+                });
+                match via {
+                    Some((x, module)) => Diagnostic::new(
+                        span,
+                        format!("`{name}` has no value at compile time: it is computed from `{x}`, imported from `{module}`, a module ksem does not read"),
+                    )
+                    .with_help(help),
+                    None => Diagnostic::new(
+                        span,
+                        format!("`{name}` has no value ksem knows here: it is bound in this file, but not (before this point) to a value ksem can evaluate"),
+                    ),
+                }
+            }
+        }
+    }
+
     /// Why `e`, which must be known at compile time, is not: host code that
     /// fails as written (a division by zero, a device ksem's target does not
     /// have), a name that is None, a name defined nowhere (Python's
