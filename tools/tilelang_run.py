@@ -19,6 +19,13 @@ is reported afterwards as its exact bits, as tools/triton_run.py writes them
 (``"backend": "tilelang"``, ``"ub": []``: real TileLang detects no UB). The
 launch's ``"grid"``/``"block"`` are ignored: ``T.Kernel`` fixes them.
 
+The machine the program's host code asks about is the launch's ``"target"``
+(docs/formats.md; default an H100 SXM: 132 SMs, compute capability 9.0), as
+in ksem: while the program is imported and its kernel built,
+``tilelang.carver.arch.driver.get_num_sms()`` and
+``torch.cuda.get_device_capability()`` answer from it for device 0 (on a CPU
+machine both raise RuntimeError otherwise; measured on tilelang 0.1.15).
+
 What the C target cannot run (measured on tilelang 0.1.15): bfloat16 and
 uint32 arguments, ``T.gemm``, ``T.fill``/``T.copy`` into shared memory with
 a fill; those are refusals (exit 2), not answers.
@@ -55,6 +62,40 @@ def load_launch(path):
     if not isinstance(launch, dict) or not isinstance(launch.get("args", {}), dict):
         raise InputError(f"{path}: a launch spec is an object with \"args\"")
     return launch
+
+
+H100_SXM = {"num_sms": 132, "capability": [9, 0]}
+
+
+@contextlib.contextmanager
+def stated_target(target):
+    """Answer the host's device queries from `target` (the launch's
+    "target", keys defaulting to an H100 SXM's) for device 0."""
+    import torch
+    from tilelang.carver.arch import driver
+
+    t = dict(H100_SXM, **(target or {}))
+
+    def device0(d):
+        if d in (None, 0, "cuda", "cuda:0"):
+            return
+        raise InputError(f"the launch's target is one device, device 0; the program asks about {d!r}")
+
+    def get_num_sms(device_id=0):
+        device0(device_id)
+        return int(t["num_sms"])
+
+    def get_device_capability(device=None):
+        device0(device)
+        return tuple(int(x) for x in t["capability"])
+
+    saved = (driver.get_num_sms, torch.cuda.get_device_capability)
+    driver.get_num_sms = get_num_sms
+    torch.cuda.get_device_capability = get_device_capability
+    try:
+        yield
+    finally:
+        driver.get_num_sms, torch.cuda.get_device_capability = saved
 
 
 def import_program(path):
@@ -101,9 +142,10 @@ def run_launch(program, launch, kernel_name=None):
     import torch
     import tilelang
 
-    mod = import_program(program)
     name = kernel_name or launch.get("kernel")
-    func = find_kernel(mod, name, launch.get("factory_args") or {})
+    with stated_target(launch.get("target")):
+        mod = import_program(program)
+        func = find_kernel(mod, name, launch.get("factory_args") or {})
     # a buffer parameter is a handle (A_handle) bound to the buffer A
     handles = list(func.params)
     params = [func.buffer_map[h].name if h in func.buffer_map else h.name for h in handles]

@@ -163,6 +163,7 @@ impl Builder {
                 factory_args: vec![],
                 args: self.launch_args,
                 config: None,
+                target: Default::default(),
             },
         )
     }

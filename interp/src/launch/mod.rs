@@ -91,6 +91,29 @@ pub struct Launch {
     /// Which `@triton.autotune` config runs (`"config"`); the first where
     /// none is given.
     pub config: Option<ConfigChoice>,
+    /// The GPU the kernel's host code asks about (`"target"`).
+    pub target: Target,
+}
+
+/// The GPU that host code's device queries describe (`driver.get_num_sms()`,
+/// `torch.cuda.get_device_capability()`): ksem runs on a CPU, so a launch
+/// states the device (`"target"`), by default an H100 SXM.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Target {
+    /// Streaming multiprocessors (`"num_sms"`).
+    pub num_sms: u32,
+    /// Compute capability, major and minor (`"capability": [9, 0]`).
+    pub capability: (u32, u32),
+}
+
+impl Default for Target {
+    /// An H100 SXM: 132 SMs, compute capability 9.0.
+    fn default() -> Self {
+        Target {
+            num_sms: 132,
+            capability: (9, 0),
+        }
+    }
 }
 
 /// `"config"` of a launch: a `@triton.autotune` config by its position in

@@ -5,7 +5,7 @@
 //! after, with the same kind of path.
 
 use super::values::{random_init, raw_bits, value_bits};
-use super::{ArgSpec, ConfigChoice, ConstArg, Launch, LaunchLimits, MAX_BLOCK_THREADS};
+use super::{ArgSpec, ConfigChoice, ConstArg, Launch, LaunchLimits, Target, MAX_BLOCK_THREADS};
 use crate::dtype::DType;
 use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
@@ -38,6 +38,19 @@ struct LaunchJson {
     _reproduce: Option<IgnoredAny>,
     #[serde(default)]
     config: Option<ConfigJson>,
+    #[serde(default)]
+    target: Option<TargetJson>,
+}
+
+/// `"target"`: the device host queries describe; a key left out keeps the
+/// default's value ([`Target::default`]).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TargetJson {
+    #[serde(default)]
+    num_sms: Option<u32>,
+    #[serde(default)]
+    capability: Option<(u32, u32)>,
 }
 
 /// `"config"`: an index into the autotune configs, or the values of one.
@@ -150,7 +163,9 @@ pub fn parse_launch_with(text: &str, limits: &LaunchLimits) -> Result<Launch, St
         };
         args.push((name, spec));
     }
+    let target = raw.target.map_or(Ok(Target::default()), target)?;
     Ok(Launch {
+        target,
         kernel: raw.kernel,
         grid,
         block,
@@ -160,6 +175,27 @@ pub fn parse_launch_with(text: &str, limits: &LaunchLimits) -> Result<Launch, St
             ConfigJson::Index(i) => ConfigChoice::Index(i),
             ConfigJson::Values(v) => ConfigChoice::Values(v.into_iter().collect()),
         }),
+    })
+}
+
+/// The target device: at least one SM, a compute capability of a CUDA
+/// device (major version 1 or more).
+fn target(t: TargetJson) -> Result<Target, String> {
+    let d = Target::default();
+    let num_sms = t.num_sms.unwrap_or(d.num_sms);
+    if num_sms == 0 {
+        return Err("target.num_sms is 0: a device has at least one SM".into());
+    }
+    let capability = t.capability.unwrap_or(d.capability);
+    if capability.0 == 0 {
+        return Err(format!(
+            "target.capability: {}.{} is no CUDA device's compute capability (the major version is 1 or more)",
+            capability.0, capability.1
+        ));
+    }
+    Ok(Target {
+        num_sms,
+        capability,
     })
 }
 

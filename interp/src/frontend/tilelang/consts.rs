@@ -58,10 +58,13 @@ fn not_const(span: Span) -> Diagnostic {
     Diagnostic::new(span, "this expression has no value at compile time")
 }
 
-/// The compile-time value of `e` under `env`; `lang` are the names of
-/// `tilelang.language`. Errors carry no useful span (callers that need one
-/// re-attach it).
-pub fn eval(lang: &[String], env: &HashMap<String, Const>, e: &ast::Expr) -> DResult<Const> {
+/// The compile-time value of `e` under `env`, in module `m`. An error
+/// without a span (`Span::default()`) only says `e` has no value at compile
+/// time (callers that need one re-attach a span); one with a span is a
+/// host call that cannot run as written (a device query of a device ksem's
+/// target does not have), which callers report as it is.
+pub fn eval(m: &Module, env: &HashMap<String, Const>, e: &ast::Expr) -> DResult<Const> {
+    let lang = &m.lang;
     let here = Span::default();
     Ok(match e {
         ast::Expr::Constant(c) => match &c.value {
@@ -79,13 +82,13 @@ pub fn eval(lang: &[String], env: &HashMap<String, Const>, e: &ast::Expr) -> DRe
         ast::Expr::Tuple(t) => Const::Tuple(
             t.elts
                 .iter()
-                .map(|x| eval(lang, env, x))
+                .map(|x| eval(m, env, x))
                 .collect::<DResult<_>>()?,
         ),
         ast::Expr::List(t) => Const::Tuple(
             t.elts
                 .iter()
-                .map(|x| eval(lang, env, x))
+                .map(|x| eval(m, env, x))
                 .collect::<DResult<_>>()?,
         ),
         // `DataType(dtype).bits` (`from tvm import DataType`, `tvm.DataType`)
@@ -94,7 +97,7 @@ pub fn eval(lang: &[String], env: &HashMap<String, Const>, e: &ast::Expr) -> DRe
                 return Err(not_const(here));
             };
             match c.args.as_slice() {
-                [x] => match eval(lang, env, x)?.as_dtype() {
+                [x] => match eval(m, env, x)?.as_dtype() {
                     Some(d) => Const::Int(d.bits() as i128),
                     None => return Err(not_const(here)),
                 },
@@ -110,7 +113,7 @@ pub fn eval(lang: &[String], env: &HashMap<String, Const>, e: &ast::Expr) -> DRe
                 return Err(not_const(here));
             }
         }
-        ast::Expr::UnaryOp(u) => match (u.op, eval(lang, env, &u.operand)?) {
+        ast::Expr::UnaryOp(u) => match (u.op, eval(m, env, &u.operand)?) {
             (ast::UnaryOp::USub, Const::Int(i)) => Const::Int(-i),
             (ast::UnaryOp::USub, Const::Float(f)) => Const::Float(-f),
             (ast::UnaryOp::UAdd, c @ (Const::Int(_) | Const::Float(_))) => c,
@@ -118,21 +121,34 @@ pub fn eval(lang: &[String], env: &HashMap<String, Const>, e: &ast::Expr) -> DRe
             _ => return Err(not_const(here)),
         },
         ast::Expr::BinOp(b) => {
-            let x = eval(lang, env, &b.left)?;
-            let y = eval(lang, env, &b.right)?;
+            let x = eval(m, env, &b.left)?;
+            let y = eval(m, env, &b.right)?;
+            if divides_by_zero(b.op, &x, &y) {
+                return Err(Diagnostic::new(
+                    m.span(b),
+                    "division by zero: Python raises ZeroDivisionError here",
+                )
+                .with_help("check the kernel's arguments: this divisor is 0 for them"));
+            }
             binop(b.op, &x, &y).ok_or_else(|| not_const(here))?
         }
         ast::Expr::Call(c) => {
             let f = super::super::py::dotted(&c.func).unwrap_or_default();
+            if let Some(v) = device_query(m, env, &f, c)? {
+                return Ok(v);
+            }
+            if let Some(h) = host_helper(m, env, &f) {
+                return call_helper(m, env, h, c);
+            }
             let args: Vec<Const> = c
                 .args
                 .iter()
-                .map(|a| eval(lang, env, a))
+                .map(|a| eval(m, env, a))
                 .collect::<DResult<_>>()?;
             call(lang, &f, &args).ok_or_else(|| not_const(here))?
         }
         ast::Expr::Subscript(sub) => {
-            let key = eval(lang, env, &sub.slice)?;
+            let key = eval(m, env, &sub.slice)?;
             match &*sub.value {
                 // `{T.float32: 4, T.float16: 2}[dtype]`
                 ast::Expr::Dict(d) => {
@@ -140,13 +156,13 @@ pub fn eval(lang: &[String], env: &HashMap<String, Const>, e: &ast::Expr) -> DRe
                         let Some(k) = k else {
                             return Err(not_const(here));
                         };
-                        if compare(ast::CmpOp::Eq, &eval(lang, env, k)?, &key) == Some(true) {
-                            return eval(lang, env, v);
+                        if compare(ast::CmpOp::Eq, &eval(m, env, k)?, &key) == Some(true) {
+                            return eval(m, env, v);
                         }
                     }
                     return Err(not_const(here));
                 }
-                other => match (eval(lang, env, other)?, key.as_int()) {
+                other => match (eval(m, env, other)?, key.as_int()) {
                     (Const::Tuple(items), Some(i)) => {
                         let n = items.len() as i128;
                         let k = if i < 0 { i + n } else { i };
@@ -160,10 +176,10 @@ pub fn eval(lang: &[String], env: &HashMap<String, Const>, e: &ast::Expr) -> DRe
             }
         }
         ast::Expr::IfExp(i) => {
-            if truthy(&eval(lang, env, &i.test)?).ok_or_else(|| not_const(here))? {
-                eval(lang, env, &i.body)?
+            if truthy(&eval(m, env, &i.test)?).ok_or_else(|| not_const(here))? {
+                eval(m, env, &i.body)?
             } else {
-                eval(lang, env, &i.orelse)?
+                eval(m, env, &i.orelse)?
             }
         }
         ast::Expr::BoolOp(b) => {
@@ -171,7 +187,7 @@ pub fn eval(lang: &[String], env: &HashMap<String, Const>, e: &ast::Expr) -> DRe
             let is_and = matches!(b.op, ast::BoolOp::And);
             let mut last = Const::None;
             for v in &b.values {
-                last = eval(lang, env, v)?;
+                last = eval(m, env, v)?;
                 let t = truthy(&last).ok_or_else(|| not_const(here))?;
                 if t != is_and {
                     break;
@@ -180,9 +196,9 @@ pub fn eval(lang: &[String], env: &HashMap<String, Const>, e: &ast::Expr) -> DRe
             last
         }
         ast::Expr::Compare(c) => {
-            let mut left = eval(lang, env, &c.left)?;
+            let mut left = eval(m, env, &c.left)?;
             for (op, r) in c.ops.iter().zip(&c.comparators) {
-                let right = eval(lang, env, r)?;
+                let right = eval(m, env, r)?;
                 if !compare(*op, &left, &right).ok_or_else(|| not_const(here))? {
                     return Ok(Const::Bool(false));
                 }
@@ -192,6 +208,255 @@ pub fn eval(lang: &[String], env: &HashMap<String, Const>, e: &ast::Expr) -> DRe
         }
         _ => return Err(not_const(here)),
     })
+}
+
+/// Where a dotted name of host code leads: its first part replaced by
+/// what the file imported under that name (`driver.get_num_sms` →
+/// `tilelang.carver.arch.driver.get_num_sms`); `None` where the first part
+/// is no import (or a variable of `env` hides it).
+fn imported(m: &Module, env: &HashMap<String, Const>, dotted: &str) -> Option<String> {
+    let (first, rest) = match dotted.split_once('.') {
+        Some((a, b)) => (a, Some(b)),
+        None => (dotted, None),
+    };
+    if env.contains_key(first) {
+        return None;
+    }
+    let path = m.imports.get(first)?;
+    Some(match rest {
+        Some(r) => format!("{path}.{r}"),
+        None => path.clone(),
+    })
+}
+
+/// The names under which the file imported a module whose device queries
+/// [`device_query`] answers (`driver`, `torch`), for kernels whose host code
+/// is elaborated with the kernel (eager kernels' prologues).
+pub fn device_query_modules(m: &Module) -> impl Iterator<Item = &str> {
+    m.imports
+        .iter()
+        .filter(|(_, path)| {
+            path.starts_with("tilelang.carver.arch.driver")
+                || ["torch", "torch.cuda"].contains(&path.as_str())
+        })
+        .map(|(name, _)| name.as_str())
+}
+
+/// The GPU queries of host code, answered from the module's target device
+/// (the launch's `"target"`): `tilelang.carver.arch.driver.get_num_sms()`
+/// and `torch.cuda.get_device_capability()`, both of device 0 (ksem's
+/// target is one device). `Ok(None)`: `f` is neither; an error with the
+/// call's span: a device other than 0.
+fn device_query(
+    m: &Module,
+    env: &HashMap<String, Const>,
+    f: &str,
+    c: &ast::ExprCall,
+) -> DResult<Option<Const>> {
+    let Some(path) = imported(m, env, f) else {
+        return Ok(None);
+    };
+    let (param, value) = match path.as_str() {
+        "tilelang.carver.arch.driver.get_num_sms"
+        | "tilelang.carver.arch.driver.cuda_driver.get_num_sms" => {
+            ("device_id", Const::Int(m.target.num_sms as i128))
+        }
+        "torch.cuda.get_device_capability" => {
+            let (major, minor) = m.target.capability;
+            (
+                "device",
+                Const::Tuple(vec![Const::Int(major as i128), Const::Int(minor as i128)]),
+            )
+        }
+        _ => return Ok(None),
+    };
+    let span = m.span(c);
+    let device = match (c.args.as_slice(), c.keywords.as_slice()) {
+        ([], []) => None,
+        ([d], []) => Some(d),
+        ([], [k]) if k.arg.as_deref() == Some(param) => Some(&k.value),
+        _ => {
+            return Err(Diagnostic::new(
+                span,
+                format!("`{f}` takes at most one argument, `{param}`"),
+            ))
+        }
+    };
+    // no argument: device 0
+    let device = match device {
+        Some(d) => eval(m, env, d).map_err(|_| {
+            Diagnostic::new(
+                span,
+                format!("the `{param}` of `{f}` is not known at compile time"),
+            )
+        })?,
+        None => Const::Int(0),
+    };
+    // device 0 is the target; torch's `None`, "cuda" and "cuda:0" name it too
+    let is_target = match &device {
+        Const::None => param == "device",
+        Const::Str(s) => param == "device" && (s == "cuda" || s == "cuda:0"),
+        other => other.as_int() == Some(0),
+    };
+    if !is_target {
+        let named = match &device {
+            Const::Str(s) => format!("{s:?}"),
+            Const::Int(i) => i.to_string(),
+            other => format!("{other:?}"),
+        };
+        return Err(Diagnostic::new(
+            span,
+            format!("`{f}` asks about device {named}, but ksem's target is one device, device 0"),
+        )
+        .with_help("ask about device 0; the launch's \"target\" says what it is"));
+    }
+    Ok(Some(value))
+}
+
+/// Deepest nesting of host helper calls ksem evaluates (Python's own
+/// limit is 1000 frames; a deeper one has no value here).
+const MAX_HOST_DEPTH: u32 = 64;
+
+/// The module-level function `f` names, where it is a plain host function
+/// (no decorator) that no variable of `env` hides.
+fn host_helper<'m>(
+    m: &'m Module,
+    env: &HashMap<String, Const>,
+    f: &str,
+) -> Option<&'m ast::StmtFunctionDef> {
+    let h = m.helpers.get(f).filter(|_| !env.contains_key(f))?;
+    h.decorator_list.is_empty().then_some(h)
+}
+
+/// The value a call of host helper `h` returns (`block_M, threads =
+/// get_configs()`): its parameters bound to the call's arguments or their
+/// defaults, its body run by [`run_helper`] on the module's constants.
+fn call_helper(
+    m: &Module,
+    env: &HashMap<String, Const>,
+    h: &ast::StmtFunctionDef,
+    c: &ast::ExprCall,
+) -> DResult<Const> {
+    let here = Span::default();
+    let a = &h.args;
+    if a.vararg.is_some() || a.kwarg.is_some() || m.host_depth.get() >= MAX_HOST_DEPTH {
+        return Err(not_const(here));
+    }
+    let params: Vec<&ast::ArgWithDefault> = a.posonlyargs.iter().chain(&a.args).collect();
+    if c.args.len() > params.len() {
+        return Err(not_const(here));
+    }
+    let mut local = m.globals.clone();
+    let mut given: Vec<&str> = Vec::new();
+    for (p, x) in params.iter().zip(&c.args) {
+        local.insert(p.def.arg.to_string(), eval(m, env, x)?);
+        given.push(p.def.arg.as_str());
+    }
+    for k in &c.keywords {
+        let name = k.arg.as_deref().ok_or_else(|| not_const(here))?;
+        let is_param = params
+            .iter()
+            .copied()
+            .chain(&a.kwonlyargs)
+            .any(|p| p.def.arg.as_str() == name);
+        if !is_param || given.contains(&name) {
+            return Err(not_const(here));
+        }
+        local.insert(name.to_string(), eval(m, env, &k.value)?);
+        given.push(name);
+    }
+    for p in params.iter().copied().chain(&a.kwonlyargs) {
+        if given.contains(&p.def.arg.as_str()) {
+            continue;
+        }
+        let d = p.default.as_deref().ok_or_else(|| not_const(here))?;
+        local.insert(p.def.arg.to_string(), eval(m, &m.globals, d)?);
+    }
+    m.host_depth.set(m.host_depth.get() + 1);
+    let r = run_helper(m, &h.body, &mut local);
+    m.host_depth.set(m.host_depth.get() - 1);
+    Ok(r?.unwrap_or(Const::None))
+}
+
+/// Runs the body of a host helper on compile-time values and gives the
+/// value it returns (`None` where it falls off the end: Python's `None`).
+/// Only statements whose effect ksem knows run: assignments, `if` on a
+/// known condition, `assert`, `pass`, docstrings, `return`; any other
+/// statement (a loop, a call for its effect) leaves the call without a
+/// value rather than skipping it.
+fn run_helper(
+    m: &Module,
+    body: &[ast::Stmt],
+    env: &mut HashMap<String, Const>,
+) -> DResult<Option<Const>> {
+    let here = Span::default();
+    for s in body {
+        match s {
+            ast::Stmt::Assign(asg) => {
+                let v = eval(m, env, &asg.value)?;
+                for t in &asg.targets {
+                    if !matches!(
+                        t,
+                        ast::Expr::Name(_) | ast::Expr::Tuple(_) | ast::Expr::List(_)
+                    ) {
+                        return Err(not_const(here));
+                    }
+                    bind(t, Some(&v), env);
+                }
+            }
+            ast::Stmt::AnnAssign(a) => {
+                if let Some(value) = &a.value {
+                    let v = eval(m, env, value)?;
+                    bind(&a.target, Some(&v), env);
+                }
+            }
+            ast::Stmt::AugAssign(a) => {
+                let x = eval(m, env, &a.target)?;
+                let y = eval(m, env, &a.value)?;
+                let v = binop(a.op, &x, &y).ok_or_else(|| not_const(here))?;
+                bind(&a.target, Some(&v), env);
+            }
+            ast::Stmt::If(i) => {
+                let c = truthy(&eval(m, env, &i.test)?).ok_or_else(|| not_const(here))?;
+                let branch = if c { &i.body } else { &i.orelse };
+                if let Some(r) = run_helper(m, branch, env)? {
+                    return Ok(Some(r));
+                }
+            }
+            ast::Stmt::Assert(a) => {
+                if truthy(&eval(m, env, &a.test)?) != Some(true) {
+                    return Err(not_const(here));
+                }
+            }
+            ast::Stmt::Return(r) => {
+                return match &r.value {
+                    Some(v) => eval(m, env, v).map(Some),
+                    None => Ok(Some(Const::None)),
+                };
+            }
+            ast::Stmt::Pass(_) => {}
+            ast::Stmt::Expr(x) if matches!(&*x.value, ast::Expr::Constant(_)) => {}
+            _ => return Err(not_const(here)),
+        }
+    }
+    Ok(None)
+}
+
+/// Whether an error of [`eval`] has a place in the file: a host call that
+/// cannot run as written, to be reported; one without only says "not known
+/// at compile time".
+pub fn is_located(d: &Diagnostic) -> bool {
+    d.span != Span::default()
+}
+
+/// The value of `r` where known: `Ok(None)` for "not known at compile
+/// time", a located error passed on.
+fn known(r: DResult<Const>) -> DResult<Option<Const>> {
+    match r {
+        Ok(c) => Ok(Some(c)),
+        Err(d) if is_located(&d) => Err(d),
+        Err(_) => Ok(None),
+    }
 }
 
 /// Whether `e` is a call of TVM's `DataType` (`DataType(x)`, `tvm.DataType(x)`).
@@ -216,9 +481,22 @@ pub fn truthy(c: &Const) -> Option<bool> {
     })
 }
 
-/// `a op b` for a Python comparison of constants.
-fn compare(op: ast::CmpOp, a: &Const, b: &Const) -> Option<bool> {
+/// `a op b` for a Python comparison of constants (`None` where Python
+/// would raise, or ksem does not know the answer).
+pub fn compare(op: ast::CmpOp, a: &Const, b: &Const) -> Option<bool> {
     use ast::CmpOp as C;
+    // ints (and bools) compare exactly, not through f64
+    if let (Some(x), Some(y)) = (a.as_int(), b.as_int()) {
+        match op {
+            C::Eq | C::Is => return Some(x == y),
+            C::NotEq | C::IsNot => return Some(x != y),
+            C::Lt => return Some(x < y),
+            C::LtE => return Some(x <= y),
+            C::Gt => return Some(x > y),
+            C::GtE => return Some(x >= y),
+            C::In | C::NotIn => {}
+        }
+    }
     let num = |c: &Const| match c {
         Const::Float(f) => Some(*f),
         other => other.as_int().map(|i| i as f64),
@@ -331,6 +609,22 @@ pub fn ceil_div(a: i128, b: i128) -> i128 {
     floor_div(a, b) + i128::from(a - b * floor_div(a, b) != 0)
 }
 
+/// Whether `x op y` is a Python division (`/`, `//`, `%`) of a number by
+/// zero, which raises ZeroDivisionError (for floats too).
+fn divides_by_zero(op: ast::Operator, x: &Const, y: &Const) -> bool {
+    let is_num = |c: &Const| matches!(c, Const::Int(_) | Const::Float(_) | Const::Bool(_));
+    let is_zero = match y {
+        Const::Float(f) => *f == 0.0,
+        other => other.as_int() == Some(0),
+    };
+    matches!(
+        op,
+        ast::Operator::Div | ast::Operator::FloorDiv | ast::Operator::Mod
+    ) && is_num(x)
+        && is_num(y)
+        && is_zero
+}
+
 /// `x op y` on Python values (`None` where Python would raise).
 pub fn binop(op: ast::Operator, x: &Const, y: &Const) -> Option<Const> {
     use ast::Operator as O;
@@ -401,9 +695,12 @@ pub fn call_factory(
         let v = match launch.factory_args.iter().find(|(n, _)| *n == name) {
             Some((_, c)) => Const::from_arg(c),
             None => match &p.default {
-                Some(d) => eval(&m.lang, &env, d).map_err(|_| {
-                    Diagnostic::new(span, format!("the default of `{name}` is not a constant"))
-                })?,
+                Some(d) => {
+                    let v = eval(m, &env, d).map_err(|_| {
+                        Diagnostic::new(span, format!("the default of `{name}` is not a constant"))
+                    })?;
+                    autotuned_default(m, f, &name, v, span)?
+                }
                 None => {
                     return Err(Diagnostic::new(
                         span,
@@ -469,6 +766,31 @@ pub fn call_factory(
     }
 }
 
+/// A parameter's default `v` as the kernel sees it, or the error where
+/// `f` is autotuned and the default is `None`: real TileLang's `@autotune`
+/// fills such a parameter from the config it measures fastest, which ksem
+/// does not measure, so the launch must choose.
+pub fn autotuned_default(
+    m: &Module,
+    f: &ast::StmtFunctionDef,
+    name: &str,
+    v: Const,
+    span: Span,
+) -> DResult<Const> {
+    if v != Const::None || !m.is_autotuned(f) {
+        return Ok(v);
+    }
+    Err(Diagnostic::new(
+        span,
+        format!(
+            "`{name}` is None until @autotune fills it from the config it measures fastest, which ksem does not measure"
+        ),
+    )
+    .with_help(format!(
+        "choose the config in the launch: \"factory_args\": {{\"{name}\": …}}"
+    )))
+}
+
 /// Runs the host statements of a factory body with Python's meaning on
 /// compile-time values: assignments, `if`/`else` on known conditions,
 /// asserts, `@T.prim_func` definitions (collected in `kernels`), up to the
@@ -496,26 +818,25 @@ fn run_host(
                         [t] if dynamic_targets(t)
                             .is_some_and(|ns| ns.iter().all(|n| env.contains_key(n)))) => {}
             ast::Stmt::Assign(asg) => {
-                let v = eval(&m.lang, env, &asg.value);
+                let v = known(eval(m, env, &asg.value))?;
                 for t in &asg.targets {
-                    bind(t, v.as_ref().ok(), env);
+                    bind(t, v.as_ref(), env);
                 }
             }
             ast::Stmt::AnnAssign(a) => {
                 if let Some(value) = &a.value {
-                    let v = eval(&m.lang, env, value);
-                    bind(&a.target, v.as_ref().ok(), env);
+                    let v = known(eval(m, env, value))?;
+                    bind(&a.target, v.as_ref(), env);
                 }
             }
             ast::Stmt::AugAssign(a) => {
-                let v = eval(&m.lang, env, &a.target)
-                    .ok()
-                    .zip(eval(&m.lang, env, &a.value).ok())
+                let v = known(eval(m, env, &a.target))?
+                    .zip(known(eval(m, env, &a.value))?)
                     .and_then(|(x, y)| binop(a.op, &x, &y));
                 bind(&a.target, v.as_ref(), env);
             }
             ast::Stmt::If(i) => {
-                let c = eval(&m.lang, env, &i.test).ok().and_then(|c| truthy(&c));
+                let c = known(eval(m, env, &i.test))?.and_then(|c| truthy(&c));
                 let Some(c) = c else {
                     return Err(Diagnostic::new(
                         m.span(&*i.test),
@@ -529,7 +850,7 @@ fn run_host(
                 }
             }
             ast::Stmt::Assert(a) => {
-                if let Ok(c) = eval(&m.lang, env, &a.test) {
+                if let Some(c) = known(eval(m, env, &a.test))? {
                     if truthy(&c) == Some(false) {
                         return Err(Diagnostic::new(
                             span,

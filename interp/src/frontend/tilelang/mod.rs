@@ -10,13 +10,14 @@
 
 mod consts;
 mod elab;
+mod scope;
 pub mod types;
 
 pub use consts::Const;
 pub use elab::{BufRegion, Buffer, Elab, LoopKind, Part, Value};
 
 use crate::ir::Kernel;
-use crate::launch::Launch;
+use crate::launch::{Launch, Target};
 use crate::span::{DResult, Diagnostic, Span};
 use rustpython_parser::ast;
 use std::collections::HashMap;
@@ -50,13 +51,21 @@ pub struct Module {
     helpers: HashMap<String, ast::StmtFunctionDef>,
     /// Module-level constants.
     globals: HashMap<String, Const>,
+    /// What each imported name stands for, as a full dotted path
+    /// (`driver` → `tilelang.carver.arch.driver` after `from
+    /// tilelang.carver.arch import driver`).
+    imports: HashMap<String, String>,
+    /// The GPU the host code's device queries describe.
+    target: Target,
+    /// Host helper calls under evaluation now (bounds their recursion).
+    host_depth: std::cell::Cell<u32>,
 }
 
 impl Module {
     /// Parses a TileLang file: its imports, module constants and kernels
     /// (what the programmatic elaborator, [`Elab::for_module`], works in).
     pub fn parse(file: &str, text: &str) -> DResult<Module> {
-        Ok(Module::scan(Source::parse(file, text)?))
+        Ok(Module::scan(Source::parse(file, text)?, Target::default()))
     }
 
     /// The value of module constant `name` (`N = 1024` at module level).
@@ -64,7 +73,8 @@ impl Module {
         self.globals.get(name)
     }
 
-    fn scan(src: Source) -> Module {
+    /// Scans a file whose host device queries describe `target`.
+    fn scan(src: Source, target: Target) -> Module {
         let mut m = Module {
             src,
             lang: Vec::new(),
@@ -72,12 +82,24 @@ impl Module {
             kernels: Vec::new(),
             helpers: HashMap::new(),
             globals: HashMap::new(),
+            imports: HashMap::new(),
+            target,
+            host_depth: Default::default(),
         };
         let body = std::mem::take(&mut m.src.body);
         for s in &body {
             match s {
                 ast::Stmt::Import(i) => {
                     for a in &i.names {
+                        // `import a.b` binds `a`; `import a.b as c` binds `c` to `a.b`
+                        let (bound, path) = match &a.asname {
+                            Some(n) => (n.to_string(), a.name.to_string()),
+                            None => {
+                                let top = a.name.split('.').next().unwrap_or_default();
+                                (top.to_string(), top.to_string())
+                            }
+                        };
+                        m.imports.insert(bound, path);
                         if a.name.as_str() == "tilelang.language" {
                             let alias = a.asname.as_ref().map_or("tilelang.language", |n| n);
                             m.lang.push(alias.to_string());
@@ -90,7 +112,18 @@ impl Module {
                         }
                     }
                 }
-                ast::Stmt::ImportFrom(f) if f.module.as_deref() == Some("tilelang") => {
+                ast::Stmt::ImportFrom(f) => {
+                    if f.level.is_none_or(|l| l.to_u32() == 0) {
+                        if let Some(from) = &f.module {
+                            for a in &f.names {
+                                let bound = a.asname.as_ref().unwrap_or(&a.name).to_string();
+                                m.imports.insert(bound, format!("{from}.{}", a.name));
+                            }
+                        }
+                    }
+                    if f.module.as_deref() != Some("tilelang") {
+                        continue;
+                    }
                     for a in &f.names {
                         if a.name.as_str() == "language" {
                             let alias = a.asname.as_ref().map_or("language", |n| n);
@@ -98,11 +131,11 @@ impl Module {
                         }
                     }
                 }
+                // `N = 1024`, `M = N = K = 1024`, `A, B = 1, 2`
                 ast::Stmt::Assign(a) => {
-                    if let [ast::Expr::Name(n)] = a.targets.as_slice() {
-                        if let Ok(c) = consts::eval(&m.lang, &m.globals, &a.value) {
-                            m.globals.insert(n.id.to_string(), c);
-                        }
+                    let v = consts::eval(&m, &m.globals, &a.value).ok();
+                    for t in &a.targets {
+                        consts::bind(t, v.as_ref(), &mut m.globals);
                     }
                 }
                 ast::Stmt::FunctionDef(f) => {
@@ -161,6 +194,22 @@ impl Module {
         jit && kernel_with
     }
 
+    /// Whether `f` is under TileLang's `@autotune(configs=…)`
+    /// (`tilelang.autotuner.autotune`, also as `tilelang.autotune`).
+    fn is_autotuned(&self, f: &ast::StmtFunctionDef) -> bool {
+        f.decorator_list.iter().any(|d| {
+            let target = match d {
+                ast::Expr::Call(c) => &*c.func,
+                other => other,
+            };
+            super::py::dotted(target).is_some_and(|p| {
+                p == "autotune"
+                    || p == "tilelang.autotuner.autotune"
+                    || self.package.iter().any(|t| p == format!("{t}.autotune"))
+            })
+        })
+    }
+
     /// The `@T.prim_func` function a factory body defines.
     fn inner_prim_func<'a>(&self, body: &'a [ast::Stmt]) -> Option<&'a ast::StmtFunctionDef> {
         body.iter().find_map(|s| match s {
@@ -179,7 +228,7 @@ impl Module {
 /// Elaborates the kernel of a TileLang file for `launch`: the one named by
 /// `kernel` or the launch's `"kernel"`, else the file's only kernel.
 pub fn elaborate(src: Source, launch: &Launch, kernel: Option<&str>) -> DResult<Kernel> {
-    let m = Module::scan(src);
+    let m = Module::scan(src, launch.target);
     let want = kernel.or(launch.kernel.as_deref());
     let names: Vec<&str> = m.kernels.iter().map(|(n, _)| n.as_str()).collect();
     let (name, def) = match want {

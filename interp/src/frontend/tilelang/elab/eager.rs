@@ -38,7 +38,10 @@ impl<'m> Elab<'m> {
             let v = match launch.factory_args.iter().find(|(n, _)| *n == pname) {
                 Some((_, c)) => Const::from_arg(c),
                 None => match &p.default {
-                    Some(d) => self.py_value(d)?,
+                    Some(d) => {
+                        let v = self.py_value(d)?;
+                        consts::autotuned_default(self.m, f, &pname, v, span)?
+                    }
                     None => {
                         return err(span, format!("`{name}` needs `{pname}`")).map_err(|d| {
                             d.with_help(format!(

@@ -77,7 +77,7 @@ impl<'m> Elab<'m> {
                 None => match n.id.as_str() {
                     "True" | "False" => Ok(Val::Py(Const::Bool(n.id.as_str() == "True"))),
                     "range" => Ok(Val::Path("range".into())),
-                    other => err(span, format!("unknown name `{other}`")),
+                    _ => Err(self.unknown_name(n)),
                 },
             },
             ast::Expr::Tuple(_) | ast::Expr::List(_) | ast::Expr::Dict(_) => {
@@ -701,6 +701,20 @@ impl<'m> Elab<'m> {
                     _ => {}
                 }
             }
+            // dtypes, dtype names, None: Python's comparison of the host values
+            let py_op = match op {
+                BinOp::Eq => Some(ast::CmpOp::Eq),
+                BinOp::Ne => Some(ast::CmpOp::NotEq),
+                _ => None,
+            };
+            let not_num =
+                |c: &Const| !matches!(c, Const::Int(_) | Const::Float(_) | Const::Bool(_));
+            if let Some(v) = py_op
+                .filter(|_| not_num(a) || not_num(b))
+                .and_then(|o| consts::compare(o, a, b))
+            {
+                return Ok(Val::Py(Const::Bool(v)));
+            }
         }
         let (a, b) = (self.num(l, span)?, self.num(r, span)?);
         let d = types::promote(dtype_of(&a), dtype_of(&b))
@@ -801,9 +815,17 @@ impl<'m> Elab<'m> {
                         }
                     }
                     // a host function on compile-time values (`tilelang.cdiv`, `math.ceil`)
-                    _ => match self.py_value(&ast::Expr::Call(c.clone())) {
-                        Ok(v) => Ok(Val::Py(v)),
-                        Err(_) => err(
+                    _ => match self.py_value_if_known(&ast::Expr::Call(c.clone()))? {
+                        Some(v) => Ok(Val::Py(v)),
+                        // a function imported from a module ksem does not read
+                        None if matches!(&*c.func, ast::Expr::Name(n) if self.m.imports.contains_key(n.id.as_str())) =>
+                        {
+                            let ast::Expr::Name(n) = &*c.func else {
+                                unreachable!("matched above")
+                            };
+                            Err(self.unknown_name(n))
+                        }
+                        None => err(
                             span,
                             format!(
                                 "`{}` is not callable in a TileLang kernel",

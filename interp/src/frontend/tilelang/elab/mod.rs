@@ -124,7 +124,13 @@ impl<'m> Elab<'m> {
             env.insert(h.clone(), Val::Helper(h.clone()));
         }
         // host modules whose functions run on compile-time values
-        for p in m.package.iter().map(String::as_str).chain(["math"]) {
+        for p in m
+            .package
+            .iter()
+            .map(String::as_str)
+            .chain(["math"])
+            .chain(consts::device_query_modules(m))
+        {
             env.entry(p.to_string()).or_insert(Val::Path(p.to_string()));
         }
         Elab {
@@ -410,37 +416,159 @@ impl<'m> Elab<'m> {
         }
     }
 
-    /// A compile-time value of `e`, with `e`'s span on the error.
-    fn py_value(&self, e: &ast::Expr) -> DResult<Const> {
-        let consts: HashMap<String, Const> = self
-            .env
+    /// The compile-time names the elaborator sees.
+    fn py_env(&self) -> HashMap<String, Const> {
+        self.env
             .iter()
             .filter_map(|(k, v)| match v {
                 Val::Py(c) => Some((k.clone(), c.clone())),
                 _ => None,
             })
-            .collect();
-        consts::eval(&self.m.lang, &consts, e).map_err(|d| Diagnostic {
-            span: self.span(e),
-            ..d
-        })
+            .collect()
+    }
+
+    /// An error of [`consts::eval`] on `e`, at `e` unless it names its own place.
+    fn located(&self, e: &ast::Expr, d: Diagnostic) -> Diagnostic {
+        match consts::is_located(&d) {
+            true => d,
+            false => Diagnostic {
+                span: self.span(e),
+                ..d
+            },
+        }
+    }
+
+    /// The compile-time value of `e` where it has one (`Ok(None)` where
+    /// not); an error only where host code cannot run as written.
+    fn py_value_if_known(&self, e: &ast::Expr) -> DResult<Option<Const>> {
+        match consts::eval(self.m, &self.py_env(), e) {
+            Ok(c) => Ok(Some(c)),
+            Err(d) if consts::is_located(&d) => Err(d),
+            Err(_) => Ok(None),
+        }
+    }
+
+    /// Why the name `n`, which has no value in the kernel, has none: it is
+    /// imported from a module ksem does not read, bound to a value read from
+    /// one, bound only by the `__main__` block, defined nowhere, or bound by
+    /// host code ksem cannot evaluate.
+    pub(super) fn unknown_name(&self, n: &ast::ExprName) -> Diagnostic {
+        use super::scope::{assigned_value, binding, names_read, Binding};
+        let name = n.id.as_str();
+        let span = self.span(n);
+        let body = &self.m.src.body;
+        let library = |path: &str| {
+            ["tilelang", "tvm"]
+                .iter()
+                .any(|p| path == *p || path.starts_with(&format!("{p}.")))
+        };
+        let foreign = |x: &str| {
+            self.m
+                .imports
+                .get(x)
+                .filter(|path| !self.env.contains_key(x) && !library(path))
+                .map(|path| {
+                    path.rsplit_once('.')
+                        .map_or(path.as_str(), |(m, _)| m)
+                        .to_string()
+                })
+        };
+        if let Some(path) = self.m.imports.get(name).filter(|p| library(p)) {
+            return Diagnostic::new(
+                span,
+                format!("`{name}` (`{path}`) is a part of TileLang ksem does not support"),
+            );
+        }
+        let help = "ksem reads only this file: define the value here, or make it a parameter of the kernel";
+        if let Some(module) = foreign(name) {
+            return Diagnostic::new(
+                span,
+                format!("`{name}` is imported from `{module}`, a module ksem does not read"),
+            )
+            .with_help(help);
+        }
+        match binding(body, n.range.start(), name) {
+            Binding::Nowhere => Diagnostic::new(
+                span,
+                format!("`{name}` is not defined: Python raises NameError here"),
+            ),
+            Binding::ScriptOnly => Diagnostic::new(
+                span,
+                format!("`{name}` is bound only by the `if __name__ == \"__main__\":` block, which ksem does not run"),
+            )
+            .with_help("it is a global only when the file runs as a script; make it a parameter of the kernel or a module constant"),
+            Binding::Found => {
+                let via = assigned_value(body, n.range.start(), name).and_then(|v| {
+                    names_read(v)
+                        .into_iter()
+                        .find_map(|x| Some((x.id.to_string(), foreign(x.id.as_str())?)))
+                });
+                match via {
+                    Some((x, module)) => Diagnostic::new(
+                        span,
+                        format!("`{name}` has no value at compile time: it is computed from `{x}`, imported from `{module}`, a module ksem does not read"),
+                    )
+                    .with_help(help),
+                    None => Diagnostic::new(
+                        span,
+                        format!("`{name}` has no value ksem knows here: it is bound in this file, but not (before this point) to a value ksem can evaluate"),
+                    ),
+                }
+            }
+        }
+    }
+
+    /// Why `e`, which must be known at compile time, is not: host code that
+    /// fails as written (a division by zero, a device ksem's target does not
+    /// have), a name that is None, a name defined nowhere (Python's
+    /// NameError), else `msg` at `e`.
+    pub(super) fn not_known(&self, e: &ast::Expr, msg: &str) -> Diagnostic {
+        if let Err(d) = self.py_value_if_known(e) {
+            return d;
+        }
+        use super::scope::{binding, names_read, Binding};
+        for n in names_read(e) {
+            let name = n.id.as_str();
+            if let Some(Val::Py(Const::None)) = self.env.get(name) {
+                return Diagnostic::new(
+                    self.span(n),
+                    format!("`{name}` is None here, which is not a number"),
+                )
+                .with_help(format!("give `{name}` a value (a kernel parameter: \"factory_args\": {{\"{name}\": …}} in the launch)"));
+            }
+            if self.env.contains_key(name) {
+                continue;
+            }
+            match binding(&self.m.src.body, n.range.start(), name) {
+                Binding::Found => {}
+                Binding::Nowhere => {
+                    return Diagnostic::new(
+                        self.span(n),
+                        format!("`{name}` is not defined: Python raises NameError here"),
+                    )
+                }
+                Binding::ScriptOnly => {
+                    return Diagnostic::new(
+                        self.span(n),
+                        format!("`{name}` is bound only by the `if __name__ == \"__main__\":` block, which ksem does not run"),
+                    )
+                    .with_help("it is a global only when the file runs as a script; make it a parameter of the kernel or a module constant")
+                }
+            }
+        }
+        Diagnostic::new(self.span(e), msg)
+    }
+
+    /// A compile-time value of `e`, with `e`'s span on the error.
+    fn py_value(&self, e: &ast::Expr) -> DResult<Const> {
+        consts::eval(self.m, &self.py_env(), e).map_err(|d| self.located(e, d))
     }
 
     /// The value of `e` with the scalar arguments taking the launch's values.
     fn py_value_at_launch(&self, e: &ast::Expr) -> DResult<Const> {
-        let mut consts: HashMap<String, Const> = self
-            .env
-            .iter()
-            .filter_map(|(k, v)| match v {
-                Val::Py(c) => Some((k.clone(), c.clone())),
-                _ => None,
-            })
-            .collect();
+        let mut consts = self.py_env();
         consts.extend(self.launch_scalars.clone());
-        consts::eval(&self.m.lang, &consts, e).map_err(|d| Diagnostic {
-            span: self.span(e),
-            ..d
-        })
+        consts::eval(self.m, &consts, e).map_err(|d| self.located(e, d))
     }
 
     /// A shape: a tuple (or one value) of compile-time non-negative ints.

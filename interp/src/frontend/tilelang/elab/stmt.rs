@@ -274,16 +274,21 @@ impl<'m> Elab<'m> {
                 (n, self.span(a))
             })
             .collect();
+        if let Some((_, a)) = sizes.iter().zip(&c.args).find(|((n, _), _)| n.is_none()) {
+            return Err(self.not_known(a, "a grid dimension must be known at compile time"));
+        }
         let mut threads = None;
         for k in &c.keywords {
             match k.arg.as_deref() {
                 Some("threads") => {
-                    let v = self.py_value(&k.value).map_err(|_| {
-                        Diagnostic::new(
-                            self.span(&k.value),
-                            "`threads` must be known at compile time",
-                        )
-                    })?;
+                    let v = match self.py_value(&k.value) {
+                        Ok(v) => v,
+                        Err(_) => {
+                            return Err(
+                                self.not_known(&k.value, "`threads` must be known at compile time")
+                            )
+                        }
+                    };
                     threads = Some((v, self.span(&k.value)));
                 }
                 Some("prelude") | Some("is_cpu") | Some("cluster_dims") => {}

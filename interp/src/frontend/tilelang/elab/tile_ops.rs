@@ -56,11 +56,15 @@ impl<'m> Elab<'m> {
         }
         match f {
             "copy" => {
-                if c.args.len() != 2 {
+                // `T.copy(src, dst, *, coalesced_width=…, annotations=…,
+                // loop_layout=…)`: src and dst by position or by name; the
+                // keyword-only ones say how, not what, to copy
+                let (Some(src), Some(dst)) = (Self::kwarg(c, "src", 0), Self::kwarg(c, "dst", 1))
+                else {
                     return err(span, "T.copy takes (src, dst)");
-                }
-                let src = self.region_arg(&c.args[0])?;
-                let dst = self.region_arg(&c.args[1])?;
+                };
+                let src = self.region_arg(src)?;
+                let dst = self.region_arg(dst)?;
                 if dst.buf.space != AddrSpace::Local {
                     self.block_level_op("T.copy into shared or global memory", span)?;
                 }
@@ -395,12 +399,17 @@ impl<'m> Elab<'m> {
     /// `acc = acc + a·b` with a and b converted to C's dtype, the product
     /// rounded, then the sum rounded (no fused multiply-add).
     pub(super) fn gemm(&mut self, c: &ast::ExprCall, span: Span) -> DResult<()> {
-        if c.args.len() < 3 {
+        // A, B, C by position or by name (`T.gemm(x, B=y, C=z)`)
+        let (Some(a), Some(b), Some(cb)) = (
+            Self::kwarg(c, "A", 0),
+            Self::kwarg(c, "B", 1),
+            Self::kwarg(c, "C", 2),
+        ) else {
             return err(span, "T.gemm takes (A, B, C, …)");
-        }
-        let a = self.buffer_of(&c.args[0])?;
-        let b = self.buffer_of(&c.args[1])?;
-        let cb = self.buffer_of(&c.args[2])?;
+        };
+        let a = self.buffer_of(a)?;
+        let b = self.buffer_of(b)?;
+        let cb = self.buffer_of(cb)?;
         let ta = self.flag(Self::kwarg(c, "transpose_A", 3), 0)? != 0;
         let tb = self.flag(Self::kwarg(c, "transpose_B", 4), 0)? != 0;
         let clear = self.flag(
