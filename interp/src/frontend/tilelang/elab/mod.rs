@@ -87,8 +87,18 @@ pub struct Elab<'m> {
     vars: Vec<(String, Type)>,
     arrays: Vec<ArrayDecl>,
     blocks: Vec<Block>,
+    /// The current launch's grid and `threads`, with the span of its
+    /// `T.Kernel(…)`.
     grid: Option<([u32; 3], Span)>,
     threads: Option<([u32; 3], Span)>,
+    /// Launches before the current one (a second `with T.Kernel(…)`), each
+    /// with its `threads`.
+    finished: Vec<(NextLaunch, Option<([u32; 3], Span)>)>,
+    /// What the kernel held when its first launch began (statements, number
+    /// of variables, number of arrays): every later launch starts from it.
+    prologue: Option<(Block, usize, usize)>,
+    /// Inside the body of a `with T.Kernel(…)`.
+    in_launch: bool,
     /// Loops enclosing the current statement.
     loops: usize,
     /// Helper functions being inlined (recursion is refused).
@@ -127,6 +137,9 @@ impl<'m> Elab<'m> {
             blocks: vec![Vec::new()],
             grid: None,
             threads: None,
+            finished: Vec::new(),
+            prologue: None,
+            in_launch: false,
             loops: 0,
             inlining: Vec::new(),
             parallel: Vec::new(),
@@ -193,20 +206,49 @@ impl<'m> Elab<'m> {
                 )
             });
         };
-        // the launch may give grid and block; they must agree with T.Kernel
-        let (grid, _) = crate::frontend::geometry(launch, Some(grid), self.threads)?;
-        let body = self.blocks.pop().expect("the kernel's block");
+        let last = self.take_launch(grid);
+        let mut launches = std::mem::take(&mut self.finished);
+        launches.push(last);
+        // the launch may give grid and block; they must agree with every T.Kernel
+        for (l, threads) in &launches {
+            crate::frontend::geometry(launch, Some((l.grid, l.span)), *threads)?;
+        }
+        let mut launches = launches.into_iter().map(|(l, _)| l);
+        let first = launches.next().expect("the last launch at least");
         Ok(Kernel {
             name: name.to_string(),
             model: Model::Simt,
-            grid,
+            grid: first.grid,
             block: [1, 1, 1],
             params: self.params,
             fresh: self.fresh,
-            arrays: self.arrays,
-            vars: self.vars,
-            body,
+            arrays: first.arrays,
+            vars: first.vars,
+            body: first.body,
+            then: launches.collect(),
         })
+    }
+
+    /// Ends the current launch (grid and span `grid`): its arrays, variables
+    /// and statements, with its `threads`; the elaborator is left with the
+    /// prologue, ready for the next launch.
+    fn take_launch(&mut self, grid: ([u32; 3], Span)) -> (NextLaunch, Option<([u32; 3], Span)>) {
+        let (body, nvars, narrays) = self
+            .prologue
+            .clone()
+            .unwrap_or_else(|| (Vec::new(), self.vars.len(), self.arrays.len()));
+        let vars = self.vars[..nvars].to_vec();
+        let arrays = self.arrays[..narrays].to_vec();
+        let l = NextLaunch {
+            grid: grid.0,
+            block: [1, 1, 1],
+            arrays: std::mem::replace(&mut self.arrays, arrays),
+            vars: std::mem::replace(&mut self.vars, vars),
+            body: std::mem::replace(self.blocks.first_mut().expect("the kernel's block"), body),
+            span: grid.1,
+        };
+        self.grid = None;
+        (l, self.threads.take())
     }
 
     /// The kernel's parameters: `T.Tensor`/`T.Buffer` buffers and typed scalars.
