@@ -80,6 +80,9 @@ fn err<T>(span: Span, msg: impl Into<String>) -> DResult<T> {
     Err(Diagnostic::new(span, msg))
 }
 
+/// A launch's `threads` (x, y, z) with the span of its `T.Kernel(…)`.
+type Threads = ([u32; 3], Span);
+
 /// The elaborator of one kernel.
 pub struct Elab<'m> {
     m: &'m Module,
@@ -93,7 +96,7 @@ pub struct Elab<'m> {
     threads: Option<([u32; 3], Span)>,
     /// Launches before the current one (a second `with T.Kernel(…)`), each
     /// with its `threads`.
-    finished: Vec<(NextLaunch, Option<([u32; 3], Span)>)>,
+    finished: Vec<(NextLaunch, Option<Threads>)>,
     /// What the kernel held when its first launch began (statements, number
     /// of variables, number of arrays): every later launch starts from it.
     prologue: Option<(Block, usize, usize)>,
@@ -232,7 +235,7 @@ impl<'m> Elab<'m> {
     /// Ends the current launch (grid and span `grid`): its arrays, variables
     /// and statements, with its `threads`; the elaborator is left with the
     /// prologue, ready for the next launch.
-    fn take_launch(&mut self, grid: ([u32; 3], Span)) -> (NextLaunch, Option<([u32; 3], Span)>) {
+    fn take_launch(&mut self, grid: ([u32; 3], Span)) -> (NextLaunch, Option<Threads>) {
         let (body, nvars, narrays) = self
             .prologue
             .clone()
