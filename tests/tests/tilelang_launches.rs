@@ -223,3 +223,40 @@ fn a_launch_spec_grid_must_agree_with_every_launch() {
     let d = refused(&src, &l);
     assert_eq!(d.span.line, 9, "{d:?}");
 }
+
+#[test]
+fn the_verifier_checks_every_launch() {
+    let src = module(ORDERED);
+    let l = args(json!({
+        "A": zeros("int32", 4),
+        "B": zeros("int32", 4),
+        "C": zeros("int32", 4),
+    }));
+    let k = elaborate(&src, &l).expect("elaborates");
+    let verify = ksem_interp::ir::verify::verify;
+    assert!(verify(&k).is_ok());
+    // a later launch whose variable table lacks the parameters' slots
+    let mut bad = k.clone();
+    bad.then[1].vars.truncate(1);
+    let e = verify(&bad).expect_err("parameter slots missing");
+    assert!(e.message.contains("not declared"), "{}", e.message);
+    // a later launch of no blocks
+    let mut bad = k.clone();
+    bad.then[0].grid = [0, 1, 1];
+    let e = verify(&bad).expect_err("an empty grid");
+    assert!(e.message.contains("has no thread"), "{}", e.message);
+    // a later launch whose body is ill-typed: launch 3's store of
+    // `B[3 - i] - 100` into int32 C made to store a float32
+    let mut bad = k;
+    let ksem_interp::ir::Stmt::For { body, .. } = &mut bad.then[1].body[0] else {
+        panic!("launch 3 starts with its loop: {:?}", bad.then[1].body[0]);
+    };
+    let ksem_interp::ir::Stmt::Store { value, .. } = &mut body[0] else {
+        panic!("the loop stores: {:?}", body[0]);
+    };
+    value.ty = ksem_interp::ir::Type::scalar(ksem_interp::dtype::DType::F32);
+    assert!(
+        verify(&bad).is_err(),
+        "a float stored through an int32 pointer"
+    );
+}
