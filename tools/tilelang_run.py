@@ -17,7 +17,9 @@ not compile) and called with one torch tensor per buffer parameter, in the
 kernel's parameter order; scalars are passed as Python numbers. Every buffer
 is reported afterwards as its exact bits, as tools/triton_run.py writes them
 (``"backend": "tilelang"``, ``"ub": []``: real TileLang detects no UB). The
-launch's ``"grid"``/``"block"`` are ignored: ``T.Kernel`` fixes them.
+launch's ``"grid"``/``"block"`` are ignored: ``T.Kernel`` fixes them. A
+function of several ``with T.Kernel`` blocks runs them in order (the C
+target emits one C function whose launches are consecutive loops).
 
 The machine the program's host code asks about is the launch's ``"target"``
 (docs/formats.md; default an H100 SXM: 132 SMs, compute capability 9.0), as

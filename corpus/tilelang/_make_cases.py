@@ -399,6 +399,55 @@ T.copy(S, V)
 """), {"A": buf("float32", [float(v) for v in range(1, 10)]), "C": zeros("float32", 81)})
 
 
+# Kernels of several launches (`with T.Kernel` after `with T.Kernel`, as in
+# TileLang's split-K attention examples): each launch runs to its end before
+# the next begins and sees every global write of the ones before. The
+# buffers a later launch reads start with other values (Partial = 7s, R =
+# 9s), so a launch run early or against stale memory changes the result.
+case("two_launches_partial_sums", HEAD + """@T.prim_func
+def main(A: T.Tensor((64,), "int32"), Partial: T.Tensor((4,), "int32"), Out: T.Tensor((2,), "int32")):
+    with T.Kernel(4, threads=32) as bx:
+        s = T.alloc_var("int32", init=0)
+        for i in range(16):
+            s += A[bx * 16 + i]
+        Partial[bx] = s
+    with T.Kernel(1, threads=1) as bx:
+        t = T.alloc_var("int32", init=0)
+        for j in range(4):
+            t += Partial[j] * (j + 1)
+        Out[0] = t
+        Out[1] = Partial[3] - Partial[0]
+""", {
+    "A": rnd("int32", 64, 5),
+    "Partial": buf("int32", [7, 7, 7, 7]),
+    "Out": zeros("int32", 2)})
+# three launches of different grids (2x2, 8, 1) and threads (64, 32, (4, 2))
+case("three_launches_grids_and_threads", HEAD + """@T.prim_func
+def main(A: T.Tensor((8, 8), "float32"), Tb: T.Tensor((8, 8), "float32"), R: T.Tensor((8,), "float32"), Out: T.Tensor((3,), "float32")):
+    with T.Kernel(2, 2, threads=64) as (bx, by):
+        S = T.alloc_shared((4, 4), "float32")
+        T.copy(A[by * 4, bx * 4], S)
+        for i, j in T.Parallel(4, 4):
+            Tb[bx * 4 + j, by * 4 + i] = S[i, j] * 0.5 + 1.0
+    with T.Kernel(8, threads=32) as row:
+        acc = T.alloc_var("float32", init=0.0)
+        for j in T.serial(8):
+            acc += Tb[row, j] * (j + 1)
+        R[row] = acc
+    with T.Kernel(1, threads=(4, 2)) as _:
+        m = T.alloc_var("float32", init=R[0])
+        for i in range(1, 8):
+            m = T.max(m, R[i])
+        Out[0] = m
+        Out[1] = R[0] - R[7]
+        Out[2] = Tb[7, 0] + Tb[0, 7]
+""", {
+    "A": {"buffer": {"dtype": "float32", "shape": [8, 8], "len": 64, "init": {"random": {"seed": 11}}}},
+    "Tb": {"buffer": {"dtype": "float32", "shape": [8, 8], "len": 64}},
+    "R": buf("float32", [9.0] * 8),
+    "Out": zeros("float32", 3)})
+
+
 def main():
     for name, (src, launch) in CASES.items():
         with open(os.path.join(HERE, name + ".py"), "w") as f:

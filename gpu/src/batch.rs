@@ -23,22 +23,39 @@ pub fn host_entry(i: usize) -> String {
 pub fn source(parts: &[&Lowered]) -> String {
     let mut out = String::new();
     for (i, l) in parts.iter().enumerate() {
-        let cut = l
-            .source
-            .find(RUNTIME_END)
-            .and_then(|p| l.source[p..].find('\n').map(|n| p + n + 1))
-            .expect("generated sources contain the runtime marker");
+        let (runtime, kernel) = split_runtime(&l.source);
         if i == 0 {
-            out.push_str(&l.source[..cut]);
+            out.push_str(runtime);
         }
-        out.push_str("\n#undef KSEM_SMEM_BYTES\n");
-        let kernel = l.source[cut..]
-            .replace("ksem_kernel(", &format!("{}(", entry(i)))
-            .replace("ksem_host_launch(", &format!("{}(", host_entry(i)))
-            .replace("ksem_host_body", &format!("ksem_host_body_{i}"));
-        out.push_str(&kernel);
+        out.push_str(&renamed(
+            kernel,
+            &entry(i),
+            &host_entry(i),
+            &format!("ksem_host_body_{i}"),
+        ));
     }
     out
+}
+
+/// A generated source cut after its runtime: (the header and runtime, the
+/// kernel).
+pub(crate) fn split_runtime(source: &str) -> (&str, &str) {
+    let cut = source
+        .find(RUNTIME_END)
+        .and_then(|p| source[p..].find('\n').map(|n| p + n + 1))
+        .expect("generated sources contain the runtime marker");
+    source.split_at(cut)
+}
+
+/// The kernel part of a generated source (after [`split_runtime`]) with its
+/// `__global__` function, host entry and host body renamed, ready to follow
+/// other kernels in one source.
+pub(crate) fn renamed(kernel: &str, global: &str, host_launch: &str, host_body: &str) -> String {
+    let text = kernel
+        .replace("ksem_kernel(", &format!("{global}("))
+        .replace("ksem_host_launch(", &format!("{host_launch}("))
+        .replace("ksem_host_body", host_body);
+    format!("\n#undef KSEM_SMEM_BYTES\n{text}")
 }
 
 /// The distinct kernels of `parts` (equal generated sources compile once:

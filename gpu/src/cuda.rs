@@ -269,6 +269,30 @@ pub fn time_copy(bytes: usize, reps: u32) -> Result<f64, GpuError> {
     Ok(ms / reps.max(1) as f64)
 }
 
+/// The `__global__` function `entry` of `module`, allowed `smem` bytes of
+/// dynamic shared memory per block.
+fn function(
+    module: &Arc<cudarc::driver::CudaModule>,
+    entry: &str,
+    smem: usize,
+) -> Result<cudarc::driver::CudaFunction, GpuError> {
+    let f = module
+        .load_function(entry)
+        .map_err(cuda_err("finding the kernel function"))?;
+    if smem > DEFAULT_SMEM_LIMIT {
+        f.set_attribute(
+            cudarc::driver::sys::CUfunction_attribute_enum::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+            smem as i32,
+        )
+        .map_err(|e| {
+            GpuError::Cuda(format!(
+                "the kernel needs {smem} bytes of shared memory per block: {e:?}"
+            ))
+        })?;
+    }
+    Ok(f)
+}
+
 #[allow(clippy::too_many_arguments)]
 fn run_timed(
     ctx: &Arc<CudaContext>,
@@ -279,20 +303,11 @@ fn run_timed(
     kernel: &str,
     reps: u32,
 ) -> Result<(RunResult, Option<f64>), GpuError> {
-    let f = module
-        .load_function(entry)
-        .map_err(cuda_err("finding the kernel function"))?;
-    if l.smem_bytes > DEFAULT_SMEM_LIMIT {
-        f.set_attribute(
-            cudarc::driver::sys::CUfunction_attribute_enum::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-            l.smem_bytes as i32,
-        )
-        .map_err(|e| {
-            GpuError::Cuda(format!(
-                "the kernel needs {} bytes of shared memory per block: {e:?}",
-                l.smem_bytes
-            ))
-        })?;
+    // the kernel's launches, in order: (function, grid, shared memory)
+    let mut calls = vec![(function(module, entry, l.smem_bytes)?, l.grid, l.smem_bytes)];
+    for next in &l.then {
+        let f = function(module, &next.entry, next.smem_bytes)?;
+        calls.push((f, next.grid, next.smem_bytes));
     }
     let m = marshal(l, launch)?;
     let stream = ctx.default_stream();
@@ -317,29 +332,37 @@ fn run_timed(
         }
     }
     let lens: Vec<i64> = m.lens.iter().map(|&n| n as i64).collect();
-    let mut builder = stream.launch_builder(&f);
-    for (i, a) in l.args.iter().enumerate() {
-        match a {
-            ArgSlot::Buffer { buffer } => builder.arg(&dbufs[*buffer]),
-            ArgSlot::Len { buffer } => builder.arg(&lens[*buffer]),
-            ArgSlot::Scalar { .. } => builder.arg(&m.scalars[i]),
-            ArgSlot::Inexact { buffer } => builder.arg(&dflags[*buffer]),
-        };
-    }
-    let g = l.grid;
-    let cfg = LaunchConfig {
-        grid_dim: (g[0], g[1], g[2]),
-        block_dim: match l.block {
-            Some(b) => (b[0], b[1], b[2]),
-            None => (CUDA_THREADS, 1, 1),
-        },
-        shared_mem_bytes: l.smem_bytes as u32,
+    let block_dim = match l.block {
+        Some(b) => (b[0], b[1], b[2]),
+        None => (CUDA_THREADS, 1, 1),
     };
-    // SAFETY: the argument slots pushed above match the generated kernel's
-    // signature one for one (scalars as little-endian 64-bit holders whose
-    // first bytes are the value), and the kernel accesses buffers only
-    // within the lengths it is given.
-    unsafe { builder.launch(cfg) }.map_err(cuda_err("launching the kernel"))?;
+    let launch_all = || -> Result<(), GpuError> {
+        for (f, g, smem) in &calls {
+            let mut builder = stream.launch_builder(f);
+            for (i, a) in l.args.iter().enumerate() {
+                match a {
+                    ArgSlot::Buffer { buffer } => builder.arg(&dbufs[*buffer]),
+                    ArgSlot::Len { buffer } => builder.arg(&lens[*buffer]),
+                    ArgSlot::Scalar { .. } => builder.arg(&m.scalars[i]),
+                    ArgSlot::Inexact { buffer } => builder.arg(&dflags[*buffer]),
+                };
+            }
+            let cfg = LaunchConfig {
+                grid_dim: (g[0], g[1], g[2]),
+                block_dim,
+                shared_mem_bytes: *smem as u32,
+            };
+            // SAFETY: the argument slots pushed above match the generated
+            // kernel's signature one for one (every launch of a kernel has
+            // the same; scalars as little-endian 64-bit holders whose first
+            // bytes are the value), and the kernel accesses buffers only
+            // within the lengths it is given.
+            unsafe { builder.launch(cfg) }.map_err(cuda_err("launching the kernel"))?;
+        }
+        Ok(())
+    };
+    // one stream: each launch starts after the one before it has ended
+    launch_all()?;
     stream
         .synchronize()
         .map_err(cuda_err("running the kernel"))?;
@@ -350,8 +373,7 @@ fn run_timed(
             .record_event(flags)
             .map_err(cuda_err("recording an event"))?;
         for _ in 0..reps {
-            // SAFETY: as for the launch above.
-            unsafe { builder.launch(cfg) }.map_err(cuda_err("launching the kernel"))?;
+            launch_all()?;
         }
         let end = stream
             .record_event(flags)

@@ -27,6 +27,13 @@ pub struct Inexact {
 impl Inexact {
     /// Analyses a kernel to a fixpoint.
     pub fn analyze(k: &Kernel) -> Inexact {
+        Inexact::analyze_after(k, &[])
+    }
+
+    /// Analyses a kernel of one launch that runs after launches which may
+    /// have left inexact elements in the buffers `seed` marks (one flag per
+    /// pointer parameter, as [`Inexact::param_buffers`] gives them).
+    pub fn analyze_after(k: &Kernel, seed: &[bool]) -> Inexact {
         let mut a = Inexact {
             var: vec![false; k.vars.len()],
             roots: vec![BTreeSet::new(); k.vars.len()],
@@ -41,6 +48,9 @@ impl Inexact {
                     a.roots[v].insert(b);
                 }
             }
+        }
+        for (b, &s) in a.buf.iter_mut().zip(seed) {
+            *b = s;
         }
         a.array_base = a.buf.len();
         a.buf.extend(k.arrays.iter().map(|_| false));
@@ -93,6 +103,12 @@ impl Inexact {
                 args.iter().chain(&combine.results).any(|x| self.expr(x))
             }
         }
+    }
+
+    /// Per pointer parameter: whether its buffer may hold an inexact
+    /// element once the kernel has run.
+    pub fn param_buffers(&self) -> Vec<bool> {
+        self.buf[..self.array_base].to_vec()
     }
 
     /// Whether any buffer may receive an inexact element.

@@ -111,6 +111,9 @@ pub fn run_batch(
         .iter()
         .enumerate()
         .filter_map(|(i, l)| l.as_ref().ok().map(|l| (i, l)))
+        // a kernel of several launches compiles alone: its launches'
+        // functions keep their names
+        .filter(|(_, l)| l.then.is_empty())
         .collect();
     let batch: Vec<(&lower::Lowered, &Launch, &str)> = ok
         .iter()
@@ -123,7 +126,12 @@ pub fn run_batch(
     .into_iter();
     lowered
         .into_iter()
-        .map(|l| match l {
+        .zip(items)
+        .map(|(l, (k, launch))| match l {
+            Ok(l) if !l.then.is_empty() => match backend {
+                Backend::Host => host::run(&l, launch, &k.name, 1),
+                Backend::Cuda => cuda::run(&l, launch, &k.name),
+            },
             Ok(_) => ran
                 .next()
                 .unwrap_or_else(|| Err(GpuError::Launch("batch lost a result".into()))),

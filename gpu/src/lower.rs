@@ -25,6 +25,10 @@
 //! value ([`Lowered::inexact_flags`]), one `unsigned char*` per pointer
 //! parameter follows (same length as its buffer), into which every store
 //! writes 1 where the stored value may be inexact and 0 otherwise.
+//!
+//! A kernel of several launches ([`Kernel::then`]) becomes one source with
+//! one `__global__` function per launch, all of the same signature, run in
+//! order on the same stream (`sequence`).
 
 use crate::ids::{self, cmp_id, shift_range_id};
 use crate::inexact::Inexact;
@@ -35,6 +39,7 @@ use ksem_interp::span::Span;
 use std::fmt::Write as _;
 
 mod combine;
+mod sequence;
 
 /// The CUDA element runtime included at the top of every generated source.
 /// The runtime every generated source starts with: the generated ids
@@ -111,6 +116,21 @@ pub struct Lowered {
     pub block: Option<[u32; 3]>,
     /// Blocks of the launch (the kernel's grid).
     pub grid: [u32; 3],
+    /// The launches after the first (a kernel of several launches), run in
+    /// order after `entry` with the same arguments and block shape.
+    pub then: Vec<NextEntry>,
+}
+
+/// A launch after a kernel's first: its `__global__` function in the same
+/// source, with the same signature.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NextEntry {
+    /// Name of the `__global__` function.
+    pub entry: String,
+    /// Blocks of the launch.
+    pub grid: [u32; 3],
+    /// Dynamic shared memory bytes per block.
+    pub smem_bytes: usize,
 }
 
 impl Lowered {
@@ -153,7 +173,18 @@ pub fn emit_cuda(k: &Kernel) -> String {
 
 /// Lowers a kernel; see the module documentation for the generated code's shape.
 pub fn lower(k: &Kernel) -> Result<Lowered, LowerError> {
+    if !k.then.is_empty() {
+        return sequence::lower(k);
+    }
     let inexact = Inexact::analyze(k);
+    let flags = inexact.any_buffer();
+    lower_launch(k, inexact, flags)
+}
+
+/// Lowers a kernel of one launch whose stores may write inexact values as
+/// `inexact` says; `inexact_flags`: whether the signature ends with the
+/// inexact-flag arrays (every launch of a kernel has the same signature).
+fn lower_launch(k: &Kernel, inexact: Inexact, inexact_flags: bool) -> Result<Lowered, LowerError> {
     let mut buffers = Vec::new();
     let mut args = Vec::new();
     let mut params_c = Vec::new();
@@ -193,7 +224,6 @@ pub fn lower(k: &Kernel) -> Result<Lowered, LowerError> {
             ParamKind::Constexpr => {}
         }
     }
-    let inexact_flags = inexact.any_buffer();
     if inexact_flags {
         for (b, bp) in buffers.iter().enumerate() {
             args.push(ArgSlot::Inexact { buffer: b });
@@ -350,6 +380,7 @@ pub fn lower(k: &Kernel) -> Result<Lowered, LowerError> {
         args,
         buffers,
         inexact_flags,
+        then: Vec::new(),
     })
 }
 

@@ -155,6 +155,7 @@ impl Builder {
                 arrays: vec![],
                 vars: self.vars,
                 body: self.body,
+                then: vec![],
             },
             Launch {
                 kernel: Some(name.to_string()),

@@ -18,6 +18,24 @@ pub fn kernel(k: &Kernel) -> String {
         })
         .collect();
     let _ = writeln!(out, "kernel {}({})", k.name, params.join(", "));
+    let launches = k.launches();
+    for (i, l) in launches.iter().enumerate() {
+        if launches.len() > 1 {
+            let _ = writeln!(
+                out,
+                "launch {} of {}: grid {:?}",
+                i + 1,
+                launches.len(),
+                l.grid
+            );
+        }
+        launch(l, &mut out);
+    }
+    out
+}
+
+/// The arrays and body of a kernel of one launch.
+fn launch(k: &Kernel, out: &mut String) {
     for a in &k.arrays {
         let _ = writeln!(
             out,
@@ -29,8 +47,7 @@ pub fn kernel(k: &Kernel) -> String {
             a.shape
         );
     }
-    block(k, &k.body, 1, &mut out);
-    out
+    block(k, &k.body, 1, out);
 }
 
 /// Renders one statement (nested bodies included) of kernel `k`.

@@ -234,3 +234,15 @@ fn vectorized_loops_run_in_order() {
     let r = run_clean(&src, &ab(&[1, 2, 3, 4], 4));
     assert_eq!(i32s(&r, "B"), [3, 7, 9, 13]);
 }
+
+/// Per-thread code is a property of one launch: a first launch of tile
+/// code (`T.Parallel`, one thread per block) then a second that binds the
+/// thread index and reverses B through shared memory. A = [1, 2, 3, 4]:
+/// launch 1 makes B = 2·A = [2, 4, 6, 8]; launch 2 makes B[tx] = B[3 - tx]
+/// = [8, 6, 4, 2] (race-free with the barrier after the shared write).
+#[test]
+fn per_thread_code_in_a_later_launch() {
+    let src = "import tilelang\nimport tilelang.language as T\n\n@T.prim_func\ndef main(A: T.Tensor((4,), \"int32\"), B: T.Tensor((4,), \"int32\")):\n    with T.Kernel(1, threads=4) as bx:\n        for i in T.Parallel(4):\n            B[i] = A[i] * 2\n    with T.Kernel(1, threads=4) as bx:\n        tx = T.get_thread_binding(0)\n        S = T.alloc_shared((4,), \"int32\")\n        S[tx] = B[tx]\n        B[tx] = S[3 - tx] + bx\n";
+    let r = run_clean(src, &ab(&[1, 2, 3, 4], 4));
+    assert_eq!(i32s(&r, "B"), [8, 6, 4, 2]);
+}

@@ -84,38 +84,53 @@ pub fn run(kernel: &Kernel, launch: &Launch, opts: &RunOptions) -> Result<RunRes
 }
 
 /// [`run`] on the current rayon pool (one thread alone when `opts.threads` is 1).
+///
+/// A kernel of several launches runs them in order on the same global
+/// memory; each launch's blocks are checked for UB and races among
+/// themselves (a launch ends before the next begins, so two launches never
+/// race). The first launch that hits UB is the last to run.
 fn run_in_pool(
     kernel: &Kernel,
     launch: &Launch,
     opts: &RunOptions,
 ) -> Result<RunResult, Diagnostic> {
     let parallel = opts.threads != 1;
+    let launches = kernel.launches();
     let mut mem = Global::new(kernel, launch, parallel);
-    let run_model = |mem: &Global, c: &Contention| match kernel.model {
-        Model::Tile => tile::run(kernel, kernel.grid, mem, c, opts),
-        Model::Simt => simt::run(kernel, kernel.grid, kernel.block, mem, c, opts),
+    let run_model = |part: &Kernel, mem: &Global, c: &Contention| match part.model {
+        Model::Tile => tile::run(part, part.grid, mem, c, opts),
+        Model::Simt => simt::run(part, part.grid, part.block, mem, c, opts),
     };
-    let first = Contention::default();
-    let mut outcomes = run_model(&mem, &first)?;
-    if first.found_any() && contention::results_used(kernel) {
-        // again from the launch's buffers, knowing which old values depend
-        // on the order of the updates
-        mem = Global::new(kernel, launch, parallel);
-        outcomes = run_model(&mem, &Contention::knowing(first))?;
-    }
-    let block = (kernel.model == Model::Simt).then_some(kernel.block);
     let mut ub = Vec::new();
-    let mut logs = Vec::with_capacity(outcomes.len());
-    for o in outcomes {
-        eprint!("{}", o.prints);
-        match o.stop {
-            None => {}
-            Some(Stop::Ub(u)) => ub.push(*u),
-            Some(Stop::Error(d)) => return Err(d),
+    for (i, part) in launches.iter().enumerate() {
+        let first = Contention::default();
+        let mut outcomes = run_model(part, &mem, &first)?;
+        if first.found_any() && contention::results_used(part) {
+            // again from the launch's buffers, knowing which old values
+            // depend on the order of the updates; the launches before this
+            // one replay as they ran (their blocks ran in grid order)
+            mem = Global::new(kernel, launch, parallel);
+            for before in &launches[..i] {
+                run_model(before, &mem, &Contention::default())?;
+            }
+            outcomes = run_model(part, &mem, &Contention::knowing(first))?;
         }
-        logs.push((o.pid, o.log));
+        let block = (part.model == Model::Simt).then_some(part.block);
+        let mut logs = Vec::with_capacity(outcomes.len());
+        for o in outcomes {
+            eprint!("{}", o.prints);
+            match o.stop {
+                None => {}
+                Some(Stop::Ub(u)) => ub.push(*u),
+                Some(Stop::Error(d)) => return Err(d),
+            }
+            logs.push((o.pid, o.log));
+        }
+        ub.extend(race::find_races(&mem.bufs, &logs, block));
+        if !ub.is_empty() {
+            break;
+        }
     }
-    ub.extend(race::find_races(&mem.bufs, &logs, block));
     Ok(RunResult {
         kernel: kernel.name.clone(),
         backend: "interp".into(),

@@ -20,7 +20,7 @@
 
 use super::build::fold;
 use super::expr::{Combiner, Expr, ExprKind};
-use super::kernel::{Kernel, VarId};
+use super::kernel::{Kernel, NextLaunch, VarId};
 use super::op::UnOp;
 use super::stmt::{Block, Stmt};
 use super::types::Type;
@@ -29,6 +29,25 @@ use std::collections::{HashMap, HashSet};
 
 /// The canonical form of `k` (see the module documentation).
 pub fn canonical(k: &Kernel) -> Kernel {
+    let mut launches = k.launches().into_iter().map(|l| canonical_launch(&l));
+    let mut first = launches.next().expect("a kernel has a launch");
+    // each later launch canonical on its own (its parameters renumbered as
+    // in the first, since both list them first)
+    first.then = launches
+        .map(|l| NextLaunch {
+            grid: l.grid,
+            block: l.block,
+            arrays: l.arrays,
+            vars: l.vars,
+            body: l.body,
+            span: Span::default(),
+        })
+        .collect();
+    first
+}
+
+/// The canonical form of a kernel of one launch.
+fn canonical_launch(k: &Kernel) -> Kernel {
     let mut k = k.clone();
     for a in &mut k.arrays {
         a.span = Span::default();

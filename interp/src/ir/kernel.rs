@@ -4,6 +4,7 @@ use super::stmt::Block;
 use super::types::{AddrSpace, Type};
 use crate::dtype::DType;
 use crate::span::Span;
+use std::borrow::Cow;
 
 /// Index of a variable slot of a kernel.
 pub type VarId = usize;
@@ -82,4 +83,53 @@ pub struct Kernel {
     /// Type and name of every variable slot.
     pub vars: Vec<(String, Type)>,
     pub body: Block,
+    /// Further launches that run after this one, in order, on the same
+    /// arguments (TileLang's second `with T.Kernel(…)`): each sees every
+    /// global write of the launches before it. Empty for a kernel of one
+    /// launch.
+    pub then: Vec<NextLaunch>,
+}
+
+/// A launch of a kernel after its first: its own grid, threads, arrays,
+/// variables and body, on the kernel's parameters. Its variable table
+/// holds each parameter's variable at the same slot as the kernel's.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NextLaunch {
+    /// Blocks of this launch (x, y, z).
+    pub grid: [u32; 3],
+    /// Threads per block (x, y, z).
+    pub block: [u32; 3],
+    pub arrays: Vec<ArrayDecl>,
+    pub vars: Vec<(String, Type)>,
+    pub body: Block,
+    /// Where the launch begins in the source.
+    pub span: Span,
+}
+
+impl Kernel {
+    /// Every launch of the kernel, in the order they run, each as a kernel
+    /// of one launch with the kernel's name, model and parameters: what the
+    /// evaluator runs and the lowering emits one after the other.
+    pub fn launches(&self) -> Vec<Cow<'_, Kernel>> {
+        if self.then.is_empty() {
+            return vec![Cow::Borrowed(self)];
+        }
+        let first = Kernel {
+            then: Vec::new(),
+            ..self.clone()
+        };
+        let rest = self.then.iter().map(|l| Kernel {
+            name: self.name.clone(),
+            model: self.model,
+            grid: l.grid,
+            block: l.block,
+            params: self.params.clone(),
+            fresh: self.fresh.clone(),
+            arrays: l.arrays.clone(),
+            vars: l.vars.clone(),
+            body: l.body.clone(),
+            then: Vec::new(),
+        });
+        std::iter::once(first).chain(rest).map(Cow::Owned).collect()
+    }
 }

@@ -6,8 +6,22 @@ use super::*;
 use crate::dtype::DType;
 use crate::span::{Diagnostic, Span};
 
-/// Checks `k`; the error names the first ill-formed node.
+/// Checks `k`, every launch of it; the error names the first ill-formed node.
 pub fn verify(k: &Kernel) -> Result<(), Diagnostic> {
+    k.launches().iter().try_for_each(|l| verify_launch(l))
+}
+
+/// Checks a kernel of one launch.
+fn verify_launch(k: &Kernel) -> Result<(), Diagnostic> {
+    if k.grid.contains(&0) || k.block.contains(&0) {
+        return fail(
+            Span::default(),
+            format!(
+                "a launch of grid {:?} and block {:?} has no thread",
+                k.grid, k.block
+            ),
+        );
+    }
     let mut v = Verifier { k, loops: 0 };
     for p in &k.params {
         if let Some(var) = p.var {

@@ -175,6 +175,7 @@ pub fn generate(seed: u64, index: u64) -> Program {
         arrays,
         vars: std::mem::take(&mut g.vars),
         body: g.blocks.pop().unwrap_or_default(),
+        then: vec![],
     };
     let source = super::print::cudapy::kernel(&kernel)
         .unwrap_or_else(|e| format!("# the generated kernel does not print: {e}\n"));

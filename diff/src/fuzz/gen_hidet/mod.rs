@@ -221,6 +221,7 @@ pub fn generate(seed: u64, index: u64, real_peer: bool) -> Program {
         arrays: std::mem::take(&mut g.arrays),
         vars: std::mem::take(&mut g.vars),
         body: body_stmts,
+        then: vec![],
     };
     let source = super::print::hidet::kernel(&kernel)
         .unwrap_or_else(|e| format!("# the generated kernel does not print: {e}\n"));

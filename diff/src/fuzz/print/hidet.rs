@@ -41,6 +41,9 @@ pub type PResult<T> = Result<T, String>;
 
 /// The source of a file that defines `k` as a Hidet script kernel.
 pub fn kernel(k: &Kernel) -> PResult<String> {
+    if !k.then.is_empty() {
+        return Err("a kernel of several launches does not print as Hidet script".into());
+    }
     if k.model != Model::Simt {
         return Err("only SIMT kernels print as Hidet script".into());
     }

@@ -87,6 +87,9 @@ const RESERVED: &[&str] = &[
 
 /// The source of a file that defines `k` as a `@T.prim_func` kernel.
 pub fn kernel(k: &Kernel, hints: &Hints) -> PResult<String> {
+    if !k.then.is_empty() {
+        return Err("a kernel of several launches does not print as TileLang".into());
+    }
     if k.model != Model::Simt || k.block != [1, 1, 1] {
         return Err("only one-thread SIMT kernels print as TileLang".into());
     }

@@ -53,6 +53,9 @@ const RESERVED: &[&str] = &[
 
 /// The source of a file that defines `k` as a `@triton.jit` kernel.
 pub fn kernel(k: &Kernel) -> PResult<String> {
+    if !k.then.is_empty() {
+        return Err("a kernel of several launches does not print as Triton".into());
+    }
     if k.model != Model::Tile {
         return Err("only tile kernels print as Triton".into());
     }

@@ -313,6 +313,7 @@ impl<'m> Elab<'m> {
             arrays: self.arrays,
             vars: self.vars,
             body,
+            then: vec![],
         })
     }
 

@@ -268,6 +268,7 @@ impl<'m> Elab<'m> {
             arrays: vec![],
             vars: self.vars,
             body: self.out,
+            then: vec![],
         })
     }
 

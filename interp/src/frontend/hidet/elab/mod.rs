@@ -465,6 +465,7 @@ impl<'m> Elab<'m> {
             arrays: self.arrays,
             vars: self.vars,
             body,
+            then: vec![],
         })
     }
 

@@ -83,6 +83,9 @@ fn err<T>(span: Span, msg: impl Into<String>) -> DResult<T> {
     Err(Diagnostic::new(span, msg))
 }
 
+/// A launch's `threads` (x, y, z) with the span of its `T.Kernel(…)`.
+type Threads = ([u32; 3], Span);
+
 /// The elaborator of one kernel.
 pub struct Elab<'m> {
     m: &'m Module,
@@ -90,8 +93,18 @@ pub struct Elab<'m> {
     vars: Vec<(String, Type)>,
     arrays: Vec<ArrayDecl>,
     blocks: Vec<Block>,
+    /// The current launch's grid and `threads`, with the span of its
+    /// `T.Kernel(…)`.
     grid: Option<([u32; 3], Span)>,
     threads: Option<([u32; 3], Span)>,
+    /// Launches before the current one (a second `with T.Kernel(…)`), each
+    /// with its `threads`.
+    finished: Vec<(NextLaunch, Option<Threads>)>,
+    /// What the kernel held when its first launch began (statements, number
+    /// of variables, number of arrays): every later launch starts from it.
+    prologue: Option<(Block, usize, usize)>,
+    /// Inside the body of a `with T.Kernel(…)`.
+    in_launch: bool,
     /// Loops enclosing the current statement.
     loops: usize,
     /// Helper functions being inlined (recursion is refused).
@@ -141,6 +154,9 @@ impl<'m> Elab<'m> {
             blocks: vec![Vec::new()],
             grid: None,
             threads: None,
+            finished: Vec::new(),
+            prologue: None,
+            in_launch: false,
             loops: 0,
             inlining: Vec::new(),
             parallel: Vec::new(),
@@ -209,26 +225,57 @@ impl<'m> Elab<'m> {
                 )
             });
         };
-        // the launch may give grid and block; they must agree with T.Kernel
-        let (grid, _) = crate::frontend::geometry(launch, Some(grid), self.threads)?;
-        let mut body = self.blocks.pop().expect("the kernel's block");
-        let mut block = [1, 1, 1];
-        if self.per_thread {
-            let (threads, kspan) = self.threads.expect("a thread binding needs T.Kernel");
-            block = threads;
-            body = threads::implicit_syncs(body, &self.arrays, kspan);
+        let last = self.take_launch(grid);
+        let mut launches = std::mem::take(&mut self.finished);
+        launches.push(last);
+        // the launch may give grid and block; they must agree with every T.Kernel
+        for (l, threads) in &launches {
+            crate::frontend::geometry(launch, Some((l.grid, l.span)), *threads)?;
         }
+        let mut launches = launches.into_iter().map(|(l, _)| l);
+        let first = launches.next().expect("the last launch at least");
         Ok(Kernel {
             name: name.to_string(),
             model: Model::Simt,
-            grid,
-            block,
+            grid: first.grid,
+            block: first.block,
             params: self.params,
             fresh: self.fresh,
-            arrays: self.arrays,
-            vars: self.vars,
-            body,
+            arrays: first.arrays,
+            vars: first.vars,
+            body: first.body,
+            then: launches.collect(),
         })
+    }
+
+    /// Ends the current launch (grid and span `grid`): its arrays, variables
+    /// and statements, with its `threads`; the elaborator is left with the
+    /// prologue, ready for the next launch.
+    fn take_launch(&mut self, grid: ([u32; 3], Span)) -> (NextLaunch, Option<Threads>) {
+        let (body, nvars, narrays) = self
+            .prologue
+            .clone()
+            .unwrap_or_else(|| (Vec::new(), self.vars.len(), self.arrays.len()));
+        let vars = self.vars[..nvars].to_vec();
+        let arrays = self.arrays[..narrays].to_vec();
+        let mut l = NextLaunch {
+            grid: grid.0,
+            block: [1, 1, 1],
+            arrays: std::mem::replace(&mut self.arrays, arrays),
+            vars: std::mem::replace(&mut self.vars, vars),
+            body: std::mem::replace(self.blocks.first_mut().expect("the kernel's block"), body),
+            span: grid.1,
+        };
+        self.grid = None;
+        let threads = self.threads.take();
+        // per-thread code runs on the launch's threads, with TileLang's barriers
+        if std::mem::take(&mut self.per_thread) {
+            let (t, kspan) = threads.expect("a thread binding needs T.Kernel");
+            l.block = t;
+            l.body = threads::implicit_syncs(std::mem::take(&mut l.body), &l.arrays, kspan);
+        }
+        self.tile_op_at = None;
+        (l, threads)
     }
 
     /// The kernel's parameters: `T.Tensor`/`T.Buffer` buffers and typed scalars.

@@ -323,14 +323,26 @@ impl<'m> Elab<'m> {
                 names.push(n.id.to_string());
             }
         }
+        if self.in_launch {
+            return err(span, "a `with T.Kernel(…)` inside another one").map_err(|d| {
+                d.with_help("write the launches one after the other at the top of the kernel")
+            });
+        }
+        // names bound in the body are the body's alone (TVM's `with` frame)
+        let outer = self.env.clone();
         self.bind_launch(&sizes, threads, &names, span)?;
-        self.stmts(&w.body)
+        self.in_launch = true;
+        let r = self.stmts(&w.body);
+        self.in_launch = false;
+        self.env = outer;
+        r
     }
 
     /// The launch of `T.Kernel(g0, g1, …, threads=t) as (bx, by, …)`: the
     /// grid sizes (`None`: not known at compile time) with their spans, the
     /// `threads` value with its span, and the names bound to the block
-    /// indices.
+    /// indices. A kernel's second (third …) launch ends the one before it
+    /// and starts again from the kernel's prologue (its parameters).
     pub(super) fn bind_launch(
         &mut self,
         sizes: &[(Option<i128>, Span)],
@@ -338,8 +350,18 @@ impl<'m> Elab<'m> {
         names: &[String],
         span: Span,
     ) -> DResult<()> {
-        if self.grid.is_some() {
-            return err(span, "a second `with T.Kernel(…)`: a kernel has one launch");
+        if let Some(grid) = self.grid {
+            // a further launch: it runs after the ones before it
+            if self.blocks.len() != 1 {
+                return err(span, "a second `with T.Kernel(…)` inside a statement").map_err(|d| {
+                    d.with_help("write the launches one after the other at the top of the kernel")
+                });
+            }
+            let done = self.take_launch(grid);
+            self.finished.push(done);
+        } else if self.prologue.is_none() {
+            let body = self.blocks.first().cloned().unwrap_or_default();
+            self.prologue = Some((body, self.vars.len(), self.arrays.len()));
         }
         let mut grid = [1u32; 3];
         if sizes.is_empty() || sizes.len() > 3 {

@@ -1,0 +1,120 @@
+//! A kernel of several launches ([`Kernel::then`]): one source that holds
+//! the runtime once and one `__global__` function per launch, all with the
+//! kernel's signature. The first keeps the name `ksem_kernel`; launch i
+//! (from 1) is `ksem_kernel_part{i}` ([`Lowered::then`]). The CUDA runner
+//! launches them in order on one stream; the host build's `ksem_host_launch`
+//! runs each launch's grid to its end before the next begins.
+//!
+//! Inexactness crosses launches: a launch's stores are analysed knowing
+//! which buffers the launches before it may have left inexact elements in.
+
+use super::{lower_launch, LResult, LowerError, Lowered, NextEntry};
+use crate::batch::{renamed, split_runtime};
+use crate::inexact::Inexact;
+use ksem_interp::ir::Kernel;
+use std::fmt::Write as _;
+
+/// The `__global__` function of launch `i` (0: the kernel's first).
+fn global_name(i: usize) -> String {
+    match i {
+        0 => "ksem_kernel".into(),
+        _ => format!("ksem_kernel_part{i}"),
+    }
+}
+
+/// Lowers every launch of `k` into one source.
+pub(super) fn lower(k: &Kernel) -> LResult<Lowered> {
+    let launches = k.launches();
+    let mut seed = Vec::new();
+    let mut analyses = Vec::with_capacity(launches.len());
+    for l in &launches {
+        let a = Inexact::analyze_after(l, &seed);
+        seed = a.param_buffers();
+        analyses.push(a);
+    }
+    let flags = analyses.iter().any(Inexact::any_buffer);
+    let parts = launches
+        .iter()
+        .zip(analyses)
+        .map(|(l, a)| lower_launch(l, a, flags))
+        .collect::<LResult<Vec<Lowered>>>()?;
+    let first = &parts[0];
+    if let Some((i, p)) = parts
+        .iter()
+        .enumerate()
+        .find(|(_, p)| p.block != first.block)
+    {
+        return Err(LowerError {
+            span: k.then[i - 1].span,
+            message: format!(
+                "launch {} has blocks of {:?} threads, the first {:?}: the launches of one kernel share one block shape",
+                i + 1,
+                p.block,
+                first.block
+            ),
+        });
+    }
+    let mut source = String::new();
+    let _ = writeln!(
+        source,
+        "// ksem: a kernel of {} launches, run in order on one stream: {}.",
+        parts.len(),
+        parts
+            .iter()
+            .enumerate()
+            .map(|(i, p)| format!("{} on grid {:?}", global_name(i), p.grid))
+            .collect::<Vec<_>>()
+            .join(", then ")
+    );
+    source.push_str(split_runtime(&first.source).0);
+    for (i, p) in parts.iter().enumerate() {
+        source.push_str(&renamed(
+            split_runtime(&p.source).1,
+            &global_name(i),
+            &format!("ksem_host_launch_part{i}"),
+            &format!("ksem_host_body_part{i}"),
+        ));
+    }
+    source.push_str(&host_entry(&parts));
+    Ok(Lowered {
+        source,
+        entry: first.entry,
+        smem_bytes: first.smem_bytes,
+        args: first.args.clone(),
+        buffers: first.buffers.clone(),
+        inexact_flags: flags,
+        local_bytes: parts.iter().map(|p| p.local_bytes).max().unwrap_or(0),
+        block: first.block,
+        grid: first.grid,
+        then: parts
+            .iter()
+            .enumerate()
+            .skip(1)
+            .map(|(i, p)| NextEntry {
+                entry: global_name(i),
+                grid: p.grid,
+                smem_bytes: p.smem_bytes,
+            })
+            .collect(),
+    })
+}
+
+/// The host build's entry: the first launch on the grid it is given, then
+/// every other on its own grid, each to its end (the host runner joins a
+/// launch's threads before it returns).
+fn host_entry(parts: &[Lowered]) -> String {
+    let mut s = String::from("\n#ifdef KSEM_HOST\n");
+    s.push_str("// Host entry of the kernel's launches, in order; the first fails or all run.\n");
+    s.push_str("extern \"C\" int ksem_host_launch(void** a, unsigned gx, unsigned gy, unsigned gz, unsigned long long stack) {\n");
+    s.push_str("  int rc = ksem_host_launch_part0(a, gx, gy, gz, stack);\n");
+    for (i, p) in parts.iter().enumerate().skip(1) {
+        let g = p.grid;
+        let _ = writeln!(
+            s,
+            "  if (rc == 0) rc = ksem_host_launch_part{i}(a, {}u, {}u, {}u, stack);",
+            g[0], g[1], g[2]
+        );
+    }
+    s.push_str("  return rc;\n}\n#endif\n");
+    s
+}
