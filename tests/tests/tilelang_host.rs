@@ -555,8 +555,8 @@ fn a_name_from_a_module_ksem_does_not_read_says_so() {
         &src,
         &d,
         loc(&src, "C[0] = ", "scale_log2e"),
-        &["`scale_log2e` has no value at compile time: it is computed from `LOG2_E`, imported from `helpers_mod`, a module ksem does not read"],
-        Some("ksem reads only this file"),
+        &["`scale_log2e` has no value at compile time: it is computed from `LOG2_E`, imported from `helpers_mod`, a module ksem cannot find"],
+        Some("where Python would find it"),
     );
     // the helper function, called in the kernel
     let src2 = src.replace("            C[0] = C[0] * scale_log2e\n", "");
@@ -565,8 +565,8 @@ fn a_name_from_a_module_ksem_does_not_read_says_so() {
         &src2,
         &d,
         loc1(&src2, "tile_ok(0, 1)"),
-        &["`tile_ok` is imported from `helpers_mod`, a module ksem does not read"],
-        Some("ksem reads only this file"),
+        &["`tile_ok` is imported from `helpers_mod`, a module ksem cannot find"],
+        Some("where Python would find it"),
     );
     // a part of TileLang itself is named as unsupported, not as a file to read
     let src3 = src2.replace("            C[1] = tile_ok(0, 1)\n", "");

@@ -5,11 +5,14 @@
 //! TileLang kernel describes what a whole block computes, and a race-free
 //! one computes the same when its parallel loops run one iteration after
 //! the other. `T.Parallel` is such a loop; `T.copy`, `T.fill` and `T.clear`
-//! become loops over their regions. The rest of the file (imports, host
-//! code, `if __name__ == "__main__":`) is ignored.
+//! become loops over their regions. Helpers and constants imported from
+//! the project's other modules are read from their files (`imports.rs`);
+//! the rest of the file (other imports, host code, `if __name__ ==
+//! "__main__":`) is ignored.
 
 mod consts;
 mod elab;
+mod imports;
 mod scope;
 pub mod types;
 
@@ -57,6 +60,11 @@ pub struct Module {
     imports: HashMap<String, String>,
     /// The GPU the host code's device queries describe.
     target: Target,
+    /// Modules of the project this one imports from (`imports.rs`).
+    imported: Vec<Module>,
+    /// Helper functions imported from them: the bound name → the module's
+    /// index in `imported` and the function's name there.
+    foreign: HashMap<String, (usize, String)>,
     /// Host helper calls under evaluation now (bounds their recursion).
     host_depth: std::cell::Cell<u32>,
 }
@@ -75,6 +83,11 @@ impl Module {
 
     /// Scans a file whose host device queries describe `target`.
     fn scan(src: Source, target: Target) -> Module {
+        Module::scan_in(src, target, &mut imports::Chain::default())
+    }
+
+    /// [`Module::scan`] of a module imported through `chain`.
+    fn scan_in(src: Source, target: Target, chain: &mut imports::Chain) -> Module {
         let mut m = Module {
             src,
             lang: Vec::new(),
@@ -84,6 +97,8 @@ impl Module {
             globals: HashMap::new(),
             imports: HashMap::new(),
             target,
+            imported: Vec::new(),
+            foreign: HashMap::new(),
             host_depth: Default::default(),
         };
         let body = std::mem::take(&mut m.src.body);
@@ -113,6 +128,7 @@ impl Module {
                     }
                 }
                 ast::Stmt::ImportFrom(f) => {
+                    m.import_from(f, chain);
                     if f.level.is_none_or(|l| l.to_u32() == 0) {
                         if let Some(from) = &f.module {
                             for a in &f.names {

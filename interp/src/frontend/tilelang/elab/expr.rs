@@ -754,6 +754,7 @@ impl<'m> Elab<'m> {
                 Ok(Val::Num(self.cast(v, d, span)?))
             }
             Val::Helper(h) => self.inline(&h, c, span),
+            Val::Foreign(i, h) => self.inline_foreign(i, &h, c, span),
             Val::Path(p) if p.starts_with("T.") => self.lang_call(&p[2..], c, span),
             Val::Path(p) if p.starts_with('<') && p.ends_with(".astype") => {
                 let ast::Expr::Attribute(a) = &*c.func else {
@@ -817,7 +818,7 @@ impl<'m> Elab<'m> {
                     // a host function on compile-time values (`tilelang.cdiv`, `math.ceil`)
                     _ => match self.py_value_if_known(&ast::Expr::Call(c.clone()))? {
                         Some(v) => Ok(Val::Py(v)),
-                        // a function imported from a module ksem does not read
+                        // a function imported from a module ksem cannot find
                         None if matches!(&*c.func, ast::Expr::Name(n) if self.m.imports.contains_key(n.id.as_str())) =>
                         {
                             let ast::Expr::Name(n) = &*c.func else {
@@ -1263,10 +1264,66 @@ impl<'m> Elab<'m> {
     /// Inlines a call of a module-level helper: binds its parameters and
     /// elaborates its body; a `return` must be its last statement.
     pub(super) fn inline(&mut self, name: &str, c: &ast::ExprCall, span: Span) -> DResult<Val> {
+        let f = self.m.helpers[name].clone();
+        let args = self.helper_args(name, &f, c, span)?;
+        let saved = self.env.clone();
+        let r = self.helper_call(name, &f, args, span);
+        self.env = saved;
+        r
+    }
+
+    /// Inlines a call of helper `name` of imported module `i`: the
+    /// arguments are the caller's, the body sees its own module's names,
+    /// and everything in it is reported at this call (an error says which
+    /// helper of which file it came from).
+    pub(super) fn inline_foreign(
+        &mut self,
+        i: usize,
+        name: &str,
+        c: &ast::ExprCall,
+        span: Span,
+    ) -> DResult<Val> {
+        // a helper the imported module imported itself: follow it home
+        let (mut home, mut name) = (&self.m.imported[i], name.to_string());
+        while let Some((j, n)) = home.foreign.get(&name) {
+            (home, name) = (&home.imported[*j], n.clone());
+        }
+        let Some(f) = home.helpers.get(&name).cloned() else {
+            return err(
+                span,
+                format!("`{name}` is not a function of {}", home.src.file),
+            );
+        };
+        let args = self.helper_args(&name, &f, c, span)?;
+        let (saved_m, saved_env, saved_site) = (self.m, self.env.clone(), self.call_site);
+        self.m = home;
+        self.env = module_env(home, home.globals.clone());
+        self.call_site = Some(saved_site.unwrap_or(span));
+        let r = self.helper_call(&name, &f, args, span);
+        (self.m, self.env, self.call_site) = (saved_m, saved_env, saved_site);
+        r.map_err(|mut d| {
+            let within = format!("in `{name}` of {}", home.src.file);
+            d.help = Some(match d.help {
+                Some(h) if h.contains(&home.src.file) => h,
+                Some(h) => format!("{h} ({within})"),
+                None => within,
+            });
+            d
+        })
+    }
+
+    /// The values of a helper call's arguments, in the order of `f`'s
+    /// parameters (defaults filled in), evaluated where the call is.
+    fn helper_args(
+        &mut self,
+        name: &str,
+        f: &ast::StmtFunctionDef,
+        c: &ast::ExprCall,
+        span: Span,
+    ) -> DResult<Vec<(String, Val)>> {
         if self.inlining.iter().any(|n| n == name) {
             return py::unsupported(span, "recursion", DIALECT, "write the recursion as a loop");
         }
-        let f = self.m.helpers[name].clone();
         if f.args.vararg.is_some() || f.args.kwarg.is_some() {
             return py::unsupported(
                 span,
@@ -1312,17 +1369,26 @@ impl<'m> Elab<'m> {
                 (None, Some(d)) => self.expr(d)?,
                 (None, None) => return err(span, format!("`{name}` needs `{}`", p.def.arg)),
             };
-            args.push(v);
+            args.push((p.def.arg.to_string(), v));
         }
-        let params: Vec<String> = params.iter().map(|p| p.def.arg.to_string()).collect();
-        let saved = self.env.clone();
-        for (p, a) in params.iter().zip(args) {
-            self.env.insert(p.clone(), a);
+        Ok(args)
+    }
+
+    /// Runs helper `f`'s body with its parameters bound to `args` (the
+    /// caller restores the names it sees).
+    fn helper_call(
+        &mut self,
+        name: &str,
+        f: &ast::StmtFunctionDef,
+        args: Vec<(String, Val)>,
+        _span: Span,
+    ) -> DResult<Val> {
+        for (p, a) in args {
+            self.env.insert(p, a);
         }
         self.inlining.push(name.to_string());
         let r = self.helper_body(&f.body);
         self.inlining.pop();
-        self.env = saved;
         r
     }
 

@@ -77,6 +77,9 @@ enum Val {
     Path(String),
     /// A helper function of the module.
     Helper(String),
+    /// A helper function of an imported module: its index in
+    /// `Module::imported` and its name there.
+    Foreign(usize, String),
 }
 
 fn err<T>(span: Span, msg: impl Into<String>) -> DResult<T> {
@@ -123,29 +126,42 @@ pub struct Elab<'m> {
     per_thread: bool,
     /// The first block-level operation, while no thread is bound yet.
     tile_op_at: Option<Span>,
+    /// While a helper of an imported module is inlined: the kernel file's
+    /// call of it (where everything inside is reported).
+    call_site: Option<Span>,
+}
+
+/// The names a kernel (or helper) of module `m` sees: the compile-time
+/// values `consts`, `T`, the module's helpers and imported helpers, and the
+/// host modules whose functions run on compile-time values.
+fn module_env(m: &Module, consts: HashMap<String, Const>) -> HashMap<String, Val> {
+    let mut env: HashMap<String, Val> = consts.into_iter().map(|(k, v)| (k, Val::Py(v))).collect();
+    for l in &m.lang {
+        env.insert(l.clone(), Val::Path("T".into()));
+    }
+    for h in m.helpers.keys() {
+        env.insert(h.clone(), Val::Helper(h.clone()));
+    }
+    for (bound, (i, name)) in &m.foreign {
+        env.entry(bound.clone())
+            .or_insert_with(|| Val::Foreign(*i, name.clone()));
+    }
+    for p in m
+        .package
+        .iter()
+        .map(String::as_str)
+        .chain(["math"])
+        .chain(consts::device_query_modules(m))
+    {
+        env.entry(p.to_string()).or_insert(Val::Path(p.to_string()));
+    }
+    env
 }
 
 impl<'m> Elab<'m> {
     /// An elaborator for a kernel of `m` that sees the compile-time names `consts`.
     pub fn new(m: &'m Module, consts: HashMap<String, Const>) -> Self {
-        let mut env: HashMap<String, Val> =
-            consts.into_iter().map(|(k, v)| (k, Val::Py(v))).collect();
-        for l in &m.lang {
-            env.insert(l.clone(), Val::Path("T".into()));
-        }
-        for h in m.helpers.keys() {
-            env.insert(h.clone(), Val::Helper(h.clone()));
-        }
-        // host modules whose functions run on compile-time values
-        for p in m
-            .package
-            .iter()
-            .map(String::as_str)
-            .chain(["math"])
-            .chain(consts::device_query_modules(m))
-        {
-            env.entry(p.to_string()).or_insert(Val::Path(p.to_string()));
-        }
+        let env = module_env(m, consts);
         Elab {
             m,
             env,
@@ -166,11 +182,14 @@ impl<'m> Elab<'m> {
             launch_scalars: HashMap::new(),
             per_thread: false,
             tile_op_at: None,
+            call_site: None,
         }
     }
 
+    /// Where `node` is in the kernel's file; inside a helper of an imported
+    /// module, the call that led there.
     fn span(&self, node: &impl ast::Ranged) -> Span {
-        self.m.span(node)
+        self.call_site.unwrap_or_else(|| self.m.span(node))
     }
 
     fn emit(&mut self, s: Stmt) {
@@ -496,7 +515,7 @@ impl<'m> Elab<'m> {
     }
 
     /// Why the name `n`, which has no value in the kernel, has none: it is
-    /// imported from a module ksem does not read, bound to a value read from
+    /// imported from a module ksem cannot find, bound to a value read from
     /// one, bound only by the `__main__` block, defined nowhere, or bound by
     /// host code ksem cannot evaluate.
     pub(super) fn unknown_name(&self, n: &ast::ExprName) -> Diagnostic {
@@ -526,11 +545,11 @@ impl<'m> Elab<'m> {
                 format!("`{name}` (`{path}`) is a part of TileLang ksem does not support"),
             );
         }
-        let help = "ksem reads only this file: define the value here, or make it a parameter of the kernel";
+        let help = "ksem reads a module of the project where Python would find it (beside the kernel file or in a directory above it, or on $KSEM_PYTHONPATH): put it there, define the value here, or make it a parameter of the kernel";
         if let Some(module) = foreign(name) {
             return Diagnostic::new(
                 span,
-                format!("`{name}` is imported from `{module}`, a module ksem does not read"),
+                format!("`{name}` is imported from `{module}`, a module ksem cannot find"),
             )
             .with_help(help);
         }
@@ -553,7 +572,7 @@ impl<'m> Elab<'m> {
                 match via {
                     Some((x, module)) => Diagnostic::new(
                         span,
-                        format!("`{name}` has no value at compile time: it is computed from `{x}`, imported from `{module}`, a module ksem does not read"),
+                        format!("`{name}` has no value at compile time: it is computed from `{x}`, imported from `{module}`, a module ksem cannot find"),
                     )
                     .with_help(help),
                     None => Diagnostic::new(
