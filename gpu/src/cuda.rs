@@ -304,10 +304,20 @@ fn run_timed(
     reps: u32,
 ) -> Result<(RunResult, Option<f64>), GpuError> {
     // the kernel's launches, in order: (function, grid, shared memory)
-    let mut calls = vec![(function(module, entry, l.smem_bytes)?, l.grid, l.smem_bytes)];
+    let block_dim = |b: Option<[u32; 3]>| match b {
+        Some(b) => (b[0], b[1], b[2]),
+        None => (CUDA_THREADS, 1, 1),
+    };
+    // (function, grid, block, shared memory)
+    let mut calls = vec![(
+        function(module, entry, l.smem_bytes)?,
+        l.grid,
+        block_dim(l.block),
+        l.smem_bytes,
+    )];
     for next in &l.then {
         let f = function(module, &next.entry, next.smem_bytes)?;
-        calls.push((f, next.grid, next.smem_bytes));
+        calls.push((f, next.grid, block_dim(next.block), next.smem_bytes));
     }
     let m = marshal(l, launch)?;
     let stream = ctx.default_stream();
@@ -332,12 +342,8 @@ fn run_timed(
         }
     }
     let lens: Vec<i64> = m.lens.iter().map(|&n| n as i64).collect();
-    let block_dim = match l.block {
-        Some(b) => (b[0], b[1], b[2]),
-        None => (CUDA_THREADS, 1, 1),
-    };
     let launch_all = || -> Result<(), GpuError> {
-        for (f, g, smem) in &calls {
+        for (f, g, block_dim, smem) in &calls {
             let mut builder = stream.launch_builder(f);
             for (i, a) in l.args.iter().enumerate() {
                 match a {
@@ -349,7 +355,7 @@ fn run_timed(
             }
             let cfg = LaunchConfig {
                 grid_dim: (g[0], g[1], g[2]),
-                block_dim,
+                block_dim: *block_dim,
                 shared_mem_bytes: *smem as u32,
             };
             // SAFETY: the argument slots pushed above match the generated

@@ -117,7 +117,7 @@ pub struct Lowered {
     /// Blocks of the launch (the kernel's grid).
     pub grid: [u32; 3],
     /// The launches after the first (a kernel of several launches), run in
-    /// order after `entry` with the same arguments and block shape.
+    /// order after `entry` with the same arguments.
     pub then: Vec<NextEntry>,
 }
 
@@ -129,6 +129,8 @@ pub struct NextEntry {
     pub entry: String,
     /// Blocks of the launch.
     pub grid: [u32; 3],
+    /// Threads per block of a SIMT launch (tile launches have the first's).
+    pub block: Option<[u32; 3]>,
     /// Dynamic shared memory bytes per block.
     pub smem_bytes: usize,
 }

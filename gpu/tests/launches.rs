@@ -167,3 +167,41 @@ fn every_launch_compiles_with_nvrtc() {
         assert!(ptx.contains(&format!(".entry {f}(")), "no PTX entry {f}");
     }
 }
+
+/// A tile launch (one thread per block) then a launch of per-thread code
+/// on 4 threads that meet at TileLang's barrier: each SIMT launch runs with
+/// its own block shape. A = [1, 2, 3, 4]: launch 1 makes B = 2·A, launch 2
+/// reverses it through shared memory: B = [8, 6, 4, 2].
+const MIXED_BLOCKS: &str = r#"import tilelang
+import tilelang.language as T
+
+
+@T.prim_func
+def main(A: T.Tensor((4,), "int32"), B: T.Tensor((4,), "int32")):
+    with T.Kernel(1, threads=4) as bx:
+        for i in T.Parallel(4):
+            B[i] = A[i] * 2
+    with T.Kernel(1, threads=4) as bx:
+        tx = T.get_thread_binding(0)
+        S = T.alloc_shared((4,), "int32")
+        S[tx] = B[tx]
+        B[tx] = S[3 - tx] + bx
+"#;
+
+#[test]
+fn launches_with_their_own_block_shapes() {
+    let (k, l) = case(
+        MIXED_BLOCKS,
+        r#"{"A": {"buffer": {"dtype": "int32", "data": [1, 2, 3, 4]}},
+            "B": {"buffer": {"dtype": "int32", "len": 4}}}"#,
+    );
+    assert_eq!((k.block, k.then[0].block), ([1, 1, 1], [4, 1, 1]));
+    let lowered = lower::lower(&k).expect("lowers");
+    assert_eq!(lowered.then[0].block, Some([4, 1, 1]));
+    let r = ksem_gpu::run_host_threads(&k, &l, 1).expect("host build runs");
+    assert_eq!(i32s(&r, "B"), vec![8, 6, 4, 2]);
+    if std::env::var("KSEM_TEST_CUDA").ok().as_deref() == Some("1") {
+        let r = ksem_gpu::run(&k, &l, Backend::Cuda).expect("runs on the GPU");
+        assert_eq!(i32s(&r, "B"), vec![8, 6, 4, 2]);
+    }
+}

@@ -1325,7 +1325,9 @@ fn blackwell_tensor_memory_is_refused_by_name() {
 /// (measured on tilelang 0.1.15: tools/probes/tilelang/dtype_str_eq.json;
 /// `T.float32 == "float"` is False although `"float"` names float32 as a
 /// buffer dtype). In a factory's prologue: C = [float32 == "float32",
-/// float32 == "float", float16 != "half", "int32" == int32] = [1, 0, 1, 1].
+/// float32 == "float", float16 != "half", "int32" == int32,
+/// "float8_e4m3fn" in [float8_e4m3fn], float8_e5m2 == "float8_e5m2"] =
+/// [1, 0, 1, 1, 1, 1] (the deepgemm example asserts the fifth).
 #[test]
 fn a_dtype_equals_only_its_own_name() {
     let src = module(
@@ -1334,19 +1336,23 @@ fn a_dtype_equals_only_its_own_name() {
     f1 = 1 if T.float32 == \"float\" else 0
     f2 = 1 if T.float16 != \"half\" else 0
     f3 = 1 if \"int32\" == T.int32 else 0
+    f4 = 1 if \"float8_e4m3fn\" in [T.float8_e4m3fn] else 0
+    f5 = 1 if T.float8_e5m2 == \"float8_e5m2\" else 0
 
     @T.prim_func
-    def main(C: T.Tensor((4,), \"int32\")):
+    def main(C: T.Tensor((6,), \"int32\")):
         with T.Kernel(1, threads=1) as bx:
             C[0] = f0
             C[1] = f1
             C[2] = f2
             C[3] = f3
+            C[4] = f4
+            C[5] = f5
 
     return main
 ",
     );
-    let text = json!({"kernel": "make", "args": {"C": zeros("int32", 4)}}).to_string();
+    let text = json!({"kernel": "make", "args": {"C": zeros("int32", 6)}}).to_string();
     let r = run_clean(&src, &parse_launch(&text).unwrap());
-    assert_eq!(ints(&r, "C"), vec![1, 0, 1, 1]);
+    assert_eq!(ints(&r, "C"), vec![1, 0, 1, 1, 1, 1]);
 }

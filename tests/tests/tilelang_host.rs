@@ -579,3 +579,33 @@ fn a_name_from_a_module_ksem_does_not_read_says_so() {
         None,
     );
 }
+
+/// Only the parameters `@autotune`'s configs name are tuned: a `None`
+/// default of another parameter is Python's None, as in the attention-sink
+/// example's `window_size=None` ("None for full attention"), which the
+/// kernel tests with `is not None`. The configs are built by a module
+/// function (`dict(BLOCK=[…])`) as TileLang's examples do: C[0] = BLOCK = 2
+/// (from the launch), C[1] = 7 (window is None).
+#[test]
+fn autotune_tunes_only_what_its_configs_name() {
+    let src = plain(&format!(
+        "import itertools\n\n{}",
+        "def get_configs():\n    iter_params = dict(BLOCK=[2, 4])\n    return [dict(zip(iter_params, v)) for v in itertools.product(*iter_params.values())]\n\n\n@autotune(configs=get_configs(), warmup=3, rep=20)\n@tilelang.jit\ndef k(C, BLOCK=None, window=None):\n    C: T.Tensor((2,), \"int32\")\n    with T.Kernel(1, threads=1) as bx:\n        C[0] = BLOCK\n        C[1] = 7 if window is None else window\n"
+    ));
+    let launch = |fa: serde_json::Value| {
+        parse_launch(
+            &json!({"kernel": "k", "factory_args": fa, "args": {"C": zeros("int32", 2)}})
+                .to_string(),
+        )
+        .unwrap()
+    };
+    let r = run_clean(&src, &launch(json!({"BLOCK": 2})));
+    assert_eq!(bits(&r, "C"), vec![2, 7]);
+    // BLOCK itself, left None, is still the launch's to choose
+    let d = refused(&src, &launch(json!({})));
+    assert!(
+        d.message
+            .contains("`BLOCK` is None until @autotune fills it"),
+        "{d:?}"
+    );
+}

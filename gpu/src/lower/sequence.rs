@@ -38,19 +38,21 @@ pub(super) fn lower(k: &Kernel) -> LResult<Lowered> {
         .zip(analyses)
         .map(|(l, a)| lower_launch(l, a, flags))
         .collect::<LResult<Vec<Lowered>>>()?;
+    // SIMT launches each have their own block shape (their bodies do not
+    // depend on KSEM_THREADS); tile launches run with the compiled one
     let first = &parts[0];
     if let Some((i, p)) = parts
         .iter()
         .enumerate()
-        .find(|(_, p)| p.block != first.block)
+        .find(|(_, p)| p.block.is_some() != first.block.is_some())
     {
         return Err(LowerError {
             span: k.then[i - 1].span,
             message: format!(
-                "launch {} has blocks of {:?} threads, the first {:?}: the launches of one kernel share one block shape",
+                "launch {} is {} but the first is {}: a kernel's launches are all tile programs or all SIMT",
                 i + 1,
-                p.block,
-                first.block
+                if p.block.is_some() { "a SIMT program" } else { "a tile program" },
+                if first.block.is_some() { "a SIMT program" } else { "a tile program" },
             ),
         });
     }
@@ -93,6 +95,7 @@ pub(super) fn lower(k: &Kernel) -> LResult<Lowered> {
             .map(|(i, p)| NextEntry {
                 entry: global_name(i),
                 grid: p.grid,
+                block: p.block,
                 smem_bytes: p.smem_bytes,
             })
             .collect(),

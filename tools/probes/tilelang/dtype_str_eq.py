@@ -14,6 +14,8 @@ CASES = [
     ("bfloat16", "bfloat16"), ("bfloat16", "bf16"),
     ("int32", "int32"), ("int32", "int"),
     ("bool", "bool"), ("int8", "int8"), ("uint8", "uint8"),
+    ("float8_e4m3fn", "float8_e4m3fn"), ("float8_e4m3", "float8_e4m3"),
+    ("float8_e4m3fn", "float8_e4m3"), ("float8_e5m2", "float8_e5m2"),
 ]
 
 out = {}

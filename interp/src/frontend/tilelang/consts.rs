@@ -511,7 +511,7 @@ pub fn compare(op: ast::CmpOp, a: &Const, b: &Const) -> Option<bool> {
             // accepts (measured: T.float32 == "float" is False;
             // tools/probes/tilelang/dtype_str_eq.json)
             (Const::Type(x), Const::Str(y)) | (Const::Str(y), Const::Type(x)) => {
-                types::dtype_name(*x) == y
+                types::is_own_name(*x, y)
             }
             _ => num(a)? == num(b)?,
         },
@@ -767,9 +767,9 @@ pub fn call_factory(
 }
 
 /// A parameter's default `v` as the kernel sees it, or the error where
-/// `f` is autotuned and the default is `None`: real TileLang's `@autotune`
-/// fills such a parameter from the config it measures fastest, which ksem
-/// does not measure, so the launch must choose.
+/// `f`'s `@autotune` tunes it and the default is `None`: real TileLang's
+/// `@autotune` fills such a parameter from the config it measures fastest,
+/// which ksem does not measure, so the launch must choose.
 pub fn autotuned_default(
     m: &Module,
     f: &ast::StmtFunctionDef,
@@ -777,7 +777,7 @@ pub fn autotuned_default(
     v: Const,
     span: Span,
 ) -> DResult<Const> {
-    if v != Const::None || !m.is_autotuned(f) {
+    if v != Const::None || !m.autotunes(f, name) {
         return Ok(v);
     }
     Err(Diagnostic::new(

@@ -210,19 +210,48 @@ impl Module {
         jit && kernel_with
     }
 
-    /// Whether `f` is under TileLang's `@autotune(configs=…)`
-    /// (`tilelang.autotuner.autotune`, also as `tilelang.autotune`).
-    fn is_autotuned(&self, f: &ast::StmtFunctionDef) -> bool {
-        f.decorator_list.iter().any(|d| {
-            let target = match d {
-                ast::Expr::Call(c) => &*c.func,
-                other => other,
-            };
-            super::py::dotted(target).is_some_and(|p| {
-                p == "autotune"
-                    || p == "tilelang.autotuner.autotune"
-                    || self.package.iter().any(|t| p == format!("{t}.autotune"))
-            })
+    /// Whether `@autotune` tunes parameter `name` of `f`: its `configs`
+    /// name it (as a key or keyword), in the decorator's own text or in the
+    /// module functions it calls to build them (`configs=get_configs()`,
+    /// `dict(block_M=[…], …)`). A parameter they do not name keeps its
+    /// default, `None` included (`window_size=None`: full attention).
+    fn autotunes(&self, f: &ast::StmtFunctionDef, name: &str) -> bool {
+        let Some(call) = f.decorator_list.iter().find_map(|d| match d {
+            ast::Expr::Call(c) if self.is_autotuned_decorator(&c.func) => Some(c),
+            _ => None,
+        }) else {
+            return false;
+        };
+        let Some(configs) = call
+            .keywords
+            .iter()
+            .find(|k| k.arg.as_deref() == Some("configs"))
+            .map(|k| &k.value)
+            .or(call.args.first())
+        else {
+            return true;
+        };
+        let text = |r: ast::text_size::TextRange| {
+            self.src
+                .src
+                .get(usize::from(r.start())..usize::from(r.end()))
+                .unwrap_or("")
+        };
+        let mut texts = vec![text(ast::Ranged::range(configs))];
+        for (h, def) in &self.helpers {
+            if mentions(texts[0], h) {
+                texts.push(text(ast::Ranged::range(def)));
+            }
+        }
+        texts.iter().any(|t| mentions(t, name))
+    }
+
+    /// Whether `d` (a decorator's callee) is TileLang's `autotune`.
+    fn is_autotuned_decorator(&self, d: &ast::Expr) -> bool {
+        super::py::dotted(d).is_some_and(|p| {
+            p == "autotune"
+                || p == "tilelang.autotuner.autotune"
+                || self.package.iter().any(|t| p == format!("{t}.autotune"))
         })
     }
 
@@ -280,4 +309,14 @@ pub fn elaborate(src: Source, launch: &Launch, kernel: Option<&str>) -> DResult<
         }
     };
     elab::Elab::new(&m, env).kernel(name, &func, launch)
+}
+
+/// Whether `text` has `name` as a whole identifier.
+fn mentions(text: &str, name: &str) -> bool {
+    let ident = |c: char| c.is_alphanumeric() || c == '_';
+    text.match_indices(name).any(|(i, _)| {
+        let before = text[..i].chars().next_back();
+        let after = text[i + name.len()..].chars().next();
+        !before.is_some_and(ident) && !after.is_some_and(ident)
+    })
 }

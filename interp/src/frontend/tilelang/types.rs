@@ -21,6 +21,14 @@ pub fn dtype_named(name: &str) -> Option<DType> {
     })
 }
 
+/// Whether `name` is the own name (`str(d)`) of a TileLang dtype that
+/// ksem's `d` stands for: float8 e4m3 is both TileLang's `float8_e4m3` and
+/// `float8_e4m3fn` (measured: each equals only its own name,
+/// tools/probes/tilelang/dtype_str_eq.json; ksem computes both as one dtype).
+pub fn is_own_name(d: DType, name: &str) -> bool {
+    dtype_name(d) == name || (d == DType::F8E4Nv && name == "float8_e4m3fn")
+}
+
 /// TileLang's name of a dtype (as `str(x.dtype)` prints it).
 pub fn dtype_name(d: DType) -> &'static str {
     match d {
