@@ -1075,6 +1075,39 @@ dst[2] = w
 lanes = cast(cast(out, ~float32x4) + 2, ~f32)
 lanes[1] = a[7]
 """, consts=CX), {"a": buf("f32", [1.0, 2.0, 3.0, 4.0, 0.5, -0.25, -1.0, 8.0]), "out": zeros("f32", 12)})
+# the fuzzer's vector constructs: lanes written through cast(~t[0], ~f32),
+# whole elements copied through variables and negated (NaN and -0 lanes),
+# a lane read of a runtime element
+case("vector_f32x4_lanes_negate", kernel("a: ~f32, k: i32, out: ~f32", """
+t = tensor(dtype=float32x4, shape=[3])
+for j in range(12):
+    cast(~t[0], ~f32)[j] = a[j % 8]
+v = t[k]
+w = -v
+t[(k + 1) % 3] = w
+u = t[0]
+t[2] = -u
+for j in range(12):
+    out[j] = cast(~t[0], ~f32)[j]
+out[12] = cast(~t[k], ~f32)[3]
+""", consts=CX), {"a": buf("f32", [1.5, -2.25, "nan", -0.0, 3.0, 1e-45, -7.5, 65504.0]),
+                  "k": scalar("i32", 1), "out": zeros("f32", 13)})
+# pointer - pointer: the elements between two pointers to one type (int32)
+case("pointer_difference", kernel("a: ~f32, k: i32, out: ~i64, o2: ~f32", """
+p = a + (k + 5)
+q = a + 2
+out[0] = p - a
+out[1] = a - p
+out[2] = (p - q) * 3 + 1
+t = tensor(dtype=f32, shape=[4, 4])
+out[3] = ~t[k, 2] - ~t[0, 1]
+d = p - q
+o2[0] = d * 1.5
+o2[1] = a[p - q]
+r = a + (p - q)
+o2[2] = r[0]
+""", consts=CX), {"a": buf("f32", [0.5, 1.5, 2.5, 3.5, 4.5, 5.5, 6.5, 7.5]), "k": scalar("i32", 1),
+                  "out": zeros("i64", 4), "o2": zeros("f32", 3)})
 # (an f32x8 is a __m256, which the CPU loads from 32-byte aligned memory
 # only: a launch buffer is 16-byte aligned, so the vectors live in a local
 # tensor and their lanes are reached through ~f32)

@@ -591,6 +591,8 @@ pub(crate) fn binary_c(
     let op = &op;
     Ok(if *op == BinOp::PtrAdd {
         format!("ksem_ptradd<{}>({x}, {y})", dt(od))
+    } else if *op == BinOp::PtrDiff {
+        format!("ksem_ptrdiff({x}, {y})")
     } else if *op == BinOp::PtrAddBytes {
         format!(
             "ksem_ptraddbytes<{}, {}>({x}, {y})",

@@ -328,6 +328,21 @@ impl SimtLower<'_> {
                 let xv = self.expr(x)?;
                 unary_c(*op, x.ty.dtype(), &xv)
             }
+            // pointers into a shared or local array are element places:
+            // their difference is that of their offsets
+            ExprKind::Binary(BinOp::PtrDiff, a, b) if a.ty.space() != Some(AddrSpace::Global) => {
+                match (self.place(a)?, self.place(b)?) {
+                    (
+                        Place::Array {
+                            name: na, off: oa, ..
+                        },
+                        Place::Array {
+                            name: nb, off: ob, ..
+                        },
+                    ) if na == nb => format!("(ku64)((ki64)({oa}) - (ki64)({ob}))"),
+                    _ => return err(e.span, "the difference of pointers into different arrays"),
+                }
+            }
             ExprKind::Binary(op, a, b) => {
                 let av = self.expr(a)?;
                 let bv = self.expr(b)?;

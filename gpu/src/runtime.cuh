@@ -686,6 +686,11 @@ KSEM_FN ku64 ksem_ptr_move(ku64 p, ki64 delta) {
 template <int OD> KSEM_FN ku64 ksem_ptradd(ku64 p, ku64 off) {
   return ksem_ptr_move(p, ksem_ptr_delta<OD>(off));
 }
+// p - q in elements (PtrDiff; pointers into different buffers are UB,
+// not checked here).
+KSEM_FN ku64 ksem_ptrdiff(ku64 p, ku64 q) {
+  return (ku64)(ksem_ptr_off(p) - ksem_ptr_off(q));
+}
 // Pointer to SIZE-byte elements plus an offset counted in bytes
 // (PtrAddBytes; a part of an element is UB, truncated here).
 template <int OD, int SIZE> KSEM_FN ku64 ksem_ptraddbytes(ku64 p, ku64 off) {

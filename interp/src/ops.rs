@@ -30,6 +30,9 @@ pub enum UbKind {
     /// A pointer moved by a number of bytes that is not a whole number of
     /// its elements.
     MisalignedPointer,
+    /// The difference of two pointers into different buffers (C: only
+    /// pointers into one array object may be subtracted).
+    UnrelatedPointers,
 }
 
 impl UbKind {
@@ -49,6 +52,7 @@ impl UbKind {
             UbKind::BarrierDivergence => "barrier-divergence",
             UbKind::UninitializedRead => "uninitialized-read",
             UbKind::MisalignedPointer => "misaligned-pointer",
+            UbKind::UnrelatedPointers => "unrelated-pointer-difference",
         }
     }
 }
@@ -596,7 +600,7 @@ pub fn binary(op: BinOp, d: DType, a: u64, b: u64) -> Result<u64, UbKind> {
             }
         }
         op if op.is_comparison() => cmp_i(op, x, y) as u64,
-        BinOp::PtrAdd | BinOp::PtrAddBytes | BinOp::FDiv | BinOp::FRem => {
+        BinOp::PtrAdd | BinOp::PtrAddBytes | BinOp::PtrDiff | BinOp::FDiv | BinOp::FRem => {
             unreachable!("{op:?} on integers is rejected by elaboration")
         }
         _ => unreachable!(),

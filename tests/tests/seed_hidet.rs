@@ -375,6 +375,103 @@ fn pointer_arithmetic_counts_elements() {
     assert_eq!(bits(&r, "out"), f32_bits(&[4.0, 2.0]));
 }
 
+/// `p - q` of two pointers to one type: the number of elements between
+/// them, typed `int32` by Hidet and computed as C's `ptrdiff_t`. Measured
+/// on Hidet 0.6.1 (tools/probes/hidet/vecptr.json) with `a: ~f32` and a
+/// runtime `k = 1`: `(a + (k + 5)) - a` = 6, `a - (a + (k + 5))` = -6,
+/// `((a + (k + 5)) - (a + 2)) * 3 + 1` = 13 by hand, `~t[k, 2] - ~t[0, 1]`
+/// of a local 4×4 tensor = 5 (element 6 minus element 1).
+#[test]
+fn pointer_difference_counts_elements() {
+    let src = cpu(
+        "a: ~f32, k: i32, out: ~i64",
+        "p = a + (k + 5)\nq = a + 2\nout[0] = p - a\nout[1] = a - p\nout[2] = (p - q) * 3 + 1\nd = p - q\nout[3] = d\nt = tensor(dtype=f32, shape=[4, 4])\nout[4] = ~t[k, 2] - ~t[0, 1]",
+    );
+    let r = run_clean(
+        &src,
+        &args(json!({
+            "a": zeros("float32", 8),
+            "k": scalar("int32", json!(1)),
+            "out": zeros("int64", 5),
+        })),
+    );
+    assert_eq!(signed(&r, "out"), vec![6, -6, 13, 4, 5]);
+}
+
+/// A pointer difference has Hidet's type `int32` (refuse.json), which
+/// decides promotion: `d * 1.5` is a float32 4.5, and `d - u32(5)` an
+/// int64 (i32 with u32 in Hidet's table) −2. Measured on Hidet 0.6.1
+/// with this very kernel through `tools/hidet_run.py`: 0x40900000 and
+/// 0xfffffffffffffffe.
+#[test]
+fn pointer_difference_has_hidets_int32_type() {
+    let src = cpu(
+        "a: ~f32, out: f32[1], o2: i64[1]",
+        "p = a + 3\nd = p - a\nout[0] = d * 1.5\no2[0] = d - u32(5)",
+    );
+    let r = run_clean(
+        &src,
+        &args(json!({
+            "a": zeros("float32", 4),
+            "out": zeros("float32", 1),
+            "o2": zeros("int64", 1),
+        })),
+    );
+    assert_eq!(bits(&r, "out"), f32_bits(&[4.5]));
+    // int32 with uint32 promotes to int64 in Hidet's table: 3 - 5 = -2
+    assert_eq!(signed(&r, "o2"), vec![-2]);
+}
+
+/// Subtracting pointers into different buffers is UB (C: only pointers
+/// into one array object may be subtracted; the real Hidet gives the
+/// distance between the two allocations, vecptr.json `out - inp`).
+/// Pointers to different types are refused, as g++ refuses them
+/// (measured: `invalid operands of types 'float*' and 'int32_t*'`), and
+/// pointers to vectors or complex numbers are not run by ksem.
+#[test]
+fn pointer_difference_misuse() {
+    let src = cpu("a: ~f32, b: ~f32, out: i64[1]", "out[0] = b - a");
+    let l = args(json!({
+        "a": zeros("float32", 2),
+        "b": zeros("float32", 2),
+        "out": zeros("int64", 1),
+    }));
+    let u = ub_of(&src, &l);
+    assert_ub(
+        &src,
+        &u[0],
+        "unrelated-pointer-difference",
+        loc1(&src, "b - a"),
+        [0, 0, 0],
+        &[],
+    );
+    let src = cpu("a: ~f32, b: ~i32, out: i64[1]", "out[0] = b - a");
+    let d = refused(
+        &src,
+        &args(json!({
+            "a": zeros("float32", 2),
+            "b": zeros("int32", 2),
+            "out": zeros("int64", 1),
+        })),
+    );
+    assert!(d.message.contains("invalid operands"), "{}", d.message);
+    assert_eq!((d.span.line, d.span.col), loc1(&src, "b - a"));
+    let src = with_cx(cpu(
+        "a: ~f32, out: i64[1]",
+        "t = tensor(dtype=f32x4, shape=[4])\nout[0] = ~t[2] - ~t[0]",
+    ));
+    let d = refused(
+        &src,
+        &args(json!({"a": zeros("float32", 2), "out": zeros("int64", 1)})),
+    );
+    assert!(
+        d.message.contains("only pointers to numbers"),
+        "{}",
+        d.message
+    );
+    assert_eq!((d.span.line, d.span.col), loc1(&src, "~t[2] - ~t[0]"));
+}
+
 /// The seed: `void` makes "a `void` pointer type (i.e., `~void`)".
 /// Measured on Hidet 0.6.1 (tools/probes/hidet/voidptr.json): a void
 /// pointer (`void_p`) moves by bytes — `v + 8` over float32 memory is the
@@ -854,6 +951,39 @@ fn seed_vector_types_move_whole_and_reach_lanes_through_a_pointer_cast() {
     assert_eq!(
         bits(&r, "f"),
         f32_bits(&[1.0, -2.0, 0.0, 4.5, -1.0, 2.0, -0.0, 1.0])
+    );
+}
+
+/// `-v` of a vector negates each lane's sign bit, NaN payloads and zeros
+/// included, and whole elements are copied bit for bit. Measured on Hidet
+/// 0.6.1 (tools/probes/hidet/vecptr.json, "float32x4 variable reassigned"
+/// and "lanes written, v = t[k], w = -v"): lanes 1.5, -2.25, NaN
+/// 0x7fa00001, -0.0 negate to 0xbfc00000, 0x40100000, 0xffa00001,
+/// 0x00000000 (a signalling NaN stays signalling), and element k = 1 of
+/// lanes [3.0, 1e-45, -7.5, 65504] negates to 0xc0400000, 0x80000001,
+/// 0x40f00000, 0xc77fe000.
+#[test]
+fn vector_negation_flips_each_lane_sign_bit() {
+    let src = with_cx(cpu(
+        "f: ~f32, k: i32, out: ~f32",
+        "t = tensor(dtype=f32x4, shape=[3])\nq = cast(~t[0], ~f32)\nfor j in range(12):\n    q[j] = f[j % 8]\nv = t[0]\nv = -v\nt[2] = v\nw = -t[k]\nt[0] = w\nr = cast(~t[0], ~f32)\nfor j in range(4):\n    out[j] = q[8 + j]\n    out[4 + j] = r[j]",
+    ));
+    let r = run_clean(
+        &src,
+        &args(json!({
+            "f": {"buffer": {"dtype": "float32", "bits": [
+                "0x3fc00000", "0xc0100000", "0x7fa00001", "0x80000000",
+                "0x40400000", "0x00000001", "0xc0f00000", "0x477fe000"]}},
+            "k": scalar("int32", json!(1)),
+            "out": zeros("float32", 8),
+        })),
+    );
+    assert_eq!(
+        bits(&r, "out"),
+        vec![
+            0xbfc00000, 0x40100000, 0xffa00001, 0x00000000, 0xc0400000, 0x80000001, 0x40f00000,
+            0xc77fe000
+        ]
     );
 }
 

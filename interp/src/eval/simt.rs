@@ -1085,6 +1085,13 @@ impl<'a> BlockRun<'a> {
             let (x, y) = (a.bits[l], b.bits[l]);
             out.bits[l] = if op == BinOp::PtrAdd {
                 ptr_add(x, ops::int_value(od, y))
+            } else if op == BinOp::PtrDiff {
+                let ((ba, oa), (bb, ob)) = (ptr_parts(x), ptr_parts(y));
+                if ba != bb {
+                    let msg = "the difference of two pointers into different buffers".to_string();
+                    return Err(self.ub(UbKind::UnrelatedPointers, span, l, vec![], msg));
+                }
+                (oa - ob) as u64
             } else if op == BinOp::PtrAddBytes {
                 let n = ops::int_value(od, y);
                 match ptr_add_bytes(x, n, d) {

@@ -113,6 +113,10 @@ pub enum BinOp {
     /// that is not a multiple of the dtype's size is UB (misaligned
     /// pointer); otherwise it is `PtrAdd` by `n / size` elements.
     PtrAddBytes,
+    /// `p - q` of two pointers to one dtype in one address space: the
+    /// number of elements from `q` to `p`, an `int64` (C's `ptrdiff_t`).
+    /// UB unless both point into one buffer (C: into one array object).
+    PtrDiff,
     /// Logical and/or of bools.
     LogicalAnd,
     LogicalOr,

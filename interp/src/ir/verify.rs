@@ -263,6 +263,14 @@ impl Verifier<'_> {
                         }
                         self.same(&a.ty, &e.ty, span, "pointer add")?;
                     }
+                    BinOp::PtrDiff => {
+                        if !a.ty.is_ptr() || a.ty != b.ty || e.ty != Type::scalar(DType::I64) {
+                            return fail(
+                                span,
+                                format!("pointer difference of {} and {} as {}", a.ty, b.ty, e.ty),
+                            );
+                        }
+                    }
                     _ if op.is_comparison() => {
                         self.same(&a.ty, &b.ty, span, "comparison operands")?;
                         if e.ty.elem != Elem::Num(DType::Bool) {

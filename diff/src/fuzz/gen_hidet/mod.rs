@@ -2,7 +2,9 @@
 //! one-thread `cpu_kernel`s looping over the elements) with Hidet's mixed
 //! scalar typing, divergent control flow, shared memory exchanged between
 //! barriers, integer atomics whose totals do not depend on the order,
-//! pointers into global buffers and local tensors with layouts. A kernel is
+//! pointers into global buffers and their differences (`p - a`), local
+//! tensors with layouts, complex numbers, and local tensors of vector
+//! types with their lanes (`vector`). A kernel is
 //! built as IR (`nodes` builds each construct as the front end elaborates
 //! it) and printed with `print::hidet`; the campaign re-elaborates the text
 //! and checks that it is the same program.
@@ -26,12 +28,15 @@
 //! from an input, and no variable is bound to a constant), no literal 0
 //! (Hidet's `x + 0` / `x * 0` shortcuts), no f16/bf16 (so no f64 → f16 and
 //! no half overflow to inf and NaN), and float divisors are integers in
-//! 1..=16 (no 0/0 NaN, whose bits are x86's).
+//! 1..=16 (no 0/0 NaN, whose bits are x86's). Vectors against real Hidet
+//! are f32x4 and f32x8 only (its CPU build declares no other vector type:
+//! tools/probes/hidet/vecptr.json).
 
 mod complex;
 mod expr;
 pub mod nodes;
 mod stmt;
+mod vector;
 
 use super::gen::Program;
 use super::rng::Rng;
@@ -243,7 +248,7 @@ impl Gen {
         }
         let stmts = 3 + self.rng.below(6);
         for _ in 0..stmts {
-            match self.rng.below(14) {
+            match self.rng.below(15) {
                 0 | 1 if entry && self.shared.is_some() => self.exchange(),
                 2 | 3 => self.branch(),
                 4 => self.loop_(),
@@ -252,6 +257,7 @@ impl Gen {
                 7 => self.pointer(),
                 8 => self.layout_tensor(),
                 9 => self.complex(),
+                10 | 11 => self.vector(),
                 _ => self.assign(),
             }
         }
@@ -427,9 +433,108 @@ mod tests {
             "layout",
             "complex",
             "complex-compare",
+            "vector",
+            "vector-lane-write",
+            "vector-lane-read",
+            "vector-copy",
+            "vector-neg",
+            "pointer-difference",
         ] {
             assert!(seen.contains(f), "no program uses {f}");
         }
+    }
+
+    /// Vector values are a good share of the programs, in both modes, and
+    /// printed as vector tensors, whole-element copies and lanes; against
+    /// real Hidet only f32x4/f32x8 (the CPU build declares no other).
+    #[test]
+    fn vectors_are_a_good_share_of_programs() {
+        for real_peer in [false, true] {
+            let n = 300;
+            let mut with = 0;
+            let mut types = BTreeSet::new();
+            for i in 0..n {
+                let p = generate(11, i, real_peer);
+                if !p.features.contains("vector") {
+                    continue;
+                }
+                with += 1;
+                for t in [
+                    "float32x4",
+                    "float32x8",
+                    "float16x2",
+                    "bfloat16x2",
+                    "int8x4",
+                    "uint8x4",
+                ] {
+                    if p.source.contains(&format!("tensor(dtype={t}")) {
+                        types.insert(t);
+                    }
+                }
+                assert!(
+                    p.source.contains("cast(~"),
+                    "no lane access in:\n{}",
+                    p.source
+                );
+            }
+            assert!(
+                with * 4 >= n,
+                "only {with} of {n} programs use vectors (real_peer {real_peer})"
+            );
+            let want: &[&str] = if real_peer {
+                &["float32x4", "float32x8"]
+            } else {
+                &[
+                    "float32x4",
+                    "float32x8",
+                    "float16x2",
+                    "bfloat16x2",
+                    "int8x4",
+                    "uint8x4",
+                ]
+            };
+            let want: BTreeSet<&str> = want.iter().copied().collect();
+            assert_eq!(types, want, "real_peer {real_peer}");
+        }
+    }
+
+    /// The CUDA C of generated kernels with vectors, pointer differences
+    /// and complex numbers compiles with NVRTC for sm_90 (without a GPU:
+    /// libnvrtc on `LD_LIBRARY_PATH`, as `.ci/run` installs it; SKIPPED
+    /// without it).
+    #[test]
+    fn generated_kernels_compile_with_nvrtc() {
+        use ksem_gpu::cuda;
+        if let Err(e) = cuda::nvrtc_available() {
+            println!("SKIPPED generated_kernels_compile_with_nvrtc: {e}");
+            return;
+        }
+        let (mut compiled, mut failures) = (0, Vec::new());
+        for i in 0..200 {
+            let p = generate(13, i, false);
+            if !["vector", "pointer-difference", "complex"]
+                .iter()
+                .any(|f| p.features.contains(f))
+            {
+                continue;
+            }
+            let l = parse_launch(&p.launch.to_string()).expect("launch");
+            let k =
+                ksem_interp::elaborate_source("fuzz.py", &p.source, &l, None).expect("elaborates");
+            let low = ksem_gpu::lower::lower(&k).expect("lowers");
+            match cuda::nvrtc_compile(&low.source, "sm_90") {
+                Ok(cubin) => {
+                    assert!(!cubin.is_empty());
+                    compiled += 1;
+                }
+                Err(e) => failures.push(format!("program {i}: {e}\n{}", p.source)),
+            }
+            if compiled + failures.len() == 24 {
+                break;
+            }
+        }
+        assert!(failures.is_empty(), "{}", failures.join("\n"));
+        assert_eq!(compiled, 24);
     }
 
     #[test]

@@ -134,6 +134,11 @@ pub fn ptr_add(p: Expr, k: &HVal) -> Expr {
     bin(BinOp::PtrAdd, p, index(k), S)
 }
 
+/// `p - q` of two pointers to one dtype (elements between them).
+pub fn ptr_diff(p: Expr, q: Expr) -> HVal {
+    ops::ptr_diff(p, q, S)
+}
+
 /// `atomic_OP(ptr, v)`'s value (its old value has the element's type).
 pub fn atomic(op: AtomicOp, ptr: Expr, v: &HVal) -> Expr {
     ops::atomic(op, ptr, v, None, S)

@@ -161,7 +161,7 @@ impl Gen {
     }
 
     /// `e` made safe to convert to `d` (a float clamped for an integer).
-    fn fit(&mut self, e: HVal, d: DType) -> HVal {
+    pub fn fit(&mut self, e: HVal, d: DType) -> HVal {
         if e.hty.is_float() && !d.is_float() && d != DType::Bool {
             self.clamp(e, d)
         } else {
@@ -357,10 +357,22 @@ impl Gen {
         let p = self.vars.len() - 1;
         self.emit(Stmt::Let(p, p_e));
         let pv = mk(ExprKind::Var(p), ty, S);
-        let ptr = nodes::ptr_add(pv, &read_at);
+        let ptr = nodes::ptr_add(pv.clone(), &read_at);
         let name = self.fresh();
         let v = self.define(&name, HVal::num(load(ptr, d, S), d));
         self.add_live(v);
+        if !tensor && self.rng.chance(0.5) {
+            // dN = p - a: the elements between them (Hidet's int32)
+            self.features.insert("pointer-difference");
+            let (x, y) = if self.rng.chance(0.5) {
+                (pv, self.var(a).e)
+            } else {
+                (self.var(a).e, pv)
+            };
+            let name = self.fresh();
+            let v = self.define(&name, nodes::ptr_diff(x, y));
+            self.add_live(v);
+        }
     }
 
     /// A local tensor with a layout: filled in a loop nest, then read back

@@ -25,6 +25,7 @@
 //! error, never a panic.
 
 mod complex;
+mod vector;
 
 use super::pattern::{self, Counts, Deferred};
 use crate::fuzz::gen_hidet::nodes::{self, HVal, Lit, Op};
@@ -60,6 +61,8 @@ from hidet.lang.layout import row_major, column_major, strided_layout
 from hidet.lang.cuda import threadIdx, blockIdx, blockDim, syncthreads, shared_tensor
 from hidet.lang.cuda import atomic_add, atomic_sub, atomic_min, atomic_max, atomic_exchange
 from hidet.ir.primitives.complex import real, imag, conj, make_complex
+from hidet.lang import cast
+from hidet.ir.dtypes import float16x2, bfloat16x2, float32x4, float32x8, int8x4, uint8x4
 ";
 
 /// Names a printed variable must not take.
@@ -95,6 +98,17 @@ const RESERVED: &[&str] = &[
     "atomic_min",
     "atomic_max",
     "atomic_exchange",
+    "cast",
+    "float16x2",
+    "bfloat16x2",
+    "float32x4",
+    "float32x8",
+    "int8x4",
+    "uint8x4",
+    "real",
+    "imag",
+    "conj",
+    "make_complex",
     "script_module",
     "range",
     "int",
@@ -170,6 +184,8 @@ struct Printer<'k> {
     tensor_params: HashMap<VarId, Vec<usize>>,
     /// Each array's layout (from its element pointers).
     layouts: Vec<Option<Layout>>,
+    /// Each array's lanes per element (1, or a vector type's lanes).
+    widths: Vec<usize>,
     src: pattern::Source,
 }
 
@@ -177,6 +193,15 @@ impl<'k> Printer<'k> {
     fn new(k: &'k Kernel) -> PResult<Self> {
         let Counts { defs, uses } = Counts::of(k);
         let mut ptrs = Vec::new();
+        let mut temps = HashMap::new();
+        walk::for_each_stmt(&k.body, &mut |s| {
+            if let Stmt::Let(v, e) = s {
+                let name = k.vars.get(*v).map_or("", |x| x.0.as_str());
+                if name.starts_with("_t") && e.ty.dtype() == DType::I64 {
+                    temps.insert(*v, e.clone());
+                }
+            }
+        });
         walk::for_each_expr(&k.body, &mut |e| {
             if let ExprKind::ElemPtr { .. } = e.kind {
                 ptrs.push(e.clone());
@@ -195,15 +220,16 @@ impl<'k> Printer<'k> {
             memo: HashMap::new(),
             tensor_params: HashMap::new(),
             layouts: vec![None; k.arrays.len()],
+            widths: vec![1; k.arrays.len()],
             src: pattern::Source::default(),
         };
-        p.shapes(&ptrs)?;
+        p.shapes(&ptrs, &temps)?;
         Ok(p)
     }
 
     /// The tensor parameters' shapes and the arrays' layouts, from the
     /// element pointers of the body.
-    fn shapes(&mut self, ptrs: &[Expr]) -> PResult<()> {
+    fn shapes(&mut self, ptrs: &[Expr], temps: &HashMap<VarId, Expr>) -> PResult<()> {
         let mut uses: HashMap<ArrayId, Vec<ArrayUse>> = HashMap::new();
         for p in ptrs {
             let ExprKind::ElemPtr {
@@ -240,20 +266,48 @@ impl<'k> Printer<'k> {
                 return Err("an array indexed with two shapes".into());
             }
             let shape: Vec<i64> = dims.iter().map(|&d| d as i64).collect();
-            let found = candidate_layouts(&shape).into_iter().find(|l| {
-                let size = self
-                    .k
-                    .arrays
-                    .get(id)
-                    .map(|a| a.shape.iter().product::<usize>());
-                Some(l.size() as usize) == size
-                    && us.iter().all(|(idx, _, off)| match off {
-                        None => l.is_row_major(),
-                        Some(o) => !l.is_row_major() && fold_all(&l.offset_expr(idx, o.span)) == *o,
-                    })
-            });
+            let size = self
+                .k
+                .arrays
+                .get(id)
+                .map(|a| a.shape.iter().product::<usize>());
+            let dtype = self.k.arrays.get(id).map(|a| a.dtype);
+            // an offset held in a temporary (a vector element's) is its value
+            let held = |o: &Expr| match o.kind {
+                ExprKind::Var(v) => temps.get(&v).cloned().unwrap_or_else(|| o.clone()),
+                _ => o.clone(),
+            };
+            let mut found = None;
+            for w in [1usize, 2, 4, 8] {
+                if w > 1 && dtype.and_then(|d| vector::vector_type_name(d, w)).is_none() {
+                    continue;
+                }
+                let layout = candidate_layouts(&shape).into_iter().find(|l| {
+                    Some(l.size() as usize * w) == size
+                        && us.iter().all(|(idx, _, off)| match off {
+                            None => w == 1 && l.is_row_major(),
+                            Some(o) if w == 1 => {
+                                !l.is_row_major() && fold_all(&l.offset_expr(idx, o.span)) == *o
+                            }
+                            Some(o) => {
+                                l.is_row_major()
+                                    && fold_all(&vector::scaled_offset(
+                                        l.offset_expr(idx, o.span),
+                                        w,
+                                    )) == fold_all(&held(o))
+                            }
+                        })
+                });
+                if let Some(l) = layout {
+                    found = Some((l, w));
+                    break;
+                }
+            }
             match found {
-                Some(l) => self.layouts[id] = Some(l),
+                Some((l, w)) => {
+                    self.layouts[id] = Some(l);
+                    self.widths[id] = w;
+                }
                 None => return Err("an array whose layout is not recognised".into()),
             }
         }
@@ -360,7 +414,12 @@ impl<'k> Printer<'k> {
             self.line("attrs.func_kind = 'cpu_kernel'");
         }
         for (id, a) in k.arrays.iter().enumerate() {
-            let d = type_name(a.dtype)?;
+            let d = match self.width_of(id) {
+                1 => type_name(a.dtype)?,
+                w => vector::vector_type_name(a.dtype, w)
+                    .ok_or("an array of no vector type")?
+                    .to_string(),
+            };
             let name = self.arrays[id].clone();
             let line = match (a.space, &self.layouts[id]) {
                 (AddrSpace::Shared, None) => {
@@ -433,6 +492,9 @@ impl<'k> Printer<'k> {
         }
         if let Some((v, d, n)) = self.deferred_at(b, i) {
             self.deferred.insert(v, d);
+            return Ok(n);
+        }
+        if let Some(n) = self.vector_at(b, i)? {
             return Ok(n);
         }
         if let Some(n) = self.complex_at(b, i)? {
@@ -812,6 +874,13 @@ impl<'k> Printer<'k> {
                     out.extend(self.binary_forms(*op, a, b, e)?);
                 }
             }
+            ExprKind::Binary(BinOp::PtrDiff, a, b) => {
+                let (x, y) = (self.pointer_value(a)?, self.pointer_value(b)?);
+                out.push(Form {
+                    text: format!("({x} - {y})"),
+                    v: nodes::ptr_diff((**a).clone(), (**b).clone()),
+                });
+            }
             ExprKind::Binary(op, a, b) => out.extend(self.binary_forms(*op, a, b, e)?),
             ExprKind::Unary(op, x) => {
                 let inner_nodes = match (op, &x.kind) {
@@ -944,8 +1013,22 @@ impl<'k> Printer<'k> {
         out
     }
 
-    /// `a[i, j]` (a tensor), `p[k]` (a pointer held in a variable).
+    /// `a[i, j]` (a tensor), `p[k]` (a pointer held in a variable),
+    /// `cast(~t[i], ~f32)[j]` (a lane of a vector tensor).
     fn place(&mut self, ptr: &'k Expr) -> PResult<String> {
+        if let Some(lane) = self.lane_place(ptr)? {
+            return Ok(lane);
+        }
+        if let ExprKind::ElemPtr { base, .. } = &ptr.kind {
+            if matches!(base.kind, ExprKind::ArrayBase(id) if self.width_of(id) > 1) {
+                return Err("a vector element used as a number".into());
+            }
+        }
+        self.elem_place(ptr)
+    }
+
+    /// `a[i, j]` of any tensor, `p[k]` (a pointer held in a variable).
+    fn elem_place(&mut self, ptr: &'k Expr) -> PResult<String> {
         match &ptr.kind {
             ExprKind::ElemPtr {
                 base,

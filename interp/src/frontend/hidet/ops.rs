@@ -455,3 +455,20 @@ pub fn atomic(op: AtomicOp, ptr: Expr, val: &Scalar, cmp: Option<&Scalar>, span:
         span,
     )
 }
+
+/// `p - q` of two pointers to numbers of one dtype: the number of elements
+/// between them, which C computes as a `ptrdiff_t` (`int64`) and Hidet
+/// types `int32` (measured: tools/probes/hidet/refuse.json, vecptr.json).
+pub fn ptr_diff(p: Expr, q: Expr, span: Span) -> Scalar {
+    let e = mk(
+        ExprKind::Binary(BinOp::PtrDiff, Box::new(p), Box::new(q)),
+        Type::scalar(DType::I64),
+        span,
+    );
+    Scalar {
+        e,
+        hty: DType::I32,
+        pty: DType::I32,
+        lit: None,
+    }
+}

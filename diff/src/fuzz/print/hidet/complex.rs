@@ -25,6 +25,17 @@ pub(super) fn split_part(name: &str) -> Option<(&str, usize)> {
     }
 }
 
+/// The compound variable and part an IR variable name `v.k` stands for
+/// (any part number: a vector's lanes too).
+pub(super) fn split_part_any(name: &str) -> Option<(&str, usize)> {
+    let (base, k) = name.rsplit_once('.')?;
+    if k.is_empty() || !k.bytes().all(|c| c.is_ascii_digit()) || (k.len() > 1 && k.starts_with('0'))
+    {
+        return None;
+    }
+    Some((base, k.parse().ok()?))
+}
+
 impl<'k> Printer<'k> {
     /// The complex variable (its base name) a pair of part expressions
     /// reads, where they are `Var(c.0)` and `Var(c.1)` of one visible `c`.

@@ -3,6 +3,40 @@
 use super::*;
 
 impl<'m> Elab<'m> {
+    /// `p - q` of two pointers (or tensors, as pointers to their first
+    /// element): measured on Hidet 0.6.1 (tools/probes/hidet/vecptr.json),
+    /// the number of elements from `q` to `p` (C's pointer difference),
+    /// typed `int32`; pointers to different types are refused by g++.
+    fn ptr_diff(
+        &mut self,
+        p: Expr,
+        pe: Elt,
+        r: &Val,
+        q: Expr,
+        qe: Elt,
+        span: Span,
+    ) -> DResult<Val> {
+        if matches!(r, Val::Tensor(t) if !t.prefix.is_empty()) {
+            return err(span, "a partly indexed tensor is not a pointer: take the address of an element (~a[i, 0])");
+        }
+        if pe != qe || p.ty.space() != q.ty.space() {
+            return err(
+                span,
+                format!("a pointer to {pe} minus a pointer to {qe} (g++: invalid operands to binary 'operator-')"),
+            );
+        }
+        if !matches!(pe, Elt::Real(_)) {
+            return Err(Diagnostic::new(
+                span,
+                format!("ksem subtracts only pointers to numbers, not to {pe}"),
+            )
+            .with_help("subtract pointers to the lanes or parts (cast(p, ~f32)) and divide"));
+        }
+        Ok(Val::from_scalar(ops::ptr_diff(p, q, span)))
+    }
+}
+
+impl<'m> Elab<'m> {
     // ---- values ----------------------------------------------------------------
 
     /// A Python value as the Hidet constant it becomes (`int` → `int32`,
@@ -464,6 +498,15 @@ impl<'m> Elab<'m> {
                 }
                 let i = memory::scaled(convert(i, DType::I64), *d, span);
                 return Ok(Val::Ptr(bin(BinOp::PtrAdd, p.clone(), i, span), *d, false));
+            }
+            if op == O::Sub {
+                if let Val::Ptr(q, e, _)
+                | Val::Tensor(Tensor {
+                    base: q, elt: e, ..
+                }) = &r
+                {
+                    return self.ptr_diff(p.clone(), *d, &r, q.clone(), *e, span);
+                }
             }
             return err(
                 span,
