@@ -253,7 +253,7 @@ fn lower_launch(k: &Kernel, inexact: Inexact, inexact_flags: bool) -> Result<Low
         Model::Simt => {
             let block = k.block;
             let b = crate::lower_simt::body(k, &inexact)?;
-            (b.code, 0, b.local_bytes, Some(block))
+            (b.code, b.smem_bytes, b.local_bytes, Some(block))
         }
     };
 

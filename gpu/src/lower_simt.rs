@@ -1,7 +1,9 @@
 //! Lowering of a SIMT program: every IR thread is one CUDA thread of a
 //! block shaped as the launch says, running the kernel's scalar code with
 //! ordinary (possibly divergent) C control flow. Shared arrays are
-//! `__shared__` arrays, local arrays per-thread C arrays, barriers
+//! `__shared__` arrays (placed in the dynamic shared memory `ksem_smem`
+//! where together they pass the 48 KiB a kernel may declare statically),
+//! local arrays per-thread C arrays, barriers
 //! `__syncthreads()`, atomics compare-and-swap loops around the runtime's
 //! exact read-modify-write (`ksem_rmw`), so a float atomic add rounds as the
 //! interpreter's does. Values are raw bits as in the tile lowering
@@ -23,7 +25,14 @@ pub struct SimtBody {
     pub code: String,
     /// Bytes of per-thread local arrays.
     pub local_bytes: usize,
+    /// Bytes of dynamic shared memory the shared arrays take (0: they are
+    /// static `__shared__` arrays).
+    pub smem_bytes: usize,
 }
+
+/// The most static shared memory one CUDA kernel may declare (48 KiB);
+/// more must be dynamic, with the kernel's attribute raised at launch.
+const STATIC_SMEM_LIMIT: usize = 48 * 1024;
 
 /// Lowers the body of SIMT kernel `k`.
 pub fn body(k: &Kernel, inexact: &Inexact) -> LResult<SimtBody> {
@@ -36,33 +45,55 @@ pub fn body(k: &Kernel, inexact: &Inexact) -> LResult<SimtBody> {
         span: Span::default(),
     };
     let mut local_bytes = 0;
+    let shared_bytes: usize = k
+        .arrays
+        .iter()
+        .filter(|a| a.space == AddrSpace::Shared)
+        .map(|a| shared_slot(a.len().max(1) * a.dtype.storage_bits().div_ceil(8) as usize))
+        .sum();
+    let dynamic = shared_bytes > STATIC_SMEM_LIMIT;
+    let mut offset = 0;
     for (id, a) in k.arrays.iter().enumerate() {
         let ty = bits_type(a.dtype);
         let n = a.len().max(1);
-        let q = match a.space {
-            AddrSpace::Shared => "__shared__ ",
+        let bytes = n * a.dtype.storage_bits().div_ceil(8) as usize;
+        lw.span = a.span;
+        let comment = format!("/* {} {} {:?} */", a.space.name(), a.dtype, a.shape);
+        match a.space {
+            AddrSpace::Shared if dynamic => {
+                lw.line(&format!(
+                    "{ty}* const {} = ({ty}*)(ksem_smem + {offset});  {comment}",
+                    array_name(k, id)
+                ));
+                offset += shared_slot(bytes);
+            }
+            AddrSpace::Shared => {
+                lw.line(&format!(
+                    "__shared__ {ty} {}[{n}];  {comment}",
+                    array_name(k, id)
+                ));
+            }
             AddrSpace::Local => {
-                local_bytes += n * a.dtype.storage_bits().div_ceil(8) as usize;
-                ""
+                local_bytes += bytes;
+                lw.line(&format!("{ty} {}[{n}];  {comment}", array_name(k, id)));
             }
             AddrSpace::Global => {
                 return err(a.span, "an array declared in global memory");
             }
-        };
-        lw.span = a.span;
-        lw.line(&format!(
-            "{q}{ty} {}[{n}];  /* {} {} {:?} */",
-            array_name(k, id),
-            a.space.name(),
-            a.dtype,
-            a.shape
-        ));
+        }
     }
     lw.block(&k.body)?;
     Ok(SimtBody {
         code: lw.out,
         local_bytes,
+        smem_bytes: if dynamic { offset } else { 0 },
     })
+}
+
+/// Bytes a shared array of `bytes` takes in dynamic shared memory: whole
+/// 16-byte slots, so every array starts aligned for any element type.
+fn shared_slot(bytes: usize) -> usize {
+    bytes.div_ceil(16) * 16
 }
 
 /// The C name of array `id`.
