@@ -1356,3 +1356,29 @@ fn a_dtype_equals_only_its_own_name() {
     let r = run_clean(&src, &parse_launch(&text).unwrap());
     assert_eq!(ints(&r, "C"), vec![1, 0, 1, 1, 1, 1]);
 }
+
+/// TIR's lower-case `T.parallel(start, stop)` (TileLang's DSA pooling
+/// example) is the loop kind `T.Parallel` makes: iterations independent,
+/// so `C[i] = 2·A[i] + 1` over 1..4 gives [0, 5, 7, 9], and iterations that
+/// all write C[0] race.
+#[test]
+fn lower_case_parallel_is_a_parallel_loop() {
+    assert_eq!(
+        ints_of(
+            "for i in T.parallel(1, 4):\n    C[i] = A[i] * 2 + 1",
+            &[1, 2, 3, 4],
+            4
+        ),
+        vec![0, 5, 7, 9]
+    );
+    let src = prim(
+        1,
+        "A: T.Tensor((4,), \"int32\"), C: T.Tensor((4,), \"int32\")",
+        "for i in T.parallel(4):\n    C[0] = A[i]",
+    );
+    let ub = ub_of(
+        &src,
+        &args(json!({"A": i32s(&[1, 2, 3, 4]), "C": zeros("int32", 4)})),
+    );
+    assert_eq!(ub[0].kind, "data-race", "{:?}", ub[0]);
+}

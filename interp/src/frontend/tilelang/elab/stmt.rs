@@ -572,8 +572,10 @@ impl<'m> Elab<'m> {
             .collect::<DResult<_>>()?;
         match kind {
             // T.vectorized runs as T.serial: vectorising a loop of
-            // independent iterations does not change what it computes
-            "serial" | "unroll" | "Pipelined" | "vectorized" => {
+            // independent iterations does not change what it computes;
+            // TIR's lower-case T.parallel(start, stop) is the loop kind
+            // T.Parallel makes (ForKind.PARALLEL), one dimension
+            "serial" | "unroll" | "Pipelined" | "vectorized" | "parallel" => {
                 let mut a = args;
                 if kind == "Pipelined" && a.len() > 2 {
                     return err(
@@ -623,7 +625,7 @@ impl<'m> Elab<'m> {
             names.push(n.id.to_string());
         }
         let kind = match kind {
-            "Parallel" => LoopKind::Parallel,
+            "Parallel" | "parallel" => LoopKind::Parallel,
             "grid" => LoopKind::Grid,
             "unroll" => LoopKind::Unroll,
             "Pipelined" => LoopKind::Pipelined,
