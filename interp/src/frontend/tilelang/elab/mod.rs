@@ -984,6 +984,22 @@ fn linear(e: &Expr) -> Option<Linear> {
             x.scale(k);
             Some(x)
         }
+        // any other integer value (a `T.alloc_var`'s load, a product of two
+        // runtime values) is one opaque term, equal to another where both
+        // are the same expression: the two bounds of a slice are evaluated
+        // together, so equal expressions have equal values (atomics, which
+        // change memory as they are read, excepted)
+        _ if dtype_of(e).is_int() && !has_atomic(e) => Some(Linear {
+            constant: 0,
+            terms: vec![(crate::ir::canon::canonical_expr(e).kind, 1)],
+        }),
         _ => None,
     }
+}
+
+/// Whether `e` holds an atomic read-modify-write.
+fn has_atomic(e: &Expr) -> bool {
+    let mut a = false;
+    e.for_each(&mut |x| a |= matches!(x.kind, ExprKind::Atomic { .. }));
+    a
 }
