@@ -1383,12 +1383,12 @@ fn lower_case_parallel_is_a_parallel_loop() {
     assert_eq!(ub[0].kind, "data-race", "{:?}", ub[0]);
 }
 
-/// A slice whose bounds both hold the same runtime value (TileLang's
-/// split-token fp8 cast: `X[row_offset + row * blk_m : row_offset + (row +
-/// 1) * blk_m, …]` with `row_offset` a `T.alloc_var`) has the constant
-/// extent their difference folds to. With A = [2, 10, 20, 30, 40] the
-/// offset is A[0], 2, so the copy takes A[2:4] and C = [20, 30]. Bounds
-/// whose difference is not constant are still refused.
+/// A slice whose bounds both hold the same runtime value has the constant
+/// extent their difference folds to (TileLang's split-token fp8 cast slices
+/// `X[row_offset + row * blk_m : row_offset + (row + 1) * blk_m, …]` with
+/// `row_offset` a `T.alloc_var`). With A = [2, 10, 20, 30, 40] the offset
+/// is A[0], 2, so the copy takes A[2:4] and C = [20, 30]. Bounds whose
+/// difference is not constant are still refused.
 #[test]
 fn slice_bounds_sharing_a_runtime_value() {
     let body = "off = T.alloc_var(T.int32)\noff = A[0]\nS = T.alloc_shared((2,), \"int32\")\nT.copy(A[off + bx * 2 : off + (bx + 1) * 2], S)\nfor i in T.serial(2):\n    C[i] = S[i]";
