@@ -2,6 +2,7 @@
 //! CPython-like error positions, spans, the "unsupported syntax → supported
 //! alternative" diagnostic, and recognising a file's dialect from its imports.
 
+pub mod modules;
 mod syntax_error;
 
 use crate::span::{DResult, Diagnostic, LineIndex, Span};

@@ -12,44 +12,12 @@
 //! that uses the name is told it comes from a module ksem does not read).
 
 use super::Module;
-use crate::frontend::py::Source;
+use crate::frontend::py::{modules, Source};
 use rustpython_parser::ast;
 use std::path::{Path, PathBuf};
 
 /// Modules imported through other imported modules, at most this deep.
 const MAX_DEPTH: usize = 8;
-
-/// Top-level packages that never hold a project's TileLang helpers.
-const SKIPPED: &[&str] = &[
-    "tilelang",
-    "tvm",
-    "torch",
-    "numpy",
-    "triton",
-    "math",
-    "os",
-    "sys",
-    "typing",
-    "functools",
-    "itertools",
-    "collections",
-    "dataclasses",
-    "enum",
-    "logging",
-    "warnings",
-    "abc",
-    "re",
-    "json",
-    "pytest",
-    "argparse",
-    "time",
-    "contextlib",
-    "importlib",
-    "inspect",
-    "einops",
-    "packaging",
-    "__future__",
-];
 
 /// The files on the current import chain (a module imported again through
 /// its own imports binds nothing the second time).
@@ -65,8 +33,7 @@ impl Module {
     pub(super) fn import_from(&mut self, f: &ast::StmtImportFrom, chain: &mut Chain) {
         let level = f.level.map_or(0, |l| l.to_u32() as usize);
         let module = f.module.as_deref().unwrap_or("");
-        let top = module.split('.').next().unwrap_or("");
-        if level == 0 && SKIPPED.contains(&top) {
+        if !modules::may_be_project(module, level) {
             return;
         }
         let Some(i) = self.load(module, level, chain) else {
@@ -94,7 +61,9 @@ impl Module {
         }
         let here = PathBuf::from(&self.src.file).canonicalize().ok()?;
         let dir = here.parent()?.to_path_buf();
-        let path = find(&roots(&dir, level), module)?.canonicalize().ok()?;
+        let path = modules::find(&modules::roots(&dir, level), module)?
+            .canonicalize()
+            .ok()?;
         if path == here || chain.files.contains(&path) {
             return None;
         }
@@ -113,39 +82,4 @@ impl Module {
         self.imported.push(m);
         Some(self.imported.len() - 1)
     }
-}
-
-/// The directories an import of `level` dots is looked up in.
-fn roots(dir: &Path, level: usize) -> Vec<PathBuf> {
-    if level > 0 {
-        let mut d = dir.to_path_buf();
-        for _ in 1..level {
-            d = d.parent().map(Path::to_path_buf).unwrap_or(d);
-        }
-        return vec![d];
-    }
-    let mut out: Vec<PathBuf> = dir.ancestors().map(Path::to_path_buf).collect();
-    if let Ok(extra) = std::env::var("KSEM_PYTHONPATH") {
-        out.extend(
-            extra
-                .split(':')
-                .filter(|s| !s.is_empty())
-                .map(PathBuf::from),
-        );
-    }
-    out
-}
-
-/// The file of dotted module `module` under the first root that has it
-/// (`a/b.py` or `a/b/__init__.py`; the package itself for an empty name).
-fn find(roots: &[PathBuf], module: &str) -> Option<PathBuf> {
-    roots.iter().find_map(|r| {
-        let base = module
-            .split('.')
-            .filter(|s| !s.is_empty())
-            .fold(r.clone(), |p, s| p.join(s));
-        let file = base.with_extension("py");
-        let init = base.join("__init__.py");
-        [file, init].into_iter().find(|p| p.is_file())
-    })
 }

@@ -12,7 +12,7 @@
 
 use super::module::Module;
 use super::value::Value;
-use crate::frontend::py::Source;
+use crate::frontend::py::{modules, Source};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
@@ -32,39 +32,10 @@ pub struct Pending {
     pub attr: Option<String>,
 }
 
-/// Top-level packages that never hold a project's Triton helpers.
-const SKIPPED: &[&str] = &[
-    "torch",
-    "numpy",
-    "triton",
-    "math",
-    "os",
-    "sys",
-    "typing",
-    "functools",
-    "itertools",
-    "collections",
-    "dataclasses",
-    "enum",
-    "logging",
-    "warnings",
-    "abc",
-    "re",
-    "json",
-    "pytest",
-    "argparse",
-    "time",
-    "contextlib",
-    "importlib",
-    "inspect",
-    "packaging",
-];
-
 impl Pending {
     /// Whether the import may name a module of the project.
     pub fn worth_resolving(&self) -> bool {
-        let top = self.module.split('.').next().unwrap_or("");
-        self.level > 0 || !SKIPPED.contains(&top)
+        modules::may_be_project(&self.module, self.level)
     }
 }
 
@@ -89,11 +60,11 @@ pub fn resolve(m: &mut Module, seen: &mut HashSet<PathBuf>, depth: usize) {
         if m.globals.contains_key(&p.bind) || m.funcs.contains_key(&p.bind) {
             continue;
         }
-        let roots = roots(&dir, p.level);
+        let roots = modules::roots(&dir, p.level);
         // `from M import NAME` where M.NAME is a module of its own
         if let Some(a) = &p.attr {
             let sub = join(&p.module, a);
-            if let Some(path) = find(&roots, &sub) {
+            if let Some(path) = modules::find(&roots, &sub) {
                 if let Some(i) = load(m, &path, seen, depth) {
                     m.globals.insert(
                         p.bind,
@@ -106,7 +77,7 @@ pub fn resolve(m: &mut Module, seen: &mut HashSet<PathBuf>, depth: usize) {
                 continue;
             }
         }
-        let Some(path) = find(&roots, &p.module) else {
+        let Some(path) = modules::find(&roots, &p.module) else {
             continue;
         };
         let Some(i) = load(m, &path, seen, depth) else {
@@ -142,27 +113,6 @@ pub fn member(imported: &Module, i: usize, name: &str) -> Option<Value> {
     }
 }
 
-/// The directories an import of `level` dots is looked up in.
-fn roots(dir: &Path, level: usize) -> Vec<PathBuf> {
-    if level > 0 {
-        let mut d = dir.to_path_buf();
-        for _ in 1..level {
-            d = d.parent().map(Path::to_path_buf).unwrap_or(d);
-        }
-        return vec![d];
-    }
-    let mut out: Vec<PathBuf> = dir.ancestors().map(Path::to_path_buf).collect();
-    if let Ok(extra) = std::env::var("KSEM_PYTHONPATH") {
-        out.extend(
-            extra
-                .split(':')
-                .filter(|s| !s.is_empty())
-                .map(PathBuf::from),
-        );
-    }
-    out
-}
-
 /// `a.b` joined with `c` (either may be empty).
 fn join(module: &str, attr: &str) -> String {
     if module.is_empty() {
@@ -170,20 +120,6 @@ fn join(module: &str, attr: &str) -> String {
     } else {
         format!("{module}.{attr}")
     }
-}
-
-/// The file of dotted module `module` under the first root that has it.
-fn find(roots: &[PathBuf], module: &str) -> Option<PathBuf> {
-    if module.is_empty() {
-        return None;
-    }
-    let rel: PathBuf = module.split('.').collect();
-    roots.iter().find_map(|r| {
-        let base = r.join(&rel);
-        let file = base.with_extension("py");
-        let init = base.join("__init__.py");
-        [file, init].into_iter().find(|p| p.is_file())
-    })
 }
 
 /// Reads, scans and resolves the module at `path` into `m.imports`; its index.

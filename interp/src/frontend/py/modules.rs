@@ -1,0 +1,85 @@
+//! Where Python finds a module of the kernel's project: the lookup the
+//! Triton and TileLang front ends share for helpers imported from the
+//! project's other files (`from .utils import helper`, `from sibling import
+//! CONSTANT`).
+
+use std::path::{Path, PathBuf};
+
+/// Top-level packages that never hold a project's kernel helpers (the
+/// languages themselves, the standard library, the usual host libraries).
+pub const NOT_PROJECT: &[&str] = &[
+    "torch",
+    "numpy",
+    "triton",
+    "tilelang",
+    "tvm",
+    "math",
+    "os",
+    "sys",
+    "typing",
+    "functools",
+    "itertools",
+    "collections",
+    "dataclasses",
+    "enum",
+    "logging",
+    "warnings",
+    "abc",
+    "re",
+    "json",
+    "pytest",
+    "argparse",
+    "time",
+    "contextlib",
+    "importlib",
+    "inspect",
+    "packaging",
+    "einops",
+    "__future__",
+];
+
+/// Whether an import of `module` with `level` leading dots may name a
+/// module of the project.
+pub fn may_be_project(module: &str, level: usize) -> bool {
+    let top = module.split('.').next().unwrap_or("");
+    level > 0 || !NOT_PROJECT.contains(&top)
+}
+
+/// The directories an import of `level` dots from a file in `dir` is looked
+/// up in: the package `level - 1` directories up for a relative import; for
+/// an absolute one `dir` and each directory above it (the project's source
+/// roots), then the directories of `$KSEM_PYTHONPATH` (`:`-separated).
+pub fn roots(dir: &Path, level: usize) -> Vec<PathBuf> {
+    if level > 0 {
+        let mut d = dir.to_path_buf();
+        for _ in 1..level {
+            d = d.parent().map(Path::to_path_buf).unwrap_or(d);
+        }
+        return vec![d];
+    }
+    let mut out: Vec<PathBuf> = dir.ancestors().map(Path::to_path_buf).collect();
+    if let Ok(extra) = std::env::var("KSEM_PYTHONPATH") {
+        out.extend(
+            extra
+                .split(':')
+                .filter(|s| !s.is_empty())
+                .map(PathBuf::from),
+        );
+    }
+    out
+}
+
+/// The file of dotted module `module` (`a/b.py` or `a/b/__init__.py`) under
+/// the first root that has it.
+pub fn find(roots: &[PathBuf], module: &str) -> Option<PathBuf> {
+    if module.is_empty() {
+        return None;
+    }
+    let rel: PathBuf = module.split('.').collect();
+    roots.iter().find_map(|r| {
+        let base = r.join(&rel);
+        let file = base.with_extension("py");
+        let init = base.join("__init__.py");
+        [file, init].into_iter().find(|p| p.is_file())
+    })
+}
