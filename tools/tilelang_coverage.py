@@ -139,6 +139,11 @@ OVERRIDES = {
     # one key head per query group: the tool's 64 key heads over 2 query
     # heads make `heads // k_heads` zero, a ZeroDivisionError in the example
     "flash_decoding/example_gqa_decode_varlen_logits.py:flashattn": {"factory": {"k_heads": 1}},
+    # get_bwd_configs() picks block_M = 128 for the default 9.0 target: a
+    # sequence of 128 tokens, which the examples assume a multiple of it
+    "attention_sink/example_gqa_sink_bwd_bhsd.py:flashattn_bwd": {"factory": {"seq_len": 128}},
+    "attention_sink/example_gqa_sink_bwd_varlen.py:flashattn_bwd": {
+        "factory": {"UQ": 128, "UKV": 128, "N_CTX": 128, "max_seq_len": 128}},
     # the example's own configuration (32 x 32 threads)
     "gemv/example_gemv.py:splitk_gemv": {"factory": {"reduce_threads": 32}},
     "gemv/example_gemv.py:splitk_gemv_vectorized": {"factory": {"BLOCK_N": 2, "reduce_threads": 8}},  # BLOCK_K = 8 * 8 = K
