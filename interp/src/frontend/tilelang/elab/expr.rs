@@ -1267,7 +1267,7 @@ impl<'m> Elab<'m> {
         let f = self.m.helpers[name].clone();
         let args = self.helper_args(name, &f, c, span)?;
         let saved = self.env.clone();
-        let r = self.helper_call(name, &f, args, span);
+        let r = self.helper_call(name, &f, args);
         self.env = saved;
         r
     }
@@ -1299,7 +1299,7 @@ impl<'m> Elab<'m> {
         self.m = home;
         self.env = module_env(home, home.globals.clone());
         self.call_site = Some(saved_site.unwrap_or(span));
-        let r = self.helper_call(&name, &f, args, span);
+        let r = self.helper_call(&name, &f, args);
         (self.m, self.env, self.call_site) = (saved_m, saved_env, saved_site);
         r.map_err(|mut d| {
             let within = format!("in `{name}` of {}", home.src.file);
@@ -1381,7 +1381,6 @@ impl<'m> Elab<'m> {
         name: &str,
         f: &ast::StmtFunctionDef,
         args: Vec<(String, Val)>,
-        _span: Span,
     ) -> DResult<Val> {
         for (p, a) in args {
             self.env.insert(p, a);
