@@ -280,3 +280,32 @@ fn fuzz_killed_and_resumed_ends_like_one_run() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("more than --count"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--checkpoint-every` takes a duration (`500ms`, `2s`, `1m`); anything
+/// else, a negative or an endless one is a usage error (exit 2) naming the
+/// value, and the option needs `--out` (where checkpoints go).
+#[test]
+fn fuzz_checkpoint_every_is_checked() {
+    let dir = std::env::temp_dir().join(format!("ksem-cli-{}-every", std::process::id()));
+    for bad in ["1x", "-2s", "inf", ""] {
+        let out = ksem()
+            .args(["fuzz", "--count", "1", "--out"])
+            .arg(&dir)
+            .arg(format!("--checkpoint-every={bad}"))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{bad:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(&format!("bad duration {bad:?}")),
+            "{bad:?}: {err}"
+        );
+    }
+    let out = ksem()
+        .args(["fuzz", "--count", "1", "--checkpoint-every", "1s"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--out"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
