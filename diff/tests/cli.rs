@@ -306,6 +306,10 @@ fn fuzz_checkpoint_every_is_checked() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--out"));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("required arguments were not provided") && err.contains("--out <OUT>"),
+        "{err}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -101,12 +101,20 @@ fn a_branch_with_else_on_the_thread_index_races() {
         "S = T.alloc_shared((4,), \"int32\")\nif tx < 2:\n    S[tx] = A[tx]\n    B[tx] = S[1 - tx] + bx\nelse:\n    S[tx] = A[tx] * 3\n    B[tx] = S[5 - tx] + bx",
     );
     let ub = ub_of(&src, &ab(&[10, 20, 30, 40], 4));
-    let u = &ub[0];
-    assert_eq!(u.kind, "data-race", "{u:?}");
-    // the second access of the pair: the read of thread 0 or the write of thread 1
+    // lanes run a statement in thread order: threads 0 and 1 write S[0],
+    // S[1]; then thread 0 reads S[1], which thread 1 wrote with no barrier
+    // between: the read is reported, element 1, the write as the other side
+    let read = loc(&src, "B[tx] = S[1 - tx]", "S[1 - tx]");
+    assert_ub(&src, &ub[0], "data-race", read, [0, 0, 0], &[1]);
+    assert_eq!(ub[0].thread, Some([0, 0, 0]), "{:?}", ub[0]);
+    let other = ub[0].other.as_ref().expect("the other access");
     let write = loc1(&src, "if tx < 2").0 + 1;
-    let lines = [loc1(&src, "B[tx] = S[1 - tx]").0, write];
-    assert!(lines.contains(&u.line), "{u:?}");
+    assert_eq!(
+        (other.line, other.thread),
+        (write, Some([1, 0, 0])),
+        "{:?}",
+        ub[0]
+    );
 }
 
 /// Every thread writes every element of `S` with the same values (the
@@ -215,8 +223,15 @@ fn explicit_sync_threads_is_a_block_barrier() {
         "if tx < 2:\n    T.sync_threads()\n    B[tx] = A[tx]\nelse:\n    B[tx] = 0",
     );
     let ub = ub_of(&src, &ab(&[1, 2, 3, 4], 4));
-    assert_eq!(ub[0].line, loc1(&src, "T.sync_threads()").0, "{:?}", ub[0]);
-    assert!(ub[0].kind.contains("barrier"), "{:?}", ub[0]);
+    // threads 0 and 1 reach it, thread 2 (live, in the else branch) not
+    assert_ub(
+        &src,
+        &ub[0],
+        "barrier-divergence",
+        loc1(&src, "T.sync_threads()"),
+        [0, 0, 0],
+        &[],
+    );
 }
 
 /// `T.vectorized(n)` (the vectorised GEMV's per-thread loads) runs as
