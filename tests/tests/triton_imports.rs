@@ -97,3 +97,72 @@ fn guarded_constants_and_torch_limits() {
         f32_bits(&[lo as f32, 65504.0, 2f32.powi(-7), -128.0])
     );
 }
+
+/// Inductor's helpers bind `triton` and `tl` through a compatibility module
+/// (`from .triton_compat import triton, tl`): the helpers' `@triton.jit` and
+/// their `tl.constexpr(…)` constants are seen once that import resolves,
+/// and a package under `torch._inductor.runtime` (a host library, normally
+/// left alone) is read for them, here from a directory above the kernel.
+#[test]
+fn helpers_whose_triton_comes_through_a_compat_module() {
+    let d = TempDir::new("imports-compat");
+    let rt = "torch/_inductor/runtime";
+    std::fs::create_dir_all(d.path.join(rt)).unwrap();
+    for pkg in ["torch", "torch/_inductor", rt] {
+        d.write(&format!("{pkg}/__init__.py"), "");
+    }
+    d.write(
+        &format!("{rt}/triton_compat.py"),
+        "try:\n    import triton\nexcept ImportError:\n    triton = None\n\nif triton is not None:\n    import triton.language as tl\n",
+    );
+    d.write(
+        &format!("{rt}/triton_helpers.py"),
+        "import math as pymath\nfrom .triton_compat import triton, tl\n\n_SHIFT: tl.constexpr = tl.constexpr(1000)\n\n\n@triton.jit\ndef maximum(a, b):\n    return tl.maximum(a, b) + _SHIFT\n",
+    );
+    std::fs::create_dir_all(d.path.join("gen")).unwrap();
+    let k = d.write(
+        "gen/kern.py",
+        "import triton\nimport triton.language as tl\nfrom torch._inductor.runtime import triton_helpers\n\n\n@triton.jit\ndef kern(o_ptr):\n    x = tl.arange(0, 4)\n    tl.store(o_ptr + x, triton_helpers.maximum(x, 2 - x))\n",
+    );
+    let l = launch(&[1], json!({"o_ptr": zeros("int32", 4)}));
+    let r = run_file(&k, &l).expect("runs");
+    // max(x, 2 - x) for x = 0..3 is 2, 1, 2, 3; plus the helper's 1000
+    assert_eq!(bits(&r, "o_ptr"), vec![1002, 1001, 1002, 1003]);
+}
+
+/// Imports the kernel never uses are not followed: a package whose every
+/// module imports six others (eight levels deep that is 6^8 module reads
+/// when each import is followed) costs one read for the one helper used.
+#[test]
+fn unused_imports_of_a_wide_package_are_not_read() {
+    let d = TempDir::new("imports-wide");
+    std::fs::create_dir_all(d.path.join("wide")).unwrap();
+    d.write("wide/__init__.py", "");
+    for i in 0..12 {
+        let others: Vec<String> = (1..=6).map(|j| format!("m{}", (i + j) % 12)).collect();
+        d.write(
+            &format!("wide/m{i}.py"),
+            format!(
+                "import triton\nimport triton.language as tl\nfrom . import {}\n\n\n@triton.jit\ndef f{i}(x):\n    return x + {i}\n",
+                others.join(", ")
+            ),
+        );
+    }
+    let k = d.write(
+        "kern.py",
+        "import triton\nimport triton.language as tl\nfrom wide.m3 import f3\n\n\n@triton.jit\ndef kern(o_ptr):\n    tl.store(o_ptr, f3(10))\n",
+    );
+    let l = launch(&[1], json!({"o_ptr": zeros("int32", 1)}));
+    let r = run_file(&k, &l).expect("runs");
+    assert_eq!(bits(&r, "o_ptr"), vec![13]);
+    // the module tree the resolution built: the kernel file imports m3 alone
+    let src = std::fs::read_to_string(&k).unwrap();
+    let mut m =
+        ksem_interp::frontend::triton::module::Module::parse(&k.display().to_string(), &src)
+            .expect("parses");
+    m.resolve_imports();
+    fn modules_read(m: &ksem_interp::frontend::triton::module::Module) -> usize {
+        m.imports.iter().map(|i| 1 + modules_read(i)).sum()
+    }
+    assert_eq!(modules_read(&m), 1);
+}

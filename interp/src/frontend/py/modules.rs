@@ -42,7 +42,16 @@ pub const NOT_PROJECT: &[&str] = &[
 /// module of the project.
 pub fn may_be_project(module: &str, level: usize) -> bool {
     let top = module.split('.').next().unwrap_or("");
-    level > 0 || !NOT_PROJECT.contains(&top)
+    level > 0 || !NOT_PROJECT.contains(&top) || is_device_helper_package(module)
+}
+
+/// Packages of the host libraries that do hold `@triton.jit` device helpers
+/// kernels import: torch-Inductor's generated kernels call
+/// `triton_helpers.maximum`, `tl_math.exp`, … from
+/// `torch._inductor.runtime` (found on `$KSEM_PYTHONPATH`, e.g. torch's
+/// site-packages).
+fn is_device_helper_package(module: &str) -> bool {
+    module == "torch._inductor.runtime" || module.starts_with("torch._inductor.runtime.")
 }
 
 /// The directories an import of `level` dots from a file in `dir` is looked

@@ -13,7 +13,7 @@
 use super::module::Module;
 use super::value::Value;
 use crate::frontend::py::{modules, Source};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 /// Modules imported through other imported modules, at most this deep.
@@ -39,9 +39,70 @@ impl Pending {
     }
 }
 
-/// Resolves `m`'s pending imports from files on disk (where `m.file` is one),
-/// recursively; `seen` holds the files already on the import chain.
-pub fn resolve(m: &mut Module, seen: &mut HashSet<PathBuf>, depth: usize) {
+/// Modules one kernel file's resolution may read in all: a backstop for
+/// import graphs that fan out (a host library's package), where each module
+/// is read once per import chain that reaches it.
+const MAX_MODULES: usize = 64;
+
+/// The state of one kernel file's import resolution.
+pub struct Resolution {
+    /// The files on the import chain being resolved (a cycle binds nothing).
+    seen: HashSet<PathBuf>,
+    /// How many more modules may be read.
+    budget: usize,
+}
+
+impl Default for Resolution {
+    fn default() -> Self {
+        Resolution {
+            seen: HashSet::new(),
+            budget: MAX_MODULES,
+        }
+    }
+}
+
+/// Resolves the pending imports of a kernel file's module `m` from files on
+/// disk (where `m.file` is one), recursively. Only imports whose bound name
+/// appears in the file are followed.
+pub fn resolve(m: &mut Module, r: &mut Resolution) {
+    let demand = identifiers(&m.src);
+    resolve_demanded(m, r, 0, &demand);
+    if let Some(again) = rescanned(m, r, 0, &demand) {
+        *m = again;
+    }
+}
+
+/// `m` scanned again with the Triton modules its imports turned out to
+/// re-export bound from the start, and resolved again; `None` when its
+/// imports re-export none (the first scan saw every `@triton.jit`).
+fn rescanned(
+    m: &Module,
+    r: &mut Resolution,
+    depth: usize,
+    demand: &HashSet<String>,
+) -> Option<Module> {
+    let preset: HashMap<String, Value> = m
+        .globals
+        .iter()
+        .filter(|(name, v)| {
+            matches!(v, Value::Module(_)) && m.imports_bound.contains(name.as_str())
+        })
+        .map(|(name, v)| (name.clone(), v.clone()))
+        .collect();
+    if preset.is_empty() {
+        return None;
+    }
+    let source = Source::parse(&m.file, &m.src).ok()?;
+    let mut again = Module::from_source_with(source, preset);
+    let mut demand = demand.clone();
+    demand.extend(used_by_jit_functions(&again));
+    resolve_demanded(&mut again, r, depth, &demand);
+    Some(again)
+}
+
+/// Resolves the imports of `m` that bind a name in `demand` (the names its
+/// importer may ask of it, with those its own jit functions use).
+fn resolve_demanded(m: &mut Module, r: &mut Resolution, depth: usize, demand: &HashSet<String>) {
     // as Python does for a script, through symbolic links to the real file
     let Ok(file) = PathBuf::from(&m.file).canonicalize() else {
         return;
@@ -57,7 +118,10 @@ pub fn resolve(m: &mut Module, seen: &mut HashSet<PathBuf>, depth: usize) {
     };
     let pending = std::mem::take(&mut m.pending);
     for p in pending {
-        if m.globals.contains_key(&p.bind) || m.funcs.contains_key(&p.bind) {
+        if !demand.contains(&p.bind)
+            || m.globals.contains_key(&p.bind)
+            || m.funcs.contains_key(&p.bind)
+        {
             continue;
         }
         let roots = modules::roots(&dir, p.level);
@@ -65,7 +129,7 @@ pub fn resolve(m: &mut Module, seen: &mut HashSet<PathBuf>, depth: usize) {
         if let Some(a) = &p.attr {
             let sub = join(&p.module, a);
             if let Some(path) = modules::find(&roots, &sub) {
-                if let Some(i) = load(m, &path, seen, depth) {
+                if let Some(i) = load(m, &path, r, depth, demand) {
                     m.globals.insert(
                         p.bind,
                         Value::Foreign {
@@ -80,7 +144,17 @@ pub fn resolve(m: &mut Module, seen: &mut HashSet<PathBuf>, depth: usize) {
         let Some(path) = modules::find(&roots, &p.module) else {
             continue;
         };
-        let Some(i) = load(m, &path, seen, depth) else {
+        // `from M import NAME` asks M for NAME alone; `import M` for
+        // whatever the importer may use
+        let asked: HashSet<String>;
+        let sub_demand = match &p.attr {
+            Some(a) => {
+                asked = HashSet::from([a.clone()]);
+                &asked
+            }
+            None => demand,
+        };
+        let Some(i) = load(m, &path, r, depth, sub_demand) else {
             continue;
         };
         let v = match &p.attr {
@@ -93,8 +167,31 @@ pub fn resolve(m: &mut Module, seen: &mut HashSet<PathBuf>, depth: usize) {
                 None => continue,
             },
         };
+        m.imports_bound.insert(p.bind.clone());
         m.globals.insert(p.bind, v);
     }
+}
+
+/// Every identifier-like word of `text`: a superset of the names the code
+/// in it uses (keywords and words in strings or comments included).
+fn identifiers(text: &str) -> HashSet<String> {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|w| w.chars().next().is_some_and(|c| !c.is_ascii_digit()))
+        .map(str::to_string)
+        .collect()
+}
+
+/// The names `m`'s jit functions use, by the text of their definitions.
+fn used_by_jit_functions(m: &Module) -> HashSet<String> {
+    let mut out = HashSet::new();
+    for f in m.funcs.values() {
+        let lo = usize::from(f.range.start());
+        let hi = usize::from(f.range.end()).min(m.src.len());
+        if let Some(text) = m.src.get(lo..hi) {
+            out.extend(identifiers(text));
+        }
+    }
+    out
 }
 
 /// What `name` of imported module `imported` (at index `i` of the importer's
@@ -122,18 +219,31 @@ fn join(module: &str, attr: &str) -> String {
     }
 }
 
-/// Reads, scans and resolves the module at `path` into `m.imports`; its index.
-fn load(m: &mut Module, path: &Path, seen: &mut HashSet<PathBuf>, depth: usize) -> Option<usize> {
+/// Reads, scans and resolves the module at `path` into `m.imports`, asked
+/// for the names in `demand`; its index.
+fn load(
+    m: &mut Module,
+    path: &Path,
+    r: &mut Resolution,
+    depth: usize,
+    demand: &HashSet<String>,
+) -> Option<usize> {
     let key = path.canonicalize().ok()?;
-    if seen.contains(&key) {
+    if r.seen.contains(&key) || r.budget == 0 {
         return None;
     }
+    r.budget -= 1;
     let src = std::fs::read_to_string(path).ok()?;
     let source = Source::parse(&path.display().to_string(), &src).ok()?;
     let mut sub = Module::from_source(source);
-    seen.insert(key.clone());
-    resolve(&mut sub, seen, depth + 1);
-    seen.remove(&key);
+    let mut sub_demand = used_by_jit_functions(&sub);
+    sub_demand.extend(demand.iter().cloned());
+    r.seen.insert(key.clone());
+    resolve_demanded(&mut sub, r, depth + 1, &sub_demand);
+    if let Some(again) = rescanned(&sub, r, depth + 1, &sub_demand) {
+        sub = again;
+    }
+    r.seen.remove(&key);
     m.imports.push(sub);
     Some(m.imports.len() - 1)
 }

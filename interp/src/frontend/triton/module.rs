@@ -33,6 +33,8 @@ pub struct Module {
     pub imports: Vec<Module>,
     /// Imports the scan could not bind, for `super::imports::resolve`.
     pub pending: Vec<super::imports::Pending>,
+    /// The module-level names that `super::imports` bound from other modules.
+    pub imports_bound: std::collections::HashSet<String>,
 }
 
 impl Module {
@@ -44,11 +46,20 @@ impl Module {
     /// Reads the project modules this one imports helpers from, where its
     /// file is on disk (`super::imports`).
     pub fn resolve_imports(&mut self) {
-        super::imports::resolve(self, &mut std::collections::HashSet::new(), 0);
+        super::imports::resolve(self, &mut super::imports::Resolution::default());
     }
 
     /// Scans a parsed source file for its imports, constants and jit functions.
     pub fn from_source(source: Source) -> Module {
+        Module::from_source_with(source, HashMap::new())
+    }
+
+    /// Scans a parsed source file as [`Module::from_source`] does, with
+    /// `preset` bound before its first statement: the names another module
+    /// re-exports `triton` or `triton.language` under (Inductor's
+    /// `from .triton_compat import triton, tl`), which the scan must know to
+    /// see `@triton.jit` and `tl.constexpr(…)` (`super::imports`).
+    pub fn from_source_with(source: Source, preset: HashMap<String, Value>) -> Module {
         let Source {
             file,
             src,
@@ -67,7 +78,9 @@ impl Module {
             heuristics: HashMap::new(),
             imports: Vec::new(),
             pending: Vec::new(),
+            imports_bound: Default::default(),
         };
+        m.globals.extend(preset);
         for stmt in body {
             m.scan(stmt);
         }
