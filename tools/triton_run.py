@@ -29,7 +29,15 @@ even) into their declared dtype here, so the launcher's own conversion is exact.
 
 An ``@triton.autotune`` kernel runs the launch's ``"config"`` (an index into its
 configs, or the meta-parameter values of one; the first where none is given),
-as ksem does, instead of benchmarking the configs.
+as ksem does, instead of benchmarking the configs; values that match no config
+(configs built at run time) run as a config of their own, and a launch that
+gives the tuned meta-parameters as arguments launches the layer below the
+autotuner (see ``_launch_target``).
+
+KSEM_TRITON_STUB_IMPORTS=1 stands stubs in for host-side imports the machine
+lacks (a missing module, or a name a present module no longer has, such as
+Triton 3.0's ``AttrsDescriptor``), so that another project's file whose
+kernels need none of them loads; for surveys (tools/triton_coverage.py).
 
 Constexprs ``{"constexpr": V}`` are passed as V (int, float, bool); a string that
 names a dtype (``"float16"``) is passed as that ``tl`` dtype.
@@ -57,7 +65,9 @@ Triton; `ksem fuzz --backends interp,triton` uses it): each line is
 line, its result JSON or {"error": "..."}.
 
 --serve is the same protocol on stdin/stdout, for a long-lived worker (the
-reducer keeps one while it tries candidates).
+reducer keeps one while it tries candidates). With KSEM_TRITON_CASE_TIMEOUT=S
+a case that runs past S seconds ends the worker, every thread's stack on
+stderr.
 
 Only the standard library is needed for everything but the launch itself
 (``--selftest`` and ``--fill-expected`` run without torch/triton); the launch
@@ -76,6 +86,7 @@ import io
 import json
 import math
 import os
+import re
 import struct
 import sys
 from fractions import Fraction
@@ -550,10 +561,175 @@ def import_program(path):
         modname = ".".join(pkg) + "." + os.path.splitext(os.path.basename(path))[0]
         if modname in sys.modules:
             return sys.modules[modname]
+    if os.environ.get("KSEM_TRITON_STUB_IMPORTS") == "1":
+        return _exec_with_stubs(modname, path)
+    return _exec(modname, path)
+
+
+def _exec(modname, path):
     spec = importlib.util.spec_from_file_location(modname, path)
     mod = importlib.util.module_from_spec(spec)
     sys.modules[modname] = mod
-    spec.loader.exec_module(mod)
+    try:
+        spec.loader.exec_module(mod)
+    except BaseException:
+        del sys.modules[modname]
+        raise
+    return mod
+
+
+class _Stub:
+    """Stands for a host-side name a kernel file imports but this machine
+    lacks (KSEM_TRITON_STUB_IMPORTS=1): callable, subscriptable, usable as a
+    base class and a decorator's result; false and unequal to everything."""
+
+    def __init__(self, name="stub"):
+        self._name = name
+
+    def __getattr__(self, attr):
+        if attr.startswith("__") and attr.endswith("__"):
+            raise AttributeError(attr)
+        return _Stub(f"{self._name}.{attr}")
+
+    def __call__(self, *args, **kwargs):
+        return _Stub(f"{self._name}()")
+
+    def __getitem__(self, key):
+        return _Stub(f"{self._name}[]")
+
+    def __mro_entries__(self, bases):
+        return (object,)
+
+    def __bool__(self):
+        return False
+
+    def __iter__(self):
+        return iter(())
+
+    def __eq__(self, other):
+        return other is self
+
+    __hash__ = object.__hash__
+    __lt__ = __le__ = __gt__ = __ge__ = lambda self, other: False
+
+    def __repr__(self):
+        return f"<ksem stub {self._name}>"
+
+
+class _StubModule(type(sys)):
+    def __getattr__(self, attr):
+        if attr.startswith("__") and attr.endswith("__"):
+            raise AttributeError(attr)
+        return _Stub(f"{self.__name__}.{attr}")
+
+
+class _StubFinder:
+    """The last entry of sys.meta_path: stands a stub in for the modules in
+    `missing` (and their submodules) when a file of the kernel's project
+    (under one of `roots`) imports them: host libraries the kernel file's
+    host code needs but the machine lacks (unsloth_zoo, flash_attn's CUDA
+    extension). A module is added to `missing` only after its absence
+    failed the file, so optional imports a project guards itself
+    (`try: import torch_npu`) still fail as the project expects."""
+
+    def __init__(self):
+        self.roots = set()
+        self.missing = set()
+
+    def find_spec(self, fullname, path=None, target=None):
+        if not any(fullname == m or fullname.startswith(m + ".") for m in self.missing):
+            return None
+        f = sys._getframe(1)
+        while f is not None and (f.f_code.co_filename.startswith("<frozen")
+                                 or f.f_code.co_filename == __file__):
+            f = f.f_back
+        if f is None:
+            return None
+        caller = os.path.realpath(f.f_code.co_filename)
+        if not any(caller.startswith(r + os.sep) for r in self.roots):
+            return None
+        return importlib.util.spec_from_loader(fullname, self, is_package=True)
+
+    def create_module(self, spec):
+        m = _StubModule(spec.name)
+        m.__path__ = []
+        return m
+
+    def exec_module(self, module):
+        STUBBED.append(module.__name__)
+
+
+#: the modules, names and decorators KSEM_TRITON_STUB_IMPORTS=1 stood in for
+#: or left out
+STUBBED = []
+
+
+def _exec_with_stubs(modname, path):
+    """Runs another project's file for a survey: without the host decorators
+    of its jit functions (`_exec_without_host_decorators`), and with a stub
+    for each host import that fails it: a missing module (`_StubFinder`), or
+    a name a present module lacks (`from triton.compiler.compiler import
+    AttrsDescriptor`, gone from newer Triton; set on that module), retried
+    after each."""
+    finder = next((f for f in sys.meta_path if isinstance(f, _StubFinder)), None)
+    if finder is None:
+        finder = _StubFinder()
+        sys.meta_path.append(finder)
+    pkg, root = _package_of(path)
+    finder.roots.add(root if pkg else os.path.dirname(path))
+    for _ in range(32):
+        try:
+            return _exec_without_host_decorators(modname, path)
+        except ModuleNotFoundError as e:
+            if not e.name or e.name in finder.missing:
+                raise
+            finder.missing.add(e.name)
+        except ImportError as e:
+            owner = sys.modules.get(getattr(e, "name", None) or "")
+            missing = re.match(r"cannot import name '([^']+)'", str(e))
+            if (owner is None or missing is None or hasattr(owner, missing.group(1))
+                    or owner.__name__.startswith("triton.language")):
+                raise  # a name kernels use is never stubbed
+            setattr(owner, missing.group(1), _Stub(f"{owner.__name__}.{missing.group(1)}"))
+            STUBBED.append(f"{owner.__name__}.{missing.group(1)}")
+    raise InputError("too many missing imports to stub")
+
+
+_TRITON_DECORATORS = {"jit", "autotune", "heuristics"}
+
+
+def _exec_without_host_decorators(modname, path):
+    """Runs the file with the decorators of its @triton.jit functions that are
+    not Triton's own (jit, autotune, heuristics) blanked out, line numbers
+    kept: a project's host wrappers (Inductor's `@triton_heuristics.pointwise`,
+    written for another torch; FlagGems' `@libentry()`, `@libtuner(…)`),
+    which ksem does not model either (their meta-parameters come from the
+    launch)."""
+    import ast
+    import types
+    with open(path) as fh:
+        lines = fh.read().split("\n")
+
+    def name(d):
+        d = d.func if isinstance(d, ast.Call) else d
+        return d.attr if isinstance(d, ast.Attribute) else getattr(d, "id", None)
+
+    for node in ast.walk(ast.parse("\n".join(lines))):
+        if isinstance(node, ast.FunctionDef) and any(name(d) == "jit" for d in node.decorator_list):
+            for d in node.decorator_list:
+                if name(d) not in _TRITON_DECORATORS:
+                    for i in range(d.lineno - 1, d.end_lineno):
+                        lines[i] = ""
+                    STUBBED.append(f"@{ast.unparse(d)[:60]} on {node.name}")
+    mod = types.ModuleType(modname)
+    mod.__file__ = path
+    mod.__package__ = modname.rpartition(".")[0]
+    sys.modules[modname] = mod
+    try:
+        exec(compile("\n".join(lines), path, "exec"), mod.__dict__)
+    except BaseException:
+        del sys.modules[modname]
+        raise
     return mod
 
 
@@ -582,8 +758,10 @@ def _jit_functions(mod):
     found = {}
     for k, v in vars(mod).items():
         base = v
-        while not isinstance(base, kinds) and hasattr(base, "fn"):
-            base = base.fn  # Autotuner / Heuristics wrappers
+        for _ in range(16):  # Autotuner / Heuristics wrappers (a stub has every attribute)
+            if isinstance(base, (kinds, _Stub)) or not hasattr(base, "fn"):
+                break
+            base = base.fn
         if isinstance(base, kinds):
             found[k] = (v, base)
     return found
@@ -608,33 +786,63 @@ def find_kernel(mod, name, arg_names):
     raise InputError(f"several kernels fit ({', '.join(sorted(cands))}); name one with --kernel")
 
 
-def _pin_autotune_config(kobj, jf, choice):
-    """An @triton.autotune kernel runs the launch's "config" (an index into its
-    configs or the meta-parameter values of one; the first where none is
-    given), as ksem does, instead of benchmarking them: the Autotuner is left
-    with that one config (with a single config it does not benchmark)."""
-    configs = getattr(kobj, "configs", None)
-    if configs is None or kobj is jf:
+def _wrappers(kobj, jf):
+    """The decorator objects between the module's name and its JITFunction,
+    outermost first (Autotuner, Heuristics, a project's own wrappers)."""
+    chain, o = [], kobj
+    while o is not jf:
+        chain.append(o)
+        o = o.fn
+    return chain
+
+
+def _launch_target(kobj, jf, choice, arg_names):
+    """What the launch calls: the kernel object with its (innermost) autotuner
+    left with the launch's "config" (an index into its configs or the
+    meta-parameter values of one; the first where none is given), as ksem
+    does, instead of benchmarking them (with a single config Triton does not
+    benchmark). Values that match no config (configs built at run time from
+    the device, which ksem takes from the launch) become a config of their
+    own. Where the launch's arguments give the tuned meta-parameters
+    themselves (ksem takes them as any constexpr), the layer below the
+    autotuner is launched, so that Triton does not refuse them as
+    re-defined auto-tuned symbols."""
+    chain = _wrappers(kobj, jf)
+    tuners = [i for i, o in enumerate(chain) if hasattr(o, "configs")]
+    if not tuners:
         if choice is not None:
             raise InputError("the launch picks a \"config\" but the kernel is not @triton.autotune'd")
-        return
-    configs = list(configs)
+        return kobj
+    i = tuners[-1]
+    tuner = chain[i]
+    configs = list(tuner.configs)
+    tuned = set()
+    for c in configs:
+        tuned |= set(c.kwargs)
+    if tuned & set(arg_names):
+        if choice is not None:
+            raise InputError("the launch gives both a \"config\" and the tuned meta-parameters "
+                             f"({', '.join(sorted(tuned & set(arg_names)))}) as arguments")
+        return chain[i + 1] if i + 1 < len(chain) else jf
     if not configs:
-        return
+        return kobj
     if choice is None:
-        idx = 0
+        pick = configs[0]
     elif isinstance(choice, int) and not isinstance(choice, bool):
         if not 0 <= choice < len(configs):
             raise InputError(f"\"config\": {choice}, but the kernel has {len(configs)} autotune configs")
-        idx = choice
+        pick = configs[choice]
     elif isinstance(choice, dict):
-        same = [i for i, c in enumerate(configs) if dict(c.kwargs) == choice]
-        if not same:
-            raise InputError("no autotune config has exactly the launch's \"config\" values")
-        idx = same[0]
+        same = [c for c in configs if dict(c.kwargs) == choice]
+        if same:
+            pick = same[0]
+        else:
+            import triton
+            pick = triton.Config(dict(choice))
     else:
         raise InputError("\"config\" is an index or an object of meta-parameter values")
-    kobj.configs = [configs[idx]]
+    tuner.configs = [pick]
+    return kobj
 
 
 def _force_scalar_types(jf, scalar_types, scalar_values):
@@ -716,16 +924,22 @@ def run_launch(program, launch, kernel_name=None, do_time=False, capture_stdout=
 
     device = default_device()
     args = launch["args"]
+    STUBBED.clear()
     mod = import_program(program)
     kname = kernel_name or launch.get("kernel")
     kname, (kobj, jf) = find_kernel(mod, kname, list(args))
-    _pin_autotune_config(kobj, jf, launch.get("config"))
+    kobj = _launch_target(kobj, jf, launch.get("config"), list(args))
     params = _params(jf)
     for a in args:
         if a not in [p.name for p in params]:
             raise InputError(f"{a}: the kernel {kname} has no such parameter")
+    supplied = set()  # meta-parameters the autotuner's config or a heuristic gives
+    for layer in _wrappers(kobj, jf):
+        for c in getattr(layer, "configs", None) or []:
+            supplied |= set(c.kwargs)
+        supplied |= set(getattr(layer, "values", None) or {})
     for p in params:
-        if p.name not in args and not p.has_default:
+        if p.name not in args and p.name not in supplied and not p.has_default:
             raise InputError(f"{p.name}: argument missing from the launch spec")
 
     kwargs = {}
@@ -768,6 +982,8 @@ def run_launch(program, launch, kernel_name=None, do_time=False, capture_stdout=
     _sync(torch)
 
     result = {"kernel": kname, "backend": "triton", "buffers": {}, "ub": []}
+    if STUBBED:
+        result["stubbed"] = sorted(set(STUBBED))
     for name, (dtype, t) in buffers.items():
         if want_bits:
             bits = read_tensor(torch, t, dtype)
@@ -1038,14 +1254,21 @@ def serve():
     ({"program", "launch", "kernel"?, "options"?}) and answers each with one
     line on stdout (the result JSON or {"error": ...}) until stdin closes; torch
     and Triton are imported once."""
+    import faulthandler
+    limit = float(os.environ.get("KSEM_TRITON_CASE_TIMEOUT") or 0)
     for line in sys.stdin:
         if not line.strip():
             continue
+        if limit > 0:
+            # a case that hangs (a project's host code waiting on something)
+            # ends the worker with every thread's stack on stderr
+            faulthandler.dump_traceback_later(limit, exit=True)
         try:
             c = json.loads(line)
             result, err = run_case(c["program"], c["launch"], c.get("kernel"), c.get("options"))
         except (ValueError, KeyError) as e:
             result, err = None, f"bad request: {e}"
+        faulthandler.cancel_dump_traceback_later()
         print(json.dumps(result if err is None else {"error": err}), flush=True)
     return 0
 
