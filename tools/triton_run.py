@@ -1200,6 +1200,7 @@ def selftest():
     check("scalar f16", scalar_value("s", {"dtype": "float16", "value": 0.1}),
           ("float16", float_decode(0x2E66, "float16")))
     check("scalar i64", scalar_value("s", {"dtype": "int64", "value": 5}), ("int64", 5))
+    _selftest_stubs(check)
     if fails:
         for f in fails[:20]:
             print("FAIL", f)
@@ -1207,6 +1208,52 @@ def selftest():
         return 1
     print("selftest: all checks passed")
     return 0
+
+
+def _selftest_stubs(check):
+    """KSEM_TRITON_STUB_IMPORTS's survey mode on a file that needs no Triton:
+    a missing module that fails the file is stubbed (and its submodule), a
+    guarded optional import still fails as the file expects, a jit
+    function's host decorator is blanked and a plain function's kept."""
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "ksem_stub_probe.py")
+        with open(path, "w") as fh:
+            fh.write(
+                "import ksem_absent_pkg\n"
+                "from ksem_absent_pkg.sub import helper\n"
+                "try:\n"
+                "    import ksem_absent_optional\n"
+                "    HAS_OPTIONAL = True\n"
+                "except ImportError:\n"
+                "    HAS_OPTIONAL = False\n"
+                "def jit(f):\n"
+                "    f.jitted = True\n"
+                "    return f\n"
+                "def host_wrapper(f):\n"
+                "    return 'wrapped'\n"
+                "@ksem_absent_pkg.entry(\n"
+                "    key=['M'],\n"
+                ")\n"
+                "@jit\n"
+                "def kern():\n"
+                "    return 7\n"
+                "@host_wrapper\n"
+                "def host():\n"
+                "    return 1\n")
+        STUBBED.clear()
+        mod = _exec_with_stubs("ksem_stub_probe", path)
+        check("stub: jit function kept, its host decorator blanked",
+              (mod.kern(), getattr(mod.kern, "jitted", False)), (7, True))
+        check("stub: a plain function's decorator runs", mod.host, "wrapped")
+        check("stub: a guarded optional import still fails", mod.HAS_OPTIONAL, False)
+        check("stub: what was stubbed",
+              sorted(set(STUBBED)),
+              ["@ksem_absent_pkg.entry(key=['M']) on kern", "ksem_absent_pkg",
+               "ksem_absent_pkg.sub"])
+        check("stub: a stubbed name is a stub", isinstance(mod.helper, _Stub), True)
+        sys.modules.pop("ksem_stub_probe", None)
+        STUBBED.clear()
 
 
 # ---------------------------------------------------------------------------
