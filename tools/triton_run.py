@@ -1201,6 +1201,7 @@ def selftest():
           ("float16", float_decode(0x2E66, "float16")))
     check("scalar i64", scalar_value("s", {"dtype": "int64", "value": 5}), ("int64", 5))
     _selftest_stubs(check)
+    _selftest_launch_target(check)
     if fails:
         for f in fails[:20]:
             print("FAIL", f)
@@ -1208,6 +1209,45 @@ def selftest():
         return 1
     print("selftest: all checks passed")
     return 0
+
+
+def _selftest_launch_target(check):
+    """`_launch_target` on stand-ins for an Autotuner over a JITFunction."""
+    class Config:
+        def __init__(self, **kw):
+            self.kwargs = kw
+
+    class Layer:
+        def __init__(self, fn, configs=None):
+            self.fn = fn
+            if configs is not None:
+                self.configs = configs
+
+    jf = object()
+    a, b = Config(BLOCK=32), Config(BLOCK=64)
+    entry = Layer(Layer(jf, [a, b]))  # a project's wrapper over an autotuner
+    tuner = entry.fn
+    check("launch target: no config picks the first",
+          (_launch_target(entry, jf, None, ["x"]), tuner.configs), (entry, [a]))
+    tuner.configs = [a, b]
+    check("launch target: by index", (_launch_target(entry, jf, 1, ["x"]), tuner.configs), (entry, [b]))
+    tuner.configs = [a, b]
+    check("launch target: by values", (_launch_target(entry, jf, {"BLOCK": 64}, ["x"]), tuner.configs),
+          (entry, [b]))
+    tuner.configs = [a, b]
+    check("launch target: tuned values given as arguments launch below the tuner",
+          _launch_target(entry, jf, None, ["x", "BLOCK"]), jf)
+    for bad in (2, "first"):
+        try:
+            _launch_target(entry, jf, bad, ["x"])
+            check(f"launch target: {bad!r} refused", False, True)
+        except InputError:
+            pass
+    try:
+        _launch_target(jf, jf, 0, ["x"])
+        check("launch target: a config for a kernel without autotune refused", False, True)
+    except InputError:
+        pass
 
 
 def _selftest_stubs(check):
