@@ -78,26 +78,37 @@ pub fn to_f64(d: DType, bits: u64) -> f64 {
     match d {
         DType::F64 => f64::from_bits(bits),
         DType::F32 => f32::from_bits(bits as u32) as f64,
-        _ => {
-            let f = fmt_of(d);
-            let sign = bits & f.sign_bit() != 0;
-            let exp = ((bits >> f.man_bits) & f.exp_all_ones()) as i32;
-            let man = bits & ((1u64 << f.man_bits) - 1);
-            let mag = if f.is_nan(bits) {
-                f64::NAN
-            } else if f.has_inf && exp as u64 == f.exp_all_ones() {
-                f64::INFINITY
-            } else if exp == 0 {
-                man as f64 * 2f64.powi(1 - f.bias() - f.man_bits as i32)
-            } else {
-                (man | (1u64 << f.man_bits)) as f64 * 2f64.powi(exp - f.bias() - f.man_bits as i32)
-            };
-            if sign {
-                -mag
-            } else {
-                mag
-            }
+        // exact widenings (the general rule below gives the same values)
+        DType::F16 if !half::f16::from_bits(bits as u16).is_nan() => {
+            half::f16::from_bits(bits as u16).to_f64()
         }
+        DType::BF16 if !half::bf16::from_bits(bits as u16).is_nan() => {
+            half::bf16::from_bits(bits as u16).to_f64()
+        }
+        _ => decoded(d, bits),
+    }
+}
+
+/// `to_f64` by the format's fields, for every float dtype narrower than
+/// float32 (the rule the fast paths for float16/bfloat16 must agree with).
+fn decoded(d: DType, bits: u64) -> f64 {
+    let f = fmt_of(d);
+    let sign = bits & f.sign_bit() != 0;
+    let exp = ((bits >> f.man_bits) & f.exp_all_ones()) as i32;
+    let man = bits & ((1u64 << f.man_bits) - 1);
+    let mag = if f.is_nan(bits) {
+        f64::NAN
+    } else if f.has_inf && exp as u64 == f.exp_all_ones() {
+        f64::INFINITY
+    } else if exp == 0 {
+        man as f64 * 2f64.powi(1 - f.bias() - f.man_bits as i32)
+    } else {
+        (man | (1u64 << f.man_bits)) as f64 * 2f64.powi(exp - f.bias() - f.man_bits as i32)
+    };
+    if sign {
+        -mag
+    } else {
+        mag
     }
 }
 
@@ -366,6 +377,19 @@ mod tests {
 
     fn rne(d: DType, v: f64) -> u64 {
         from_f64(d, v, Rounding::NearestEven, Overflow::Infinity)
+    }
+
+    #[test]
+    fn float16_and_bfloat16_fast_decoding_agrees_with_the_fields_rule() {
+        for d in [DType::F16, DType::BF16] {
+            for b in 0..=u16::MAX as u64 {
+                let (fast, rule) = (to_f64(d, b), decoded(d, b));
+                assert!(
+                    fast.to_bits() == rule.to_bits() || (fast.is_nan() && rule.is_nan()),
+                    "{d} {b:#06x}: {fast:e} vs {rule:e}"
+                );
+            }
+        }
     }
 
     #[test]

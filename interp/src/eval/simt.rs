@@ -20,6 +20,7 @@ use crate::ir::*;
 use crate::launch::{UbReport, UbSite};
 use crate::ops::{self, UbKind};
 use crate::span::{Diagnostic, Span};
+use smallvec::{smallvec, SmallVec};
 use std::collections::HashMap;
 use std::sync::atomic::Ordering;
 
@@ -37,7 +38,7 @@ pub(super) fn run(
     let parallel = !contention::has_atomics(kernel);
     super::for_each_block(grid, opts, parallel, |pid| {
         let mut b = BlockRun::new(kernel, mem, pid, grid, block, contention, opts);
-        let all = vec![true; b.n];
+        let all = smallvec![true; b.n];
         let stop = b.block(&kernel.body, all).err();
         b.runs.flush(&mut b.log);
         BlockOutcome {
@@ -67,8 +68,12 @@ struct ParTouch {
     multi: bool,
 }
 
+/// Per-lane values, stored inline for a block of one thread (TileLang's
+/// tile-level kernels), so that evaluating an expression allocates nothing.
+type PerLane<T> = SmallVec<[T; 1]>;
+
 /// Which lanes take part in an operation.
-type Mask = Vec<bool>;
+type Mask = PerLane<bool>;
 
 fn none(m: &Mask) -> bool {
     !m.iter().any(|&x| x)
@@ -85,15 +90,15 @@ fn or(a: &Mask, b: &Mask) -> Mask {
 /// A value per lane: bit patterns and whether each came from approximate math.
 #[derive(Clone, Debug)]
 struct Lanes {
-    bits: Vec<u64>,
-    inexact: Vec<bool>,
+    bits: PerLane<u64>,
+    inexact: PerLane<bool>,
 }
 
 impl Lanes {
     fn splat(n: usize, bits: u64) -> Lanes {
         Lanes {
-            bits: vec![bits; n],
-            inexact: vec![false; n],
+            bits: smallvec![bits; n],
+            inexact: smallvec![false; n],
         }
     }
 }
@@ -221,7 +226,7 @@ impl<'a> BlockRun<'a> {
             env,
             arrays,
             loops: Vec::new(),
-            exited: vec![false; n],
+            exited: smallvec![false; n],
             epoch: 0,
             touches: HashMap::new(),
             log: Vec::new(),
@@ -342,10 +347,10 @@ impl<'a> BlockRun<'a> {
             ),
             Stmt::While { cond, body, span } => {
                 let mut running = active.clone();
-                let mut done = vec![false; self.n];
+                let mut done = smallvec![false; self.n];
                 self.loops.push(LoopMasks {
-                    broken: vec![false; self.n],
-                    continued: vec![false; self.n],
+                    broken: smallvec![false; self.n],
+                    continued: smallvec![false; self.n],
                 });
                 let r = (|| loop {
                     let c = self.truth(cond, &running)?;
@@ -368,16 +373,16 @@ impl<'a> BlockRun<'a> {
             Stmt::Break => {
                 let top = self.loops.last_mut().expect("verified: break in a loop");
                 top.broken = or(&top.broken, &active);
-                Ok(vec![false; self.n])
+                Ok(smallvec![false; self.n])
             }
             Stmt::Continue => {
                 let top = self.loops.last_mut().expect("verified: continue in a loop");
                 top.continued = or(&top.continued, &active);
-                Ok(vec![false; self.n])
+                Ok(smallvec![false; self.n])
             }
             Stmt::Return => {
                 self.exited = or(&self.exited, &active);
-                Ok(vec![false; self.n])
+                Ok(smallvec![false; self.n])
             }
             Stmt::Barrier { span } => {
                 self.barrier(&active, *span)?;
@@ -411,7 +416,7 @@ impl<'a> BlockRun<'a> {
         let out = self.block(body, running)?;
         let top = self.loops.last_mut().expect("in a loop");
         let next = or(&out, &top.continued);
-        top.continued = vec![false; next.len()];
+        top.continued = smallvec![false; next.len()];
         Ok(next)
     }
 
@@ -480,10 +485,10 @@ impl<'a> BlockRun<'a> {
             ));
         }
         let mut running = active.clone();
-        let mut done = vec![false; self.n];
+        let mut done = smallvec![false; self.n];
         self.loops.push(LoopMasks {
-            broken: vec![false; self.n],
-            continued: vec![false; self.n],
+            broken: smallvec![false; self.n],
+            continued: smallvec![false; self.n],
         });
         let r = (|| loop {
             for l in 0..self.n {
@@ -499,7 +504,7 @@ impl<'a> BlockRun<'a> {
             self.tick(span)?;
             let iv = Lanes {
                 bits: cur.iter().map(|&i| (i as u64) & d.mask()).collect(),
-                inexact: vec![false; self.n],
+                inexact: smallvec![false; self.n],
             };
             self.assign(var, iv, &running);
             if parallel {
@@ -670,6 +675,9 @@ impl<'a> BlockRun<'a> {
                 (self.bufs.len() + a, i)
             }
         };
+        if self.n == 1 {
+            return Ok(()); // a block of one thread has no other thread to race with
+        }
         let epoch = self.epoch;
         let t = self.touches.entry(key).or_default();
         if t.epoch != epoch {
@@ -856,7 +864,7 @@ impl<'a> BlockRun<'a> {
         let d = e.ty.dtype();
         let per_lane = |f: &dyn Fn(usize) -> u64| Lanes {
             bits: (0..n).map(f).collect(),
-            inexact: vec![false; n],
+            inexact: smallvec![false; n],
         };
         Ok(match &e.kind {
             ExprKind::Const(b) => Lanes::splat(n, *b),
