@@ -306,6 +306,7 @@ fn dispatch(cmd: Cmd) -> Result<ExitCode, Error> {
             let opts = RunOptions {
                 max_loop_iterations,
                 threads,
+                ..RunOptions::default()
             };
             let backend = Backend::parse(&backend).map_err(usage)?;
             let k = ksem_interp::elaborate_source(&program, &src, &l, kernel.as_deref())?;

@@ -59,6 +59,7 @@ pub fn run_options() -> RunOptions {
     RunOptions {
         max_loop_iterations: 256,
         threads: 1,
+        ..Default::default()
     }
 }
 

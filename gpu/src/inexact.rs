@@ -150,6 +150,7 @@ impl Inexact {
 
     fn stmt(&mut self, s: &Stmt) {
         match s {
+            Stmt::Gemm(g) => self.block(&g.body),
             Stmt::Let(v, e) => {
                 self.visit(e);
                 let (f, r) = (self.expr(e), self.ptr_roots(e));

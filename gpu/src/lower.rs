@@ -803,6 +803,12 @@ impl<'a> Lower<'a> {
 
     fn stmt(&mut self, s: &Stmt) -> LResult<()> {
         match s {
+            // a product on arrays is its loop nest (`Stmt::Gemm`)
+            Stmt::Gemm(g) => {
+                for s in &g.body {
+                    self.stmt(s)?;
+                }
+            }
             Stmt::Let(v, e) => {
                 let val = self.expr(e)?;
                 self.assign_var(*v, &val, e.span);

@@ -161,9 +161,15 @@ impl SimtLower<'_> {
             | Stmt::While { span, .. }
             | Stmt::Barrier { span }
             | Stmt::Print { span, .. } => self.span = *span,
-            Stmt::Break | Stmt::Continue | Stmt::Return => {}
+            Stmt::Break | Stmt::Continue | Stmt::Return | Stmt::Gemm(_) => {}
         }
         match s {
+            // a product on arrays is its loop nest (`Stmt::Gemm`)
+            Stmt::Gemm(g) => {
+                for s in &g.body {
+                    self.stmt(s)?;
+                }
+            }
             Stmt::Let(v, e) => {
                 let x = self.expr(e)?;
                 let vn = var_name(self.k, *v);

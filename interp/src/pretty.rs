@@ -148,6 +148,26 @@ fn block(k: &Kernel, b: &[Stmt], depth: usize, out: &mut String) {
             Stmt::Barrier { span } => {
                 let _ = writeln!(out, "{:>7} {ind}barrier", span.to_string());
             }
+            Stmt::Gemm(g) => {
+                let s = &g.spec;
+                let name = |a: ArrayId| k.arrays.get(a).map_or("?", |d| d.name.as_str());
+                let t = |on: bool| if on { "ᵀ" } else { "" };
+                let _ = writeln!(
+                    out,
+                    "{:>7} {ind}gemm[{}{}{}{}·{}{}, {}x{}x{}]:",
+                    g.span.to_string(),
+                    name(s.c),
+                    if s.clear { " = " } else { " += " },
+                    name(s.a),
+                    t(s.trans_a),
+                    name(s.b),
+                    t(s.trans_b),
+                    s.m,
+                    s.n,
+                    s.k
+                );
+                block(k, &g.body, depth + 1, out);
+            }
             Stmt::Print { prefix, args, span } => {
                 let a: Vec<String> = args.iter().map(|e| expr(k, e)).collect();
                 let _ = writeln!(

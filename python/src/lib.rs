@@ -218,6 +218,7 @@ fn run<'py>(
     let opts = RunOptions {
         max_loop_iterations,
         threads,
+        ..Default::default()
     };
     let result = py
         .detach(|| on_worker(|| elaborate_and_run(dialect, file, src, launch_json, &launch, &opts)))

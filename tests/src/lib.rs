@@ -121,6 +121,7 @@ pub fn opts() -> RunOptions {
     RunOptions {
         max_loop_iterations: 100_000,
         threads: 1,
+        ..Default::default()
     }
 }
 

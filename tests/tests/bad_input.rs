@@ -463,6 +463,7 @@ fn loop_opts() -> RunOptions {
     RunOptions {
         max_loop_iterations: 1000,
         threads: 1,
+        ..Default::default()
     }
 }
 

@@ -108,6 +108,7 @@ fn mutate_corpus(dialect: &str) {
     let opts = ksem_interp::eval::RunOptions {
         threads: 1,
         max_loop_iterations: 20_000,
+        ..Default::default()
     };
     let mut runs = 0;
     let mut outcomes = [0usize; 3];

@@ -161,6 +161,7 @@ fn verdict(a: RunResult, b: Result<RunResult, String>, backend: Backend) -> Outc
 const RUN_OPTS: RunOptions = RunOptions {
     threads: 1,
     max_loop_iterations: 1 << 16,
+    gemm: ksem_interp::eval::GemmPath::Fast,
 };
 
 /// One program's verdict over its input sets: the first set that does not

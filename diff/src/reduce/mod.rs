@@ -81,6 +81,7 @@ impl Oracle for BackendPair {
         let opts = RunOptions {
             threads: 1,
             max_loop_iterations: 1 << 16,
+            ..RunOptions::default()
         };
         let a = self.backends.0.run(&k, &l, &opts).ok()?;
         if !a.ub.is_empty() {

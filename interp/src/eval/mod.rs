@@ -29,10 +29,27 @@ use rayon::prelude::*;
 /// Tunables of a run.
 #[derive(Clone, Debug)]
 pub struct RunOptions {
-    /// Loop iterations one program instance (block) may run before ksem gives up.
+    /// Loop iterations one program instance (block) may run before ksem
+    /// gives up (a `Stmt::Gemm`'s loops, bounded by its sizes, count none).
     pub max_loop_iterations: u64,
     /// Worker threads (0: rayon's default).
     pub threads: usize,
+    /// How a `Stmt::Gemm` runs.
+    pub gemm: GemmPath,
+}
+
+/// How the interpreter runs a matrix product (`Stmt::Gemm`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum GemmPath {
+    /// As one operation where it can (a block of one thread, operands
+    /// whose elements were all written, no UB), else as its loop nest.
+    #[default]
+    Fast,
+    /// Always as its loop nest (the meaning the fast path must match).
+    Reference,
+    /// As one operation, or stop with an error saying it could not (for
+    /// checking that the fast path runs).
+    FastOnly,
 }
 
 impl Default for RunOptions {
@@ -40,6 +57,7 @@ impl Default for RunOptions {
         RunOptions {
             max_loop_iterations: 1 << 24,
             threads: 0,
+            gemm: GemmPath::Fast,
         }
     }
 }

@@ -184,6 +184,7 @@ struct BlockRun<'a> {
     prints: String,
     iterations: u64,
     max_iterations: u64,
+    gemm: super::GemmPath,
 }
 
 impl<'a> BlockRun<'a> {
@@ -237,6 +238,7 @@ impl<'a> BlockRun<'a> {
             prints: String::new(),
             iterations: 0,
             max_iterations: opts.max_loop_iterations,
+            gemm: opts.gemm,
         }
     }
 
@@ -387,6 +389,22 @@ impl<'a> BlockRun<'a> {
             Stmt::Barrier { span } => {
                 self.barrier(&active, *span)?;
                 Ok(active)
+            }
+            Stmt::Gemm(g) => {
+                use super::GemmPath;
+                if self.gemm != GemmPath::Reference && self.gemm(&g.spec) {
+                    return Ok(active);
+                }
+                if self.gemm == GemmPath::FastOnly {
+                    let msg = "this T.gemm could not run as one operation (GemmPath::FastOnly)";
+                    return Err(Stop::Error(Diagnostic::new(g.span, msg)));
+                }
+                // a product's loops are bounded: they count no iterations
+                let (count, cap) = (self.iterations, self.max_iterations);
+                self.max_iterations = u64::MAX;
+                let r = self.block(&g.body, active);
+                (self.iterations, self.max_iterations) = (count, cap);
+                r
             }
             Stmt::Print { prefix, args, .. } => {
                 let vals = args
@@ -849,6 +867,95 @@ impl<'a> BlockRun<'a> {
         self.touch(place, lane, Touch::Read, span)?;
         let (v, ix) = self.read(place);
         Ok((if d == DType::Bool { (v != 0) as u64 } else { v }, ix))
+    }
+
+    /// `Stmt::Gemm` as one operation, for a block of one thread outside
+    /// loops of independent iterations: what its loop nest computes and
+    /// stores, element for element (the same conversions, `Mul` and `Add` of
+    /// `ops`, in the same order). Returns false, having changed nothing,
+    /// where the loop nest must run instead: a read of an element never
+    /// written, an operation that is UB, or operands whose sizes are not the
+    /// product's; the loop nest then reports it where it happens.
+    fn gemm(&mut self, g: &GemmSpec) -> bool {
+        if self.n != 1 || !self.par.is_empty() {
+            return false;
+        }
+        let decl = |x: ArrayId| &self.k.arrays[x];
+        let (ad, bd, d) = (decl(g.a).dtype, decl(g.b).dtype, decl(g.c).dtype);
+        let (m, n, kk) = (g.m, g.n, g.k);
+        let (am, bm, cm) = (&self.arrays[g.a], &self.arrays[g.b], &self.arrays[g.c]);
+        if am.len != m * kk || bm.len != kk * n || cm.len != m * n {
+            return false;
+        }
+        // every operand element read must have been written
+        let read_all = |mem: &ArrayMem| mem.written[..mem.len].iter().all(|&w| w);
+        if (kk > 0 && m * n > 0 && !(read_all(am) && read_all(bm))) || (!g.clear && !read_all(cm)) {
+            return false;
+        }
+        // A as m×k and B as k×n, converted to C's dtype (pure, so once each)
+        let conv = |mem: &ArrayMem,
+                    from: DType,
+                    at: &dyn Fn(usize, usize) -> usize,
+                    rows: usize,
+                    cols: usize| {
+            let mut v = Vec::with_capacity(rows * cols);
+            let mut ix = Vec::with_capacity(rows * cols);
+            for r in 0..rows {
+                for c in 0..cols {
+                    let i = at(r, c);
+                    v.push(ops::cast(crate::ir::build::CONVERT, from, d, mem.cells[i]).ok()?);
+                    ix.push(mem.inexact[i]);
+                }
+            }
+            Some((v, ix))
+        };
+        let a_at = |i: usize, k: usize| if g.trans_a { k * m + i } else { i * kk + k };
+        let b_at = |k: usize, j: usize| if g.trans_b { j * kk + k } else { k * n + j };
+        let (Some((av, ai)), Some((bv, bi))) =
+            (conv(am, ad, &a_at, m, kk), conv(bm, bd, &b_at, kk, n))
+        else {
+            return false;
+        };
+        let mut out = Vec::with_capacity(m * n);
+        let mut out_ix = Vec::with_capacity(m * n);
+        for i in 0..m {
+            for j in 0..n {
+                let (mut acc, mut ix) = if g.clear {
+                    (0, false)
+                } else {
+                    (cm.cells[i * n + j], cm.inexact[i * n + j])
+                };
+                for k in 0..kk {
+                    let (x, y) = (av[i * kk + k], bv[k * n + j]);
+                    let prod = if d == DType::F32 {
+                        ops::mul_f32(x, y)
+                    } else {
+                        match ops::binary(BinOp::Mul, d, x, y) {
+                            Ok(p) => p,
+                            Err(_) => return false,
+                        }
+                    };
+                    acc = if d == DType::F32 {
+                        ops::add_f32(acc, prod)
+                    } else {
+                        match ops::binary(BinOp::Add, d, acc, prod) {
+                            Ok(s) => s,
+                            Err(_) => return false,
+                        }
+                    };
+                    ix = ix || ai[i * kk + k] || bi[k * n + j];
+                }
+                out.push(acc);
+                out_ix.push(ix);
+            }
+        }
+        let c = &mut self.arrays[g.c];
+        for (i, (v, ix)) in out.into_iter().zip(out_ix).enumerate() {
+            c.cells[i] = v;
+            c.written[i] = true;
+            c.inexact[i] = ix;
+        }
+        true
     }
 
     // ----- expressions -------------------------------------------------------

@@ -222,6 +222,14 @@ impl Instance<'_> {
 
     fn stmt(&mut self, s: &Stmt) -> Result<Flow, Stop> {
         match s {
+            Stmt::Gemm(g) => {
+                // a product's loops are bounded: they count no iterations
+                let (count, cap) = (self.iterations, self.max_iterations);
+                self.max_iterations = u64::MAX;
+                let r = self.block(&g.body);
+                (self.iterations, self.max_iterations) = (count, cap);
+                return r;
+            }
             Stmt::Let(v, e) => {
                 let t = self.eval(e)?;
                 self.env[*v] = Some(t);

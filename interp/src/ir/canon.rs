@@ -219,6 +219,7 @@ fn erase_stmt_spans(b: &mut Block) {
             | Stmt::While { span, .. }
             | Stmt::Barrier { span }
             | Stmt::Print { span, .. } => *span = Span::default(),
+            Stmt::Gemm(g) => g.span = Span::default(),
             _ => {}
         }
         for body in bodies_mut(s) {
@@ -259,6 +260,7 @@ fn bodies_mut(s: &mut Stmt) -> Vec<&mut Block> {
             ..
         } => vec![then_body, else_body],
         Stmt::For { body, .. } | Stmt::While { body, .. } => vec![body],
+        Stmt::Gemm(g) => vec![&mut g.body],
         _ => vec![],
     }
 }
@@ -279,7 +281,9 @@ fn own_exprs_mut(s: &mut Stmt) -> Vec<&mut Expr> {
             start, end, step, ..
         } => vec![start, end, step],
         Stmt::Print { args, .. } => args.iter_mut().collect(),
-        Stmt::Break | Stmt::Continue | Stmt::Return | Stmt::Barrier { .. } => vec![],
+        Stmt::Break | Stmt::Continue | Stmt::Return | Stmt::Barrier { .. } | Stmt::Gemm(_) => {
+            vec![]
+        }
     }
 }
 

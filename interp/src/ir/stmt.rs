@@ -55,6 +55,42 @@ pub enum Stmt {
         args: Vec<Expr>,
         span: Span,
     },
+    /// A matrix product on three arrays (TileLang's `T.gemm`). `body` is
+    /// its meaning: the loop nest the front end writes, which every pass
+    /// and backend runs as it runs any statements. `spec` describes the same
+    /// product for an evaluator that computes it as one operation
+    /// (`eval::simt`, where it must give exactly what `body` gives).
+    Gemm(Box<Gemm>),
+}
+
+/// A matrix product `C = C + A·B` (or `A·B` with `clear`) on arrays: for
+/// each C[i, j] in row-major order, for k ascending, `acc = acc + a·b` with
+/// a and b converted to C's dtype (`build::CONVERT`), the product and the
+/// sum each rounded in C's dtype; `body` spells it out.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Gemm {
+    pub spec: GemmSpec,
+    pub body: Block,
+    /// The `T.gemm` call.
+    pub span: Span,
+}
+
+/// The operands and sizes of a [`Gemm`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GemmSpec {
+    /// A: m×k (k×m when `trans_a`), row-major.
+    pub a: ArrayId,
+    /// B: k×n (n×k when `trans_b`), row-major.
+    pub b: ArrayId,
+    /// C: m×n, row-major; its dtype is the product's.
+    pub c: ArrayId,
+    pub m: usize,
+    pub n: usize,
+    pub k: usize,
+    pub trans_a: bool,
+    pub trans_b: bool,
+    /// C's old values are not read (`clear_accum`): every sum starts at 0.
+    pub clear: bool,
 }
 
 /// What a loop of independent iterations knows.

@@ -152,7 +152,21 @@ impl Verifier<'_> {
             Stmt::Return => Ok(()),
             Stmt::Barrier { span } => self.simt_only(*span, "a barrier"),
             Stmt::Print { args, .. } => args.iter().try_for_each(|a| self.expr(a)),
+            Stmt::Gemm(g) => {
+                self.gemm(&g.spec)?;
+                self.block(&g.body)
+            }
         }
+    }
+
+    /// A `Stmt::Gemm`'s arrays exist and hold the product's operands.
+    fn gemm(&self, g: &GemmSpec) -> Result<(), Diagnostic> {
+        let len = |a: ArrayId| self.k.arrays.get(a).map(|d| d.len());
+        if len(g.a) != Some(g.m * g.k) || len(g.b) != Some(g.k * g.n) || len(g.c) != Some(g.m * g.n)
+        {
+            return fail(Span::default(), format!("gemm operands do not hold {g:?}"));
+        }
+        Ok(())
     }
 
     fn loop_body(&mut self, body: &Block) -> Result<(), Diagnostic> {

@@ -22,7 +22,9 @@ impl Stmt {
                 start, end, step, ..
             } => vec![start, end, step],
             Stmt::Print { args, .. } => args.iter().collect(),
-            Stmt::Break | Stmt::Continue | Stmt::Return | Stmt::Barrier { .. } => vec![],
+            Stmt::Break | Stmt::Continue | Stmt::Return | Stmt::Barrier { .. } | Stmt::Gemm(_) => {
+                vec![]
+            }
         }
     }
 
@@ -35,6 +37,7 @@ impl Stmt {
                 ..
             } => vec![then_body, else_body],
             Stmt::For { body, .. } | Stmt::While { body, .. } => vec![body],
+            Stmt::Gemm(g) => vec![&g.body],
             _ => vec![],
         }
     }

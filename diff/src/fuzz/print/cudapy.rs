@@ -254,6 +254,7 @@ impl<'k> Printer<'k> {
             Stmt::Return => self.simple("return"),
             Stmt::Barrier { .. } => self.simple("cuda.syncthreads()"),
             Stmt::Print { prefix, args, .. } => self.print_stmt(prefix, args),
+            Stmt::Gemm(_) => Err("T.gemm is TileLang's; CUDA Python has none".into()),
         }
     }
 

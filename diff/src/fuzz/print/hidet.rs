@@ -564,6 +564,7 @@ impl<'k> Printer<'k> {
             Stmt::Return => self.simple("return"),
             Stmt::Barrier { .. } => self.simple("syncthreads()"),
             Stmt::Print { .. } => Err("printf is not printed".into()),
+            Stmt::Gemm(_) => Err("T.gemm is TileLang's; Hidet script has none".into()),
         }
     }
 

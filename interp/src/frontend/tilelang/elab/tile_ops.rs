@@ -451,9 +451,58 @@ impl<'m> Elab<'m> {
         }
         let d = cb.dtype;
         let acc = self.new_var("_acc", Type::scalar(d));
+        // the loop nest is the product's meaning; on three arrays it is also
+        // described as one operation, which the interpreter runs fast
+        let array = |x: &Buf| match x.base.kind {
+            ExprKind::ArrayBase(id) => Some(id),
+            _ => None,
+        };
+        let spec = match (array(&a), array(&b), array(&cb)) {
+            (Some(a), Some(b), Some(c)) => Some(GemmSpec {
+                a,
+                b,
+                c,
+                m,
+                n,
+                k: ak,
+                trans_a: ta,
+                trans_b: tb,
+                clear,
+            }),
+            _ => None,
+        };
+        self.blocks.push(Vec::new());
+        let nest = self.gemm_nest(&a, &b, &cb, (acc, ak), (ta, tb, clear), (m, n), span);
+        let body = self.blocks.pop().expect("pushed");
+        nest?;
+        match spec {
+            Some(spec) => self.emit(Stmt::Gemm(Box::new(Gemm { spec, body, span }))),
+            None => {
+                for s in body {
+                    self.emit(s);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The loop nest of `T.gemm` (see [`Self::gemm`]), emitted into the
+    /// current block.
+    #[allow(clippy::too_many_arguments)]
+    fn gemm_nest(
+        &mut self,
+        a: &Buf,
+        b: &Buf,
+        cb: &Buf,
+        (acc, ak): (VarId, usize),
+        (ta, tb, clear): (bool, bool, bool),
+        (m, n): (usize, usize),
+        span: Span,
+    ) -> DResult<()> {
+        let d = cb.dtype;
         self.nest(&[m, n], span, &mut |me, ij| {
             let (i, j) = (ij[0].clone(), ij[1].clone());
-            let cp = me.elem_ptr(&cb, vec![i.clone(), j.clone()], span)?;
+            let cp = me.elem_ptr(cb, vec![i.clone(), j.clone()], span)?;
             let init = if clear {
                 konst(d, 0, span)
             } else {
@@ -472,8 +521,8 @@ impl<'m> Elab<'m> {
             } else {
                 vec![kv.clone(), j.clone()]
             };
-            let av = convert(load(me.elem_ptr(&a, a_at, span)?, a.dtype, span), d);
-            let bv = convert(load(me.elem_ptr(&b, b_at, span)?, b.dtype, span), d);
+            let av = convert(load(me.elem_ptr(a, a_at, span)?, a.dtype, span), d);
+            let bv = convert(load(me.elem_ptr(b, b_at, span)?, b.dtype, span), d);
             let prod = bin(BinOp::Mul, av, bv, span);
             let sum = bin(BinOp::Add, me.var_expr(acc, span), prod, span);
             me.emit(Stmt::For {
