@@ -609,3 +609,85 @@ fn autotune_tunes_only_what_its_configs_name() {
         "{d:?}"
     );
 }
+
+/// `torch.cuda.is_available()` is true (the target is a CUDA GPU) and
+/// `torch.cuda.get_device_properties(0)` is the target: its `major`,
+/// `minor` and `multi_processor_count` (TileLang's convolution example asks
+/// `check_hopper()` this way). Another attribute, or another device, is an
+/// error at the query.
+#[test]
+fn device_properties_are_the_targets() {
+    const CHECK_HOPPER: &str = "def check_hopper():\n    if not torch.cuda.is_available():\n        return None\n    props = torch.cuda.get_device_properties(0)\n    compute_capability = props.major, props.minor\n    return compute_capability == (9, 0)\n";
+    // the default target is 9.0: True (1); on 8.0: False (0)
+    assert_eq!(written(CHECK_HOPPER, "1 if check_hopper() else 0", None), 1);
+    assert_eq!(
+        written(
+            CHECK_HOPPER,
+            "1 if check_hopper() else 0",
+            Some(json!({"capability": [8, 0]}))
+        ),
+        0
+    );
+    assert_eq!(
+        written(
+            "",
+            "torch.cuda.get_device_properties(0).multi_processor_count",
+            Some(json!({"num_sms": 78}))
+        ),
+        78
+    );
+    assert_eq!(
+        written(
+            "",
+            "torch.cuda.get_device_properties(\"cuda\").minor",
+            Some(json!({"capability": [8, 6]}))
+        ),
+        6
+    );
+    let src = factory_writing("", "torch.cuda.get_device_properties(0).total_memory");
+    let l = launch_of("make", json!({"C": zeros("int32", 1)}), None);
+    let d = refused(&src, &l);
+    assert_diag(
+        &src,
+        &d,
+        loc1(&src, "torch.cuda.get_device_properties(0).total_memory"),
+        &["no `total_memory`", "multi_processor_count"],
+        Some("\"target\""),
+    );
+    let src = factory_writing("", "torch.cuda.get_device_properties(1).major");
+    let d = refused(&src, &l);
+    assert_diag(
+        &src,
+        &d,
+        loc1(&src, "torch.cuda.get_device_properties(1)"),
+        &["ksem's target is one device, device 0"],
+        Some("\"target\""),
+    );
+}
+
+/// Tuples compare as Python compares them: `==` element by element, the
+/// orderings lexicographic (`torch.cuda.get_device_capability() >= (9, 0)`),
+/// a shorter prefix first.
+#[test]
+fn host_tuples_compare_as_in_python() {
+    for (expr, want) in [
+        ("(9, 0) == (9, 0)", 1),
+        ("(9, 0) != (9, 0)", 0),
+        ("(9, 0) == (9,)", 0),
+        ("(8, 6) < (9, 0)", 1),
+        ("(9, 0) >= (8, 6)", 1),
+        ("(9, 0) > (9, 0)", 0),
+        ("(9,) < (9, 0)", 1),
+        ("(9, 1) <= (9, 0)", 0),
+    ] {
+        assert_eq!(
+            written("", &format!("1 if {expr} else 0"), None),
+            want,
+            "{expr}"
+        );
+    }
+    // the capability against a tuple, on two targets
+    let newer = "1 if torch.cuda.get_device_capability() >= (9, 0) else 0";
+    assert_eq!(written("", newer, None), 1);
+    assert_eq!(written("", newer, Some(json!({"capability": [8, 9]}))), 0);
+}

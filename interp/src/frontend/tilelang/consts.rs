@@ -20,6 +20,9 @@ pub enum Const {
     Tuple(Vec<Const>),
     /// A dtype object (`T.float16`).
     Type(DType),
+    /// `torch.cuda.get_device_properties(0)`: the launch's target device,
+    /// whose `major`, `minor` and `multi_processor_count` host code reads.
+    DeviceProps,
     None,
 }
 
@@ -102,6 +105,21 @@ pub fn eval(m: &Module, env: &HashMap<String, Const>, e: &ast::Expr) -> DResult<
                     None => return Err(not_const(here)),
                 },
                 _ => return Err(not_const(here)),
+            }
+        }
+        ast::Expr::Attribute(a) if is_device_props(m, env, &a.value)? => {
+            let (major, minor) = m.target.capability;
+            match a.attr.as_str() {
+                "major" => Const::Int(major as i128),
+                "minor" => Const::Int(minor as i128),
+                "multi_processor_count" => Const::Int(m.target.num_sms as i128),
+                other => {
+                    return Err(Diagnostic::new(
+                        m.span(a),
+                        format!("ksem's target device has no `{other}`: it knows `major`, `minor` and `multi_processor_count`"),
+                    )
+                    .with_help("the launch's \"target\" gives num_sms and capability"))
+                }
             }
         }
         ast::Expr::Attribute(_) => {
@@ -243,9 +261,11 @@ pub fn device_query_modules(m: &Module) -> impl Iterator<Item = &str> {
 }
 
 /// The GPU queries of host code, answered from the module's target device
-/// (the launch's `"target"`): `tilelang.carver.arch.driver.get_num_sms()`
-/// and `torch.cuda.get_device_capability()`, both of device 0 (ksem's
-/// target is one device). `Ok(None)`: `f` is neither; an error with the
+/// (the launch's `"target"`): `tilelang.carver.arch.driver.get_num_sms()`,
+/// `torch.cuda.get_device_capability()` and
+/// `torch.cuda.get_device_properties()` (`major`, `minor`,
+/// `multi_processor_count`), all of device 0 (ksem's target is one device),
+/// and `torch.cuda.is_available()` (true: the target is a CUDA GPU). `Ok(None)`: `f` is neither; an error with the
 /// call's span: a device other than 0.
 fn device_query(
     m: &Module,
@@ -267,6 +287,11 @@ fn device_query(
                 "device",
                 Const::Tuple(vec![Const::Int(major as i128), Const::Int(minor as i128)]),
             )
+        }
+        "torch.cuda.get_device_properties" => ("device", Const::DeviceProps),
+        // the target is a CUDA device
+        "torch.cuda.is_available" if c.args.is_empty() && c.keywords.is_empty() => {
+            return Ok(Some(Const::Bool(true)));
         }
         _ => return Ok(None),
     };
@@ -477,7 +502,7 @@ pub fn truthy(c: &Const) -> Option<bool> {
         Const::Str(s) => !s.is_empty(),
         Const::Tuple(t) => !t.is_empty(),
         Const::None => false,
-        Const::Type(_) => true,
+        Const::Type(_) | Const::DeviceProps => true,
     })
 }
 
@@ -496,6 +521,9 @@ pub fn compare(op: ast::CmpOp, a: &Const, b: &Const) -> Option<bool> {
             C::GtE => return Some(x >= y),
             C::In | C::NotIn => {}
         }
+    }
+    if let (Const::Tuple(x), Const::Tuple(y)) = (a, b) {
+        return compare_tuples(op, x, y);
     }
     let num = |c: &Const| match c {
         Const::Float(f) => Some(*f),
@@ -526,6 +554,45 @@ pub fn compare(op: ast::CmpOp, a: &Const, b: &Const) -> Option<bool> {
             found == (op == C::In)
         }
     })
+}
+
+/// Whether `e` evaluates to `torch.cuda.get_device_properties(…)` of the
+/// target (the call, or a name bound to it); a query of another device is
+/// its error (with the query's span).
+fn is_device_props(m: &Module, env: &HashMap<String, Const>, e: &ast::Expr) -> DResult<bool> {
+    match eval(m, env, e) {
+        Ok(c) => Ok(c == Const::DeviceProps),
+        Err(d) if d.span != Span::default() => Err(d),
+        Err(_) => Ok(false),
+    }
+}
+
+/// Python's comparison of two tuples: `==`/`!=` element by element, and
+/// the orderings lexicographic, decided by the first pair of elements that
+/// differ, else by the lengths (`(9, 0) >= (8, 0)`). `is` has no answer
+/// here (it asks for identity).
+fn compare_tuples(op: ast::CmpOp, x: &[Const], y: &[Const]) -> Option<bool> {
+    use ast::CmpOp as C;
+    for (a, b) in x.iter().zip(y) {
+        if !compare(C::Eq, a, b)? {
+            return match op {
+                C::Eq => Some(false),
+                C::NotEq => Some(true),
+                C::Lt | C::LtE | C::Gt | C::GtE => compare(op, a, b),
+                _ => None,
+            };
+        }
+    }
+    let (n, m) = (x.len(), y.len());
+    match op {
+        C::Eq => Some(n == m),
+        C::NotEq => Some(n != m),
+        C::Lt => Some(n < m),
+        C::LtE => Some(n <= m),
+        C::Gt => Some(n > m),
+        C::GtE => Some(n >= m),
+        _ => None,
+    }
 }
 
 /// The host functions a factory or an eager kernel's prologue calls on
