@@ -184,3 +184,23 @@ fn inexact_operands_mark_the_sums_they_enter() {
     assert_eq!(c(&fast).inexact, vec![true; 4]);
     assert_eq!(c(&slow).inexact, vec![true; 4]);
 }
+
+/// C the same array as A: the loop nest reads sums it has already stored,
+/// so the fast path declines and the nest runs. acc = [[1, 2], [3, 4]],
+/// `T.gemm(acc, B, acc)` with B = I + 1 (all ones plus the identity):
+/// C[0,0] = 1 + 1·2 + 2·1 = 5; C[0,1] = 2 + 5·1 + 2·2 = 11 (reads the new
+/// C[0,0] = 5); C[1,0] = 3 + 3·2 + 4·1 = 13; C[1,1] = 4 + 13·1 + 4·2 = 25.
+#[test]
+fn an_accumulator_that_is_also_an_operand_runs_as_the_loop_nest() {
+    let src = module(
+        "@T.prim_func\ndef main(B: T.Tensor((2, 2), \"float32\"), C: T.Tensor((2, 2), \"float32\")):\n    with T.Kernel(1, threads=128) as bx:\n        Bs = T.alloc_shared((2, 2), \"float32\")\n        acc = T.alloc_fragment((2, 2), \"float32\")\n        T.copy(B, Bs)\n        T.copy(C, acc)\n        T.gemm(acc, Bs, acc)\n        T.copy(acc, C)\n",
+    );
+    let l = launch(
+        &[1],
+        json!({"B": buf("float32", json!([2, 1, 1, 2])), "C": buf("float32", json!([1, 2, 3, 4]))}),
+    );
+    let fast = run_with(&src, &l, GemmPath::Fast);
+    assert_eq!(bits(&fast, "C"), f32_bits(&[5.0, 11.0, 13.0, 25.0]));
+    let slow = run_with(&src, &l, GemmPath::Reference);
+    assert_eq!(bits(&slow, "C"), bits(&fast, "C"));
+}

@@ -874,10 +874,12 @@ impl<'a> BlockRun<'a> {
     /// stores, element for element (the same conversions, `Mul` and `Add` of
     /// `ops`, in the same order). Returns false, having changed nothing,
     /// where the loop nest must run instead: a read of an element never
-    /// written, an operation that is UB, or operands whose sizes are not the
-    /// product's; the loop nest then reports it where it happens.
+    /// written, an operation that is UB, operands whose sizes are not the
+    /// product's, or C the same array as A or B (the nest then reads sums
+    /// it has already stored); the loop nest then reports it where it
+    /// happens.
     fn gemm(&mut self, g: &GemmSpec) -> bool {
-        if self.n != 1 || !self.par.is_empty() {
+        if self.n != 1 || !self.par.is_empty() || g.c == g.a || g.c == g.b {
             return false;
         }
         let decl = |x: ArrayId| &self.k.arrays[x];
