@@ -66,17 +66,19 @@ impl Default for Resolution {
 /// appears in the file are followed.
 pub fn resolve(m: &mut Module, r: &mut Resolution) {
     let demand = identifiers(&m.src);
-    resolve_demanded(m, r, 0, &demand);
-    if let Some(again) = rescanned(m, r, 0, &demand) {
+    let bound = resolve_demanded(m, r, 0, &demand);
+    if let Some(again) = rescanned(m, &bound, r, 0, &demand) {
         *m = again;
     }
 }
 
-/// `m` scanned again with the Triton modules its imports turned out to
-/// re-export bound from the start, and resolved again; `None` when its
-/// imports re-export none (the first scan saw every `@triton.jit`).
+/// `m` scanned again with the Triton modules its imports (`bound`, the
+/// names its resolution bound) turned out to re-export bound from the
+/// start, and resolved again; `None` when its imports re-export none (the
+/// first scan saw every `@triton.jit`).
 fn rescanned(
     m: &Module,
+    bound: &HashSet<String>,
     r: &mut Resolution,
     depth: usize,
     demand: &HashSet<String>,
@@ -84,9 +86,7 @@ fn rescanned(
     let preset: HashMap<String, Value> = m
         .globals
         .iter()
-        .filter(|(name, v)| {
-            matches!(v, Value::Module(_)) && m.imports_bound.contains(name.as_str())
-        })
+        .filter(|(name, v)| matches!(v, Value::Module(_)) && bound.contains(name.as_str()))
         .map(|(name, v)| (name.clone(), v.clone()))
         .collect();
     if preset.is_empty() {
@@ -101,14 +101,21 @@ fn rescanned(
 }
 
 /// Resolves the imports of `m` that bind a name in `demand` (the names its
-/// importer may ask of it, with those its own jit functions use).
-fn resolve_demanded(m: &mut Module, r: &mut Resolution, depth: usize, demand: &HashSet<String>) {
+/// importer may ask of it, with those its own jit functions use); the
+/// names it bound.
+fn resolve_demanded(
+    m: &mut Module,
+    r: &mut Resolution,
+    depth: usize,
+    demand: &HashSet<String>,
+) -> HashSet<String> {
+    let mut bound = HashSet::new();
     // as Python does for a script, through symbolic links to the real file
     let Ok(file) = PathBuf::from(&m.file).canonicalize() else {
-        return;
+        return bound;
     };
     if depth > MAX_DEPTH || !file.is_file() {
-        return;
+        return bound;
     }
     let dir = file.parent().map(Path::to_path_buf).unwrap_or_default();
     let dir = if dir.as_os_str().is_empty() {
@@ -167,9 +174,10 @@ fn resolve_demanded(m: &mut Module, r: &mut Resolution, depth: usize, demand: &H
                 None => continue,
             },
         };
-        m.imports_bound.insert(p.bind.clone());
+        bound.insert(p.bind.clone());
         m.globals.insert(p.bind, v);
     }
+    bound
 }
 
 /// Every identifier-like word of `text`: a superset of the names the code
@@ -239,8 +247,8 @@ fn load(
     let mut sub_demand = used_by_jit_functions(&sub);
     sub_demand.extend(demand.iter().cloned());
     r.seen.insert(key.clone());
-    resolve_demanded(&mut sub, r, depth + 1, &sub_demand);
-    if let Some(again) = rescanned(&sub, r, depth + 1, &sub_demand) {
+    let bound = resolve_demanded(&mut sub, r, depth + 1, &sub_demand);
+    if let Some(again) = rescanned(&sub, &bound, r, depth + 1, &sub_demand) {
         sub = again;
     }
     r.seen.remove(&key);

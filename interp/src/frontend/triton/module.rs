@@ -33,8 +33,6 @@ pub struct Module {
     pub imports: Vec<Module>,
     /// Imports the scan could not bind, for `super::imports::resolve`.
     pub pending: Vec<super::imports::Pending>,
-    /// The module-level names that `super::imports` bound from other modules.
-    pub imports_bound: std::collections::HashSet<String>,
 }
 
 impl Module {
@@ -78,7 +76,6 @@ impl Module {
             heuristics: HashMap::new(),
             imports: Vec::new(),
             pending: Vec::new(),
-            imports_bound: Default::default(),
         };
         m.globals.extend(preset);
         for stmt in body {
