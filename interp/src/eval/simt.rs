@@ -871,10 +871,11 @@ impl<'a> BlockRun<'a> {
 
     /// `Stmt::Gemm` as one operation, for a block of one thread outside
     /// loops of independent iterations: what its loop nest computes and
-    /// stores, element for element (the same conversions, `Mul` and `Add` of
-    /// `ops`, in the same order). Returns false, having changed nothing,
-    /// where the loop nest must run instead: a read of an element never
-    /// written, an operation that is UB, operands whose sizes are not the
+    /// stores, element for element (the same conversions, then
+    /// `tile::product_sums`, `tl.dot`'s order, which is the nest's).
+    /// Returns false, having changed nothing, where the loop nest must run
+    /// instead: a read of an element never written, a conversion that is
+    /// UB, operands whose sizes are not the
     /// product's, or C the same array as A or B (the nest then reads sums
     /// it has already stored); the loop nest then reports it where it
     /// happens.
@@ -918,39 +919,21 @@ impl<'a> BlockRun<'a> {
         else {
             return false;
         };
-        let mut out = Vec::with_capacity(m * n);
-        let mut out_ix = Vec::with_capacity(m * n);
-        for i in 0..m {
-            for j in 0..n {
-                let (mut acc, mut ix) = if g.clear {
-                    (0, false)
-                } else {
-                    (cm.cells[i * n + j], cm.inexact[i * n + j])
-                };
-                for k in 0..kk {
-                    let (x, y) = (av[i * kk + k], bv[k * n + j]);
-                    let prod = if d == DType::F32 {
-                        ops::mul_f32(x, y)
-                    } else {
-                        match ops::binary(BinOp::Mul, d, x, y) {
-                            Ok(p) => p,
-                            Err(_) => return false,
-                        }
-                    };
-                    acc = if d == DType::F32 {
-                        ops::add_f32(acc, prod)
-                    } else {
-                        match ops::binary(BinOp::Add, d, acc, prod) {
-                            Ok(s) => s,
-                            Err(_) => return false,
-                        }
-                    };
-                    ix = ix || ai[i * kk + k] || bi[k * n + j];
-                }
-                out.push(acc);
-                out_ix.push(ix);
-            }
-        }
+        let start: Vec<u64> = if g.clear {
+            vec![0; m * n]
+        } else {
+            cm.cells[..m * n].to_vec()
+        };
+        let out = super::tile::product_sums(d, &av, &bv, &start, (m, n, kk, m * n));
+        // a sum is inexact where its start is, or any element of the row of
+        // A or the column of B it reads
+        let row_ix: Vec<bool> = (0..m)
+            .map(|i| ai[i * kk..(i + 1) * kk].contains(&true))
+            .collect();
+        let col_ix: Vec<bool> = (0..n).map(|j| (0..kk).any(|k| bi[k * n + j])).collect();
+        let out_ix: Vec<bool> = (0..m * n)
+            .map(|ij| (!g.clear && cm.inexact[ij]) || row_ix[ij / n] || col_ix[ij % n])
+            .collect();
         let c = &mut self.arrays[g.c];
         for (i, (v, ix)) in out.into_iter().zip(out_ix).enumerate() {
             c.cells[i] = v;

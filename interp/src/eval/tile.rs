@@ -1144,21 +1144,7 @@ fn dot(ta: &Tile, tb: &Tile, tc: &Tile, kdim: usize, precision: DotPrecision, e:
         }
     };
     let (va, vb, vc) = (round(ta.flat()), round(tb.flat()), tc.vals());
-    let op = |o: BinOp| -> Box<dyn Fn(u64, u64) -> u64> {
-        match ops::fast_binary(o, d) {
-            Some(f) => Box::new(f),
-            // `+` and `*` of numbers are never UB
-            None => Box::new(move |x, y| ops::binary(o, d, x, y).unwrap_or(0)),
-        }
-    };
-    let dims = (m, n, kdim, total);
-    let out = if d == DType::F32 {
-        // float32's element functions called directly, so they inline
-        products(&va, &vb, &vc, dims, ops::add_f32, ops::mul_f32)
-    } else {
-        let (add, mul) = (op(BinOp::Add), op(BinOp::Mul));
-        products(&va, &vb, &vc, dims, add, mul)
-    };
+    let out = product_sums(d, &va, &vb, &vc, (m, n, kdim, total));
     let any_inexact = ta.inexact.is_some() || tb.inexact.is_some() || tc.inexact.is_some();
     let mut inex = Vec::new();
     for idx in (0..out.len()).filter(|_| any_inexact) {
@@ -1174,9 +1160,35 @@ fn dot(ta: &Tile, tb: &Tile, tc: &Tile, kdim: usize, precision: DotPrecision, e:
     Tile::from_vec(shape, out, any_inexact.then_some(inex))
 }
 
-/// `dot`'s sums for every result element (batch, i, j) of `dims` = (m, n,
-/// k, elements): from the accumulator's element, k ascending, `r = add(r,
-/// mul(a, b))`.
+/// The sums of a matrix product in ksem's one order, in dtype `d`, for
+/// every result element (batch, i, j) of `dims` = (m, n, k, elements): from
+/// the accumulator's element in `vc`, k ascending, `r = r + a·b` with
+/// `ops`' `Add` and `Mul` (`a` of batch b at `(b·m + i)·k + k'`, `b` at
+/// `b·k·n + k'·n + j`). `tl.dot` and `T.gemm`'s fast path (`simt`) both
+/// compute with it.
+pub(super) fn product_sums(
+    d: DType,
+    va: &[u64],
+    vb: &[u64],
+    vc: &[u64],
+    dims: (usize, usize, usize, usize),
+) -> Vec<u64> {
+    let op = |o: BinOp| -> Box<dyn Fn(u64, u64) -> u64> {
+        match ops::fast_binary(o, d) {
+            Some(f) => Box::new(f),
+            // `+` and `*` of numbers are never UB
+            None => Box::new(move |x, y| ops::binary(o, d, x, y).unwrap_or(0)),
+        }
+    };
+    if d == DType::F32 {
+        // float32's element functions called directly, so they inline
+        products(va, vb, vc, dims, ops::add_f32, ops::mul_f32)
+    } else {
+        products(va, vb, vc, dims, op(BinOp::Add), op(BinOp::Mul))
+    }
+}
+
+/// `product_sums` with the element functions given.
 fn products(
     va: &[u64],
     vb: &[u64],
