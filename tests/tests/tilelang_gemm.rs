@@ -68,7 +68,6 @@ fn the_fast_path_gives_the_loop_nests_bits() {
         ("int8", "int32"),
     ];
     let (m, n, k) = (3, 5, 7);
-    let mut checked = 0;
     for (ab, acc) in pairs {
         for (ta, tb, clear) in [
             (false, false, false),
@@ -97,10 +96,8 @@ fn the_fast_path_gives_the_loop_nests_bits() {
                     f.name
                 );
             }
-            checked += 1;
         }
     }
-    assert_eq!(checked, 24);
 }
 
 /// The order on arrays, by hand: float32 accumulation, k ascending, each
@@ -144,11 +141,7 @@ fn an_operand_never_written_is_reported_at_the_gemm() {
         [0, 0, 0],
         &[0],
     );
-    assert!(
-        r.message.contains("Bs") || r.message.contains("alloc_shared"),
-        "{}",
-        r.message
-    );
+    assert!(r.message.contains("alloc_shared1[0]"), "{}", r.message);
     // where the fast path is required, ksem says it could not run
     let k = ksem_interp::elaborate_source("gemm.py", &src, &l, None).expect("elaborates");
     let opts = RunOptions {
