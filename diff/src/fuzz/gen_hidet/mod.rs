@@ -449,6 +449,14 @@ mod tests {
     /// real Hidet only f32x4/f32x8 (the CPU build declares no other).
     #[test]
     fn vectors_are_a_good_share_of_programs() {
+        const ALL: [&str; 6] = [
+            "float32x4",
+            "float32x8",
+            "float16x2",
+            "bfloat16x2",
+            "int8x4",
+            "uint8x4",
+        ];
         for real_peer in [false, true] {
             let n = 300;
             let mut with = 0;
@@ -459,14 +467,7 @@ mod tests {
                     continue;
                 }
                 with += 1;
-                for t in [
-                    "float32x4",
-                    "float32x8",
-                    "float16x2",
-                    "bfloat16x2",
-                    "int8x4",
-                    "uint8x4",
-                ] {
+                for t in ALL {
                     if p.source.contains(&format!("tensor(dtype={t}")) {
                         types.insert(t);
                     }
@@ -484,14 +485,7 @@ mod tests {
             let want: &[&str] = if real_peer {
                 &["float32x4", "float32x8"]
             } else {
-                &[
-                    "float32x4",
-                    "float32x8",
-                    "float16x2",
-                    "bfloat16x2",
-                    "int8x4",
-                    "uint8x4",
-                ]
+                &ALL
             };
             let want: BTreeSet<&str> = want.iter().copied().collect();
             assert_eq!(types, want, "real_peer {real_peer}");
