@@ -85,6 +85,21 @@ pub fn convert(e: Expr, d: DType) -> Expr {
     mk(ExprKind::Cast(Box::new(e), CONVERT), Type::scalar(d), span)
 }
 
+/// The pointer to part `k` of the element at `p`: a lane of a vector
+/// element, the real (0) or imaginary (1) part of a complex one (Hidet's
+/// compound elements, whose parts are consecutive elements of their type).
+pub fn part_ptr(p: &Expr, k: i64, span: Span) -> Expr {
+    if k == 0 {
+        return p.clone();
+    }
+    bin(
+        BinOp::PtrAdd,
+        p.clone(),
+        int_const(DType::I64, k as i128, span),
+        span,
+    )
+}
+
 /// A 0-d pointer as the `uint64` that memory holds it as.
 pub fn pointer_bits(p: Expr) -> Expr {
     let span = p.span;

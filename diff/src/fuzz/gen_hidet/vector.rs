@@ -22,7 +22,7 @@ use super::nodes::{self, HVal, Op, S};
 use super::Gen;
 use ksem_interp::dtype::DType;
 use ksem_interp::frontend::hidet::layout::Layout;
-use ksem_interp::ir::build::{bin, int_const, load, mk, unary};
+use ksem_interp::ir::build::{bin, int_const, load, mk, part_ptr, unary};
 use ksem_interp::ir::*;
 
 /// A vector tensor being generated: its array, lane dtype, lanes and length.
@@ -112,7 +112,7 @@ impl Gen {
         let k = self.element_index(t);
         let from = self.element(t, &k);
         let loads: Vec<Expr> = (0..t.width)
-            .map(|l| load(lane_ptr(&from, l), t.lane, S))
+            .map(|l| load(part_ptr(&from, l as i64, S), t.lane, S))
             .collect();
         let mut v = self.hold_vector(loads);
         if t.lane == DType::F32 && self.rng.chance(0.6) {
@@ -124,7 +124,7 @@ impl Gen {
         let to = self.element(t, &k2);
         for (l, x) in v.into_iter().enumerate() {
             self.emit(Stmt::Store {
-                ptr: lane_ptr(&to, l),
+                ptr: part_ptr(&to, l as i64, S),
                 value: x,
                 mask: None,
                 span: S,
@@ -214,17 +214,4 @@ impl Gen {
             })
             .collect()
     }
-}
-
-/// The pointer to lane `l` of the element at `p` (`part_ptr` of the front end).
-fn lane_ptr(p: &Expr, l: usize) -> Expr {
-    if l == 0 {
-        return p.clone();
-    }
-    bin(
-        BinOp::PtrAdd,
-        p.clone(),
-        int_const(DType::I64, l as i128, S),
-        S,
-    )
 }

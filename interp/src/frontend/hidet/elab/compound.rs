@@ -33,19 +33,6 @@ impl<'m> Elab<'m> {
         }
     }
 
-    /// The pointer to number `k` of the element at `p`.
-    fn part_ptr(p: &Expr, k: i64, span: Span) -> Expr {
-        if k == 0 {
-            return p.clone();
-        }
-        bin(
-            BinOp::PtrAdd,
-            p.clone(),
-            int_const(DType::I64, k as i128, span),
-            span,
-        )
-    }
-
     /// The value of the element at `ptr`.
     pub(super) fn load_elem(&mut self, ptr: Expr, elt: Elt, span: Span) -> Val {
         match elt {
@@ -60,14 +47,14 @@ impl<'m> Elab<'m> {
             Elt::Complex(d) => {
                 let p = self.hold_ptr(ptr);
                 Val::Cx(Cx {
-                    re: load(Self::part_ptr(&p, 0, span), d, span),
-                    im: load(Self::part_ptr(&p, 1, span), d, span),
+                    re: load(crate::ir::build::part_ptr(&p, 0, span), d, span),
+                    im: load(crate::ir::build::part_ptr(&p, 1, span), d, span),
                 })
             }
             Elt::Vector(d, n) => {
                 let p = self.hold_ptr(ptr);
                 let lanes = (0..n as i64)
-                    .map(|k| load(Self::part_ptr(&p, k, span), d, span))
+                    .map(|k| load(crate::ir::build::part_ptr(&p, k, span), d, span))
                     .collect();
                 Val::Lanes(lanes, elt)
             }
@@ -105,7 +92,7 @@ impl<'m> Elab<'m> {
         };
         for (k, value) in parts.into_iter().enumerate() {
             self.emit(Stmt::Store {
-                ptr: Self::part_ptr(&p, k as i64, span),
+                ptr: crate::ir::build::part_ptr(&p, k as i64, span),
                 value,
                 mask: None,
                 span,
