@@ -61,6 +61,8 @@ import subprocess
 import sys
 import time
 
+import triton_run  # beside this file; its dtype table (no torch needed)
+
 POS = re.compile(r"^\S+?:\d+:\d+:\s*")
 
 
@@ -121,8 +123,14 @@ def ulp_key(bits, width):
     return -(bits & (sign - 1)) if bits & sign else bits
 
 
-FLOAT_WIDTH = {"float16": 16, "bfloat16": 16, "float32": 32, "float64": 64,
-               "fp8e4nv": 8, "fp8e5": 8, "fp8e4b15": 8}
+def float_width(dtype):
+    """The width of a float dtype of a result (any name `triton_run` knows
+    for it); None for other dtypes."""
+    try:
+        kind, bits, _ = triton_run.DTYPES[triton_run.canon_dtype(dtype)]
+    except triton_run.InputError:
+        return None
+    return bits if kind == "float" else None
 
 
 def compare_buffers(ours, theirs):
@@ -135,7 +143,7 @@ def compare_buffers(ours, theirs):
         if b is None or len(b["bits"]) != len(a["bits"]):
             out[name] = {"problem": "missing or of another length on Triton"}
             continue
-        width = FLOAT_WIDTH.get(a["dtype"])
+        width = float_width(a["dtype"])
         inexact = set(a.get("inexact_elements", []))
         n, worst, all_inexact = 0, 0, True
         for i, (x, y) in enumerate(zip(a["bits"], b["bits"])):
