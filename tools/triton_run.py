@@ -566,12 +566,18 @@ def import_program(path):
     return _exec(modname, path)
 
 
-def _exec(modname, path):
+def _exec(modname, path, text=None):
+    """Runs the file at `path` as module `modname` (or `text`, compiled as
+    that file, line numbers kept); on failure it is not left in
+    sys.modules."""
     spec = importlib.util.spec_from_file_location(modname, path)
     mod = importlib.util.module_from_spec(spec)
     sys.modules[modname] = mod
     try:
-        spec.loader.exec_module(mod)
+        if text is None:
+            spec.loader.exec_module(mod)
+        else:
+            exec(compile(text, path, "exec"), mod.__dict__)
     except BaseException:
         del sys.modules[modname]
         raise
@@ -706,7 +712,6 @@ def _exec_without_host_decorators(modname, path):
     which ksem does not model either (their meta-parameters come from the
     launch)."""
     import ast
-    import types
     with open(path) as fh:
         lines = fh.read().split("\n")
 
@@ -721,16 +726,7 @@ def _exec_without_host_decorators(modname, path):
                     for i in range(d.lineno - 1, d.end_lineno):
                         lines[i] = ""
                     STUBBED.append(f"@{ast.unparse(d)[:60]} on {node.name}")
-    mod = types.ModuleType(modname)
-    mod.__file__ = path
-    mod.__package__ = modname.rpartition(".")[0]
-    sys.modules[modname] = mod
-    try:
-        exec(compile("\n".join(lines), path, "exec"), mod.__dict__)
-    except BaseException:
-        del sys.modules[modname]
-        raise
-    return mod
+    return _exec(modname, path, "\n".join(lines))
 
 
 class _Param:
