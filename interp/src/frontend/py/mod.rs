@@ -2,7 +2,9 @@
 //! CPython-like error positions, spans, the "unsupported syntax → supported
 //! alternative" diagnostic, and recognising a file's dialect from its imports.
 
+pub mod consts;
 pub mod modules;
+pub mod num;
 mod syntax_error;
 
 use crate::span::{DResult, Diagnostic, LineIndex, Span};

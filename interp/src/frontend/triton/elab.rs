@@ -8,6 +8,7 @@ use super::types;
 use super::value::{const_eq, fold_binop, fold_cmp, truthy, Value};
 use crate::dtype::DType;
 use crate::float::{self, Overflow, Rounding};
+use crate::frontend::py::num;
 use crate::ir::*;
 use crate::launch::{ArgSpec, ConstArg, Launch};
 use crate::span::{DResult, Diagnostic, Span};
@@ -1444,19 +1445,10 @@ impl<'m> Elab<'m> {
     pub fn unaryop(&mut self, op: ast::UnaryOp, v: Value, span: Span) -> DResult<Value> {
         use ast::UnaryOp as U;
         if let Value::Num(n) = v {
-            return Ok(match op {
-                U::UAdd => Value::Num(match n {
-                    PyNum::Bool(b) => PyNum::Int(b as i128),
-                    x => x,
-                }),
-                U::USub => Value::Num(super::value::negate(n)),
-                U::Not => Value::Num(PyNum::Bool(!truthy(&v).unwrap_or(false))),
-                U::Invert => match n {
-                    PyNum::Float(_) => return err(span, "bad operand type for unary ~: 'float'"),
-                    PyNum::Bool(b) => Value::Num(PyNum::Int(!(b as i128))),
-                    PyNum::Int(i) => Value::Num(PyNum::Int(!i)),
-                },
-            });
+            // Python's own unary operators on a number (`py::num`)
+            return num::unary(op, n)
+                .map(Value::Num)
+                .or_else(|e| err(span, e.to_string()));
         }
         if let Some(b) = truthy(&v) {
             if op == U::Not {

@@ -5,7 +5,8 @@
 //! included) and sets the meta-parameter to what it returns, over any value
 //! the caller passed. ksem evaluates the lambdas the same way, on Python
 //! numbers: subscripts of the dict, arithmetic, comparisons, `and`/`or`/
-//! `not`, conditional expressions, `min`/`max`/`abs`/`int`/`bool`,
+//! `not`, conditional expressions, the numeric builtins and `math` functions
+//! of `py::num` (`min`/`max`/`abs`/`int`/`float`/`round`/`bool`, …),
 //! `triton.next_power_of_2` and `triton.cdiv`. A lambda that needs more
 //! (a tensor's dtype or shape, a call ksem does not know) is an error that
 //! names it; the launch can then give the value itself.
@@ -13,6 +14,7 @@
 use super::module::{constant_value, Module};
 use super::promote::PyNum;
 use super::value::{fold_binop, fold_cmp, next_power_of_2, Value};
+use crate::frontend::py::num;
 use crate::launch::{ArgSpec, ConstArg};
 use crate::span::{DResult, Diagnostic};
 use rustpython_parser::ast::{self, Expr};
@@ -269,20 +271,9 @@ impl Eval<'_> {
             }
             Expr::UnaryOp(u) => match u.op {
                 ast::UnaryOp::Not => V::Num(PyNum::Bool(!self.truth(&u.operand)?)),
-                ast::UnaryOp::USub => {
+                op => {
                     let x = self.num(&u.operand)?;
-                    V::Num(
-                        fold_binop(ast::Operator::Sub, PyNum::Int(0), x)
-                            .map_err(|m| self.fail(e, m))?,
-                    )
-                }
-                ast::UnaryOp::UAdd => V::Num(self.num(&u.operand)?),
-                ast::UnaryOp::Invert => {
-                    let x = self.num(&u.operand)?;
-                    V::Num(
-                        fold_binop(ast::Operator::BitXor, x, PyNum::Int(-1))
-                            .map_err(|m| self.fail(e, m))?,
-                    )
+                    V::Num(num::unary(op, x).map_err(|m| self.fail(e, m.to_string()))?)
                 }
             },
             Expr::Compare(c) => {
@@ -354,31 +345,21 @@ impl Eval<'_> {
                 fold_binop(ast::Operator::FloorDiv, s, PyNum::Int(d))
                     .map_err(|m| self.fail(e, m))?
             }
-            ("min" | "max", xs) if !xs.is_empty() => {
-                let want = if name == "min" {
-                    ast::CmpOp::Lt
-                } else {
-                    ast::CmpOp::Gt
+            ("bool", [_]) => PyNum::Bool(self.truth(&c.args[0])?),
+            (f, xs) => {
+                let r = match f.strip_prefix("math.") {
+                    Some(m) => num::math_call(m, xs),
+                    None => num::builtin_call(f, xs),
                 };
-                let mut best = xs[0];
-                for &x in &xs[1..] {
-                    if fold_cmp(want, x, best).map_err(|m| self.fail(e, m))? {
-                        best = x;
+                match r {
+                    Some(r) => r.map_err(|m| self.fail(e, m.to_string()))?,
+                    None => {
+                        return Err(
+                            self.fail(e, format!("a call of `{name}` ksem does not evaluate"))
+                        )
                     }
                 }
-                best
             }
-            ("abs", [x]) => match *x {
-                PyNum::Float(f) => PyNum::Float(f.abs()),
-                x => PyNum::Int(int(x, "abs")?.abs()),
-            },
-            ("int", [x]) => match *x {
-                PyNum::Float(f) if f.is_finite() => PyNum::Int(f.trunc() as i128),
-                PyNum::Float(_) => return Err(self.fail(e, "int() of a non-finite float")),
-                x => PyNum::Int(int(x, "int")?),
-            },
-            ("bool", [_]) => PyNum::Bool(self.truth(&c.args[0])?),
-            _ => return Err(self.fail(e, format!("a call of `{name}` ksem does not evaluate"))),
         }))
     }
 }

@@ -2,8 +2,9 @@
 //! constants and `@triton.jit` functions.
 
 use super::promote::PyNum;
-use super::value::{fold_binop, ModPath, Value};
+use super::value::{ModPath, Value};
 use crate::dtype::DType;
+use crate::frontend::py::consts::{self, HostNames};
 use crate::frontend::py::Source;
 use crate::span::{DResult, LineIndex, Span};
 use rustpython_parser::ast::{self, Constant, Expr, Ranged, Stmt};
@@ -388,14 +389,12 @@ impl Module {
         match e {
             Expr::Constant(c) => constant_value(&c.value),
             Expr::Name(n) => self.globals.get(n.id.as_str()).cloned(),
-            Expr::UnaryOp(u) if u.op == ast::UnaryOp::USub => match self.const_eval(&u.operand)? {
-                Value::Num(n) => Some(Value::Num(super::value::negate(n))),
-                _ => None,
-            },
-            Expr::BinOp(b) => match (self.const_eval(&b.left)?, self.const_eval(&b.right)?) {
-                (Value::Num(x), Value::Num(y)) => fold_binop(b.op, x, y).ok().map(Value::Num),
-                _ => None,
-            },
+            // numbers: what Python computes at import (`py::consts`)
+            Expr::UnaryOp(_)
+            | Expr::BinOp(_)
+            | Expr::Compare(_)
+            | Expr::BoolOp(_)
+            | Expr::IfExp(_) => consts::eval(e, self).ok().map(Value::Num),
             Expr::Attribute(a) => {
                 if let Some(v) = self.type_info(e) {
                     return Some(v);
@@ -413,6 +412,25 @@ impl Module {
                 }
             }
             _ => None,
+        }
+    }
+}
+
+impl HostNames for Module {
+    fn number(&self, name: &str) -> Option<PyNum> {
+        match self.globals.get(name)? {
+            Value::Num(n) => Some(*n),
+            _ => None,
+        }
+    }
+    /// Python's own builtins and `math` (which Triton's module scan does
+    /// not bind); a name the module binds is none of them.
+    fn callee(&self, dotted: &str) -> String {
+        let head = dotted.split('.').next().unwrap_or(dotted);
+        if self.globals.contains_key(head) && head != "math" {
+            format!("<module>.{dotted}")
+        } else {
+            dotted.to_string()
         }
     }
 }

@@ -4,13 +4,9 @@
 
 use crate::dtype::{DType, Kind};
 
-/// A Python number taking part in promotion (a literal or constexpr).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum PyNum {
-    Bool(bool),
-    Int(i128),
-    Float(f64),
-}
+/// A Python number taking part in promotion (a literal or constexpr): the
+/// one Python number type of every front end.
+pub use crate::frontend::py::num::PyNum;
 
 impl PyNum {
     pub fn kind(self) -> Kind {

@@ -3,9 +3,9 @@
 
 use super::promote::PyNum;
 use crate::dtype::DType;
+use crate::frontend::py::num;
 use crate::ir::{Elem, Expr, NanMode};
-use crate::ops::floor_div;
-use rustpython_parser::ast::{CmpOp, Operator};
+use rustpython_parser::ast::{CmpOp, Operator, UnaryOp};
 
 /// Modules a kernel can reach by name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -109,62 +109,23 @@ impl Value {
     }
 }
 
-/// Python's `-n`: negation, not `0 - n` (`-0.0` is negative zero).
+/// Python's `-n`: negation, not `0 - n` (`-0.0` is negative zero). An int
+/// beyond ksem's 128-bit limit stays as it was; the folds that use it report
+/// the limit.
 pub fn negate(n: PyNum) -> PyNum {
-    match n {
-        PyNum::Bool(b) => PyNum::Int(-(b as i128)),
-        PyNum::Int(i) => PyNum::Int(-i),
-        PyNum::Float(f) => PyNum::Float(-f),
-    }
+    num::unary(UnaryOp::USub, n).unwrap_or(n)
 }
 
 /// Python truthiness of a compile-time value.
 pub fn truthy(v: &Value) -> Option<bool> {
     Some(match v {
-        Value::Num(PyNum::Bool(b)) => *b,
-        Value::Num(PyNum::Int(i)) => *i != 0,
-        Value::Num(PyNum::Float(f)) => *f != 0.0,
+        Value::Num(n) => n.truthy(),
         Value::None => false,
         Value::Str(s) => !s.is_empty(),
         Value::Tuple(t) => !t.is_empty(),
         Value::Tensor(_) => return None,
         _ => true,
     })
-}
-
-fn as_int(n: PyNum) -> Option<i128> {
-    match n {
-        PyNum::Bool(b) => Some(b as i128),
-        PyNum::Int(i) => Some(i),
-        PyNum::Float(_) => None,
-    }
-}
-
-fn as_f64(n: PyNum) -> f64 {
-    match n {
-        PyNum::Bool(b) => b as u8 as f64,
-        PyNum::Int(i) => i as f64,
-        PyNum::Float(f) => f,
-    }
-}
-
-fn checked(v: Option<i128>) -> Result<PyNum, String> {
-    match v {
-        Some(v) if v.unsigned_abs() < (1u128 << 100) => Ok(PyNum::Int(v)),
-        _ => Err("integer constant too large for ksem (more than 100 bits)".into()),
-    }
-}
-
-/// Python float modulo: result has the sign of the divisor.
-fn py_fmod(x: f64, y: f64) -> f64 {
-    let m = x % y;
-    if m != 0.0 && ((m < 0.0) != (y < 0.0)) {
-        m + y
-    } else if m == 0.0 {
-        0.0f64.copysign(y)
-    } else {
-        m
-    }
 }
 
 /// `triton.next_power_of_2(n)` as Triton's host helper computes it: n - 1
@@ -178,119 +139,15 @@ pub fn next_power_of_2(n: i128) -> i128 {
     m + 1
 }
 
-/// Folds a binary operator on two Python numbers with Python's semantics.
+/// Folds a binary operator on two Python numbers: CPython's value
+/// (`py::num`), or its exception as the message.
 pub fn fold_binop(op: Operator, a: PyNum, b: PyNum) -> Result<PyNum, String> {
-    use Operator::*;
-    if let (Some(x), Some(y)) = (as_int(a), as_int(b)) {
-        let both_bool = matches!((a, b), (PyNum::Bool(_), PyNum::Bool(_)));
-        return match op {
-            Add => checked(x.checked_add(y)),
-            Sub => checked(x.checked_sub(y)),
-            Mult => checked(x.checked_mul(y)),
-            Div => {
-                if y == 0 {
-                    Err("division by zero in a constant expression".into())
-                } else {
-                    Ok(PyNum::Float(x as f64 / y as f64))
-                }
-            }
-            FloorDiv | Mod => {
-                if y == 0 {
-                    return Err(
-                        "integer division or modulo by zero in a constant expression".into(),
-                    );
-                }
-                let q = floor_div(x, y);
-                Ok(PyNum::Int(if op == FloorDiv { q } else { x - q * y }))
-            }
-            Pow => {
-                if y < 0 {
-                    Ok(PyNum::Float((x as f64).powf(y as f64)))
-                } else {
-                    checked(u32::try_from(y).ok().and_then(|e| x.checked_pow(e)))
-                }
-            }
-            BitAnd | BitOr | BitXor => {
-                let r = match op {
-                    BitAnd => x & y,
-                    BitOr => x | y,
-                    _ => x ^ y,
-                };
-                Ok(if both_bool {
-                    PyNum::Bool(r != 0)
-                } else {
-                    PyNum::Int(r)
-                })
-            }
-            LShift | RShift => {
-                if y < 0 {
-                    return Err("negative shift count".into());
-                }
-                if op == RShift {
-                    Ok(PyNum::Int(if y >= 127 {
-                        if x < 0 {
-                            -1
-                        } else {
-                            0
-                        }
-                    } else {
-                        x >> y
-                    }))
-                } else {
-                    checked(if y > 100 {
-                        None
-                    } else {
-                        x.checked_mul(1i128 << y)
-                    })
-                }
-            }
-            MatMult => Err("@ is not supported on constants".into()),
-        };
-    }
-    let (x, y) = (as_f64(a), as_f64(b));
-    Ok(PyNum::Float(match op {
-        Add => x + y,
-        Sub => x - y,
-        Mult => x * y,
-        Div => {
-            if y == 0.0 {
-                return Err("float division by zero in a constant expression".into());
-            }
-            x / y
-        }
-        FloorDiv => {
-            if y == 0.0 {
-                return Err("float floor division by zero in a constant expression".into());
-            }
-            ((x - py_fmod(x, y)) / y).round()
-        }
-        Mod => {
-            if y == 0.0 {
-                return Err("float modulo by zero in a constant expression".into());
-            }
-            py_fmod(x, y)
-        }
-        Pow => x.powf(y),
-        _ => return Err(format!("unsupported operand types for {op:?}: float")),
-    }))
+    num::binop(op, a, b).map_err(|e| e.to_string())
 }
 
-/// Folds a comparison of two Python numbers.
+/// Folds a comparison of two Python numbers (`py::num`).
 pub fn fold_cmp(op: CmpOp, a: PyNum, b: PyNum) -> Result<bool, String> {
-    let ord = match (as_int(a), as_int(b)) {
-        (Some(x), Some(y)) => x.partial_cmp(&y),
-        _ => as_f64(a).partial_cmp(&as_f64(b)),
-    };
-    use std::cmp::Ordering::*;
-    Ok(match op {
-        CmpOp::Eq => ord == Some(Equal),
-        CmpOp::NotEq => ord != Some(Equal),
-        CmpOp::Lt => ord == Some(Less),
-        CmpOp::LtE => matches!(ord, Some(Less | Equal)),
-        CmpOp::Gt => ord == Some(Greater),
-        CmpOp::GtE => matches!(ord, Some(Greater | Equal)),
-        _ => return Err("unsupported comparison on constants".into()),
-    })
+    num::compare(op, a, b).map_err(|e| e.to_string())
 }
 
 /// Python's `==` on two compile-time values (what a `tl.constexpr`'s
