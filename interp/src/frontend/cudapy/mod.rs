@@ -6,6 +6,8 @@
 mod elab;
 pub mod types;
 
+use super::py::consts::{self, raises_at_import, HostNames, NotNumber};
+use super::py::num::PyNum;
 use super::py::{dotted, Source};
 use crate::dtype::DType;
 use crate::ir::Kernel;
@@ -42,6 +44,37 @@ pub enum Global {
     Int(i128),
     Float(f64),
     Bool(bool),
+}
+
+impl From<PyNum> for Global {
+    fn from(n: PyNum) -> Global {
+        match n {
+            PyNum::Bool(b) => Global::Bool(b),
+            PyNum::Int(i) => Global::Int(i),
+            PyNum::Float(f) => Global::Float(f),
+        }
+    }
+}
+
+impl Global {
+    /// The number a constant holds.
+    pub fn number(&self) -> Option<PyNum> {
+        match self {
+            Global::Bool(b) => Some(PyNum::Bool(*b)),
+            Global::Int(i) => Some(PyNum::Int(*i)),
+            Global::Float(f) => Some(PyNum::Float(*f)),
+            _ => None,
+        }
+    }
+}
+
+impl HostNames for Module {
+    fn number(&self, name: &str) -> Option<PyNum> {
+        self.globals.get(name)?.number()
+    }
+    fn callee(&self, dotted: &str) -> String {
+        self.resolve_path(dotted)
+    }
 }
 
 /// A CUDA Python source file as ksem sees it.
@@ -100,9 +133,10 @@ impl Module {
             }
             ast::Stmt::Assign(a) => {
                 if let [ast::Expr::Name(n)] = a.targets.as_slice() {
-                    if let Some(v) = self.const_value(&a.value) {
-                        self.globals.insert(n.id.to_string(), v);
-                    }
+                    match self.const_value(&a.value)? {
+                        Some(v) => self.globals.insert(n.id.to_string(), v),
+                        None => self.globals.remove(n.id.as_str()),
+                    };
                 }
             }
             ast::Stmt::FunctionDef(f) => {
@@ -116,43 +150,13 @@ impl Module {
         Ok(())
     }
 
-    /// A module-level constant: a literal, or arithmetic on constants.
-    fn const_value(&self, e: &ast::Expr) -> Option<Global> {
-        match e {
-            ast::Expr::Constant(c) => match &c.value {
-                Constant::Int(i) => i128::try_from(i).ok().map(Global::Int),
-                Constant::Float(f) => Some(Global::Float(*f)),
-                Constant::Bool(b) => Some(Global::Bool(*b)),
-                _ => None,
-            },
-            ast::Expr::Name(n) => match self.globals.get(n.id.as_str()) {
-                Some(g @ (Global::Int(_) | Global::Float(_) | Global::Bool(_))) => Some(g.clone()),
-                _ => None,
-            },
-            ast::Expr::UnaryOp(u) if matches!(u.op, ast::UnaryOp::USub) => {
-                match self.const_value(&u.operand)? {
-                    Global::Int(i) => Some(Global::Int(-i)),
-                    Global::Float(f) => Some(Global::Float(-f)),
-                    _ => None,
-                }
-            }
-            ast::Expr::BinOp(b) => {
-                let (Global::Int(x), Global::Int(y)) =
-                    (self.const_value(&b.left)?, self.const_value(&b.right)?)
-                else {
-                    return None;
-                };
-                Some(Global::Int(match b.op {
-                    ast::Operator::Add => x.checked_add(y)?,
-                    ast::Operator::Sub => x.checked_sub(y)?,
-                    ast::Operator::Mult => x.checked_mul(y)?,
-                    ast::Operator::FloorDiv if y != 0 => crate::ops::floor_div(x, y),
-                    ast::Operator::Pow if (0..64).contains(&y) => x.checked_pow(y as u32)?,
-                    ast::Operator::LShift if (0..64).contains(&y) => x.checked_shl(y as u32)?,
-                    _ => return None,
-                }))
-            }
-            _ => None,
+    /// A module-level constant: a literal, or a number expression Python
+    /// computes at import (`py::consts`). `Err`: Python raises on it.
+    fn const_value(&self, e: &ast::Expr) -> DResult<Option<Global>> {
+        match consts::eval(e, self) {
+            Ok(n) => Ok(Some(Global::from(n))),
+            Err(NotNumber::Unknown) => Ok(None),
+            Err(NotNumber::Raises(err)) => Err(raises_at_import(self.src.span(e), err)),
         }
     }
 

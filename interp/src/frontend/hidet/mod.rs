@@ -14,6 +14,8 @@ pub mod mapping;
 pub mod ops;
 pub mod types;
 
+use super::py::consts::{self, raises_at_import, HostNames, NotNumber};
+use super::py::num::PyNum;
 use super::py::{dotted, Source};
 use crate::ir::Kernel;
 use crate::launch::Launch;
@@ -60,18 +62,19 @@ impl Module {
             src,
         };
         let body = std::mem::take(&mut m.src.body);
-        m.scan_block(&body, 0);
+        let scanned = m.scan_block(&body, 0);
         m.src.body = body;
-        Ok(m)
+        scanned.map(|()| m)
     }
 
-    fn scan_block(&mut self, body: &[ast::Stmt], depth: usize) {
+    fn scan_block(&mut self, body: &[ast::Stmt], depth: usize) -> DResult<()> {
         for s in body {
-            self.scan_stmt(s, depth);
+            self.scan_stmt(s, depth)?;
         }
+        Ok(())
     }
 
-    fn scan_stmt(&mut self, s: &ast::Stmt, depth: usize) {
+    fn scan_stmt(&mut self, s: &ast::Stmt, depth: usize) -> DResult<()> {
         match s {
             ast::Stmt::Import(i) => {
                 for a in &i.names {
@@ -104,7 +107,7 @@ impl Module {
                     if t.elts.len() == v.elts.len() {
                         for (n, e) in t.elts.iter().zip(&v.elts) {
                             if let ast::Expr::Name(n) = n {
-                                match self.const_value(e) {
+                                match self.const_value(e)? {
                                     Some(g) => self.globals.insert(n.id.to_string(), g),
                                     None => self.globals.remove(n.id.as_str()),
                                 };
@@ -113,7 +116,7 @@ impl Module {
                     }
                 }
                 if let [ast::Expr::Name(n)] = a.targets.as_slice() {
-                    match self.const_value(&a.value) {
+                    match self.const_value(&a.value)? {
                         Some(v) => {
                             self.globals.insert(n.id.to_string(), v);
                         }
@@ -126,7 +129,7 @@ impl Module {
             // a class that builds a module in a method (a Hidet `Task`)
             ast::Stmt::ClassDef(c) => {
                 for s in &c.body {
-                    self.scan_stmt(s, depth + 1);
+                    self.scan_stmt(s, depth + 1)?;
                 }
             }
             ast::Stmt::With(w) => {
@@ -138,7 +141,7 @@ impl Module {
                     callee.is_some_and(|c| c.ends_with("script_module"))
                 });
                 if is_module {
-                    self.scan_block(&w.body, depth + 1);
+                    self.scan_block(&w.body, depth + 1)?;
                 }
             }
             ast::Stmt::FunctionDef(f) => {
@@ -148,12 +151,13 @@ impl Module {
                     // a builder or test function: `def build(): with
                     // hidet.script_module() …`, or script functions defined in it
                     for s in &f.body {
-                        self.scan_stmt(s, depth + 1);
+                        self.scan_stmt(s, depth + 1)?;
                     }
                 }
             }
             _ => {}
         }
+        Ok(())
     }
 
     /// Registers a script function under its name; a later one of the same
@@ -199,46 +203,44 @@ impl Module {
         }
     }
 
-    /// A module-level constant: a literal, or arithmetic on constants.
-    fn const_value(&self, e: &ast::Expr) -> Option<Global> {
-        match e {
-            ast::Expr::Constant(c) => match &c.value {
-                Constant::Int(i) => i128::try_from(i).ok().map(Global::Int),
-                Constant::Float(f) => Some(Global::Float(*f)),
-                Constant::Bool(b) => Some(Global::Bool(*b)),
-                Constant::Str(s) => Some(Global::Str(s.clone())),
-                _ => None,
-            },
-            ast::Expr::Name(n) => match self.globals.get(n.id.as_str()) {
-                Some(g @ (Global::Int(_) | Global::Float(_) | Global::Bool(_))) => Some(g.clone()),
-                _ => None,
-            },
-            ast::Expr::UnaryOp(u) if matches!(u.op, ast::UnaryOp::USub) => {
-                match self.const_value(&u.operand)? {
-                    Global::Int(i) => Some(Global::Int(-i)),
-                    Global::Float(f) => Some(Global::Float(-f)),
-                    _ => None,
-                }
+    /// A module-level constant: a literal, a string, or a number
+    /// expression Python computes at import (`py::consts`). `Err`: Python
+    /// raises on it.
+    fn const_value(&self, e: &ast::Expr) -> DResult<Option<Global>> {
+        if let ast::Expr::Constant(c) = e {
+            if let Constant::Str(s) = &c.value {
+                return Ok(Some(Global::Str(s.clone())));
             }
-            ast::Expr::BinOp(b) => {
-                let (Global::Int(x), Global::Int(y)) =
-                    (self.const_value(&b.left)?, self.const_value(&b.right)?)
-                else {
-                    return None;
-                };
-                use ast::Operator as O;
-                match b.op {
-                    O::Add => x.checked_add(y),
-                    O::Sub => x.checked_sub(y),
-                    O::Mult => x.checked_mul(y),
-                    O::FloorDiv => elab::py_floordiv(x, y),
-                    O::Pow if (0..128).contains(&y) => x.checked_pow(y as u32),
-                    _ => None,
-                }
-                .map(Global::Int)
-            }
+        }
+        match consts::eval(e, self) {
+            Ok(n) => Ok(Some(Global::from(n))),
+            Err(NotNumber::Unknown) => Ok(None),
+            Err(NotNumber::Raises(err)) => Err(raises_at_import(self.src.span(e), err)),
+        }
+    }
+}
+
+impl From<PyNum> for Global {
+    fn from(n: PyNum) -> Global {
+        match n {
+            PyNum::Bool(b) => Global::Bool(b),
+            PyNum::Int(i) => Global::Int(i),
+            PyNum::Float(f) => Global::Float(f),
+        }
+    }
+}
+
+impl HostNames for Module {
+    fn number(&self, name: &str) -> Option<PyNum> {
+        match self.globals.get(name)? {
+            Global::Bool(b) => Some(PyNum::Bool(*b)),
+            Global::Int(i) => Some(PyNum::Int(*i)),
+            Global::Float(f) => Some(PyNum::Float(*f)),
             _ => None,
         }
+    }
+    fn callee(&self, dotted: &str) -> String {
+        self.resolve(dotted)
     }
 }
 

@@ -418,7 +418,12 @@ impl<'m> Elab<'m> {
         }
         // Python arithmetic on host values
         if let Some(v) = host_binop(op, &l, &r) {
-            return v.ok_or_else(|| Diagnostic::new(span, "division by zero while transpiling"));
+            return v.map_err(|e| {
+                Diagnostic::new(
+                    span,
+                    format!("Python raises {e} here while Hidet transpiles"),
+                )
+            });
         }
         if let (Val::TaskMap(a), Val::TaskMap(b)) = (&l, &r) {
             if op != O::Mult {

@@ -43,7 +43,6 @@ mod host;
 mod memory;
 mod stmt;
 
-pub use host::py_floordiv;
 use host::*;
 
 const DIALECT: &str = "Hidet script";
