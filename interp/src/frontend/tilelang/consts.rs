@@ -4,8 +4,8 @@
 
 use super::{types, Module};
 use crate::dtype::DType;
+use crate::frontend::py::num::{self, PyError, PyNum};
 use crate::launch::{ConstArg, Launch};
-use crate::ops::floor_div;
 use crate::span::{DResult, Diagnostic, Span};
 use rustpython_parser::ast::{self, Constant};
 use std::collections::HashMap;
@@ -45,6 +45,16 @@ impl Const {
         }
     }
 
+    /// The Python number the value is, if it is one.
+    pub fn number(&self) -> Option<PyNum> {
+        match self {
+            Const::Int(i) => Some(PyNum::Int(*i)),
+            Const::Float(f) => Some(PyNum::Float(*f)),
+            Const::Bool(b) => Some(PyNum::Bool(*b)),
+            _ => None,
+        }
+    }
+
     pub fn from_arg(a: &ConstArg) -> Const {
         match a {
             ConstArg::Int(i) => Const::Int(*i),
@@ -54,6 +64,22 @@ impl Const {
             ConstArg::None => Const::None,
         }
     }
+}
+
+impl From<PyNum> for Const {
+    fn from(n: PyNum) -> Const {
+        match n {
+            PyNum::Bool(b) => Const::Bool(b),
+            PyNum::Int(i) => Const::Int(i),
+            PyNum::Float(f) => Const::Float(f),
+        }
+    }
+}
+
+/// Python raising on host code: the module (or the factory call) cannot
+/// run as written.
+fn raises(span: Span, err: PyError) -> Diagnostic {
+    Diagnostic::new(span, format!("Python raises {err} here"))
 }
 
 /// Why an expression has no compile-time value.
@@ -131,22 +157,26 @@ pub fn eval(m: &Module, env: &HashMap<String, Const>, e: &ast::Expr) -> DResult<
                 return Err(not_const(here));
             }
         }
-        ast::Expr::UnaryOp(u) => match (u.op, eval(m, env, &u.operand)?) {
-            (ast::UnaryOp::USub, Const::Int(i)) => Const::Int(-i),
-            (ast::UnaryOp::USub, Const::Float(f)) => Const::Float(-f),
-            (ast::UnaryOp::UAdd, c @ (Const::Int(_) | Const::Float(_))) => c,
-            (ast::UnaryOp::Not, Const::Bool(b)) => Const::Bool(!b),
-            _ => return Err(not_const(here)),
-        },
+        ast::Expr::UnaryOp(u) => {
+            let v = eval(m, env, &u.operand)?;
+            match (u.op, v.number()) {
+                (ast::UnaryOp::Not, _) => Const::Bool(!truthy(&v).ok_or_else(|| not_const(here))?),
+                (op, Some(n)) => {
+                    Const::from(num::unary(op, n).map_err(|err| raises(m.span(u), err))?)
+                }
+                _ => return Err(not_const(here)),
+            }
+        }
         ast::Expr::BinOp(b) => {
             let x = eval(m, env, &b.left)?;
             let y = eval(m, env, &b.right)?;
-            if divides_by_zero(b.op, &x, &y) {
-                return Err(Diagnostic::new(
-                    m.span(b),
-                    "division by zero: Python raises ZeroDivisionError here",
-                )
-                .with_help("check the kernel's arguments: this divisor is 0 for them"));
+            if let (Some(p), Some(q)) = (x.number(), y.number()) {
+                return match num::binop(b.op, p, q) {
+                    Ok(n) => Ok(Const::from(n)),
+                    Err(err @ PyError::ZeroDivision(_)) => Err(raises(m.span(b), err)
+                        .with_help("check the kernel's arguments: this divisor is 0 for them")),
+                    Err(err) => Err(raises(m.span(b), err)),
+                };
             }
             binop(b.op, &x, &y).ok_or_else(|| not_const(here))?
         }
@@ -510,16 +540,15 @@ pub fn truthy(c: &Const) -> Option<bool> {
 /// would raise, or ksem does not know the answer).
 pub fn compare(op: ast::CmpOp, a: &Const, b: &Const) -> Option<bool> {
     use ast::CmpOp as C;
-    // ints (and bools) compare exactly, not through f64
-    if let (Some(x), Some(y)) = (a.as_int(), b.as_int()) {
-        match op {
-            C::Eq | C::Is => return Some(x == y),
-            C::NotEq | C::IsNot => return Some(x != y),
-            C::Lt => return Some(x < y),
-            C::LtE => return Some(x <= y),
-            C::Gt => return Some(x > y),
-            C::GtE => return Some(x >= y),
-            C::In | C::NotIn => {}
+    // numbers compare as CPython compares them (ints with floats exactly)
+    if let (Some(x), Some(y)) = (a.number(), b.number()) {
+        let op = match op {
+            C::Is => C::Eq,
+            C::IsNot => C::NotEq,
+            o => o,
+        };
+        if !matches!(op, C::In | C::NotIn) {
+            return num::compare(op, x, y).ok();
         }
     }
     if let (Const::Tuple(x), Const::Tuple(y)) = (a, b) {
@@ -601,11 +630,6 @@ fn compare_tuples(op: ast::CmpOp, x: &[Const], y: &[Const]) -> Option<bool> {
 fn call(lang: &[String], f: &str, args: &[Const]) -> Option<Const> {
     let last = f.rsplit('.').next().unwrap_or(f);
     let is_lang = lang.iter().any(|l| f == format!("{l}.{last}"));
-    let num = |c: &Const| match c {
-        Const::Float(x) => Some(*x),
-        other => other.as_int().map(|i| i as f64),
-    };
-    let ints: Option<Vec<i128>> = args.iter().map(Const::as_int).collect();
     Some(match (last, args) {
         ("ceildiv", [a, b]) if is_lang => {
             let (a, b) = (a.as_int()?, b.as_int()?);
@@ -615,11 +639,6 @@ fn call(lang: &[String], f: &str, args: &[Const]) -> Option<Const> {
             let (a, b) = (a.as_int()?, b.as_int()?);
             (b != 0).then(|| Const::Int(ceil_div(a, b)))?
         }
-        ("ceil" | "floor", [x]) if f.starts_with("math.") => {
-            let v = num(x)?;
-            Const::Int((if last == "ceil" { v.ceil() } else { v.floor() }) as i128)
-        }
-        ("sqrt", [x]) if f == "math.sqrt" => Const::Float(num(x)?.sqrt()),
         ("next_power_of_2", [x]) if f.starts_with("tilelang") || f.starts_with("triton") => {
             let n = x.as_int()?;
             Const::Int(if n <= 1 {
@@ -628,68 +647,25 @@ fn call(lang: &[String], f: &str, args: &[Const]) -> Option<Const> {
                 1i128 << (128 - (n - 1).leading_zeros())
             })
         }
-        ("log2", [x]) if f == "math.log2" => Const::Float(num(x)?.log2()),
-        ("gcd", _) if f == "math.gcd" => {
-            let g = ints?.into_iter().fold(0i128, |a, b| {
-                let (mut a, mut b) = (a.abs(), b.abs());
-                while b != 0 {
-                    (a, b) = (b, a % b);
-                }
-                a
-            });
-            Const::Int(g)
-        }
-        ("log", [x]) if f == "math.log" => Const::Float(num(x)?.ln()),
-        ("min" | "max", _) if f == last && args.len() >= 2 => match ints.as_deref() {
-            Some(v) => Const::Int(if last == "min" {
-                *v.iter().min()?
-            } else {
-                *v.iter().max()?
-            }),
-            None => {
-                let v: Option<Vec<f64>> = args.iter().map(num).collect();
-                let v = v?;
-                Const::Float(v.into_iter().reduce(if last == "min" {
-                    f64::min
-                } else {
-                    f64::max
-                })?)
-            }
-        },
-        ("abs", [x]) if f == "abs" => match x {
-            Const::Float(v) => Const::Float(v.abs()),
-            other => Const::Int(other.as_int()?.abs()),
-        },
-        ("int", [x]) if f == "int" => Const::Int(match x {
-            Const::Float(v) => v.trunc() as i128,
-            other => other.as_int()?,
-        }),
-        ("float", [x]) if f == "float" => Const::Float(num(x)?),
         ("bool", [x]) if f == "bool" => Const::Bool(truthy(x)?),
         ("len", [Const::Tuple(t)]) if f == "len" => Const::Int(t.len() as i128),
-        _ => return None,
+        _ => {
+            // the numeric builtins and `math` functions: CPython's (`py::num`)
+            let nums: Option<Vec<PyNum>> = args.iter().map(Const::number).collect();
+            let nums = nums?;
+            let r = match f.strip_prefix("math.") {
+                Some(m) => num::math_call(m, &nums),
+                None if f == last => num::builtin_call(f, &nums),
+                None => None,
+            };
+            Const::from(r?.ok()?)
+        }
     })
 }
 
 /// The seed's `T.ceildiv(a, b)`: ⌈a / b⌉ (`b` is not 0).
 pub fn ceil_div(a: i128, b: i128) -> i128 {
-    floor_div(a, b) + i128::from(a - b * floor_div(a, b) != 0)
-}
-
-/// Whether `x op y` is a Python division (`/`, `//`, `%`) of a number by
-/// zero, which raises ZeroDivisionError (for floats too).
-fn divides_by_zero(op: ast::Operator, x: &Const, y: &Const) -> bool {
-    let is_num = |c: &Const| matches!(c, Const::Int(_) | Const::Float(_) | Const::Bool(_));
-    let is_zero = match y {
-        Const::Float(f) => *f == 0.0,
-        other => other.as_int() == Some(0),
-    };
-    matches!(
-        op,
-        ast::Operator::Div | ast::Operator::FloorDiv | ast::Operator::Mod
-    ) && is_num(x)
-        && is_num(y)
-        && is_zero
+    num::int_ceil_div(a, b).unwrap_or(i128::MAX)
 }
 
 /// `x op y` on Python values (`None` where Python would raise).
@@ -708,36 +684,9 @@ pub fn binop(op: ast::Operator, x: &Const, y: &Const) -> Option<Const> {
         }
         _ => {}
     }
-    if let (Some(a), Some(b)) = (x.as_int(), y.as_int()) {
-        return Some(Const::Int(match op {
-            O::Add => a.checked_add(b)?,
-            O::Sub => a.checked_sub(b)?,
-            O::Mult => a.checked_mul(b)?,
-            O::FloorDiv if b != 0 => floor_div(a, b),
-            O::Mod if b != 0 => a - b * floor_div(a, b),
-            O::Pow if (0..128).contains(&b) => a.checked_pow(b as u32)?,
-            O::LShift if (0..64).contains(&b) => a.checked_shl(b as u32)?,
-            O::RShift if b >= 0 => a >> b.min(127),
-            O::BitAnd => a & b,
-            O::BitOr => a | b,
-            O::BitXor => a ^ b,
-            O::Div if b != 0 => return Some(Const::Float(a as f64 / b as f64)),
-            _ => return None,
-        }));
-    }
-    let f = |c: &Const| match c {
-        Const::Float(f) => Some(*f),
-        other => other.as_int().map(|i| i as f64),
-    };
-    let (a, b) = (f(x)?, f(y)?);
-    Some(Const::Float(match op {
-        O::Add => a + b,
-        O::Sub => a - b,
-        O::Mult => a * b,
-        O::Div if b != 0.0 => a / b,
-        O::Pow => a.powf(b),
-        _ => return None,
-    }))
+    num::binop(op, x.number()?, y.number()?)
+        .ok()
+        .map(Const::from)
 }
 
 /// Calls a kernel factory: binds its parameters from the launch's

@@ -67,6 +67,9 @@ pub struct Module {
     foreign: HashMap<String, (usize, String)>,
     /// Host helper calls under evaluation now (bounds their recursion).
     host_depth: std::cell::Cell<u32>,
+    /// The first module-level statement Python raises on: the module
+    /// cannot be imported, so none of its kernels runs.
+    import_error: Option<Diagnostic>,
 }
 
 impl Module {
@@ -100,6 +103,7 @@ impl Module {
             imported: Vec::new(),
             foreign: HashMap::new(),
             host_depth: Default::default(),
+            import_error: None,
         };
         let body = std::mem::take(&mut m.src.body);
         for s in &body {
@@ -149,7 +153,15 @@ impl Module {
                 }
                 // `N = 1024`, `M = N = K = 1024`, `A, B = 1, 2`
                 ast::Stmt::Assign(a) => {
-                    let v = consts::eval(&m, &m.globals, &a.value).ok();
+                    let v = match consts::eval(&m, &m.globals, &a.value) {
+                        Ok(v) => Some(v),
+                        Err(d) => {
+                            if consts::is_located(&d) && m.import_error.is_none() {
+                                m.import_error = Some(d);
+                            }
+                            None
+                        }
+                    };
                     for t in &a.targets {
                         consts::bind(t, v.as_ref(), &mut m.globals);
                     }
@@ -274,6 +286,9 @@ impl Module {
 /// `kernel` or the launch's `"kernel"`, else the file's only kernel.
 pub fn elaborate(src: Source, launch: &Launch, kernel: Option<&str>) -> DResult<Kernel> {
     let m = Module::scan(src, launch.target);
+    if let Some(d) = m.import_error.clone() {
+        return Err(d);
+    }
     let want = kernel.or(launch.kernel.as_deref());
     let names: Vec<&str> = m.kernels.iter().map(|(n, _)| n.as_str()).collect();
     let (name, def) = match want {

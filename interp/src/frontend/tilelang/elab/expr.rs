@@ -3,8 +3,30 @@
 //! helpers and host functions.
 
 use super::*;
+use crate::frontend::py::num;
+
+/// A Python float where its context is float64 (a store into a float64
+/// buffer or variable, `T.float64(x)`, an operand beside a float64 value):
+/// TVM makes it a float64 constant of the float's own value, not a float32
+/// literal widened (measured: `tools/probes/tilelang/py_float64.py`).
+/// `T.Cast("float64", x)` is not such a context: it casts a float32 literal.
+pub(super) fn exact_float64(v: &Val, d: DType, span: Span) -> Option<Expr> {
+    match v {
+        Val::Py(Const::Float(f)) if d == DType::F64 => Some(float_const(DType::F64, *f, span)),
+        _ => None,
+    }
+}
 
 impl<'m> Elab<'m> {
+    /// `v` as a runtime value in a context of dtype `d`: a Python float
+    /// exactly where `d` is float64 ([`exact_float64`]), else as [`Elab::num`].
+    pub(super) fn num_in(&self, v: Val, d: DType, span: Span) -> DResult<Expr> {
+        match exact_float64(&v, d, span) {
+            Some(e) => Ok(e),
+            None => self.num(v, span),
+        }
+    }
+
     /// A 0-d runtime value of `v` (Python numbers take their literal dtype).
     pub(super) fn num(&self, v: Val, span: Span) -> DResult<Expr> {
         match v {
@@ -465,8 +487,16 @@ impl<'m> Elab<'m> {
         if op == O::Pow {
             return self.power(l, r, span);
         }
-        let a = self.num(l, span)?;
-        let b = self.num(r, span)?;
+        // a Python float beside a float64 value is a float64 constant
+        let (a, b) = match (&l, &r) {
+            (Val::Py(_), Val::Num(y)) if dtype_of(y) == DType::F64 => {
+                (self.num_in(l, DType::F64, span)?, self.num(r, span)?)
+            }
+            (Val::Num(x), Val::Py(_)) if dtype_of(x) == DType::F64 => {
+                (self.num(l, span)?, self.num_in(r, DType::F64, span)?)
+            }
+            _ => (self.num(l, span)?, self.num(r, span)?),
+        };
         let (da, db) = (dtype_of(&a), dtype_of(&b));
         let d = types::promote(da, db).ok_or_else(|| {
             Diagnostic::new(
@@ -557,12 +587,15 @@ impl<'m> Elab<'m> {
     /// `op v` for a Python unary operator.
     pub(super) fn un_val(&mut self, op: ast::UnaryOp, v: Val, span: Span) -> DResult<Val> {
         if let Val::Py(c) = &v {
-            match (op, c) {
-                (ast::UnaryOp::USub, Const::Int(i)) => return Ok(Val::Py(Const::Int(-i))),
-                (ast::UnaryOp::USub, Const::Float(f)) => return Ok(Val::Py(Const::Float(-f))),
-                (ast::UnaryOp::UAdd, _) => return Ok(v),
-                (ast::UnaryOp::Not, _) => return Ok(Val::Py(Const::Bool(c.as_int() == Some(0)))),
-                _ => {}
+            // Python's own unary operators on a number (`py::num`)
+            if let Some(n) = c.number() {
+                if let Ok(r) = num::unary(op, n) {
+                    return Ok(Val::Py(Const::from(r)));
+                }
+            } else if op == ast::UnaryOp::Not {
+                if let Some(t) = consts::truthy(c) {
+                    return Ok(Val::Py(Const::Bool(!t)));
+                }
             }
         }
         let e = self.num(v, span)?;
@@ -751,6 +784,9 @@ impl<'m> Elab<'m> {
                     return err(span, "a dtype takes one value");
                 };
                 let v = self.expr(a)?;
+                if let Some(e) = exact_float64(&v, d, span) {
+                    return Ok(Val::Num(e));
+                }
                 Ok(Val::Num(self.cast(v, d, span)?))
             }
             Val::Helper(h) => self.inline(&h, c, span),

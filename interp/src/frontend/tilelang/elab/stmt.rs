@@ -487,7 +487,7 @@ impl<'m> Elab<'m> {
 
     /// `b[idx] = v`: `v` converted to the buffer's dtype.
     pub(super) fn store_val(&mut self, b: &Buf, idx: Vec<Val>, v: Val, span: Span) -> DResult<()> {
-        let e = self.num(v, span)?;
+        let e = self.num_in(v, b.dtype, span)?;
         let p = self.elem_ptr(b, idx, span)?;
         self.store(p, e, b.dtype, span);
         Ok(())
@@ -500,7 +500,7 @@ impl<'m> Elab<'m> {
         let name = name.to_string();
         match (self.env.get(&name).cloned(), v) {
             (Some(Val::Buf(b)), v) if b.scalar => {
-                let e = self.num(v, span)?;
+                let e = self.num_in(v, b.dtype, span)?;
                 let p = self.elem_ptr(&b, vec![konst(DType::I64, 0, span)], span)?;
                 self.store(p, e, b.dtype, span);
             }
@@ -510,8 +510,8 @@ impl<'m> Elab<'m> {
                 let ExprKind::Var(slot) = old.kind else {
                     unreachable!()
                 };
-                let e = self.num(v, span)?;
                 let d = dtype_of(&old);
+                let e = self.num_in(v, d, span)?;
                 self.emit(Stmt::Let(slot, convert(e, d)));
             }
             (_, Val::Num(e)) => {
