@@ -192,7 +192,7 @@ fn tilelang_python_floats_take_a_float64_context_exactly() {
 /// dialect that evaluates its module's constants says so at the expression.
 #[test]
 fn a_raising_module_constant_is_an_error_at_it() {
-    for dialect in ["cudapy", "hidet", "tilelang"] {
+    for dialect in ["triton", "cudapy", "hidet", "tilelang"] {
         let src = program(dialect, "1.0 // 0.0", "float64");
         let l = launch_for(dialect, "float64");
         let d = refused(&src, &l);

@@ -75,6 +75,9 @@ fn calls(m: &Module, g: &str, name: &str) -> bool {
 
 /// Elaborates a Triton kernel for a launch.
 pub fn elaborate(m: &Module, launch: &Launch, kernel: Option<&str>) -> DResult<Kernel> {
+    if let Some(d) = &m.import_error {
+        return Err(d.clone());
+    }
     let name = pick_kernel(m, kernel.or(launch.kernel.as_deref()))?;
     elab::Elab::new(m).kernel(&name, launch)
 }

@@ -34,6 +34,9 @@ pub struct Module {
     pub imports: Vec<Module>,
     /// Imports the scan could not bind, for `super::imports::resolve`.
     pub pending: Vec<super::imports::Pending>,
+    /// The first module-level number expression Python raises on: the
+    /// module cannot be imported, so none of its kernels runs.
+    pub import_error: Option<crate::span::Diagnostic>,
 }
 
 impl Module {
@@ -77,6 +80,7 @@ impl Module {
             heuristics: HashMap::new(),
             imports: Vec::new(),
             pending: Vec::new(),
+            import_error: None,
         };
         m.globals.extend(preset);
         for stmt in body {
@@ -207,6 +211,8 @@ impl Module {
                     }
                     if let Some(v) = self.const_eval(&a.value) {
                         self.globals.insert(n.id.to_string(), v);
+                    } else {
+                        self.note_raising(&a.value);
                     }
                 }
             }
@@ -321,6 +327,21 @@ impl Module {
         let Expr::Call(c) = e else { return None };
         self.wrapper_call(&c.func, wrapper)
             .or_else(|| c.args.first().and_then(|a| self.wrapper_in(a, wrapper)))
+    }
+
+    /// Records `e` as the module's import error where Python raises on it
+    /// (`A = 1.0 // 0.0`, also inside `tl.constexpr(…)`).
+    fn note_raising(&mut self, e: &Expr) {
+        if self.import_error.is_some() {
+            return;
+        }
+        let inner = match e {
+            Expr::Call(c) if c.args.len() == 1 => &c.args[0],
+            other => other,
+        };
+        if let Err(consts::NotNumber::Raises(err)) = consts::eval(inner, self) {
+            self.import_error = Some(consts::raises_at_import(self.span(inner), err));
+        }
     }
 
     /// A module-level constant expression's value, if it is one.
