@@ -322,6 +322,12 @@ impl Elab<'_> {
         if super::join::NAMES.contains(&name) {
             return self.join_split(name, args, kwargs, span);
         }
+        if super::shape::NAMES.contains(&name) {
+            return self.shape_builtin(name, args, kwargs, span);
+        }
+        if super::standard::NAMES.contains(&name) {
+            return self.standard_builtin(name, args, kwargs, span);
+        }
         if super::random::NAMES.contains(&name) {
             return self.random(name, args, kwargs, span);
         }

@@ -48,7 +48,7 @@ impl Elab<'_> {
     }
 
     /// `join(a, b)`: shape `S + [2]` with `[.., 0]` from `a`, `[.., 1]` from `b`.
-    fn join(&mut self, a: Expr, b: Expr, span: Span) -> DResult<Expr> {
+    pub(super) fn join(&mut self, a: Expr, b: Expr, span: Span) -> DResult<Expr> {
         if a.ty.elem != b.ty.elem {
             return err(
                 span,
@@ -98,7 +98,7 @@ impl Elab<'_> {
     }
 
     /// `split(a)`: the two halves of `a`'s last axis, which must have size 2.
-    fn split(&mut self, a: Expr, span: Span) -> DResult<(Expr, Expr)> {
+    pub(super) fn split(&mut self, a: Expr, span: Span) -> DResult<(Expr, Expr)> {
         if a.ty.shape.last() != Some(&2) {
             return err(
                 span,

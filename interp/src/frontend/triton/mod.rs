@@ -13,6 +13,8 @@ mod join;
 pub mod module;
 pub mod promote;
 mod random;
+mod shape;
+mod standard;
 pub mod types;
 pub mod value;
 
