@@ -1,6 +1,7 @@
 //! Triton's element-moving shape builtins (`tl.flip`, `tl.cat`,
-//! `tl.squeeze`, `tl.unsqueeze`, `tl.ravel`) and the standard-library
-//! builtins `tl.umulhi`, `tl.swizzle2d`, `tl.assume`, as Triton's language
+//! `tl.squeeze`, `tl.unsqueeze`, `tl.ravel`), the counting and picking ones
+//! (`tl.histogram`, `tl.gather`, `tl.sort`, `tl.topk`) and the
+//! standard-library builtins `tl.umulhi`, `tl.swizzle2d`, `tl.assume`, as Triton's language
 //! tests use them (issue 24). Expected values are worked out by hand in each
 //! test from the builtin's documented meaning.
 
@@ -198,4 +199,128 @@ fn assume_is_a_hint_that_computes_nothing() {
         1,
     );
     assert_eq!(got, vec![1024]);
+}
+
+#[test]
+fn histogram_counts_in_range_values_only() {
+    // x = [0, 1, 2, 3, 4, 4, 5, -1] with 4 bins: 4, 5 and -1 are not counted
+    let src = kernel(
+        "x_ptr, out_ptr",
+        "x = tl.load(x_ptr + tl.arange(0, 8))\ntl.store(out_ptr + tl.arange(0, 4), tl.histogram(x, 4))",
+    );
+    let l = launch(
+        &[1],
+        json!({"x_ptr": buf("int32", json!([0, 1, 2, 3, 4, 4, 5, -1])), "out_ptr": zeros("int32", 4)}),
+    );
+    assert_eq!(bits(&run_clean(&src, &l), "out_ptr"), vec![1, 1, 1, 1]);
+    // masked: only the first 4 of x = [1, 1, 3, 0, 1, 1, 1, 1] -> [1, 2, 0, 1]
+    let src = kernel(
+        "x_ptr, out_ptr",
+        "o = tl.arange(0, 8)\nx = tl.load(x_ptr + o)\ntl.store(out_ptr + tl.arange(0, 4), tl.histogram(x, 4, o < 4))",
+    );
+    let l = launch(
+        &[1],
+        json!({"x_ptr": buf("int32", json!([1, 1, 3, 0, 1, 1, 1, 1])), "out_ptr": zeros("int32", 4)}),
+    );
+    assert_eq!(bits(&run_clean(&src, &l), "out_ptr"), vec![1, 2, 0, 1]);
+}
+
+#[test]
+fn gather_moves_source_elements_bit_for_bit() {
+    // src = [1.5, -0.0, nan, -inf], index = [3, 0, 0, 2, 1, 1, 3, 2]
+    let src = kernel(
+        "s_ptr, i_ptr, out_ptr",
+        "s = tl.load(s_ptr + tl.arange(0, 4))\ni = tl.load(i_ptr + tl.arange(0, 8))\ntl.store(out_ptr + tl.arange(0, 8), tl.gather(s, i, 0))",
+    );
+    let l = launch(
+        &[1],
+        json!({"s_ptr": buf("float32", json!([1.5, -0.0, "nan", "-inf"])),
+               "i_ptr": buf("int32", json!([3, 0, 0, 2, 1, 1, 3, 2])),
+               "out_ptr": zeros("float32", 8)}),
+    );
+    let v = [
+        1.5f32.to_bits(),
+        0x8000_0000,
+        0x7fc0_0000,
+        f32::NEG_INFINITY.to_bits(),
+    ];
+    let want: Vec<u64> = [3usize, 0, 0, 2, 1, 1, 3, 2]
+        .iter()
+        .map(|&i| v[i] as u64)
+        .collect();
+    assert_eq!(bits(&run_clean(&src, &l), "out_ptr"), want);
+    // along axis 1 of 2 x 4: out[r][c] = s[r][idx[r][c]]
+    let src = kernel(
+        "out_ptr",
+        "s = tl.reshape(tl.arange(0, 8) * 10, (2, 4))\ni = tl.reshape((tl.arange(0, 8) * 3) % 4, (2, 4))\ntl.store(out_ptr + tl.arange(0, 8), tl.ravel(tl.gather(s, i, 1)))",
+    );
+    let l = launch(&[1], json!({"out_ptr": zeros("int32", 8)}));
+    // idx = [[0,3,2,1],[0,3,2,1]] ((3k) % 4 for k = 0..8); row 0 = [0,10,20,30], row 1 = [40,..,70]
+    assert_eq!(
+        bits(&run_clean(&src, &l), "out_ptr"),
+        vec![0, 30, 20, 10, 40, 70, 60, 50]
+    );
+}
+
+fn sorted_bits(call: &str, data: serde_json::Value, n_out: usize) -> Vec<u64> {
+    let src = kernel(
+        "x_ptr, out_ptr",
+        &format!("x = tl.load(x_ptr + tl.arange(0, 8))\ntl.store(out_ptr + tl.arange(0, {n_out}), {call})"),
+    );
+    let l = launch(
+        &[1],
+        json!({"x_ptr": buf("float32", data), "out_ptr": zeros("float32", n_out)}),
+    );
+    bits(&run_clean(&src, &l), "out_ptr")
+}
+
+#[test]
+fn sort_is_stable_with_nan_last() {
+    // x = [3, -0.0, nan, 0.0, -inf, 2, 3, 1]
+    let x = json!([3.0, -0.0, "nan", 0.0, "-inf", 2.0, 3.0, 1.0]);
+    let f = |v: f32| v.to_bits() as u64;
+    let nan = 0x7fc0_0000u64;
+    // ascending: -inf, -0.0 (index 1), 0.0 (index 3), 1, 2, 3, 3, nan
+    assert_eq!(
+        sorted_bits("tl.sort(x)", x.clone(), 8),
+        vec![
+            f(f32::NEG_INFINITY),
+            f(-0.0),
+            f(0.0),
+            f(1.0),
+            f(2.0),
+            f(3.0),
+            f(3.0),
+            nan
+        ]
+    );
+    // descending: nan, 3, 3, 2, 1, -0.0 (index 1), 0.0 (index 3), -inf
+    assert_eq!(
+        sorted_bits("tl.sort(x, descending=True)", x.clone(), 8),
+        vec![
+            nan,
+            f(3.0),
+            f(3.0),
+            f(2.0),
+            f(1.0),
+            f(-0.0),
+            f(0.0),
+            f(f32::NEG_INFINITY)
+        ]
+    );
+    // topk: the first k of the descending order
+    assert_eq!(
+        sorted_bits("tl.topk(x, 2, descending=True)", x, 2),
+        vec![nan, f(3.0)]
+    );
+}
+
+#[test]
+fn sort_works_row_by_row() {
+    // rows of x = (7 * k) % 8 reshaped (2, 4): [[0,7,6,5],[4,3,2,1]]
+    let got = out_i32(
+        "x = tl.reshape((tl.arange(0, 8) * 7) % 8, (2, 4))\ntl.store(out_ptr + tl.arange(0, 8), tl.ravel(tl.sort(x)))",
+        8,
+    );
+    assert_eq!(got, vec![0, 5, 6, 7, 1, 2, 3, 4]);
 }

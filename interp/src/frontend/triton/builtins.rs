@@ -325,6 +325,9 @@ impl Elab<'_> {
         if super::shape::NAMES.contains(&name) {
             return self.shape_builtin(name, args, kwargs, span);
         }
+        if super::index::NAMES.contains(&name) {
+            return self.index_builtin(name, args, kwargs, span);
+        }
         if super::standard::NAMES.contains(&name) {
             return self.standard_builtin(name, args, kwargs, span);
         }

@@ -9,6 +9,7 @@ mod dot;
 pub mod elab;
 pub mod heuristics;
 mod imports;
+mod index;
 mod join;
 pub mod module;
 pub mod promote;
