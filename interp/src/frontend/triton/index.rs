@@ -202,7 +202,7 @@ impl Elab<'_> {
     }
 
     /// `e`'s bit patterns (bool as 0/1 bytes).
-    fn to_bits(&self, e: Expr, what: &str, span: Span) -> DResult<Expr> {
+    fn bits_of(&self, e: Expr, what: &str, span: Span) -> DResult<Expr> {
         let d = e.ty.dtype();
         if d == DType::Bool {
             return Ok(self.cast(e, DType::U8, CONVERT));
@@ -212,7 +212,7 @@ impl Elab<'_> {
     }
 
     /// Bit patterns back to values of `d`.
-    fn from_bits(&self, e: Expr, d: DType, span: Span) -> Expr {
+    fn values_of_bits(&self, e: Expr, d: DType, span: Span) -> Expr {
         if d == DType::Bool {
             let zero = self.broadcast_to(konst(DType::U8, 0, span), &e.ty.shape, span);
             return match zero {
@@ -260,7 +260,7 @@ impl Elab<'_> {
         // [.., m, n, ..]: output position i along a, source position j along a+1
         let mut shape = index.ty.shape.clone();
         shape.insert(a + 1, n);
-        let bits = self.to_bits(src, "tl.gather", span)?;
+        let bits = self.bits_of(src, "tl.gather", span)?;
         let bits = self.spread(bits, a, &shape, span)?;
         let idx = self.cast(index, DType::I64, CONVERT);
         let idx = self.spread(idx, a + 1, &shape, span)?;
@@ -270,7 +270,7 @@ impl Elab<'_> {
         let zero = self.broadcast_to(konst(bits.ty.dtype(), 0, span), &shape, span)?;
         let picked = select(hit, bits, zero, span);
         let out = self.reduce_axis(picked, a + 1, Combiner::Xor, span);
-        Ok(self.from_bits(out, d, span))
+        Ok(self.values_of_bits(out, d, span))
     }
 
     /// `a` ordered before `b` by value: `<` with NaN after every number.
@@ -341,11 +341,11 @@ impl Elab<'_> {
         let r = self.iota_along(k, rank, &place, span)?;
         let at = self.spread(rank_of, rank, &place, span)?;
         let hit = bin(BinOp::Eq, at, r, span);
-        let bits = self.to_bits(x, "tl.sort", span)?;
+        let bits = self.bits_of(x, "tl.sort", span)?;
         let bits = self.spread(bits, rank, &place, span)?;
         let zero = self.broadcast_to(konst(bits.ty.dtype(), 0, span), &place, span)?;
         let picked = select(hit, bits, zero, span);
         let out = self.reduce_axis(picked, rank - 1, Combiner::Xor, span);
-        Ok(self.from_bits(out, d, span))
+        Ok(self.values_of_bits(out, d, span))
     }
 }
