@@ -564,6 +564,7 @@ template <int D> KSEM_FN ku64 ksem_math(int f, ku64 a) {
     case KSEM_MATH_ATANH: r = atanh(x); break;
     case KSEM_MATH_EXPM1: r = expm1(x); break;
     case KSEM_MATH_LOG10: r = log10(x); break;
+    case KSEM_MATH_CBRT: r = cbrt(x); break;
     default: r = log1p(x); break;
   }
   if constexpr (D == KF64) return ksem_f64_result(r, a);

@@ -810,6 +810,7 @@ fn math(f: MathFn, d: DType, a: u64) -> u64 {
         MathFn::Expm1 => x.exp_m1(),
         MathFn::Log10 => x.log10(),
         MathFn::Log1p => x.ln_1p(),
+        MathFn::Cbrt => x.cbrt(),
         MathFn::Abs => unreachable!(),
     };
     if d == DType::F64 {

@@ -180,11 +180,13 @@ pub enum MathFn {
     Expm1,
     Log10,
     Log1p,
+    /// The cube root.
+    Cbrt,
 }
 
 impl MathFn {
     /// Every math function.
-    pub const ALL: [MathFn; 27] = [
+    pub const ALL: [MathFn; 28] = [
         MathFn::Exp,
         MathFn::Exp2,
         MathFn::Log,
@@ -212,6 +214,7 @@ impl MathFn {
         MathFn::Expm1,
         MathFn::Log10,
         MathFn::Log1p,
+        MathFn::Cbrt,
     ];
 
     /// Whether the result is an approximation on the GPU (compared within a ULP bound).
@@ -251,6 +254,7 @@ impl MathFn {
             MathFn::Expm1 => "expm1",
             MathFn::Log10 => "log10",
             MathFn::Log1p => "log1p",
+            MathFn::Cbrt => "cbrt",
         }
     }
 }

@@ -26,6 +26,8 @@ const DIALECT: &str = "CUDA Python";
 
 use types::INT_DIV;
 
+mod intrinsics;
+
 /// An array: a pointer to element 0 and a static row-major shape.
 #[derive(Clone, Debug)]
 struct ArrayVal {
@@ -1106,6 +1108,9 @@ impl<'m> Elab<'m> {
         let Some(rest) = full.strip_prefix("numba.cuda.") else {
             return Ok(None);
         };
+        if let Some(v) = self.lane_value(rest, span) {
+            return Ok(Some(v));
+        }
         let Some((what, dim)) = rest.split_once('.') else {
             return Ok(None);
         };
@@ -1851,7 +1856,10 @@ impl<'m> Elab<'m> {
             }
             "shared.array" | "local.array" => self.alloc(f, c, span),
             _ if f.starts_with("atomic.") => self.atomic(&f["atomic.".len()..], c, span),
-            _ => py::unsupported(span, &format!("cuda.{f}"), DIALECT, "the supported intrinsics are threadIdx, blockIdx, blockDim, gridDim, grid, gridsize, syncthreads, shared.array, local.array and atomic.*"),
+            _ => match self.more_intrinsics(f, c, span)? {
+                Some(v) => Ok(v),
+                None => py::unsupported(span, &format!("cuda.{f}"), DIALECT, "the supported intrinsics are threadIdx, blockIdx, blockDim, gridDim, laneid, warpsize, grid, gridsize, syncthreads, syncthreads_count/and/or, threadfence*, shared.array, local.array, atomic.*, popc, clz, ffs, brev, fma and cbrt"),
+            },
         }
     }
 
@@ -2092,6 +2100,7 @@ impl<'m> Elab<'m> {
             "sqrt" => Some(MathFn::Sqrt),
             "erf" => Some(MathFn::Erf),
             "fabs" => Some(MathFn::Abs),
+            "exp2" => Some(MathFn::Exp2),
             _ => None,
         };
         let fl = types::math_type;
