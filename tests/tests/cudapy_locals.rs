@@ -1,0 +1,60 @@
+//! CUDA Python tuple locals: a tuple bound to a name is a set of runtime
+//! variables (numba-cuda's tuple locals), so rebinding it inside a branch or
+//! a loop changes it only where that code runs. Before the fix, a rebinding
+//! inside a branch whose condition was false took effect anyway (numba-cuda's
+//! test_atomics 2-D helpers landed every atomic on [0, 0]).
+
+use ksem_interp::launch::parse_launch;
+use ksem_tests::*;
+use serde_json::json;
+
+fn kern(body: &str) -> String {
+    format!(
+        "from numba import cuda\n\n@cuda.jit\ndef kern(out):\n{}\n",
+        indent(body)
+    )
+}
+
+/// out[tx, ty] of a 2 x 3 block.
+fn run_2x3(body: &str) -> Vec<u64> {
+    let l = parse_launch(
+        &json!({"grid": [1], "block": [2, 3],
+                "args": {"out": {"buffer": {"dtype": "int64", "len": 6, "shape": [2, 3]}}}})
+        .to_string(),
+    )
+    .unwrap();
+    bits(&run_clean(&kern(body), &l), "out")
+}
+
+#[test]
+fn a_tuple_rebound_in_a_branch_not_taken_keeps_its_value() {
+    // tx > 100 never holds: t stays (tx, ty) and out[tx, ty] = 10 tx + ty
+    let got = run_2x3(
+        "tx = cuda.threadIdx.x\nty = cuda.threadIdx.y\nt = (tx, ty)\nif tx > 100:\n    t = (ty, tx)\nout[tx, ty] = t[0] * 10 + t[1]",
+    );
+    assert_eq!(got, vec![0, 1, 2, 10, 11, 12]);
+    // the new tuple reading the old one
+    let got = run_2x3(
+        "tx = cuda.threadIdx.x\nty = cuda.threadIdx.y\nt = (tx, ty)\nif tx > 100:\n    t = (t[1], t[0])\nout[tx, ty] = t[0] * 10 + t[1]",
+    );
+    assert_eq!(got, vec![0, 1, 2, 10, 11, 12]);
+}
+
+#[test]
+fn a_tuple_rebound_in_a_branch_taken_by_some_threads() {
+    // tx == 1 swaps: out[1, ty] = 10 ty + 1
+    let got = run_2x3(
+        "tx = cuda.threadIdx.x\nty = cuda.threadIdx.y\nt = (tx, ty)\nif tx == 1:\n    t = (ty, tx)\nout[tx, ty] = t[0] * 10 + t[1]",
+    );
+    assert_eq!(got, vec![0, 1, 2, 1, 11, 21]);
+}
+
+#[test]
+fn a_tuple_updated_in_a_loop_evaluates_the_whole_right_side_first() {
+    // (a, b) = (b, a + b) from (0, 1), ty + 2 times: fib(ty + 2), fib(ty + 3)
+    // ty = 0: (1, 2) -> 12; ty = 1: (2, 3) -> 23; ty = 2: (3, 5) -> 35
+    let got = run_2x3(
+        "tx = cuda.threadIdx.x\nty = cuda.threadIdx.y\nt = (0, 1)\nfor i in range(ty + 2):\n    t = (t[1], t[0] + t[1])\nout[tx, ty] = t[0] * 10 + t[1]",
+    );
+    assert_eq!(got, vec![12, 23, 35, 12, 23, 35]);
+}
