@@ -136,3 +136,37 @@ fn laneid_warpsize_and_fences() {
     let want: Vec<u64> = (0..40u64).map(|t| (t % 32) * 100 + 32).collect();
     assert_eq!(out_bits(&src, &l), want);
 }
+
+#[test]
+fn round_is_ties_to_even_and_round_to_digits_follows_numba() {
+    // numba-cuda's test_round_f8 values; Python's round gives the same
+    // (ties to even): -3, -2, -2, -2, 2, 2, 2, 3
+    let src = kern("x, out", "i = cuda.grid(1)\nout[i] = round(x[i])");
+    let l = simt(
+        8,
+        json!({"x": buf("float64", json!([-3.0, -2.5, -2.25, -1.5, 1.5, 2.25, 2.5, 2.75])),
+               "out": zeros("int64", 8)}),
+    );
+    let want: Vec<u64> = [-3i64, -2, -2, -2, 2, 2, 2, 3]
+        .iter()
+        .map(|&v| v as u64)
+        .collect();
+    assert_eq!(out_bits(&src, &l), want);
+    // round(x, n) by numba's algorithm (CPython's *fallback* double_round):
+    // 2.675 * 100 rounds to 267.5 in float64, a tie: 2 * round(133.75) = 268
+    // -> 2.68 (CPython's own correctly rounded round() gives 2.67); 1234.5 / 10 = 123.45 -> 123 -> 1230.0; 0.125 * 100 =
+    // 12.5, a tie: 2 * round(6.25) = 12 -> 0.12; 0.375 -> 37.5 -> 2 *
+    // round(18.75) = 38 -> 0.38
+    let src = kern("x, n, out", "i = cuda.grid(1)\nout[i] = round(x[i], n[i])");
+    let l = simt(
+        4,
+        json!({"x": buf("float64", json!([2.675, 1234.5, 0.125, 0.375])),
+               "n": buf("int32", json!([2, -1, 2, 2])),
+               "out": zeros("float64", 4)}),
+    );
+    let want: Vec<u64> = [2.68f64, 1230.0, 0.12, 0.38]
+        .iter()
+        .map(|v| v.to_bits())
+        .collect();
+    assert_eq!(out_bits(&src, &l), want);
+}

@@ -58,3 +58,18 @@ fn a_tuple_updated_in_a_loop_evaluates_the_whole_right_side_first() {
     );
     assert_eq!(got, vec![12, 23, 35, 12, 23, 35]);
 }
+
+#[test]
+fn a_constant_passed_to_a_device_function_can_size_its_arrays() {
+    // numba-cuda's test_atomics helpers: cuda.shared.array(n, dt) and
+    // (4, 8)-shaped arrays inside a device function, n, dt and the shape
+    // passed in as constants; 32 threads add 1 at tid % 4: sm[0..4] = 8
+    let src = "from numba import cuda, uint32\n\n@cuda.jit(device=True)\ndef helper(ary, n, dt, shape, op):\n    tid = cuda.threadIdx.x\n    sm = cuda.shared.array(n, dt)\n    sm2 = cuda.shared.array(shape, dt)\n    sm[tid] = 0\n    cuda.syncthreads()\n    op(sm, tid % 4, 1)\n    cuda.syncthreads()\n    ary[tid] = sm[tid] + shape[1]\n\n@cuda.jit\ndef kern(ary):\n    helper(ary, 32, uint32, (4, 8), cuda.atomic.add)\n";
+    let l = parse_launch(
+        &json!({"grid": [1], "block": [32], "args": {"ary": {"buffer": {"dtype": "uint32", "len": 32}}}})
+            .to_string(),
+    )
+    .unwrap();
+    let want: Vec<u64> = (0..32).map(|t| if t < 4 { 16 } else { 8 }).collect();
+    assert_eq!(bits(&run_clean(src, &l), "ary"), want);
+}

@@ -24,6 +24,37 @@ use std::collections::HashMap;
 
 const DIALECT: &str = "CUDA Python";
 
+/// Whether any statement of `body` (nested blocks included) assigns `name`
+/// (an assignment, augmented assignment, `for` target or `with … as`).
+fn assigns_name(body: &[ast::Stmt], name: &str) -> bool {
+    fn binds(t: &ast::Expr, name: &str) -> bool {
+        match t {
+            ast::Expr::Name(n) => n.id.as_str() == name,
+            ast::Expr::Tuple(t) => t.elts.iter().any(|e| binds(e, name)),
+            ast::Expr::List(t) => t.elts.iter().any(|e| binds(e, name)),
+            ast::Expr::Starred(s) => binds(&s.value, name),
+            _ => false,
+        }
+    }
+    body.iter().any(|s| match s {
+        ast::Stmt::Assign(a) => a.targets.iter().any(|t| binds(t, name)),
+        ast::Stmt::AugAssign(a) => binds(&a.target, name),
+        ast::Stmt::AnnAssign(a) => binds(&a.target, name),
+        ast::Stmt::For(f) => {
+            binds(&f.target, name) || assigns_name(&f.body, name) || assigns_name(&f.orelse, name)
+        }
+        ast::Stmt::While(w) => assigns_name(&w.body, name) || assigns_name(&w.orelse, name),
+        ast::Stmt::If(i) => assigns_name(&i.body, name) || assigns_name(&i.orelse, name),
+        ast::Stmt::With(w) => {
+            w.items
+                .iter()
+                .any(|it| it.optional_vars.as_deref().is_some_and(|v| binds(v, name)))
+                || assigns_name(&w.body, name)
+        }
+        _ => false,
+    })
+}
+
 /// Whether `v` is a number or a tuple (of tuples) of numbers.
 fn is_number_tree(v: &Val) -> bool {
     match v {
@@ -1096,7 +1127,8 @@ impl<'m> Elab<'m> {
             "bool" => "bool",
             "len" => "len",
             "print" => "print",
-            "round" | "divmod" | "pow" | "sum" | "list" | "tuple" | "enumerate" | "zip" | "str"
+            "round" => "round",
+            "divmod" | "pow" | "sum" | "list" | "tuple" | "enumerate" | "zip" | "str"
             | "complex" => {
                 return py::unsupported(
                     span,
@@ -1864,6 +1896,7 @@ impl<'m> Elab<'m> {
                 });
                 Ok(Val::None)
             }
+            "round" => self.round_builtin(c, span),
             _ => unreachable!("lookup only makes known builtins"),
         }
     }
@@ -2256,6 +2289,13 @@ impl<'m> Elab<'m> {
                         Some(SigType::Array(..)) => return err(span, format!("`{pname}` of `{name}` is an array in the signature, but a number is passed")),
                         _ => e,
                     };
+                    // a constant argument stays a constant where the function
+                    // never assigns the parameter (numba types it as a
+                    // literal: `cuda.shared.array(n, …)` with n passed in)
+                    if matches!(e.kind, ExprKind::Const(_)) && !assigns_name(&def.body, pname) {
+                        env.insert(pname.clone(), Val::Num(e));
+                        continue;
+                    }
                     let v = self.new_var(pname, e.ty.clone());
                     self.emit(Stmt::Let(v, e));
                     env.insert(pname.clone(), Val::Num(self.var_expr(v, *pspan)));

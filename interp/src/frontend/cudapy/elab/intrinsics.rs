@@ -23,7 +23,14 @@
 //!   memory fences; ksem's memory model (sequentially consistent accesses,
 //!   races reported) gives them nothing to do;
 //! - `cuda.laneid` (the thread's linear index in its block mod 32) and
-//!   `cuda.warpsize` (32), int32.
+//!   `cuda.warpsize` (32), int32;
+//! - `round(x)` of a float: the nearest integer, ties to even, as int64
+//!   (`__nv_llrint` of `x` widened to float64; a value int64 cannot hold is
+//!   a float -> int conversion out of range); `round(x, n)`: numba-cuda's
+//!   `round_ndigits` (CPython's fallback `double_round`): `y = x * 10**n`
+//!   (`x / 10**-n` for n < 0) in float64, `z = round(y)`, ties by
+//!   `2 * round(y / 2)`, back by the same powers, in `x`'s float dtype; x
+//!   itself where it is inf or NaN or `y` overflows.
 
 use super::*;
 
@@ -112,6 +119,155 @@ impl Elab<'_> {
             }
             _ => return Ok(None),
         }))
+    }
+
+    /// The builtin `round(x)` / `round(x, ndigits)`.
+    pub(super) fn round_builtin(&mut self, c: &ast::ExprCall, span: Span) -> DResult<Val> {
+        let n = c.args.len();
+        if !(1..=2).contains(&n) || !c.keywords.is_empty() {
+            return err(span, "round() takes a number and optionally ndigits");
+        }
+        let args = self.num_args(c, n, "round", span)?;
+        let x = args[0].clone();
+        let d = dtype_of(&x);
+        if !d.is_float() {
+            // numba: round of an integer is the integer
+            return Ok(Val::Num(if n == 1 { x } else { convert(x, d) }));
+        }
+        if n == 1 {
+            let x = self.temp(convert(x, DType::F64));
+            let r = self.round_half_even(x, span);
+            return Ok(Val::Num(convert(r, DType::I64)));
+        }
+        let nd = convert(args[1].clone(), DType::I64);
+        let nd = self.temp(nd);
+        let xd = self.temp(convert(x.clone(), DType::F64));
+        let f = |v: f64| float_const(DType::F64, v, span);
+        let i = |v: i128| int_const(DType::I64, v, span);
+        let nonneg = self.temp(bin(BinOp::Ge, nd.clone(), i(0), span));
+        // pow1 = 10.0 ** (n - 22) and pow2 = 1e22 for n > 22, else 10.0 ** n
+        // and 1.0; for n < 0, pow1 = 10.0 ** -n
+        let big = bin(BinOp::Gt, nd.clone(), i(22), span);
+        let e1 = select(
+            nonneg.clone(),
+            select(
+                big.clone(),
+                bin(BinOp::Sub, nd.clone(), i(22), span),
+                nd.clone(),
+                span,
+            ),
+            bin(BinOp::Sub, i(0), nd.clone(), span),
+            span,
+        );
+        let pow1 = self.temp(bin(BinOp::Pow, f(10.0), convert(e1, DType::F64), span));
+        let pow2 = self.temp(select(big, f(1e22), f(1.0), span));
+        let y = select(
+            nonneg.clone(),
+            bin(
+                BinOp::Mul,
+                bin(BinOp::Mul, xd.clone(), pow1.clone(), span),
+                pow2.clone(),
+                span,
+            ),
+            bin(BinOp::FDiv, xd.clone(), pow1.clone(), span),
+            span,
+        );
+        let y = self.temp(y);
+        // z = round(y) through int64, as numba's `round(y)` types it; a y
+        // beyond int64 only arises with x inf/nan or y inf, which return x
+        let special = bin(
+            BinOp::LogicalOr,
+            bin(BinOp::Ne, xd.clone(), xd.clone(), span),
+            bin(
+                BinOp::LogicalOr,
+                bin(
+                    BinOp::Eq,
+                    unary(UnOp::Math(MathFn::Abs), xd.clone(), span),
+                    f(f64::INFINITY),
+                    span,
+                ),
+                bin(
+                    BinOp::LogicalAnd,
+                    nonneg.clone(),
+                    bin(
+                        BinOp::Eq,
+                        unary(UnOp::Math(MathFn::Abs), y.clone(), span),
+                        f(f64::INFINITY),
+                        span,
+                    ),
+                    span,
+                ),
+                span,
+            ),
+            span,
+        );
+        let special = self.temp(special);
+        let safe_y = self.temp(select(special.clone(), f(0.0), y.clone(), span));
+        let z = self.round_half_even(safe_y.clone(), span);
+        let z = self.temp(convert(convert(z, DType::I64), DType::F64));
+        let half = bin(
+            BinOp::Eq,
+            unary(
+                UnOp::Math(MathFn::Abs),
+                bin(BinOp::Sub, safe_y.clone(), z.clone(), span),
+                span,
+            ),
+            f(0.5),
+            span,
+        );
+        let halved = self.round_half_even(bin(BinOp::FDiv, safe_y, f(2.0), span), span);
+        let halved = convert(convert(halved, DType::I64), DType::F64);
+        let z = select(half, bin(BinOp::Mul, f(2.0), halved, span), z, span);
+        let z = self.temp(z);
+        let back = select(
+            nonneg,
+            bin(
+                BinOp::FDiv,
+                bin(BinOp::FDiv, z.clone(), pow2, span),
+                pow1.clone(),
+                span,
+            ),
+            bin(BinOp::Mul, z, pow1, span),
+            span,
+        );
+        let r = select(special, xd, back, span);
+        Ok(Val::Num(convert(r, d)))
+    }
+
+    /// The float64 `x` rounded to the nearest integral value, ties to even
+    /// (`rint`): floor, then up where the rest is above one half, or is one
+    /// half and the floor is odd (x - floor(x) is exact for every double).
+    fn round_half_even(&mut self, x: Expr, span: Span) -> Expr {
+        let f = |v: f64| float_const(DType::F64, v, span);
+        let x = self.temp(x);
+        let fl = self.temp(unary(UnOp::Math(MathFn::Floor), x.clone(), span));
+        let rest = self.temp(bin(BinOp::Sub, x.clone(), fl.clone(), span));
+        let odd = bin(
+            BinOp::Ne,
+            bin(BinOp::FRem, fl.clone(), f(2.0), span),
+            f(0.0),
+            span,
+        );
+        let up = bin(
+            BinOp::LogicalOr,
+            bin(BinOp::Gt, rest.clone(), f(0.5), span),
+            bin(
+                BinOp::LogicalAnd,
+                bin(BinOp::Eq, rest, f(0.5), span),
+                odd,
+                span,
+            ),
+            span,
+        );
+        // inf and nan pass through floor unchanged
+        let finite = bin(BinOp::Eq, bin(BinOp::Sub, x.clone(), x, span), f(0.0), span);
+        let stepped = select(
+            up,
+            bin(BinOp::Add, fl.clone(), f(1.0), span),
+            fl.clone(),
+            span,
+        );
+        select(finite, stepped, fl, span)
     }
 
     /// `cuda.laneid` and `cuda.warpsize`; `None` for other names.
