@@ -55,25 +55,6 @@ fn assigns_name(body: &[ast::Stmt], name: &str) -> bool {
     })
 }
 
-/// Whether `v` is a number or a tuple (of tuples) of numbers.
-fn is_number_tree(v: &Val) -> bool {
-    match v {
-        Val::Num(_) => true,
-        Val::Tuple(items) => items.iter().all(is_number_tree),
-        _ => false,
-    }
-}
-
-/// Whether two tuples (of tuples) have the same arity at every level.
-fn same_tuple_shape(a: &Val, b: &Val) -> bool {
-    match (a, b) {
-        (Val::Tuple(x), Val::Tuple(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_tuple_shape(p, q))
-        }
-        (Val::Tuple(_), _) | (_, Val::Tuple(_)) => false,
-        _ => true,
-    }
-}
 
 use types::INT_DIV;
 
@@ -588,23 +569,6 @@ impl<'m> Elab<'m> {
                 Ok(())
             }
             Val::None => err(span, "`None` cannot be assigned in the no-Python mode"),
-            Val::Tuple(items) if items.iter().all(is_number_tree) => {
-                // each number of the tuple lives in a variable of its own,
-                // so a rebinding inside a branch or loop is a runtime
-                // assignment to the same variables (numba's tuple locals)
-                let depth = self.frame().depth;
-                let before = self.frame().env.get(name).cloned();
-                if depth > 0 {
-                    if let Some(b) = &before {
-                        if !same_tuple_shape(b, &Val::Tuple(items.clone())) {
-                            return err(span, format!("`{name}` is a tuple of another shape before this loop or branch; a variable keeps its type there"));
-                        }
-                    }
-                }
-                let t = self.bind_tuple_slots(name, items, span)?;
-                self.frame().env.insert(name.to_string(), t);
-                Ok(())
-            }
             other => {
                 let depth = self.frame().depth;
                 if depth > 0 && matches!(self.frame().env.get(name), Some(Val::Num(_))) {
@@ -630,27 +594,6 @@ impl<'m> Elab<'m> {
     /// The variable that an assignment of a `d` value to `name` writes: the
     /// existing one if it has type `d` or the assignment is inside a loop or
     /// branch (the value is then converted to its type), else a new one.
-    /// Binds the numbers of tuple `items` to the variables `key.0`,
-    /// `key.1`, … (nested tuples to `key.0.1` …), by the typing rule of
-    /// [`Elab::slot_for`]; the tuple of those variables.
-    fn bind_tuple_slots(&mut self, key: &str, items: Vec<Val>, span: Span) -> DResult<Val> {
-        let mut out = Vec::new();
-        for (k, it) in items.into_iter().enumerate() {
-            let key_k = format!("{key}.{k}");
-            out.push(match it {
-                Val::Num(e) => {
-                    let id = self.slot_for(&key_k, dtype_of(&e), span)?;
-                    let d = self.vars[id].1.dtype();
-                    self.emit(Stmt::Let(id, convert(e, d)));
-                    Val::Num(self.var_expr(id, span))
-                }
-                Val::Tuple(inner) => self.bind_tuple_slots(&key_k, inner, span)?,
-                other => other,
-            });
-        }
-        Ok(Val::Tuple(out))
-    }
-
     fn slot_for(&mut self, name: &str, d: DType, span: Span) -> DResult<VarId> {
         let depth = self.frame().depth;
         match self.frame().env.get(name) {
