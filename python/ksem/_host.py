@@ -247,7 +247,12 @@ def _const(name: str, v, where: str):
         return v if not isinstance(v, float) else _const_float(v)
     if isinstance(v, np.generic):
         return _json_number(v)
-    raise KsemError(f"{where}: error: argument `{name}`: a constexpr must be a number, bool, str or None")
+    if isinstance(v, (tuple, list)):
+        # a tuple constexpr (Triton's `shape=(4, 8)`): a JSON array
+        return [_const(name, x, where) for x in v]
+    raise KsemError(
+        f"{where}: error: argument `{name}`: a constexpr must be a number, bool, str, None or a tuple of these"
+    )
 
 
 def _const_float(f: float):

@@ -152,7 +152,10 @@ def _read_func(fn, src: str | None = None) -> _Func:
         line = (def_line or 1) + (e.lineno or 1) - 1
         raise KsemError(f"{file}:{line}:{(e.offset or 0) + indent}: error: {e.msg}") from None
     params = set()
+    text_name = fn.__name__
     if tree.body and isinstance(tree.body[0], (ast.FunctionDef, ast.AsyncFunctionDef)):
+        # the name its text defines (`fn.__name__` may have been set since)
+        text_name = tree.body[0].name
         a = tree.body[0].args
         params = {p.arg for p in a.posonlyargs + a.args + a.kwonlyargs}
         # decorators of a function that kept them (Triton's `.src` starts
@@ -164,7 +167,7 @@ def _read_func(fn, src: str | None = None) -> _Func:
         if isinstance(node, ast.Name) and node.id not in params and node.id not in seen:
             seen.add(node.id)
             names.append(node.id)
-    f = _Func(text, fn.__name__, file, def_line, indent, tuple(names))
+    f = _Func(text, text_name, file, def_line, indent, tuple(names))
     if src is None:
         try:
             _FUNCS[fn] = f
@@ -344,9 +347,14 @@ class _Module:
                 self.add_func(v.py_func, name, "@cuda.jit(device=True)")
             return
         if mod.startswith("numba") and hasattr(v, "py_func"):
-            # numba's simulator kernel (`_device`) or dispatcher (`targetoptions`)
+            # numba's simulator kernel (a device function where `_device`),
+            # a CUDA dispatcher (`targetoptions["device"]`), or a CPU
+            # `@numba.jit` dispatcher, which a kernel calls as a device function
             options = getattr(v, "targetoptions", None) or {}
-            if getattr(v, "_device", False) or options.get("device"):
+            kernel = (t.__name__ == "FakeCUDAKernel" and not v._device) or (
+                "cuda" in mod and "device" in options and not options["device"]
+            )
+            if not kernel:
                 self.add_func(v.py_func, name, "@cuda.jit(device=True)")
             return
         if isinstance(v, type) and v.__module__ == "numpy":

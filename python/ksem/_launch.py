@@ -70,12 +70,10 @@ def const_value(name: str, v, where: str):
     if isinstance(v, np.generic) and not isinstance(v, np.void):
         return v.item()
     if isinstance(v, tuple):
-        raise UnsupportedSyntax(
-            f"{where}: error: argument `{name}`: a tuple passed to a tl.constexpr parameter is not supported by ksem yet"
-        )
+        return tuple(const_value(name, x, where) for x in v)
     raise KsemError(
         f"{where}: error: argument `{name}`: a {type(v).__name__} cannot be a tl.constexpr argument "
-        "(ksem takes numbers, bools, None, strings and dtypes)"
+        "(ksem takes numbers, bools, None, strings, dtypes and tuples of these)"
     )
 
 

@@ -223,7 +223,7 @@ def run_source(
     host: dict[str, HostBuffer] = {}
     constexprs = _constexpr_params(src, kernel) if dialect == "triton" and args else frozenset()
     for name, value in (args or {}).items():
-        if name in constexprs and (value is None or isinstance(value, (bool, int, float, str, np.generic))):
+        if name in constexprs and (value is None or isinstance(value, (bool, int, float, str, tuple, np.generic))):
             value = Constexpr(value)
         spec, buf = convert_arg(name, value, dialect, where)
         launch["args"][name] = spec

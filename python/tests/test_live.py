@@ -14,6 +14,7 @@ import pytest
 
 import ksem
 import ksem.triton
+import ksem._launch
 from ksem import cuda
 from ksem._kernel import live_source
 
@@ -217,16 +218,39 @@ def test_none_and_dtype_names_for_constexpr_parameters():
     np.testing.assert_array_equal(out16, x.astype(np.int32))  # truncation toward zero
 
 
-def test_tuple_constexpr_is_refused_with_a_located_message():
+@ksem.triton.jit
+def fill_shape(out_ptr, SHAPE: tl.constexpr, FILL: tl.constexpr):
+    rows = tl.arange(0, SHAPE[0])[:, None]
+    cols = tl.arange(0, SHAPE[1])[None, :]
+    tl.store(out_ptr + rows * SHAPE[1] + cols, (rows * SHAPE[1] + cols + FILL[0]).to(FILL[1]))
+
+
+def test_tuple_constexprs_with_numbers_and_dtypes():
+    out = np.zeros((2, 4), np.float32)
+    fill_shape[(1,)](out, (2, 4), (0.5, "float32"))
+    np.testing.assert_array_equal(out, np.arange(8, dtype=np.float32).reshape(2, 4) + 0.5)
+    # the same through ksem.run, as the launch JSON carries it (an array)
+    out = np.zeros((4, 2), np.float32)
+    src = TRITON_FILE + """
+@triton.jit
+def fill_shape(out_ptr, SHAPE: tl.constexpr, FILL: tl.constexpr):
+    rows = tl.arange(0, SHAPE[0])[:, None]
+    cols = tl.arange(0, SHAPE[1])[None, :]
+    tl.store(out_ptr + rows * SHAPE[1] + cols, (rows * SHAPE[1] + cols + FILL[0]).to(FILL[1]))
+"""
+    ksem.run(src, kernel="fill_shape", grid=1, args={"out_ptr": out, "SHAPE": (4, 2), "FILL": (1.0, "float32")})
+    np.testing.assert_array_equal(out, np.arange(8, dtype=np.float32).reshape(4, 2) + 1.0)
+
+
+def test_tuple_of_tensors_is_refused_with_a_located_message():
     x = np.zeros(4, np.float32)
-    with pytest.raises(ksem.UnsupportedSyntax, match="argument `DT`: a tuple"):
-        test_none_and_dtype_kernel[(1,)](x, x, (1, 2), BLOCK=4)
+    with pytest.raises(ksem.UnsupportedSyntax, match=r"test_live.py:\d+:\d+: error: argument `x_ptr`: tuple arguments"):
+        ksem._launch.run_live("triton", add_one_in_place_pair, ((x, x),), {}, (1,), None)
 
 
 @ksem.triton.jit
-def test_none_and_dtype_kernel(x_ptr, out_ptr, DT: tl.constexpr, BLOCK: tl.constexpr):
-    offs = tl.arange(0, BLOCK)
-    tl.store(out_ptr + offs, tl.load(x_ptr + offs))
+def add_one_in_place_pair(x_ptr):
+    tl.store(x_ptr[0], tl.load(x_ptr[1]) + 1)
 
 
 def test_torch_tensors_strided_float8_and_dtype_constexpr():

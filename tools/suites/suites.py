@@ -176,7 +176,8 @@ def numba_run(args) -> None:
             if not os.path.exists(xml):
                 tests[f"{m}::<module>"] = ("error", f"pytest exit {out.returncode}: no results")
                 continue
-            tests.update(_junit(xml))
+            # junit names carry no module here: prefix it (class names repeat)
+            tests.update({f"{m}::{k.lstrip('.:')}": v for k, v in _junit(xml).items()})
             lines = _ksem_line(out.stdout)
             if lines:
                 got = re.match(r"ksem: (\d+) kernel launches ran on ksem, (\d+) refused", lines[0])
@@ -184,7 +185,7 @@ def numba_run(args) -> None:
                     launched += int(got.group(1))
                     refused += int(got.group(2))
                 ksem_lines += [f"[{m}] {line}" for line in lines]
-            print(f"{m}: {dict(collections.Counter(o for k, (o, _) in tests.items() if f'.{m}.' in k))}",
+            print(f"{m}: {dict(collections.Counter(o for k, (o, _) in tests.items() if k.startswith(f'{m}::')))}",
                   file=sys.stderr)
     cmd_shown = (f"cd {folder} && NUMBA_ENABLE_CUDASIM=1 NUMBA_CUDA_TEST_BIN_DIR={folder} "
                  f"{'KSEM_INTERPRET=1 ' if args.ksem else ''}python -m pytest -c {folder}/pytest.ini {folder} "
