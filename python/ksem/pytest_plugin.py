@@ -83,6 +83,8 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
 
 
 # xdist: each worker counts its own launches; the controller adds them up
+# (an optional hook: without pytest-xdist it is never called)
+@pytest.hookimpl(optionalhook=True)
 def pytest_testnodedown(node, error):
     state = getattr(node.config, "_ksem_session", None)
     out = getattr(node, "workeroutput", None) or {}
