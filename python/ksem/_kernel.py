@@ -347,15 +347,11 @@ class _Module:
                 self.add_func(v.py_func, name, "@cuda.jit(device=True)")
             return
         if mod.startswith("numba") and hasattr(v, "py_func"):
-            # numba's simulator kernel (a device function where `_device`),
-            # a CUDA dispatcher (`targetoptions["device"]`), or a CPU
-            # `@numba.jit` dispatcher, which a kernel calls as a device function
-            options = getattr(v, "targetoptions", None) or {}
-            kernel = (t.__name__ == "FakeCUDAKernel" and not v._device) or (
-                "cuda" in mod and "device" in options and not options["device"]
-            )
-            if not kernel:
-                self.add_func(v.py_func, name, "@cuda.jit(device=True)")
+            # a numba dispatcher a kernel calls (a `cuda.jit` device function,
+            # a `cuda.jit` function without device=True, which numba-cuda
+            # compiles as a device function when a kernel calls it, or a CPU
+            # `@numba.jit` function): a device function
+            self.add_func(v.py_func, name, "@cuda.jit(device=True)")
             return
         if isinstance(v, type) and v.__module__ == "numpy":
             self.bind(name, v, f"from numpy import {v.__name__} as {name}")

@@ -212,8 +212,10 @@ class Session:
         def call(self, *args):
             if self._device:
                 return original(self, *args)
-            return session.launch("cudapy", self, args, {}, self.grid_dim, self.block_dim, errors,
-                                  shared=self.dynshared_size)
+            # the simulator's own check of the launch configuration first
+            # (an unconfigured kernel is the anchor's ValueError)
+            grid, block = simkernel.normalize_kernel_dimensions(self.grid_dim, self.block_dim)
+            return session.launch("cudapy", self, args, {}, grid, block, errors, shared=self.dynshared_size)
 
         self._set(simkernel.FakeCUDAKernel, "__call__", call)
 

@@ -14,8 +14,9 @@ anchor's interpreter or under ksem's pytest plugin, with per-test outcomes.
     # per module, NUMBA_ENABLE_CUDASIM=1 always
     python tools/suites/suites.py numba-run --modules M1,M2,… --out RESULT.json [--ksem]
 
-    # compare two runs test by test
-    python tools/suites/suites.py compare ANCHOR.json KSEM.json
+    # compare two runs test by test (report: the same as markdown tables)
+    python tools/suites/suites.py compare ANCHOR.json KSEM.json [--list]
+    python tools/suites/suites.py report ANCHOR.json KSEM.json
 
 `--python` picks the interpreter that has torch/triton/numba and ksem
 installed (default: this one); `--suites` the folder holding the suites'
@@ -212,13 +213,42 @@ def compare(args) -> None:
 
 
 def _cause(msg: str) -> str:
-    """A failure message with its specifics (paths, numbers, names in
-    backquotes) blanked, so that failures of one cause collapse."""
-    m = re.sub(r"^[^ ]*?:\d+:\d+: ", "", msg)
-    m = re.sub(r"`[^`]*`", "`…`", m)
+    """A failure message with its specifics (the location, the exception's
+    module path, numbers, quoted values) blanked, so that failures of one
+    cause collapse; names in backquotes (the builtin or intrinsic) are kept."""
+    m = re.sub(r"^ksem\.pytest_plugin\.", "", msg)
+    m = re.sub(r"(Ksem\w+Error: )?(\S*?):\d+:\d+: ", r"\1", m)
     m = re.sub(r"'[^']*'", "'…'", m)
+    m = re.sub(r"\bargument `[^`]*`", "argument `…`", m)
     m = re.sub(r"\d+", "N", m)
-    return m[:160]
+    return m[:150]
+
+
+def report(args) -> None:
+    """Markdown: the counts side by side, then the tests the anchor passes
+    and ksem does not, grouped by cause (most first)."""
+    a, b = (json.load(open(p)) for p in (args.anchor, args.ksem_result))
+    keys = sorted(set(a["counts"]) | set(b["counts"]))
+    print("| | " + " | ".join(keys) + " | seconds |")
+    print("| --- | " + " | ".join("---" for _ in keys) + " | --- |")
+    for name, r in (("anchor", a), ("ksem", b)):
+        print(f"| {name} | " + " | ".join(str(r["counts"].get(k, 0)) for k in keys) + f" | {r['seconds']} |")
+    print()
+    lost = [(k, b["tests"].get(k, ["missing", ""])) for k, (o, _) in a["tests"].items()
+            if o == "passed" and b["tests"].get(k, ["missing"])[0] != "passed"]
+    causes = collections.defaultdict(list)
+    for k, (o, msg) in lost:
+        causes[_cause(msg) if o in ("failed", "error") else o].append(k)
+    print(f"{len(lost)} tests pass under the anchor and not under ksem:")
+    print()
+    print("| tests | cause (ksem's message, specifics blanked) | e.g. |")
+    print("| ---: | --- | --- |")
+    for c, ks in sorted(causes.items(), key=lambda kv: -len(kv[1]))[: args.top]:
+        c = c.replace("|", "\\|")
+        print(f"| {len(ks)} | {c} | `{ks[0].split('::')[-1][:60]}` |")
+    rest = sorted(causes.items(), key=lambda kv: -len(kv[1]))[args.top:]
+    if rest:
+        print(f"| {sum(len(v) for _, v in rest)} | {len(rest)} other causes | |")
 
 
 def main() -> None:
@@ -250,6 +280,11 @@ def main() -> None:
     c.add_argument("--top", type=int, default=25)
     c.add_argument("--list", action="store_true")
     c.set_defaults(func=compare)
+    rp = sub.add_parser("report")
+    rp.add_argument("anchor")
+    rp.add_argument("ksem_result")
+    rp.add_argument("--top", type=int, default=30)
+    rp.set_defaults(func=report)
     args = p.parse_args()
     args.func(args)
 
