@@ -883,7 +883,11 @@ def _constexpr_value(name, v):
             return v
         import triton.language as tl
         return {"bool": tl.int1, "float8e4nv": tl.float8e4nv, "float8e5": tl.float8e5}.get(d, getattr(tl, d, None))
-    raise InputError(f"{name}: constexpr must be a number, bool or dtype name")
+    if isinstance(v, list):  # a JSON array: a tuple constexpr, as ksem reads it
+        return tuple(_constexpr_value(name, x) for x in v)
+    if v is None:
+        return None
+    raise InputError(f"{name}: constexpr must be a number, bool, dtype name, None or an array of these")
 
 
 def default_device():

@@ -95,17 +95,52 @@ class HostBuffer:
         return {"buffer": b}
 
 
-def _torch_array(t) -> tuple[np.ndarray, str | None]:
+def _torch_array(t, dialect: str = "") -> tuple[np.ndarray, str | None]:
     """A CPU tensor's memory as a numpy array (shared, so writes land in
-    the tensor); bfloat16 is seen through int16 and named explicitly."""
+    the tensor); bfloat16 and float8 are seen through integers of their
+    width and named explicitly. For Triton, whose kernels take a pointer
+    and compute addresses from strides themselves, the array is the
+    tensor's storage from its first element to its last (a 0-d tensor is a
+    pointer to one element), never a copy in logical order."""
     import torch
 
     if t.device.type != "cpu":
         raise KsemError(f"tensor on {t.device}: ksem runs on the CPU; pass a CPU tensor")
     t = t.detach()
-    if t.dtype == torch.bfloat16:
-        return t.view(torch.int16).numpy(), "bfloat16"
+    if dialect == "triton":
+        t = t.as_strided((_span(tuple(t.shape), tuple(t.stride())),), (1,))
+    named = {
+        torch.bfloat16: (torch.int16, "bfloat16"),
+        getattr(torch, "float8_e4m3fn", None): (torch.uint8, "float8e4nv"),
+        getattr(torch, "float8_e5m2", None): (torch.uint8, "float8e5"),
+    }.get(t.dtype)
+    if named is not None:
+        return t.view(named[0]).numpy(), named[1]
     return t.numpy(), None
+
+
+def _span(shape: tuple, strides: tuple) -> int:
+    """Elements from an array's first element to its last, inclusive, in
+    storage order (strides in elements, all ≥ 0); 0 for an empty array."""
+    if any(d == 0 for d in shape):
+        return 0
+    return 1 + sum((d - 1) * s for d, s in zip(shape, strides))
+
+
+def _numpy_storage(a: np.ndarray, name: str, where: str) -> np.ndarray:
+    """A numpy array as a Triton pointer sees it: its storage from its first
+    element to its last (a view, so writes land in the array)."""
+    if a.ndim == 1 and a.strides[0] == a.itemsize or a.size == 0:
+        return a.reshape(-1) if a.ndim != 1 else a
+    if a.ndim == 0:
+        return a.reshape(1)
+    if any(s < 0 or s % a.itemsize for s in a.strides):
+        raise KsemError(
+            f"{where}: error: argument `{name}`: an array with negative or unaligned strides "
+            f"{a.strides} cannot be passed as a pointer"
+        )
+    n = _span(a.shape, tuple(s // a.itemsize for s in a.strides))
+    return np.lib.stride_tricks.as_strided(a, shape=(n,), strides=(a.itemsize,))
 
 
 def _is_torch_tensor(v) -> bool:
@@ -161,9 +196,9 @@ def convert_arg(name: str, value, dialect: str, where: str):
         return _bits_buffer(name, value, where)
     array, dtype = None, None
     if isinstance(value, np.ndarray):
-        array = value
+        array = _numpy_storage(value, name, where) if dialect == "triton" else value
     elif _is_torch_tensor(value):
-        array, dtype = _torch_array(value)
+        array, dtype = _torch_array(value, dialect)
     if array is not None:
         if array.ndim == 0:
             return _numpy_scalar(name, array[()], where), None
@@ -174,7 +209,7 @@ def convert_arg(name: str, value, dialect: str, where: str):
                 f"supported (ksem runs {', '.join(sorted(set(_NUMPY_DTYPES)))}; "
                 "use ksem.Bits for raw bit patterns)"
             )
-        buf = HostBuffer(array, dtype, np.ascontiguousarray(array).tobytes())
+        buf = HostBuffer(array, dtype, _stored_bytes(array, dtype))
         return buf.spec(), buf
     if isinstance(value, np.generic):
         return _numpy_scalar(name, value, where), None
@@ -190,6 +225,16 @@ def convert_arg(name: str, value, dialect: str, where: str):
     )
 
 
+def _stored_bytes(array: np.ndarray, dtype: str) -> bytes:
+    """An array's elements as ksem reads them. A bool byte other than 0 or 1
+    (memory of ``torch.empty``/``np.empty`` nobody wrote as bool) reads as
+    true, as a GPU's ``!= 0`` test of the byte does."""
+    a = np.ascontiguousarray(array)
+    if dtype == "bool":
+        a = (a.view(np.uint8) != 0).view(np.uint8)
+    return a.tobytes()
+
+
 def _numpy_scalar(name: str, v: np.generic, where: str) -> dict:
     dtype = _NUMPY_DTYPES.get(v.dtype.name)
     if dtype is None or dtype in ("bfloat16", "float8e4nv", "float8e5"):
@@ -202,7 +247,12 @@ def _const(name: str, v, where: str):
         return v if not isinstance(v, float) else _const_float(v)
     if isinstance(v, np.generic):
         return _json_number(v)
-    raise KsemError(f"{where}: error: argument `{name}`: a constexpr must be a number, bool, str or None")
+    if isinstance(v, (tuple, list)):
+        # a tuple constexpr (Triton's `shape=(4, 8)`): a JSON array
+        return [_const(name, x, where) for x in v]
+    raise KsemError(
+        f"{where}: error: argument `{name}`: a constexpr must be a number, bool, str, None or a tuple of these"
+    )
 
 
 def _const_float(f: float):

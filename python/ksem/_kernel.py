@@ -1,31 +1,58 @@
-"""A Python kernel function's source as ksem reads it: the whole file it is
-defined in (helpers and module constants included) under its real name, so
-that diagnostics point into the user's file."""
+"""A Python kernel function's source as ksem reads it.
+
+Two ways:
+
+- :func:`kernel_source`: the whole file the kernel is defined in (helpers,
+  module constants, ``@triton.autotune`` configs and project imports
+  included), for a kernel defined at the top level of a readable file.
+- :func:`live_source`: the kernel read from the live function, as Triton's
+  ``JITFunction`` and numba's dispatcher read it: its own source text (from
+  the function, wherever it was defined: inside a test function, by
+  ``exec()`` of a string, wrapped by ``triton.jit(f)``), and what its names
+  resolve to through its closure cells and globals (modules, constants,
+  dtypes, ``@triton.jit`` helpers and numba device functions, each read the
+  same way). ksem gets one module text: the imports and constants first,
+  then every function at its real line numbers where they fit (padded with
+  blank lines), so that diagnostics point into the user's file.
+"""
 
 from __future__ import annotations
 
+import ast
+import builtins
 import inspect
 import linecache
-from dataclasses import dataclass
+import math
+import re
+import textwrap
+import weakref
+from dataclasses import dataclass, field
+
+import numpy as np
 
 from ._ksem import KsemError
 
 
 @dataclass(frozen=True)
 class KernelSource:
-    """The file a kernel is defined in, its text, the kernel's name, its
-    parameters and where its ``def`` is (for errors found on the Python side)."""
+    """The file a kernel is defined in, the text ksem reads, the kernel's
+    name, its parameters and where its ``def`` is (for errors found on the
+    Python side). `indents` maps (first line, last line) of each function
+    placed at its real lines to how far its text was dedented (ksem's
+    columns there are shifted back by :func:`fix_columns`)."""
 
     file: str
     src: str
     name: str
     params: tuple
     where: str
+    indents: tuple = field(default=())
 
 
 def unwrap(obj):
     """The plain Python function under decorators that keep it as ``.fn``
-    (Triton's JITFunction, Autotuner, Heuristics) or ``.py_func`` (numba)."""
+    (Triton's JITFunction, InterpretedFunction, Autotuner, Heuristics) or
+    ``.py_func`` (numba)."""
     seen = 0
     while not inspect.isfunction(obj) and seen < 16:
         inner = getattr(obj, "fn", None) or getattr(obj, "py_func", None)
@@ -46,3 +73,388 @@ def kernel_source(fn) -> KernelSource:
     line = fn.__code__.co_firstlineno
     params = tuple(inspect.signature(fn).parameters.values())
     return KernelSource(file, "".join(lines), fn.__name__, params, f"{file}:{line}:1")
+
+
+def is_top_level(fn) -> bool:
+    """Whether `fn` is a module-level ``def`` of a file ksem can read whole
+    (the file's line where its code starts defines it under its name)."""
+    if fn.__qualname__ != fn.__name__:
+        return False
+    file = fn.__code__.co_filename
+    if file.startswith("<"):
+        return False
+    lines = linecache.getlines(file, fn.__globals__)
+    first = fn.__code__.co_firstlineno
+    for line in lines[first - 1 : first + 40]:
+        s = line.lstrip()
+        if s.startswith("@"):
+            continue
+        return line.startswith(("def ", "async def ")) and re.match(
+            rf"(async\s+)?def\s+{re.escape(fn.__name__)}\s*\(", line
+        ) is not None
+    return False
+
+
+# ---------------------------------------------------------------------------
+# live source
+
+
+@dataclass
+class _Func:
+    """One function's own text (dedented, from its ``def``), where it is."""
+
+    text: str
+    name: str
+    file: str
+    def_line: int | None  # real line of the `def`, where known
+    indent: int
+    names: tuple  # the names its body uses (resolved at each launch)
+
+
+# per function object: its text and names (the source of a function does
+# not change; what its names resolve to may, so that is looked up per launch)
+_FUNCS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def _read_func(fn, src: str | None = None) -> _Func:
+    got = _FUNCS.get(fn) if src is None else None
+    if got is not None:
+        return got
+    file = fn.__code__.co_filename
+    def_line = None
+    if src is None:
+        try:
+            lines, start = inspect.getsourcelines(fn)
+        except (OSError, TypeError):
+            raise KsemError(
+                f"{file}:{fn.__code__.co_firstlineno}:1: error: the source of `{fn.__name__}` cannot be read "
+                "(a function built from a string Python keeps no text of; ksem's pytest plugin keeps the text "
+                "of strings run by exec())"
+            ) from None
+        if start == 0:  # a module's whole text (inspect gives line 0)
+            start = 1
+        at = next((i for i, ln in enumerate(lines) if re.match(r"\s*(async\s+)?def\s", ln)), None)
+        if at is None:
+            raise KsemError(f"{file}:{start}:1: error: no `def` found in the source of `{fn.__name__}`")
+        def_line = start + at
+        text = "".join(lines[at:])
+    else:
+        text = src[re.search(r"^\s*(async\s+)?def\s", src, re.MULTILINE).start():] if re.search(
+            r"^\s*(async\s+)?def\s", src, re.MULTILINE) else src
+    first = text.splitlines()[0] if text else ""
+    indent = len(first) - len(first.lstrip())
+    text = textwrap.dedent(text)
+    if not text.endswith("\n"):
+        text += "\n"
+    try:
+        tree = ast.parse(text)
+    except SyntaxError as e:
+        line = (def_line or 1) + (e.lineno or 1) - 1
+        raise KsemError(f"{file}:{line}:{(e.offset or 0) + indent}: error: {e.msg}") from None
+    params = set()
+    text_name = fn.__name__
+    if tree.body and isinstance(tree.body[0], (ast.FunctionDef, ast.AsyncFunctionDef)):
+        # the name its text defines (`fn.__name__` may have been set since)
+        text_name = tree.body[0].name
+        a = tree.body[0].args
+        params = {p.arg for p in a.posonlyargs + a.args + a.kwonlyargs}
+        # decorators of a function that kept them (Triton's `.src` starts
+        # at `def`; another text may not): ksem decorates it itself
+        tree.body[0].decorator_list = []
+    names = []
+    seen = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and node.id not in params and node.id not in seen:
+            seen.add(node.id)
+            names.append(node.id)
+    f = _Func(text, text_name, file, def_line, indent, tuple(names))
+    if src is None:
+        try:
+            _FUNCS[fn] = f
+        except TypeError:
+            pass
+    return f
+
+
+def _lookup(fn, name: str):
+    """What `name` is bound to in `fn`: a closure cell, else a global;
+    `_MISSING` when neither (a local, or a builtin ksem knows itself)."""
+    code = fn.__code__
+    if fn.__closure__ and name in code.co_freevars:
+        cell = fn.__closure__[code.co_freevars.index(name)]
+        try:
+            return cell.cell_contents
+        except ValueError:
+            return _MISSING
+    g = fn.__globals__
+    if name in g:
+        return g[name]
+    return _MISSING
+
+
+_MISSING = object()
+
+# Triton's dtype names (`tl.float32.name == "fp32"`) → the `tl` attribute
+# ksem reads.
+_TL_DTYPE = {
+    "int1": "int1",
+    "int8": "int8",
+    "int16": "int16",
+    "int32": "int32",
+    "int64": "int64",
+    "uint8": "uint8",
+    "uint16": "uint16",
+    "uint32": "uint32",
+    "uint64": "uint64",
+    "fp8e4nv": "float8e4nv",
+    "fp8e5": "float8e5",
+    "fp16": "float16",
+    "bf16": "bfloat16",
+    "fp32": "float32",
+    "fp64": "float64",
+}
+
+
+def tl_dtype_name(v) -> str | None:
+    """The launch/`tl` name of a Triton ``tl.dtype`` (or ksem's name for a
+    torch dtype), or None if `v` is neither."""
+    t = type(v)
+    if t.__name__ in ("dtype", "pointer_type") and t.__module__.startswith("triton"):
+        return _TL_DTYPE.get(getattr(v, "name", ""))
+    if t.__module__ == "torch" and t.__name__ == "dtype":
+        name = str(v).removeprefix("torch.")
+        return {
+            "bool": "int1",
+            "float8_e4m3fn": "float8e4nv",
+            "float8_e5m2": "float8e5",
+            "half": "float16",
+            "float": "float32",
+            "double": "float64",
+        }.get(name, name if name in _TL_DTYPE.values() else None)
+    return None
+
+
+def _is_constexpr_obj(v) -> bool:
+    t = type(v)
+    return t.__name__ == "constexpr" and (t.__module__.startswith("triton") or t.__module__.startswith("ksem"))
+
+
+def _literal(v):
+    """Python source for a plain constant, or None."""
+    if v is None or isinstance(v, (bool, str)):
+        return repr(v)
+    if isinstance(v, int):
+        return repr(int(v))
+    if isinstance(v, float):
+        if math.isnan(v):
+            return None
+        if math.isinf(v):
+            return "1e999" if v > 0 else "-1e999"
+        return repr(v)
+    if isinstance(v, tuple):
+        parts = [_literal(x) for x in v]
+        if any(p is None for p in parts):
+            return None
+        return "(" + "".join(p + ", " for p in parts) + ")"
+    if isinstance(v, np.generic) and not isinstance(v, np.void):
+        return _literal(v.item())
+    return None
+
+
+class _Module:
+    """The module text being built for one kernel."""
+
+    def __init__(self, dialect: str):
+        self.dialect = dialect
+        self.prelude: list[str] = []
+        self.bound: dict[str, object] = {}  # name → the object it stands for
+        self.funcs: list[tuple[str, _Func, str]] = []  # (bound name, text, decorator)
+        if dialect == "triton":
+            self.prelude += ["import triton", "import triton.language as _ksem_tl"]
+        else:
+            self.prelude += ["from numba import cuda"]
+
+    def bind(self, name: str, value, line: str | None) -> bool:
+        if name in self.bound:
+            if self.bound[name] is value or _same(self.bound[name], value):
+                return True
+            raise KsemError(
+                f"error: two different objects are named `{name}` in the kernel's functions "
+                f"({self.bound[name]!r} and {value!r}); ksem reads them into one module: rename one"
+            )
+        self.bound[name] = value
+        if line is not None:
+            self.prelude.append(line)
+        return True
+
+    def add_func(self, fn, name: str, decorator: str, src: str | None = None) -> None:
+        if name in self.bound:
+            if self.bound[name] is fn:
+                return
+            raise KsemError(
+                f"error: two different objects are named `{name}` in the kernel's functions; "
+                "ksem reads them into one module: rename one"
+            )
+        self.bound[name] = fn
+        f = _read_func(fn, src)
+        self.funcs.append((name, f, decorator))
+        for n in f.names:
+            v = _lookup(fn, n)
+            if v is _MISSING:
+                continue
+            self.add_name(n, v)
+
+    def add_name(self, name: str, v) -> None:
+        if name in self.bound and self.bound[name] is v:
+            return
+        if inspect.ismodule(v):
+            self.bind(name, v, _import_line(name, v.__name__, self.dialect))
+            return
+        if self.dialect == "triton":
+            self._add_triton(name, v)
+        else:
+            self._add_cudapy(name, v)
+
+    def _add_triton(self, name: str, v) -> None:
+        t = type(v)
+        mod = t.__module__ or ""
+        if t.__name__ in ("JITFunction", "InterpretedFunction") and hasattr(v, "fn"):
+            self.add_func(v.fn, name, "@triton.jit", getattr(v, "src", None) if t.__name__ == "JITFunction" else None)
+            return
+        if mod.startswith("ksem.triton") and t.__name__ == "JITFunction":
+            self.add_func(v.fn, name, "@triton.jit")
+            return
+        if _is_constexpr_obj(v):
+            v = v.value
+        d = tl_dtype_name(v)
+        if d is not None:
+            self.bind(name, v, f"{name} = _ksem_tl.{d}")
+            return
+        lit = _literal(v)
+        if lit is not None:
+            self.bind(name, v, f"{name} = {lit}")
+            return
+        if inspect.isfunction(v) and v.__module__ and v.__module__.startswith("triton"):
+            # a function of Triton's own (`tl.load` bound to a name):
+            # import it from where Triton defines it
+            self.bind(name, v, f"from {v.__module__} import {v.__name__} as {name}")
+
+    def _add_cudapy(self, name: str, v) -> None:
+        t = type(v)
+        mod = t.__module__ or ""
+        if t.__name__ == "Dispatcher" and mod == "ksem.cuda":
+            if v.device:
+                self.add_func(v.py_func, name, "@cuda.jit(device=True)")
+            return
+        if mod.startswith("numba") and hasattr(v, "py_func"):
+            # a numba dispatcher a kernel calls (a `cuda.jit` device function,
+            # a `cuda.jit` function without device=True, which numba-cuda
+            # compiles as a device function when a kernel calls it, or a CPU
+            # `@numba.jit` function): a device function
+            self.add_func(v.py_func, name, "@cuda.jit(device=True)")
+            return
+        if isinstance(v, type) and v.__module__ == "numpy":
+            self.bind(name, v, f"from numpy import {v.__name__} as {name}")
+            return
+        if mod.startswith("numba.core.types"):
+            numba_name = str(v)
+            if re.fullmatch(r"[a-z]+\d*", numba_name):
+                self.bind(name, v, f"from numba import {numba_name} as {name}")
+            return
+        if isinstance(v, (bool, int, float, np.bool_, np.integer, np.floating)):
+            lit = _literal(v)
+            if lit is not None:
+                self.bind(name, v, f"{name} = {lit}")
+
+    def text(self, kernel_file: str) -> tuple[str, tuple]:
+        """The module text, and the dedented line ranges placed at their
+        real lines (for :func:`fix_columns`)."""
+        out = list(self.prelude)
+        indents = []
+        later = []
+        placed = sorted(
+            (f for f in self.funcs if f[1].def_line is not None and f[1].file == kernel_file),
+            key=lambda f: f[1].def_line,
+        )
+        for name, f, deco in placed:
+            body = _renamed(f, name).splitlines()
+            # the decorator goes on the line above the `def`
+            if f.def_line - 1 > len(out):
+                out += [""] * (f.def_line - 2 - len(out))
+                out.append(deco)
+                start = len(out) + 1
+                out += body
+                if f.indent:
+                    indents.append((start, start + len(body) - 1, f.indent))
+            else:
+                later.append((name, f, deco))
+        later += [f for f in self.funcs if f not in placed]
+        for name, f, deco in later:
+            out += ["", deco] + _renamed(f, name).splitlines()
+        return "\n".join(out) + "\n", tuple(indents)
+
+
+def _same(a, b) -> bool:
+    try:
+        return type(a) is type(b) and bool(a == b)
+    except Exception:
+        return False
+
+
+def _renamed(f: _Func, name: str) -> str:
+    """The function's text with its `def` named `name` (the name the
+    caller knows it by: `helper = triton.jit(_helper)`)."""
+    if name == f.name:
+        return f.text
+    return re.sub(rf"^(\s*(?:async\s+)?def\s+){re.escape(f.name)}\b", rf"\g<1>{name}", f.text, count=1)
+
+
+def _import_line(name: str, module: str, dialect: str) -> str:
+    module = {"numba.cuda.simulator": "numba.cuda"}.get(module, module)
+    if module.startswith("numba.cuda.simulator"):
+        module = "numba.cuda"
+    if "." in module:
+        parent, child = module.rsplit(".", 1)
+        return f"from {parent} import {child}" + (f" as {name}" if name != child else "")
+    return f"import {module}" + (f" as {name}" if name != module else "")
+
+
+def live_source(obj, dialect: str) -> KernelSource:
+    """The kernel `obj` (a Triton JITFunction/InterpretedFunction, ksem's
+    wrappers, a numba dispatcher or simulator kernel, or a plain function)
+    as one module text of its own source, its helpers' and the values its
+    names stand for."""
+    fn = unwrap(obj)
+    src = getattr(obj, "src", None) if type(obj).__name__ == "JITFunction" and dialect == "triton" else None
+    if not isinstance(src, str):
+        src = None
+    m = _Module(dialect)
+    deco = "@triton.jit" if dialect == "triton" else "@cuda.jit"
+    m.add_func(fn, fn.__name__, deco, src)
+    f = m.funcs[0][1]
+    text, indents = m.text(f.file)
+    params = tuple(inspect.signature(fn).parameters.values())
+    line = f.def_line or fn.__code__.co_firstlineno
+    return KernelSource(f.file, text, fn.__name__, params, f"{f.file}:{line}:{f.indent + 1}", indents)
+
+
+def fix_columns(message: str, ks: KernelSource) -> str:
+    """ksem's `file:line:col` in `message`, with the columns of dedented
+    lines moved back to where they are in the user's file."""
+    if not ks.indents:
+        return message
+    pat = re.compile(rf"({re.escape(ks.file)}):(\d+):(\d+)")
+
+    def fix(m):
+        line, col = int(m.group(2)), int(m.group(3))
+        for lo, hi, ind in ks.indents:
+            if lo <= line <= hi:
+                return f"{m.group(1)}:{line}:{col + ind}"
+        return m.group(0)
+
+    return pat.sub(fix, message)
+
+
+__all__ = ["KernelSource", "kernel_source", "live_source", "unwrap", "is_top_level", "fix_columns", "tl_dtype_name"]
+
+_ = builtins  # builtins are ksem's own (range, min, float …): never bound

@@ -3,6 +3,7 @@ in-process, with host arrays written back in place."""
 
 from __future__ import annotations
 
+import ast
 import functools
 import json
 import os
@@ -12,7 +13,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from . import _ksem
-from ._host import HostBuffer, convert_arg, storage_dtype
+from ._host import Constexpr, HostBuffer, convert_arg, storage_dtype
 from ._ksem import KsemError, UndefinedBehavior
 
 # How many UB reports an UndefinedBehavior message shows in full.
@@ -150,6 +151,39 @@ def run(
 
 
 @functools.lru_cache(maxsize=64)
+def _constexpr_params(src: str, kernel) -> frozenset:
+    """The ``tl.constexpr`` parameters of the Triton kernel `kernel` of
+    `src` (the only ``@jit`` function where `kernel` is None): a plain
+    Python number given for one is that compile-time value, as Triton takes
+    it. Text the parser refuses is left to ksem's front end to report."""
+    try:
+        tree = ast.parse(src)
+    except (SyntaxError, ValueError):
+        return frozenset()
+    defs = [d for d in tree.body if isinstance(d, ast.FunctionDef)]
+    if kernel is not None:
+        defs = [d for d in defs if d.name == kernel]
+    else:
+        defs = [d for d in defs if d.decorator_list]
+    if len(defs) != 1:
+        return frozenset()
+    a = defs[0].args
+    return frozenset(
+        p.arg for p in a.posonlyargs + a.args + a.kwonlyargs if p.annotation is not None and _names_constexpr(p.annotation)
+    )
+
+
+def _names_constexpr(annotation: ast.expr) -> bool:
+    if isinstance(annotation, ast.Attribute):
+        return annotation.attr == "constexpr"
+    if isinstance(annotation, ast.Name):
+        return annotation.id == "constexpr"
+    if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+        return annotation.value.split(".")[-1].strip() == "constexpr"
+    return False
+
+
+@functools.lru_cache(maxsize=64)
 def _detect_dialect(file: str, src: str) -> str:
     return _ksem.detect_dialect(file, src)
 
@@ -187,7 +221,10 @@ def run_source(
     if config is not None:
         launch["config"] = config
     host: dict[str, HostBuffer] = {}
+    constexprs = _constexpr_params(src, kernel) if dialect == "triton" and args else frozenset()
     for name, value in (args or {}).items():
+        if name in constexprs and (value is None or isinstance(value, (bool, int, float, str, tuple, np.generic))):
+            value = Constexpr(value)
         spec, buf = convert_arg(name, value, dialect, where)
         launch["args"][name] = spec
         if buf is not None:

@@ -18,7 +18,7 @@ run by Python.
 
 from __future__ import annotations
 
-from ._kernel import KernelSource, kernel_source, unwrap
+from ._kernel import KernelSource, is_top_level, kernel_source, live_source, unwrap
 from ._ksem import KsemError
 from ._run import Result, run_source
 
@@ -27,6 +27,7 @@ class Dispatcher:
     """A CUDA Python kernel that launches on ksem: ``kernel[grid, block](*args)``."""
 
     def __init__(self, fn, device: bool = False):
+        self._wrapped = fn
         self.py_func = unwrap(fn)
         self.__name__ = self.py_func.__name__
         self.__doc__ = self.py_func.__doc__
@@ -35,8 +36,13 @@ class Dispatcher:
 
     @property
     def source(self) -> KernelSource:
+        """The kernel's file for a kernel at the top level of its file, else
+        the kernel read from the live function (closure, globals)."""
         if self._source is None:
-            self._source = kernel_source(self.py_func)
+            if is_top_level(self.py_func):
+                self._source = kernel_source(self.py_func)
+            else:
+                return live_source(self._wrapped, "cudapy")
         return self._source
 
     def __getitem__(self, config):

@@ -56,6 +56,9 @@ pub enum ConstArg {
     Bool(bool),
     Str(String),
     None,
+    /// A tuple (a JSON array): Triton's tuple-valued `tl.constexpr`
+    /// arguments (`shape=(4, 8)`), elements of any of these kinds.
+    Tuple(Vec<ConstArg>),
 }
 
 /// One kernel argument of a launch.

@@ -434,10 +434,10 @@ impl<'de> Deserialize<'de> for ArgJson {
 impl<'de> Deserialize<'de> for ConstArg {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<ConstArg, D::Error> {
         struct V;
-        impl Visitor<'_> for V {
+        impl<'v> Visitor<'v> for V {
             type Value = ConstArg;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a constexpr value: a number, bool, string or null")
+                f.write_str("a constexpr value: a number, bool, string, null or an array of these")
             }
             fn visit_bool<E: de::Error>(self, b: bool) -> Result<ConstArg, E> {
                 Ok(ConstArg::Bool(b))
@@ -456,6 +456,13 @@ impl<'de> Deserialize<'de> for ConstArg {
             }
             fn visit_unit<E: de::Error>(self) -> Result<ConstArg, E> {
                 Ok(ConstArg::None)
+            }
+            fn visit_seq<A: de::SeqAccess<'v>>(self, mut seq: A) -> Result<ConstArg, A::Error> {
+                let mut items = Vec::new();
+                while let Some(c) = seq.next_element::<ConstArg>()? {
+                    items.push(c);
+                }
+                Ok(ConstArg::Tuple(items))
             }
         }
         d.deserialize_any(V)

@@ -17,8 +17,9 @@ from __future__ import annotations
 import inspect
 
 from .._host import Constexpr
-from .._kernel import KernelSource, kernel_source, unwrap
+from .._kernel import KernelSource, fix_columns, is_top_level, kernel_source, live_source, tl_dtype_name, unwrap
 from .._ksem import KsemError
+from .._launch import const_value
 from .._run import Result, run_source
 
 # Launch options of Triton that choose how the GPU runs a kernel, not what
@@ -49,6 +50,7 @@ class JITFunction:
     """A Triton kernel that launches on ksem: ``kernel[grid](*args, **kwargs)``."""
 
     def __init__(self, fn):
+        self._wrapped = fn
         self.fn = unwrap(fn)
         self.__name__ = self.fn.__name__
         self.__doc__ = self.fn.__doc__
@@ -57,9 +59,14 @@ class JITFunction:
     @property
     def source(self) -> KernelSource:
         """The kernel's file, read at the first launch (its module is fully
-        defined by then)."""
+        defined by then), for a kernel defined at the top level of its file;
+        else the kernel read from the live function (its source, closure and
+        globals: a kernel defined in a test function, or built by exec())."""
         if self._source is None:
-            self._source = kernel_source(self.fn)
+            if is_top_level(self.fn):
+                self._source = kernel_source(self.fn)
+            else:
+                return live_source(self._wrapped, "triton")
         return self._source
 
     def __getitem__(self, grid):
@@ -81,8 +88,21 @@ class JITFunction:
             if p.name not in named:
                 continue
             v = named[p.name]
-            launch_args[p.name] = Constexpr(v) if _is_constexpr(p.annotation) else v
-        return run_source(ks.file, ks.src, ks.name, grid, None, launch_args, "triton", where=ks.where)
+            if _is_constexpr(p.annotation) or type(v).__name__ == "constexpr" or tl_dtype_name(v):
+                launch_args[p.name] = Constexpr(const_value(p.name, v, ks.where))
+            else:
+                launch_args[p.name] = v
+        try:
+            return run_source(ks.file, ks.src, ks.name, grid, None, launch_args, "triton", where=ks.where)
+        except KsemError as e:
+            fixed = fix_columns(str(e), ks)
+            if fixed == str(e):
+                raise
+            new = type(e)(fixed)
+            for attr in ("reports", "result"):
+                if hasattr(e, attr):
+                    setattr(new, attr, getattr(e, attr))
+            raise new from None
 
     def _bind(self, ks: KernelSource, args, kwargs) -> dict:
         names = [p.name for p in ks.params]

@@ -569,6 +569,27 @@ impl<'m> Elab<'m> {
                 Ok(())
             }
             Val::None => err(span, "`None` cannot be assigned in the no-Python mode"),
+            Val::Tuple(new) => {
+                let depth = self.frame().depth;
+                match self.frame().env.get(name).cloned() {
+                    Some(Val::Num(_)) if depth > 0 => {
+                        err(span, format!("`{name}` is a number before this loop or branch; it cannot become another kind of value there"))
+                    }
+                    // rebinding inside a loop or branch writes the tuple's
+                    // own variables (as numba's tuple variable is written),
+                    // so that the new value holds only where the branch runs
+                    Some(Val::Tuple(old)) if depth > 0 => {
+                        let new = self.own(Val::Tuple(new));
+                        self.write_slots(name, &old, &new, span)
+                    }
+                    _ => {
+                        // a tuple bound to a name owns its numbers' variables
+                        let v = self.own(Val::Tuple(new));
+                        self.frame().env.insert(name.to_string(), v);
+                        Ok(())
+                    }
+                }
+            }
             other => {
                 let depth = self.frame().depth;
                 if depth > 0 && matches!(self.frame().env.get(name), Some(Val::Num(_))) {
@@ -589,6 +610,66 @@ impl<'m> Elab<'m> {
                 Ok(())
             }
         }
+    }
+
+    /// `v` with each number held in a fresh variable of its own (a copy even
+    /// of a variable: a tuple's element is not the variable it was made
+    /// from); constants stay constants (shapes such as `(4, 4)`).
+    fn own(&mut self, v: Val) -> Val {
+        match v {
+            Val::Tuple(items) => Val::Tuple(items.into_iter().map(|i| self.own(i)).collect()),
+            Val::Num(e) if !matches!(e.kind, ExprKind::Const(_)) => {
+                let span = e.span;
+                let id = self.new_var("_t", e.ty.clone());
+                self.emit(Stmt::Let(id, e));
+                Val::Num(self.var_expr(id, span))
+            }
+            other => other,
+        }
+    }
+
+    /// Writes the numbers of tuple `new` into the variables of tuple `old`
+    /// (bound to `name` before the loop or branch), each converted to its
+    /// variable's type; both must have the same shape.
+    fn write_slots(&mut self, name: &str, old: &[Val], new: &Val, span: Span) -> DResult<()> {
+        let mismatch = || {
+            err(
+                span,
+                format!("`{name}` is rebound inside a loop or branch to a tuple of another shape or kind; a tuple variable keeps its type"),
+            )
+        };
+        let Val::Tuple(new) = new else {
+            return mismatch();
+        };
+        if old.len() != new.len() {
+            return mismatch();
+        }
+        for (o, n) in old.iter().zip(new) {
+            match (o, n) {
+                (
+                    Val::Num(Expr {
+                        kind: ExprKind::Var(id),
+                        ty,
+                        ..
+                    }),
+                    Val::Num(e),
+                ) => {
+                    let d = ty.dtype();
+                    self.emit(Stmt::Let(*id, convert(e.clone(), d)));
+                }
+                (Val::Tuple(o), n @ Val::Tuple(_)) => self.write_slots(name, o, n, span)?,
+                // a constant element stays what it is
+                (Val::Num(o), Val::Num(n)) if o.kind == n.kind && o.ty == n.ty => {}
+                (Val::Num(_), Val::Num(_)) => {
+                    return err(
+                        span,
+                        format!("`{name}` holds a constant before this loop or branch and another value inside it; make the tuple from variables before the branch"),
+                    )
+                }
+                _ => return mismatch(),
+            }
+        }
+        Ok(())
     }
 
     /// The variable that an assignment of a `d` value to `name` writes: the

@@ -62,6 +62,7 @@ impl Const {
             ConstArg::Bool(b) => Const::Bool(*b),
             ConstArg::Str(s) => Const::Str(s.clone()),
             ConstArg::None => Const::None,
+            ConstArg::Tuple(t) => Const::Tuple(t.iter().map(Const::from_arg).collect()),
         }
     }
 }

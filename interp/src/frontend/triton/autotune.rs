@@ -89,6 +89,7 @@ fn const_value(c: &ConstArg) -> Value {
         ConstArg::Bool(b) => Value::Num(PyNum::Bool(*b)),
         ConstArg::Str(s) => Value::Str(s.clone()),
         ConstArg::None => Value::None,
+        ConstArg::Tuple(t) => Value::Tuple(t.iter().map(const_value).collect()),
     }
 }
 

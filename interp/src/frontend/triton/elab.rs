@@ -326,17 +326,7 @@ impl<'m> Elab<'m> {
                 })
             }
             Some(ArgSpec::Constexpr(c)) => {
-                let v = match c {
-                    ConstArg::Int(i) => Value::Num(PyNum::Int(*i)),
-                    ConstArg::Float(f) => Value::Num(PyNum::Float(*f)),
-                    ConstArg::Bool(b) => Value::Num(PyNum::Bool(*b)),
-                    ConstArg::None => Value::None,
-                    ConstArg::Str(s) => match super::module::constexpr_dtype(s) {
-                        Some(d) => Value::DType(d),
-                        None => Value::Str(s.clone()),
-                    },
-                };
-                self.env.insert(pname.clone(), v);
+                self.env.insert(pname.clone(), launch_const(c));
                 Ok(Param {
                     name: pname,
                     kind: ParamKind::Constexpr,
@@ -2195,5 +2185,28 @@ fn const_text(c: &ConstArg) -> String {
         ConstArg::Bool(b) => if *b { "True" } else { "False" }.into(),
         ConstArg::Str(s) => format!("{s:?}"),
         ConstArg::None => "None".into(),
+        ConstArg::Tuple(t) => {
+            let items: Vec<String> = t.iter().map(const_text).collect();
+            match items.as_slice() {
+                [one] => format!("({one},)"),
+                _ => format!("({})", items.join(", ")),
+            }
+        }
+    }
+}
+
+/// A launch's `tl.constexpr` value as the kernel sees it: a string naming
+/// a dtype is that dtype (`tools/triton_run.py`'s rule), an array a tuple.
+fn launch_const(c: &ConstArg) -> Value {
+    match c {
+        ConstArg::Int(i) => Value::Num(PyNum::Int(*i)),
+        ConstArg::Float(f) => Value::Num(PyNum::Float(*f)),
+        ConstArg::Bool(b) => Value::Num(PyNum::Bool(*b)),
+        ConstArg::None => Value::None,
+        ConstArg::Str(s) => match super::module::constexpr_dtype(s) {
+            Some(d) => Value::DType(d),
+            None => Value::Str(s.clone()),
+        },
+        ConstArg::Tuple(t) => Value::Tuple(t.iter().map(launch_const).collect()),
     }
 }

@@ -256,6 +256,12 @@ impl Eval<'_> {
                         ConstArg::Bool(b) => V::Num(PyNum::Bool(*b)),
                         ConstArg::Str(s) => V::Str(s.clone()),
                         ConstArg::None => V::None,
+                        ConstArg::Tuple(_) => {
+                            return Err(self.fail(
+                                e,
+                                format!("`{key}` is a tuple: heuristics on tuple arguments are not supported"),
+                            ))
+                        }
                     },
                     None => {
                         return Err(self.fail(

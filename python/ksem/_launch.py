@@ -1,0 +1,181 @@
+"""One launch of a live kernel object, with its arguments as the anchor
+takes them: Triton's ``kernel[grid](*args, **kwargs)`` (torch tensors,
+``tl.dtype``/tuple/None constexprs, ``triton.reinterpret`` views) and numba's
+``kernel[grid, block](*args)`` (numpy arrays, simulator device arrays,
+``cuda.In``/``Out``/``InOut``). The kernel is read with
+:func:`ksem._kernel.live_source`; ksem's errors keep their ``file:line:col``
+in the user's file."""
+
+from __future__ import annotations
+
+import inspect
+
+import numpy as np
+
+from ._host import Bits, Constexpr, storage_dtype
+from ._kernel import KernelSource, fix_columns, live_source, tl_dtype_name, unwrap
+from ._ksem import KsemError, UndefinedBehavior, UnsupportedSyntax
+from ._run import Result, run_source
+
+# Launch options of Triton that choose how the GPU runs a kernel, not what
+# it computes (they are not parameters of the kernel).
+_VARIADIC = (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
+
+
+def run_live(dialect: str, kernel, args, kwargs, grid, block, shared: int = 0) -> Result:
+    """Runs `kernel` (a live kernel object of `dialect`) on ksem; host
+    arrays are written back in place. Raises ksem's errors, located."""
+    ks = live_source(kernel, dialect)
+    try:
+        if dialect == "triton":
+            return _triton(ks, kernel, args, kwargs, grid)
+        return _cudapy(ks, kernel, args, grid, block, shared)
+    except KsemError as e:
+        raise _located(e, ks) from None
+
+
+def _located(e: KsemError, ks: KernelSource) -> KsemError:
+    fixed = fix_columns(str(e), ks)
+    if fixed == str(e):
+        return e
+    new = type(e)(fixed)
+    for attr in ("reports", "result"):
+        if hasattr(e, attr):
+            setattr(new, attr, getattr(e, attr))
+    return new
+
+
+def is_constexpr_annotation(annotation) -> bool:
+    """A ``tl.constexpr`` annotation: the class (Triton's or ksem's
+    stand-in), an instance, or its text under ``from __future__ import
+    annotations``."""
+    if isinstance(annotation, str):
+        return annotation.split(".")[-1].strip() == "constexpr"
+    if isinstance(annotation, type):
+        return annotation.__name__ == "constexpr"
+    return type(annotation).__name__ == "constexpr"
+
+
+def const_value(name: str, v, where: str):
+    """A constexpr argument as the launch JSON carries it: numbers, bools,
+    None and strings as they are; a ``tl.dtype`` or torch dtype by its
+    name (the launch's rule: a string naming a dtype is that dtype)."""
+    if type(v).__name__ == "constexpr" and hasattr(v, "value"):
+        v = v.value
+    d = tl_dtype_name(v)
+    if d is not None:
+        return d
+    if v is None or isinstance(v, (bool, int, float, str)):
+        return v
+    if isinstance(v, np.generic) and not isinstance(v, np.void):
+        return v.item()
+    if isinstance(v, tuple):
+        return tuple(const_value(name, x, where) for x in v)
+    raise KsemError(
+        f"{where}: error: argument `{name}`: a {type(v).__name__} cannot be a tl.constexpr argument "
+        "(ksem takes numbers, bools, None, strings, dtypes and tuples of these)"
+    )
+
+
+def _reinterpreted(name: str, v, where: str):
+    """``triton.reinterpret(tensor, dtype)``: the tensor's storage read as
+    `dtype` (raw bits of the dtype's width)."""
+    from ._host import _torch_array
+
+    d = tl_dtype_name(v.dtype)
+    if d is None:
+        raise KsemError(f"{where}: error: argument `{name}`: reinterpreted as {v.dtype}, a dtype ksem does not run")
+    d = {"int1": "bool"}.get(d, d)
+    array, _ = _torch_array(v.base, "triton")
+    want = np.dtype(storage_dtype(d))
+    if array.dtype.itemsize != want.itemsize:
+        raise KsemError(
+            f"{where}: error: argument `{name}`: a {array.dtype} tensor reinterpreted as {d} "
+            "(ksem reinterprets only between types of one width)"
+        )
+    return Bits(array.view(want), d)
+
+
+def _triton_arg(p: inspect.Parameter, v, where: str):
+    if is_constexpr_annotation(p.annotation) or type(v).__name__ == "constexpr" or v is None:
+        return Constexpr(const_value(p.name, v, where))
+    if tl_dtype_name(v) is not None:
+        return Constexpr(tl_dtype_name(v))
+    t = type(v)
+    if t.__name__ == "TensorWrapper" and hasattr(v, "base") and hasattr(v, "dtype"):
+        return _reinterpreted(p.name, v, where)
+    if isinstance(v, tuple):
+        raise UnsupportedSyntax(
+            f"{where}: error: argument `{p.name}`: tuple arguments are not supported by ksem yet"
+        )
+    if t.__name__ in ("JITFunction", "InterpretedFunction"):
+        raise UnsupportedSyntax(
+            f"{where}: error: argument `{p.name}`: a @triton.jit function passed as an argument is not supported by ksem yet"
+        )
+    return v
+
+
+def _grid(grid, named, where):
+    if callable(grid):
+        grid = grid(named)
+    if isinstance(grid, (int, np.integer)):
+        grid = (grid,)
+    try:
+        dims = tuple(int(g) for g in grid)
+    except (TypeError, ValueError):
+        raise KsemError(f"{where}: error: the grid {grid!r} is not a tuple of ints") from None
+    if not 1 <= len(dims) <= 3:
+        raise KsemError(f"{where}: error: the grid {dims} must have 1 to 3 dimensions")
+    return dims
+
+
+def _triton(ks: KernelSource, kernel, args, kwargs, grid) -> Result:
+    fn = unwrap(kernel)
+    sig = inspect.signature(fn)
+    kwargs = {k: v for k, v in kwargs.items() if k in sig.parameters}
+    try:
+        bound = sig.bind(*args, **kwargs)
+    except TypeError as e:
+        raise KsemError(f"{ks.where}: error: `{ks.name}`: {e}") from None
+    bound.apply_defaults()
+    named = dict(bound.arguments)
+    dims = _grid(grid, named, ks.where)
+    launch_args = {}
+    for p in sig.parameters.values():
+        if p.kind in _VARIADIC or p.name not in named:
+            continue
+        launch_args[p.name] = _triton_arg(p, named[p.name], ks.where)
+    if 0 in dims:
+        return Result(ks.name, {}, ())
+    return run_source(ks.file, ks.src, ks.name, dims, None, launch_args, "triton", where=ks.where)
+
+
+def _numba_arg(name: str, v, where: str):
+    t = type(v)
+    if t.__name__ in ("FakeCUDAArray", "FakeWithinKernelCUDAArray"):
+        inner = getattr(v, "_ary", None)
+        if inner is None:
+            inner = getattr(getattr(v, "_item", None), "_ary", None)
+        v = inner
+    elif t.__name__ in ("In", "Out", "InOut") and hasattr(v, "value"):
+        v = v.value
+    if isinstance(v, np.ndarray) and v.dtype.fields is not None:
+        raise UnsupportedSyntax(f"{where}: error: argument `{name}`: record (structured dtype) arrays are not supported by ksem yet")
+    if isinstance(v, (complex, np.complexfloating)):
+        raise UnsupportedSyntax(f"{where}: error: argument `{name}`: complex arguments are not supported by ksem yet")
+    return v
+
+
+def _cudapy(ks: KernelSource, kernel, args, grid, block, shared) -> Result:
+    names = [p.name for p in ks.params if p.kind not in _VARIADIC]
+    if len(args) != len(names):
+        raise KsemError(f"{ks.where}: error: `{ks.name}` takes {len(names)} arguments, {len(args)} given")
+    launch_args = {n: _numba_arg(n, v, ks.where) for n, v in zip(names, args)}
+    grid = tuple(int(g) for g in grid)
+    block = tuple(int(b) for b in block)
+    if 0 in grid or 0 in block:
+        return Result(ks.name, {}, ())
+    return run_source(ks.file, ks.src, ks.name, grid, block, launch_args, "cudapy", where=ks.where)
+
+
+__all__ = ["run_live", "UndefinedBehavior"]

@@ -1,0 +1,314 @@
+"""ksem as the anchors' interpreter inside an unmodified test suite.
+
+Off unless ``pytest --ksem`` is given or ``KSEM_INTERPRET=1`` is set. On:
+
+- every ``triton.jit`` kernel launch under ``TRITON_INTERPRET=1`` (Triton's
+  interpreter: ``triton.runtime.interpreter.InterpretedFunction.run``) and
+  every ``numba.cuda.jit`` kernel launch under ``NUMBA_ENABLE_CUDASIM=1``
+  (numba's simulator: ``FakeCUDAKernel.__call__``) runs on ksem's reference
+  interpreter; the kernel is read from the live function (source, globals,
+  closure: :func:`ksem._kernel.live_source`). The rest of the host side stays
+  the anchor's (argument handling, autotuning and heuristics that pick the
+  meta-parameters, device arrays, streams). Both variables are set when the
+  plugin is on and they are not.
+- a launch ksem refuses fails its test with ksem's message, never falling
+  back to the anchor's interpreter: the exception is a :class:`ksem.KsemError`
+  that is also the anchor's own error type (Triton's ``CompilationError`` and
+  ``InterpreterError``; numba's ``TypingError``), so a test expecting the
+  anchor to refuse a program accepts ksem's refusal.
+- a launch that hits undefined behaviour fails with ksem's report (an
+  exception of the same types), counted apart from refusals.
+- the session ends with exactly one line ``ksem: N kernel launches ran on
+  ksem, M refused``, then the refusals grouped by cause.
+"""
+
+from __future__ import annotations
+
+import builtins
+import collections
+import inspect
+import itertools
+import linecache
+import os
+import re
+
+import pytest
+
+_ON_ENV = "KSEM_INTERPRET"
+
+
+def pytest_addoption(parser):
+    group = parser.getgroup("ksem", "ksem: run the suite's kernels on ksem's reference interpreter")
+    group.addoption(
+        "--ksem",
+        action="store_true",
+        default=False,
+        help="run every triton.jit / numba.cuda.jit kernel launch on ksem (also: KSEM_INTERPRET=1)",
+    )
+
+
+def _enabled(config) -> bool:
+    return bool(config.getoption("--ksem", default=False)) or os.environ.get(_ON_ENV, "") == "1"
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_load_initial_conftests(early_config, parser, args):
+    # before the suite's conftest imports triton or numba: the anchors read
+    # these when they are imported
+    if "--ksem" in args or os.environ.get(_ON_ENV, "") == "1":
+        os.environ.setdefault("TRITON_INTERPRET", "1")
+        os.environ.setdefault("NUMBA_ENABLE_CUDASIM", "1")
+
+
+def pytest_configure(config):
+    if not _enabled(config):
+        return
+    state = Session()
+    config._ksem_session = state
+    state.install()
+
+
+def pytest_unconfigure(config):
+    state = getattr(config, "_ksem_session", None)
+    if state is not None:
+        state.uninstall()
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    state = getattr(config, "_ksem_session", None)
+    if state is None:
+        return
+    for line in state.summary():
+        terminalreporter.write_line(line)
+
+
+# xdist: each worker counts its own launches; the controller adds them up
+# (an optional hook: without pytest-xdist it is never called)
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    state = getattr(node.config, "_ksem_session", None)
+    out = getattr(node, "workeroutput", None) or {}
+    if state is not None and "ksem" in out:
+        state.merge(out["ksem"])
+
+
+def pytest_sessionfinish(session, exitstatus):
+    state = getattr(session.config, "_ksem_session", None)
+    if state is not None and hasattr(session.config, "workeroutput"):
+        session.config.workeroutput["ksem"] = state.export()
+        state.reset()
+
+
+class Session:
+    """The launches of one test session and the anchors' patched entry points."""
+
+    def __init__(self):
+        self.ran = 0
+        self.refused = 0
+        self.causes: collections.Counter = collections.Counter()
+        self.ub = 0
+        self.ub_causes: collections.Counter = collections.Counter()
+        self._undo: list = []
+
+    # -- counting -------------------------------------------------------
+    def export(self) -> dict:
+        return {
+            "ran": self.ran,
+            "refused": self.refused,
+            "causes": dict(self.causes),
+            "ub": self.ub,
+            "ub_causes": dict(self.ub_causes),
+        }
+
+    def merge(self, d: dict) -> None:
+        self.ran += d["ran"]
+        self.refused += d["refused"]
+        self.causes.update(d["causes"])
+        self.ub += d["ub"]
+        self.ub_causes.update(d["ub_causes"])
+
+    def reset(self) -> None:
+        self.ran = self.refused = self.ub = 0
+        self.causes.clear()
+        self.ub_causes.clear()
+
+    def summary(self) -> list:
+        lines = [f"ksem: {self.ran} kernel launches ran on ksem, {self.refused} refused"]
+        for cause, n in self.causes.most_common():
+            lines.append(f"  {n:5d} refused: {cause}")
+        if self.ub:
+            lines.append(f"  undefined behaviour found in {self.ub} of the launches that ran:")
+            for cause, n in self.ub_causes.most_common():
+                lines.append(f"  {n:5d} UB: {cause}")
+        return lines
+
+    # -- patching -------------------------------------------------------
+    def install(self) -> None:
+        self._patch_exec()
+        if os.environ.get("TRITON_INTERPRET", "") in ("1", "true", "True"):
+            self._patch_triton()
+        if os.environ.get("NUMBA_ENABLE_CUDASIM", "") == "1":
+            self._patch_numba()
+
+    def uninstall(self) -> None:
+        while self._undo:
+            obj, name, old = self._undo.pop()
+            setattr(obj, name, old)
+
+    def _set(self, obj, name, new) -> None:
+        self._undo.append((obj, name, getattr(obj, name)))
+        setattr(obj, name, new)
+
+    def _patch_exec(self) -> None:
+        """``exec()`` of a string keeps the string's text (under a name of
+        its own in linecache), so that the source of a kernel built by
+        ``exec`` can be read, as Triton's and numba's own error reports
+        would need it too."""
+        real_exec = builtins.exec
+        counter = itertools.count(1)
+
+        def exec_keeping_text(source, globals=None, locals=None, *rest, **kw):  # noqa: A002
+            if isinstance(source, str) and not rest and not kw and ("def " in source):
+                name = f"<ksem-exec-{next(counter)}>"
+                try:
+                    code = compile(source, name, "exec", dont_inherit=True)
+                except SyntaxError:
+                    code = None
+                if code is not None:
+                    linecache.cache[name] = (len(source), None, source.splitlines(True), name)
+                    source = code
+            if globals is None:
+                frame = inspect.currentframe().f_back
+                globals, locals = frame.f_globals, frame.f_locals if locals is None else locals
+                del frame
+            return real_exec(source, globals, locals, *rest, **kw)
+
+        self._set(builtins, "exec", exec_keeping_text)
+
+    def _patch_triton(self) -> None:
+        try:
+            from triton.runtime import interpreter
+        except ImportError:
+            return
+        session = self
+        errors = _triton_errors()
+
+        def run(self, *args, grid, warmup=False, **kwargs):
+            if warmup:
+                return None
+            return session.launch("triton", self, args, kwargs, grid, None, errors)
+
+        self._set(interpreter.InterpretedFunction, "run", run)
+
+    def _patch_numba(self) -> None:
+        try:
+            from numba.cuda.simulator import kernel as simkernel
+        except ImportError:
+            return
+        session = self
+        original = simkernel.FakeCUDAKernel.__call__
+        errors = _numba_errors()
+
+        def call(self, *args):
+            if self._device:
+                return original(self, *args)
+            # the simulator's own check of the launch configuration first
+            # (an unconfigured kernel is the anchor's ValueError)
+            grid, block = simkernel.normalize_kernel_dimensions(self.grid_dim, self.block_dim)
+            return session.launch("cudapy", self, args, {}, grid, block, errors, shared=self.dynshared_size)
+
+        self._set(simkernel.FakeCUDAKernel, "__call__", call)
+
+    # -- launching ------------------------------------------------------
+    def launch(self, dialect, kernel, args, kwargs, grid, block, errors, shared=0):
+        from . import _launch
+        from ._ksem import KsemError, UndefinedBehavior
+
+        try:
+            result = _launch.run_live(dialect, kernel, args, kwargs, grid, block, shared=shared)
+        except UndefinedBehavior as e:
+            self.ran += 1
+            reports = getattr(e, "reports", ())
+            self.ub += 1
+            for kind in sorted({u.kind for u in reports}) or ["?"]:
+                self.ub_causes[kind] += 1
+            raise errors(str(e), ub=True) from None
+        except KsemError as e:
+            self.refused += 1
+            self.causes[cause_of(str(e))] += 1
+            raise errors(str(e)) from None
+        self.ran += 1
+        return result
+
+
+def cause_of(message: str) -> str:
+    """A refusal's message reduced to its cause: the first line without the
+    location, names in backquotes and numbers blanked."""
+    first = message.strip().splitlines()[0] if message.strip() else "?"
+    first = re.sub(r"^.*?:\d+:\d+: (error: )?", "", first)
+    first = re.sub(r"^[^ ]*: error: ", "", first)
+    first = re.sub(r"`[^`]*`", "`…`", first)
+    first = re.sub(r"\b\d+\b", "N", first)
+    return first[:140]
+
+
+def _error_type(name: str, bases: tuple):
+    """An exception type that is ksem's KsemError and each of `bases`,
+    keeping ksem's message as its text."""
+    from ._ksem import KsemError, UndefinedBehavior
+
+    def make(base_ksem):
+        usable = []
+        for b in bases:
+            try:
+                type("probe", (base_ksem, b), {})
+                usable.append(b)
+            except TypeError:
+                continue
+
+        def __init__(self, message, *a, **kw):
+            Exception.__init__(self, message)
+            self.message = self.error_message = message
+            self.src = None
+            self.node = None
+
+        def __str__(self):
+            return self.message
+
+        return type(name, (base_ksem, *usable), {"__init__": __init__, "__str__": __str__,
+                                                 "__module__": "ksem.pytest_plugin"})
+
+    refuse, ub = make(KsemError), make(UndefinedBehavior)
+
+    def raise_as(message, ub_found=False, **kw):
+        return (ub if kw.get("ub") else refuse)(message)
+
+    return raise_as
+
+
+def _triton_errors():
+    bases = []
+    try:
+        from triton.compiler.errors import CompilationError
+
+        bases.append(CompilationError)
+    except ImportError:
+        pass
+    try:
+        from triton.runtime.errors import InterpreterError
+
+        bases.append(InterpreterError)
+    except ImportError:
+        pass
+    return _error_type("KsemTritonError", tuple(bases))
+
+
+def _numba_errors():
+    bases = []
+    try:
+        from numba.core.errors import TypingError
+
+        bases.append(TypingError)
+    except ImportError:
+        pass
+    return _error_type("KsemNumbaError", tuple(bases))

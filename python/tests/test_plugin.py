@@ -1,0 +1,174 @@
+"""The pytest plugin (``pytest --ksem`` / ``KSEM_INTERPRET=1``), run on small
+test files in a fresh pytest process (pytester): inert when off; when on,
+the anchors' launches run on ksem (checked against values numpy computes),
+a refusal fails only its test with ksem's located message as an exception of
+the anchor's own type, and the session ends with the one summary line.
+
+The parts that need Triton or numba-cuda skip where they are not installed
+(CI installs only numpy and pytest)."""
+
+import importlib.util
+import re
+
+import pytest
+
+pytest_plugins = ["pytester"]
+
+SUMMARY = re.compile(r"^ksem: (\d+) kernel launches ran on ksem, (\d+) refused$", re.MULTILINE)
+
+PLAIN = """
+def test_nothing_to_launch():
+    assert 1 + 1 == 2
+"""
+
+
+def _run(pytester, *args, env=None):
+    for k, v in (env or {}).items():
+        pytester._monkeypatch.setenv(k, v)
+    # the plugin comes from the installed package's pytest11 entry point
+    return pytester.runpytest_subprocess("-p", "no:cacheprovider", *args)
+
+
+def test_off_by_default_prints_nothing(pytester):
+    pytester._monkeypatch.delenv("KSEM_INTERPRET", raising=False)
+    pytester.makepyfile(PLAIN)
+    r = _run(pytester)
+    r.assert_outcomes(passed=1)
+    assert not SUMMARY.search(r.stdout.str())
+
+
+@pytest.mark.parametrize("switch", [["--ksem"], []])
+def test_on_prints_exactly_one_summary_line(pytester, switch):
+    pytester.makepyfile(PLAIN)
+    r = _run(pytester, *switch, env=None if switch else {"KSEM_INTERPRET": "1"})
+    r.assert_outcomes(passed=1)
+    found = SUMMARY.findall(r.stdout.str())
+    assert found == [("0", "0")]
+
+
+TRITON_TESTS = '''
+import numpy as np
+import pytest
+import torch
+import triton
+import triton.language as tl
+
+
+def test_nested_kernel_runs_on_ksem():
+    K = 3
+
+    @triton.jit
+    def k(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+        offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+        m = offs < n
+        tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=m) * K, mask=m)
+
+    x = torch.arange(100, dtype=torch.int32)
+    out = torch.zeros_like(x)
+    k[(2,)](x, out, 100, BLOCK=64)
+    assert torch.equal(out, x * 3)
+
+
+def test_transposed_view_through_its_strides():
+    @triton.jit
+    def copy(x_ptr, out_ptr, s0, s1, M: tl.constexpr, N: tl.constexpr):
+        i = tl.arange(0, M)[:, None]
+        j = tl.arange(0, N)[None, :]
+        tl.store(out_ptr + i * N + j, tl.load(x_ptr + i * s0 + j * s1))
+
+    x = torch.arange(32, dtype=torch.float32).reshape(4, 8).t()
+    out = torch.empty(8, 4)
+    copy[(1,)](x, out, x.stride(0), x.stride(1), M=8, N=4)
+    assert torch.equal(out, x)
+
+
+def test_refused_launch_fails_with_ksems_message():
+    @triton.jit
+    def bad(x_ptr):
+        tl.store(x_ptr + tl.arange(0, 3), 1.0)
+
+    bad[(1,)](torch.zeros(4))
+
+
+def test_anchor_error_type_is_accepted():
+    @triton.jit
+    def bad(x_ptr):
+        tl.store(x_ptr + tl.arange(0, 3), 1.0)
+
+    with pytest.raises(triton.CompilationError):
+        bad[(1,)](torch.zeros(4))
+
+
+def test_session_goes_on():
+    assert True
+'''
+
+
+def test_triton_launches_run_on_ksem(pytester):
+    for m in ("torch", "triton"):
+        if importlib.util.find_spec(m) is None:
+            pytest.skip(f"{m} is not installed")
+    pytester.makepyfile(test_t=TRITON_TESTS)
+    r = _run(pytester, "--ksem", "-v", env={"TRITON_INTERPRET": "1"})
+    r.assert_outcomes(passed=4, failed=1)
+    out = r.stdout.str()
+    assert SUMMARY.findall(out) == [("2", "2")]
+    # the refusal's message: ksem's, located in the test file, and the cause listed under the summary
+    assert re.search(r"KsemTritonError: .*test_t.py:\d+:\d+: error: .*arange", out)
+    assert re.search(r"^\s+2 refused: .*arange", out, re.MULTILINE)
+
+
+NUMBA_TESTS = '''
+import numpy as np
+from numba import cuda
+
+
+def test_simulator_kernel_runs_on_ksem():
+    SCALE = 7
+
+    @cuda.jit(device=True)
+    def f(v):
+        return v * SCALE
+
+    @cuda.jit
+    def k(x, out):
+        i = cuda.grid(1)
+        if i < out.size:
+            out[i] = f(x[i]) + 1
+
+    x = np.arange(40, dtype=np.int64)
+    out = np.zeros_like(x)
+    k[2, 32](x, out)
+    assert (out == x * 7 + 1).all()
+
+
+def test_device_array_round_trip():
+    @cuda.jit
+    def k(a):
+        i = cuda.grid(1)
+        if i < a.size:
+            a[i] = a[i] * 2
+
+    d = cuda.to_device(np.arange(10, dtype=np.float32))
+    k[1, 16](d)
+    assert (d.copy_to_host() == np.arange(10, dtype=np.float32) * 2).all()
+
+
+def test_refused():
+    @cuda.jit
+    def k(a):
+        cuda.threadfence_system()
+
+    k[1, 1](np.zeros(1))
+'''
+
+
+def test_numba_simulator_launches_run_on_ksem(pytester):
+    if importlib.util.find_spec("numba") is None or importlib.util.find_spec("numba.cuda") is None:
+        pytest.skip("numba-cuda is not installed")
+    pytester.makepyfile(test_n=NUMBA_TESTS)
+    r = _run(pytester, "--ksem", env={"NUMBA_ENABLE_CUDASIM": "1"})
+    r.assert_outcomes(passed=2, failed=1)
+    out = r.stdout.str()
+    assert SUMMARY.findall(out) == [("2", "1")]
+    assert re.search(r"KsemNumbaError: .*test_n.py:\d+:\d+: error: ", out)
