@@ -24,6 +24,17 @@ use std::collections::HashMap;
 
 const DIALECT: &str = "CUDA Python";
 
+/// Whether a loop or branch of `body` (at any depth) assigns `name`.
+fn rebinds_in_nested_block(body: &[ast::Stmt], name: &str) -> bool {
+    body.iter().any(|s| match s {
+        ast::Stmt::For(f) => assigns_name(&f.body, name) || assigns_name(&f.orelse, name),
+        ast::Stmt::While(w) => assigns_name(&w.body, name) || assigns_name(&w.orelse, name),
+        ast::Stmt::If(i) => assigns_name(&i.body, name) || assigns_name(&i.orelse, name),
+        ast::Stmt::With(w) => rebinds_in_nested_block(&w.body, name),
+        _ => false,
+    })
+}
+
 /// Whether any statement of `body` (nested blocks included) assigns `name`
 /// (an assignment, augmented assignment, `for` target or `with … as`).
 fn assigns_name(body: &[ast::Stmt], name: &str) -> bool {
@@ -54,7 +65,6 @@ fn assigns_name(body: &[ast::Stmt], name: &str) -> bool {
         _ => false,
     })
 }
-
 
 use types::INT_DIV;
 
@@ -579,12 +589,20 @@ impl<'m> Elab<'m> {
                     // own variables (as numba's tuple variable is written),
                     // so that the new value holds only where the branch runs
                     Some(Val::Tuple(old)) if depth > 0 => {
-                        let new = self.own(Val::Tuple(new));
+                        let new = self.own(Val::Tuple(new), true);
                         self.write_slots(name, &old, &new, span)
                     }
                     _ => {
-                        // a tuple bound to a name owns its numbers' variables
-                        let v = self.own(Val::Tuple(new));
+                        // a tuple bound to a name owns its numbers' variables;
+                        // its constants stay constants (a shape) unless a
+                        // loop or branch of the function rebinds the name
+                        let fname = self.frame().name.clone();
+                        let rebound = self
+                            .m
+                            .funcs
+                            .get(&fname)
+                            .is_some_and(|f| rebinds_in_nested_block(&f.def.body, name));
+                        let v = self.own(Val::Tuple(new), !rebound);
                         self.frame().env.insert(name.to_string(), v);
                         Ok(())
                     }
@@ -614,11 +632,17 @@ impl<'m> Elab<'m> {
 
     /// `v` with each number held in a fresh variable of its own (a copy even
     /// of a variable: a tuple's element is not the variable it was made
-    /// from); constants stay constants (shapes such as `(4, 4)`).
-    fn own(&mut self, v: Val) -> Val {
+    /// from); with `keep_consts`, constants stay constants (shapes such as
+    /// `(4, 4)`).
+    fn own(&mut self, v: Val, keep_consts: bool) -> Val {
         match v {
-            Val::Tuple(items) => Val::Tuple(items.into_iter().map(|i| self.own(i)).collect()),
-            Val::Num(e) if !matches!(e.kind, ExprKind::Const(_)) => {
+            Val::Tuple(items) => Val::Tuple(
+                items
+                    .into_iter()
+                    .map(|i| self.own(i, keep_consts))
+                    .collect(),
+            ),
+            Val::Num(e) if !(keep_consts && matches!(e.kind, ExprKind::Const(_))) => {
                 let span = e.span;
                 let id = self.new_var("_t", e.ty.clone());
                 self.emit(Stmt::Let(id, e));
