@@ -5,6 +5,13 @@
 //! measured on sm_90: `tools/probes/triton_features/measure_atomics_random.py`,
 //! `docs/triton-measured.md` (h)).
 //!
+//! `tl.atomic_poll(pointer, expected_value, sem=None, scope=None,
+//! timeout_ns=None)` (Triton 3.9) loads each element once, atomically, and
+//! is true where it equals `expected_value`. ksem runs one program at a time,
+//! so no other program can change the element while this one polls: a poll
+//! that does not match gives false, also without a timeout (where the GPU
+//! would go on polling for a value another program writes).
+//!
 //! Each call becomes one IR `Atomic` bound to a variable of its own, so it
 //! runs once where it stands whether or not its result is used. The memory
 //! order (`sem`) and scope only order other memory accesses around the
@@ -32,6 +39,7 @@ pub const NAMES: &[&str] = &[
     "atomic_xor",
     "atomic_xchg",
     "atomic_cas",
+    "atomic_poll",
 ];
 
 impl Elab<'_> {
@@ -43,6 +51,9 @@ impl Elab<'_> {
         kwargs: Vec<(String, Value)>,
         span: Span,
     ) -> DResult<Value> {
+        if name == "atomic_poll" {
+            return self.atomic_poll(args, kwargs, span);
+        }
         let cas = name == "atomic_cas";
         let params: &[&'static str] = if cas {
             &["pointer", "cmp", "val", "sem", "scope"]
@@ -101,6 +112,50 @@ impl Elab<'_> {
             _ => AtomicOp::Xor,
         };
         Ok(self.bind_atomic(aop, ptr, val, None, mask, d, shape, span))
+    }
+
+    /// `tl.atomic_poll`: an atomic load of each element (an atomic `or`
+    /// with 0) compared with the expected value.
+    fn atomic_poll(
+        &mut self,
+        args: Vec<Value>,
+        kwargs: Vec<(String, Value)>,
+        span: Span,
+    ) -> DResult<Value> {
+        let b = bind(
+            "atomic_poll",
+            &["pointer", "expected_value", "sem", "scope", "timeout_ns"],
+            false,
+            args,
+            kwargs,
+            span,
+        )?;
+        check_option(&b.opt("sem"), "sem", SEMS, span)?;
+        check_option(&b.opt("scope"), "scope", SCOPES, span)?;
+        let (ptr, d, shape) = self.pointer(b.req("pointer", span)?, "tl.atomic_poll", span)?;
+        if !d.is_int() || d == DType::Bool || d.bits() < 16 {
+            return err(
+                span,
+                format!(
+                    "tl.atomic_poll needs a pointer to 16-, 32- or 64-bit integers, got {}",
+                    d.json_name()
+                ),
+            );
+        }
+        let zero = self.broadcast_to(crate::ir::build::konst(d, 0, span), &shape, span)?;
+        let old = self.bind_atomic(AtomicOp::Or, ptr, zero, None, None, d, shape.clone(), span);
+        let Value::Tensor(old) = old else {
+            return err(span, "tl.atomic_poll: an atomic load without a value");
+        };
+        let want = self.to_tensor(b.req("expected_value", span)?, span)?;
+        let want = self.broadcast_operand(want, &shape, "atomic_poll", span)?;
+        let want = self.cast(want, d, CONVERT);
+        Ok(Value::Tensor(crate::ir::build::bin(
+            BinOp::Eq,
+            old,
+            want,
+            span,
+        )))
     }
 
     /// `tl.atomic_cas`: Triton 3.6 converts neither `cmp` nor `val` (they

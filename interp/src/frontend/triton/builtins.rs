@@ -1095,6 +1095,41 @@ impl Elab<'_> {
                 });
                 Ok(Value::None)
             }
+            "py:getattr" | "py:hasattr" => {
+                // Python's getattr(obj, name[, default]) / hasattr(obj, name)
+                // on a constexpr name: the attribute as `obj.name` reads it
+                let n = if name == "py:getattr" { 2..=3 } else { 2..=2 };
+                if !n.contains(&args.len()) || !kwargs.is_empty() {
+                    return err(
+                        span,
+                        format!(
+                            "{}() takes {} arguments",
+                            &name[3..],
+                            if name == "py:getattr" { "2 or 3" } else { "2" }
+                        ),
+                    );
+                }
+                let Value::Str(attr) = &args[1] else {
+                    return err(
+                        span,
+                        format!(
+                            "{}()'s attribute name must be a constexpr string, got {}",
+                            &name[3..],
+                            args[1].describe()
+                        ),
+                    );
+                };
+                let attr = attr.clone();
+                let found = self.attribute(args[0].clone(), &attr, span);
+                if name == "py:hasattr" {
+                    return Ok(Value::Num(PyNum::Bool(found.is_ok())));
+                }
+                match (found, args.get(2)) {
+                    (Ok(v), _) => Ok(v),
+                    (Err(_), Some(default)) => Ok(default.clone()),
+                    (Err(e), None) => Err(e),
+                }
+            }
             "py:int" | "py:float" | "py:bool" => {
                 let b = bind(name, &["x"], false, args, kwargs, span)?;
                 let x = b.req("x", span)?;
@@ -1114,7 +1149,10 @@ impl Elab<'_> {
                 }
                 match x {
                     Value::Num(n) => Ok(Value::Num(match (name, n) {
-                        ("py:int", PyNum::Float(f)) => PyNum::Int(f.trunc() as i128),
+                        ("py:int", PyNum::Float(_)) => PyNum::Int(
+                            crate::frontend::py::num::to_int(n)
+                                .map_err(|e| Diagnostic::new(span, e.to_string()))?,
+                        ),
                         ("py:int", PyNum::Bool(v)) => PyNum::Int(v as i128),
                         ("py:int", n) => n,
                         ("py:float", PyNum::Int(i)) => PyNum::Float(i as f64),

@@ -1283,7 +1283,9 @@ impl<'m> Elab<'m> {
         }
         Ok(match name {
             "range" => Value::Builtin("py:range".into()),
-            "min" | "max" | "abs" | "int" | "float" | "bool" => Value::Builtin(format!("py:{name}")),
+            "min" | "max" | "abs" | "int" | "float" | "bool" | "getattr" | "hasattr" => {
+                Value::Builtin(format!("py:{name}"))
+            }
             "len" => return unsupported(span, "`len()`", "use the constexpr size (e.g. BLOCK) or x.shape[0]"),
             "isinstance" | "type" => return unsupported(span, "`isinstance()`/`type()`", "use x.dtype comparisons with tl.constexpr values"),
             "print" => return unsupported(span, "`print()`", "use tl.static_print (compile time) or tl.device_print (run time)"),
@@ -1294,7 +1296,7 @@ impl<'m> Elab<'m> {
         })
     }
 
-    fn attribute(&mut self, base: Value, attr: &str, span: Span) -> DResult<Value> {
+    pub(super) fn attribute(&mut self, base: Value, attr: &str, span: Span) -> DResult<Value> {
         match base {
             Value::Foreign { module, name: None } => {
                 let m = &self.m.imports[module];
@@ -1331,6 +1333,10 @@ impl<'m> Elab<'m> {
             },
             t if types::is_type(&t) => {
                 types::attribute(&t, attr).map_err(|m| Diagnostic::new(span, m))
+            }
+            // `tl.random.rand(…)`: the random builtins through their module
+            Value::Builtin(b) if b == "random" && super::random::NAMES.contains(&attr) => {
+                Ok(Value::Builtin(attr.to_string()))
             }
             // `c.value` of a constexpr is the value itself
             v @ (Value::Num(_) | Value::Str(_) | Value::None | Value::NanMode(_))
@@ -1585,9 +1591,18 @@ impl<'m> Elab<'m> {
             ),
             O::BitAnd | O::BitOr | O::BitXor | O::LShift | O::RShift => {
                 if d.is_float() {
+                    // Triton's IncompatibleTypeErrorImpl words it so
+                    let name = |o: &promote::Operand| match o {
+                        promote::Operand::Tensor(t) => t.to_string(),
+                        promote::Operand::Scalar(n) => n.type_name().to_string(),
+                    };
                     return Err(Diagnostic::new(
                         span,
-                        format!("bitwise operator on {d}: Triton accepts only integer operands"),
+                        format!(
+                            "invalid operands of type {} and {} for a bitwise operator: Triton accepts only integer operands",
+                            name(&oa),
+                            name(&ob)
+                        ),
                     )
                     .with_help("reinterpret the bits first: x.to(tl.int32, bitcast=True)"));
                 }

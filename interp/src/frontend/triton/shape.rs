@@ -13,7 +13,8 @@
 //!   this order satisfies): join along a new last axis, move that axis in
 //!   front of `dim`, merge the two.
 //! - `squeeze(x, dim)` removes an axis of size 1; `unsqueeze(x, dim)` adds
-//!   one (`expand_dims`); `ravel(x)` is the row-major 1-D view.
+//!   one (`expand_dims`); `ravel(x)` is the row-major 1-D view; `item(x)` is
+//!   the one element of a one-element tensor as a 0-d value.
 
 use super::builtins::{bind, const_int, normalize_axis};
 use super::elab::{err, Elab};
@@ -22,7 +23,7 @@ use crate::ir::*;
 use crate::span::{DResult, Span};
 
 /// The builtins of this module (without `tl.`).
-pub const NAMES: &[&str] = &["flip", "cat", "squeeze", "unsqueeze", "ravel"];
+pub const NAMES: &[&str] = &["flip", "cat", "squeeze", "unsqueeze", "ravel", "item"];
 
 impl Elab<'_> {
     /// Elaborates `tl.<name>(…)`, one of [`NAMES`].
@@ -86,6 +87,17 @@ impl Elab<'_> {
                 let mut shape = x.ty.shape.clone();
                 shape.insert(d, 1);
                 self.reshape(x, shape, span)
+            }
+            "item" => {
+                let b = bind(name, &["input"], false, args, kwargs, span)?;
+                let x = self.to_tensor(b.req("input", span)?, span)?;
+                if x.ty.numel() != 1 {
+                    return err(
+                        span,
+                        format!("item() needs a tensor of one element, got {}", x.ty),
+                    );
+                }
+                self.reshape(x, vec![], span)
             }
             _ => {
                 // "ravel"

@@ -1,0 +1,94 @@
+//! Triton kernel features Triton's own language tests use (issue 24):
+//! `getattr`/`hasattr` on constexpr names, `x.item()`, `tl.atomic_poll`,
+//! the random builtins reached through `tl.random`, and Triton's wording of
+//! the bitwise-operand error (its tests match it). Expected values by hand.
+
+use ksem_tests::serde_json::json;
+use ksem_tests::*;
+
+fn i32_out(src: &str, l: &ksem_interp::launch::Launch) -> Vec<i32> {
+    bits(&run_clean(src, l), "out_ptr")
+        .iter()
+        .map(|&b| b as u32 as i32)
+        .collect()
+}
+
+#[test]
+fn getattr_and_hasattr_read_attributes_by_constexpr_name() {
+    // getattr(tl, "maximum")(x, y) is tl.maximum; hasattr(x, "dtype") holds
+    // for a tensor and not for None
+    let src = kernel(
+        "out_ptr, F: tl.constexpr",
+        "x = tl.arange(0, 4)\ny = 3 - tl.arange(0, 4)\nz = getattr(tl, F)(x, y)\nif hasattr(x, \"dtype\") and not hasattr(None, \"dtype\"):\n    z = z + 100\ntl.store(out_ptr + tl.arange(0, 4), z)",
+    );
+    let l = launch(
+        &[1],
+        json!({"out_ptr": zeros("int32", 4), "F": cx(json!("maximum"))}),
+    );
+    // max([0,1,2,3], [3,2,1,0]) = [3,2,2,3], + 100
+    assert_eq!(i32_out(&src, &l), vec![103, 102, 102, 103]);
+    let l = launch(
+        &[1],
+        json!({"out_ptr": zeros("int32", 4), "F": cx(json!("minimum"))}),
+    );
+    assert_eq!(i32_out(&src, &l), vec![100, 101, 101, 100]);
+}
+
+#[test]
+fn item_is_the_one_element_as_a_scalar() {
+    // 7 + 1 in both lanes
+    let src = kernel(
+        "out_ptr",
+        "n = tl.full((1,), 7, dtype=tl.int32).item()\ntl.store(out_ptr + tl.arange(0, 2), tl.full((2,), n, tl.int32) + 1)",
+    );
+    assert_eq!(
+        i32_out(&src, &launch(&[1], json!({"out_ptr": zeros("int32", 2)}))),
+        vec![8, 8]
+    );
+}
+
+#[test]
+fn atomic_poll_is_true_where_the_flag_already_matches() {
+    let src = kernel(
+        "flag, out_ptr",
+        "m = tl.atomic_poll(flag, 1, sem=\"acquire\", scope=\"gpu\", timeout_ns=0)\ntl.store(out_ptr, m.to(tl.int32))",
+    );
+    for (value, want) in [(1, 1), (0, 0)] {
+        let l = launch(
+            &[1],
+            json!({"flag": buf("int32", json!([value])), "out_ptr": zeros("int32", 1)}),
+        );
+        assert_eq!(i32_out(&src, &l), vec![want], "flag {value}");
+    }
+}
+
+#[test]
+fn random_builtins_through_tl_random() {
+    // uint_to_uniform_float(0) = 0 * 4.6566127342e-10 = 0.0
+    let src = kernel(
+        "out_ptr",
+        "x = tl.zeros((2,), tl.uint32)\ntl.store(out_ptr + tl.arange(0, 2), tl.random.uint_to_uniform_float(x))",
+    );
+    let l = launch(&[1], json!({"out_ptr": zeros("float32", 2)}));
+    assert_eq!(bits(&run_clean(&src, &l), "out_ptr"), vec![0, 0]);
+}
+
+#[test]
+fn a_bitwise_operator_on_floats_is_refused_in_tritons_words() {
+    // Triton's test_bitwise_op matches 'invalid operands of type'
+    let src = kernel(
+        "x_ptr, out_ptr",
+        "x = tl.load(x_ptr + tl.arange(0, 2))\ntl.store(out_ptr + tl.arange(0, 2), x & x)",
+    );
+    let l = launch(
+        &[1],
+        json!({"x_ptr": zeros("float16", 2), "out_ptr": zeros("float16", 2)}),
+    );
+    let d = refused(&src, &l);
+    assert!(
+        d.message
+            .starts_with("invalid operands of type fp16 and fp16"),
+        "{}",
+        d.message
+    );
+}
