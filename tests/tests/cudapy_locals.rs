@@ -73,3 +73,23 @@ fn a_constant_passed_to_a_device_function_can_size_its_arrays() {
     let want: Vec<u64> = (0..32).map(|t| if t < 4 { 16 } else { 8 }).collect();
     assert_eq!(bits(&run_clean(src, &l), "ary"), want);
 }
+
+#[test]
+fn a_local_bound_once_to_a_constant_can_size_an_array() {
+    // numba-cuda's test_sync simple_smem: N = 100, then cuda.shared.array(N,
+    // int32) filled by thread 0 and read back by every thread
+    let src = "from numba import cuda, int32\n\n@cuda.jit\ndef kern(ary):\n    N = 100\n    sm = cuda.shared.array(N, int32)\n    i = cuda.grid(1)\n    if i == 0:\n        for j in range(N):\n            sm[j] = j\n    cuda.syncthreads()\n    ary[i] = sm[i]\n";
+    let l = parse_launch(
+        &json!({"grid": [1], "block": [100], "args": {"ary": {"buffer": {"dtype": "int32", "len": 100}}}})
+            .to_string(),
+    )
+    .unwrap();
+    assert_eq!(
+        bits(&run_clean(src, &l), "ary"),
+        (0..100).collect::<Vec<u64>>()
+    );
+    // assigned twice: a variable, not a constant, so it cannot size an array
+    let src2 = src.replace("    N = 100\n", "    N = 100\n    N = 100\n");
+    let d = refused(&src2, &l);
+    assert!(d.message.contains("compile-time constant"), "{}", d.message);
+}

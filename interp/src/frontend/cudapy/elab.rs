@@ -24,6 +24,42 @@ use std::collections::HashMap;
 
 const DIALECT: &str = "CUDA Python";
 
+/// How many statements of `body` (nested blocks included) assign `name`.
+fn assignment_count(body: &[ast::Stmt], name: &str) -> usize {
+    body.iter()
+        .map(|s| match s {
+            ast::Stmt::For(f) => {
+                usize::from(binds_name(&f.target, name))
+                    + assignment_count(&f.body, name)
+                    + assignment_count(&f.orelse, name)
+            }
+            ast::Stmt::While(w) => {
+                assignment_count(&w.body, name) + assignment_count(&w.orelse, name)
+            }
+            ast::Stmt::If(i) => assignment_count(&i.body, name) + assignment_count(&i.orelse, name),
+            ast::Stmt::With(w) => {
+                usize::from(w.items.iter().any(|it| {
+                    it.optional_vars
+                        .as_deref()
+                        .is_some_and(|v| binds_name(v, name))
+                })) + assignment_count(&w.body, name)
+            }
+            other => usize::from(assigns_name(std::slice::from_ref(other), name)),
+        })
+        .sum()
+}
+
+/// Whether assignment target `t` binds `name`.
+fn binds_name(t: &ast::Expr, name: &str) -> bool {
+    match t {
+        ast::Expr::Name(n) => n.id.as_str() == name,
+        ast::Expr::Tuple(t) => t.elts.iter().any(|e| binds_name(e, name)),
+        ast::Expr::List(t) => t.elts.iter().any(|e| binds_name(e, name)),
+        ast::Expr::Starred(s) => binds_name(&s.value, name),
+        _ => false,
+    }
+}
+
 /// Whether a loop or branch of `body` (at any depth) assigns `name`.
 fn rebinds_in_nested_block(body: &[ast::Stmt], name: &str) -> bool {
     body.iter().any(|s| match s {
@@ -38,15 +74,7 @@ fn rebinds_in_nested_block(body: &[ast::Stmt], name: &str) -> bool {
 /// Whether any statement of `body` (nested blocks included) assigns `name`
 /// (an assignment, augmented assignment, `for` target or `with … as`).
 fn assigns_name(body: &[ast::Stmt], name: &str) -> bool {
-    fn binds(t: &ast::Expr, name: &str) -> bool {
-        match t {
-            ast::Expr::Name(n) => n.id.as_str() == name,
-            ast::Expr::Tuple(t) => t.elts.iter().any(|e| binds(e, name)),
-            ast::Expr::List(t) => t.elts.iter().any(|e| binds(e, name)),
-            ast::Expr::Starred(s) => binds(&s.value, name),
-            _ => false,
-        }
-    }
+    let binds = binds_name;
     body.iter().any(|s| match s {
         ast::Stmt::Assign(a) => a.targets.iter().any(|t| binds(t, name)),
         ast::Stmt::AugAssign(a) => binds(&a.target, name),
@@ -411,6 +439,20 @@ impl<'m> Elab<'m> {
             }
             S::Assign(a) => {
                 let v = self.expr(&a.value)?;
+                // `N = 100`, the only assignment of N, in the function's
+                // entry block: N is that constant (numba folds it, so
+                // `cuda.shared.array(N, int32)` compiles)
+                if let ([ast::Expr::Name(n)], Val::Num(e)) = (a.targets.as_slice(), &v) {
+                    let name = n.id.as_str();
+                    if matches!(e.kind, ExprKind::Const(_))
+                        && self.frame().depth == 0
+                        && !self.frame().env.contains_key(name)
+                        && self.assignments_in_function(name) == 1
+                    {
+                        self.frame().env.insert(name.to_string(), v);
+                        return Ok(());
+                    }
+                }
                 let v = self.materialize(v);
                 for t in &a.targets {
                     self.assign(t, v.clone())?;
@@ -567,6 +609,15 @@ impl<'m> Elab<'m> {
             ),
             _ => err(span, "cannot assign to this expression"),
         }
+    }
+
+    /// How many statements of the current function assign `name`.
+    fn assignments_in_function(&self, name: &str) -> usize {
+        let fname = &self.frames.last().expect("a frame").name;
+        self.m
+            .funcs
+            .get(fname)
+            .map_or(usize::MAX, |f| assignment_count(&f.def.body, name))
     }
 
     /// Binds `name` to `v` by the seed's typing rule.
