@@ -170,3 +170,34 @@ fn round_is_ties_to_even_and_round_to_digits_follows_numba() {
         .collect();
     assert_eq!(out_bits(&src, &l), want);
 }
+
+#[test]
+fn fp16_intrinsics_compute_in_half_precision() {
+    // float16 bits: 1.0 = 0x3c00, 2049/2048 (1 + 2^-11) is not a half: 1.0
+    // + 0.00048828125 (2^-11) rounds to even -> 1.0 (0x3c00); 3 * 0.1 in half:
+    // 0.1 -> 0x2e66 (0.0999755859375), times 3 = 0.2999267578125 -> nearest
+    // half 0x34cc (0.2998046875) or 0x34cd (0.30004882812): 0.2999267578125 is
+    // 0.0001220703125 above the first and 0.0001220703125 below the second: a
+    // tie, to even -> 0x34cc
+    let src = kern(
+        "out",
+        "out[0] = cuda.fp16.hadd(1.0, 0.00048828125)\nout[1] = cuda.fp16.hmul(3.0, 0.1)\nout[2] = cuda.fp16.hneg(2.0)\nout[3] = cuda.fp16.habs(-2.0)\nout[4] = cuda.fp16.hmax(1.0, math.nan)\nout[5] = cuda.fp16.htrunc(-2.5)\nout[6] = cuda.fp16.hrint(2.5)\nout[7] = cuda.fp16.hdiv(1.0, 3.0)",
+    );
+    let got = out_bits(&src, &simt(1, json!({"out": zeros("float16", 8)})));
+    // -2.0 = 0xc000, 2.0 = 0x4000, max(1, nan) = 1.0 (NaN ignored), trunc(-2.5)
+    // = -2.0, rint(2.5) = 2.0 (ties to even); 1/3 in half: 0x3555
+    // (0.333251953125; the next, 0x3556, is 0.33349609375, further away)
+    assert_eq!(
+        got,
+        vec![0x3c00, 0x34cc, 0xc000, 0x4000, 0x3c00, 0xc000, 0x4000, 0x3555]
+    );
+    // ordered comparisons: hne(1, nan) is false, hlt(1, 2) true
+    let src = kern(
+        "out",
+        "out[0] = cuda.fp16.hne(1.0, math.nan)\nout[1] = cuda.fp16.hlt(1.0, 2.0)\nout[2] = cuda.fp16.heq(math.nan, math.nan)",
+    );
+    assert_eq!(
+        out_bits(&src, &simt(1, json!({"out": zeros("int32", 3)}))),
+        vec![0, 1, 0]
+    );
+}

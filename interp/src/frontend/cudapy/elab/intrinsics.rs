@@ -24,6 +24,14 @@
 //!   races reported) gives them nothing to do;
 //! - `cuda.laneid` (the thread's linear index in its block mod 32) and
 //!   `cuda.warpsize` (32), int32;
+//! - `cuda.fp16.*`: half-precision arithmetic as CUDA's `cuda_fp16.hpp`
+//!   defines it (operands converted to float16 first): `hadd`, `hsub`,
+//!   `hmul`, `hdiv` (IEEE, round to nearest even), `hfma` (fused), `hneg`,
+//!   `habs`; the ordered comparisons `heq`, `hne`, `hlt`, `hle`, `hgt`, `hge`
+//!   (false with a NaN operand); `hmax`/`hmin` (a NaN operand ignored, +0 above
+//!   -0); `hsqrt`, `hrcp`, `hceil`, `hfloor`, `htrunc`, `hrint` (exact) and
+//!   `hexp`, `hexp2`, `hlog`, `hlog2`, `hlog10`, `hsin`, `hcos`, `htanh`,
+//!   `hrsqrt` (approximate on the GPU);
 //! - `round(x)` of a float: the nearest integer, ties to even, as int64
 //!   (`__nv_llrint` of `x` widened to float64; a value int64 cannot hold is
 //!   a float -> int conversion out of range); `round(x, n)`: numba-cuda's
@@ -111,6 +119,10 @@ impl Elab<'_> {
                     }
                 })
             }
+            _ if f.starts_with("fp16.") => match self.fp16(&f["fp16.".len()..], c, span)? {
+                Some(v) => v,
+                None => return Ok(None),
+            },
             "threadfence" | "threadfence_block" | "threadfence_system" => {
                 if !c.args.is_empty() || !c.keywords.is_empty() {
                     return err(span, format!("cuda.{f}() takes no arguments"));
@@ -268,6 +280,97 @@ impl Elab<'_> {
             span,
         );
         select(finite, stepped, fl, span)
+    }
+
+    /// `cuda.fp16.<f>(…)`; `None` for a function this module does not know.
+    fn fp16(&mut self, f: &str, c: &ast::ExprCall, span: Span) -> DResult<Option<Val>> {
+        let arity = match f {
+            "hfma" => 3,
+            "hadd" | "hsub" | "hmul" | "hdiv" | "heq" | "hne" | "hlt" | "hle" | "hgt" | "hge"
+            | "hmax" | "hmin" => 2,
+            "hneg" | "habs" | "hsqrt" | "hrcp" | "hceil" | "hfloor" | "htrunc" | "hrint"
+            | "hexp" | "hexp2" | "hlog" | "hlog2" | "hlog10" | "hsin" | "hcos" | "htanh"
+            | "hrsqrt" => 1,
+            _ => return Ok(None),
+        };
+        let args = self.num_args(c, arity, &format!("cuda.fp16.{f}"), span)?;
+        let mut h: Vec<Expr> = Vec::new();
+        for a in args {
+            h.push(self.temp(convert(a, DType::F16)));
+        }
+        let math = |m: MathFn, x: Expr| unary(UnOp::Math(m), x, span);
+        let zero = || float_const(DType::F16, 0.0, span);
+        let e = match f {
+            "hadd" => bin(BinOp::Add, h[0].clone(), h[1].clone(), span),
+            "hsub" => bin(BinOp::Sub, h[0].clone(), h[1].clone(), span),
+            "hmul" => bin(BinOp::Mul, h[0].clone(), h[1].clone(), span),
+            "hdiv" => bin(BinOp::FDiv, h[0].clone(), h[1].clone(), span),
+            "hfma" => mk(
+                ExprKind::Fma(
+                    Box::new(h[0].clone()),
+                    Box::new(h[1].clone()),
+                    Box::new(h[2].clone()),
+                    crate::float::Rounding::NearestEven,
+                ),
+                Type::scalar(DType::F16),
+                span,
+            ),
+            "heq" => bin(BinOp::Eq, h[0].clone(), h[1].clone(), span),
+            // ordered: false where either is NaN
+            "hne" => bin(
+                BinOp::LogicalOr,
+                bin(BinOp::Lt, h[0].clone(), h[1].clone(), span),
+                bin(BinOp::Gt, h[0].clone(), h[1].clone(), span),
+                span,
+            ),
+            "hlt" => bin(BinOp::Lt, h[0].clone(), h[1].clone(), span),
+            "hle" => bin(BinOp::Le, h[0].clone(), h[1].clone(), span),
+            "hgt" => bin(BinOp::Gt, h[0].clone(), h[1].clone(), span),
+            "hge" => bin(BinOp::Ge, h[0].clone(), h[1].clone(), span),
+            "hmax" => bin(
+                BinOp::Max(NanMode::Ignore),
+                h[0].clone(),
+                h[1].clone(),
+                span,
+            ),
+            "hmin" => bin(
+                BinOp::Min(NanMode::Ignore),
+                h[0].clone(),
+                h[1].clone(),
+                span,
+            ),
+            "hneg" => unary(UnOp::Neg, h[0].clone(), span),
+            "habs" => math(MathFn::Abs, h[0].clone()),
+            "hsqrt" => math(MathFn::Sqrt, h[0].clone()),
+            "hrcp" => bin(
+                BinOp::FDiv,
+                float_const(DType::F16, 1.0, span),
+                h[0].clone(),
+                span,
+            ),
+            "hceil" => math(MathFn::Ceil, h[0].clone()),
+            "hfloor" => math(MathFn::Floor, h[0].clone()),
+            "htrunc" => select(
+                bin(BinOp::Lt, h[0].clone(), zero(), span),
+                math(MathFn::Ceil, h[0].clone()),
+                math(MathFn::Floor, h[0].clone()),
+                span,
+            ),
+            "hrint" => {
+                let wide = convert(h[0].clone(), DType::F64);
+                convert(self.round_half_even(wide, span), DType::F16)
+            }
+            "hexp" => math(MathFn::Exp, h[0].clone()),
+            "hexp2" => math(MathFn::Exp2, h[0].clone()),
+            "hlog" => math(MathFn::Log, h[0].clone()),
+            "hlog2" => math(MathFn::Log2, h[0].clone()),
+            "hlog10" => math(MathFn::Log10, h[0].clone()),
+            "hsin" => math(MathFn::Sin, h[0].clone()),
+            "hcos" => math(MathFn::Cos, h[0].clone()),
+            "htanh" => math(MathFn::Tanh, h[0].clone()),
+            _ => math(MathFn::Rsqrt, h[0].clone()),
+        };
+        Ok(Some(Val::Num(e)))
     }
 
     /// `cuda.laneid` and `cuda.warpsize`; `None` for other names.
