@@ -201,3 +201,27 @@ fn fp16_intrinsics_compute_in_half_precision() {
         vec![0, 1, 0]
     );
 }
+
+#[test]
+fn math_trunc_radians_degrees_keep_the_float_type() {
+    // trunc(-2.5) = -2.0, trunc(2.5) = 2.0 (float64: numba-cuda keeps the
+    // float type); radians(180.0) = pi/180 * 180 rounded once = pi (the
+    // double nearest pi/180, times 180, rounds to the double nearest pi:
+    // checked by the same product in Rust, which is IEEE arithmetic)
+    let src = kern(
+        "out",
+        "out[0] = math.trunc(-2.5)\nout[1] = math.trunc(2.5)\nout[2] = math.radians(180.0)\nout[3] = math.degrees(1.0)",
+    );
+    let got = out_bits(&src, &simt(1, json!({"out": zeros("float64", 4)})));
+    let rad = (std::f64::consts::PI / 180.0) * 180.0;
+    let deg = 180.0 / std::f64::consts::PI;
+    assert_eq!(
+        got,
+        vec![
+            (-2.0f64).to_bits(),
+            2.0f64.to_bits(),
+            rad.to_bits(),
+            deg.to_bits()
+        ]
+    );
+}

@@ -2318,6 +2318,27 @@ impl<'m> Elab<'m> {
                 let m = if f == "floor" { MathFn::Floor } else { MathFn::Ceil };
                 Ok(Val::Num(unary(UnOp::Math(m), convert(x, d), span)))
             }
+            "trunc" => {
+                // numba-cuda keeps the float type, as for floor and ceil
+                let [x] = self.num_args(c, 1, "math.trunc", span)?.try_into().expect("one");
+                let d = fl(dtype_of(&x));
+                let x = self.temp(convert(x, d));
+                let neg = bin(BinOp::Lt, x.clone(), float_const(d, 0.0, span), span);
+                let up = unary(UnOp::Math(MathFn::Ceil), x.clone(), span);
+                let down = unary(UnOp::Math(MathFn::Floor), x, span);
+                Ok(Val::Num(select(neg, up, down, span)))
+            }
+            "radians" | "degrees" => {
+                // numba-cuda: the factor as a constant of x's float type, times x
+                let [x] = self.num_args(c, 1, &format!("math.{f}"), span)?.try_into().expect("one");
+                let d = fl(dtype_of(&x));
+                let factor = if f == "radians" {
+                    std::f64::consts::PI / 180.0
+                } else {
+                    180.0 / std::f64::consts::PI
+                };
+                Ok(Val::Num(bin(BinOp::Mul, float_const(d, factor, span), convert(x, d), span)))
+            }
             "pow" | "atan2" | "copysign" | "fmod" => {
                 let [x, y] = self.num_args(c, 2, &format!("math.{f}"), span)?.try_into().expect("two");
                 let (dx, dy) = (dtype_of(&x), dtype_of(&y));
@@ -2351,7 +2372,7 @@ impl<'m> Elab<'m> {
                 };
                 Ok(Val::Num(r))
             }
-            _ => py::unsupported(span, &format!("math.{f}"), DIALECT, "the supported math functions are acos asin atan arctan acosh asinh atanh cos sin tan cosh sinh tanh atan2 exp expm1 fabs log log10 log1p sqrt pow ceil floor copysign fmod isnan isinf"),
+            _ => py::unsupported(span, &format!("math.{f}"), DIALECT, "the supported math functions are acos asin atan arctan acosh asinh atanh cos sin tan cosh sinh tanh atan2 exp exp2 expm1 fabs log log10 log1p log2 sqrt pow ceil floor trunc radians degrees copysign fmod isnan isinf isfinite"),
         }
     }
 
