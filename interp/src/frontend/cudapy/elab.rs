@@ -1289,6 +1289,11 @@ impl<'m> Elab<'m> {
             "math.tau" => Some(std::f64::consts::TAU),
             "math.inf" => Some(f64::INFINITY),
             "math.nan" => Some(f64::NAN),
+            "numpy.nan" | "numpy.NaN" | "numpy.NAN" => Some(f64::NAN),
+            "numpy.inf" | "numpy.Inf" | "numpy.PINF" => Some(f64::INFINITY),
+            "numpy.NINF" => Some(f64::NEG_INFINITY),
+            "numpy.pi" => Some(std::f64::consts::PI),
+            "numpy.e" => Some(std::f64::consts::E),
             _ => None,
         };
         if let Some(v) = math {
@@ -1835,6 +1840,15 @@ impl<'m> Elab<'m> {
     // ---- calls -----------------------------------------------------------------
 
     fn call(&mut self, c: &ast::ExprCall, span: Span) -> DResult<Val> {
+        // `x.bit_count()` of an integer: its set bits, in its type (numba's
+        // int.bit_count overload is llvm.ctpop, as cuda.popc)
+        if let ast::Expr::Attribute(a) = &*c.func {
+            if a.attr.as_str() == "bit_count" && c.args.is_empty() && c.keywords.is_empty() {
+                if let Val::Num(x) = self.expr(&a.value)? {
+                    return Ok(Val::Num(self.bit_intrinsic("popc", x, span)?));
+                }
+            }
+        }
         let callee = self.expr(&c.func)?;
         let name = dotted(&c.func).unwrap_or_default();
         match callee {

@@ -478,7 +478,7 @@ impl Elab<'_> {
     }
 
     /// `popc`, `clz`, `ffs` or `brev` of the integer `x`.
-    fn bit_intrinsic(&mut self, f: &str, x: Expr, span: Span) -> DResult<Expr> {
+    pub(super) fn bit_intrinsic(&mut self, f: &str, x: Expr, span: Span) -> DResult<Expr> {
         let d = dtype_of(&x);
         if !d.is_int() || d == DType::Bool {
             return err(span, format!("cuda.{f} takes an integer, got {}", Named(d)));
