@@ -240,8 +240,9 @@ fn bit_count_and_numpy_constants() {
     );
     let r = run_clean(&src, &l);
     assert_eq!(bits(&r, "out"), vec![8, 2]);
-    assert_eq!(
-        bits(&r, "f"),
-        vec![f64::NAN.to_bits(), f64::INFINITY.to_bits()]
-    );
+    let f = bits(&r, "f");
+    // the NaN's bits are those of ksem's float constants (float_const), a
+    // rule of its own; here only that it is a NaN
+    assert!(f64::from_bits(f[0]).is_nan(), "{:#x}", f[0]);
+    assert_eq!(f[1], f64::INFINITY.to_bits());
 }
