@@ -194,6 +194,7 @@ class Session:
         errors = _triton_errors()
 
         def run(self, *args, grid, warmup=False, **kwargs):
+            __tracebackhide__ = True  # a failure's traceback ends in the test, not here
             if warmup:
                 return None
             return session.launch("triton", self, args, kwargs, grid, None, errors)
@@ -210,6 +211,7 @@ class Session:
         errors = _numba_errors()
 
         def call(self, *args):
+            __tracebackhide__ = True
             if self._device:
                 return original(self, *args)
             # the simulator's own check of the launch configuration first
@@ -221,6 +223,7 @@ class Session:
 
     # -- launching ------------------------------------------------------
     def launch(self, dialect, kernel, args, kwargs, grid, block, errors, shared=0):
+        __tracebackhide__ = True
         from . import _launch
         from ._ksem import KsemError, UndefinedBehavior
 
