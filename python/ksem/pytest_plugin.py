@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import builtins
 import collections
+import importlib.util
 import inspect
 import itertools
 import linecache
@@ -108,6 +109,7 @@ class Session:
         self.causes: collections.Counter = collections.Counter()
         self.ub = 0
         self.ub_causes: collections.Counter = collections.Counter()
+        self.notes: list = []
         self._undo: list = []
 
     # -- counting -------------------------------------------------------
@@ -140,15 +142,23 @@ class Session:
             lines.append(f"  undefined behaviour found in {self.ub} of the launches that ran:")
             for cause, n in self.ub_causes.most_common():
                 lines.append(f"  {n:5d} UB: {cause}")
+        lines += [f"  note: {n}" for n in self.notes]
         return lines
 
     # -- patching -------------------------------------------------------
     def install(self) -> None:
         self._patch_exec()
-        if os.environ.get("TRITON_INTERPRET", "") in ("1", "true", "True"):
-            self._patch_triton()
-        if os.environ.get("NUMBA_ENABLE_CUDASIM", "") == "1":
-            self._patch_numba()
+        for name, env_on, patch in (
+            ("triton", os.environ.get("TRITON_INTERPRET", "") in ("1", "true", "True"), self._patch_triton),
+            ("numba", os.environ.get("NUMBA_ENABLE_CUDASIM", "") == "1", self._patch_numba),
+        ):
+            if not env_on or importlib.util.find_spec(name) is None:
+                continue
+            try:
+                patch()
+            except Exception as e:  # an anchor that cannot be loaded must not stop the session
+                self.notes.append(f"{name} is installed but could not be loaded ({type(e).__name__}: {e}); "
+                                  f"its launches do not run on ksem in this session")
 
     def uninstall(self) -> None:
         while self._undo:
@@ -186,10 +196,8 @@ class Session:
         self._set(builtins, "exec", exec_keeping_text)
 
     def _patch_triton(self) -> None:
-        try:
-            from triton.runtime import interpreter
-        except ImportError:
-            return
+        from triton.runtime import interpreter
+
         session = self
         errors = _triton_errors()
 
@@ -202,10 +210,8 @@ class Session:
         self._set(interpreter.InterpretedFunction, "run", run)
 
     def _patch_numba(self) -> None:
-        try:
-            from numba.cuda.simulator import kernel as simkernel
-        except ImportError:
-            return
+        from numba.cuda.simulator import kernel as simkernel
+
         session = self
         original = simkernel.FakeCUDAKernel.__call__
         errors = _numba_errors()

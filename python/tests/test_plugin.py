@@ -8,7 +8,10 @@ The parts that need Triton or numba-cuda skip where they are not installed
 (CI installs only numpy and pytest)."""
 
 import importlib.util
+import os
 import re
+import subprocess
+import sys
 
 import pytest
 
@@ -163,9 +166,19 @@ def test_refused():
 '''
 
 
+def _simulator_loads() -> bool:
+    """numba-cuda's simulator imports (it needs the CUDA runtime library,
+    `pip install nvidia-cuda-runtime`, even with no GPU)."""
+    if importlib.util.find_spec("numba") is None:
+        return False
+    env = dict(os.environ, NUMBA_ENABLE_CUDASIM="1")
+    code = "from numba.cuda.simulator import kernel"
+    return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True).returncode == 0
+
+
 def test_numba_simulator_launches_run_on_ksem(pytester):
-    if importlib.util.find_spec("numba") is None or importlib.util.find_spec("numba.cuda") is None:
-        pytest.skip("numba-cuda is not installed")
+    if not _simulator_loads():
+        pytest.skip("numba-cuda's simulator is not installed or cannot be loaded")
     pytester.makepyfile(test_n=NUMBA_TESTS)
     r = _run(pytester, "--ksem", env={"NUMBA_ENABLE_CUDASIM": "1"})
     r.assert_outcomes(passed=2, failed=1)
