@@ -252,11 +252,12 @@ class Session:
 
 def cause_of(message: str) -> str:
     """A refusal's message reduced to its cause: the first line without the
-    location, names in backquotes and numbers blanked."""
+    location, with argument names and numbers blanked (the construct named
+    in backquotes, e.g. the builtin ksem does not know, is the cause)."""
     first = message.strip().splitlines()[0] if message.strip() else "?"
     first = re.sub(r"^.*?:\d+:\d+: (error: )?", "", first)
     first = re.sub(r"^[^ ]*: error: ", "", first)
-    first = re.sub(r"`[^`]*`", "`…`", first)
+    first = re.sub(r"\bargument `[^`]*`", "argument `…`", first)
     first = re.sub(r"\b\d+\b", "N", first)
     return first[:140]
 

@@ -102,6 +102,20 @@ def test_anchor_error_type_is_accepted():
         bad[(1,)](torch.zeros(4))
 
 
+def test_kernel_built_by_exec_of_a_string():
+    src = """
+@triton.jit
+def plus(x_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(x_ptr + offs, tl.load(x_ptr + offs) + ADD)
+"""
+    scope = {"triton": triton, "tl": tl, "ADD": 5}
+    exec(src, scope)
+    x = torch.arange(8, dtype=torch.int32)
+    scope["plus"][(1,)](x, BLOCK=8)
+    assert torch.equal(x, torch.arange(8, dtype=torch.int32) + 5)
+
+
 def test_session_goes_on():
     assert True
 '''
@@ -113,12 +127,20 @@ def test_triton_launches_run_on_ksem(pytester):
             pytest.skip(f"{m} is not installed")
     pytester.makepyfile(test_t=TRITON_TESTS)
     r = _run(pytester, "--ksem", "-v", env={"TRITON_INTERPRET": "1"})
-    r.assert_outcomes(passed=4, failed=1)
+    r.assert_outcomes(passed=5, failed=1)
     out = r.stdout.str()
-    assert SUMMARY.findall(out) == [("2", "2")]
+    assert SUMMARY.findall(out) == [("3", "2")]
     # the refusal's message: ksem's, located in the test file, and the cause listed under the summary
     assert re.search(r"KsemTritonError: .*test_t.py:\d+:\d+: error: .*arange", out)
     assert re.search(r"^\s+2 refused: .*arange", out, re.MULTILINE)
+
+
+def test_a_cause_keeps_the_construct_and_blanks_the_specifics():
+    from ksem.pytest_plugin import cause_of
+
+    msg = "/t/test_a.py:12:5: error: `flip` is not a Triton builtin ksem knows\n  ┌─ /t/test_a.py:12:5"
+    assert cause_of(msg) == "`flip` is not a Triton builtin ksem knows"
+    assert cause_of("/t/a.py:1:1: error: argument `x_ptr`: arrays of 3 dims") == "argument `…`: arrays of N dims"
 
 
 NUMBA_TESTS = '''
