@@ -22,14 +22,15 @@ from ._run import Result, run_source
 _VARIADIC = (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
 
 
-def run_live(dialect: str, kernel, args, kwargs, grid, block, shared: int = 0) -> Result:
+def run_live(dialect: str, kernel, args, kwargs, grid, block, shared: int = 0, tolerate_ub=None) -> Result:
     """Runs `kernel` (a live kernel object of `dialect`) on ksem; host
-    arrays are written back in place. Raises ksem's errors, located."""
+    arrays are written back in place. Raises ksem's errors, located;
+    `tolerate_ub` as :func:`ksem._run.run_source`'s."""
     ks = live_source(kernel, dialect)
     try:
         if dialect == "triton":
-            return _triton(ks, kernel, args, kwargs, grid)
-        return _cudapy(ks, kernel, args, grid, block, shared)
+            return _triton(ks, kernel, args, kwargs, grid, tolerate_ub)
+        return _cudapy(ks, kernel, args, grid, block, shared, tolerate_ub)
     except KsemError as e:
         raise _located(e, ks) from None
 
@@ -129,7 +130,7 @@ def _grid(grid, named, where):
     return dims
 
 
-def _triton(ks: KernelSource, kernel, args, kwargs, grid) -> Result:
+def _triton(ks: KernelSource, kernel, args, kwargs, grid, tolerate_ub=None) -> Result:
     fn = unwrap(kernel)
     sig = inspect.signature(fn)
     kwargs = {k: v for k, v in kwargs.items() if k in sig.parameters}
@@ -147,7 +148,8 @@ def _triton(ks: KernelSource, kernel, args, kwargs, grid) -> Result:
         launch_args[p.name] = _triton_arg(p, named[p.name], ks.where)
     if 0 in dims:
         return Result(ks.name, {}, ())
-    return run_source(ks.file, ks.src, ks.name, dims, None, launch_args, "triton", where=ks.where)
+    return run_source(ks.file, ks.src, ks.name, dims, None, launch_args, "triton", where=ks.where,
+                      tolerate_ub=tolerate_ub)
 
 
 def _numba_arg(name: str, v, where: str):
@@ -166,7 +168,7 @@ def _numba_arg(name: str, v, where: str):
     return v
 
 
-def _cudapy(ks: KernelSource, kernel, args, grid, block, shared) -> Result:
+def _cudapy(ks: KernelSource, kernel, args, grid, block, shared, tolerate_ub=None) -> Result:
     names = [p.name for p in ks.params if p.kind not in _VARIADIC]
     if len(args) != len(names):
         raise KsemError(f"{ks.where}: error: `{ks.name}` takes {len(names)} arguments, {len(args)} given")
@@ -175,7 +177,8 @@ def _cudapy(ks: KernelSource, kernel, args, grid, block, shared) -> Result:
     block = tuple(int(b) for b in block)
     if 0 in grid or 0 in block:
         return Result(ks.name, {}, ())
-    return run_source(ks.file, ks.src, ks.name, grid, block, launch_args, "cudapy", where=ks.where)
+    return run_source(ks.file, ks.src, ks.name, grid, block, launch_args, "cudapy", where=ks.where,
+                      tolerate_ub=tolerate_ub)
 
 
 __all__ = ["run_live", "UndefinedBehavior"]

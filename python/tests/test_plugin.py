@@ -207,3 +207,51 @@ def test_numba_simulator_launches_run_on_ksem(pytester):
     out = r.stdout.str()
     assert SUMMARY.findall(out) == [("2", "1")]
     assert re.search(r"KsemNumbaError: .*test_n.py:\d+:\d+: error: ", out)
+
+
+RACE_TESTS = '''
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def every_program_stores(out_ptr, V):
+    tl.store(out_ptr, V)
+
+
+@triton.jit
+def each_program_stores_its_id(out_ptr):
+    tl.store(out_ptr, tl.program_id(0))
+
+
+def test_identical_stores():
+    out = torch.zeros(1, dtype=torch.int32)
+    every_program_stores[(4,)](out, 7)
+    assert int(out[0]) == 7  # the launch's results are kept
+
+
+def test_different_stores():
+    out = torch.zeros(1, dtype=torch.int32)
+    each_program_stores_its_id[(4,)](out)
+'''
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_a_race_of_identical_stores_is_a_warning_unless_strict(pytester, strict):
+    for m in ("torch", "triton"):
+        if importlib.util.find_spec(m) is None:
+            pytest.skip(f"{m} is not installed")
+    pytester.makepyfile(test_r=RACE_TESTS)
+    r = _run(pytester, "--ksem", *(["--ksem-strict"] if strict else []), env={"TRITON_INTERPRET": "1"})
+    out = r.stdout.str()
+    if strict:
+        r.assert_outcomes(failed=2)
+        assert "every store stored the same bits" in out
+    else:
+        r.assert_outcomes(passed=1, failed=1, warnings=1)
+        assert "KsemRaceWarning" in out
+        assert re.search(r"^\s+1 of the launches that ran raced storing identical bits", out, re.MULTILINE)
+    # the race of different stores fails either way
+    assert re.search(r"test_different_stores - ", out)
+
