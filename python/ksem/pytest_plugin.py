@@ -228,8 +228,29 @@ class Session:
         self._set(interpreter.InterpretedFunction, "run", run)
 
     def _patch_numba(self) -> None:
+        import numba.cuda
         from numba.cuda.simulator import kernel as simkernel
 
+        # the simulator drops a kernel's explicit signature; ksem reads it
+        # (numba converts the arguments to it): keep it on the kernel
+        real_jit = numba.cuda.jit
+
+        def jit(func_or_sig=None, *args, **kwargs):
+            made = real_jit(func_or_sig, *args, **kwargs)
+            if not isinstance(func_or_sig, str):
+                return made
+            if isinstance(made, simkernel.FakeCUDAKernel):
+                made._ksem_signature = func_or_sig
+                return made
+
+            def decorate(fn):
+                k = made(fn)
+                k._ksem_signature = func_or_sig
+                return k
+
+            return decorate
+
+        self._set(numba.cuda, "jit", jit)
         session = self
         original = simkernel.FakeCUDAKernel.__call__
         errors = _numba_errors()

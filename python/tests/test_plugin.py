@@ -135,6 +135,14 @@ def test_triton_launches_run_on_ksem(pytester):
     assert re.search(r"^\s+2 refused: .*arange", out, re.MULTILINE)
 
 
+def test_signature_scalars():
+    from ksem._launch import signature_scalars
+
+    assert signature_scalars("void(float32[::1], intp, f8, float64[:, :], boolean)") == [
+        None, "int64", "float64", None, "bool"]
+    assert signature_scalars("(int32, uint8)") == ["int32", "uint8"]
+
+
 def test_a_cause_keeps_the_construct_and_blanks_the_specifics():
     from ksem.pytest_plugin import cause_of
 
@@ -185,6 +193,24 @@ def test_refused():
         cuda.threadfence_system()
 
     k[1, 1](np.zeros(1))
+
+
+def test_explicit_signature_converts_scalars_as_numba():
+    @cuda.jit("void(float32[::1], float32)")
+    def k(out, v):
+        out[0] = v * 3
+
+    out = np.zeros(1, np.float32)
+    k[1, 1](out, 0.1)  # 0.1 rounded to float32 first, then times 3 in float32
+    assert out[0] == np.float32(0.1) * np.float32(3)
+
+    def body(out, v):
+        out[0] = v + 1
+
+    k2 = cuda.jit("void(int32[:], int32)")(body)
+    out2 = np.zeros(1, np.int32)
+    k2[1, 1](out2, 41)
+    assert out2[0] == 42
 '''
 
 
@@ -203,9 +229,9 @@ def test_numba_simulator_launches_run_on_ksem(pytester):
         pytest.skip("numba-cuda's simulator is not installed or cannot be loaded")
     pytester.makepyfile(test_n=NUMBA_TESTS)
     r = _run(pytester, "--ksem", env={"NUMBA_ENABLE_CUDASIM": "1"})
-    r.assert_outcomes(passed=2, failed=1)
+    r.assert_outcomes(passed=3, failed=1)
     out = r.stdout.str()
-    assert SUMMARY.findall(out) == [("2", "1")]
+    assert SUMMARY.findall(out) == [("4", "1")]
     assert re.search(r"KsemNumbaError: .*test_n.py:\d+:\d+: error: ", out)
 
 
