@@ -430,6 +430,9 @@ def live_source(obj, dialect: str) -> KernelSource:
         src = None
     m = _Module(dialect)
     deco = "@triton.jit" if dialect == "triton" else "@cuda.jit"
+    signature = getattr(obj, "_ksem_signature", None)  # kept by the pytest plugin
+    if dialect == "cudapy" and isinstance(signature, str):
+        deco = f"@cuda.jit({signature!r})"
     m.add_func(fn, fn.__name__, deco, src)
     f = m.funcs[0][1]
     text, indents = m.text(f.file)

@@ -12,7 +12,7 @@ import inspect
 
 import numpy as np
 
-from ._host import Bits, Constexpr, storage_dtype
+from ._host import Bits, Constexpr, Scalar, storage_dtype
 from ._kernel import KernelSource, fix_columns, live_source, tl_dtype_name, unwrap
 from ._ksem import KsemError, UndefinedBehavior, UnsupportedSyntax
 from ._run import Result, run_source
@@ -22,14 +22,15 @@ from ._run import Result, run_source
 _VARIADIC = (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
 
 
-def run_live(dialect: str, kernel, args, kwargs, grid, block, shared: int = 0) -> Result:
+def run_live(dialect: str, kernel, args, kwargs, grid, block, shared: int = 0, tolerate_ub=None) -> Result:
     """Runs `kernel` (a live kernel object of `dialect`) on ksem; host
-    arrays are written back in place. Raises ksem's errors, located."""
+    arrays are written back in place. Raises ksem's errors, located;
+    `tolerate_ub` as :func:`ksem._run.run_source`'s."""
     ks = live_source(kernel, dialect)
     try:
         if dialect == "triton":
-            return _triton(ks, kernel, args, kwargs, grid)
-        return _cudapy(ks, kernel, args, grid, block, shared)
+            return _triton(ks, kernel, args, kwargs, grid, tolerate_ub)
+        return _cudapy(ks, kernel, args, grid, block, shared, tolerate_ub)
     except KsemError as e:
         raise _located(e, ks) from None
 
@@ -129,7 +130,7 @@ def _grid(grid, named, where):
     return dims
 
 
-def _triton(ks: KernelSource, kernel, args, kwargs, grid) -> Result:
+def _triton(ks: KernelSource, kernel, args, kwargs, grid, tolerate_ub=None) -> Result:
     fn = unwrap(kernel)
     sig = inspect.signature(fn)
     kwargs = {k: v for k, v in kwargs.items() if k in sig.parameters}
@@ -147,7 +148,8 @@ def _triton(ks: KernelSource, kernel, args, kwargs, grid) -> Result:
         launch_args[p.name] = _triton_arg(p, named[p.name], ks.where)
     if 0 in dims:
         return Result(ks.name, {}, ())
-    return run_source(ks.file, ks.src, ks.name, dims, None, launch_args, "triton", where=ks.where)
+    return run_source(ks.file, ks.src, ks.name, dims, None, launch_args, "triton", where=ks.where,
+                      tolerate_ub=tolerate_ub)
 
 
 def _numba_arg(name: str, v, where: str):
@@ -166,16 +168,59 @@ def _numba_arg(name: str, v, where: str):
     return v
 
 
-def _cudapy(ks: KernelSource, kernel, args, grid, block, shared) -> Result:
+# numba's scalar type names in signature strings → ksem's dtype names
+_NUMBA_SCALARS = {
+    "boolean": "bool", "bool_": "bool", "b1": "bool",
+    "int8": "int8", "i1": "int8", "int16": "int16", "i2": "int16",
+    "int32": "int32", "i4": "int32", "int64": "int64", "i8": "int64", "intp": "int64", "intc": "int32",
+    "uint8": "uint8", "u1": "uint8", "uint16": "uint16", "u2": "uint16",
+    "uint32": "uint32", "u4": "uint32", "uint64": "uint64", "u8": "uint64", "uintp": "uint64",
+    "float16": "float16", "f2": "float16", "float32": "float32", "f4": "float32",
+    "float64": "float64", "f8": "float64",
+}  # fmt: skip
+
+
+def signature_scalars(sig: str) -> list:
+    """The parameter types of a numba signature string (``"void(float32[:],
+    int32)"``): a ksem dtype name for each scalar parameter, None for an
+    array or a type this does not know."""
+    if "(" not in sig or not sig.rstrip().endswith(")"):
+        return []
+    inner = sig[sig.index("(") + 1 : sig.rstrip().rindex(")")]
+    params, depth, cur = [], 0, ""
+    for ch in inner:
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        if ch == "," and depth == 0:
+            params.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    if cur.strip():
+        params.append(cur)
+    return [None if "[" in t else _NUMBA_SCALARS.get(t.strip()) for t in params]
+
+
+def _cudapy(ks: KernelSource, kernel, args, grid, block, shared, tolerate_ub=None) -> Result:
     names = [p.name for p in ks.params if p.kind not in _VARIADIC]
     if len(args) != len(names):
         raise KsemError(f"{ks.where}: error: `{ks.name}` takes {len(names)} arguments, {len(args)} given")
     launch_args = {n: _numba_arg(n, v, ks.where) for n, v in zip(names, args)}
+    sig = getattr(kernel, "_ksem_signature", None)
+    if isinstance(sig, str):
+        # numba converts a scalar argument to its signature's type
+        for n, d in zip(names, signature_scalars(sig)):
+            v = launch_args[n]
+            if d is not None and isinstance(v, (bool, int, float, np.bool_, np.integer, np.floating)):
+                launch_args[n] = Scalar(v.item() if isinstance(v, np.generic) else v, d)
     grid = tuple(int(g) for g in grid)
     block = tuple(int(b) for b in block)
     if 0 in grid or 0 in block:
         return Result(ks.name, {}, ())
-    return run_source(ks.file, ks.src, ks.name, grid, block, launch_args, "cudapy", where=ks.where)
+    return run_source(ks.file, ks.src, ks.name, grid, block, launch_args, "cudapy", where=ks.where,
+                      tolerate_ub=tolerate_ub)
 
 
 __all__ = ["run_live", "UndefinedBehavior"]

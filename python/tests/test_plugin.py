@@ -8,7 +8,10 @@ The parts that need Triton or numba-cuda skip where they are not installed
 (CI installs only numpy and pytest)."""
 
 import importlib.util
+import os
 import re
+import subprocess
+import sys
 
 import pytest
 
@@ -99,6 +102,20 @@ def test_anchor_error_type_is_accepted():
         bad[(1,)](torch.zeros(4))
 
 
+def test_kernel_built_by_exec_of_a_string():
+    src = """
+@triton.jit
+def plus(x_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(x_ptr + offs, tl.load(x_ptr + offs) + ADD)
+"""
+    scope = {"triton": triton, "tl": tl, "ADD": 5}
+    exec(src, scope)
+    x = torch.arange(8, dtype=torch.int32)
+    scope["plus"][(1,)](x, BLOCK=8)
+    assert torch.equal(x, torch.arange(8, dtype=torch.int32) + 5)
+
+
 def test_session_goes_on():
     assert True
 '''
@@ -110,12 +127,28 @@ def test_triton_launches_run_on_ksem(pytester):
             pytest.skip(f"{m} is not installed")
     pytester.makepyfile(test_t=TRITON_TESTS)
     r = _run(pytester, "--ksem", "-v", env={"TRITON_INTERPRET": "1"})
-    r.assert_outcomes(passed=4, failed=1)
+    r.assert_outcomes(passed=5, failed=1)
     out = r.stdout.str()
-    assert SUMMARY.findall(out) == [("2", "2")]
+    assert SUMMARY.findall(out) == [("3", "2")]
     # the refusal's message: ksem's, located in the test file, and the cause listed under the summary
     assert re.search(r"KsemTritonError: .*test_t.py:\d+:\d+: error: .*arange", out)
     assert re.search(r"^\s+2 refused: .*arange", out, re.MULTILINE)
+
+
+def test_signature_scalars():
+    from ksem._launch import signature_scalars
+
+    assert signature_scalars("void(float32[::1], intp, f8, float64[:, :], boolean)") == [
+        None, "int64", "float64", None, "bool"]
+    assert signature_scalars("(int32, uint8)") == ["int32", "uint8"]
+
+
+def test_a_cause_keeps_the_construct_and_blanks_the_specifics():
+    from ksem.pytest_plugin import cause_of
+
+    msg = "/t/test_a.py:12:5: error: `flip` is not a Triton builtin ksem knows\n  ┌─ /t/test_a.py:12:5"
+    assert cause_of(msg) == "`flip` is not a Triton builtin ksem knows"
+    assert cause_of("/t/a.py:1:1: error: argument `x_ptr`: arrays of 3 dims") == "argument `…`: arrays of N dims"
 
 
 NUMBA_TESTS = '''
@@ -160,15 +193,91 @@ def test_refused():
         cuda.threadfence_system()
 
     k[1, 1](np.zeros(1))
+
+
+def test_explicit_signature_converts_scalars_as_numba():
+    @cuda.jit("void(float32[::1], float32)")
+    def k(out, v):
+        out[0] = v * 3
+
+    out = np.zeros(1, np.float32)
+    k[1, 1](out, 0.1)  # 0.1 rounded to float32 first, then times 3 in float32
+    assert out[0] == np.float32(0.1) * np.float32(3)
+
+    def body(out, v):
+        out[0] = v + 1
+
+    k2 = cuda.jit("void(int32[:], int32)")(body)
+    out2 = np.zeros(1, np.int32)
+    k2[1, 1](out2, 41)
+    assert out2[0] == 42
 '''
 
 
+def _simulator_loads() -> bool:
+    """numba-cuda's simulator imports (it needs the CUDA runtime library,
+    `pip install nvidia-cuda-runtime`, even with no GPU)."""
+    if importlib.util.find_spec("numba") is None:
+        return False
+    env = dict(os.environ, NUMBA_ENABLE_CUDASIM="1")
+    code = "from numba.cuda.simulator import kernel"
+    return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True).returncode == 0
+
+
 def test_numba_simulator_launches_run_on_ksem(pytester):
-    if importlib.util.find_spec("numba") is None or importlib.util.find_spec("numba.cuda") is None:
-        pytest.skip("numba-cuda is not installed")
+    if not _simulator_loads():
+        pytest.skip("numba-cuda's simulator is not installed or cannot be loaded")
     pytester.makepyfile(test_n=NUMBA_TESTS)
     r = _run(pytester, "--ksem", env={"NUMBA_ENABLE_CUDASIM": "1"})
-    r.assert_outcomes(passed=2, failed=1)
+    r.assert_outcomes(passed=3, failed=1)
     out = r.stdout.str()
-    assert SUMMARY.findall(out) == [("2", "1")]
+    assert SUMMARY.findall(out) == [("4", "1")]
     assert re.search(r"KsemNumbaError: .*test_n.py:\d+:\d+: error: ", out)
+
+
+RACE_TESTS = '''
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def every_program_stores(out_ptr, V):
+    tl.store(out_ptr, V)
+
+
+@triton.jit
+def each_program_stores_its_id(out_ptr):
+    tl.store(out_ptr, tl.program_id(0))
+
+
+def test_identical_stores():
+    out = torch.zeros(1, dtype=torch.int32)
+    every_program_stores[(4,)](out, 7)
+    assert int(out[0]) == 7  # the launch's results are kept
+
+
+def test_different_stores():
+    out = torch.zeros(1, dtype=torch.int32)
+    each_program_stores_its_id[(4,)](out)
+'''
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_a_race_of_identical_stores_is_a_warning_unless_strict(pytester, strict):
+    for m in ("torch", "triton"):
+        if importlib.util.find_spec(m) is None:
+            pytest.skip(f"{m} is not installed")
+    pytester.makepyfile(test_r=RACE_TESTS)
+    r = _run(pytester, "--ksem", *(["--ksem-strict"] if strict else []), env={"TRITON_INTERPRET": "1"})
+    out = r.stdout.str()
+    if strict:
+        r.assert_outcomes(failed=2)
+        assert "every store stored the same bits" in out
+    else:
+        r.assert_outcomes(passed=1, failed=1, warnings=1)
+        assert "KsemRaceWarning" in out
+        assert re.search(r"^\s+1 of the launches that ran raced storing identical bits", out, re.MULTILINE)
+    # the race of different stores fails either way
+    assert re.search(r"test_different_stores - ", out)
+

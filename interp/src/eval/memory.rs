@@ -21,6 +21,11 @@ pub struct Buffer {
     /// its index in `AtomicOp::ALL`), to tell when different operations
     /// meet on one element; allocated by the first atomic.
     last_atomic: LazyCells<AtomicU8>,
+    /// Per element: how its plain stores went ([`Buffer::store`]): 0 none,
+    /// 1 one, 2 more, each after the first storing the bits already there,
+    /// 3 a store after the first changed them. A race between stores of
+    /// identical bits is told apart from one between different bits by it.
+    writes: LazyCells<AtomicU8>,
 }
 
 /// One cell per element of a buffer, all of them the default (false, 0)
@@ -61,7 +66,33 @@ impl Buffer {
             cells: collect(parallel, n, |i| AtomicU64::new(bits[i])),
             inexact: LazyCells::new(n),
             last_atomic: LazyCells::new(n),
+            writes: LazyCells::new(n),
         }
+    }
+
+    /// A plain (not atomic) store of `bits` to element `i`.
+    #[inline]
+    pub fn store(&self, i: usize, bits: u64) {
+        let old = self.cells[i].swap(bits, Ordering::Relaxed);
+        let w = &self.writes.force()[i];
+        let state = w.load(Ordering::Relaxed);
+        let next = match state {
+            0 => 1,
+            3 => 3,
+            _ if old == bits => 2,
+            _ => 3,
+        };
+        if next != state {
+            w.store(next, Ordering::Relaxed);
+        }
+    }
+
+    /// Whether every plain store to element `i` after the first stored the
+    /// bits already there (so all of them stored the same bits).
+    pub fn stores_identical(&self, i: usize) -> bool {
+        self.writes
+            .get()
+            .is_none_or(|w| w[i].load(Ordering::Relaxed) != 3)
     }
 
     /// Whether element `i`'s value is inexact.

@@ -16,6 +16,7 @@ mod simt;
 mod tile;
 
 pub use memory::{make_ptr, ptr_parts};
+pub use race::IDENTICAL_STORES;
 
 use crate::dtype::DType;
 use crate::ir::{Kernel, Model};

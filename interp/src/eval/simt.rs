@@ -650,7 +650,7 @@ impl<'a> BlockRun<'a> {
     fn write(&mut self, place: &Place, bits: u64, inexact: bool) {
         match *place {
             Place::Global(b, i) => {
-                self.bufs[b].cells[i].store(bits, Ordering::Relaxed);
+                self.bufs[b].store(i, bits);
                 self.bufs[b].set_inexact(i, inexact);
             }
             Place::Array(a, i) => {

@@ -873,7 +873,7 @@ impl Instance<'_> {
         };
         for (i, b, off) in targets {
             let buf = &self.bufs[b];
-            buf.cells[off].store(vals[i], Ordering::Relaxed);
+            buf.store(off, vals[i]);
             buf.set_inexact(off, inexact_at(i));
             run.push(b, off as u64, &mut self.log, make);
         }
