@@ -107,7 +107,9 @@ fn bad_input_exits_2_with_file_line_col() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains(&format!("{p}:7:39: error: bitwise operator on fp32")),
+        err.contains(&format!(
+            "{p}:7:39: error: invalid operands of type fp32 and int32"
+        )),
         "{err}"
     );
     assert!(

@@ -242,8 +242,10 @@ fn bad_launches() -> Vec<(&'static str, String, Vec<&'static str>)> {
             vec!["args.x", "value"],
         ),
         (
-            "constexpr list",
-            with_arg("{\"constexpr\": [1, 2]}"),
+            // an array of numbers is a tuple constexpr (docs/formats.md);
+            // an object is no constexpr value
+            "constexpr object",
+            with_arg("{\"constexpr\": {\"a\": 1}}"),
             vec!["args.x", "constexpr"],
         ),
     ]

@@ -24,6 +24,106 @@ use std::collections::HashMap;
 
 const DIALECT: &str = "CUDA Python";
 
+/// Whether `name` is read in the shape of a `cuda.shared.array` /
+/// `cuda.local.array` call of `body` (its first argument or `shape=`).
+fn sizes_an_array(body: &[ast::Stmt], name: &str) -> bool {
+    let mut found = false;
+    walk_stmts(body, &mut |e| {
+        let ast::Expr::Call(c) = e else { return };
+        let callee = dotted(&c.func).unwrap_or_default();
+        if !(callee.ends_with("shared.array") || callee.ends_with("local.array")) {
+            return;
+        }
+        let shape = c.args.first().into_iter().chain(
+            c.keywords
+                .iter()
+                .filter(|k| k.arg.as_deref() == Some("shape"))
+                .map(|k| &k.value),
+        );
+        for s in shape {
+            walk_expr(s, &mut |x| {
+                if matches!(x, ast::Expr::Name(n) if n.id.as_str() == name) {
+                    found = true;
+                }
+            });
+        }
+    });
+    found
+}
+
+/// Calls `f` on every expression of `body`'s statements (nested ones too).
+fn walk_stmts(body: &[ast::Stmt], f: &mut dyn FnMut(&ast::Expr)) {
+    for s in body {
+        match s {
+            ast::Stmt::Assign(a) => walk_expr(&a.value, f),
+            ast::Stmt::AugAssign(a) => walk_expr(&a.value, f),
+            ast::Stmt::AnnAssign(a) => {
+                if let Some(v) = &a.value {
+                    walk_expr(v, f)
+                }
+            }
+            ast::Stmt::Expr(e) => walk_expr(&e.value, f),
+            ast::Stmt::Return(r) => {
+                if let Some(v) = &r.value {
+                    walk_expr(v, f)
+                }
+            }
+            ast::Stmt::If(i) => {
+                walk_expr(&i.test, f);
+                walk_stmts(&i.body, f);
+                walk_stmts(&i.orelse, f);
+            }
+            ast::Stmt::For(l) => {
+                walk_expr(&l.iter, f);
+                walk_stmts(&l.body, f);
+                walk_stmts(&l.orelse, f);
+            }
+            ast::Stmt::While(w) => {
+                walk_expr(&w.test, f);
+                walk_stmts(&w.body, f);
+                walk_stmts(&w.orelse, f);
+            }
+            ast::Stmt::With(w) => walk_stmts(&w.body, f),
+            _ => {}
+        }
+    }
+}
+
+/// Calls `f` on `e` and every expression inside it.
+fn walk_expr(e: &ast::Expr, f: &mut dyn FnMut(&ast::Expr)) {
+    f(e);
+    match e {
+        ast::Expr::Call(c) => {
+            walk_expr(&c.func, f);
+            c.args.iter().for_each(|a| walk_expr(a, f));
+            c.keywords.iter().for_each(|k| walk_expr(&k.value, f));
+        }
+        ast::Expr::BinOp(b) => {
+            walk_expr(&b.left, f);
+            walk_expr(&b.right, f);
+        }
+        ast::Expr::UnaryOp(u) => walk_expr(&u.operand, f),
+        ast::Expr::BoolOp(b) => b.values.iter().for_each(|v| walk_expr(v, f)),
+        ast::Expr::Compare(c) => {
+            walk_expr(&c.left, f);
+            c.comparators.iter().for_each(|v| walk_expr(v, f));
+        }
+        ast::Expr::IfExp(i) => {
+            walk_expr(&i.test, f);
+            walk_expr(&i.body, f);
+            walk_expr(&i.orelse, f);
+        }
+        ast::Expr::Tuple(t) => t.elts.iter().for_each(|v| walk_expr(v, f)),
+        ast::Expr::List(t) => t.elts.iter().for_each(|v| walk_expr(v, f)),
+        ast::Expr::Subscript(s) => {
+            walk_expr(&s.value, f);
+            walk_expr(&s.slice, f);
+        }
+        ast::Expr::Attribute(a) => walk_expr(&a.value, f),
+        _ => {}
+    }
+}
+
 /// How many statements of `body` (nested blocks included) assign `name`.
 fn assignment_count(body: &[ast::Stmt], name: &str) -> usize {
     body.iter()
@@ -440,14 +540,16 @@ impl<'m> Elab<'m> {
             S::Assign(a) => {
                 let v = self.expr(&a.value)?;
                 // `N = 100`, the only assignment of N, in the function's
-                // entry block: N is that constant (numba folds it, so
-                // `cuda.shared.array(N, int32)` compiles)
+                // entry block, N sizing an array: N is that constant (numba
+                // folds it, so `cuda.shared.array(N, int32)` compiles);
+                // elsewhere a variable, as before
                 if let ([ast::Expr::Name(n)], Val::Num(e)) = (a.targets.as_slice(), &v) {
                     let name = n.id.as_str();
                     if matches!(e.kind, ExprKind::Const(_))
                         && self.frame().depth == 0
                         && !self.frame().env.contains_key(name)
                         && self.assignments_in_function(name) == 1
+                        && self.sizes_an_array_here(name)
                     {
                         self.frame().env.insert(name.to_string(), v);
                         return Ok(());
@@ -609,6 +711,15 @@ impl<'m> Elab<'m> {
             ),
             _ => err(span, "cannot assign to this expression"),
         }
+    }
+
+    /// Whether `name` sizes a shared or local array of the current function.
+    fn sizes_an_array_here(&self, name: &str) -> bool {
+        let fname = &self.frames.last().expect("a frame").name;
+        self.m
+            .funcs
+            .get(fname)
+            .is_some_and(|f| sizes_an_array(&f.def.body, name))
     }
 
     /// How many statements of the current function assign `name`.
@@ -2424,9 +2535,13 @@ impl<'m> Elab<'m> {
                         _ => e,
                     };
                     // a constant argument stays a constant where the function
-                    // never assigns the parameter (numba types it as a
-                    // literal: `cuda.shared.array(n, …)` with n passed in)
-                    if matches!(e.kind, ExprKind::Const(_)) && !assigns_name(&def.body, pname) {
+                    // never assigns the parameter and it sizes an array (numba
+                    // types it as a literal: `cuda.shared.array(n, …)` with n
+                    // passed in)
+                    if matches!(e.kind, ExprKind::Const(_))
+                        && !assigns_name(&def.body, pname)
+                        && sizes_an_array(&def.body, pname)
+                    {
                         env.insert(pname.clone(), Val::Num(e));
                         continue;
                     }

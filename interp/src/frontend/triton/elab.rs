@@ -1594,7 +1594,10 @@ impl<'m> Elab<'m> {
                     // Triton's IncompatibleTypeErrorImpl words it so
                     let name = |o: &promote::Operand| match o {
                         promote::Operand::Tensor(t) => t.to_string(),
-                        promote::Operand::Scalar(n) => n.type_name().to_string(),
+                        // a Python number takes its natural dtype first
+                        promote::Operand::Scalar(n) => n
+                            .natural_dtype()
+                            .map_or_else(|_| n.type_name().to_string(), |d| d.to_string()),
                     };
                     return Err(Diagnostic::new(
                         span,
