@@ -282,11 +282,13 @@ class Session:
             self.ub += 1
             for kind in sorted({u.kind for u in reports}) or ["?"]:
                 self.ub_causes[kind] += 1
-            raise errors(str(e), ub=True) from None
+            # chained as the anchors chain their errors: tests read
+            # exc.__cause__ (Triton's test_invalid_pid_axis)
+            raise errors(str(e), ub=True) from e
         except KsemError as e:
             self.refused += 1
             self.causes[cause_of(str(e))] += 1
-            raise errors(str(e)) from None
+            raise errors(str(e)) from e
         self.ran += 1
         if result.ub:
             self.warned += 1

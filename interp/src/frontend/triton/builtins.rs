@@ -203,7 +203,8 @@ pub(super) fn normalize_axis(axis: i128, rank: usize, span: Span) -> DResult<usi
     if a < 0 || a >= r {
         return err(
             span,
-            format!("axis {axis} is out of range for a tensor of rank {rank}"),
+            // Triton's `_wrap_axis` wording (its tests match it)
+            format!("invalid axis {axis}. Expected {} <= axis < {rank}", -r),
         );
     }
     Ok(a as usize)
@@ -346,7 +347,8 @@ impl Elab<'_> {
                 let b = bind(name, &["axis"], false, args, kwargs, span)?;
                 let axis = const_int(&b.req("axis", span)?, "axis", span)?;
                 if !(0..3).contains(&axis) {
-                    return err(span, format!("{name} axis must be 0, 1 or 2, got {axis}"));
+                    // Triton's wording (its tests match it)
+                    return err(span, format!("{name} axis must be 0, 1, or 2 but got {axis}"));
                 }
                 let kind = if name == "program_id" {
                     ExprKind::BlockId(axis as u8)

@@ -1230,9 +1230,10 @@ impl<'m> Elab<'m> {
             E::IfExp(i) => self.if_exp(i, span),
             E::Slice(s) => {
                 if s.lower.is_some() || s.upper.is_some() || s.step.is_some() {
+                    // Triton refuses it as an "unsupported tensor index"
                     return unsupported(
                         span,
-                        "slicing with bounds or a step",
+                        "an unsupported tensor index: slicing with bounds or a step",
                         "only `:` and `None` are allowed in tensor subscripts (x[:, None])",
                     );
                 }
