@@ -768,7 +768,11 @@ fn unsupported_scans_are_refused() {
     let cases = [
         ("tl.cumsum(tl.load(x_ptr))", "0-d value", None),
         // Triton's _wrap_axis wording
-        ("tl.cumsum(x, axis=1)", "invalid axis 1. Expected -1 <= axis < 1", None),
+        (
+            "tl.cumsum(x, axis=1)",
+            "invalid axis 1. Expected -1 <= axis < 1",
+            None,
+        ),
         (
             "tl.cumprod(x, reverse=r)",
             "expected a compile-time bool",

@@ -348,7 +348,10 @@ impl Elab<'_> {
                 let axis = const_int(&b.req("axis", span)?, "axis", span)?;
                 if !(0..3).contains(&axis) {
                     // Triton's wording (its tests match it)
-                    return err(span, format!("{name} axis must be 0, 1, or 2 but got {axis}"));
+                    return err(
+                        span,
+                        format!("{name} axis must be 0, 1, or 2 but got {axis}"),
+                    );
                 }
                 let kind = if name == "program_id" {
                     ExprKind::BlockId(axis as u8)
