@@ -92,3 +92,27 @@ fn a_bitwise_operator_on_floats_is_refused_in_tritons_words() {
         d.message
     );
 }
+
+#[test]
+fn shapes_as_separate_arguments_and_duplicate_axes() {
+    // Triton's test_shapes_as_params: x.reshape(4, 8) is the shape (4, 8);
+    // .permute(1, 0) then gives element [c][r] = 8 r + c
+    let src = kernel(
+        "out_ptr",
+        "a = tl.arange(0, 32).reshape(4, 8).permute(1, 0)\ntl.static_assert(a.shape == [8, 4])\ntl.store(out_ptr + tl.arange(0, 32), a.reshape(32))",
+    );
+    let want: Vec<i32> = (0..8)
+        .flat_map(|c| (0..4).map(move |r| 8 * r + c))
+        .collect();
+    assert_eq!(
+        i32_out(&src, &launch(&[1], json!({"out_ptr": zeros("int32", 32)}))),
+        want
+    );
+    // expand_dims with one axis twice is refused, as Triton refuses it
+    let src = kernel(
+        "out_ptr",
+        "t = tl.expand_dims(tl.arange(0, 4), (0, 0))\ntl.store(out_ptr + tl.arange(0, 4), tl.ravel(t))",
+    );
+    let d = refused(&src, &launch(&[1], json!({"out_ptr": zeros("int32", 4)})));
+    assert!(d.message.contains("duplicate axes"), "{}", d.message);
+}

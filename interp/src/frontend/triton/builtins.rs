@@ -955,6 +955,13 @@ impl Elab<'_> {
                     .map(|&a| normalize_axis(a, rank, span))
                     .collect::<DResult<_>>()?;
                 norm.sort();
+                if norm.windows(2).any(|w| w[0] == w[1]) {
+                    // Triton's semantic.expand_dims refuses it so
+                    return err(
+                        span,
+                        format!("expand_dims received duplicate axes, normalized axes = {norm:?}"),
+                    );
+                }
                 let mut shape = x.ty.shape.clone();
                 for a in norm {
                     shape.insert(a, 1);
@@ -962,14 +969,13 @@ impl Elab<'_> {
                 Ok(Value::Tensor(self.reshape(x, shape, span)))
             }
             "reshape" | "view" => {
-                let b = bind(
-                    name,
-                    &["input", "shape", "can_reorder"],
-                    true,
-                    args,
-                    kwargs,
-                    span,
-                )?;
+                // reshape(input, *shape, can_reorder=False): can_reorder is
+                // keyword-only, so `x.reshape(4, 8)` is the shape (4, 8)
+                let kwargs: Vec<(String, Value)> = kwargs
+                    .into_iter()
+                    .filter(|(k, _)| k != "can_reorder")
+                    .collect();
+                let b = bind(name, &["input", "shape"], true, args, kwargs, span)?;
                 let x = self.to_tensor(b.req("input", span)?, span)?;
                 let shape = shape_of(&b.req("shape", span)?, &b.rest, span)?;
                 check_block_shape(&shape, span)?;
