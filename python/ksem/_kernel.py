@@ -429,10 +429,11 @@ def live_source(obj, dialect: str) -> KernelSource:
     if not isinstance(src, str):
         src = None
     m = _Module(dialect)
+    # (an explicit numba signature converts the scalar arguments,
+    # `ksem._launch`; arrays are typed by what the host passes, as numba's
+    # simulator types them: numba-cuda's own tests pass a uint32 array for
+    # an `int32[:, :]` signature)
     deco = "@triton.jit" if dialect == "triton" else "@cuda.jit"
-    signature = getattr(obj, "_ksem_signature", None)  # kept by the pytest plugin
-    if dialect == "cudapy" and isinstance(signature, str):
-        deco = f"@cuda.jit({signature!r})"
     m.add_func(fn, fn.__name__, deco, src)
     f = m.funcs[0][1]
     text, indents = m.text(f.file)
