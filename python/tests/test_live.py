@@ -298,3 +298,28 @@ def test_a_real_triton_jit_function_its_line_and_its_updated_src():
     k._unsafe_update_src(k.src.replace("+ 1)", "+ 2)"))
     ksem.triton.jit(k)[(1,)](x, BLOCK=4)
     np.testing.assert_array_equal(x, 3)
+
+
+@ksem.triton.jit
+def add_into(x_ptr, out_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs) + 1)
+
+
+@ksem.triton.jit
+def bump_both(a_ptr, b_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(a_ptr + offs, tl.load(a_ptr + offs) + 1)
+    tl.store(b_ptr + offs, tl.load(b_ptr + offs) + 10)
+
+
+def test_arguments_sharing_memory():
+    # in place through two arguments, one of them written: as on the GPU
+    x = np.arange(4, dtype=np.int32)
+    add_into[(1,)](x, x, BLOCK=4)
+    np.testing.assert_array_equal(x, [1, 2, 3, 4])
+    # both written: no one result for the shared memory, refused, nothing written
+    y = np.arange(8, dtype=np.int32)
+    with pytest.raises(ksem.KsemError, match="arguments `a_ptr` and `b_ptr` share memory"):
+        bump_both[(1,)](y[:4], y[2:6], BLOCK=4)
+    np.testing.assert_array_equal(y, np.arange(8))
