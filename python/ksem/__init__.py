@@ -8,6 +8,9 @@ kernels on ksem's exact reference interpreter, in-process, on numpy arrays
 - :mod:`ksem.cuda` — ``@ksem.cuda.jit``: ``kernel[grid, block](…)`` as numba.
 - :class:`KsemError` (bad input, ``file:line:col``), its subclasses
   :class:`UnsupportedSyntax` and :class:`UndefinedBehavior`.
+- :mod:`ksem.pytest_plugin` — ``pytest --ksem`` (or ``KSEM_INTERPRET=1``):
+  an unmodified suite's ``triton.jit`` launches under ``TRITON_INTERPRET=1``
+  and ``numba.cuda.jit`` launches under ``NUMBA_ENABLE_CUDASIM=1`` run on ksem.
 """
 
 from ._host import Bits, Constexpr, Scalar

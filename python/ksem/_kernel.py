@@ -158,9 +158,6 @@ def _read_func(fn, src: str | None = None) -> _Func:
         text_name = tree.body[0].name
         a = tree.body[0].args
         params = {p.arg for p in a.posonlyargs + a.args + a.kwonlyargs}
-        # decorators of a function that kept them (Triton's `.src` starts
-        # at `def`; another text may not): ksem decorates it itself
-        tree.body[0].decorator_list = []
     names = []
     seen = set()
     for node in ast.walk(tree):
@@ -425,14 +422,24 @@ def live_source(obj, dialect: str) -> KernelSource:
     as one module text of its own source, its helpers' and the values its
     names stand for."""
     fn = unwrap(obj)
+    # Triton's JITFunction keeps its text as `.src` (from `def`; a test may
+    # have changed it: `_unsafe_update_src`): that text is the kernel, read
+    # from the file (at its real lines) where it is the file's text
     src = getattr(obj, "src", None) if type(obj).__name__ == "JITFunction" and dialect == "triton" else None
-    if not isinstance(src, str):
+    if isinstance(src, str):
+        try:
+            if _read_func(fn).text.strip() == textwrap.dedent(src).strip():
+                src = None
+        except KsemError:
+            pass
+    else:
         src = None
     m = _Module(dialect)
+    # (an explicit numba signature converts the scalar arguments,
+    # `ksem._launch`; arrays are typed by what the host passes, as numba's
+    # simulator types them: numba-cuda's own tests pass a uint32 array for
+    # an `int32[:, :]` signature)
     deco = "@triton.jit" if dialect == "triton" else "@cuda.jit"
-    signature = getattr(obj, "_ksem_signature", None)  # kept by the pytest plugin
-    if dialect == "cudapy" and isinstance(signature, str):
-        deco = f"@cuda.jit({signature!r})"
     m.add_func(fn, fn.__name__, deco, src)
     f = m.funcs[0][1]
     text, indents = m.text(f.file)

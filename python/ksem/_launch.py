@@ -116,9 +116,21 @@ def _triton_arg(p: inspect.Parameter, v, where: str):
     return v
 
 
+class HostError(Exception):
+    """An exception the host's own code raised during a launch (a grid
+    callable): the plugin re-raises the original, as the anchor would."""
+
+    def __init__(self, original: BaseException):
+        super().__init__(str(original))
+        self.original = original
+
+
 def _grid(grid, named, where):
     if callable(grid):
-        grid = grid(named)
+        try:
+            grid = grid(named)
+        except Exception as e:
+            raise HostError(e) from e
     if isinstance(grid, (int, np.integer)):
         grid = (grid,)
     try:

@@ -249,11 +249,11 @@ def run_source(
     result = _result(raw)
     if result.ub:
         if tolerate_ub is not None and tolerate_ub(result.ub):
-            _write_back(host, raw)
+            _write_back(host, raw, where)
         elif raise_on_ub:
             raise _ub_error(result)
     else:
-        _write_back(host, raw)
+        _write_back(host, raw, where)
     return result
 
 
@@ -279,16 +279,30 @@ def _result(raw: dict) -> Result:
     return Result(raw["kernel"], buffers, ub)
 
 
-def _write_back(host: dict[str, HostBuffer], raw: dict) -> None:
+def _write_back(host: dict[str, HostBuffer], raw: dict, where: str = "") -> None:
     """Writes each buffer's final bytes into the host's array, as the real
     launch would have (arrays the kernel left unchanged are not touched, so
-    read-only inputs work)."""
-    for name, _dtype, data, _ in raw["buffers"]:
-        buf = host.get(name)
-        if buf is None or data == buf.data:
-            continue
+    read-only inputs work).
+
+    Arguments that share memory (``k(x, x)``, ``k(x, x[1:])``) are separate
+    buffers to ksem: a write through one is not seen through the other
+    during the run. Where the kernel changed two of them, the memory they
+    share has no one result, and the run is refused (nothing is written)."""
+    changed = [
+        (name, host[name]) for name, _dtype, data, _ in raw["buffers"] if name in host and data != host[name].data
+    ]
+    for i, (a, ba) in enumerate(changed):
+        for b, bb in changed[i + 1 :]:
+            if np.may_share_memory(ba.target, bb.target):
+                raise KsemError(
+                    f"{where}: error: arguments `{a}` and `{b}` share memory and the kernel wrote both; ksem "
+                    "runs them as separate buffers, so it cannot tell what the shared memory holds "
+                    "(pass separate arrays)"
+                )
+    datas = {name: data for name, _dtype, data, _ in raw["buffers"]}
+    for name, buf in changed:
         t = buf.target
-        t[...] = np.frombuffer(data, dtype=t.dtype).reshape(t.shape)
+        t[...] = np.frombuffer(datas[name], dtype=t.dtype).reshape(t.shape)
 
 
 def _ub_error(result: Result) -> UndefinedBehavior:

@@ -289,6 +289,15 @@ class Session:
             self.refused += 1
             self.causes[cause_of(str(e))] += 1
             raise errors(str(e)) from e
+        except _launch.HostError as h:
+            raise h.original from None  # the host's own code failed, as it would on the anchor
+        except Exception as e:
+            # a bug of the plugin: this test fails with it, the session goes on
+            self.refused += 1
+            self.causes[f"internal error of ksem's plugin ({type(e).__name__})"] += 1
+            raise errors(
+                f"ksem: internal error of the pytest plugin ({type(e).__name__}: {e}); please report it with this test"
+            ) from e
         self.ran += 1
         if result.ub:
             self.warned += 1

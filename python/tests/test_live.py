@@ -274,3 +274,52 @@ def test_torch_tensors_strided_float8_and_dtype_constexpr():
     t = torch.tensor(41, dtype=torch.int32)
     add_one_in_place[(1,)](t)
     assert int(t) == 42
+
+
+def test_a_real_triton_jit_function_its_line_and_its_updated_src():
+    triton = pytest.importorskip("triton")
+    import triton.language as ttl
+
+    @triton.jit
+    def k(x_ptr, BLOCK: ttl.constexpr):
+        offs = ttl.arange(0, BLOCK)
+        ttl.store(x_ptr + offs, ttl.load(x_ptr + offs) + 1)
+
+    if type(k).__name__ != "JITFunction":  # under TRITON_INTERPRET=1
+        pytest.skip("Triton's interpreter is on")
+    ks = live_source(k, "triton")
+    # read from this file: the `def` at its real line and column
+    line = int(ks.where.split(":")[-2])
+    assert linecache.getline(__file__, line).strip().startswith("def k(")
+    x = np.zeros(4, np.float32)
+    ksem.triton.jit(k)[(1,)](x, BLOCK=4)
+    np.testing.assert_array_equal(x, 1)
+    # a test that rewrote the JITFunction's text (Triton's patch_kernel) runs that text
+    k._unsafe_update_src(k.src.replace("+ 1)", "+ 2)"))
+    ksem.triton.jit(k)[(1,)](x, BLOCK=4)
+    np.testing.assert_array_equal(x, 3)
+
+
+@ksem.triton.jit
+def add_into(x_ptr, out_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs) + 1)
+
+
+@ksem.triton.jit
+def bump_both(a_ptr, b_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(a_ptr + offs, tl.load(a_ptr + offs) + 1)
+    tl.store(b_ptr + offs, tl.load(b_ptr + offs) + 10)
+
+
+def test_arguments_sharing_memory():
+    # in place through two arguments, one of them written: as on the GPU
+    x = np.arange(4, dtype=np.int32)
+    add_into[(1,)](x, x, BLOCK=4)
+    np.testing.assert_array_equal(x, [1, 2, 3, 4])
+    # both written: no one result for the shared memory, refused, nothing written
+    y = np.arange(8, dtype=np.int32)
+    with pytest.raises(ksem.KsemError, match="arguments `a_ptr` and `b_ptr` share memory"):
+        bump_both[(1,)](y[:4], y[2:6], BLOCK=4)
+    np.testing.assert_array_equal(y, np.arange(8))

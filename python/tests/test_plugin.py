@@ -116,6 +116,35 @@ def plus(x_ptr, BLOCK: tl.constexpr):
     assert torch.equal(x, torch.arange(8, dtype=torch.int32) + 5)
 
 
+def test_grid_callable_errors_are_the_hosts():
+    @triton.jit
+    def k(x_ptr):
+        pass
+
+    def grid(meta):
+        raise KeyError("BLOCK")
+
+    with pytest.raises(KeyError):
+        k[grid](torch.zeros(1))
+
+
+def test_an_internal_error_is_a_refusal(monkeypatch):
+    import ksem
+    import ksem._launch
+
+    def broken(*args):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(ksem._launch, "live_source", broken)
+
+    @triton.jit
+    def k(x_ptr):
+        pass
+
+    with pytest.raises(ksem.KsemError, match="internal error of the pytest plugin [(]RuntimeError: boom[)]"):
+        k[(1,)](torch.zeros(1))
+
+
 def test_session_goes_on():
     assert True
 '''
@@ -127,12 +156,13 @@ def test_triton_launches_run_on_ksem(pytester):
             pytest.skip(f"{m} is not installed")
     pytester.makepyfile(test_t=TRITON_TESTS)
     r = _run(pytester, "--ksem", "-v", env={"TRITON_INTERPRET": "1"})
-    r.assert_outcomes(passed=5, failed=1)
+    r.assert_outcomes(passed=7, failed=1)
     out = r.stdout.str()
-    assert SUMMARY.findall(out) == [("3", "2")]
+    assert SUMMARY.findall(out) == [("3", "3")]
     # the refusal's message: ksem's, located in the test file, and the cause listed under the summary
     assert re.search(r"KsemTritonError: .*test_t.py:\d+:\d+: error: .*arange", out)
     assert re.search(r"^\s+2 refused: .*arange", out, re.MULTILINE)
+    assert re.search(r"^\s+1 refused: internal error of ksem's plugin \(RuntimeError\)", out, re.MULTILINE)
 
 
 def test_signature_scalars():

@@ -241,11 +241,15 @@ fn bad_launches() -> Vec<(&'static str, String, Vec<&'static str>)> {
             with_arg("{\"scalar\": {\"dtype\": \"int32\"}}"),
             vec!["args.x", "value"],
         ),
+        // (an array is a tuple constexpr: `docs/formats.md`)
         (
-            // an array of numbers is a tuple constexpr (docs/formats.md);
-            // an object is no constexpr value
             "constexpr object",
             with_arg("{\"constexpr\": {\"a\": 1}}"),
+            vec!["args.x", "constexpr"],
+        ),
+        (
+            "constexpr array holding an object",
+            with_arg("{\"constexpr\": [1, {\"a\": 1}]}"),
             vec!["args.x", "constexpr"],
         ),
     ]
