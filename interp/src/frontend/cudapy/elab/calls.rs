@@ -1,0 +1,663 @@
+//! Calls: type objects, builtins, `cuda.*` and `math.*` intrinsics,
+//! array allocation, atomics and inlined device functions.
+
+use super::*;
+
+impl Elab<'_> {
+    pub(super) fn call(&mut self, c: &ast::ExprCall, span: Span) -> DResult<Val> {
+        // `x.bit_count()` of an integer: its set bits, in its type (numba's
+        // int.bit_count overload is llvm.ctpop, as cuda.popc)
+        if let ast::Expr::Attribute(a) = &*c.func {
+            if a.attr.as_str() == "bit_count" && c.args.is_empty() && c.keywords.is_empty() {
+                if let Val::Num(x) = self.expr(&a.value)? {
+                    return Ok(Val::Num(self.bit_intrinsic("popc", x, span)?));
+                }
+            }
+        }
+        let callee = self.expr(&c.func)?;
+        let name = dotted(&c.func).unwrap_or_default();
+        match callee {
+            Val::Type(d) => {
+                let [x] = c.args.as_slice() else {
+                    return err(
+                        span,
+                        format!("a type conversion takes one argument: {name}(x)"),
+                    );
+                };
+                let v = self.expr(x)?;
+                let v = self.num(v, span)?;
+                Ok(Val::Num(convert(v, d)))
+            }
+            Val::Builtin(b) => self.builtin(b, c, span),
+            Val::Func(f) => {
+                let mut args: Vec<Val> = Vec::new();
+                for a in &c.args {
+                    let mark = self.mark();
+                    let v = self.expr(a)?;
+                    args = args
+                        .into_iter()
+                        .map(|x| match x {
+                            Val::Num(e) => Val::Num(self.keep_order(e, mark)),
+                            other => other,
+                        })
+                        .collect();
+                    args.push(v);
+                }
+                if !c.keywords.is_empty() {
+                    return py::unsupported(
+                        span,
+                        "keyword arguments to a device function",
+                        DIALECT,
+                        "pass the arguments by position",
+                    );
+                }
+                self.inline(&f, args, span)
+            }
+            Val::Path(p) => self.intrinsic_call(&p, c, span),
+            _ => err(span, format!("`{name}` is not callable")),
+        }
+    }
+
+    /// The positional arguments of a call as numbers.
+    pub(super) fn num_args(
+        &mut self,
+        c: &ast::ExprCall,
+        n: usize,
+        what: &str,
+        span: Span,
+    ) -> DResult<Vec<Expr>> {
+        if c.args.len() != n || !c.keywords.is_empty() {
+            return err(span, format!("{what} takes {n} positional argument(s)"));
+        }
+        let mut out: Vec<Expr> = Vec::new();
+        for a in &c.args {
+            let mark = self.mark();
+            let v = self.expr(a)?;
+            out = out.into_iter().map(|e| self.keep_order(e, mark)).collect();
+            out.push(self.num(v, self.span(a))?);
+        }
+        Ok(out)
+    }
+
+    pub(super) fn builtin(&mut self, b: &str, c: &ast::ExprCall, span: Span) -> DResult<Val> {
+        match b {
+            "range" => py::unsupported(
+                span,
+                "range() outside a for loop",
+                DIALECT,
+                "use range() only as `for i in range(...)`",
+            ),
+            "int" | "float" | "bool" => {
+                let [x] = self.num_args(c, 1, b, span)?.try_into().expect("one");
+                Ok(Val::Num(match b {
+                    "int" => convert(x, DType::I64),
+                    "float" => convert(x, DType::F64),
+                    _ => self.truth(x),
+                }))
+            }
+            "abs" => {
+                let [x] = self.num_args(c, 1, "abs", span)?.try_into().expect("one");
+                let x = if dtype_of(&x) == DType::Bool {
+                    convert(x, DType::I64)
+                } else {
+                    x
+                };
+                Ok(Val::Num(unary(UnOp::Math(MathFn::Abs), x, span)))
+            }
+            "min" | "max" => {
+                if c.args.len() < 2 || !c.keywords.is_empty() {
+                    return err(span, format!("{b}() takes two or more numbers"));
+                }
+                let mut acc: Option<Expr> = None;
+                for a in &c.args {
+                    let v = self.expr(a)?;
+                    let v = self.num(v, self.span(a))?;
+                    let v = self.temp(v);
+                    acc = Some(match acc {
+                        None => v,
+                        Some(cur) => {
+                            // numba-cuda (measured): PTX min/max for floats, a NaN
+                            // operand ignored, min(-0, +0) = -0, max = +0
+                            let d = types::promote(dtype_of(&cur), dtype_of(&v));
+                            let (cur, v) = (convert(cur, d), convert(v, d));
+                            let op = if b == "min" {
+                                BinOp::Min(NanMode::Ignore)
+                            } else {
+                                BinOp::Max(NanMode::Ignore)
+                            };
+                            let m = bin(op, cur, v, span);
+                            self.temp(m)
+                        }
+                    });
+                }
+                Ok(Val::Num(acc.expect("two or more")))
+            }
+            "len" => {
+                let [x] = c.args.as_slice() else {
+                    return err(span, "len() takes one argument");
+                };
+                match self.expr(x)? {
+                    Val::Array(a) => Ok(Val::Num(int_const(DType::I64, a.shape[0] as i128, span))),
+                    Val::Tuple(t) => Ok(Val::Num(int_const(DType::I64, t.len() as i128, span))),
+                    _ => err(span, "len() takes an array or a tuple"),
+                }
+            }
+            "print" => {
+                let mut prefix = String::new();
+                let mut args = Vec::new();
+                for a in &c.args {
+                    match a {
+                        ast::Expr::Constant(k) if matches!(k.value, Constant::Str(_)) => {
+                            if let Constant::Str(s) = &k.value {
+                                if !args.is_empty() {
+                                    return py::unsupported(
+                                        self.span(a),
+                                        "a string after a number in print()",
+                                        DIALECT,
+                                        "put the strings first: print(\"label\", x, y)",
+                                    );
+                                }
+                                prefix.push_str(s);
+                                prefix.push(' ');
+                            }
+                        }
+                        _ => {
+                            let v = self.expr(a)?;
+                            args.push(self.num(v, self.span(a))?);
+                        }
+                    }
+                }
+                self.emit(Stmt::Print {
+                    prefix: prefix.trim_end().to_string(),
+                    args,
+                    span,
+                });
+                Ok(Val::None)
+            }
+            "round" => self.round_builtin(c, span),
+            _ => unreachable!("lookup only makes known builtins"),
+        }
+    }
+
+    pub(super) fn intrinsic_call(
+        &mut self,
+        path: &str,
+        c: &ast::ExprCall,
+        span: Span,
+    ) -> DResult<Val> {
+        if let Some(f) = path.strip_prefix("math.") {
+            return self.math_call(f, c, span);
+        }
+        let Some(f) = path.strip_prefix("numba.cuda.") else {
+            if path.starts_with("numpy.") {
+                return py::unsupported(
+                    span,
+                    &format!("`{path}`"),
+                    DIALECT,
+                    "use the math module (math.sqrt, math.exp, …) or a type object (np.float32(x))",
+                );
+            }
+            return err(span, format!("`{path}` is not a CUDA Python function"));
+        };
+        match f {
+            "grid" | "gridsize" => {
+                let n = match c.args.as_slice() {
+                    [a] => self.const_int(a)?,
+                    _ => return err(span, format!("cuda.{f}(ndim) takes one constant")),
+                };
+                if !(1..=3).contains(&n) {
+                    return err(span, format!("cuda.{f}(ndim): ndim must be 1, 2 or 3, got {n}"));
+                }
+                let mut items = Vec::new();
+                for d in 0..n as u8 {
+                    let i64e = |k: ExprKind| convert(mk(k, Type::scalar(DType::I32), span), DType::I64);
+                    let e = if f == "grid" {
+                        let prod = bin(BinOp::Mul, i64e(ExprKind::BlockId(d)), i64e(ExprKind::BlockDim(d)), span);
+                        bin(BinOp::Add, i64e(ExprKind::ThreadId(d)), prod, span)
+                    } else {
+                        bin(BinOp::Mul, i64e(ExprKind::BlockDim(d)), i64e(ExprKind::GridDim(d)), span)
+                    };
+                    items.push(Val::Num(e));
+                }
+                Ok(if n == 1 { items.remove(0) } else { Val::Tuple(items) })
+            }
+            "syncthreads" => {
+                if !c.args.is_empty() {
+                    return err(span, "cuda.syncthreads() takes no arguments");
+                }
+                self.emit(Stmt::Barrier { span });
+                Ok(Val::None)
+            }
+            "shared.array" | "local.array" => self.alloc(f, c, span),
+            _ if f.starts_with("atomic.") => self.atomic(&f["atomic.".len()..], c, span),
+            _ => match self.more_intrinsics(f, c, span)? {
+                Some(v) => Ok(v),
+                None => py::unsupported(span, &format!("cuda.{f}"), DIALECT, "the supported intrinsics are threadIdx, blockIdx, blockDim, gridDim, laneid, warpsize, grid, gridsize, syncthreads, syncthreads_count/and/or, threadfence*, shared.array, local.array, atomic.*, popc, clz, ffs, brev, fma and cbrt"),
+            },
+        }
+    }
+
+    /// `cuda.shared.array(shape, dtype)` / `cuda.local.array(shape, dtype)`.
+    pub(super) fn alloc(&mut self, f: &str, c: &ast::ExprCall, span: Span) -> DResult<Val> {
+        let space = if f.starts_with("shared") {
+            AddrSpace::Shared
+        } else {
+            AddrSpace::Local
+        };
+        let mut shape_e = c.args.first();
+        let mut dtype_e = c.args.get(1);
+        for k in &c.keywords {
+            match k.arg.as_deref() {
+                Some("shape") => shape_e = Some(&k.value),
+                Some("dtype") => dtype_e = Some(&k.value),
+                _ => {
+                    return err(
+                        span,
+                        format!(
+                            "cuda.{f}(shape, dtype) has no keyword `{}`",
+                            k.arg.as_deref().unwrap_or("**")
+                        ),
+                    )
+                }
+            }
+        }
+        let (Some(shape_e), Some(dtype_e)) = (shape_e, dtype_e) else {
+            return err(
+                span,
+                format!("cuda.{f}(shape, dtype) needs a shape and a dtype"),
+            );
+        };
+        if space == AddrSpace::Shared && self.frames.last().is_some_and(|fr| fr.depth > 0) {
+            return Err(Diagnostic::new(
+                span,
+                "cuda.shared.array must be declared in the entry block of the kernel",
+            )
+            .with_help("declare it at the top of the function, outside if/for/while"));
+        }
+        let sspan = self.span(shape_e);
+        let shape: Vec<usize> = match self.expr(shape_e)? {
+            Val::Num(e) => vec![self.static_dim(&e, sspan)?],
+            Val::Tuple(items) => {
+                let mut s = Vec::new();
+                for it in items {
+                    let e = self.num(it, sspan)?;
+                    s.push(self.static_dim(&e, sspan)?);
+                }
+                s
+            }
+            _ => {
+                return err(
+                    sspan,
+                    "the shape must be a constant integer or a tuple of them",
+                )
+            }
+        };
+        let d =
+            match self.expr(dtype_e)? {
+                Val::Type(d) => d,
+                _ => return err(
+                    self.span(dtype_e),
+                    "the dtype must be a type object such as float32 (from numba import float32)",
+                ),
+            };
+        // checked: a mutated shape such as (2**40, 2**40) must not overflow
+        let n = shape
+            .iter()
+            .try_fold(1usize, |a, &d| a.checked_mul(d))
+            .unwrap_or(usize::MAX);
+        if n > (1 << 20) {
+            return err(
+                sspan,
+                format!("{n} elements is too large for a {} array", space.name()),
+            );
+        }
+        self.arrays.push(ArrayDecl {
+            name: format!("{}{}", space.name(), self.arrays.len()),
+            dtype: d,
+            space,
+            shape: shape.clone(),
+            span,
+        });
+        let id = self.arrays.len() - 1;
+        let base = mk(
+            ExprKind::ArrayBase(id),
+            Type {
+                elem: Elem::Ptr(d, space),
+                shape: vec![],
+            },
+            span,
+        );
+        Ok(Val::Array(ArrayVal {
+            base,
+            dtype: d,
+            shape,
+        }))
+    }
+
+    pub(super) fn static_dim(&self, e: &Expr, span: Span) -> DResult<usize> {
+        match fold_int(e) {
+            Some(v) => usize::try_from(v).map_err(|_| Diagnostic::new(span, format!("an array dimension must be ≥ 0, got {v}"))),
+            None => err(span, "an array shape must be a compile-time constant (a literal or a module-level constant)"),
+        }
+    }
+
+    /// `cuda.atomic.OP(ary, idx, val)` (and `compare_and_swap(ary, old, val)`,
+    /// `cas(ary, idx, old, val)`): the old value.
+    pub(super) fn atomic(&mut self, name: &str, c: &ast::ExprCall, span: Span) -> DResult<Val> {
+        let op = match name {
+            "add" => AtomicOp::Add,
+            "sub" => AtomicOp::Sub,
+            "max" => AtomicOp::Max,
+            "min" => AtomicOp::Min,
+            "nanmax" => AtomicOp::NanMax,
+            "nanmin" => AtomicOp::NanMin,
+            "exch" => AtomicOp::Exch,
+            "compare_and_swap" | "cas" => AtomicOp::Cas,
+            "and_" => AtomicOp::And,
+            "or_" => AtomicOp::Or,
+            "xor" => AtomicOp::Xor,
+            "inc" => AtomicOp::Inc,
+            "dec" => AtomicOp::Dec,
+            _ => return py::unsupported(span, &format!("cuda.atomic.{name}"), DIALECT, "use add, sub, max, min, nanmax, nanmin, exch, compare_and_swap, cas, and_, or_, xor, inc or dec"),
+        };
+        let want = match name {
+            "compare_and_swap" => 3,
+            "cas" => 4,
+            _ => 3,
+        };
+        if c.args.len() != want || !c.keywords.is_empty() {
+            return err(
+                span,
+                format!("cuda.atomic.{name} takes {want} positional arguments"),
+            );
+        }
+        let arr = self.array_of(&c.args[0])?;
+        let ptr = if name == "compare_and_swap" {
+            let zeros: Vec<Expr> = arr
+                .shape
+                .iter()
+                .map(|_| int_const(DType::I64, 0, span))
+                .collect();
+            mk(
+                ExprKind::ElemPtr {
+                    base: Box::new(arr.base.clone()),
+                    indices: zeros,
+                    dims: arr.shape.clone(),
+                    neg: NegIndex::Wrap,
+                    offset: None,
+                },
+                arr.base.ty.clone(),
+                span,
+            )
+        } else {
+            self.elem_ptr(&arr, &c.args[1], span)?
+        };
+        let d = arr.dtype;
+        let float_ok = matches!(
+            op,
+            // the float atomics numba-cuda accepts (measured)
+            AtomicOp::Add
+                | AtomicOp::Sub
+                | AtomicOp::Max
+                | AtomicOp::Min
+                | AtomicOp::NanMax
+                | AtomicOp::NanMin
+        );
+        if d.is_float() && (!float_ok || !matches!(d, DType::F32 | DType::F64)) {
+            return err(
+                span,
+                format!("cuda.atomic.{name} is not defined on {} arrays", Named(d)),
+            );
+        }
+        if !d.is_float() && !matches!(d, DType::I32 | DType::I64 | DType::U32 | DType::U64) {
+            return err(span, format!("cuda.atomic.{name} needs an int32, int64, uint32, uint64, float32 or float64 array, not {}", Named(d)));
+        }
+        if matches!(op, AtomicOp::Inc | AtomicOp::Dec) && !matches!(d, DType::U32 | DType::U64) {
+            return err(
+                span,
+                format!(
+                    "cuda.atomic.{name} needs a uint32 or uint64 array, not {}",
+                    Named(d)
+                ),
+            );
+        }
+        let mut rest = Vec::new();
+        for a in &c.args[if name == "compare_and_swap" { 1 } else { 2 }..] {
+            let v = self.expr(a)?;
+            let e = self.num(v, self.span(a))?;
+            rest.push(convert(e, d));
+        }
+        let (cmp, val) = if op == AtomicOp::Cas {
+            let val = rest.pop().expect("two");
+            (Some(Box::new(rest.pop().expect("two"))), val)
+        } else {
+            (None, rest.pop().expect("one"))
+        };
+        let e = mk(
+            ExprKind::Atomic {
+                op,
+                ptr: Box::new(ptr),
+                val: Box::new(val),
+                cmp,
+                mask: None,
+            },
+            Type::scalar(d),
+            span,
+        );
+        // An atomic happens where it is written, once.
+        let v = self.new_var("_atomic", Type::scalar(d));
+        self.emit(Stmt::Let(v, e));
+        Ok(Val::Num(self.var_expr(v, span)))
+    }
+
+    /// The functions of `math` (CUDA-C semantics; approximate ones are inexact).
+    pub(super) fn math_call(&mut self, f: &str, c: &ast::ExprCall, span: Span) -> DResult<Val> {
+        let unary_fn = match f {
+            "acos" => Some(MathFn::Acos),
+            "asin" => Some(MathFn::Asin),
+            "atan" | "arctan" => Some(MathFn::Atan),
+            "acosh" => Some(MathFn::Acosh),
+            "asinh" => Some(MathFn::Asinh),
+            "atanh" => Some(MathFn::Atanh),
+            "cos" => Some(MathFn::Cos),
+            "sin" => Some(MathFn::Sin),
+            "tan" => Some(MathFn::Tan),
+            "cosh" => Some(MathFn::Cosh),
+            "sinh" => Some(MathFn::Sinh),
+            "tanh" => Some(MathFn::Tanh),
+            "exp" => Some(MathFn::Exp),
+            "expm1" => Some(MathFn::Expm1),
+            "log" => Some(MathFn::Log),
+            "log10" => Some(MathFn::Log10),
+            "log1p" => Some(MathFn::Log1p),
+            "log2" => Some(MathFn::Log2),
+            "sqrt" => Some(MathFn::Sqrt),
+            "erf" => Some(MathFn::Erf),
+            "fabs" => Some(MathFn::Abs),
+            "exp2" => Some(MathFn::Exp2),
+            _ => None,
+        };
+        let fl = types::math_type;
+        if let Some(m) = unary_fn {
+            if f == "log" && c.args.len() == 2 {
+                return py::unsupported(
+                    span,
+                    "math.log with a base",
+                    DIALECT,
+                    "divide: math.log(x) / math.log(base)",
+                );
+            }
+            let [x] = self
+                .num_args(c, 1, &format!("math.{f}"), span)?
+                .try_into()
+                .expect("one");
+            let d = fl(dtype_of(&x));
+            return Ok(Val::Num(unary(UnOp::Math(m), convert(x, d), span)));
+        }
+        match f {
+            "floor" | "ceil" => {
+                // numba-cuda keeps the float type (an int argument: float64)
+                let [x] = self.num_args(c, 1, &format!("math.{f}"), span)?.try_into().expect("one");
+                let d = fl(dtype_of(&x));
+                let m = if f == "floor" { MathFn::Floor } else { MathFn::Ceil };
+                Ok(Val::Num(unary(UnOp::Math(m), convert(x, d), span)))
+            }
+            "trunc" => {
+                // numba-cuda keeps the float type, as for floor and ceil
+                let [x] = self.num_args(c, 1, "math.trunc", span)?.try_into().expect("one");
+                let d = fl(dtype_of(&x));
+                let x = self.temp(convert(x, d));
+                let neg = bin(BinOp::Lt, x.clone(), float_const(d, 0.0, span), span);
+                let up = unary(UnOp::Math(MathFn::Ceil), x.clone(), span);
+                let down = unary(UnOp::Math(MathFn::Floor), x, span);
+                Ok(Val::Num(select(neg, up, down, span)))
+            }
+            "radians" | "degrees" => {
+                // numba-cuda: the factor as a constant of x's float type, times x
+                let [x] = self.num_args(c, 1, &format!("math.{f}"), span)?.try_into().expect("one");
+                let d = fl(dtype_of(&x));
+                let factor = if f == "radians" {
+                    std::f64::consts::PI / 180.0
+                } else {
+                    180.0 / std::f64::consts::PI
+                };
+                Ok(Val::Num(bin(BinOp::Mul, float_const(d, factor, span), convert(x, d), span)))
+            }
+            "pow" | "atan2" | "copysign" | "fmod" => {
+                let [x, y] = self.num_args(c, 2, &format!("math.{f}"), span)?.try_into().expect("two");
+                let (dx, dy) = (dtype_of(&x), dtype_of(&y));
+                let d = if dx == DType::F32 && dy == DType::F32 { DType::F32 } else { DType::F64 };
+                let op = match f {
+                    "pow" => BinOp::Pow,
+                    "atan2" => BinOp::Atan2,
+                    "copysign" => BinOp::CopySign,
+                    _ => BinOp::FRem,
+                };
+                Ok(Val::Num(bin(op, convert(x, d), convert(y, d), span)))
+            }
+            "isnan" | "isinf" | "isfinite" => {
+                let [x] = self.num_args(c, 1, &format!("math.{f}"), span)?.try_into().expect("one");
+                let d = dtype_of(&x);
+                if !d.is_float() {
+                    return Ok(Val::Num(konst(DType::Bool, (f == "isfinite") as u64, span)));
+                }
+                let x = self.temp(x);
+                let r = match f {
+                    "isnan" => bin(BinOp::Ne, x.clone(), x, span),
+                    _ => {
+                        let inf = float_const(d, f64::INFINITY, span);
+                        let a = unary(UnOp::Math(MathFn::Abs), x.clone(), span);
+                        if f == "isinf" {
+                            bin(BinOp::Eq, a, inf, span)
+                        } else {
+                            bin(BinOp::Lt, a, inf, span)
+                        }
+                    }
+                };
+                Ok(Val::Num(r))
+            }
+            _ => py::unsupported(span, &format!("math.{f}"), DIALECT, "the supported math functions are acos asin atan arctan acosh asinh atanh cos sin tan cosh sinh tanh atan2 exp exp2 expm1 fabs log log10 log1p log2 sqrt pow ceil floor trunc radians degrees copysign fmod isnan isinf isfinite"),
+        }
+    }
+
+    /// Inlines device function `name` with `args`: its body runs inside a
+    /// one-iteration loop that `return` leaves.
+    pub(super) fn inline(&mut self, name: &str, args: Vec<Val>, span: Span) -> DResult<Val> {
+        let f = &self.m.funcs[name];
+        if !f.device {
+            return err(span, format!("`{name}` is a kernel; only device functions (device=True) can be called from a kernel"));
+        }
+        if self.frames.iter().any(|fr| fr.name == name) || self.frames.len() > 32 {
+            return py::unsupported(span, "recursion", DIALECT, "write the recursion as a loop");
+        }
+        let def = f.def.clone();
+        let sig = f.sig.clone();
+        let names = self.param_names(&def)?;
+        if names.len() != args.len() {
+            return err(
+                span,
+                format!(
+                    "`{name}` takes {} arguments, {} given",
+                    names.len(),
+                    args.len()
+                ),
+            );
+        }
+        let mut env = HashMap::new();
+        for (i, ((pname, pspan), a)) in names.iter().zip(args).enumerate() {
+            let st = sig.as_ref().map(|(_, s)| s[i]);
+            match a {
+                Val::Num(e) => {
+                    let e = match st {
+                        Some(SigType::Scalar(d)) => convert(e, d),
+                        Some(SigType::Array(..)) => return err(span, format!("`{pname}` of `{name}` is an array in the signature, but a number is passed")),
+                        _ => e,
+                    };
+                    // a constant argument stays a constant where the function
+                    // never assigns the parameter and it sizes an array (numba
+                    // types it as a literal: `cuda.shared.array(n, …)` with n
+                    // passed in)
+                    if matches!(e.kind, ExprKind::Const(_))
+                        && !assigns_name(&def.body, pname)
+                        && sizes_an_array(&def.body, pname)
+                    {
+                        env.insert(pname.clone(), Val::Num(e));
+                        continue;
+                    }
+                    let v = self.new_var(pname, e.ty.clone());
+                    self.emit(Stmt::Let(v, e));
+                    env.insert(pname.clone(), Val::Num(self.var_expr(v, *pspan)));
+                }
+                Val::Array(arr) => {
+                    if let Some(SigType::Array(d, nd)) = st {
+                        if d != arr.dtype || nd != arr.shape.len() {
+                            return err(span, format!("`{pname}` of `{name}` is a {nd}-d {} array in the signature, but a {}-d {} array is passed", Named(d), arr.shape.len(), Named(arr.dtype)));
+                        }
+                    }
+                    env.insert(pname.clone(), Val::Array(arr));
+                }
+                other => {
+                    env.insert(pname.clone(), other);
+                }
+            }
+        }
+        let sig_ret = match sig.as_ref().map(|(r, _)| *r) {
+            Some(SigType::Scalar(d)) => Some(d),
+            Some(SigType::Array(..)) => {
+                return err(span, "a device function cannot return an array")
+            }
+            _ => None,
+        };
+        let done = self.new_var(&format!("{name}.done"), Type::scalar(DType::Bool));
+        self.emit(Stmt::Let(done, konst(DType::Bool, 0, span)));
+        self.frames.push(Frame {
+            name: name.to_string(),
+            env,
+            depth: 0,
+            loops: 0,
+            inline: Some(Inline {
+                ret: None,
+                sig_ret,
+                done,
+            }),
+        });
+        let body = self.block_of(&def.body);
+        let frame = self.frames.pop().expect("pushed above");
+        let body = body?;
+        let once = self.new_var("_once", Type::scalar(DType::I32));
+        self.emit(Stmt::For {
+            var: once,
+            start: int_const(DType::I32, 0, span),
+            end: int_const(DType::I32, 1, span),
+            step: int_const(DType::I32, 1, span),
+            body,
+            span,
+            parallel: None,
+        });
+        let inl = frame.inline.expect("an inlined frame");
+        Ok(match inl.ret {
+            Some(r) => Val::Num(self.var_expr(r, span)),
+            None => Val::None,
+        })
+    }
+}

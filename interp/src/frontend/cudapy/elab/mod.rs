@@ -1,0 +1,353 @@
+//! Elaboration of a CUDA Python kernel into a SIMT program of the IR.
+//!
+//! Every thread runs the kernel's scalar code. Values are typed by the
+//! seed's rules (`types.rs`); a variable's type is fixed where it is
+//! defined: a redefinition in the kernel's entry block with another type
+//! makes a new variable, one inside a loop or a branch converts the value to
+//! the type the variable already has (the seed: "inside a loop, the variable
+//! type remains unchanged even at redefinition"). Device functions are
+//! inlined at each call. Short-circuit `and`/`or`, conditional expressions
+//! and chained comparisons become `if` statements so that the operand that
+//! Python does not evaluate is not evaluated (it may index out of bounds).
+
+use super::types::Named;
+use super::{types, Global, Module, SigType};
+use crate::dtype::DType;
+use crate::frontend::py::op_text;
+use crate::frontend::py::{self, dotted};
+use crate::ir::build::*;
+use crate::ir::*;
+use crate::launch::{ArgSpec, Launch};
+use crate::span::{DResult, Diagnostic, Span};
+use rustpython_parser::ast::{self, Constant};
+use std::collections::HashMap;
+
+const DIALECT: &str = "CUDA Python";
+
+use types::INT_DIV;
+
+mod calls;
+mod expr;
+mod intrinsics;
+mod names;
+mod stmt;
+
+use names::*;
+
+/// An array: a pointer to element 0 and a static row-major shape.
+#[derive(Clone, Debug)]
+struct ArrayVal {
+    base: Expr,
+    dtype: DType,
+    shape: Vec<usize>,
+}
+
+/// What an expression of the kernel denotes at elaboration time.
+#[derive(Clone, Debug)]
+enum Val {
+    /// A 0-d number.
+    Num(Expr),
+    Array(ArrayVal),
+    Tuple(Vec<Val>),
+    /// A module or a dotted path into one (`numba.cuda.atomic`, `math`).
+    Path(String),
+    /// A type object (`int16`, `np.float32`).
+    Type(DType),
+    /// A `@cuda.jit` function.
+    Func(String),
+    /// A builtin function (`range`, `abs`, `min`, …).
+    Builtin(&'static str),
+    None,
+}
+
+/// The inlining state of a device function being elaborated.
+struct Inline {
+    /// The result variable (created at the first `return`).
+    ret: Option<VarId>,
+    /// The result type from a signature string.
+    sig_ret: Option<DType>,
+    /// Set when the function has returned (checked after inner loops).
+    done: VarId,
+}
+
+/// One function being elaborated: the kernel or an inlined device function.
+struct Frame {
+    name: String,
+    env: HashMap<String, Val>,
+    /// Nesting of loops and branches in this function (0: its entry block).
+    depth: usize,
+    /// Loops of this function enclosing the current statement.
+    loops: usize,
+    inline: Option<Inline>,
+}
+
+/// The elaborator of one kernel.
+pub struct Elab<'m> {
+    m: &'m Module,
+    vars: Vec<(String, Type)>,
+    arrays: Vec<ArrayDecl>,
+    frames: Vec<Frame>,
+    /// The statement lists being built; the last is the current one.
+    blocks: Vec<Block>,
+}
+
+fn err<T>(span: Span, msg: impl Into<String>) -> DResult<T> {
+    Err(Diagnostic::new(span, msg))
+}
+
+/// The path of a type object, if `path` names one (`numba.int16`, `numpy.float32`).
+fn type_path(path: &str) -> Option<DType> {
+    let (prefix, last) = path.rsplit_once('.')?;
+    let known = matches!(
+        prefix,
+        "numba" | "numpy" | "numba.types" | "numba.core.types" | "numba.cuda"
+    );
+    known.then(|| types::dtype_named(last)).flatten()
+}
+
+impl<'m> Elab<'m> {
+    /// An elaborator for kernels of module `m`.
+    pub fn new(m: &'m Module) -> Self {
+        Elab {
+            m,
+            vars: Vec::new(),
+            arrays: Vec::new(),
+            frames: Vec::new(),
+            blocks: Vec::new(),
+        }
+    }
+
+    fn span(&self, node: &impl ast::Ranged) -> Span {
+        self.m.src.span(node)
+    }
+
+    fn frame(&mut self) -> &mut Frame {
+        self.frames
+            .last_mut()
+            .expect("a function is being elaborated")
+    }
+
+    fn emit(&mut self, s: Stmt) {
+        self.blocks.last_mut().expect("a block is open").push(s);
+    }
+
+    fn new_var(&mut self, name: &str, ty: Type) -> VarId {
+        self.vars.push((name.to_string(), ty));
+        self.vars.len() - 1
+    }
+
+    /// Stores `value` into the element at `ptr` of a `d` array (the seed:
+    /// "the value is coerced if necessary").
+    fn store(&mut self, ptr: Expr, value: Expr, d: DType, span: Span) {
+        let value = convert(value, d);
+        self.emit(Stmt::Store {
+            ptr,
+            value,
+            mask: None,
+            span,
+        });
+    }
+
+    fn var_expr(&self, v: VarId, span: Span) -> Expr {
+        mk(ExprKind::Var(v), self.vars[v].1.clone(), span)
+    }
+
+    /// `e` held in a fresh variable unless it is already a variable or a constant
+    /// (so that an operand used twice is evaluated once).
+    fn temp(&mut self, e: Expr) -> Expr {
+        if matches!(e.kind, ExprKind::Var(_) | ExprKind::Const(_)) {
+            return e;
+        }
+        let span = e.span;
+        let v = self.new_var("_t", e.ty.clone());
+        self.emit(Stmt::Let(v, e));
+        self.var_expr(v, span)
+    }
+
+    /// Where the current block stands (for [`Elab::keep_order`]).
+    fn mark(&self) -> usize {
+        self.blocks.last().map_or(0, |b| b.len())
+    }
+
+    /// `e`, an operand elaborated before the statements emitted since
+    /// `mark` (a later operand's atomic or inlined device function): Python
+    /// evaluates operands left to right, so an earlier one that reads
+    /// memory is held in a variable before those statements.
+    fn keep_order(&mut self, e: Expr, mark: usize) -> Expr {
+        if self.mark() <= mark || !e.reads_memory() {
+            return e;
+        }
+        let span = e.span;
+        let v = self.new_var("_t", e.ty.clone());
+        if let Some(b) = self.blocks.last_mut() {
+            b.insert(mark, Stmt::Let(v, e));
+        }
+        self.var_expr(v, span)
+    }
+
+    /// Elaborates the statements of `body` into a new block.
+    fn block_of(&mut self, body: &[ast::Stmt]) -> DResult<Block> {
+        self.blocks.push(Vec::new());
+        let r = self.stmts(body);
+        let b = self.blocks.pop().expect("pushed above");
+        r.map(|()| b)
+    }
+
+    /// Elaborates the kernel `name` for `launch`.
+    pub fn kernel(mut self, name: &str, launch: &Launch) -> DResult<Kernel> {
+        let f = &self.m.funcs[name];
+        let fspan = f.span;
+        if let Some((ret, _)) = &f.sig {
+            if *ret != SigType::Void {
+                return err(fspan, "a kernel's signature must return void");
+            }
+        }
+        let mut params = Vec::new();
+        let mut env = HashMap::new();
+        let names = self.param_names(&f.def)?;
+        if let Some((_, sig)) = &f.sig {
+            if sig.len() != names.len() {
+                return err(
+                    fspan,
+                    format!(
+                        "the signature has {} parameter types but `{name}` has {} parameters",
+                        sig.len(),
+                        names.len()
+                    ),
+                );
+            }
+        }
+        for (i, (pname, pspan)) in names.iter().enumerate() {
+            let sig = f.sig.as_ref().map(|(_, s)| s[i]);
+            match launch.arg(pname) {
+                Some(ArgSpec::Buffer { dtype, bits, shape }) => {
+                    let shape = shape.clone().unwrap_or_else(|| vec![bits.len()]);
+                    match sig {
+                        Some(SigType::Array(d, nd)) if d != *dtype || nd != shape.len() => {
+                            return err(*pspan, format!(
+                                "the launch passes `{pname}` as a {}-d {} array but the signature says {nd}-d {}",
+                                shape.len(),
+                                Named(*dtype),
+                                Named(d)
+                            ));
+                        }
+                        Some(SigType::Scalar(d)) => {
+                            return err(*pspan, format!("the launch passes `{pname}` as an array but the signature says {}", Named(d)));
+                        }
+                        _ => {}
+                    }
+                    let var = self.new_var(pname, Type::global_ptr(*dtype));
+                    let base = self.var_expr(var, *pspan);
+                    env.insert(
+                        pname.clone(),
+                        Val::Array(ArrayVal {
+                            base,
+                            dtype: *dtype,
+                            shape,
+                        }),
+                    );
+                    params.push(Param {
+                        name: pname.clone(),
+                        kind: ParamKind::Pointer(*dtype),
+                        var: Some(var),
+                    });
+                }
+                Some(ArgSpec::Scalar { dtype, .. }) => {
+                    match sig {
+                        Some(SigType::Scalar(d)) if d != *dtype => {
+                            return err(*pspan, format!(
+                                "the launch passes `{pname}` as {} but the signature says {}",
+                                Named(*dtype),
+                                Named(d)
+                            ));
+                        }
+                        Some(SigType::Array(d, nd)) => {
+                            return err(*pspan, format!("the launch passes `{pname}` as a scalar but the signature says a {nd}-d {} array", Named(d)));
+                        }
+                        _ => {}
+                    }
+                    let var = self.new_var(pname, Type::scalar(*dtype));
+                    env.insert(pname.clone(), Val::Num(self.var_expr(var, *pspan)));
+                    params.push(Param {
+                        name: pname.clone(),
+                        kind: ParamKind::Scalar(*dtype),
+                        var: Some(var),
+                    });
+                }
+                Some(ArgSpec::Constexpr(_)) => {
+                    return Err(Diagnostic::new(*pspan, format!(
+                        "CUDA Python has no compile-time parameters, but the launch passes `{pname}` as a constexpr"
+                    ))
+                    .with_help(format!(
+                        "pass a runtime scalar: \"{pname}\": {{\"dtype\": \"int64\", \"value\": …}}"
+                    )))
+                }
+                None => {
+                    return Err(Diagnostic::new(
+                        *pspan,
+                        format!("the launch spec has no argument for parameter `{pname}`"),
+                    )
+                    .with_help(format!("add \"{pname}\" to the launch's \"args\"")))
+                }
+            }
+        }
+        for (n, _) in &launch.args {
+            if !names.iter().any(|(p, _)| p == n) {
+                return err(
+                    fspan,
+                    format!(
+                        "the launch spec passes `{n}`, which kernel `{name}` has no parameter for"
+                    ),
+                );
+            }
+        }
+        self.frames.push(Frame {
+            name: name.to_string(),
+            env,
+            depth: 0,
+            loops: 0,
+            inline: None,
+        });
+        let def = self.m.funcs[name].def.clone();
+        let body = self.block_of(&def.body)?;
+        let (grid, block) = crate::frontend::geometry(launch, None, None)?;
+        Ok(Kernel {
+            name: name.to_string(),
+            model: Model::Simt,
+            grid,
+            block,
+            params,
+            fresh: vec![],
+            arrays: self.arrays,
+            vars: self.vars,
+            body,
+            then: vec![],
+        })
+    }
+
+    /// The plain positional parameters of a function; other forms are refused.
+    fn param_names(&self, def: &ast::StmtFunctionDef) -> DResult<Vec<(String, Span)>> {
+        let a = &def.args;
+        if let Some(v) = a.vararg.as_deref().or(a.kwarg.as_deref()) {
+            return py::unsupported(
+                self.span(v),
+                "`*args`/`**kwargs`",
+                DIALECT,
+                "list every parameter by name",
+            );
+        }
+        let mut out = Vec::new();
+        for p in a.posonlyargs.iter().chain(&a.args).chain(&a.kwonlyargs) {
+            if p.default.is_some() {
+                return py::unsupported(
+                    self.span(&p.def),
+                    "a parameter default",
+                    DIALECT,
+                    "pass every argument at the call",
+                );
+            }
+            out.push((p.def.arg.to_string(), self.span(&p.def)));
+        }
+        Ok(out)
+    }
+}

@@ -1,0 +1,175 @@
+//! What a function's body does with a name (assigns it, rebinds it in a
+//! loop or branch, sizes an array with it), read from its syntax before
+//! elaboration.
+
+use super::*;
+
+/// Whether `name` is read in the shape of a `cuda.shared.array` /
+/// `cuda.local.array` call of `body` (its first argument or `shape=`).
+pub(super) fn sizes_an_array(body: &[ast::Stmt], name: &str) -> bool {
+    let mut found = false;
+    walk_stmts(body, &mut |e| {
+        let ast::Expr::Call(c) = e else { return };
+        let callee = dotted(&c.func).unwrap_or_default();
+        if !(callee.ends_with("shared.array") || callee.ends_with("local.array")) {
+            return;
+        }
+        let shape = c.args.first().into_iter().chain(
+            c.keywords
+                .iter()
+                .filter(|k| k.arg.as_deref() == Some("shape"))
+                .map(|k| &k.value),
+        );
+        for s in shape {
+            walk_expr(s, &mut |x| {
+                if matches!(x, ast::Expr::Name(n) if n.id.as_str() == name) {
+                    found = true;
+                }
+            });
+        }
+    });
+    found
+}
+
+/// Calls `f` on every expression of `body`'s statements (nested ones too).
+pub(super) fn walk_stmts(body: &[ast::Stmt], f: &mut dyn FnMut(&ast::Expr)) {
+    for s in body {
+        match s {
+            ast::Stmt::Assign(a) => walk_expr(&a.value, f),
+            ast::Stmt::AugAssign(a) => walk_expr(&a.value, f),
+            ast::Stmt::AnnAssign(a) => {
+                if let Some(v) = &a.value {
+                    walk_expr(v, f)
+                }
+            }
+            ast::Stmt::Expr(e) => walk_expr(&e.value, f),
+            ast::Stmt::Return(r) => {
+                if let Some(v) = &r.value {
+                    walk_expr(v, f)
+                }
+            }
+            ast::Stmt::If(i) => {
+                walk_expr(&i.test, f);
+                walk_stmts(&i.body, f);
+                walk_stmts(&i.orelse, f);
+            }
+            ast::Stmt::For(l) => {
+                walk_expr(&l.iter, f);
+                walk_stmts(&l.body, f);
+                walk_stmts(&l.orelse, f);
+            }
+            ast::Stmt::While(w) => {
+                walk_expr(&w.test, f);
+                walk_stmts(&w.body, f);
+                walk_stmts(&w.orelse, f);
+            }
+            ast::Stmt::With(w) => walk_stmts(&w.body, f),
+            _ => {}
+        }
+    }
+}
+
+/// Calls `f` on `e` and every expression inside it.
+pub(super) fn walk_expr(e: &ast::Expr, f: &mut dyn FnMut(&ast::Expr)) {
+    f(e);
+    match e {
+        ast::Expr::Call(c) => {
+            walk_expr(&c.func, f);
+            c.args.iter().for_each(|a| walk_expr(a, f));
+            c.keywords.iter().for_each(|k| walk_expr(&k.value, f));
+        }
+        ast::Expr::BinOp(b) => {
+            walk_expr(&b.left, f);
+            walk_expr(&b.right, f);
+        }
+        ast::Expr::UnaryOp(u) => walk_expr(&u.operand, f),
+        ast::Expr::BoolOp(b) => b.values.iter().for_each(|v| walk_expr(v, f)),
+        ast::Expr::Compare(c) => {
+            walk_expr(&c.left, f);
+            c.comparators.iter().for_each(|v| walk_expr(v, f));
+        }
+        ast::Expr::IfExp(i) => {
+            walk_expr(&i.test, f);
+            walk_expr(&i.body, f);
+            walk_expr(&i.orelse, f);
+        }
+        ast::Expr::Tuple(t) => t.elts.iter().for_each(|v| walk_expr(v, f)),
+        ast::Expr::List(t) => t.elts.iter().for_each(|v| walk_expr(v, f)),
+        ast::Expr::Subscript(s) => {
+            walk_expr(&s.value, f);
+            walk_expr(&s.slice, f);
+        }
+        ast::Expr::Attribute(a) => walk_expr(&a.value, f),
+        _ => {}
+    }
+}
+
+/// How many statements of `body` (nested blocks included) assign `name`.
+pub(super) fn assignment_count(body: &[ast::Stmt], name: &str) -> usize {
+    body.iter()
+        .map(|s| match s {
+            ast::Stmt::For(f) => {
+                usize::from(binds_name(&f.target, name))
+                    + assignment_count(&f.body, name)
+                    + assignment_count(&f.orelse, name)
+            }
+            ast::Stmt::While(w) => {
+                assignment_count(&w.body, name) + assignment_count(&w.orelse, name)
+            }
+            ast::Stmt::If(i) => assignment_count(&i.body, name) + assignment_count(&i.orelse, name),
+            ast::Stmt::With(w) => {
+                usize::from(w.items.iter().any(|it| {
+                    it.optional_vars
+                        .as_deref()
+                        .is_some_and(|v| binds_name(v, name))
+                })) + assignment_count(&w.body, name)
+            }
+            other => usize::from(assigns_name(std::slice::from_ref(other), name)),
+        })
+        .sum()
+}
+
+/// Whether assignment target `t` binds `name`.
+pub(super) fn binds_name(t: &ast::Expr, name: &str) -> bool {
+    match t {
+        ast::Expr::Name(n) => n.id.as_str() == name,
+        ast::Expr::Tuple(t) => t.elts.iter().any(|e| binds_name(e, name)),
+        ast::Expr::List(t) => t.elts.iter().any(|e| binds_name(e, name)),
+        ast::Expr::Starred(s) => binds_name(&s.value, name),
+        _ => false,
+    }
+}
+
+/// Whether a loop or branch of `body` (at any depth) assigns `name`.
+pub(super) fn rebinds_in_nested_block(body: &[ast::Stmt], name: &str) -> bool {
+    body.iter().any(|s| match s {
+        ast::Stmt::For(f) => assigns_name(&f.body, name) || assigns_name(&f.orelse, name),
+        ast::Stmt::While(w) => assigns_name(&w.body, name) || assigns_name(&w.orelse, name),
+        ast::Stmt::If(i) => assigns_name(&i.body, name) || assigns_name(&i.orelse, name),
+        ast::Stmt::With(w) => rebinds_in_nested_block(&w.body, name),
+        _ => false,
+    })
+}
+
+/// Whether any statement of `body` (nested blocks included) assigns `name`
+/// (an assignment, augmented assignment, `for` target or `with … as`).
+pub(super) fn assigns_name(body: &[ast::Stmt], name: &str) -> bool {
+    let binds = binds_name;
+    body.iter().any(|s| match s {
+        ast::Stmt::Assign(a) => a.targets.iter().any(|t| binds(t, name)),
+        ast::Stmt::AugAssign(a) => binds(&a.target, name),
+        ast::Stmt::AnnAssign(a) => binds(&a.target, name),
+        ast::Stmt::For(f) => {
+            binds(&f.target, name) || assigns_name(&f.body, name) || assigns_name(&f.orelse, name)
+        }
+        ast::Stmt::While(w) => assigns_name(&w.body, name) || assigns_name(&w.orelse, name),
+        ast::Stmt::If(i) => assigns_name(&i.body, name) || assigns_name(&i.orelse, name),
+        ast::Stmt::With(w) => {
+            w.items
+                .iter()
+                .any(|it| it.optional_vars.as_deref().is_some_and(|v| binds(v, name)))
+                || assigns_name(&w.body, name)
+        }
+        _ => false,
+    })
+}

@@ -1,0 +1,636 @@
+//! Statements: assignments and their typing rule, `if`/`for`/`while`,
+//! `break`/`continue`/`return` (also out of inlined device functions).
+
+use super::*;
+
+impl Elab<'_> {
+    pub(super) fn stmts(&mut self, body: &[ast::Stmt]) -> DResult<()> {
+        for s in body {
+            self.stmt(s)?;
+        }
+        Ok(())
+    }
+
+    pub(super) fn stmt(&mut self, s: &ast::Stmt) -> DResult<()> {
+        let span = self.span(s);
+        use ast::Stmt as S;
+        match s {
+            S::Pass(_) => Ok(()),
+            S::Expr(e) => {
+                if matches!(&*e.value, ast::Expr::Constant(c) if matches!(c.value, Constant::Str(_)))
+                {
+                    return Ok(()); // a docstring
+                }
+                self.expr(&e.value)?;
+                Ok(())
+            }
+            S::Assign(a) => {
+                let v = self.expr(&a.value)?;
+                // `N = 100`, the only assignment of N, in the function's
+                // entry block, N sizing an array: N is that constant (numba
+                // folds it, so `cuda.shared.array(N, int32)` compiles);
+                // elsewhere a variable, as before
+                if let ([ast::Expr::Name(n)], Val::Num(e)) = (a.targets.as_slice(), &v) {
+                    let name = n.id.as_str();
+                    if matches!(e.kind, ExprKind::Const(_))
+                        && self.frame().depth == 0
+                        && !self.frame().env.contains_key(name)
+                        && self.assignments_in_function(name) == 1
+                        && self.sizes_an_array_here(name)
+                    {
+                        self.frame().env.insert(name.to_string(), v);
+                        return Ok(());
+                    }
+                }
+                let v = self.materialize(v);
+                for t in &a.targets {
+                    self.assign(t, v.clone())?;
+                }
+                Ok(())
+            }
+            S::AugAssign(a) => self.aug_assign(a, span),
+            S::If(i) => {
+                let cond = self.cond(&i.test)?;
+                self.frame().depth += 1;
+                let then_body = self.block_of(&i.body);
+                let else_body = then_body.and_then(|t| Ok((t, self.block_of(&i.orelse)?)));
+                self.frame().depth -= 1;
+                let (then_body, else_body) = else_body?;
+                self.emit(Stmt::If {
+                    cond,
+                    then_body,
+                    else_body,
+                });
+                Ok(())
+            }
+            S::For(f) => self.for_stmt(f, span),
+            S::While(w) => self.while_stmt(w, span),
+            S::Break(_) => {
+                if self.frames.last().map_or(0, |f| f.loops) == 0 {
+                    return err(span, "`break` outside a loop");
+                }
+                self.emit(Stmt::Break);
+                Ok(())
+            }
+            S::Continue(_) => {
+                if self.frames.last().map_or(0, |f| f.loops) == 0 {
+                    return err(span, "`continue` outside a loop");
+                }
+                self.emit(Stmt::Continue);
+                Ok(())
+            }
+            S::Return(r) => self.return_stmt(r.value.as_deref(), span),
+            S::AnnAssign(_) => py::unsupported(
+                span,
+                "an annotated assignment",
+                DIALECT,
+                "assign without an annotation; force a type with a type object: x = int16(0)",
+            ),
+            S::Try(_) | S::TryStar(_) | S::Raise(_) | S::Assert(_) => py::unsupported(
+                span,
+                "exception handling (`try`, `raise`, `assert`)",
+                DIALECT,
+                "the no-Python mode has no exceptions: test the condition with `if` and return early",
+            ),
+            S::With(_) | S::AsyncWith(_) => py::unsupported(
+                span,
+                "a `with` statement",
+                DIALECT,
+                "write the statements without `with`",
+            ),
+            S::ClassDef(_) => py::unsupported(
+                span,
+                "a class definition",
+                DIALECT,
+                "the no-Python mode has no objects: use scalars and arrays",
+            ),
+            S::FunctionDef(_) | S::AsyncFunctionDef(_) => py::unsupported(
+                span,
+                "a nested function",
+                DIALECT,
+                "define a device function at module level with @cuda.jit(device=True)",
+            ),
+            S::Global(_) | S::Nonlocal(_) => py::unsupported(
+                span,
+                "`global`/`nonlocal`",
+                DIALECT,
+                "pass the value as a parameter; module-level constants can be read directly",
+            ),
+            S::Import(_) | S::ImportFrom(_) => py::unsupported(
+                span,
+                "an import inside a kernel",
+                DIALECT,
+                "import at module level",
+            ),
+            S::Delete(_) => py::unsupported(span, "`del`", DIALECT, "leave the variable alone"),
+            _ => py::unsupported(span, "this statement", DIALECT, "use assignments, if, for over range, while, break, continue and return"),
+        }
+    }
+
+    /// `value` with numbers of a tuple held in fresh variables (a tuple bound to
+    /// a name keeps the values it had when it was made).
+    pub(super) fn materialize(&mut self, v: Val) -> Val {
+        match v {
+            Val::Tuple(items) => {
+                Val::Tuple(items.into_iter().map(|i| self.materialize(i)).collect())
+            }
+            Val::Num(e) => Val::Num(self.temp(e)),
+            other => other,
+        }
+    }
+
+    /// Assigns `v` to an assignment target.
+    pub(super) fn assign(&mut self, target: &ast::Expr, v: Val) -> DResult<()> {
+        let span = self.span(target);
+        match target {
+            ast::Expr::Name(n) => self.assign_name(n.id.as_str(), v, span),
+            ast::Expr::Tuple(t) => {
+                let items = match v {
+                    Val::Tuple(items) => items,
+                    Val::Array(_) => {
+                        return py::unsupported(
+                            span,
+                            "unpacking an array",
+                            DIALECT,
+                            "arrays cannot be unpacked: read each element with a[i]",
+                        )
+                    }
+                    _ => return err(span, "cannot unpack a non-tuple value"),
+                };
+                if items.len() != t.elts.len() {
+                    return err(
+                        span,
+                        format!(
+                            "cannot unpack {} values into {} targets",
+                            items.len(),
+                            t.elts.len()
+                        ),
+                    );
+                }
+                for (e, v) in t.elts.iter().zip(items) {
+                    self.assign(e, v)?;
+                }
+                Ok(())
+            }
+            ast::Expr::Subscript(s) => {
+                let arr = self.array_of(&s.value)?;
+                let ptr = self.elem_ptr(&arr, &s.slice, span)?;
+                let value = self.num(v, span)?;
+                self.store(ptr, value, arr.dtype, span);
+                Ok(())
+            }
+            ast::Expr::Attribute(a) => {
+                if let Ok(Val::Array(_)) = self.expr(&a.value) {
+                    return err(span, format!("array attribute `{}` is read-only", a.attr));
+                }
+                py::unsupported(
+                    span,
+                    "assigning to an attribute",
+                    DIALECT,
+                    "assign to a variable",
+                )
+            }
+            ast::Expr::Starred(_) => py::unsupported(
+                span,
+                "starred assignment",
+                DIALECT,
+                "unpack into one name per value",
+            ),
+            _ => err(span, "cannot assign to this expression"),
+        }
+    }
+
+    /// Whether `name` sizes a shared or local array of the current function.
+    pub(super) fn sizes_an_array_here(&self, name: &str) -> bool {
+        let fname = &self.frames.last().expect("a frame").name;
+        self.m
+            .funcs
+            .get(fname)
+            .is_some_and(|f| sizes_an_array(&f.def.body, name))
+    }
+
+    /// How many statements of the current function assign `name`.
+    pub(super) fn assignments_in_function(&self, name: &str) -> usize {
+        let fname = &self.frames.last().expect("a frame").name;
+        self.m
+            .funcs
+            .get(fname)
+            .map_or(usize::MAX, |f| assignment_count(&f.def.body, name))
+    }
+
+    /// Binds `name` to `v` by the seed's typing rule.
+    pub(super) fn assign_name(&mut self, name: &str, v: Val, span: Span) -> DResult<()> {
+        match v {
+            Val::Num(e) => {
+                let id = self.slot_for(name, dtype_of(&e), span)?;
+                let d = self.vars[id].1.dtype();
+                self.emit(Stmt::Let(id, convert(e, d)));
+                Ok(())
+            }
+            Val::None => err(span, "`None` cannot be assigned in the no-Python mode"),
+            Val::Tuple(new) => {
+                let depth = self.frame().depth;
+                match self.frame().env.get(name).cloned() {
+                    Some(Val::Num(_)) if depth > 0 => {
+                        err(span, format!("`{name}` is a number before this loop or branch; it cannot become another kind of value there"))
+                    }
+                    // rebinding inside a loop or branch writes the tuple's
+                    // own variables (as numba's tuple variable is written),
+                    // so that the new value holds only where the branch runs
+                    Some(Val::Tuple(old)) if depth > 0 => {
+                        let new = self.own(Val::Tuple(new), true);
+                        self.write_slots(name, &old, &new, span)
+                    }
+                    _ => {
+                        // a tuple bound to a name owns its numbers' variables;
+                        // its constants stay constants (a shape) unless a
+                        // loop or branch of the function rebinds the name
+                        let fname = self.frame().name.clone();
+                        let rebound = self
+                            .m
+                            .funcs
+                            .get(&fname)
+                            .is_some_and(|f| rebinds_in_nested_block(&f.def.body, name));
+                        let v = self.own(Val::Tuple(new), !rebound);
+                        self.frame().env.insert(name.to_string(), v);
+                        Ok(())
+                    }
+                }
+            }
+            other => {
+                let depth = self.frame().depth;
+                if depth > 0 && matches!(self.frame().env.get(name), Some(Val::Num(_))) {
+                    return err(span, format!("`{name}` is a number before this loop or branch; it cannot become another kind of value there"));
+                }
+                // a new shared or local array takes the name it is bound to
+                if let Val::Array(ArrayVal { base, .. }) = &other {
+                    if let ExprKind::ArrayBase(id) = base.kind {
+                        let a = &mut self.arrays[id];
+                        if a.name.starts_with(a.space.name())
+                            && a.name[a.space.name().len()..].parse::<usize>().is_ok()
+                        {
+                            a.name = name.to_string();
+                        }
+                    }
+                }
+                self.frame().env.insert(name.to_string(), other);
+                Ok(())
+            }
+        }
+    }
+
+    /// `v` with each number held in a fresh variable of its own (a copy even
+    /// of a variable: a tuple's element is not the variable it was made
+    /// from); with `keep_consts`, constants stay constants (shapes such as
+    /// `(4, 4)`).
+    pub(super) fn own(&mut self, v: Val, keep_consts: bool) -> Val {
+        match v {
+            Val::Tuple(items) => Val::Tuple(
+                items
+                    .into_iter()
+                    .map(|i| self.own(i, keep_consts))
+                    .collect(),
+            ),
+            Val::Num(e) if !(keep_consts && matches!(e.kind, ExprKind::Const(_))) => {
+                let span = e.span;
+                let id = self.new_var("_t", e.ty.clone());
+                self.emit(Stmt::Let(id, e));
+                Val::Num(self.var_expr(id, span))
+            }
+            other => other,
+        }
+    }
+
+    /// Writes the numbers of tuple `new` into the variables of tuple `old`
+    /// (bound to `name` before the loop or branch), each converted to its
+    /// variable's type; both must have the same shape.
+    pub(super) fn write_slots(
+        &mut self,
+        name: &str,
+        old: &[Val],
+        new: &Val,
+        span: Span,
+    ) -> DResult<()> {
+        let mismatch = || {
+            err(
+                span,
+                format!("`{name}` is rebound inside a loop or branch to a tuple of another shape or kind; a tuple variable keeps its type"),
+            )
+        };
+        let Val::Tuple(new) = new else {
+            return mismatch();
+        };
+        if old.len() != new.len() {
+            return mismatch();
+        }
+        for (o, n) in old.iter().zip(new) {
+            match (o, n) {
+                (
+                    Val::Num(Expr {
+                        kind: ExprKind::Var(id),
+                        ty,
+                        ..
+                    }),
+                    Val::Num(e),
+                ) => {
+                    let d = ty.dtype();
+                    self.emit(Stmt::Let(*id, convert(e.clone(), d)));
+                }
+                (Val::Tuple(o), n @ Val::Tuple(_)) => self.write_slots(name, o, n, span)?,
+                // a constant element stays what it is
+                (Val::Num(o), Val::Num(n)) if o.kind == n.kind && o.ty == n.ty => {}
+                (Val::Num(_), Val::Num(_)) => {
+                    return err(
+                        span,
+                        format!("`{name}` holds a constant before this loop or branch and another value inside it; make the tuple from variables before the branch"),
+                    )
+                }
+                _ => return mismatch(),
+            }
+        }
+        Ok(())
+    }
+
+    /// The variable that an assignment of a `d` value to `name` writes: the
+    /// existing one if it has type `d` or the assignment is inside a loop or
+    /// branch (the value is then converted to its type), else a new one.
+    pub(super) fn slot_for(&mut self, name: &str, d: DType, span: Span) -> DResult<VarId> {
+        let depth = self.frame().depth;
+        match self.frame().env.get(name) {
+            Some(Val::Num(Expr {
+                kind: ExprKind::Var(id),
+                ty,
+                ..
+            })) if ty.dtype() == d || depth > 0 => return Ok(*id),
+            Some(Val::Num(_)) | None => {}
+            Some(_) if depth > 0 => {
+                return err(span, format!(
+                    "`{name}` is not a number before this loop or branch; a variable keeps its kind inside loops and branches"
+                ))
+            }
+            Some(_) => {}
+        }
+        let id = self.new_var(name, Type::scalar(d));
+        let var = self.var_expr(id, span);
+        self.frame().env.insert(name.to_string(), Val::Num(var));
+        Ok(id)
+    }
+
+    pub(super) fn aug_assign(&mut self, a: &ast::StmtAugAssign, span: Span) -> DResult<()> {
+        match &*a.target {
+            ast::Expr::Name(n) => {
+                let cur = self.lookup(n.id.as_str(), span)?;
+                let cur = self.num(cur, span)?;
+                let rhs = self.expr(&a.value)?;
+                let rhs = self.num(rhs, span)?;
+                let r = self.arith(a.op, cur, rhs, span)?;
+                self.assign_name(n.id.as_str(), Val::Num(r), span)
+            }
+            ast::Expr::Subscript(s) => {
+                let arr = self.array_of(&s.value)?;
+                let ptr = self.elem_ptr(&arr, &s.slice, span)?;
+                let ptr = self.hold_indices(ptr);
+                let cur = load(ptr.clone(), arr.dtype, span);
+                let rhs = self.expr(&a.value)?;
+                let rhs = self.num(rhs, span)?;
+                let r = self.arith(a.op, cur, rhs, span)?;
+                self.store(ptr, r, arr.dtype, span);
+                Ok(())
+            }
+            _ => err(span, "cannot assign to this expression"),
+        }
+    }
+
+    /// An element pointer whose indices are held in variables, so that it can
+    /// be used twice (load, then store) with its indices evaluated once.
+    pub(super) fn hold_indices(&mut self, ptr: Expr) -> Expr {
+        let Expr { kind, ty, span } = ptr;
+        match kind {
+            ExprKind::ElemPtr {
+                base,
+                indices,
+                dims,
+                neg,
+                offset,
+            } => {
+                let indices = indices.into_iter().map(|i| self.temp(i)).collect();
+                mk(
+                    ExprKind::ElemPtr {
+                        base,
+                        indices,
+                        dims,
+                        neg,
+                        offset,
+                    },
+                    ty,
+                    span,
+                )
+            }
+            kind => mk(kind, ty, span),
+        }
+    }
+
+    pub(super) fn for_stmt(&mut self, f: &ast::StmtFor, span: Span) -> DResult<()> {
+        if !f.orelse.is_empty() {
+            return py::unsupported(
+                span,
+                "`for … else`",
+                DIALECT,
+                "set a flag before `break` and test it after the loop",
+            );
+        }
+        let range_args = match &*f.iter {
+            ast::Expr::Call(c) if c.keywords.is_empty() => match self.expr(&c.func)? {
+                Val::Builtin("range") => &c.args,
+                _ => return self.not_range(&f.iter),
+            },
+            _ => return self.not_range(&f.iter),
+        };
+        let ast::Expr::Name(target) = &*f.target else {
+            return py::unsupported(
+                self.span(&*f.target),
+                "this loop target",
+                DIALECT,
+                "loop over one name: for i in range(n)",
+            );
+        };
+        let mut vals = Vec::new();
+        for a in range_args {
+            let v = self.expr(a)?;
+            let e = self.num(v, self.span(a))?;
+            if !dtype_of(&e).is_int() && dtype_of(&e) != DType::Bool {
+                return err(
+                    self.span(a),
+                    format!("range() takes integers, not {}", Named(dtype_of(&e))),
+                );
+            }
+            vals.push(e);
+        }
+        let d = vals
+            .iter()
+            .map(dtype_of)
+            .reduce(types::promote)
+            .ok_or_else(|| Diagnostic::new(span, "range expected at least 1 argument, got 0"))?;
+        let d = if d == DType::Bool { DType::I64 } else { d };
+        let (start, end, step) = match vals.len() {
+            1 => (int_const(d, 0, span), vals.remove(0), int_const(d, 1, span)),
+            2 => {
+                let s = vals.remove(0);
+                (s, vals.remove(0), int_const(d, 1, span))
+            }
+            3 => {
+                let s = vals.remove(0);
+                let e = vals.remove(0);
+                (s, e, vals.remove(0))
+            }
+            n => return err(span, format!("range expected at most 3 arguments, got {n}")),
+        };
+        if let ExprKind::Const(0) = step.kind {
+            return err(span, "range() arg 3 must not be zero");
+        }
+        let (start, end, step) = (convert(start, d), convert(end, d), convert(step, d));
+        let (start, end, step) = (self.temp(start), self.temp(end), self.temp(step));
+        // The loop variable follows the assignment rule of the enclosing block.
+        let user = self.slot_for(target.id.as_str(), d, span)?;
+        let iv = self.new_var("_i", Type::scalar(d));
+        let body = self.loop_body(&f.body, |me| {
+            let e = me.var_expr(iv, span);
+            let d = me.vars[user].1.dtype();
+            me.emit(Stmt::Let(user, convert(e, d)));
+        })?;
+        self.emit(Stmt::For {
+            var: iv,
+            start,
+            end,
+            step,
+            body,
+            span,
+            parallel: None,
+        });
+        self.after_loop();
+        Ok(())
+    }
+
+    pub(super) fn not_range<T>(&self, iter: &ast::Expr) -> DResult<T> {
+        py::unsupported(
+            self.span(iter),
+            "a for loop over anything but range()",
+            DIALECT,
+            "for loops only iterate over range(...) or xrange(...): for i in range(a.shape[0]): x = a[i]",
+        )
+    }
+
+    /// Elaborates a loop body with `prologue` at its start.
+    pub(super) fn loop_body(
+        &mut self,
+        body: &[ast::Stmt],
+        prologue: impl FnOnce(&mut Self),
+    ) -> DResult<Block> {
+        self.frame().depth += 1;
+        self.frame().loops += 1;
+        self.blocks.push(Vec::new());
+        prologue(self);
+        let r = self.stmts(body);
+        let b = self.blocks.pop().expect("pushed above");
+        self.frame().depth -= 1;
+        self.frame().loops -= 1;
+        r.map(|()| b)
+    }
+
+    /// After a loop inside an inlined device function: a `return` in it
+    /// left only that loop, so leave the function's wrapper too.
+    pub(super) fn after_loop(&mut self) {
+        if let Some(inl) = &self.frames.last().expect("a frame").inline {
+            let cond = self.var_expr(inl.done, Span::default());
+            self.emit(Stmt::If {
+                cond,
+                then_body: vec![Stmt::Break],
+                else_body: vec![],
+            });
+        }
+    }
+
+    pub(super) fn while_stmt(&mut self, w: &ast::StmtWhile, span: Span) -> DResult<()> {
+        if !w.orelse.is_empty() {
+            return py::unsupported(
+                span,
+                "`while … else`",
+                DIALECT,
+                "set a flag before `break` and test it after the loop",
+            );
+        }
+        // The condition may need statements (short-circuit operators): then it
+        // is evaluated at the top of an endless loop that it leaves.
+        self.blocks.push(Vec::new());
+        let cond = self.cond(&w.test);
+        let pre = self.blocks.pop().expect("pushed above");
+        let cond = cond?;
+        if pre.is_empty() {
+            let body = self.loop_body(&w.body, |_| {})?;
+            self.emit(Stmt::While { cond, body, span });
+        } else {
+            let body = self.loop_body(&w.body, |me| {
+                for s in pre {
+                    me.emit(s);
+                }
+                let stop = unary(UnOp::LogicalNot, cond, span);
+                me.emit(Stmt::If {
+                    cond: stop,
+                    then_body: vec![Stmt::Break],
+                    else_body: vec![],
+                });
+            })?;
+            let t = konst(DType::Bool, 1, span);
+            self.emit(Stmt::While {
+                cond: t,
+                body,
+                span,
+            });
+        }
+        self.after_loop();
+        Ok(())
+    }
+
+    pub(super) fn return_stmt(&mut self, value: Option<&ast::Expr>, span: Span) -> DResult<()> {
+        let v = match value {
+            Some(e) => Some(self.expr(e)?),
+            None => None,
+        };
+        let frame = self.frames.last().expect("a frame");
+        let Some(inl) = &frame.inline else {
+            if let Some(v) = v {
+                if !matches!(v, Val::None) {
+                    return err(
+                        span,
+                        "a kernel cannot return a value; store results into an array argument",
+                    );
+                }
+            }
+            self.emit(Stmt::Return);
+            return Ok(());
+        };
+        let (done, ret, sig_ret) = (inl.done, inl.ret, inl.sig_ret);
+        match v {
+            None | Some(Val::None) => {}
+            Some(v) => {
+                let e = self.num(v, span)?;
+                let id = match ret {
+                    Some(id) => id,
+                    None => {
+                        let d = sig_ret.unwrap_or(dtype_of(&e));
+                        let id = self.new_var(&format!("{}.ret", frame.name), Type::scalar(d));
+                        if let Some(inl) = &mut self.frame().inline {
+                            inl.ret = Some(id);
+                        }
+                        id
+                    }
+                };
+                let d = self.vars[id].1.dtype();
+                self.emit(Stmt::Let(id, convert(e, d)));
+            }
+        }
+        self.emit(Stmt::Let(done, konst(DType::Bool, 1, span)));
+        self.emit(Stmt::Break);
+        Ok(())
+    }
+}
