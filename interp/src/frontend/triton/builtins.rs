@@ -294,6 +294,24 @@ fn check_math_dtype(what: &str, accepted: &[DType], x: &Expr, span: Span) -> DRe
     .with_help("convert first: x.to(tl.float32)"))
 }
 
+/// How a module of builtins elaborates a call of one of its names.
+type ElaborateBuiltin<'m> =
+    fn(&mut Elab<'m>, &str, Vec<Value>, Vec<(String, Value)>, Span) -> DResult<Value>;
+
+/// The builtins that live in modules of their own, each with the names it
+/// answers: one list, searched before the builtins of this file.
+fn builtin_modules<'m>() -> [(&'static [&'static str], ElaborateBuiltin<'m>); 7] {
+    [
+        (super::block_ptr::NAMES, Elab::block_ptr_builtin),
+        (super::join::NAMES, Elab::join_split),
+        (super::shape::NAMES, Elab::shape_builtin),
+        (super::index::NAMES, Elab::index_builtin),
+        (super::standard::NAMES, Elab::standard_builtin),
+        (super::random::NAMES, Elab::random),
+        (super::atomic::NAMES, Elab::atomic),
+    ]
+}
+
 impl Elab<'_> {
     /// Elaborates a call of builtin `name`.
     pub fn call_builtin(
@@ -317,26 +335,11 @@ impl Elab<'_> {
                 span,
             }));
         }
-        if super::block_ptr::NAMES.contains(&name) {
-            return self.block_ptr_builtin(name, args, kwargs, span);
-        }
-        if super::join::NAMES.contains(&name) {
-            return self.join_split(name, args, kwargs, span);
-        }
-        if super::shape::NAMES.contains(&name) {
-            return self.shape_builtin(name, args, kwargs, span);
-        }
-        if super::index::NAMES.contains(&name) {
-            return self.index_builtin(name, args, kwargs, span);
-        }
-        if super::standard::NAMES.contains(&name) {
-            return self.standard_builtin(name, args, kwargs, span);
-        }
-        if super::random::NAMES.contains(&name) {
-            return self.random(name, args, kwargs, span);
-        }
-        if super::atomic::NAMES.contains(&name) {
-            return self.atomic(name, args, kwargs, span);
+        if let Some((_, elaborate)) = builtin_modules()
+            .into_iter()
+            .find(|(names, _)| names.contains(&name))
+        {
+            return elaborate(self, name, args, kwargs, span);
         }
         match name {
             "constexpr" => {
