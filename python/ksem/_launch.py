@@ -171,7 +171,10 @@ def _numba_arg(name: str, v, where: str):
         if inner is None:
             inner = getattr(getattr(v, "_item", None), "_ary", None)
         v = inner
-    elif t.__name__ in ("In", "Out", "InOut") and hasattr(v, "value"):
+    elif t.__name__ == "In" and hasattr(v, "value"):
+        # copied to the device, never back: the kernel's writes stay there
+        v = np.array(v.value, copy=True)
+    elif t.__name__ in ("Out", "InOut") and hasattr(v, "value"):
         v = v.value
     if isinstance(v, np.ndarray) and v.dtype.fields is not None:
         raise UnsupportedSyntax(f"{where}: error: argument `{name}`: record (structured dtype) arrays are not supported by ksem yet")
@@ -215,6 +218,20 @@ def signature_scalars(sig: str) -> list:
     return [None if "[" in t else _NUMBA_SCALARS.get(t.strip()) for t in params]
 
 
+def _convert_scalar(v, d: str):
+    """A host scalar converted to signature type `d` as numba converts it:
+    an integer wraps to the type's width (4294967295 as int32 is -1), a
+    bool is 0 or 1, a float stays a float (ksem rounds it to `d`)."""
+    if d == "bool":
+        return bool(v)
+    if d.startswith(("int", "uint")) and isinstance(v, (bool, int)):
+        bits = int(d.removeprefix("u").removeprefix("int"))
+        v = int(v) & ((1 << bits) - 1)
+        if d.startswith("int") and v >= 1 << (bits - 1):
+            v -= 1 << bits
+    return v
+
+
 def _cudapy(ks: KernelSource, kernel, args, grid, block, shared, tolerate_ub=None) -> Result:
     names = [p.name for p in ks.params if p.kind not in _VARIADIC]
     if len(args) != len(names):
@@ -226,7 +243,7 @@ def _cudapy(ks: KernelSource, kernel, args, grid, block, shared, tolerate_ub=Non
         for n, d in zip(names, signature_scalars(sig)):
             v = launch_args[n]
             if d is not None and isinstance(v, (bool, int, float, np.bool_, np.integer, np.floating)):
-                launch_args[n] = Scalar(v.item() if isinstance(v, np.generic) else v, d)
+                launch_args[n] = Scalar(_convert_scalar(v.item() if isinstance(v, np.generic) else v, d), d)
     grid = tuple(int(g) for g in grid)
     block = tuple(int(b) for b in block)
     if 0 in grid or 0 in block:

@@ -241,6 +241,20 @@ def test_explicit_signature_converts_scalars_as_numba():
     out2 = np.zeros(1, np.int32)
     k2[1, 1](out2, 41)
     assert out2[0] == 42
+    k2[1, 1](out2, 2**32 - 1)  # numba wraps 4294967295 to the int32 -1
+    assert out2[0] == 0
+
+
+def test_in_out_inout():
+    def set_three(a):
+        a[0] = 3
+
+    k = cuda.jit(set_three)
+    a = np.zeros(1, np.int64)
+    k[1, 1](cuda.In(a))  # copied to the device, never back
+    assert a[0] == 0
+    k[1, 1](cuda.InOut(a))
+    assert a[0] == 3
 '''
 
 
@@ -259,9 +273,9 @@ def test_numba_simulator_launches_run_on_ksem(pytester):
         pytest.skip("numba-cuda's simulator is not installed or cannot be loaded")
     pytester.makepyfile(test_n=NUMBA_TESTS)
     r = _run(pytester, "--ksem", env={"NUMBA_ENABLE_CUDASIM": "1"})
-    r.assert_outcomes(passed=3, failed=1)
+    r.assert_outcomes(passed=4, failed=1)
     out = r.stdout.str()
-    assert SUMMARY.findall(out) == [("4", "1")]
+    assert SUMMARY.findall(out) == [("7", "1")]
     assert re.search(r"KsemNumbaError: .*test_n.py:\d+:\d+: error: ", out)
 
 
