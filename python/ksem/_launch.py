@@ -36,13 +36,17 @@ def run_live(dialect: str, kernel, args, kwargs, grid, block, shared: int = 0, t
 
 
 def _located(e: KsemError, ks: KernelSource) -> KsemError:
-    fixed = fix_columns(str(e), ks)
-    if fixed == str(e):
+    """`e` with its columns in the user's file (once: a launch that rewrote
+    the kernel's text locates its errors by that text's own map)."""
+    if getattr(e, "_ksem_located", False):
         return e
-    new = type(e)(fixed)
-    for attr in ("reports", "result"):
-        if hasattr(e, attr):
-            setattr(new, attr, getattr(e, attr))
+    fixed = fix_columns(str(e), ks)
+    new = e if fixed == str(e) else type(e)(fixed)
+    if new is not e:
+        for attr in ("reports", "result"):
+            if hasattr(e, attr):
+                setattr(new, attr, getattr(e, attr))
+    new._ksem_located = True
     return new
 
 
@@ -154,14 +158,82 @@ def _triton(ks: KernelSource, kernel, args, kwargs, grid, tolerate_ub=None) -> R
     named = dict(bound.arguments)
     dims = _grid(grid, named, ks.where)
     launch_args = {}
+    tuples = {}
     for p in sig.parameters.values():
         if p.kind in _VARIADIC or p.name not in named:
             continue
-        launch_args[p.name] = _triton_arg(p, named[p.name], ks.where)
+        v = named[p.name]
+        if type(v) is tuple and not is_constexpr_annotation(p.annotation):
+            # a tuple of tensors and scalars: one launch argument per element
+            leaves = []
+            tuples[p.name] = (_flatten(p.name, v, launch_args, p, ks.where, leaves), leaves)
+            continue
+        launch_args[p.name] = _triton_arg(p, v, ks.where)
+    if tuples:
+        ks = _unflatten_in_source(ks, tuples)
     if 0 in dims:
         return Result(ks.name, {}, ())
-    return run_source(ks.file, ks.src, ks.name, dims, None, launch_args, "triton", where=ks.where,
-                      tolerate_ub=tolerate_ub)
+    try:
+        return run_source(ks.file, ks.src, ks.name, dims, None, launch_args, "triton", where=ks.where,
+                          tolerate_ub=tolerate_ub)
+    except KsemError as e:
+        raise _located(e, ks) from None
+
+
+def _flatten(name: str, v: tuple, launch_args: dict, p: inspect.Parameter, where: str, leaves: list) -> str:
+    """Gives each element of tuple argument `name` its own launch argument
+    (`name__ksem0`, `name__ksem1_0` …, appended to `leaves`); returns the
+    Python expression that rebuilds the tuple from them."""
+    parts = []
+    for i, x in enumerate(v):
+        sub = f"{name}_{i}" if "__ksem" in name else f"{name}__ksem{i}"
+        if type(x) is tuple:
+            parts.append(_flatten(sub, x, launch_args, p, where, leaves))
+        else:
+            launch_args[sub] = _triton_arg(inspect.Parameter(sub, p.kind), x, where)
+            leaves.append(sub)
+            parts.append(sub)
+    return "(" + "".join(q + ", " for q in parts) + ")"
+
+
+def _unflatten_in_source(ks: KernelSource, tuples: dict) -> KernelSource:
+    """The kernel's text with each tuple parameter replaced by its elements'
+    parameters and the tuple rebuilt at the start of the body, on the line of
+    its first statement (so that no line moves); the columns of that line are
+    given back by `fix_columns`."""
+    import ast
+    import dataclasses
+
+    unsupported = UnsupportedSyntax(
+        f"{ks.where}: error: argument `{next(iter(tuples))}`: a tuple of tensors is supported where the "
+        "kernel's first statement is a simple one (an assignment, a call)"
+    )
+    try:
+        tree = ast.parse(ks.src)
+    except SyntaxError:
+        raise unsupported from None
+    fn = [d for d in tree.body if isinstance(d, ast.FunctionDef) and d.name == ks.name]
+    if not fn or not fn[-1].body:
+        raise unsupported
+    fn = fn[-1]
+    first = fn.body[0]
+    if not isinstance(first, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr, ast.Pass)):
+        raise unsupported
+    lines = ks.src.split("\n")
+    # byte offsets (ast's columns) on each edited line, right to left
+    edits = []
+    for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs:
+        if a.arg in tuples:
+            edits.append((a.lineno, a.col_offset, a.end_col_offset, ", ".join(tuples[a.arg][1])))
+    prefix = "".join(f"{n} = {expr}; " for n, (expr, _) in tuples.items())
+    edits.append((first.lineno, first.col_offset, first.col_offset, prefix))
+    for line, start, end, text in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
+        b = lines[line - 1].encode()
+        lines[line - 1] = (b[:start] + text.encode() + b[end:]).decode()
+    # columns on the first statement's line: after the prefix, moved back
+    base = next((ind for lo, hi, ind in ks.indents if lo <= first.lineno <= hi), 0)
+    indents = ((first.lineno, first.lineno, base - len(prefix)),) + tuple(ks.indents)
+    return dataclasses.replace(ks, src="\n".join(lines), indents=indents)
 
 
 def _numba_arg(name: str, v, where: str):
