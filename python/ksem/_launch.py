@@ -165,8 +165,10 @@ def _triton(ks: KernelSource, kernel, args, kwargs, grid, tolerate_ub=None) -> R
         v = named[p.name]
         if type(v) is tuple and not is_constexpr_annotation(p.annotation):
             # a tuple of tensors and scalars: one launch argument per element
-            leaves = []
-            tuples[p.name] = (_flatten(p.name, v, launch_args, p, ks.where, leaves), leaves)
+            def convert(sub, x, kind=p.kind):
+                return _triton_arg(inspect.Parameter(sub, kind), x, ks.where)
+
+            tuples[p.name] = _flatten_param(p.name, v, launch_args, convert, Constexpr(None))
             continue
         launch_args[p.name] = _triton_arg(p, v, ks.where)
     if tuples:
@@ -180,20 +182,33 @@ def _triton(ks: KernelSource, kernel, args, kwargs, grid, tolerate_ub=None) -> R
         raise _located(e, ks) from None
 
 
-def _flatten(name: str, v: tuple, launch_args: dict, p: inspect.Parameter, where: str, leaves: list) -> str:
+def _flatten(name: str, v: tuple, launch_args: dict, convert, leaves: list) -> str:
     """Gives each element of tuple argument `name` its own launch argument
-    (`name__ksem0`, `name__ksem1_0` …, appended to `leaves`); returns the
-    Python expression that rebuilds the tuple from them."""
+    (`name__ksem0`, `name__ksem1_0` …, converted by `convert(name, value)`,
+    appended to `leaves`); returns the Python expression that rebuilds the
+    tuple from them."""
     parts = []
     for i, x in enumerate(v):
         sub = f"{name}_{i}" if "__ksem" in name else f"{name}__ksem{i}"
         if type(x) is tuple:
-            parts.append(_flatten(sub, x, launch_args, p, where, leaves))
+            parts.append(_flatten(sub, x, launch_args, convert, leaves))
         else:
-            launch_args[sub] = _triton_arg(inspect.Parameter(sub, p.kind), x, where)
+            launch_args[sub] = convert(sub, x)
             leaves.append(sub)
             parts.append(sub)
     return "(" + "".join(q + ", " for q in parts) + ")"
+
+
+def _flatten_param(name: str, v: tuple, launch_args: dict, convert, dummy) -> tuple:
+    """(`_flatten`'s expression, the parameters that replace `name`); a tuple
+    with no elements (`()`, `((), ())`) keeps one unused parameter, given
+    `dummy`, so that the kernel's signature keeps its shape."""
+    leaves: list = []
+    expr = _flatten(name, v, launch_args, convert, leaves)
+    if not leaves:
+        leaves.append(f"{name}__ksem_empty")
+        launch_args[leaves[0]] = dummy
+    return expr, leaves
 
 
 def _unflatten_in_source(ks: KernelSource, tuples: dict) -> KernelSource:
@@ -205,7 +220,7 @@ def _unflatten_in_source(ks: KernelSource, tuples: dict) -> KernelSource:
     import dataclasses
 
     unsupported = UnsupportedSyntax(
-        f"{ks.where}: error: argument `{next(iter(tuples))}`: a tuple of tensors is supported where the "
+        f"{ks.where}: error: argument `{next(iter(tuples))}`: a tuple argument is supported where the "
         "kernel's first statement is a simple one (an assignment, a call)"
     )
     try:
@@ -308,11 +323,22 @@ def _cudapy(ks: KernelSource, kernel, args, grid, block, shared, tolerate_ub=Non
     names = [p.name for p in ks.params if p.kind not in _VARIADIC]
     if len(args) != len(names):
         raise KsemError(f"{ks.where}: error: `{ks.name}` takes {len(names)} arguments, {len(args)} given")
-    launch_args = {n: _numba_arg(n, v, ks.where) for n, v in zip(names, args)}
+    launch_args = {}
+    tuples = {}
+    for n, v in zip(names, args):
+        if type(v) is tuple:
+            # a tuple (numba's UniTuple/Tuple): one launch argument per element
+            tuples[n] = _flatten_param(n, v, launch_args, lambda sub, x: _numba_arg(sub, x, ks.where), 0)
+        else:
+            launch_args[n] = _numba_arg(n, v, ks.where)
+    if tuples:
+        ks = _unflatten_in_source(ks, tuples)
     sig = getattr(kernel, "_ksem_signature", None)
     if isinstance(sig, str):
         # numba converts a scalar argument to its signature's type
         for n, d in zip(names, signature_scalars(sig)):
+            if n not in launch_args:
+                continue
             v = launch_args[n]
             if d is not None and isinstance(v, (bool, int, float, np.bool_, np.integer, np.floating)):
                 launch_args[n] = Scalar(_convert_scalar(v.item() if isinstance(v, np.generic) else v, d), d)
@@ -320,8 +346,11 @@ def _cudapy(ks: KernelSource, kernel, args, grid, block, shared, tolerate_ub=Non
     block = tuple(int(b) for b in block)
     if 0 in grid or 0 in block:
         return Result(ks.name, {}, ())
-    return run_source(ks.file, ks.src, ks.name, grid, block, launch_args, "cudapy", where=ks.where,
-                      tolerate_ub=tolerate_ub)
+    try:
+        return run_source(ks.file, ks.src, ks.name, grid, block, launch_args, "cudapy", where=ks.where,
+                          tolerate_ub=tolerate_ub)
+    except KsemError as e:
+        raise _located(e, ks) from None
 
 
 __all__ = ["run_live", "UndefinedBehavior"]

@@ -245,6 +245,17 @@ def test_explicit_signature_converts_scalars_as_numba():
     assert out2[0] == 0
 
 
+def test_tuple_arguments():
+    @cuda.jit
+    def f(r, x, nothing):
+        r[0] = x[0] + x[1][0]
+        r[1] = x[1][1]
+
+    r = np.zeros(2, np.float64)
+    f[1, 1](r, (1, (2.5, 4)), ())  # numba's Tuple(int64, Tuple(float64, int64)) and an empty tuple
+    assert list(r) == [3.5, 4.0]
+
+
 def test_in_out_inout():
     def set_three(a):
         a[0] = 3
@@ -273,9 +284,9 @@ def test_numba_simulator_launches_run_on_ksem(pytester):
         pytest.skip("numba-cuda's simulator is not installed or cannot be loaded")
     pytester.makepyfile(test_n=NUMBA_TESTS)
     r = _run(pytester, "--ksem", env={"NUMBA_ENABLE_CUDASIM": "1"})
-    r.assert_outcomes(passed=4, failed=1)
+    r.assert_outcomes(passed=5, failed=1)
     out = r.stdout.str()
-    assert SUMMARY.findall(out) == [("7", "1")]
+    assert SUMMARY.findall(out) == [("8", "1")]
     assert re.search(r"KsemNumbaError: .*test_n.py:\d+:\d+: error: ", out)
 
 
