@@ -358,9 +358,10 @@ class _Module:
             if re.fullmatch(r"[a-z]+\d*", numba_name):
                 self.bind(name, v, f"from numba import {numba_name} as {name}")
             return
-        if isinstance(v, (bool, int, float, np.bool_, np.integer, np.floating)):
+        if isinstance(v, (bool, int, float, tuple, np.bool_, np.integer, np.floating)):
+            # numbers, and tuples of them (a shape: `SM_SIZE = tpb, tpb`)
             lit = _literal(v)
-            if lit is not None:
+            if lit is not None and not (isinstance(v, tuple) and "'" in lit):
                 self.bind(name, v, f"{name} = {lit}")
 
     def text(self, kernel_file: str) -> tuple[str, tuple]:

@@ -36,13 +36,17 @@ def run_live(dialect: str, kernel, args, kwargs, grid, block, shared: int = 0, t
 
 
 def _located(e: KsemError, ks: KernelSource) -> KsemError:
-    fixed = fix_columns(str(e), ks)
-    if fixed == str(e):
+    """`e` with its columns in the user's file (once: a launch that rewrote
+    the kernel's text locates its errors by that text's own map)."""
+    if getattr(e, "_ksem_located", False):
         return e
-    new = type(e)(fixed)
-    for attr in ("reports", "result"):
-        if hasattr(e, attr):
-            setattr(new, attr, getattr(e, attr))
+    fixed = fix_columns(str(e), ks)
+    new = e if fixed == str(e) else type(e)(fixed)
+    if new is not e:
+        for attr in ("reports", "result"):
+            if hasattr(e, attr):
+                setattr(new, attr, getattr(e, attr))
+    new._ksem_located = True
     return new
 
 
@@ -154,14 +158,97 @@ def _triton(ks: KernelSource, kernel, args, kwargs, grid, tolerate_ub=None) -> R
     named = dict(bound.arguments)
     dims = _grid(grid, named, ks.where)
     launch_args = {}
+    tuples = {}
     for p in sig.parameters.values():
         if p.kind in _VARIADIC or p.name not in named:
             continue
-        launch_args[p.name] = _triton_arg(p, named[p.name], ks.where)
+        v = named[p.name]
+        if type(v) is tuple and not is_constexpr_annotation(p.annotation):
+            # a tuple of tensors and scalars: one launch argument per element
+            def convert(sub, x, kind=p.kind):
+                return _triton_arg(inspect.Parameter(sub, kind), x, ks.where)
+
+            tuples[p.name] = _flatten_param(p.name, v, launch_args, convert, Constexpr(None))
+            continue
+        launch_args[p.name] = _triton_arg(p, v, ks.where)
+    if tuples:
+        ks = _unflatten_in_source(ks, tuples)
     if 0 in dims:
         return Result(ks.name, {}, ())
-    return run_source(ks.file, ks.src, ks.name, dims, None, launch_args, "triton", where=ks.where,
-                      tolerate_ub=tolerate_ub)
+    try:
+        return run_source(ks.file, ks.src, ks.name, dims, None, launch_args, "triton", where=ks.where,
+                          tolerate_ub=tolerate_ub)
+    except KsemError as e:
+        raise _located(e, ks) from None
+
+
+def _flatten(name: str, v: tuple, launch_args: dict, convert, leaves: list) -> str:
+    """Gives each element of tuple argument `name` its own launch argument
+    (`name__ksem0`, `name__ksem1_0` …, converted by `convert(name, value)`,
+    appended to `leaves`); returns the Python expression that rebuilds the
+    tuple from them."""
+    parts = []
+    for i, x in enumerate(v):
+        sub = f"{name}_{i}" if "__ksem" in name else f"{name}__ksem{i}"
+        if type(x) is tuple:
+            parts.append(_flatten(sub, x, launch_args, convert, leaves))
+        else:
+            launch_args[sub] = convert(sub, x)
+            leaves.append(sub)
+            parts.append(sub)
+    return "(" + "".join(q + ", " for q in parts) + ")"
+
+
+def _flatten_param(name: str, v: tuple, launch_args: dict, convert, dummy) -> tuple:
+    """(`_flatten`'s expression, the parameters that replace `name`); a tuple
+    with no elements (`()`, `((), ())`) keeps one unused parameter, given
+    `dummy`, so that the kernel's signature keeps its shape."""
+    leaves: list = []
+    expr = _flatten(name, v, launch_args, convert, leaves)
+    if not leaves:
+        leaves.append(f"{name}__ksem_empty")
+        launch_args[leaves[0]] = dummy
+    return expr, leaves
+
+
+def _unflatten_in_source(ks: KernelSource, tuples: dict) -> KernelSource:
+    """The kernel's text with each tuple parameter replaced by its elements'
+    parameters and the tuple rebuilt at the start of the body, on the line of
+    its first statement (so that no line moves); the columns of that line are
+    given back by `fix_columns`."""
+    import ast
+    import dataclasses
+
+    unsupported = UnsupportedSyntax(
+        f"{ks.where}: error: argument `{next(iter(tuples))}`: a tuple argument is supported where the "
+        "kernel's first statement is a simple one (an assignment, a call)"
+    )
+    try:
+        tree = ast.parse(ks.src)
+    except SyntaxError:
+        raise unsupported from None
+    fn = [d for d in tree.body if isinstance(d, ast.FunctionDef) and d.name == ks.name]
+    if not fn or not fn[-1].body:
+        raise unsupported
+    fn = fn[-1]
+    first = fn.body[0]
+    if not isinstance(first, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr, ast.Pass)):
+        raise unsupported
+    lines = ks.src.split("\n")
+    # byte offsets (ast's columns) on each edited line, right to left
+    edits = []
+    for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs:
+        if a.arg in tuples:
+            edits.append((a.lineno, a.col_offset, a.end_col_offset, ", ".join(tuples[a.arg][1])))
+    prefix = "".join(f"{n} = {expr}; " for n, (expr, _) in tuples.items())
+    edits.append((first.lineno, first.col_offset, first.col_offset, prefix))
+    for line, start, end, text in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
+        b = lines[line - 1].encode()
+        lines[line - 1] = (b[:start] + text.encode() + b[end:]).decode()
+    # columns on the first statement's line: after the prefix, moved back
+    base = next((ind for lo, hi, ind in ks.indents if lo <= first.lineno <= hi), 0)
+    indents = ((first.lineno, first.lineno, base - len(prefix)),) + tuple(ks.indents)
+    return dataclasses.replace(ks, src="\n".join(lines), indents=indents)
 
 
 def _numba_arg(name: str, v, where: str):
@@ -171,7 +258,10 @@ def _numba_arg(name: str, v, where: str):
         if inner is None:
             inner = getattr(getattr(v, "_item", None), "_ary", None)
         v = inner
-    elif t.__name__ in ("In", "Out", "InOut") and hasattr(v, "value"):
+    elif t.__name__ == "In" and hasattr(v, "value"):
+        # copied to the device, never back: the kernel's writes stay there
+        v = np.array(v.value, copy=True)
+    elif t.__name__ in ("Out", "InOut") and hasattr(v, "value"):
         v = v.value
     if isinstance(v, np.ndarray) and v.dtype.fields is not None:
         raise UnsupportedSyntax(f"{where}: error: argument `{name}`: record (structured dtype) arrays are not supported by ksem yet")
@@ -215,24 +305,52 @@ def signature_scalars(sig: str) -> list:
     return [None if "[" in t else _NUMBA_SCALARS.get(t.strip()) for t in params]
 
 
+def _convert_scalar(v, d: str):
+    """A host scalar converted to signature type `d` as numba converts it:
+    an integer wraps to the type's width (4294967295 as int32 is -1), a
+    bool is 0 or 1, a float stays a float (ksem rounds it to `d`)."""
+    if d == "bool":
+        return bool(v)
+    if d.startswith(("int", "uint")) and isinstance(v, (bool, int)):
+        bits = int(d.removeprefix("u").removeprefix("int"))
+        v = int(v) & ((1 << bits) - 1)
+        if d.startswith("int") and v >= 1 << (bits - 1):
+            v -= 1 << bits
+    return v
+
+
 def _cudapy(ks: KernelSource, kernel, args, grid, block, shared, tolerate_ub=None) -> Result:
     names = [p.name for p in ks.params if p.kind not in _VARIADIC]
     if len(args) != len(names):
         raise KsemError(f"{ks.where}: error: `{ks.name}` takes {len(names)} arguments, {len(args)} given")
-    launch_args = {n: _numba_arg(n, v, ks.where) for n, v in zip(names, args)}
+    launch_args = {}
+    tuples = {}
+    for n, v in zip(names, args):
+        if type(v) is tuple:
+            # a tuple (numba's UniTuple/Tuple): one launch argument per element
+            tuples[n] = _flatten_param(n, v, launch_args, lambda sub, x: _numba_arg(sub, x, ks.where), 0)
+        else:
+            launch_args[n] = _numba_arg(n, v, ks.where)
+    if tuples:
+        ks = _unflatten_in_source(ks, tuples)
     sig = getattr(kernel, "_ksem_signature", None)
     if isinstance(sig, str):
         # numba converts a scalar argument to its signature's type
         for n, d in zip(names, signature_scalars(sig)):
+            if n not in launch_args:
+                continue
             v = launch_args[n]
             if d is not None and isinstance(v, (bool, int, float, np.bool_, np.integer, np.floating)):
-                launch_args[n] = Scalar(v.item() if isinstance(v, np.generic) else v, d)
+                launch_args[n] = Scalar(_convert_scalar(v.item() if isinstance(v, np.generic) else v, d), d)
     grid = tuple(int(g) for g in grid)
     block = tuple(int(b) for b in block)
     if 0 in grid or 0 in block:
         return Result(ks.name, {}, ())
-    return run_source(ks.file, ks.src, ks.name, grid, block, launch_args, "cudapy", where=ks.where,
-                      tolerate_ub=tolerate_ub)
+    try:
+        return run_source(ks.file, ks.src, ks.name, grid, block, launch_args, "cudapy", where=ks.where,
+                          tolerate_ub=tolerate_ub)
+    except KsemError as e:
+        raise _located(e, ks) from None
 
 
 __all__ = ["run_live", "UndefinedBehavior"]

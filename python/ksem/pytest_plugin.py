@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import builtins
 import collections
+import functools
 import importlib.util
 import inspect
 import itertools
@@ -262,7 +263,20 @@ class Session:
             # the simulator's own check of the launch configuration first
             # (an unconfigured kernel is the anchor's ValueError)
             grid, block = simkernel.normalize_kernel_dimensions(self.grid_dim, self.block_dim)
-            return session.launch("cudapy", self, args, {}, grid, block, errors, shared=self.dynshared_size)
+            # the kernel's extensions prepare the arguments, as the
+            # simulator applies them (numba's `DefaultIn` makes cuda.In)
+            retr = []
+            if self.extensions:
+                args = tuple(
+                    functools.reduce(
+                        lambda ty_val, ext: ext.prepare_args(*ty_val, stream=0, retr=retr), self.extensions, (None, a)
+                    )[1]
+                    for a in args
+                )
+            out = session.launch("cudapy", self, args, {}, grid, block, errors, shared=self.dynshared_size)
+            for write_back in retr:
+                write_back()
+            return out
 
         self._set(simkernel.FakeCUDAKernel, "__call__", call)
 

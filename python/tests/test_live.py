@@ -242,10 +242,50 @@ def fill_shape(out_ptr, SHAPE: tl.constexpr, FILL: tl.constexpr):
     np.testing.assert_array_equal(out, np.arange(8, dtype=np.float32).reshape(4, 2) + 1.0)
 
 
-def test_tuple_of_tensors_is_refused_with_a_located_message():
+def test_tuples_of_tensors_and_scalars_as_the_plugin_passes_them():
+    # (the plugin's path, `run_live`: Triton's own tests pass tuples of
+    # tensors, scalars and None, nested, to parameters without tl.constexpr)
+    x = np.array([5], np.float32)
+    y = np.zeros(1, np.float32)
+    z = np.zeros(1, np.float32)
+    ksem._launch.run_live("triton", add_one_in_place_pair, ((y, x),), {}, (1,), None)
+    np.testing.assert_array_equal(y, [6])
+    ksem._launch.run_live("triton", store_nested, ((x, (y, z)), (2.5, None)), {}, (1,), None)
+    np.testing.assert_array_equal(y, [7.5])  # 5 + 2.5
+    np.testing.assert_array_equal(z, [5])
+
+
+def test_a_tuple_argument_keeps_columns_in_the_users_file():
+    x = np.zeros(4, np.float32)
+    with pytest.raises(ksem.KsemError) as e:
+        ksem._launch.run_live("triton", bad_first_statement, ((x, x),), {}, (1,), None)
+    where = str(e.value).split(": ")[0]
+    file, line, col = where.rsplit(":", 2)
+    assert file == __file__
+    assert linecache.getline(__file__, int(line))[int(col) - 1 :].startswith("tl.arange(0, 3)")
+
+
+def test_a_namedtuple_argument_is_refused_with_a_located_message():
+    import collections
+
+    Pair = collections.namedtuple("Pair", "a b")
     x = np.zeros(4, np.float32)
     with pytest.raises(ksem.UnsupportedSyntax, match=r"test_live.py:\d+:\d+: error: argument `x_ptr`: tuple arguments"):
-        ksem._launch.run_live("triton", add_one_in_place_pair, ((x, x),), {}, (1,), None)
+        ksem._launch.run_live("triton", add_one_in_place_pair, (Pair(x, x),), {}, (1,), None)
+
+
+@ksem.triton.jit
+def store_nested(ptrs, vals):
+    src, (dst, other) = ptrs
+    add, nothing = vals
+    tl.store(dst, tl.load(src) + add)
+    tl.store(other, tl.load(src))
+
+
+@ksem.triton.jit
+def bad_first_statement(ptrs):
+    offs = tl.arange(0, 3)
+    tl.store(ptrs[0] + offs, tl.load(ptrs[1] + offs))
 
 
 @ksem.triton.jit

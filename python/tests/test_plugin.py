@@ -241,6 +241,31 @@ def test_explicit_signature_converts_scalars_as_numba():
     out2 = np.zeros(1, np.int32)
     k2[1, 1](out2, 41)
     assert out2[0] == 42
+    k2[1, 1](out2, 2**32 - 1)  # numba wraps 4294967295 to the int32 -1
+    assert out2[0] == 0
+
+
+def test_tuple_arguments():
+    @cuda.jit
+    def f(r, x, nothing):
+        r[0] = x[0] + x[1][0]
+        r[1] = x[1][1]
+
+    r = np.zeros(2, np.float64)
+    f[1, 1](r, (1, (2.5, 4)), ())  # numba's Tuple(int64, Tuple(float64, int64)) and an empty tuple
+    assert list(r) == [3.5, 4.0]
+
+
+def test_in_out_inout():
+    def set_three(a):
+        a[0] = 3
+
+    k = cuda.jit(set_three)
+    a = np.zeros(1, np.int64)
+    k[1, 1](cuda.In(a))  # copied to the device, never back
+    assert a[0] == 0
+    k[1, 1](cuda.InOut(a))
+    assert a[0] == 3
 '''
 
 
@@ -259,9 +284,9 @@ def test_numba_simulator_launches_run_on_ksem(pytester):
         pytest.skip("numba-cuda's simulator is not installed or cannot be loaded")
     pytester.makepyfile(test_n=NUMBA_TESTS)
     r = _run(pytester, "--ksem", env={"NUMBA_ENABLE_CUDASIM": "1"})
-    r.assert_outcomes(passed=3, failed=1)
+    r.assert_outcomes(passed=5, failed=1)
     out = r.stdout.str()
-    assert SUMMARY.findall(out) == [("4", "1")]
+    assert SUMMARY.findall(out) == [("8", "1")]
     assert re.search(r"KsemNumbaError: .*test_n.py:\d+:\d+: error: ", out)
 
 
