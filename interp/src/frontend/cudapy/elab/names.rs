@@ -104,10 +104,14 @@ pub(super) fn walk_expr(e: &ast::Expr, f: &mut dyn FnMut(&ast::Expr)) {
     }
 }
 
-/// How many statements of `body` (nested blocks included) assign `name`.
+/// How many statements of `body` (nested blocks included) assign `name`
+/// (an assignment, augmented assignment, `for` target or `with … as`).
 pub(super) fn assignment_count(body: &[ast::Stmt], name: &str) -> usize {
     body.iter()
         .map(|s| match s {
+            ast::Stmt::Assign(a) => usize::from(a.targets.iter().any(|t| binds_name(t, name))),
+            ast::Stmt::AugAssign(a) => usize::from(binds_name(&a.target, name)),
+            ast::Stmt::AnnAssign(a) => usize::from(binds_name(&a.target, name)),
             ast::Stmt::For(f) => {
                 usize::from(binds_name(&f.target, name))
                     + assignment_count(&f.body, name)
@@ -124,7 +128,7 @@ pub(super) fn assignment_count(body: &[ast::Stmt], name: &str) -> usize {
                         .is_some_and(|v| binds_name(v, name))
                 })) + assignment_count(&w.body, name)
             }
-            other => usize::from(assigns_name(std::slice::from_ref(other), name)),
+            _ => 0,
         })
         .sum()
 }
@@ -154,22 +158,5 @@ pub(super) fn rebinds_in_nested_block(body: &[ast::Stmt], name: &str) -> bool {
 /// Whether any statement of `body` (nested blocks included) assigns `name`
 /// (an assignment, augmented assignment, `for` target or `with … as`).
 pub(super) fn assigns_name(body: &[ast::Stmt], name: &str) -> bool {
-    let binds = binds_name;
-    body.iter().any(|s| match s {
-        ast::Stmt::Assign(a) => a.targets.iter().any(|t| binds(t, name)),
-        ast::Stmt::AugAssign(a) => binds(&a.target, name),
-        ast::Stmt::AnnAssign(a) => binds(&a.target, name),
-        ast::Stmt::For(f) => {
-            binds(&f.target, name) || assigns_name(&f.body, name) || assigns_name(&f.orelse, name)
-        }
-        ast::Stmt::While(w) => assigns_name(&w.body, name) || assigns_name(&w.orelse, name),
-        ast::Stmt::If(i) => assigns_name(&i.body, name) || assigns_name(&i.orelse, name),
-        ast::Stmt::With(w) => {
-            w.items
-                .iter()
-                .any(|it| it.optional_vars.as_deref().is_some_and(|v| binds(v, name)))
-                || assigns_name(&w.body, name)
-        }
-        _ => false,
-    })
+    assignment_count(body, name) > 0
 }
