@@ -173,8 +173,8 @@ impl Elab<'_> {
             let b =
                 self.broadcast_to(int_const(DType::U32, ROUND_B as i128, span), &shape, span)?;
             let [c0, c1, c2, c3] = c;
-            let n0 = xor3(self.umulhi(b.clone(), c2.clone(), span)?, c1, k0t, span);
-            let n2 = xor3(self.umulhi(a.clone(), c0.clone(), span)?, c3, k1t, span);
+            let n0 = xor3(self.mul_hi(b.clone(), c2.clone(), span)?, c1, k0t, span);
+            let n2 = xor3(self.mul_hi(a.clone(), c0.clone(), span)?, c3, k1t, span);
             let n1 = bin(BinOp::Mul, b, c2, span);
             let n3 = bin(BinOp::Mul, a, c0, span);
             // each round's state is named, so the tree stays linear in rounds
@@ -198,25 +198,6 @@ impl Elab<'_> {
             );
         }
         Ok(c)
-    }
-
-    /// The high 32 bits of the 64-bit product of two uint32 tiles.
-    fn umulhi(&mut self, a: Expr, b: Expr, span: Span) -> DResult<Expr> {
-        let shape = a.ty.shape.clone();
-        let wide = bin(
-            BinOp::Mul,
-            self.cast(a, DType::U64, CONVERT),
-            self.cast(b, DType::U64, CONVERT),
-            span,
-        );
-        let amount = self.broadcast_to(int_const(DType::U64, 32, span), &shape, span)?;
-        let hi = bin(
-            BinOp::Shr(ShrKind::Logical, ShiftRange::Ub),
-            wide,
-            amount,
-            span,
-        );
-        Ok(self.cast(hi, DType::U32, CONVERT))
     }
 
     /// `uint_to_uniform_float`: the bits read as a signed integer, a

@@ -84,8 +84,9 @@ impl Elab<'_> {
     }
 
     /// The high half of the product of the unsigned bit patterns of `x` and
-    /// `y` (one 32- or 64-bit integer dtype), in that dtype.
-    fn mul_hi(&mut self, x: Expr, y: Expr, span: Span) -> DResult<Expr> {
+    /// `y` (one 32- or 64-bit integer dtype), in that dtype (`tl.umulhi`, and
+    /// Philox's rounds in `super::random`).
+    pub(super) fn mul_hi(&mut self, x: Expr, y: Expr, span: Span) -> DResult<Expr> {
         let d = x.ty.dtype();
         let shape = x.ty.shape.clone();
         let unsigned = match d {
