@@ -38,7 +38,7 @@ impl From<PyError> for NotNumber {
 
 /// A literal's number (`None` for other constants, and ints beyond
 /// ksem's 128-bit limit give [`PyError::TooBig`]).
-pub fn literal(c: &Constant) -> Option<Result<PyNum, PyError>> {
+fn literal(c: &Constant) -> Option<Result<PyNum, PyError>> {
     Some(match c {
         Constant::Int(i) => i128::try_from(i)
             .map(PyNum::Int)

@@ -101,47 +101,6 @@ impl PyNum {
             PyNum::Float(_) => "float",
         }
     }
-
-    /// The value as Python's `repr` writes it.
-    pub fn repr(self) -> String {
-        match self {
-            PyNum::Bool(true) => "True".into(),
-            PyNum::Bool(false) => "False".into(),
-            PyNum::Int(i) => i.to_string(),
-            PyNum::Float(f) => float_repr(f),
-        }
-    }
-}
-
-/// CPython's `repr` of a float: the shortest digits that read back to it,
-/// with `.0` on integral values and `inf`/`nan` spelled as Python does.
-pub fn float_repr(f: f64) -> String {
-    if f.is_nan() {
-        return "nan".into();
-    }
-    if f.is_infinite() {
-        return if f > 0.0 { "inf" } else { "-inf" }.into();
-    }
-    let exp = if f == 0.0 {
-        0
-    } else {
-        f.abs().log10().floor() as i32
-    };
-    if (-4..16).contains(&exp) {
-        let s = format!("{f:?}");
-        if s.contains('e') {
-            format!("{f}")
-        } else {
-            s
-        }
-    } else {
-        // 1e+16, 1.5e-05: Python's exponent has a sign and at least 2 digits
-        let s = format!("{f:e}");
-        let (mant, e) = s.split_once('e').unwrap_or((&s, "0"));
-        let e: i32 = e.parse().unwrap_or(0);
-        let sign = if e < 0 { '-' } else { '+' };
-        format!("{mant}e{sign}{:02}", e.abs())
-    }
 }
 
 fn int(v: Option<i128>) -> PyResult<PyNum> {
@@ -948,15 +907,5 @@ mod tests {
         );
         assert_eq!(math_call("floor", &[F(-2.5)]), Some(Ok(I(-3))));
         assert_eq!(math_call("gcd", &[I(12), I(-18)]), Some(Ok(I(6))));
-    }
-
-    #[test]
-    fn float_repr_is_pythons() {
-        assert_eq!(float_repr(9.0), "9.0");
-        assert_eq!(float_repr(0.1), "0.1");
-        assert_eq!(float_repr(1e16), "1e+16");
-        assert_eq!(float_repr(1.5e-5), "1.5e-05");
-        assert_eq!(float_repr(-0.0), "-0.0");
-        assert_eq!(float_repr(f64::NEG_INFINITY), "-inf");
     }
 }

@@ -634,11 +634,11 @@ fn call(lang: &[String], f: &str, args: &[Const]) -> Option<Const> {
     Some(match (last, args) {
         ("ceildiv", [a, b]) if is_lang => {
             let (a, b) = (a.as_int()?, b.as_int()?);
-            (b != 0).then(|| Const::Int(ceil_div(a, b)))?
+            Const::Int(ceil_div(a, b)?)
         }
         ("cdiv", [a, b]) if f.starts_with("tilelang") || f.starts_with("triton") => {
             let (a, b) = (a.as_int()?, b.as_int()?);
-            (b != 0).then(|| Const::Int(ceil_div(a, b)))?
+            Const::Int(ceil_div(a, b)?)
         }
         ("next_power_of_2", [x]) if f.starts_with("tilelang") || f.starts_with("triton") => {
             let n = x.as_int()?;
@@ -664,9 +664,10 @@ fn call(lang: &[String], f: &str, args: &[Const]) -> Option<Const> {
     })
 }
 
-/// The seed's `T.ceildiv(a, b)`: ⌈a / b⌉ (`b` is not 0).
-pub fn ceil_div(a: i128, b: i128) -> i128 {
-    num::int_ceil_div(a, b).unwrap_or(i128::MAX)
+/// The seed's `T.ceildiv(a, b)`: ⌈a / b⌉; `None` for `b` = 0 or a quotient
+/// beyond 128 bits.
+pub fn ceil_div(a: i128, b: i128) -> Option<i128> {
+    num::int_ceil_div(a, b)
 }
 
 /// `x op y` on Python values (`None` where Python would raise).

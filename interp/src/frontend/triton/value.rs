@@ -5,7 +5,7 @@ use super::promote::PyNum;
 use crate::dtype::DType;
 use crate::frontend::py::num;
 use crate::ir::{Elem, Expr, NanMode};
-use rustpython_parser::ast::{CmpOp, Operator, UnaryOp};
+use rustpython_parser::ast::{CmpOp, Operator};
 
 /// Modules a kernel can reach by name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -107,13 +107,6 @@ impl Value {
             Value::BlockPtr(_) => "block pointer".into(),
         }
     }
-}
-
-/// Python's `-n`: negation, not `0 - n` (`-0.0` is negative zero). An int
-/// beyond ksem's 128-bit limit stays as it was; the folds that use it report
-/// the limit.
-pub fn negate(n: PyNum) -> PyNum {
-    num::unary(UnaryOp::USub, n).unwrap_or(n)
 }
 
 /// Python truthiness of a compile-time value.

@@ -936,8 +936,8 @@ impl<'m> Elab<'m> {
             "floordiv" | "floormod" | "truncdiv" | "truncmod" | "ceildiv" => {
                 if let (Val::Py(a), Val::Py(b)) = (&vals[0], &vals[1]) {
                     if let (Some(x), Some(y), "ceildiv") = (a.as_int(), b.as_int(), f) {
-                        if y != 0 {
-                            return Ok(Val::Py(Const::Int(consts::ceil_div(x, y))));
+                        if let Some(q) = consts::ceil_div(x, y) {
+                            return Ok(Val::Py(Const::Int(q)));
                         }
                     }
                 }
