@@ -1030,16 +1030,7 @@ impl Elab<'_> {
                         format!("{dims:?} is not a permutation of the {rank} axes"),
                     );
                 }
-                if dims.iter().enumerate().all(|(i, &d)| i == d) {
-                    return Ok(Value::Tensor(x));
-                }
-                let shape = dims.iter().map(|&d| x.ty.shape[d]).collect();
-                let ty = x.ty.with_shape(shape);
-                Ok(Value::Tensor(Expr {
-                    kind: ExprKind::Permute(Box::new(x), dims),
-                    ty,
-                    span,
-                }))
+                Ok(Value::Tensor(self.permute(x, &dims, span)))
             }
             "multiple_of" | "max_contiguous" | "max_constancy" => {
                 let b = bind(name, &["input", "values"], false, args, kwargs, span)?;

@@ -195,8 +195,9 @@ impl Elab<'_> {
         Ok(self.reshape(p, out, span))
     }
 
-    /// Axes permutation: result axis i is operand axis `perm[i]`.
-    fn permute(&self, e: Expr, perm: &[usize], span: Span) -> Expr {
+    /// Axes permutation: result axis i is operand axis `perm[i]` (`e`
+    /// itself for the identity).
+    pub(super) fn permute(&self, e: Expr, perm: &[usize], span: Span) -> Expr {
         if perm.iter().enumerate().all(|(i, &p)| i == p) {
             return e;
         }
