@@ -396,6 +396,7 @@ pub fn parse_result(text: &str) -> Result<RunResult, String> {
             name: name.clone(),
             dtype,
             inexact: vec![false; bits.len()],
+            undefined: Vec::new(),
             bits,
         });
     }

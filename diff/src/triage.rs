@@ -525,6 +525,7 @@ mod tests {
                 dtype: d,
                 bits,
                 inexact,
+                undefined: Vec::new(),
             }],
             ub: vec![],
         }

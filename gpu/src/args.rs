@@ -115,6 +115,7 @@ pub fn unmarshal(
                 dtype: b.dtype,
                 bits,
                 inexact: flags,
+                undefined: Vec::new(),
             }
         })
         .collect();

@@ -73,7 +73,8 @@ impl Inexact {
             | ExprKind::BlockDim(_)
             | ExprKind::ArrayBase(_)
             | ExprKind::ElemPtr { .. }
-            | ExprKind::Iota(..) => false,
+            | ExprKind::Iota(..)
+            | ExprKind::Undef => false,
             ExprKind::Atomic { ptr, val, .. } => {
                 self.expr(val) || self.ptr_roots(ptr).iter().any(|&b| self.buf[b])
             }
@@ -217,7 +218,8 @@ impl Inexact {
             | ExprKind::ThreadId(_)
             | ExprKind::BlockDim(_)
             | ExprKind::ArrayBase(_)
-            | ExprKind::Iota(..) => {}
+            | ExprKind::Iota(..)
+            | ExprKind::Undef => {}
             ExprKind::ElemPtr { base, indices, .. } => {
                 self.visit(base);
                 for i in indices {

@@ -1025,6 +1025,8 @@ impl<'a> Lower<'a> {
                 cmp,
                 mask,
             } => self.atomic(e, *op, ptr, val, cmp.as_deref(), mask.as_deref())?,
+            // (undefined lanes hold 0, as the interpreter gives them)
+            ExprKind::Undef => self.elementwise(e, "0ull".to_string()),
             ExprKind::Iota(s, _) => {
                 let start = *s as u64;
                 self.elementwise(e, format!("((ku64)KSEM_I + {start:#x}ull) & 0xffffffffull"))

@@ -346,6 +346,8 @@ impl SimtLower<'_> {
         let d = e.ty.dtype();
         Ok(match &e.kind {
             ExprKind::Const(b) => format!("{b:#x}ull"),
+            // (undefined lanes hold 0, as the interpreter gives them)
+            ExprKind::Undef => "0x0ull".to_string(),
             ExprKind::Var(v) => format!("(ku64){}", var_name(self.k, *v)),
             ExprKind::ThreadId(a) => format!("(ku64)threadIdx.{}", axis(*a)),
             ExprKind::BlockId(a) => format!("(ku64)blockIdx.{}", axis(*a)),

@@ -33,6 +33,9 @@ pub enum UbKind {
     /// The difference of two pointers into different buffers (C: only
     /// pointers into one array object may be subtracted).
     UnrelatedPointers,
+    /// A use (a stored value, an address, a condition, a divisor, …) of
+    /// a value the language leaves undefined (`eval::undef`).
+    UndefinedValue,
 }
 
 impl UbKind {
@@ -53,6 +56,7 @@ impl UbKind {
             UbKind::UninitializedRead => "uninitialized-read",
             UbKind::MisalignedPointer => "misaligned-pointer",
             UbKind::UnrelatedPointers => "unrelated-pointer-difference",
+            UbKind::UndefinedValue => "undefined-value",
         }
     }
 }

@@ -192,6 +192,7 @@ pub fn expr(k: &Kernel, e: &Expr) -> String {
         ExprKind::ThreadId(a) => format!("thread_id({a})"),
         ExprKind::BlockDim(a) => format!("block_dim({a})"),
         ExprKind::Iota(s, e) => format!("iota({s}, {e})"),
+        ExprKind::Undef => format!("undef:{t}"),
         ExprKind::Broadcast(x) => format!("broadcast({})", expr(k, x)),
         ExprKind::Reshape(x) => format!("reshape({})", expr(k, x)),
         ExprKind::Permute(x, p) => format!("permute({}, {p:?})", expr(k, x)),

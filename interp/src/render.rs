@@ -6,6 +6,7 @@
 //! span at the other access, each naming the program instance and thread.
 
 use crate::launch::UbReport;
+use crate::ops::UbKind;
 use crate::span::Diagnostic;
 use codespan_reporting::diagnostic::{Diagnostic as Report, Label};
 use codespan_reporting::files::SimpleFile;
@@ -107,9 +108,14 @@ pub fn ub_report(file: &str, src: &str, u: &UbReport) -> String {
     let mut labels = vec![Label::primary((), token_at(src, u.line, u.col))
         .with_message(format!("{} here", who(u.program, u.thread)))];
     if let Some(o) = &u.other {
+        let what = if u.kind == UbKind::UndefinedValue.name() {
+            "the undefined value was made here"
+        } else {
+            "the other access"
+        };
         labels.push(
             Label::secondary((), token_at(src, o.line, o.col))
-                .with_message(format!("the other access: {}", who(o.program, o.thread))),
+                .with_message(format!("{what}: {}", who(o.program, o.thread))),
         );
     }
     let mut notes = vec![u.message.clone()];

@@ -503,10 +503,7 @@ fn far_out_of_bounds_scalar_load() {
 fn masked_off_out_of_bounds_lanes_are_not_ub() {
     // 6 elements, 2 programs of 4: lanes 6 and 7 are masked off for both the
     // load (they take `other`) and the store (they are not written).
-    let src = kernel(
-        "a_ptr, out_ptr, n, BLOCK: tl.constexpr",
-        "pid = tl.program_id(0)\noffs = pid * BLOCK + tl.arange(0, BLOCK)\nmask = offs < n\na = tl.load(a_ptr + offs, mask=mask, other=-1.0)\ntl.store(out_ptr + offs, a + 1.0, mask=mask)\nb = tl.load(a_ptr + offs, mask=mask)\ntl.store(out_ptr + 6 + pid, tl.sum(tl.where(mask, 0.0, b + 10.0)))",
-    );
+    let body = "pid = tl.program_id(0)\noffs = pid * BLOCK + tl.arange(0, BLOCK)\nmask = offs < n\na = tl.load(a_ptr + offs, mask=mask, other=-1.0)\ntl.store(out_ptr + offs, a + 1.0, mask=mask)";
     let l = launch(
         &[2],
         json!({
@@ -516,12 +513,29 @@ fn masked_off_out_of_bounds_lanes_are_not_ub() {
             "BLOCK": cx(json!(4)),
         }),
     );
-    let r = run_clean(&src, &l);
-    // out[6] / out[7]: masked lanes of `b` are 0 (no `other`), so each masked
-    // lane contributes 10.
+    let params = "a_ptr, out_ptr, n, BLOCK: tl.constexpr";
+    let r = run_clean(&kernel(params, body), &l);
     assert_eq!(
         bits(&r, "out_ptr"),
-        f32_bits(&[2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 0.0, 20.0])
+        f32_bits(&[2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 0.0, 0.0])
+    );
+    // Masked-off lanes of a load without `other` are not out of bounds
+    // either, but their values are undefined (issue 26): program 1's lanes
+    // 6 and 7 select `b + 10.0` and the sum of them is stored: UB at that
+    // store, not an out-of-bounds load (program 0 selects only 0.0).
+    let more = format!(
+        "{body}\nb = tl.load(a_ptr + offs, mask=mask)\ntl.store(out_ptr + 6 + pid, tl.sum(tl.where(mask, 0.0, b + 10.0)))"
+    );
+    let src = kernel(params, &more);
+    let ub = ub_of(&src, &l);
+    assert_eq!(ub.len(), 1, "{ub:?}");
+    assert_ub(
+        &src,
+        &ub[0],
+        "undefined-value",
+        loc1(&src, "tl.store(out_ptr + 6"),
+        [1, 0, 0],
+        &[],
     );
 }
 

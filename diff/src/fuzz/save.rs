@@ -127,6 +127,7 @@ mod tests {
                 dtype: ksem_interp::dtype::DType::I32,
                 bits: vec![1],
                 inexact: vec![false],
+                undefined: Vec::new(),
             }],
             ub: vec![],
         };

@@ -26,6 +26,10 @@ pub struct Buffer {
     /// 3 a store after the first changed them. A race between stores of
     /// identical bits is told apart from one between different bits by it.
     writes: LazyCells<AtomicU8>,
+    /// Per element: whether its value is undefined (a buffer the launch
+    /// left uninitialised, `"init": "none"`, until a store writes it);
+    /// allocated only for such buffers.
+    undefined: LazyCells<AtomicBool>,
 }
 
 /// One cell per element of a buffer, all of them the default (false, 0)
@@ -48,6 +52,13 @@ impl<T: Default> LazyCells<T> {
     fn get(&self) -> Option<&[T]> {
         self.cells.get().map(|v| v.as_slice())
     }
+    /// Cells holding `init` from the start.
+    fn holding(init: Vec<T>) -> Self {
+        LazyCells {
+            len: init.len(),
+            cells: OnceLock::from(init),
+        }
+    }
     /// The cells, allocated now if need be.
     fn force(&self) -> &[T] {
         self.cells
@@ -57,8 +68,14 @@ impl<T: Default> LazyCells<T> {
 
 impl Buffer {
     /// A buffer holding `bits`, written by nothing yet (on the rayon pool
-    /// when `parallel`).
-    fn new(name: &str, dtype: DType, bits: &[u64], parallel: bool) -> Buffer {
+    /// when `parallel`); the elements `undefined` marks hold no defined value.
+    fn new(
+        name: &str,
+        dtype: DType,
+        bits: &[u64],
+        undefined: Option<&[bool]>,
+        parallel: bool,
+    ) -> Buffer {
         let n = bits.len();
         Buffer {
             name: name.to_string(),
@@ -67,6 +84,27 @@ impl Buffer {
             inexact: LazyCells::new(n),
             last_atomic: LazyCells::new(n),
             writes: LazyCells::new(n),
+            undefined: match undefined {
+                Some(u) => LazyCells::holding(u.iter().map(|&x| AtomicBool::new(x)).collect()),
+                None => LazyCells::new(n),
+            },
+        }
+    }
+
+    /// Whether element `i` holds an undefined value (never written in a
+    /// buffer the launch left uninitialised).
+    #[inline]
+    pub fn undefined(&self, i: usize) -> bool {
+        self.undefined
+            .get()
+            .is_some_and(|u| u[i].load(Ordering::Relaxed))
+    }
+
+    /// Marks element `i` written with a defined value.
+    #[inline]
+    pub fn set_defined(&self, i: usize) {
+        if let Some(u) = self.undefined.get() {
+            u[i].store(false, Ordering::Relaxed);
         }
     }
 
@@ -127,11 +165,16 @@ impl Buffer {
             Some(f) => f.into_iter().map(AtomicBool::into_inner).collect(),
             None => vec![false; n],
         };
+        let undefined = match self.undefined.cells.into_inner() {
+            Some(u) => u.into_iter().map(AtomicBool::into_inner).collect(),
+            None => Vec::new(),
+        };
         BufferResult {
             name: self.name,
             dtype: self.dtype,
             bits: self.cells.into_iter().map(AtomicU64::into_inner).collect(),
             inexact,
+            undefined,
         }
     }
 }
@@ -160,9 +203,18 @@ impl Global {
         let mut params = Vec::new();
         for p in &kernel.params {
             match (launch.arg(&p.name), p.var) {
-                (Some(ArgSpec::Buffer { dtype, bits, .. }), Some(v)) => {
+                (
+                    Some(ArgSpec::Buffer {
+                        dtype,
+                        bits,
+                        undefined,
+                        ..
+                    }),
+                    Some(v),
+                ) => {
                     params.push((v, make_ptr(bufs.len(), 0)));
-                    bufs.push(Buffer::new(&p.name, *dtype, bits, parallel));
+                    let undefined = undefined.as_deref();
+                    bufs.push(Buffer::new(&p.name, *dtype, bits, undefined, parallel));
                 }
                 (Some(ArgSpec::Scalar { bits, .. }), Some(v)) => params.push((v, *bits)),
                 (None, Some(v)) => {
@@ -174,7 +226,7 @@ impl Global {
                         continue;
                     };
                     params.push((v, make_ptr(bufs.len(), 0)));
-                    bufs.push(Buffer::new(&p.name, *dtype, &vec![0; n], parallel));
+                    bufs.push(Buffer::new(&p.name, *dtype, &vec![0; n], None, parallel));
                 }
                 _ => {}
             }
@@ -292,7 +344,7 @@ mod tests {
 
     #[test]
     fn inexact_flags_and_atomic_tags_start_clear_and_read_back() {
-        let b = Buffer::new("x", DType::F32, &[1, 2, 3], false);
+        let b = Buffer::new("x", DType::F32, &[1, 2, 3], None, false);
         // storing exact values allocates nothing; every element reads exact
         b.set_inexact(1, false);
         assert!(b.inexact.get().is_none());
@@ -313,7 +365,7 @@ mod tests {
         let r = b.into_result();
         assert_eq!(r.bits, [1, 9, 3]);
         assert_eq!(r.inexact, [false, false, true]);
-        let r = Buffer::new("y", DType::I32, &[5, 6], true).into_result();
+        let r = Buffer::new("y", DType::I32, &[5, 6], None, true).into_result();
         assert_eq!((r.bits, r.inexact), (vec![5, 6], vec![false, false]));
     }
 

@@ -14,6 +14,7 @@ mod memory;
 mod race;
 mod simt;
 mod tile;
+pub mod undef;
 
 pub use memory::{make_ptr, ptr_parts};
 pub use race::IDENTICAL_STORES;

@@ -14,6 +14,7 @@
 use super::contention::{self, Contention, Elem};
 use super::memory::{make_ptr, ptr_add, ptr_add_bytes, ptr_parts, Access, Buffer, Global, Runs};
 use super::race::thread_coords;
+use super::undef::{self, Origins, Shadow, Source, Use};
 use super::{format_value, BlockOutcome, RunOptions, Stop};
 use crate::dtype::DType;
 use crate::ir::*;
@@ -87,18 +88,19 @@ fn or(a: &Mask, b: &Mask) -> Mask {
     a.iter().zip(b).map(|(&x, &y)| x || y).collect()
 }
 
-/// A value per lane: bit patterns and whether each came from approximate math.
+/// A value per lane: bit patterns and each one's [`Shadow`] (inexact,
+/// undefined).
 #[derive(Clone, Debug)]
 struct Lanes {
     bits: PerLane<u64>,
-    inexact: PerLane<bool>,
+    shadow: PerLane<Shadow>,
 }
 
 impl Lanes {
     fn splat(n: usize, bits: u64) -> Lanes {
         Lanes {
             bits: smallvec![bits; n],
-            inexact: smallvec![false; n],
+            shadow: smallvec![Shadow::EXACT; n],
         }
     }
 }
@@ -107,7 +109,7 @@ impl Lanes {
 struct ArrayMem {
     cells: Vec<u64>,
     written: Vec<bool>,
-    inexact: Vec<bool>,
+    shadow: Vec<Shadow>,
     /// The last atomic operation per element (as `Buffer::last_atomic`).
     last_atomic: Vec<u8>,
     /// Elements of one copy (local arrays have one copy per lane).
@@ -185,6 +187,8 @@ struct BlockRun<'a> {
     iterations: u64,
     max_iterations: u64,
     gemm: super::GemmPath,
+    /// Where the block's undefined values came from.
+    origins: Origins,
 }
 
 impl<'a> BlockRun<'a> {
@@ -211,7 +215,7 @@ impl<'a> BlockRun<'a> {
                 ArrayMem {
                     cells: vec![0; total],
                     written: vec![false; total],
-                    inexact: vec![false; total],
+                    shadow: vec![Shadow::EXACT; total],
                     last_atomic: vec![0; total],
                     len: a.len(),
                 }
@@ -239,6 +243,7 @@ impl<'a> BlockRun<'a> {
             iterations: 0,
             max_iterations: opts.max_loop_iterations,
             gemm: opts.gemm,
+            origins: Origins::default(),
         }
     }
 
@@ -250,6 +255,27 @@ impl<'a> BlockRun<'a> {
         let mut r = UbReport::new(kind.name(), span.line, span.col, self.pid, element, msg);
         r.thread = Some(self.thread(lane));
         Stop::Ub(Box::new(r))
+    }
+
+    /// The UB of `lane` using undefined value `s` as `what` at `span`.
+    fn undefined_use(&self, s: Shadow, what: Use, span: Span, lane: usize) -> Stop {
+        let thread = Some(self.thread(lane));
+        Stop::Ub(Box::new(self.origins.report(
+            s,
+            what,
+            span,
+            self.pid,
+            vec![],
+            thread,
+        )))
+    }
+
+    /// UB if `v` is undefined in a lane of `m`: it is used there as `what`.
+    fn check_defined(&self, v: &Lanes, what: Use, span: Span, m: &Mask) -> Result<(), Stop> {
+        match (0..self.n).find(|&l| m[l] && v.shadow[l].is_undefined()) {
+            Some(l) => Err(self.undefined_use(v.shadow[l], what, span, l)),
+            None => Ok(()),
+        }
     }
 
     fn tick(&mut self, span: Span) -> Result<(), Stop> {
@@ -299,13 +325,19 @@ impl<'a> BlockRun<'a> {
                 let p = self.eval(ptr, &active)?;
                 let v = self.eval(value, &active)?;
                 let m = match mask {
-                    Some(m) => and(&active, &self.truth(m, &active)?),
+                    Some(m) => and(&active, &self.truth(m, &active, Use::Mask)?),
                     None => active.clone(),
                 };
+                self.check_defined(&p, Use::Address, *span, &m)?;
                 for lane in (0..self.n).filter(|&l| m[l]) {
                     let place = self.place(p.bits[lane], lane, *span, false)?;
+                    let s = v.shadow[lane];
+                    if s.is_undefined() && matches!(place, Place::Global(..)) {
+                        // global memory outlives the launch
+                        return Err(self.undefined_use(s, Use::StoreValue, *span, lane));
+                    }
                     self.touch(&place, lane, Touch::Write, *span)?;
-                    self.write(&place, v.bits[lane], v.inexact[lane]);
+                    self.write(&place, v.bits[lane], s);
                 }
                 Ok(active)
             }
@@ -314,7 +346,7 @@ impl<'a> BlockRun<'a> {
                 then_body,
                 else_body,
             } => {
-                let c = self.truth(cond, &active)?;
+                let c = self.truth(cond, &active, Use::Condition)?;
                 let t: Mask = and(&active, &c);
                 let e: Mask = active.iter().zip(&c).map(|(&a, &c)| a && !c).collect();
                 let t_out = if none(&t) {
@@ -355,7 +387,7 @@ impl<'a> BlockRun<'a> {
                     continued: smallvec![false; self.n],
                 });
                 let r = (|| loop {
-                    let c = self.truth(cond, &running)?;
+                    let c = self.truth(cond, &running, Use::Condition)?;
                     for l in 0..self.n {
                         if running[l] && !c[l] {
                             done[l] = true;
@@ -491,6 +523,9 @@ impl<'a> BlockRun<'a> {
         let lo = self.eval(start, &active)?;
         let hi = self.eval(end, &active)?;
         let st = self.eval(step, &active)?;
+        for (bound, e) in [(&lo, start), (&hi, end), (&st, step)] {
+            self.check_defined(bound, Use::LoopBound, e.span, &active)?;
+        }
         let val = |l: &Lanes, i: usize| ops::int_value(d, l.bits[i]);
         let mut cur: Vec<i128> = (0..self.n).map(|i| val(&lo, i)).collect();
         if let Some(l) = (0..self.n).find(|&l| active[l] && val(&st, l) == 0) {
@@ -522,7 +557,7 @@ impl<'a> BlockRun<'a> {
             self.tick(span)?;
             let iv = Lanes {
                 bits: cur.iter().map(|&i| (i as u64) & d.mask()).collect(),
-                inexact: smallvec![false; self.n],
+                shadow: smallvec![Shadow::EXACT; self.n],
             };
             self.assign(var, iv, &running);
             if parallel {
@@ -546,7 +581,7 @@ impl<'a> BlockRun<'a> {
             Some(old) => {
                 for (l, _) in active.iter().enumerate().filter(|(_, &a)| a) {
                     old.bits[l] = val.bits[l];
-                    old.inexact[l] = val.inexact[l];
+                    old.shadow[l] = val.shadow[l];
                 }
             }
             slot @ None => *slot = Some(val),
@@ -627,13 +662,25 @@ impl<'a> BlockRun<'a> {
         Ok(Place::Array(a, off as usize))
     }
 
-    fn read(&self, place: &Place) -> (u64, bool) {
+    /// The bits and shadow at `place`; an element of an uninitialised
+    /// buffer that nothing wrote is undefined, made by the read at `span`.
+    fn read(&mut self, place: &Place, lane: usize, span: Span) -> (u64, Shadow) {
         match *place {
-            Place::Global(b, i) => (
-                self.bufs[b].cells[i].load(Ordering::Relaxed),
-                self.bufs[b].inexact(i),
-            ),
-            Place::Array(a, i) => (self.arrays[a].cells[i], self.arrays[a].inexact[i]),
+            Place::Global(b, i) => {
+                let buf = &self.bufs[b];
+                let bits = buf.cells[i].load(Ordering::Relaxed);
+                if buf.undefined(i) {
+                    let source = Source::UninitializedBuffer {
+                        buffer: buf.name.clone(),
+                        element: i,
+                    };
+                    let thread = Some(self.thread(lane));
+                    let origin = self.origins.make(span, source, thread);
+                    return (bits, Shadow::undefined(origin));
+                }
+                (bits, Shadow::from_inexact(buf.inexact(i)))
+            }
+            Place::Array(a, i) => (self.arrays[a].cells[i], self.arrays[a].shadow[i]),
         }
     }
 
@@ -647,17 +694,20 @@ impl<'a> BlockRun<'a> {
         (prev > 0).then(|| AtomicOp::ALL[prev as usize - 1])
     }
 
-    fn write(&mut self, place: &Place, bits: u64, inexact: bool) {
+    /// Writes `bits` of state `shadow` to `place` (global memory only
+    /// ever receives defined values: the callers check).
+    fn write(&mut self, place: &Place, bits: u64, shadow: Shadow) {
         match *place {
             Place::Global(b, i) => {
                 self.bufs[b].store(i, bits);
-                self.bufs[b].set_inexact(i, inexact);
+                self.bufs[b].set_inexact(i, shadow.inexact());
+                self.bufs[b].set_defined(i);
             }
             Place::Array(a, i) => {
                 let m = &mut self.arrays[a];
                 m.cells[i] = bits;
                 m.written[i] = true;
-                m.inexact[i] = inexact;
+                m.shadow[i] = shadow;
             }
         }
     }
@@ -862,10 +912,10 @@ impl<'a> BlockRun<'a> {
         lane: usize,
         span: Span,
         d: DType,
-    ) -> Result<(u64, bool), Stop> {
+    ) -> Result<(u64, Shadow), Stop> {
         self.check_written(place, lane, span)?;
         self.touch(place, lane, Touch::Read, span)?;
-        let (v, ix) = self.read(place);
+        let (v, ix) = self.read(place, lane, span);
         Ok((if d == DType::Bool { (v != 0) as u64 } else { v }, ix))
     }
 
@@ -907,7 +957,11 @@ impl<'a> BlockRun<'a> {
                 for c in 0..cols {
                     let i = at(r, c);
                     v.push(ops::cast(crate::ir::build::CONVERT, from, d, mem.cells[i]).ok()?);
-                    ix.push(mem.inexact[i]);
+                    // (an undefined operand: the loop nest reports it where it is used)
+                    if mem.shadow[i].is_undefined() {
+                        return None;
+                    }
+                    ix.push(mem.shadow[i].inexact());
                 }
             }
             Some((v, ix))
@@ -932,22 +986,27 @@ impl<'a> BlockRun<'a> {
             .collect();
         let col_ix: Vec<bool> = (0..n).map(|j| (0..kk).any(|k| bi[k * n + j])).collect();
         let out_ix: Vec<bool> = (0..m * n)
-            .map(|ij| (!g.clear && cm.inexact[ij]) || row_ix[ij / n] || col_ix[ij % n])
+            .map(|ij| (!g.clear && cm.shadow[ij].inexact()) || row_ix[ij / n] || col_ix[ij % n])
             .collect();
+        if !g.clear && cm.shadow[..m * n].iter().any(|s| s.is_undefined()) {
+            return false;
+        }
         let c = &mut self.arrays[g.c];
         for (i, (v, ix)) in out.into_iter().zip(out_ix).enumerate() {
             c.cells[i] = v;
             c.written[i] = true;
-            c.inexact[i] = ix;
+            c.shadow[i] = Shadow::from_inexact(ix);
         }
         true
     }
 
     // ----- expressions -------------------------------------------------------
 
-    /// A bool value per lane (false for inactive lanes).
-    fn truth(&mut self, e: &Expr, active: &Mask) -> Result<Mask, Stop> {
+    /// A bool value per lane (false for inactive lanes), used as `what`:
+    /// UB where it is undefined in an active lane.
+    fn truth(&mut self, e: &Expr, active: &Mask, what: Use) -> Result<Mask, Stop> {
         let v = self.eval(e, active)?;
+        self.check_defined(&v, what, e.span, active)?;
         Ok((0..self.n).map(|l| active[l] && v.bits[l] != 0).collect())
     }
 
@@ -956,10 +1015,17 @@ impl<'a> BlockRun<'a> {
         let d = e.ty.dtype();
         let per_lane = |f: &dyn Fn(usize) -> u64| Lanes {
             bits: (0..n).map(f).collect(),
-            inexact: smallvec![false; n],
+            shadow: smallvec![Shadow::EXACT; n],
         };
         Ok(match &e.kind {
             ExprKind::Const(b) => Lanes::splat(n, *b),
+            ExprKind::Undef => {
+                let origin = self.origins.make(e.span, Source::MaskedLoad, None);
+                Lanes {
+                    bits: smallvec![0; n],
+                    shadow: smallvec![Shadow::undefined(origin); n],
+                }
+            }
             ExprKind::Var(v) => match &self.env[*v] {
                 Some(x) => x.clone(),
                 None => Lanes::splat(n, 0),
@@ -988,6 +1054,8 @@ impl<'a> BlockRun<'a> {
                 for l in (0..n).filter(|&l| active[l]) {
                     match ops::cast(*kind, from, d, v.bits[l]) {
                         Ok(b) => out.bits[l] = b,
+                        // an undefined value converts to an undefined one
+                        Err(_) if v.shadow[l].is_undefined() => {}
                         Err(k) => {
                             let val = format_value(from, v.bits[l]);
                             return Err(self.ub(
@@ -999,7 +1067,7 @@ impl<'a> BlockRun<'a> {
                             ));
                         }
                     }
-                    out.inexact[l] = v.inexact[l];
+                    out.shadow[l] = v.shadow[l];
                 }
                 out
             }
@@ -1009,7 +1077,11 @@ impl<'a> BlockRun<'a> {
                 let approx = matches!(op, UnOp::Math(f) if f.is_inexact());
                 Lanes {
                     bits: v.bits.iter().map(|&b| ops::unary(*op, xd, b)).collect(),
-                    inexact: v.inexact.iter().map(|&i| i || approx).collect(),
+                    shadow: v
+                        .shadow
+                        .iter()
+                        .map(|&s| if approx { s.with_inexact() } else { s })
+                        .collect(),
                 }
             }
             ExprKind::Binary(op, a, b) => {
@@ -1024,9 +1096,8 @@ impl<'a> BlockRun<'a> {
                 let pick = |l: usize| if vc.bits[l] != 0 { &va } else { &vb };
                 Lanes {
                     bits: (0..n).map(|l| pick(l).bits[l]).collect(),
-                    inexact: (0..n)
-                        .map(|l| vc.inexact[l] || pick(l).inexact[l])
-                        .collect(),
+                    // an undefined condition selects an undefined value
+                    shadow: (0..n).map(|l| vc.shadow[l] | pick(l).shadow[l]).collect(),
                 }
             }
             ExprKind::Fma(a, b, c, r) => {
@@ -1039,17 +1110,18 @@ impl<'a> BlockRun<'a> {
                     bits: (0..n)
                         .map(|l| crate::ieee::fma(d, *r, va.bits[l], vb.bits[l], vc.bits[l]))
                         .collect(),
-                    inexact: (0..n)
-                        .map(|l| va.inexact[l] || vb.inexact[l] || vc.inexact[l])
+                    shadow: (0..n)
+                        .map(|l| va.shadow[l] | vb.shadow[l] | vc.shadow[l])
                         .collect(),
                 }
             }
             ExprKind::Load { ptr, mask, other } => {
                 let p = self.eval(ptr, active)?;
                 let m = match mask {
-                    Some(m) => and(active, &self.truth(m, active)?),
+                    Some(m) => and(active, &self.truth(m, active, Use::Mask)?),
                     None => active.clone(),
                 };
+                self.check_defined(&p, Use::Address, e.span, &m)?;
                 let o = match other {
                     Some(o) => Some(self.eval(o, active)?),
                     None => None,
@@ -1059,14 +1131,14 @@ impl<'a> BlockRun<'a> {
                     if !m[l] {
                         if let Some(o) = &o {
                             out.bits[l] = o.bits[l];
-                            out.inexact[l] = o.inexact[l];
+                            out.shadow[l] = o.shadow[l];
                         }
                         continue;
                     }
                     let place = self.place(p.bits[l], l, e.span, true)?;
                     let (b, ix) = self.load_one(&place, l, e.span, d)?;
                     out.bits[l] = b;
-                    out.inexact[l] = ix;
+                    out.shadow[l] = ix;
                 }
                 out
             }
@@ -1086,6 +1158,12 @@ impl<'a> BlockRun<'a> {
                     .iter()
                     .map(|i| self.eval(i, active).map(|v| (i.ty.dtype(), v)))
                     .collect::<Result<Vec<_>, Stop>>()?;
+                for (_, v) in &idx {
+                    self.check_defined(v, Use::Index, e.span, active)?;
+                }
+                if let Some((_, o)) = &offset {
+                    self.check_defined(o, Use::Index, e.span, active)?;
+                }
                 for l in (0..n).filter(|&l| active[l]) {
                     let mut flat: i128 = 0;
                     for (axis, ((id, iv), &dim)) in idx.iter().zip(dims).enumerate() {
@@ -1129,18 +1207,35 @@ impl<'a> BlockRun<'a> {
                     Some(c) => Some(self.eval(c, active)?),
                     None => None,
                 };
+                self.check_defined(&p, Use::Address, e.span, active)?;
+                self.check_defined(&v, Use::Atomic, e.span, active)?;
+                if let Some(c) = &c {
+                    self.check_defined(c, Use::Atomic, e.span, active)?;
+                }
                 let mut out = Lanes::splat(n, 0);
                 for l in (0..n).filter(|&l| active[l]) {
                     let place = self.place(p.bits[l], l, e.span, false)?;
                     self.check_written(&place, l, e.span)?;
                     self.touch(&place, l, Touch::Atomic, e.span)?;
-                    let (old, old_ix) = self.read(&place);
+                    let (old, old_shadow) = self.read(&place, l, e.span);
+                    if old_shadow.is_undefined() && *op != AtomicOp::Exch {
+                        // the update combines the element's undefined value
+                        return Err(self.undefined_use(old_shadow, Use::Atomic, e.span, l));
+                    }
+                    let old_ix = old_shadow.inexact();
                     let new =
                         ops::atomic_rmw(*op, d, old, v.bits[l], c.as_ref().map(|c| c.bits[l]));
                     let mixed = self.swap_last_atomic(&place, *op).is_some_and(|p| p != *op);
-                    let order_dependent =
-                        contention::order_dependent(*op, d, old, new, old_ix, v.inexact[l], mixed);
-                    self.write(&place, new, order_dependent);
+                    let order_dependent = contention::order_dependent(
+                        *op,
+                        d,
+                        old,
+                        new,
+                        old_ix,
+                        v.shadow[l].inexact(),
+                        mixed,
+                    );
+                    self.write(&place, new, Shadow::from_inexact(order_dependent));
                     let elem = match place {
                         Place::Global(b, i) => Elem::Global(b, i),
                         Place::Array(a, i) => Elem::Array(self.pid, a, i),
@@ -1148,7 +1243,12 @@ impl<'a> BlockRun<'a> {
                     self.contention.record(elem, (self.pid, l));
                     out.bits[l] = old;
                     // which update came first is the hardware's choice
-                    out.inexact[l] = old_ix || self.contention.known.contains(&elem);
+                    let known = self.contention.known.contains(&elem);
+                    out.shadow[l] = if old_shadow.is_undefined() {
+                        old_shadow
+                    } else {
+                        Shadow::from_inexact(old_ix || known)
+                    };
                 }
                 out
             }
@@ -1180,14 +1280,19 @@ impl<'a> BlockRun<'a> {
         span: Span,
         active: &Mask,
     ) -> Result<Lanes, Stop> {
+        if let Some(what) = undef::right_operand_use(op) {
+            self.check_defined(b, what, span, active)?;
+        }
         let mut out = Lanes::splat(self.n, 0);
         for l in (0..self.n).filter(|&l| active[l]) {
             let (x, y) = (a.bits[l], b.bits[l]);
+            let (sx, sy) = (a.shadow[l], b.shadow[l]);
+            let undefined = sx.is_undefined() || sy.is_undefined();
             out.bits[l] = if op == BinOp::PtrAdd {
                 ptr_add(x, ops::int_value(od, y))
             } else if op == BinOp::PtrDiff {
                 let ((ba, oa), (bb, ob)) = (ptr_parts(x), ptr_parts(y));
-                if ba != bb {
+                if ba != bb && !undefined {
                     let msg = "the difference of two pointers into different buffers".to_string();
                     return Err(self.ub(UbKind::UnrelatedPointers, span, l, vec![], msg));
                 }
@@ -1196,6 +1301,7 @@ impl<'a> BlockRun<'a> {
                 let n = ops::int_value(od, y);
                 match ptr_add_bytes(x, n, d) {
                     Some(p) => p,
+                    None if undefined => 0,
                     None => {
                         let msg = format!("a pointer to {d} moved by {n} bytes, not a whole number of its {}-byte elements", d.bits().div_ceil(8));
                         return Err(self.ub(UbKind::MisalignedPointer, span, l, vec![], msg));
@@ -1204,6 +1310,8 @@ impl<'a> BlockRun<'a> {
             } else {
                 match ops::binary(op, d, x, y) {
                     Ok(v) => v,
+                    // an operation on an undefined value gives an undefined value
+                    Err(k) if undefined && !undef::defined_operand_ub(k) => 0,
                     Err(k) => {
                         let msg = format!(
                             "{op:?} of {d} values {} and {}",
@@ -1214,7 +1322,8 @@ impl<'a> BlockRun<'a> {
                     }
                 }
             };
-            out.inexact[l] = a.inexact[l] || b.inexact[l] || op.is_inexact();
+            let s = undef::binary_shadow(op, d, x, y, sx, sy);
+            out.shadow[l] = if op.is_inexact() { s.with_inexact() } else { s };
         }
         Ok(out)
     }

@@ -4,6 +4,7 @@
 
 use super::contention::{self, Contention, Elem};
 use super::memory::{ptr_add, ptr_add_bytes, ptr_parts, unravel, Access, Buffer, Global};
+use super::undef::{self, Origins, Shadow, Source, Use};
 use super::{format_value, Flow, RunOptions, Stop};
 use crate::dtype::DType;
 use crate::ir::*;
@@ -16,60 +17,94 @@ use std::sync::atomic::Ordering;
 
 mod combine;
 
-/// A runtime value: bit patterns of a tile, and which lanes are inexact.
+/// A runtime value: bit patterns of a tile, and each element's
+/// [`Shadow`] (inexact, undefined) where any is not exact and defined.
 #[derive(Clone, Debug)]
 pub struct Tile {
     pub data: ArcArray<u64, IxDyn>,
-    pub inexact: Option<ArcArray<bool, IxDyn>>,
+    pub shadow: Option<ArcArray<Shadow, IxDyn>>,
 }
 
 impl Tile {
     fn scalar(bits: u64) -> Tile {
         Tile {
             data: ArcArray::from_elem(IxDyn(&[]), bits),
-            inexact: None,
+            shadow: None,
         }
     }
-    fn from_vec(shape: &[usize], v: Vec<u64>, inexact: Option<Vec<bool>>) -> Tile {
+    fn from_vec(shape: &[usize], v: Vec<u64>, shadow: Option<Vec<Shadow>>) -> Tile {
         let data = ArcArray::from_shape_vec(IxDyn(shape), v).expect("shape matches");
-        let inexact = inexact
-            .filter(|i| i.iter().any(|&x| x))
+        let shadow = shadow
+            .filter(|i| i.iter().any(|&x| x != Shadow::EXACT))
             .map(|i| ArcArray::from_shape_vec(IxDyn(shape), i).expect("shape matches"));
-        Tile { data, inexact }
+        Tile { data, shadow }
     }
-    fn inexact_at(&self, i: usize) -> bool {
-        self.inexact.as_ref().is_some_and(|a| {
-            if a.ndim() == 0 {
-                a.iter().next().copied().unwrap_or(false)
+    /// Element `i`'s shadow (a 0-d tile's one element for any `i`).
+    fn shadow_at(&self, i: usize) -> Shadow {
+        self.shadow.as_ref().map_or(Shadow::EXACT, |a| {
+            if a.ndim() == 0 || a.len() == 1 {
+                a.iter().next().copied().unwrap_or_default()
             } else {
                 a.as_slice()
-                    .map_or_else(|| a.iter().nth(i).copied().unwrap_or(false), |s| s[i])
+                    .map_or_else(|| a.iter().nth(i).copied().unwrap_or_default(), |s| s[i])
             }
         })
     }
     fn flat(&self) -> Vec<u64> {
         self.data.iter().copied().collect()
     }
-    /// The per-element inexact flags in row-major order, if any.
-    fn inexact_vec(&self) -> Option<Vec<bool>> {
-        self.inexact.as_ref().map(|i| match i.as_slice() {
+    /// The per-element shadows in row-major order, if any is not exact.
+    fn shadow_vec(&self) -> Option<Vec<Shadow>> {
+        self.shadow.as_ref().map(|i| match i.as_slice() {
             Some(s) => s.to_vec(),
             None => i.iter().copied().collect(),
         })
     }
-    /// The per-element inexact flags in row-major order, borrowed when
-    /// they are contiguous; `None`: every element is exact.
-    fn inexact_flags(&self) -> Option<Cow<'_, [bool]>> {
-        self.inexact.as_ref().map(|i| match i.as_slice() {
+    /// The per-element shadows in row-major order, borrowed when they are
+    /// contiguous; `None`: every element is exact and defined.
+    fn shadow_flags(&self) -> Option<Cow<'_, [Shadow]>> {
+        self.shadow.as_ref().map(|i| match i.as_slice() {
             Some(s) => Cow::Borrowed(s),
             None => Cow::Owned(i.iter().copied().collect()),
         })
+    }
+    /// The per-element shadows, for reading many of them.
+    fn shadows(&self) -> Shadows<'_> {
+        Shadows(self.shadow_flags())
+    }
+    /// The first undefined element (row-major) among those `active` keeps.
+    fn first_undefined(&self, active: impl Fn(usize) -> bool) -> Option<(usize, Shadow)> {
+        let s = self.shadow.as_ref()?;
+        if s.len() == 1 {
+            let x = s.iter().next().copied().unwrap_or_default();
+            return (x.is_undefined() && (0..self.data.len().max(1)).any(&active))
+                .then_some((0, x));
+        }
+        s.iter()
+            .enumerate()
+            .find(|&(i, x)| x.is_undefined() && active(i))
+            .map(|(i, &x)| (i, x))
     }
     /// The elements in row-major order, borrowed when they are contiguous.
     fn vals(&self) -> Cow<'_, [u64]> {
         match self.data.as_slice() {
             Some(s) => Cow::Borrowed(s),
             None => Cow::Owned(self.flat()),
+        }
+    }
+}
+
+/// A tile's shadows in row-major order (`None`: all exact and defined; one:
+/// a 0-d tile's, for every element).
+struct Shadows<'a>(Option<Cow<'a, [Shadow]>>);
+
+impl Shadows<'_> {
+    #[inline]
+    fn at(&self, i: usize) -> Shadow {
+        match &self.0 {
+            None => Shadow::EXACT,
+            Some(f) if f.len() == 1 => f[0],
+            Some(f) => f[i],
         }
     }
 }
@@ -124,6 +159,8 @@ struct Instance<'a> {
     prints: String,
     iterations: u64,
     max_iterations: u64,
+    /// Where the instance's undefined values came from.
+    origins: Origins,
 }
 
 /// Runs a tile program: one instance per block of the grid, in parallel
@@ -149,6 +186,7 @@ pub(super) fn run(
             prints: String::new(),
             iterations: 0,
             max_iterations: opts.max_loop_iterations,
+            origins: Origins::default(),
         };
         for &(v, b) in &mem.params {
             inst.env[v] = Some(Tile::scalar(b));
@@ -174,6 +212,35 @@ impl Instance<'_> {
             element,
             message,
         )))
+    }
+
+    /// The UB of using undefined value `s` (lane `element`) as `what` at `span`.
+    fn undefined_use(&self, s: Shadow, what: Use, span: Span, element: Vec<usize>) -> Stop {
+        Stop::Ub(Box::new(
+            self.origins.report(s, what, span, self.pid, element, None),
+        ))
+    }
+
+    /// UB if an element of `t` (of `shape`) that `active` keeps is
+    /// undefined: `t` is used as `what` at `span`.
+    fn check_defined(
+        &self,
+        t: &Tile,
+        what: Use,
+        span: Span,
+        shape: &[usize],
+        active: impl Fn(usize) -> bool,
+    ) -> Result<(), Stop> {
+        match t.first_undefined(active) {
+            Some((i, s)) => Err(self.undefined_use(s, what, span, unravel(shape, i))),
+            None => Ok(()),
+        }
+    }
+
+    /// A 0-d condition or loop bound's bits, UB if it is undefined.
+    fn defined_scalar(&self, t: &Tile, what: Use, span: Span) -> Result<u64, Stop> {
+        self.check_defined(t, what, span, &[], |_| true)?;
+        Ok(t.data.iter().next().copied().unwrap_or(0))
     }
 
     /// Runs statements until one of them leaves the block's normal flow.
@@ -245,7 +312,8 @@ impl Instance<'_> {
                 then_body,
                 else_body,
             } => {
-                return if self.eval(cond)?.data.iter().next() == Some(&1) {
+                let c = self.eval(cond)?;
+                return if self.defined_scalar(&c, Use::Condition, cond.span)? == 1 {
                     self.block(then_body)
                 } else {
                     self.block(else_body)
@@ -261,10 +329,14 @@ impl Instance<'_> {
                 ..
             } => {
                 let d = self.k.vars[*var].1.dtype();
-                let first = |t: Tile| t.data.iter().next().copied().unwrap_or(0);
-                let lo = ops::int_value(d, first(self.eval(start)?));
-                let hi = ops::int_value(d, first(self.eval(end)?));
-                let st = ops::int_value(d, first(self.eval(step)?));
+                let mut bound = |e: &Expr| -> Result<i128, Stop> {
+                    let t = self.eval(e)?;
+                    Ok(ops::int_value(
+                        d,
+                        self.defined_scalar(&t, Use::LoopBound, e.span)?,
+                    ))
+                };
+                let (lo, hi, st) = (bound(start)?, bound(end)?, bound(step)?);
                 if st == 0 {
                     return Err(self.ub(
                         UbKind::ZeroStep,
@@ -286,7 +358,8 @@ impl Instance<'_> {
                 }
             }
             Stmt::While { cond, body, span } => loop {
-                if self.eval(cond)?.data.iter().next() != Some(&1) {
+                let c = self.eval(cond)?;
+                if self.defined_scalar(&c, Use::Condition, cond.span)? != 1 {
                     break;
                 }
                 self.tick(*span)?;
@@ -344,6 +417,13 @@ impl Instance<'_> {
                     "a SIMT operation in a tile program (the IR verifier rejects it)",
                 )))
             }
+            ExprKind::Undef => {
+                let origin = self.origins.make(e.span, Source::MaskedLoad, None);
+                Tile {
+                    data: ArcArray::from_elem(IxDyn(shape), 0),
+                    shadow: Some(ArcArray::from_elem(IxDyn(shape), Shadow::undefined(origin))),
+                }
+            }
             ExprKind::Iota(s, t) => Tile::from_vec(
                 shape,
                 (*s..*t).map(|v| (v as u64) & 0xffff_ffff).collect(),
@@ -354,10 +434,11 @@ impl Instance<'_> {
                 if t.data.len() == 1 {
                     // one element everywhere
                     let one = |a: ArcArray<u64, IxDyn>| a.iter().next().copied().unwrap_or(0);
-                    let inexact = t.inexact_at(0);
+                    let sh = t.shadow_at(0);
                     return Ok(Tile {
                         data: ArcArray::from_elem(IxDyn(shape), one(t.data)),
-                        inexact: inexact.then(|| ArcArray::from_elem(IxDyn(shape), true)),
+                        shadow: (sh != Shadow::EXACT)
+                            .then(|| ArcArray::from_elem(IxDyn(shape), sh)),
                     });
                 }
                 let data = t
@@ -365,17 +446,20 @@ impl Instance<'_> {
                     .broadcast(IxDyn(shape))
                     .expect("elaborated shapes broadcast")
                     .to_shared();
-                let inexact = t
-                    .inexact
-                    .map(|i| i.broadcast(IxDyn(shape)).expect("same").to_shared());
+                let shadow = t.shadow.map(|i| {
+                    i.broadcast(IxDyn(shape))
+                        .expect("same")
+                        .as_standard_layout()
+                        .to_shared()
+                });
                 Tile {
                     data: data.as_standard_layout().to_shared(),
-                    inexact,
+                    shadow,
                 }
             }
             ExprKind::Reshape(x) => {
                 let t = self.eval(x)?;
-                Tile::from_vec(shape, t.vals().into_owned(), t.inexact_vec())
+                Tile::from_vec(shape, t.vals().into_owned(), t.shadow_vec())
             }
             ExprKind::Permute(x, perm) => {
                 let t = self.eval(x)?;
@@ -384,14 +468,14 @@ impl Instance<'_> {
                         .as_standard_layout()
                         .to_shared()
                 };
-                let inexact = t.inexact.map(|i| {
+                let shadow = t.shadow.map(|i| {
                     i.permuted_axes(IxDyn(perm))
                         .as_standard_layout()
                         .to_shared()
                 });
                 Tile {
                     data: p(t.data),
-                    inexact,
+                    shadow,
                 }
             }
             ExprKind::Cast(x, kind) if kind.is_pointer_bits(&x.ty, &e.ty) => self.eval(x)?,
@@ -402,6 +486,8 @@ impl Instance<'_> {
                 for (i, &b) in t.vals().iter().enumerate() {
                     match ops::cast(*kind, from, to, b) {
                         Ok(v) => out.push(v),
+                        // an undefined value converts to an undefined one
+                        Err(_) if t.shadow_at(i).is_undefined() => out.push(0),
                         Err(k) => {
                             let v = format_value(from, b);
                             return Err(self.ub(
@@ -413,19 +499,19 @@ impl Instance<'_> {
                         }
                     }
                 }
-                Tile::from_vec(shape, out, t.inexact_vec())
+                Tile::from_vec(shape, out, t.shadow_vec())
             }
             ExprKind::Unary(op, x) => {
                 let t = self.eval(x)?;
                 let d = x.ty.dtype();
                 let out: Vec<u64> = t.vals().iter().map(|&b| ops::unary(*op, d, b)).collect();
                 let approx = matches!(op, UnOp::Math(f) if f.is_inexact());
-                let inexact = if approx {
-                    Some(vec![true; out.len()])
+                let shadow = if approx {
+                    Some(with_inexact(t.shadow_vec(), out.len()))
                 } else {
-                    t.inexact_vec()
+                    t.shadow_vec()
                 };
-                Tile::from_vec(shape, out, inexact)
+                Tile::from_vec(shape, out, shadow)
             }
             ExprKind::Binary(op, a, b) => {
                 let (ta, tb) = (self.eval(a)?, self.eval(b)?);
@@ -442,22 +528,17 @@ impl Instance<'_> {
                         v.get(i).copied().unwrap_or(0)
                     }
                 };
-                let any_inexact =
-                    tc.inexact.is_some() || ta.inexact.is_some() || tb.inexact.is_some();
+                let any_shadow = tc.shadow.is_some() || ta.shadow.is_some() || tb.shadow.is_some();
                 let mut out = Vec::with_capacity(n);
                 let mut inex = Vec::new();
+                let (fc, fa, fb) = (tc.shadows(), ta.shadows(), tb.shadows());
                 for i in 0..n {
                     let c = get(&vc, i) != 0;
                     out.push(if c { get(&va, i) } else { get(&vb, i) });
-                    if any_inexact {
-                        let pick = |t: &Tile| {
-                            if t.data.len() == 1 {
-                                t.inexact_at(0)
-                            } else {
-                                t.inexact_at(i)
-                            }
-                        };
-                        inex.push(pick(&tc) || if c { pick(&ta) } else { pick(&tb) });
+                    if any_shadow {
+                        // an undefined condition selects an undefined value
+                        let chosen = if c { fa.at(i) } else { fb.at(i) };
+                        inex.push(fc.at(i) | chosen);
                     }
                 }
                 let shp = if shape.iter().product::<usize>() == n {
@@ -465,7 +546,7 @@ impl Instance<'_> {
                 } else {
                     vec![n]
                 };
-                Tile::from_vec(&shp, out, any_inexact.then_some(inex))
+                Tile::from_vec(&shp, out, any_shadow.then_some(inex))
             }
             ExprKind::Fma(a, b, c, r) => {
                 let (ta, tb, tc) = (self.eval(a)?, self.eval(b)?, self.eval(c)?);
@@ -477,8 +558,8 @@ impl Instance<'_> {
                     .zip(tc.vals().iter())
                     .map(|((&x, &y), &z)| crate::ieee::fma(d, *r, x, y, z))
                     .collect();
-                let inexact = merge_inexact(&[&ta, &tb, &tc], out.len());
-                Tile::from_vec(shape, out, inexact)
+                let shadow = merge_shadows(&[&ta, &tb, &tc], out.len());
+                Tile::from_vec(shape, out, shadow)
             }
             ExprKind::Atomic {
                 op,
@@ -532,7 +613,7 @@ impl Instance<'_> {
                 reverse,
                 combine,
                 pick,
-            } => self.tuple_scan(args, *axis, *reverse, combine, *pick)?,
+            } => self.tuple_scan(args, *axis, *reverse, combine, *pick, e.span)?,
             ExprKind::Scan {
                 arg,
                 axis,
@@ -549,14 +630,21 @@ impl Instance<'_> {
                 precision,
             } => {
                 let (ta, tb, tc) = (self.eval(a)?, self.eval(b)?, self.eval(acc)?);
-                dot(
+                let t = dot(
                     &ta,
                     &tb,
                     &tc,
                     a.ty.shape[a.ty.shape.len() - 1],
                     *precision,
                     e,
-                )
+                );
+                match t.shadow_vec() {
+                    Some(s) => {
+                        let s = self.through_all(s, "matrix product", e.span);
+                        Tile::from_vec(shape, t.flat(), Some(s))
+                    }
+                    None => t,
+                }
             }
         })
     }
@@ -578,7 +666,7 @@ impl Instance<'_> {
         let inner: usize = shape[axis + 1..].iter().product();
         let outer = vals.len().checked_div(n * inner).unwrap_or(0);
         let mut out = vals.clone();
-        let mut inex: Vec<bool> = (0..vals.len()).map(|i| t.inexact_at(i)).collect();
+        let mut inex: Vec<Shadow> = (0..vals.len()).map(|i| t.shadow_at(i)).collect();
         for o in 0..outer {
             for j in 0..inner {
                 let at = |k: usize| (o * n + k) * inner + j;
@@ -586,32 +674,60 @@ impl Instance<'_> {
                 for s in 0..n {
                     let i = at(if reverse { n - 1 - s } else { s });
                     if let Some(p) = prev {
-                        out[i] = ops::binary(op, d, out[p], vals[i]).map_err(|k| {
-                            let msg = format!("scan {op:?} of {d} values");
-                            self.ub(k, e.span, unravel(&shape, i), msg)
-                        })?;
-                        inex[i] |= inex[p];
+                        let undefined = inex[i].is_undefined() || inex[p].is_undefined();
+                        out[i] = match ops::binary(op, d, out[p], vals[i]) {
+                            Err(_) if undefined => 0,
+                            r => r.map_err(|k| {
+                                let msg = format!("scan {op:?} of {d} values");
+                                self.ub(k, e.span, unravel(&shape, i), msg)
+                            })?,
+                        };
+                        let merged = inex[i] | inex[p];
+                        inex[i] = merged;
                     }
                     prev = Some(i);
                 }
             }
         }
+        let inex = self.through_all(inex, "scan", e.span);
         Ok(Tile::from_vec(&shape, out, Some(inex)))
     }
 
-    /// Lane `i` of a binary operation by the general rule, or its UB.
+    /// The shadows of a lane-crossing operation's result (`what` at `span`):
+    /// undefined ones record that they went through it.
+    fn through_all(
+        &mut self,
+        mut shadows: Vec<Shadow>,
+        what: &'static str,
+        span: Span,
+    ) -> Vec<Shadow> {
+        if shadows.iter().any(|s| s.is_undefined()) {
+            let mut memo = Vec::new();
+            for s in shadows.iter_mut().filter(|s| s.is_undefined()) {
+                *s = self.origins.through(*s, what, span, &mut memo);
+            }
+        }
+        shadows
+    }
+
+    /// Lane `i` of a binary operation by the general rule, or its UB (an
+    /// operation on an `undefined` operand has none: its result is undefined).
     #[allow(clippy::too_many_arguments)]
     fn binary_element(
         &self,
         op: BinOp,
         d: DType,
-        x: u64,
-        y: u64,
+        (x, y): (u64, u64),
+        undefined: bool,
         shape: &[usize],
         i: usize,
         e: &Expr,
     ) -> Result<u64, Stop> {
-        ops::binary(op, d, x, y).map_err(|k| {
+        match ops::binary(op, d, x, y) {
+            Err(k) if undefined && !undef::defined_operand_ub(k) => return Ok(0),
+            r => r,
+        }
+        .map_err(|k| {
             let msg = format!(
                 "{:?} of {d} values {} and {}",
                 op,
@@ -638,6 +754,17 @@ impl Instance<'_> {
         };
         let (va, vb) = (ta.vals(), tb.vals());
         let at = |v: &[u64], i: usize| if v.len() == 1 { v[0] } else { v[i] };
+        if let Some(what) = undef::right_operand_use(op) {
+            if let Some((i, s)) = tb.first_undefined(|_| true) {
+                let lane = if tb.data.len() == 1 {
+                    vec![]
+                } else {
+                    unravel(&shape, i)
+                };
+                return Err(self.undefined_use(s, what, e.span, lane));
+            }
+        }
+        let undefined = |i: usize| ta.shadow_at(i).is_undefined() || tb.shadow_at(i).is_undefined();
         let mut out = Vec::with_capacity(n);
         if ops::fast_binary_slices(op, d, &va, &vb, &mut out) {
             // (every lane, the element function inlined)
@@ -679,21 +806,31 @@ impl Instance<'_> {
                 let (x, y) = (at(&va, i), at(&vb, i));
                 out.push(match f(x, y) {
                     Some(v) => v,
-                    None => self.binary_element(op, d, x, y, &shape, i, e)?,
+                    None => self.binary_element(op, d, (x, y), undefined(i), &shape, i, e)?,
                 });
             }
         } else {
             for i in 0..n {
                 let (x, y) = (at(&va, i), at(&vb, i));
-                out.push(self.binary_element(op, d, x, y, &shape, i, e)?);
+                out.push(self.binary_element(op, d, (x, y), undefined(i), &shape, i, e)?);
             }
         }
-        let inexact = if op.is_inexact() {
-            Some(vec![true; n])
+        let shadow = if ta.shadow.is_none() && tb.shadow.is_none() {
+            op.is_inexact().then(|| vec![Shadow::INEXACT; n])
         } else {
-            merge_inexact(&[ta, tb], n)
+            let (fa, fb) = (ta.shadows(), tb.shadows());
+            let lane = |i: usize| {
+                let (x, y) = (at(&va, i), at(&vb, i));
+                let s = undef::binary_shadow(op, d, x, y, fa.at(i), fb.at(i));
+                if op.is_inexact() {
+                    s.with_inexact()
+                } else {
+                    s
+                }
+            };
+            Some((0..n).map(lane).collect())
         };
-        Ok(Tile::from_vec(&shape, out, inexact))
+        Ok(Tile::from_vec(&shape, out, shadow))
     }
 
     fn load(
@@ -708,19 +845,25 @@ impl Instance<'_> {
         let ptrs = tp.vals();
         let mask = tm.map(|m| m.vals());
         let other = to.map(|o| o.vals());
+        let other_shadows = to.map(|o| o.shadows());
         let mut out = Vec::with_capacity(ptrs.len());
-        let mut inex = vec![false; ptrs.len()];
+        let mut inex = vec![Shadow::EXACT; ptrs.len()];
         let mut run = Run::default();
         let (span, lock) = (e.span, self.lock());
         let make = |b: usize, start: u64, len: u64| Access {
             len,
             ..access(b, start, false, span, lock)
         };
+        if let Some(m) = tm {
+            self.check_defined(m, Use::Mask, span, shape, |_| true)?;
+        }
+        let active = |i: usize| mask.as_ref().is_none_or(|m| m[i] != 0);
+        self.check_defined(tp, Use::Address, span, shape, active)?;
         for (i, &p) in ptrs.iter().enumerate() {
-            if mask.as_ref().is_some_and(|m| m[i] == 0) {
+            if !active(i) {
                 out.push(other.as_ref().map_or(0, |o| o[i]));
-                if let Some(o) = to {
-                    inex[i] = o.inexact_at(i);
+                if let Some(o) = &other_shadows {
+                    inex[i] = o.at(i);
                 }
                 continue;
             }
@@ -732,7 +875,15 @@ impl Instance<'_> {
             let buf = &self.bufs[b];
             let v = buf.cells[off].load(Ordering::Relaxed);
             out.push(if d == DType::Bool { (v != 0) as u64 } else { v });
-            inex[i] = buf.inexact(off);
+            inex[i] = if buf.undefined(off) {
+                let source = Source::UninitializedBuffer {
+                    buffer: buf.name.clone(),
+                    element: off,
+                };
+                Shadow::undefined(self.origins.make(span, source, None))
+            } else {
+                Shadow::from_inexact(buf.inexact(off))
+            };
             run.push(b, off as u64, &mut self.log, make);
         }
         run.flush(&mut self.log, make);
@@ -792,9 +943,18 @@ impl Instance<'_> {
         let cmps = tc.map(|c| c.flat());
         let mask = tm.map(|m| m.flat());
         let mut out = vec![0; ptrs.len()];
-        let mut inex = vec![false; ptrs.len()];
+        let mut inex = vec![Shadow::EXACT; ptrs.len()];
+        if let Some(m) = tm {
+            self.check_defined(m, Use::Mask, e.span, shape, |_| true)?;
+        }
+        let active = |i: usize| mask.as_ref().is_none_or(|m| m[i] != 0);
+        self.check_defined(tp, Use::Address, e.span, shape, active)?;
+        self.check_defined(tv, Use::Atomic, e.span, shape, active)?;
+        if let Some(c) = tc {
+            self.check_defined(c, Use::Atomic, e.span, shape, active)?;
+        }
         for (i, &p) in ptrs.iter().enumerate() {
-            if mask.as_ref().is_some_and(|m| m[i] == 0) {
+            if !active(i) {
                 continue;
             }
             let what = format!("atomic_{} on", op.name());
@@ -802,13 +962,33 @@ impl Instance<'_> {
             let buf = &self.bufs[b];
             let old = buf.cells[off].load(Ordering::Relaxed);
             let old_ix = buf.inexact(off);
+            let undefined_old = buf.undefined(off).then(|| {
+                let source = Source::UninitializedBuffer {
+                    buffer: buf.name.clone(),
+                    element: off,
+                };
+                Shadow::undefined(self.origins.make(e.span, source, None))
+            });
+            if let Some(s) = undefined_old.filter(|_| op != AtomicOp::Exch) {
+                // the update combines the element's undefined value
+                return Err(self.undefined_use(s, Use::Atomic, e.span, unravel(shape, i)));
+            }
             let new = ops::atomic_rmw(op, d, old, vals[i], cmps.as_ref().map(|c| c[i]));
             let id = contention::last_atomic_id(op);
             let prev = buf.swap_last_atomic(off, id);
             let mixed = prev != 0 && prev != id;
-            let ix = contention::order_dependent(op, d, old, new, old_ix, tv.inexact_at(i), mixed);
+            let ix = contention::order_dependent(
+                op,
+                d,
+                old,
+                new,
+                old_ix,
+                tv.shadow_at(i).inexact(),
+                mixed,
+            );
             buf.cells[off].store(new, Ordering::Relaxed);
             buf.set_inexact(off, ix);
+            buf.set_defined(off);
             let mut a = access(b, off as u64, true, e.span, self.lock());
             a.atomic = true;
             self.log.push(a);
@@ -817,7 +997,9 @@ impl Instance<'_> {
             self.contention.record(elem, (self.pid, i));
             out[i] = old;
             // which update came first is the hardware's choice
-            inex[i] = old_ix || self.contention.known.contains(&elem);
+            inex[i] = undefined_old.unwrap_or(Shadow::from_inexact(
+                old_ix || self.contention.known.contains(&elem),
+            ));
         }
         Ok(Tile::from_vec(shape, out, Some(inex)))
     }
@@ -839,9 +1021,15 @@ impl Instance<'_> {
         let ptrs = tp.vals();
         let vals = tv.vals();
         let m = tm.as_ref().map(|m| m.vals());
+        if let Some(mt) = &tm {
+            self.check_defined(mt, Use::Mask, span, &shape, |_| true)?;
+        }
+        let active = |i: usize| m.as_ref().is_none_or(|m| m[i] != 0);
+        self.check_defined(&tp, Use::Address, span, &shape, active)?;
+        self.check_defined(&tv, Use::StoreValue, span, &shape, active)?;
         let mut targets = Vec::with_capacity(ptrs.len());
         for (i, &p) in ptrs.iter().enumerate() {
-            if m.as_ref().is_some_and(|m| m[i] == 0) {
+            if !active(i) {
                 continue;
             }
             let (b, off) = match self.in_bounds(p) {
@@ -865,16 +1053,17 @@ impl Instance<'_> {
             len,
             ..access(b, start, true, span, lock)
         };
-        let flags = tv.inexact_flags();
+        let flags = tv.shadow_flags();
         let inexact_at = |i: usize| match &flags {
             None => false,
-            Some(f) if f.len() == 1 => f[0],
-            Some(f) => f[i],
+            Some(f) if f.len() == 1 => f[0].inexact(),
+            Some(f) => f[i].inexact(),
         };
         for (i, b, off) in targets {
             let buf = &self.bufs[b];
             buf.store(off, vals[i]);
             buf.set_inexact(off, inexact_at(i));
+            buf.set_defined(off);
             run.push(b, off as u64, &mut self.log, make);
         }
         run.flush(&mut self.log, make);
@@ -933,15 +1122,15 @@ impl Instance<'_> {
             let moved = t.data.clone().permuted_axes(IxDyn(&perm));
             moved.iter().copied().collect()
         };
-        let inex: Vec<bool> = match &t.inexact {
-            Some(_) if last => t.inexact_vec().expect("some"),
+        let inex: Vec<Shadow> = match &t.shadow {
+            Some(_) if last => t.shadow_vec().expect("some"),
             Some(i) => i
                 .clone()
                 .permuted_axes(IxDyn(&perm))
                 .iter()
                 .copied()
                 .collect(),
-            None => vec![false; vals.len()],
+            None => vec![Shadow::EXACT; vals.len()],
         };
         let rows = vals.len().checked_div(n).unwrap_or(0);
         let out_d = e.ty.dtype();
@@ -964,15 +1153,15 @@ impl Instance<'_> {
             let mut cur: Vec<Vec<u64>> = (0..rows)
                 .map(|r| vals[r * n..(r + 1) * n].to_vec())
                 .collect();
-            let mut cur_in: Vec<Vec<bool>> = (0..rows)
+            let mut cur_in: Vec<Vec<Shadow>> = (0..rows)
                 .map(|r| inex[r * n..(r + 1) * n].to_vec())
                 .collect();
             let mut s = n / 2;
             while s >= 1 {
                 let l: Vec<u64> = cur.iter().flat_map(|row| row[..s].to_vec()).collect();
                 let r: Vec<u64> = cur.iter().flat_map(|row| row[s..2 * s].to_vec()).collect();
-                let li: Vec<bool> = cur_in.iter().flat_map(|row| row[..s].to_vec()).collect();
-                let ri: Vec<bool> = cur_in
+                let li: Vec<Shadow> = cur_in.iter().flat_map(|row| row[..s].to_vec()).collect();
+                let ri: Vec<Shadow> = cur_in
                     .iter()
                     .flat_map(|row| row[s..2 * s].to_vec())
                     .collect();
@@ -990,7 +1179,7 @@ impl Instance<'_> {
                 for (ri, row) in cur_in.iter_mut().enumerate() {
                     row.truncate(s);
                     for (j, x) in row.iter_mut().enumerate() {
-                        *x = res.inexact_at(if res.data.len() == 1 { 0 } else { ri * s + j });
+                        *x = res.shadow_at(if res.data.len() == 1 { 0 } else { ri * s + j });
                     }
                 }
                 s /= 2;
@@ -1008,12 +1197,13 @@ impl Instance<'_> {
             }
         }
         let _ = out_d;
+        let out_inex = self.through_all(out_inex, comb.describe(), e.span);
         Ok(Tile::from_vec(&e.ty.shape, out, Some(out_inex)))
     }
 }
 
 /// The canonical reduction order of DESIGN.md over one row (builtin combiners).
-fn tree_reduce(comb: &Combiner, d: DType, row: &[u64], inex: &[bool]) -> (u64, bool) {
+fn tree_reduce(comb: &Combiner, d: DType, row: &[u64], inex: &[Shadow]) -> (u64, Shadow) {
     let n = row.len();
     let p = n.next_power_of_two();
     if let Some(f) = value_op(comb).and_then(|op| ops::fast_binary(op, d)) {
@@ -1023,16 +1213,17 @@ fn tree_reduce(comb: &Combiner, d: DType, row: &[u64], inex: &[bool]) -> (u64, b
         while s >= 1 {
             for i in 0..s.min(live.saturating_sub(s)) {
                 v[i] = f(v[i], v[i + s]);
-                ix[i] |= ix[i + s];
+                let other = ix[i + s];
+                ix[i] |= other;
             }
             live = live.min(s);
             s /= 2;
         }
         return (v[0], ix[0]);
     }
-    // (value, index, inexact); slots from `live` on are padding, which a
+    // (value, index, shadow); slots from `live` on are padding, which a
     // combine step passes over
-    let mut x: Vec<(u64, u64, bool)> = (0..n).map(|i| (row[i], i as u64, inex[i])).collect();
+    let mut x: Vec<(u64, u64, Shadow)> = (0..n).map(|i| (row[i], i as u64, inex[i])).collect();
     let mut live = n;
     let mut s = p / 2;
     while s >= 1 {
@@ -1063,14 +1254,14 @@ fn value_op(comb: &Combiner) -> Option<BinOp> {
 fn combine(
     comb: &Combiner,
     d: DType,
-    a: (u64, u64, bool),
-    b: (u64, u64, bool),
-) -> (u64, u64, bool) {
+    a: (u64, u64, Shadow),
+    b: (u64, u64, Shadow),
+) -> (u64, u64, Shadow) {
     let bin = |op| match ops::fast_binary(op, d) {
         Some(f) => f(a.0, b.0),
         None => ops::binary(op, d, a.0, b.0).expect("reduction combiners have no UB"),
     };
-    let ix = a.2 || b.2;
+    let ix = a.2 | b.2;
     if let Some(op) = value_op(comb) {
         return (bin(op), 0, ix);
     }
@@ -1095,17 +1286,18 @@ fn combine(
     }
 }
 
-fn merge_inexact(ts: &[&Tile], n: usize) -> Option<Vec<bool>> {
-    if ts.iter().all(|t| t.inexact.is_none()) {
+/// The element-wise merged shadows of equally shaped (or 0-d) operands;
+/// `None` where every operand is exact and defined.
+fn merge_shadows(ts: &[&Tile], n: usize) -> Option<Vec<Shadow>> {
+    if ts.iter().all(|t| t.shadow.is_none()) {
         return None;
     }
-    let mut out = vec![false; n];
+    let mut out = vec![Shadow::EXACT; n];
     for t in ts {
-        let Some(ix) = &t.inexact else { continue };
+        let Some(ix) = &t.shadow else { continue };
         if t.data.len() == 1 {
-            if t.inexact_at(0) {
-                out.fill(true);
-            }
+            let x = t.shadow_at(0);
+            out.iter_mut().for_each(|o| *o |= x);
         } else if let Some(s) = ix.as_slice() {
             out.iter_mut().zip(s).for_each(|(o, &x)| *o |= x);
         } else {
@@ -1113,6 +1305,15 @@ fn merge_inexact(ts: &[&Tile], n: usize) -> Option<Vec<bool>> {
         }
     }
     Some(out)
+}
+
+/// The shadows of an approximate operation's `n` results from its
+/// operand's (`None`: exact and defined): each one inexact.
+fn with_inexact(shadows: Option<Vec<Shadow>>, n: usize) -> Vec<Shadow> {
+    match shadows {
+        Some(v) => v.into_iter().map(Shadow::with_inexact).collect(),
+        None => vec![Shadow::INEXACT; n],
+    }
 }
 
 /// One plain access of element `idx` of buffer `buf` by a program instance.
@@ -1145,17 +1346,15 @@ fn dot(ta: &Tile, tb: &Tile, tc: &Tile, kdim: usize, precision: DotPrecision, e:
     };
     let (va, vb, vc) = (round(ta.flat()), round(tb.flat()), tc.vals());
     let out = product_sums(d, &va, &vb, &vc, (m, n, kdim, total));
-    let any_inexact = ta.inexact.is_some() || tb.inexact.is_some() || tc.inexact.is_some();
+    let any_inexact = ta.shadow.is_some() || tb.shadow.is_some() || tc.shadow.is_some();
     let mut inex = Vec::new();
     for idx in (0..out.len()).filter(|_| any_inexact) {
         let (q, j) = (idx / n.max(1), idx % n.max(1));
         let (i, bt) = (q % m.max(1), q / m.max(1));
         let arow = (bt * m + i) * kdim;
         let bcol = bt * kdim * n + j;
-        inex.push(
-            tc.inexact_at(idx)
-                || (0..kdim).any(|k| ta.inexact_at(arow + k) || tb.inexact_at(bcol + k * n)),
-        );
+        let operands = (0..kdim).map(|k| ta.shadow_at(arow + k) | tb.shadow_at(bcol + k * n));
+        inex.push(operands.fold(tc.shadow_at(idx), |x, y| x | y));
     }
     Tile::from_vec(shape, out, any_inexact.then_some(inex))
 }

@@ -297,6 +297,7 @@ fn children_mut(e: &mut Expr) -> Vec<&mut Expr> {
         | ExprKind::ThreadId(_)
         | ExprKind::BlockDim(_)
         | ExprKind::Iota(..)
+        | ExprKind::Undef
         | ExprKind::ArrayBase(_) => vec![],
         ExprKind::Broadcast(x)
         | ExprKind::Reshape(x)

@@ -31,6 +31,23 @@ pub enum Combiner {
     },
 }
 
+impl Combiner {
+    /// How messages name a reduction by this combiner.
+    pub fn describe(&self) -> &'static str {
+        match self {
+            Combiner::Sum => "reduction (sum)",
+            Combiner::Max(_) => "reduction (max)",
+            Combiner::Min(_) => "reduction (min)",
+            Combiner::Xor => "reduction (xor_sum)",
+            Combiner::ArgMax { value: false } => "reduction (argmax)",
+            Combiner::ArgMin { value: false } => "reduction (argmin)",
+            Combiner::ArgMax { value: true } => "reduction (max with index)",
+            Combiner::ArgMin { value: true } => "reduction (min with index)",
+            Combiner::Custom { .. } => "reduction (custom combine)",
+        }
+    }
+}
+
 /// A user combine function over N operands (`tl.reduce` over a tuple,
 /// `tl.associative_scan`): `body` (straight-line `Let`s) computes `results`,
 /// N 0-d values whose dtypes are the operands' dtypes, from the 0-d vars
@@ -78,6 +95,11 @@ pub enum ExprKind {
     BlockDim(u8),
     /// A one-dimensional tile of the int32 values start..end.
     Iota(i64, i64),
+    /// A value the language leaves undefined (of shape `ty.shape`): the
+    /// `other` of a Triton load that gives none. Its bits are 0, what the
+    /// GPU backends give; the interpreter tracks it as undefined
+    /// (`eval::undef`), so that its uses are reported.
+    Undef,
     /// Broadcast to `ty.shape` (same rank; size-1 dims expand; 0-d splats).
     Broadcast(Box<Expr>),
     /// Same elements in row-major order, new shape `ty.shape`.
@@ -92,7 +114,8 @@ pub enum ExprKind {
     /// Fused multiply-add `a*b+c` with one rounding, in the given mode
     /// (round-to-nearest-even but for TileLang's `T.ieee_fmaf(…, "rz")` …).
     Fma(Box<Expr>, Box<Expr>, Box<Expr>, crate::float::Rounding),
-    /// Load through a tile of pointers; masked-off lanes take `other` (or 0).
+    /// Load through a tile of pointers; masked-off lanes take `other` (or 0;
+    /// `ExprKind::Undef` where the language leaves them undefined).
     Load {
         ptr: Box<Expr>,
         mask: Option<Box<Expr>>,

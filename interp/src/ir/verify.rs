@@ -225,6 +225,11 @@ impl Verifier<'_> {
                 }
                 scalar_i32("a thread id or block size")?;
             }
+            ExprKind::Undef => {
+                if e.ty.is_ptr() {
+                    return fail(span, "an undefined pointer");
+                }
+            }
             ExprKind::Iota(s, t) => {
                 if e.ty != Type::num(DType::I32, vec![(t - s).max(0) as usize]) {
                     return fail(span, format!("iota of type {}", e.ty));

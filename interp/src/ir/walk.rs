@@ -55,6 +55,7 @@ impl Expr {
             | ExprKind::ThreadId(_)
             | ExprKind::BlockDim(_)
             | ExprKind::Iota(..)
+            | ExprKind::Undef
             | ExprKind::ArrayBase(_) => vec![],
             ExprKind::Broadcast(x)
             | ExprKind::Reshape(x)

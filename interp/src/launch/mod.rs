@@ -70,6 +70,9 @@ pub enum ArgSpec {
         bits: Vec<u64>,
         /// The array's shape (`"shape"`), row-major; `None`: one-dimensional.
         shape: Option<Vec<usize>>,
+        /// Per element: whether it holds no defined value (`"init":
+        /// "none"`, or `"undefined"` indices); `None`: all are defined.
+        undefined: Option<Vec<bool>>,
     },
     /// A runtime scalar with its bits.
     Scalar {

@@ -92,7 +92,9 @@ struct BufferJson {
     #[serde(default)]
     bits: Option<Vec<Json>>,
     #[serde(default)]
-    init: Option<InitJson>,
+    init: Option<Json>,
+    #[serde(default)]
+    undefined: Option<Vec<u64>>,
 }
 
 /// `"shape"`: a list of non-negative integers.
@@ -256,14 +258,14 @@ fn take_room(n: u64, room: &mut u64, limits: &LaunchLimits) -> Result<(), String
 
 /// A buffer's contents, counted against `room` before anything is allocated.
 /// Errors start with the key under `buffer` they are about.
-fn buffer(b: BufferJson, room: &mut u64, limits: &LaunchLimits) -> Result<ArgSpec, String> {
+fn buffer(mut b: BufferJson, room: &mut u64, limits: &LaunchLimits) -> Result<ArgSpec, String> {
     let dtype = b.dtype;
     let sources = [b.data.is_some(), b.bits.is_some(), b.init.is_some()];
     if sources.iter().filter(|&&s| s).count() > 1 {
         return Err("data: give at most one of \"data\", \"bits\", \"init\"".into());
     }
     let mut len = b.len;
-    let shape = match b.shape {
+    let shape = match b.shape.take() {
         None => None,
         Some(Shape(dims)) => {
             if dims.is_empty() || dims.len() > 8 {
@@ -301,8 +303,23 @@ fn buffer(b: BufferJson, room: &mut u64, limits: &LaunchLimits) -> Result<ArgSpe
             .enumerate()
             .map(|(i, v)| raw_bits(dtype, v).map_err(|e| format!("bits[{i}]: {e}")))
             .collect::<Result<_, _>>()?
+    } else if b.init.as_ref().is_some_and(|i| i == "none") {
+        // uninitialised: zeros, each element undefined until written
+        vec![0; len.ok_or("init: \"init\": \"none\" needs \"len\"")?]
     } else if let Some(init) = &b.init {
         let n = len.ok_or("init: \"init\" needs \"len\"")?;
+        let init: InitJson = serde_path_to_error::deserialize(init.clone()).map_err(|e| {
+            let at = e.path().to_string();
+            let at = if at == "." {
+                String::new()
+            } else {
+                format!(".{at}")
+            };
+            format!(
+                "init{at}: {} (\"init\" is \"none\" or {{\"random\": {{\"seed\": …}}}})",
+                e.inner()
+            )
+        })?;
         let r = &init.random;
         let bounds = match (&r.low, &r.high) {
             (None, None) => None,
@@ -324,7 +341,37 @@ fn buffer(b: BufferJson, room: &mut u64, limits: &LaunchLimits) -> Result<ArgSpe
             ));
         }
     }
-    Ok(ArgSpec::Buffer { dtype, bits, shape })
+    let undefined = undefined_elements(&b, bits.len())?;
+    Ok(ArgSpec::Buffer {
+        dtype,
+        bits,
+        shape,
+        undefined,
+    })
+}
+
+/// Which elements hold no defined value: all of them for `"init": "none"`,
+/// those `"undefined"` lists (beside `"data"`/`"bits"`, as a caller that
+/// knows which elements it never wrote gives them), or none.
+fn undefined_elements(b: &BufferJson, n: usize) -> Result<Option<Vec<bool>>, String> {
+    let none = b.init.as_ref().is_some_and(|i| i == "none");
+    match &b.undefined {
+        None if none => Ok(Some(vec![true; n])),
+        None => Ok(None),
+        Some(_) if none => {
+            Err("undefined: \"init\": \"none\" leaves every element undefined already".into())
+        }
+        Some(list) => {
+            let mut u = vec![false; n];
+            for (k, &i) in list.iter().enumerate() {
+                let slot = usize::try_from(i).ok().and_then(|i| u.get_mut(i));
+                *slot.ok_or_else(|| {
+                    format!("undefined[{k}]: {i} is past the buffer's {n} elements")
+                })? = true;
+            }
+            Ok(Some(u))
+        }
+    }
 }
 
 impl<'de> Deserialize<'de> for DType {

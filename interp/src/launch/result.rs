@@ -91,6 +91,17 @@ pub struct BufferResult {
     pub bits: Vec<u64>,
     /// Per element: true where the value came from approximate math.
     pub inexact: Vec<bool>,
+    /// Per element: true where the value is undefined (an element of a
+    /// buffer the launch left uninitialised that nothing wrote); empty:
+    /// every element is defined.
+    pub undefined: Vec<bool>,
+}
+
+impl BufferResult {
+    /// Whether element `i` holds an undefined value.
+    pub fn is_undefined(&self, i: usize) -> bool {
+        self.undefined.get(i).copied().unwrap_or(false)
+    }
 }
 
 /// The result of running a kernel on a backend.
@@ -124,6 +135,11 @@ impl RunResult {
             if !exact {
                 let idx: Vec<usize> = (0..b.inexact.len()).filter(|&i| b.inexact[i]).collect();
                 o.insert("inexact_elements".into(), json!(idx));
+            }
+            let undefined: Vec<usize> =
+                (0..b.undefined.len()).filter(|&i| b.undefined[i]).collect();
+            if !undefined.is_empty() {
+                o.insert("undefined_elements".into(), json!(undefined));
             }
             bufs.insert(b.name.clone(), Json::Object(o));
         }

@@ -483,6 +483,8 @@ impl<'k, 'm> Printer<'k, 'm> {
                     None => vec![None],
                 };
                 let others: Vec<Option<Form>> = match other {
+                    // (no `other`: Triton leaves the masked-off lanes undefined)
+                    Some(o) if matches!(o.kind, K::Undef) => vec![None],
                     Some(o) => self.operand_forms(o)?.into_iter().map(Some).collect(),
                     None => vec![None],
                 };

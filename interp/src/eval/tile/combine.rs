@@ -3,13 +3,13 @@
 //! The combine body runs once per tree level (reductions) or per position
 //! along the axis (scans), vectorised over every row or line at once.
 
-use super::{Instance, Tile};
+use super::{Instance, Shadow, Tile};
 use crate::eval::Stop;
 use crate::ir::{Combine, Expr};
-use crate::span::Diagnostic;
+use crate::span::{Diagnostic, Span};
 
-/// One operand's (or result's) elements and inexact flags, flat.
-type Lanes = (Vec<u64>, Vec<bool>);
+/// One operand's (or result's) elements and shadows, flat.
+type Lanes = (Vec<u64>, Vec<Shadow>);
 
 /// Where element `k` along the axis of line `(o, j)` sits in row-major order.
 fn at(n: usize, inner: usize, o: usize, k: usize, j: usize) -> usize {
@@ -18,7 +18,9 @@ fn at(n: usize, inner: usize, o: usize, k: usize, j: usize) -> usize {
 
 fn lanes(t: &Tile) -> Lanes {
     let v = t.flat();
-    let i = t.inexact_vec().unwrap_or_else(|| vec![false; v.len()]);
+    let i = t
+        .shadow_vec()
+        .unwrap_or_else(|| vec![Shadow::EXACT; v.len()]);
     (v, i)
 }
 
@@ -46,7 +48,7 @@ impl Instance<'_> {
             let one = v.len() == 1;
             let vals = if one { vec![v[0]; len] } else { v };
             let inex = (0..len)
-                .map(|j| t.inexact_at(if one { 0 } else { j }))
+                .map(|j| t.shadow_at(if one { 0 } else { j }))
                 .collect();
             out.push((vals, inex));
         }
@@ -124,6 +126,7 @@ impl Instance<'_> {
         let (v, i) = &cur[pick];
         let out = (0..rows).map(|r| v[r * n]).collect();
         let inex = (0..rows).map(|r| i[r * n]).collect();
+        let inex = self.through_all(inex, "reduction (custom combine)", e.span);
         Ok(Tile::from_vec(&e.ty.shape, out, Some(inex)))
     }
 
@@ -137,6 +140,7 @@ impl Instance<'_> {
         reverse: bool,
         c: &Combine,
         pick: usize,
+        span: Span,
     ) -> Result<Tile, Stop> {
         let ts = args
             .iter()
@@ -176,6 +180,7 @@ impl Instance<'_> {
             }
         }
         let (v, i) = ys.swap_remove(pick);
+        let i = self.through_all(i, "scan (associative_scan)", span);
         Ok(Tile::from_vec(&shape, v, Some(i)))
     }
 }

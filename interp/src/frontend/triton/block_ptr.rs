@@ -270,7 +270,9 @@ impl Elab<'_> {
             }
         };
         let fill = match pad {
-            "" | "zero" => konst(d, 0, span),
+            // Triton: "" leaves the padding undefined
+            "" => super::builtins::undefined(d, &bp.block, span),
+            "zero" => konst(d, 0, span),
             "nan" if d.is_float() => konst(d, crate::float::qnan_bits(d), span),
             "nan" => return err(span, "padding_option=\"nan\" needs a float tensor"),
             other => {

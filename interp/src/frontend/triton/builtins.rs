@@ -79,6 +79,17 @@ const HINT_KWARGS: &[&str] = &[
 ];
 
 /// Binds a builtin call's arguments to its parameter names.
+/// The value Triton leaves undefined, of dtype `d` and `shape`: the
+/// masked-off lanes of a `tl.load` without `other`, the padding of a
+/// block-pointer load without `padding_option`.
+pub(super) fn undefined(d: DType, shape: &[usize], span: Span) -> Expr {
+    Expr {
+        kind: ExprKind::Undef,
+        ty: Type::num(d, shape.to_vec()),
+        span,
+    }
+}
+
 pub(super) fn bind(
     fname: &str,
     params: &[&'static str],
@@ -460,11 +471,15 @@ impl Elab<'_> {
                     None => None,
                 };
                 let other = match b.opt("other") {
+                    Some(Value::None) | None if mask.is_some() => {
+                        // Triton leaves masked-off lanes without `other` undefined
+                        Some(Box::new(undefined(d, &shape, span)))
+                    }
+                    Some(Value::None) | None => None,
                     Some(o) => {
                         let o = self.value_as(o, d, span)?;
                         Some(Box::new(self.broadcast_to(o, &shape, span)?))
                     }
-                    None => None,
                 };
                 Ok(Value::Tensor(Expr {
                     kind: ExprKind::Load {

@@ -220,7 +220,9 @@ impl<'m> Elab<'m> {
         for (i, (pname, pspan)) in names.iter().enumerate() {
             let sig = f.sig.as_ref().map(|(_, s)| s[i]);
             match launch.arg(pname) {
-                Some(ArgSpec::Buffer { dtype, bits, shape }) => {
+                Some(ArgSpec::Buffer {
+                    dtype, bits, shape, ..
+                }) => {
                     let shape = shape.clone().unwrap_or_else(|| vec![bits.len()]);
                     match sig {
                         Some(SigType::Array(d, nd)) if d != *dtype || nd != shape.len() => {

@@ -265,6 +265,7 @@ impl<'m> Elab<'m> {
             dtype,
             bits,
             shape: given,
+            ..
         }) = launch.arg(name)
         else {
             return err(span, format!("the launch must pass a buffer for `{name}`"));

@@ -314,6 +314,7 @@ impl<'m> Elab<'m> {
                         dtype,
                         bits,
                         shape: given,
+                        ..
                     }) = arg
                     else {
                         return err(span, format!("the launch must pass a buffer for `{name}`"));
