@@ -479,3 +479,38 @@ fn launch_json_for_uninitialised_buffers() {
         assert!(e.to_string().contains(says), "{b}: {e}");
     }
 }
+
+/// Warp-level code: a lane exchange through shared memory with no barrier
+/// relies on a warp's threads running in lockstep, which ksem's contract
+/// (and the GPU since Volta) does not promise: a race, and the report says
+/// that both threads are in one warp. Across warps it says nothing of warps.
+#[test]
+fn a_lane_exchange_without_a_barrier_is_a_race_naming_the_warp() {
+    let src = |partner: &str| {
+        format!(
+            "import numba\n{CUDAPY}@cuda.jit\ndef kern(x, out):\n    s = cuda.shared.array(64, dtype=numba.float32)\n    i = cuda.threadIdx.x\n    s[i] = x[i]\n    out[i] = s[{partner}]\n"
+        )
+    };
+    let l = || {
+        simt(
+            64,
+            json!({"x": zeros("float32", 64), "out": zeros("float32", 64)}),
+        )
+    };
+    // lane 0 reads s[1], which lane 1 of the same warp wrote
+    let within = src("i ^ 1");
+    let ub = ub_of(&within, &l());
+    assert_eq!(ub[0].kind, "data-race", "{ub:?}");
+    assert!(
+        ub[0]
+            .message
+            .contains("both threads are in warp 0 of the block"),
+        "{}",
+        ub[0].message
+    );
+    // lane 0 reads s[32], which lane 32 (warp 1) wrote
+    let across = src("(i + 32) % 64");
+    let ub = ub_of(&across, &l());
+    assert_eq!(ub[0].kind, "data-race", "{ub:?}");
+    assert!(!ub[0].message.contains("warp"), "{}", ub[0].message);
+}

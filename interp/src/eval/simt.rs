@@ -141,6 +141,23 @@ enum Touch {
     Atomic,
 }
 
+/// Threads of a warp (the hardware's; CUDA numbers a block's threads x
+/// fastest, and so do lanes).
+const WARP_SIZE: u32 = 32;
+
+/// The end of a race report between lanes `a` and `b` when both are in one
+/// warp: ksem's contract does not assume that a warp's threads run in
+/// lockstep (a barrier must order them, as on Volta and later GPUs).
+fn same_warp(a: u32, b: u32) -> String {
+    if a / WARP_SIZE != b / WARP_SIZE {
+        return String::new();
+    }
+    format!(
+        "; both threads are in warp {} of the block, and ksem does not assume a warp's threads run in lockstep (since Volta they need not: a barrier must order them)",
+        a / WARP_SIZE
+    )
+}
+
 fn first_other(list: &[Option<(u32, Span)>], lane: u32) -> Option<(u32, Span)> {
     list.iter().flatten().copied().find(|&(l, _)| l != lane)
 }
@@ -786,8 +803,14 @@ impl<'a> BlockRun<'a> {
                 self.pid,
                 vec![key.1],
                 format!(
-                    "data race on {name}[{}]: {what} here and accessed by thread ({},{},{}) of the same block at {}:{} with no barrier between",
-                    key.1, ot[0], ot[1], ot[2], ospan.line, ospan.col
+                    "data race on {name}[{}]: {what} here and accessed by thread ({},{},{}) of the same block at {}:{} with no barrier between{}",
+                    key.1,
+                    ot[0],
+                    ot[1],
+                    ot[2],
+                    ospan.line,
+                    ospan.col,
+                    same_warp(lane as u32, o)
                 ),
             );
             r.thread = Some(self.thread(lane));
