@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from . import _uninit
 from ._ksem import KsemError
 
 # numpy dtype name → ksem dtype name (launch JSON's names). ml_dtypes'
@@ -82,16 +83,25 @@ class Bits:
 @dataclass
 class HostBuffer:
     """A buffer argument: the array that receives the results (written in
-    place), its ksem dtype, and its stored bytes."""
+    place), its ksem dtype, its stored bytes, and the elements nobody has
+    written (flags in the array's C order; None: all defined) of the host
+    object `source` it views (``_uninit``)."""
 
     target: np.ndarray
     dtype: str
     data: bytes
+    undefined: np.ndarray | None = None
+    source: object = None
 
     def spec(self) -> dict:
         b: dict = {"dtype": self.dtype, "len": int(self.target.size)}
         if self.target.ndim > 1:
             b["shape"] = [int(d) for d in self.target.shape]
+        if self.undefined is not None:
+            if self.undefined.all():
+                b["init"] = "none"
+            else:
+                b["undefined"] = [int(i) for i in np.flatnonzero(self.undefined)]
         return {"buffer": b}
 
 
@@ -209,7 +219,8 @@ def convert_arg(name: str, value, dialect: str, where: str):
                 f"supported (ksem runs {', '.join(sorted(set(_NUMPY_DTYPES)))}; "
                 "use ksem.Bits for raw bit patterns)"
             )
-        buf = HostBuffer(array, dtype, _stored_bytes(array, dtype))
+        undefined = _uninit.undefined_of(value, array)
+        buf = HostBuffer(array, dtype, _stored_bytes(array, dtype), undefined, value)
         return buf.spec(), buf
     if isinstance(value, np.generic):
         return _numpy_scalar(name, value, where), None

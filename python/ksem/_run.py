@@ -12,7 +12,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from . import _ksem
+from . import _ksem, _uninit
 from ._host import Constexpr, HostBuffer, convert_arg, storage_dtype
 from ._ksem import KsemError, UndefinedBehavior
 
@@ -44,13 +44,15 @@ class UbReport:
 class BufferResult:
     """A buffer's final contents: ``bits`` (unsigned integers of the dtype's
     stored width, exact), ``values`` (a numpy array of the dtype, where numpy
-    has one; bfloat16 as float32, exactly; else ``None``), and the elements
-    that came from approximate math."""
+    has one; bfloat16 as float32, exactly; else ``None``), the elements
+    that came from approximate math, and those that hold no defined value
+    (of a buffer passed uninitialised, never written)."""
 
     name: str
     dtype: str
     bits: np.ndarray
     inexact: tuple
+    undefined: tuple = ()
 
     @property
     def values(self) -> np.ndarray | None:
@@ -259,9 +261,9 @@ def run_source(
 
 def _result(raw: dict) -> Result:
     buffers = {}
-    for name, dtype, data, inexact in raw["buffers"]:
+    for name, dtype, data, inexact, undefined in raw["buffers"]:
         bits = np.frombuffer(data, dtype=storage_dtype(dtype))
-        buffers[name] = BufferResult(name, dtype, bits, tuple(inexact))
+        buffers[name] = BufferResult(name, dtype, bits, tuple(inexact), tuple(undefined))
     ub = tuple(
         UbReport(
             kind=u["kind"],
@@ -289,7 +291,7 @@ def _write_back(host: dict[str, HostBuffer], raw: dict, where: str = "") -> None
     during the run. Where the kernel changed two of them, the memory they
     share has no one result, and the run is refused (nothing is written)."""
     changed = [
-        (name, host[name]) for name, _dtype, data, _ in raw["buffers"] if name in host and data != host[name].data
+        (name, host[name]) for name, _dtype, data, *_ in raw["buffers"] if name in host and data != host[name].data
     ]
     for i, (a, ba) in enumerate(changed):
         for b, bb in changed[i + 1 :]:
@@ -299,10 +301,17 @@ def _write_back(host: dict[str, HostBuffer], raw: dict, where: str = "") -> None
                     "runs them as separate buffers, so it cannot tell what the shared memory holds "
                     "(pass separate arrays)"
                 )
-    datas = {name: data for name, _dtype, data, _ in raw["buffers"]}
+    datas = {name: data for name, _dtype, data, *_ in raw["buffers"]}
     for name, buf in changed:
         t = buf.target
         t[...] = np.frombuffer(datas[name], dtype=t.dtype).reshape(t.shape)
+    # elements the kernel wrote are defined now
+    for name, _dtype, _data, _inexact, undefined in raw["buffers"]:
+        buf = host.get(name)
+        if buf is not None and buf.undefined is not None:
+            still = np.zeros(buf.target.size, dtype=bool)
+            still[list(undefined)] = True
+            _uninit.after_launch(buf.source, buf.target, still)
 
 
 def _ub_error(result: Result) -> UndefinedBehavior:

@@ -18,6 +18,9 @@ run by Python.
 
 from __future__ import annotations
 
+import numpy as np
+
+from . import _uninit
 from ._kernel import KernelSource, is_top_level, kernel_source, live_source, unwrap
 from ._ksem import KsemError
 from ._run import Result, run_source
@@ -72,6 +75,49 @@ class Dispatcher:
         raise KsemError(f"`{self.__name__}` is a kernel: launch it as {self.__name__}[grid, block](…)")
 
 
+class DeviceArray(np.ndarray):
+    """A numpy array standing for device memory (``cuda.device_array``):
+    item assignment and ``copy_to_device`` are host writes, which define
+    the whole array; ``copy_to_host`` returns a copy. (A write that bypasses
+    them, such as ``np.copyto``, is not seen: the elements nobody wrote
+    through them stay undefined to ksem.)"""
+
+    def __setitem__(self, index, value):
+        _uninit.written(self)
+        super().__setitem__(index, value)
+
+    def copy_to_device(self, ary, stream=0):
+        """Copies `ary` into this array (a host write)."""
+        self[...] = ary
+
+    def copy_to_host(self, ary=None, stream=0):
+        """This array's contents as a plain numpy array (into `ary` if given)."""
+        if ary is None:
+            return np.array(self, copy=True).view(np.ndarray)
+        np.copyto(ary, self)
+        return ary
+
+
+def device_array(shape, dtype=np.float64, strides=None, order="C", stream=0):
+    """``cuda.device_array``: a :class:`DeviceArray` that nobody has
+    written. A kernel's read of an element before any write is reported (UB
+    ``undefined-value`` where the value is used); the elements a kernel
+    writes are defined from then on, and so is the whole array once the host
+    writes into it."""
+    a = np.ndarray(shape=shape, dtype=dtype, strides=strides, order=order).view(DeviceArray)
+    return _uninit.mark_numpy(a)
+
+
+def device_array_like(ary, stream=0):
+    """``cuda.device_array_like``: :func:`device_array` of `ary`'s shape and dtype."""
+    return device_array(np.shape(ary), np.asarray(ary).dtype)
+
+
+def to_device(ary, stream=0):
+    """``cuda.to_device``: a copy of `ary` (defined everywhere)."""
+    return np.array(ary, copy=True)
+
+
 def jit(fn_or_sig=None, device: bool = False, **options):
     """``@cuda.jit``, ``@cuda.jit(device=True)``, ``@cuda.jit("void(float32[:])")``
     as numba-cuda's; a numba dispatcher (``.py_func``) is wrapped too.
@@ -81,4 +127,4 @@ def jit(fn_or_sig=None, device: bool = False, **options):
     return Dispatcher(fn_or_sig, device=device)
 
 
-__all__ = ["jit", "Dispatcher"]
+__all__ = ["jit", "Dispatcher", "device_array", "device_array_like", "to_device", "DeviceArray"]

@@ -227,6 +227,25 @@ class Session:
             return session.launch("triton", self, args, kwargs, grid, None, errors)
 
         self._set(interpreter.InterpretedFunction, "run", run)
+        self._patch_torch_empty()
+
+    def _patch_torch_empty(self) -> None:
+        """``torch.empty``/``empty_like``/``empty_strided`` give memory
+        nobody wrote: a kernel's read of it before any write is reported
+        (``_uninit``; a torch operation that writes the tensor defines it)."""
+        import torch
+
+        from . import _uninit
+
+        def marking(real):
+            @functools.wraps(real)
+            def empty(*args, **kwargs):
+                return _uninit.mark_torch(real(*args, **kwargs))
+
+            return empty
+
+        for name in ("empty", "empty_like", "empty_strided"):
+            self._set(torch, name, marking(getattr(torch, name)))
 
     def _patch_numba(self) -> None:
         import numba.cuda
@@ -252,6 +271,7 @@ class Session:
             return decorate
 
         self._set(numba.cuda, "jit", jit)
+        self._patch_device_arrays()
         session = self
         original = simkernel.FakeCUDAKernel.__call__
         errors = _numba_errors()
@@ -279,6 +299,29 @@ class Session:
             return out
 
         self._set(simkernel.FakeCUDAKernel, "__call__", call)
+
+    def _patch_device_arrays(self) -> None:
+        """``cuda.device_array``/``device_array_like`` (and
+        ``mapped_array``, which makes one) give memory nobody wrote: a
+        kernel's read of it before any write is reported (``_uninit``); a
+        host write (``copy_to_device``, item assignment) defines it."""
+        import numba.cuda
+        from numba.cuda.simulator.cudadrv import devicearray
+
+        from . import _uninit
+
+        real = devicearray.device_array
+
+        def device_array(*args, **kwargs):
+            made = real(*args, **kwargs)
+            _uninit.mark_numpy(made._ary)
+            return made
+
+        self._set(devicearray, "device_array", device_array)
+        self._set(numba.cuda, "device_array", device_array)
+        fake = devicearray.FakeCUDAArray
+        for method in ("__setitem__", "copy_to_device"):
+            self._set(fake, method, _writing(getattr(fake, method), _uninit))
 
     # -- launching ------------------------------------------------------
     def launch(self, dialect, kernel, args, kwargs, grid, block, errors, shared=0):
@@ -322,6 +365,18 @@ class Session:
 # The end of ksem's message for a race between plain stores that all stored
 # the same bits (`ksem_interp::eval::IDENTICAL_STORES`).
 IDENTICAL_STORES = "; every store stored the same bits"
+
+
+def _writing(method, uninit):
+    """`method` of a simulator device array, which writes it from the host:
+    its memory is defined from then on."""
+
+    @functools.wraps(method)
+    def write(self, *args, **kwargs):
+        uninit.written(self._ary)
+        return method(self, *args, **kwargs)
+
+    return write
 
 
 def identical_store_races(reports) -> bool:

@@ -197,7 +197,7 @@ fn ub_dict<'py>(
 /// Runs `kernel` of `src` (file name `file`, for diagnostics) for the
 /// launch `launch_json`, with buffer contents given as raw little-endian
 /// bytes by name. Returns `{"kernel", "buffers": [(name, dtype, bytes,
-/// inexact_indices)], "ub": [dict]}`; raises `KsemError` /
+/// inexact_indices, undefined_indices)], "ub": [dict]}`; raises `KsemError` /
 /// `UnsupportedSyntax` for bad input.
 #[pyfunction]
 #[pyo3(signature = (file, src, launch_json, buffers, dialect=None, max_loop_iterations=1 << 24, threads=0))]
@@ -229,7 +229,14 @@ fn run<'py>(
     for b in &result.buffers {
         let bytes = PyBytes::new(py, &bits::to_bytes(b.dtype, &b.bits));
         let inexact: Vec<usize> = (0..b.inexact.len()).filter(|&i| b.inexact[i]).collect();
-        bufs.append((b.name.as_str(), b.dtype.json_name(), bytes, inexact))?;
+        let undefined: Vec<usize> = (0..b.undefined.len()).filter(|&i| b.undefined[i]).collect();
+        bufs.append((
+            b.name.as_str(),
+            b.dtype.json_name(),
+            bytes,
+            inexact,
+            undefined,
+        ))?;
     }
     out.set_item("buffers", bufs)?;
     let ub = PyList::empty(py);

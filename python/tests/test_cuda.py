@@ -81,3 +81,30 @@ def test_python_float_is_float64_as_numba_passes_it():
     assert expected[0] != x[0] * np.float32(0.1)  # the test can tell them apart
     scale[1, 32](x, 0.1)
     np.testing.assert_array_equal(x.view(np.uint32), expected.view(np.uint32))
+
+
+@cuda.jit
+def copy_twice(src, out):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = src[i] * 2
+
+
+def test_device_array_read_before_any_write_is_reported():
+    """``cuda.device_array`` is memory nobody wrote: reading it is UB where
+    the value is used (the store), naming the element read."""
+    import pytest
+
+    import ksem
+
+    src = cuda.device_array(3, np.float32)
+    out = cuda.device_array(3, np.float32)
+    with pytest.raises(ksem.UndefinedBehavior, match=r"undefined-value.*src\[0\]"):
+        copy_twice[1, 4](src, out)
+    # a host write defines it: 2 * (0, 1, 2)
+    src[:] = np.arange(3, dtype=np.float32)
+    copy_twice[1, 4](src, out)
+    assert list(out.copy_to_host()) == [0.0, 2.0, 4.0]
+    # `out` was written by the kernel: read back, it is defined
+    copy_twice[1, 4](out, src)
+    assert list(src.copy_to_host()) == [0.0, 4.0, 8.0]

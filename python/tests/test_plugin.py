@@ -290,6 +290,117 @@ def test_numba_simulator_launches_run_on_ksem(pytester):
     assert re.search(r"KsemNumbaError: .*test_n.py:\d+:\d+: error: ", out)
 
 
+UNINIT_NUMBA_TESTS = '''
+import numpy as np
+import pytest
+from numba import cuda
+
+import ksem
+
+
+@cuda.jit
+def twice(src, out):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = src[i] * 2
+
+
+@cuda.jit
+def fill(a, v, n):
+    i = cuda.grid(1)
+    if i < n:
+        a[i] = v
+
+
+def test_a_never_written_device_array_is_reported():
+    src = cuda.device_array(4, np.float32)
+    out = cuda.device_array(4, np.float32)
+    with pytest.raises(ksem.UndefinedBehavior, match="undefined-value.*src.0."):
+        twice[1, 4](src, out)
+
+
+def test_a_device_array_written_by_a_kernel_then_read():
+    src = cuda.device_array(4, np.float32)
+    out = cuda.device_array(4, np.float32)
+    fill[1, 4](src, 1.5, 4)
+    twice[1, 4](src, out)
+    assert (out.copy_to_host() == np.float32(3.0)).all()
+
+
+def test_half_written_then_read_names_the_first_unwritten_element():
+    src = cuda.device_array(4, np.float32)
+    out = cuda.device_array(4, np.float32)
+    fill[1, 4](src, 1.5, 2)  # elements 0 and 1 only
+    with pytest.raises(ksem.UndefinedBehavior, match="src.2."):
+        twice[1, 4](src, out)
+
+
+def test_host_writes_define_a_device_array():
+    a = cuda.device_array(4, np.float32)
+    a.copy_to_device(np.arange(4, dtype=np.float32))
+    b = cuda.device_array(4, np.float32)
+    b[:] = 2.0
+    out = cuda.device_array(4, np.float32)
+    twice[1, 4](a, out)
+    assert list(out.copy_to_host()) == [0.0, 2.0, 4.0, 6.0]
+    twice[1, 4](b, out)
+    assert list(out.copy_to_host()) == [4.0] * 4
+
+
+def test_to_device_is_defined():
+    out = cuda.device_array(3, np.float32)
+    twice[1, 4](cuda.to_device(np.ones(3, np.float32)), out)
+    assert list(out.copy_to_host()) == [2.0] * 3
+'''
+
+
+def test_uninitialised_device_arrays_under_the_plugin(pytester):
+    if not _simulator_loads():
+        pytest.skip("numba-cuda's simulator is not installed or cannot be loaded")
+    pytester.makepyfile(test_u=UNINIT_NUMBA_TESTS)
+    r = _run(pytester, "--ksem", env={"NUMBA_ENABLE_CUDASIM": "1"})
+    r.assert_outcomes(passed=5)
+
+
+UNINIT_TORCH_TESTS = '''
+import pytest
+import torch
+import triton
+import triton.language as tl
+
+import ksem
+
+
+@triton.jit
+def accumulate(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n, other=0.0)
+    tl.atomic_add(out_ptr, tl.sum(x, axis=0))
+
+
+def test_accumulating_into_torch_empty_is_reported():
+    out = torch.empty(1)
+    with pytest.raises(ksem.UndefinedBehavior, match="undefined-value"):
+        accumulate[(2,)](torch.ones(3), out, 3, BLOCK=4)
+
+
+def test_torch_empty_written_by_torch_first():
+    out = torch.empty(1)
+    out.zero_()  # a torch write: the version moves, the tensor is defined
+    accumulate[(2,)](torch.ones(3), out, 3, BLOCK=4)
+    assert out.item() == 6.0
+'''
+
+
+def test_torch_empty_under_the_plugin(pytester):
+    for m in ("torch", "triton"):
+        if importlib.util.find_spec(m) is None:
+            pytest.skip(f"{m} is not installed")
+    pytester.makepyfile(test_e=UNINIT_TORCH_TESTS)
+    r = _run(pytester, "--ksem", env={"TRITON_INTERPRET": "1"})
+    r.assert_outcomes(passed=2)
+
+
 RACE_TESTS = '''
 import torch
 import triton
