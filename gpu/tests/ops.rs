@@ -93,6 +93,7 @@ impl Builder {
                 dtype: d,
                 bits,
                 shape: None,
+                complex: false,
             },
         ));
         let p = ex(
