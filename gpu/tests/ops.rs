@@ -94,6 +94,7 @@ impl Builder {
                 bits,
                 shape: None,
                 undefined: None,
+                complex: false,
             },
         ));
         let p = ex(

@@ -34,6 +34,10 @@ _NUMPY_DTYPES = {
     "float8_e5m2": "float8e5",
 }
 
+# numpy complex dtype name → launch dtype name: pairs of float32 / float64
+# parts, real then imaginary (numpy's layout; docs/formats.md).
+_COMPLEX_DTYPES = {"complex64": "complex64", "complex128": "complex128"}
+
 # ksem dtype name → the unsigned integer type of its stored width (for Bits).
 _STORAGE = {
     "bool": np.uint8,
@@ -158,7 +162,10 @@ def _is_torch_tensor(v) -> bool:
 
 
 def _json_number(v):
-    """A Python number as launch JSON writes it (non-finite floats as strings)."""
+    """A Python number as launch JSON writes it (non-finite floats as
+    strings, a complex number as [real, imaginary])."""
+    if isinstance(v, (complex, np.complexfloating)):
+        return [_json_number(float(v.real)), _json_number(float(v.imag))]
     if isinstance(v, (bool, np.bool_)):
         return bool(v)
     if isinstance(v, (int, np.integer)):
@@ -212,7 +219,7 @@ def convert_arg(name: str, value, dialect: str, where: str):
     if array is not None:
         if array.ndim == 0:
             return _numpy_scalar(name, array[()], where), None
-        dtype = dtype or _NUMPY_DTYPES.get(array.dtype.name)
+        dtype = dtype or _NUMPY_DTYPES.get(array.dtype.name) or _COMPLEX_DTYPES.get(array.dtype.name)
         if dtype is None:
             raise KsemError(
                 f"{where}: error: argument `{name}`: arrays of dtype {array.dtype} are not "
@@ -224,6 +231,8 @@ def convert_arg(name: str, value, dialect: str, where: str):
         return buf.spec(), buf
     if isinstance(value, np.generic):
         return _numpy_scalar(name, value, where), None
+    if isinstance(value, complex):
+        return {"scalar": {"dtype": "complex128", "value": _json_number(value)}}, None
     if isinstance(value, (bool, int, float)):
         dtype = default_scalar_dtype(dialect, value)
         return {"scalar": {"dtype": dtype, "value": _json_number(value)}}, None
@@ -247,7 +256,7 @@ def _stored_bytes(array: np.ndarray, dtype: str) -> bytes:
 
 
 def _numpy_scalar(name: str, v: np.generic, where: str) -> dict:
-    dtype = _NUMPY_DTYPES.get(v.dtype.name)
+    dtype = _NUMPY_DTYPES.get(v.dtype.name) or _COMPLEX_DTYPES.get(v.dtype.name)
     if dtype is None or dtype in ("bfloat16", "float8e4nv", "float8e5"):
         raise KsemError(f"{where}: error: argument `{name}`: scalars of dtype {v.dtype} are not supported")
     return {"scalar": {"dtype": dtype, "value": _json_number(v)}}

@@ -265,8 +265,6 @@ def _numba_arg(name: str, v, where: str):
         v = v.value
     if isinstance(v, np.ndarray) and v.dtype.fields is not None:
         raise UnsupportedSyntax(f"{where}: error: argument `{name}`: record (structured dtype) arrays are not supported by ksem yet")
-    if isinstance(v, (complex, np.complexfloating)):
-        raise UnsupportedSyntax(f"{where}: error: argument `{name}`: complex arguments are not supported by ksem yet")
     return v
 
 
@@ -279,6 +277,7 @@ _NUMBA_SCALARS = {
     "uint32": "uint32", "u4": "uint32", "uint64": "uint64", "u8": "uint64", "uintp": "uint64",
     "float16": "float16", "f2": "float16", "float32": "float32", "f4": "float32",
     "float64": "float64", "f8": "float64",
+    "complex64": "complex64", "c8": "complex64", "complex128": "complex128", "c16": "complex128",
 }  # fmt: skip
 
 
@@ -311,6 +310,8 @@ def _convert_scalar(v, d: str):
     bool is 0 or 1, a float stays a float (ksem rounds it to `d`)."""
     if d == "bool":
         return bool(v)
+    if d.startswith("complex"):
+        return complex(v)
     if d.startswith(("int", "uint")) and isinstance(v, (bool, int)):
         bits = int(d.removeprefix("u").removeprefix("int"))
         v = int(v) & ((1 << bits) - 1)
@@ -340,7 +341,7 @@ def _cudapy(ks: KernelSource, kernel, args, grid, block, shared, tolerate_ub=Non
             if n not in launch_args:
                 continue
             v = launch_args[n]
-            if d is not None and isinstance(v, (bool, int, float, np.bool_, np.integer, np.floating)):
+            if d is not None and isinstance(v, (bool, int, float, complex, np.bool_, np.integer, np.floating, np.complexfloating)):
                 launch_args[n] = Scalar(_convert_scalar(v.item() if isinstance(v, np.generic) else v, d), d)
     grid = tuple(int(g) for g in grid)
     block = tuple(int(b) for b in block)

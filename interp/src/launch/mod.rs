@@ -69,10 +69,15 @@ pub enum ArgSpec {
         dtype: DType,
         bits: Vec<u64>,
         /// The array's shape (`"shape"`), row-major; `None`: one-dimensional.
+        /// A complex buffer's shape counts complex elements (`Some([])`: a
+        /// complex scalar).
         shape: Option<Vec<usize>>,
         /// Per element: whether it holds no defined value (`"init":
         /// "none"`, or `"undefined"` indices); `None`: all are defined.
         undefined: Option<Vec<bool>>,
+        /// Complex elements (`"complex64"`/`"complex128"`): `bits` holds
+        /// each element's real then imaginary part, of dtype `dtype`.
+        complex: bool,
     },
     /// A runtime scalar with its bits.
     Scalar {

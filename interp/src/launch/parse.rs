@@ -82,7 +82,7 @@ enum ArgJson {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct BufferJson {
-    dtype: DType,
+    dtype: ElemDType,
     #[serde(default)]
     len: Option<u64>,
     #[serde(default)]
@@ -99,6 +99,13 @@ struct BufferJson {
 
 /// `"shape"`: a list of non-negative integers.
 struct Shape(Vec<u64>);
+
+/// A buffer's or scalar's `"dtype"`: a number dtype, or `"complex64"` /
+/// `"complex128"`: pairs of float32 / float64 parts (docs/formats.md).
+struct ElemDType {
+    dtype: DType,
+    complex: bool,
+}
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -119,7 +126,7 @@ struct RandomJson {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ScalarJson {
-    dtype: DType,
+    dtype: ElemDType,
     value: Json,
 }
 
@@ -156,11 +163,9 @@ pub fn parse_launch_with(text: &str, limits: &LaunchLimits) -> Result<Launch, St
             ArgJson::Buffer(b) => {
                 buffer(b, &mut room, limits).map_err(|e| format!("args.{name}.buffer.{e}"))?
             }
-            ArgJson::Scalar(s) => ArgSpec::Scalar {
-                dtype: s.dtype,
-                bits: value_bits(s.dtype, &s.value)
-                    .map_err(|e| format!("args.{name}.scalar.value: {e}"))?,
-            },
+            ArgJson::Scalar(s) => {
+                scalar(s, &mut room, limits).map_err(|e| format!("args.{name}.scalar.{e}"))?
+            }
             ArgJson::Constexpr(c) => ArgSpec::Constexpr(c),
         };
         args.push((name, spec));
@@ -259,7 +264,9 @@ fn take_room(n: u64, room: &mut u64, limits: &LaunchLimits) -> Result<(), String
 /// A buffer's contents, counted against `room` before anything is allocated.
 /// Errors start with the key under `buffer` they are about.
 fn buffer(mut b: BufferJson, room: &mut u64, limits: &LaunchLimits) -> Result<ArgSpec, String> {
-    let dtype = b.dtype;
+    let ElemDType { dtype, complex } = b.dtype;
+    // a complex element is two numbers of its part dtype
+    let parts: u64 = if complex { 2 } else { 1 };
     let sources = [b.data.is_some(), b.bits.is_some(), b.init.is_some()];
     if sources.iter().filter(|&&s| s).count() > 1 {
         return Err("data: give at most one of \"data\", \"bits\", \"init\"".into());
@@ -276,7 +283,8 @@ fn buffer(mut b: BufferJson, room: &mut u64, limits: &LaunchLimits) -> Result<Ar
                 .try_fold(1u64, |a, &d| a.checked_mul(d))
                 .ok_or_else(|| format!("shape: {dims:?} has more than 2^64 elements"))?;
             if len.is_none() {
-                take_room(n, room, limits).map_err(|e| format!("shape: {dims:?}: {e}"))?;
+                take_room(n.saturating_mul(parts), room, limits)
+                    .map_err(|e| format!("shape: {dims:?}: {e}"))?;
             }
             match len {
                 Some(l) if l != n => {
@@ -290,9 +298,10 @@ fn buffer(mut b: BufferJson, room: &mut u64, limits: &LaunchLimits) -> Result<Ar
         }
     };
     if let Some(l) = b.len {
-        take_room(l, room, limits).map_err(|e| format!("len: {e}"))?;
+        take_room(l.saturating_mul(parts), room, limits).map_err(|e| format!("len: {e}"))?;
     }
-    let len = len.map(|l| l as usize);
+    // from here on, `len` counts numbers (two per complex element)
+    let len = len.map(|l| (l * parts) as usize);
     let bits: Vec<u64> = if let Some(d) = &b.data {
         d.iter()
             .enumerate()
@@ -336,23 +345,36 @@ fn buffer(mut b: BufferJson, room: &mut u64, limits: &LaunchLimits) -> Result<Ar
     if let Some(l) = len {
         if l != bits.len() {
             return Err(format!(
-                "len: \"len\" is {l} but {} values were given",
+                "len: \"len\" is {} but {} values were given",
+                l as u64 / parts,
                 bits.len()
             ));
         }
     }
-    let undefined = undefined_elements(&b, bits.len())?;
+    if complex && !bits.len().is_multiple_of(2) {
+        return Err(format!(
+            "data: a complex buffer gives two numbers (real, imaginary) per element, but {} were given",
+            bits.len()
+        ));
+    }
+    let undefined = undefined_elements(&b, bits.len() / parts as usize)?.map(|u| {
+        u.into_iter()
+            .flat_map(|x| [x; 2].into_iter().take(parts as usize))
+            .collect()
+    });
     Ok(ArgSpec::Buffer {
         dtype,
         bits,
         shape,
         undefined,
+        complex,
     })
 }
 
 /// Which elements hold no defined value: all of them for `"init": "none"`,
 /// those `"undefined"` lists (beside `"data"`/`"bits"`, as a caller that
-/// knows which elements it never wrote gives them), or none.
+/// knows which elements it never wrote gives them), or none; one flag per
+/// element of `n` (the caller repeats it for each part of a complex one).
 fn undefined_elements(b: &BufferJson, n: usize) -> Result<Option<Vec<bool>>, String> {
     let none = b.init.as_ref().is_some_and(|i| i == "none");
     match &b.undefined {
@@ -374,10 +396,55 @@ fn undefined_elements(b: &BufferJson, n: usize) -> Result<Option<Vec<bool>>, Str
     }
 }
 
+/// A runtime scalar; a complex one (`"value": [re, im]`) is carried as a
+/// 0-d complex buffer of its two parts (docs/formats.md).
+fn scalar(s: ScalarJson, room: &mut u64, limits: &LaunchLimits) -> Result<ArgSpec, String> {
+    let ElemDType { dtype, complex } = s.dtype;
+    if !complex {
+        let bits = value_bits(dtype, &s.value).map_err(|e| format!("value: {e}"))?;
+        return Ok(ArgSpec::Scalar { dtype, bits });
+    }
+    let Json::Array(parts) = &s.value else {
+        return Err("value: a complex scalar is [real, imaginary]".into());
+    };
+    if parts.len() != 2 {
+        return Err("value: a complex scalar is [real, imaginary]".into());
+    }
+    take_room(2, room, limits).map_err(|e| format!("value: {e}"))?;
+    let bits = parts
+        .iter()
+        .enumerate()
+        .map(|(i, v)| value_bits(dtype, v).map_err(|e| format!("value[{i}]: {e}")))
+        .collect::<Result<_, _>>()?;
+    Ok(ArgSpec::Buffer {
+        dtype,
+        bits,
+        shape: Some(vec![]),
+        undefined: None,
+        complex: true,
+    })
+}
+
 impl<'de> Deserialize<'de> for DType {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<DType, D::Error> {
         let s = String::deserialize(d)?;
         DType::from_name(&s).ok_or_else(|| de::Error::custom(format!("unknown dtype {s:?}")))
+    }
+}
+
+impl<'de> Deserialize<'de> for ElemDType {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<ElemDType, D::Error> {
+        let s = String::deserialize(d)?;
+        let (dtype, complex) = match s.as_str() {
+            "complex64" => (DType::F32, true),
+            "complex128" => (DType::F64, true),
+            _ => (
+                DType::from_name(&s)
+                    .ok_or_else(|| de::Error::custom(format!("unknown dtype {s:?}")))?,
+                false,
+            ),
+        };
+        Ok(ElemDType { dtype, complex })
     }
 }
 

@@ -111,6 +111,7 @@ impl Gen {
             new_var: &mut new_var,
             out: vec![],
             span: S,
+            rules: ksem_interp::complex::CxRules::Gcc,
         };
         let r = f(&mut k);
         let out = std::mem::take(&mut k.out);

@@ -23,6 +23,10 @@ pub enum SigType {
     Scalar(DType),
     /// An array of `ndim` dimensions.
     Array(DType, usize),
+    /// A complex scalar of these parts (`complex64`: float32).
+    Complex(DType),
+    /// A complex array of these parts and `ndim` dimensions.
+    ComplexArray(DType, usize),
 }
 
 /// A `@cuda.jit` function: a kernel or a device function.
@@ -294,8 +298,13 @@ fn sig_type(s: &str) -> Result<SigType, String> {
     };
     let base = base.trim();
     let name = base.rsplit('.').next().unwrap_or(base);
-    let d = types::dtype_named(name).ok_or_else(|| format!("unknown type {base:?}"))?;
+    let cx = types::complex_named(name);
+    let d = match cx {
+        Some(d) => d,
+        None => types::dtype_named(name).ok_or_else(|| format!("unknown type {base:?}"))?,
+    };
     Ok(match dims {
+        None if cx.is_some() => SigType::Complex(d),
         None => SigType::Scalar(d),
         Some(dims) => {
             let parts: Vec<&str> = dims.split(',').map(str::trim).collect();
@@ -304,7 +313,11 @@ fn sig_type(s: &str) -> Result<SigType, String> {
                     "array dimensions must be `:` or `::1`, got [{dims}]"
                 ));
             }
-            SigType::Array(d, parts.len())
+            if cx.is_some() {
+                SigType::ComplexArray(d, parts.len())
+            } else {
+                SigType::Array(d, parts.len())
+            }
         }
     })
 }

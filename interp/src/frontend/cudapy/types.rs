@@ -167,6 +167,16 @@ pub fn dtype_named(name: &str) -> Option<DType> {
     })
 }
 
+/// The part dtype of a complex type named `name` (`complex64`, `c8`, …):
+/// float32 for complex64, float64 for complex128.
+pub fn complex_named(name: &str) -> Option<DType> {
+    match name {
+        "complex64" | "c8" | "csingle" | "singlecomplex" => Some(DType::F32),
+        "complex128" | "c16" | "cdouble" | "complex_" | "cfloat" => Some(DType::F64),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

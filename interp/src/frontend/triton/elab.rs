@@ -287,6 +287,10 @@ impl<'m> Elab<'m> {
     ) -> DResult<Param> {
         let pname = pname.to_string();
         match spec {
+            Some(ArgSpec::Buffer { complex: true, .. }) => err(
+                pspan,
+                format!("argument `{pname}`: Triton has no complex dtype; pass the real and imaginary parts as float buffers"),
+            ),
             Some(ArgSpec::Buffer { dtype, .. }) => {
                 if is_constexpr {
                     return err(

@@ -14,9 +14,20 @@ impl Elab<'_> {
                 }
             }
         }
+        if let ast::Expr::Attribute(a) = &*c.func {
+            if a.attr.as_str() == "conjugate" && c.args.is_empty() && c.keywords.is_empty() {
+                let v = self.expr(&a.value)?;
+                if matches!(v, Val::Complex(_) | Val::Num(_)) {
+                    return self.conjugate(v, span);
+                }
+            }
+        }
         let callee = self.expr(&c.func)?;
         let name = dotted(&c.func).unwrap_or_default();
         match callee {
+            Val::Path(p) if complex::complex_path(&p).is_some() => {
+                self.make_complex(complex::complex_path(&p), c, span)
+            }
             Val::Type(d) => {
                 let [x] = c.args.as_slice() else {
                     return err(
@@ -95,8 +106,13 @@ impl Elab<'_> {
                     _ => self.truth(x),
                 }))
             }
-            "abs" => {
-                let [x] = self.num_args(c, 1, "abs", span)?.try_into().expect("one");
+            "complex" => self.make_complex(None, c, span),
+            "abs" if c.args.len() == 1 && c.keywords.is_empty() => {
+                let v = self.expr(&c.args[0])?;
+                if let Val::Complex(z) = v {
+                    return Ok(Val::Num(self.complex_abs(z, span)));
+                }
+                let x = self.num(v, span)?;
                 let x = if dtype_of(&x) == DType::Bool {
                     convert(x, DType::I64)
                 } else {
@@ -331,6 +347,7 @@ impl Elab<'_> {
             base,
             dtype: d,
             shape,
+            pairs: Pairs::No,
         }))
     }
 
@@ -587,6 +604,23 @@ impl Elab<'_> {
         for (i, ((pname, pspan), a)) in names.iter().zip(args).enumerate() {
             let st = sig.as_ref().map(|(_, s)| s[i]);
             match a {
+                Val::Num(e) if matches!(st, Some(SigType::Complex(_))) => {
+                    let Some(SigType::Complex(d)) = st else {
+                        unreachable!()
+                    };
+                    let z = self.as_complex(Val::Num(e), d, span)?;
+                    let re = self.new_var(&format!("{pname}.real"), z.re.ty.clone());
+                    let im = self.new_var(&format!("{pname}.imag"), z.im.ty.clone());
+                    self.emit(Stmt::Let(re, z.re));
+                    self.emit(Stmt::Let(im, z.im));
+                    env.insert(
+                        pname.clone(),
+                        Val::Complex(crate::complex::Cx {
+                            re: self.var_expr(re, *pspan),
+                            im: self.var_expr(im, *pspan),
+                        }),
+                    );
+                }
                 Val::Num(e) => {
                     let e = match st {
                         Some(SigType::Scalar(d)) => convert(e, d),
@@ -608,6 +642,24 @@ impl Elab<'_> {
                     self.emit(Stmt::Let(v, e));
                     env.insert(pname.clone(), Val::Num(self.var_expr(v, *pspan)));
                 }
+                Val::Complex(z) => {
+                    let z = match st {
+                        Some(SigType::Complex(d)) => self.as_complex(Val::Complex(z), d, span)?,
+                        Some(SigType::Scalar(_)) => return err(span, format!("`{pname}` of `{name}` is a real number in the signature, but a complex number is passed")),
+                        _ => z,
+                    };
+                    let re = self.new_var(&format!("{pname}.real"), z.re.ty.clone());
+                    let im = self.new_var(&format!("{pname}.imag"), z.im.ty.clone());
+                    self.emit(Stmt::Let(re, z.re));
+                    self.emit(Stmt::Let(im, z.im));
+                    env.insert(
+                        pname.clone(),
+                        Val::Complex(crate::complex::Cx {
+                            re: self.var_expr(re, *pspan),
+                            im: self.var_expr(im, *pspan),
+                        }),
+                    );
+                }
                 Val::Array(arr) => {
                     if let Some(SigType::Array(d, nd)) = st {
                         if d != arr.dtype || nd != arr.shape.len() {
@@ -622,8 +674,8 @@ impl Elab<'_> {
             }
         }
         let sig_ret = match sig.as_ref().map(|(r, _)| *r) {
-            Some(SigType::Scalar(d)) => Some(d),
-            Some(SigType::Array(..)) => {
+            Some(SigType::Scalar(d)) | Some(SigType::Complex(d)) => Some(d),
+            Some(SigType::Array(..)) | Some(SigType::ComplexArray(..)) => {
                 return err(span, "a device function cannot return an array")
             }
             _ => None,
@@ -638,6 +690,7 @@ impl Elab<'_> {
             inline: Some(Inline {
                 ret: None,
                 sig_ret,
+                cret: None,
                 done,
             }),
         });
@@ -655,9 +708,13 @@ impl Elab<'_> {
             parallel: None,
         });
         let inl = frame.inline.expect("an inlined frame");
-        Ok(match inl.ret {
-            Some(r) => Val::Num(self.var_expr(r, span)),
-            None => Val::None,
+        Ok(match (inl.ret, inl.cret) {
+            (_, Some((re, im))) => Val::Complex(crate::complex::Cx {
+                re: self.var_expr(re, span),
+                im: self.var_expr(im, span),
+            }),
+            (Some(r), None) => Val::Num(self.var_expr(r, span)),
+            (None, None) => Val::None,
         })
     }
 }

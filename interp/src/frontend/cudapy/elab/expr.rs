@@ -8,6 +8,10 @@ impl Elab<'_> {
     pub(super) fn num(&self, v: Val, span: Span) -> DResult<Expr> {
         match v {
             Val::Num(e) => Ok(e),
+            Val::Complex(_) => err(
+                span,
+                "expected a real number, found a complex number (take .real, .imag or abs())",
+            ),
             Val::Array(_) => err(span, "expected a number, found an array"),
             Val::Tuple(_) => err(span, "expected a number, found a tuple"),
             Val::Type(d) => err(
@@ -52,6 +56,10 @@ impl Elab<'_> {
             E::Subscript(s) => {
                 let base = self.expr(&s.value)?;
                 match base {
+                    Val::Array(arr) if arr.pairs == Pairs::Complex => {
+                        let ptrs = self.complex_ptrs(&arr, &s.slice, span)?;
+                        Ok(self.load_complex(ptrs, arr.dtype, span))
+                    }
                     Val::Array(arr) => {
                         let ptr = self.elem_ptr(&arr, &s.slice, span)?;
                         Ok(Val::Num(load(ptr, arr.dtype, span)))
@@ -73,15 +81,19 @@ impl Elab<'_> {
             }
             E::BinOp(b) => {
                 let l = self.expr(&b.left)?;
-                let l = self.num(l, span)?;
                 let mark = self.mark();
                 let r = self.expr(&b.right)?;
-                let r = self.num(r, span)?;
-                let l = self.keep_order(l, mark);
-                Ok(Val::Num(self.arith(b.op, l, r, span)?))
+                self.binary(b.op, l, r, mark, span)
             }
             E::UnaryOp(u) => {
                 let v = self.expr(&u.operand)?;
+                if let Val::Complex(z) = v {
+                    return match u.op {
+                        ast::UnaryOp::USub => Ok(Val::Complex(crate::complex::neg(z, span))),
+                        ast::UnaryOp::UAdd => Ok(Val::Complex(z)),
+                        _ => err(span, "complex numbers take only unary - and +"),
+                    };
+                }
                 let v = self.num(v, span)?;
                 Ok(Val::Num(self.unary_op(u.op, v, span)?))
             }
@@ -143,16 +155,26 @@ impl Elab<'_> {
                 Ok(v) => int_const(DType::I64, v as i128, span),
                 Err(_) => match u64::try_from(i) {
                     Ok(v) => konst(DType::U64, v, span),
-                    Err(_) => return err(span, format!("integer literal {i} does not fit in 64 bits")),
+                    Err(_) => {
+                        return err(span, format!("integer literal {i} does not fit in 64 bits"))
+                    }
                 },
             },
             Constant::Float(f) => float_const(DType::F64, *f, span),
             Constant::None => return Ok(Val::None),
-            Constant::Complex { .. } => {
-                return py::unsupported(span, "a complex number", DIALECT, "ksem does not model complex numbers yet: use two float arrays for the real and imaginary parts")
+            Constant::Complex { real, imag } => {
+                return Ok(Val::Complex(crate::complex::Cx {
+                    re: float_const(DType::F64, *real, span),
+                    im: float_const(DType::F64, *imag, span),
+                }))
             }
             Constant::Str(_) | Constant::Bytes(_) => {
-                return py::unsupported(span, "a string", DIALECT, "strings may only appear in print(\"label\", x)")
+                return py::unsupported(
+                    span,
+                    "a string",
+                    DIALECT,
+                    "strings may only appear in print(\"label\", x)",
+                )
             }
             Constant::Tuple(items) => {
                 let mut out = Vec::new();
@@ -161,7 +183,9 @@ impl Elab<'_> {
                 }
                 return Ok(Val::Tuple(out));
             }
-            Constant::Ellipsis => return py::unsupported(span, "`...`", DIALECT, "index each dimension"),
+            Constant::Ellipsis => {
+                return py::unsupported(span, "`...`", DIALECT, "index each dimension")
+            }
         }))
     }
 
@@ -199,8 +223,8 @@ impl Elab<'_> {
             "len" => "len",
             "print" => "print",
             "round" => "round",
-            "divmod" | "pow" | "sum" | "list" | "tuple" | "enumerate" | "zip" | "str"
-            | "complex" => {
+            "complex" => "complex",
+            "divmod" | "pow" | "sum" | "list" | "tuple" | "enumerate" | "zip" | "str" => {
                 return py::unsupported(
                     span,
                     &format!("the builtin `{name}`"),
@@ -229,6 +253,13 @@ impl Elab<'_> {
                 }
                 Ok(self.path_val(&full))
             }
+            Val::Array(a) if a.pairs == Pairs::Complex && (attr == "real" || attr == "imag") => {
+                let k = if attr == "real" { 0 } else { 1 };
+                Ok(Val::Array(ArrayVal {
+                    pairs: Pairs::Part(k),
+                    ..a
+                }))
+            }
             Val::Array(a) => {
                 let i64c = |v: usize| Val::Num(int_const(DType::I64, v as i128, span));
                 Ok(match attr {
@@ -247,7 +278,7 @@ impl Elab<'_> {
                     _ => return err(span, format!("arrays have no attribute `{attr}`; valid ones are shape, strides, size and ndim")),
                 })
             }
-            Val::Num(_) => err(span, format!("numbers have no attribute `{attr}`")),
+            v @ (Val::Num(_) | Val::Complex(_)) => self.number_attribute(v, attr, span),
             _ => err(span, format!("no attribute `{attr}` here")),
         }
     }
@@ -356,11 +387,20 @@ impl Elab<'_> {
             ));
         }
         let ty = arr.base.ty.clone();
+        let mut dims = arr.shape.clone();
+        match arr.pairs {
+            Pairs::No => {}
+            Pairs::Complex | Pairs::Part(_) => {
+                let k = if let Pairs::Part(k) = arr.pairs { k } else { 0 };
+                indices.push(int_const(DType::I64, k, span));
+                dims.push(2);
+            }
+        }
         Ok(mk(
             ExprKind::ElemPtr {
                 base: Box::new(arr.base.clone()),
                 indices,
-                dims: arr.shape.clone(),
+                dims,
                 neg: NegIndex::Wrap,
                 offset: None,
             },
@@ -387,6 +427,39 @@ impl Elab<'_> {
         match fold_int(&x) {
             Some(v) => Ok(v),
             None => err(span, "expected a constant integer"),
+        }
+    }
+
+    /// `l op r` of two operand values (`mark`: where the statements of
+    /// `r`'s elaboration begin): complex arithmetic where either is complex.
+    pub(super) fn binary(
+        &mut self,
+        op: ast::Operator,
+        l: Val,
+        r: Val,
+        mark: usize,
+        span: Span,
+    ) -> DResult<Val> {
+        if matches!(l, Val::Complex(_)) || matches!(r, Val::Complex(_)) {
+            let l = self.keep_order_val(l, mark);
+            return self.complex_arith(op, l, r, span);
+        }
+        let l = self.num(l, span)?;
+        let r = self.num(r, span)?;
+        let l = self.keep_order(l, mark);
+        Ok(Val::Num(self.arith(op, l, r, span)?))
+    }
+
+    /// [`Elab::keep_order`] of a number's or complex's parts.
+    pub(super) fn keep_order_val(&mut self, v: Val, mark: usize) -> Val {
+        match v {
+            Val::Num(e) => Val::Num(self.keep_order(e, mark)),
+            Val::Complex(z) => {
+                let im = self.keep_order(z.im, mark);
+                let re = self.keep_order(z.re, mark);
+                Val::Complex(crate::complex::Cx { re, im })
+            }
+            other => other,
         }
     }
 
@@ -738,12 +811,18 @@ impl Elab<'_> {
     /// operands are evaluated only while the earlier comparisons hold.
     pub(super) fn compare(&mut self, c: &ast::ExprCompare, span: Span) -> DResult<Val> {
         let left = self.expr(&c.left)?;
-        let left = self.num(left, span)?;
         if c.ops.len() == 1 {
+            let mark = self.mark();
             let r = self.expr(&c.comparators[0])?;
+            if matches!(left, Val::Complex(_)) || matches!(r, Val::Complex(_)) {
+                let left = self.keep_order_val(left, mark);
+                return Ok(Val::Num(self.complex_cmp(c.ops[0], left, r, span)?));
+            }
+            let left = self.num(left, span)?;
             let r = self.num(r, span)?;
             return Ok(Val::Num(self.cmp(c.ops[0], left, r, span)?));
         }
+        let left = self.num(left, span)?;
         let left = self.temp(left);
         let res = self.new_var("_cmp", Type::scalar(DType::Bool));
         self.chain(left, &c.ops, &c.comparators, res, span)?;

@@ -27,6 +27,7 @@ const DIALECT: &str = "CUDA Python";
 use types::INT_DIV;
 
 mod calls;
+mod complex;
 mod expr;
 mod intrinsics;
 mod names;
@@ -38,8 +39,23 @@ use names::*;
 #[derive(Clone, Debug)]
 struct ArrayVal {
     base: Expr,
+    /// The element dtype (of a complex array: its parts' dtype).
     dtype: DType,
     shape: Vec<usize>,
+    /// How the elements lie in the buffer.
+    pairs: Pairs,
+}
+
+/// Whether an array's buffer holds two numbers per element (a complex
+/// array, or the `.real`/`.imag` view of one): a trailing dimension of 2.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Pairs {
+    /// One number per element.
+    No,
+    /// Complex elements: real part, then imaginary part.
+    Complex,
+    /// The view of one part (0: `.real`, 1: `.imag`) of a complex array.
+    Part(i128),
 }
 
 /// What an expression of the kernel denotes at elaboration time.
@@ -47,6 +63,8 @@ struct ArrayVal {
 enum Val {
     /// A 0-d number.
     Num(Expr),
+    /// A complex number: its two parts, of one float dtype.
+    Complex(crate::complex::Cx),
     Array(ArrayVal),
     Tuple(Vec<Val>),
     /// A module or a dotted path into one (`numba.cuda.atomic`, `math`).
@@ -66,6 +84,9 @@ struct Inline {
     ret: Option<VarId>,
     /// The result type from a signature string.
     sig_ret: Option<DType>,
+    /// The complex result's part variables (created at the first `return`
+    /// of a complex value).
+    cret: Option<(VarId, VarId)>,
     /// Set when the function has returned (checked after inner loops).
     done: VarId,
 }
@@ -89,6 +110,9 @@ pub struct Elab<'m> {
     frames: Vec<Frame>,
     /// The statement lists being built; the last is the current one.
     blocks: Vec<Block>,
+    /// Statements that run before the kernel's body (complex scalar
+    /// parameters read into their variables).
+    entry: Block,
 }
 
 fn err<T>(span: Span, msg: impl Into<String>) -> DResult<T> {
@@ -114,6 +138,7 @@ impl<'m> Elab<'m> {
             arrays: Vec::new(),
             frames: Vec::new(),
             blocks: Vec::new(),
+            entry: Vec::new(),
         }
     }
 
@@ -221,8 +246,16 @@ impl<'m> Elab<'m> {
             let sig = f.sig.as_ref().map(|(_, s)| s[i]);
             match launch.arg(pname) {
                 Some(ArgSpec::Buffer {
-                    dtype, bits, shape, ..
+                    dtype,
+                    bits,
+                    shape,
+                    complex,
+                    ..
                 }) => {
+                    if *complex {
+                        self.complex_param(pname, *pspan, *dtype, bits.len(), shape, sig, &mut env, &mut params)?;
+                        continue;
+                    }
                     let shape = shape.clone().unwrap_or_else(|| vec![bits.len()]);
                     match sig {
                         Some(SigType::Array(d, nd)) if d != *dtype || nd != shape.len() => {
@@ -246,6 +279,7 @@ impl<'m> Elab<'m> {
                             base,
                             dtype: *dtype,
                             shape,
+                            pairs: Pairs::No,
                         }),
                     );
                     params.push(Param {
@@ -312,6 +346,9 @@ impl<'m> Elab<'m> {
         });
         let def = self.m.funcs[name].def.clone();
         let body = self.block_of(&def.body)?;
+        let mut entry = std::mem::take(&mut self.entry);
+        entry.extend(body);
+        let body = entry;
         let (grid, block) = crate::frontend::geometry(launch, None, None)?;
         Ok(Kernel {
             name: name.to_string(),
@@ -325,6 +362,81 @@ impl<'m> Elab<'m> {
             body,
             then: vec![],
         })
+    }
+
+    /// A complex buffer parameter: a complex array, or (0-d) a complex
+    /// scalar, read into two variables at entry.
+    #[allow(clippy::too_many_arguments)]
+    fn complex_param(
+        &mut self,
+        pname: &str,
+        pspan: Span,
+        dtype: DType,
+        numbers: usize,
+        shape: &Option<Vec<usize>>,
+        sig: Option<SigType>,
+        env: &mut HashMap<String, Val>,
+        params: &mut Vec<Param>,
+    ) -> DResult<()> {
+        let shape = shape.clone().unwrap_or_else(|| vec![numbers / 2]);
+        let ok = match sig {
+            None => true,
+            Some(SigType::ComplexArray(d, nd)) => d == dtype && nd == shape.len(),
+            Some(SigType::Complex(d)) => d == dtype && shape.is_empty(),
+            Some(_) => false,
+        };
+        let what = if shape.is_empty() { "scalar" } else { "array" };
+        if !ok {
+            return err(
+                pspan,
+                format!("the launch passes `{pname}` as a complex{} {what}, which its signature does not say", dtype.bits() * 2),
+            );
+        }
+        let var = self.new_var(pname, Type::global_ptr(dtype));
+        params.push(Param {
+            name: pname.to_string(),
+            kind: ParamKind::Pointer(dtype),
+            var: Some(var),
+        });
+        let base = self.var_expr(var, pspan);
+        let arr = ArrayVal {
+            base,
+            dtype,
+            shape: shape.clone(),
+            pairs: Pairs::Complex,
+        };
+        if !shape.is_empty() {
+            env.insert(pname.to_string(), Val::Array(arr));
+            return Ok(());
+        }
+        let zero = int_const(DType::I64, 0, pspan);
+        let part = |k: i128| {
+            mk(
+                ExprKind::ElemPtr {
+                    base: Box::new(arr.base.clone()),
+                    indices: vec![zero.clone(), int_const(DType::I64, k, pspan)],
+                    dims: vec![1, 2],
+                    neg: NegIndex::Wrap,
+                    offset: None,
+                },
+                arr.base.ty.clone(),
+                pspan,
+            )
+        };
+        let re = self.new_var(&format!("{pname}.real"), Type::scalar(dtype));
+        let im = self.new_var(&format!("{pname}.imag"), Type::scalar(dtype));
+        self.entry.extend([
+            Stmt::Let(re, load(part(0), dtype, pspan)),
+            Stmt::Let(im, load(part(1), dtype, pspan)),
+        ]);
+        env.insert(
+            pname.to_string(),
+            Val::Complex(crate::complex::Cx {
+                re: self.var_expr(re, pspan),
+                im: self.var_expr(im, pspan),
+            }),
+        );
+        Ok(())
     }
 
     /// The plain positional parameters of a function; other forms are refused.

@@ -135,6 +135,7 @@ impl Elab<'_> {
                 Val::Tuple(items.into_iter().map(|i| self.materialize(i)).collect())
             }
             Val::Num(e) => Val::Num(self.temp(e)),
+            Val::Complex(z) => Val::Complex(self.hold(z)),
             other => other,
         }
     }
@@ -174,7 +175,14 @@ impl Elab<'_> {
             }
             ast::Expr::Subscript(s) => {
                 let arr = self.array_of(&s.value)?;
+                if arr.pairs == Pairs::Complex {
+                    let ptrs = self.complex_ptrs(&arr, &s.slice, span)?;
+                    return self.store_complex(ptrs, v, arr.dtype, span);
+                }
                 let ptr = self.elem_ptr(&arr, &s.slice, span)?;
+                if matches!(v, Val::Complex(_)) {
+                    return err(span, format!("a complex number cannot be stored into a {} array (numba: no conversion from complex to a real type); store .real or abs()", Named(arr.dtype)));
+                }
                 let value = self.num(v, span)?;
                 self.store(ptr, value, arr.dtype, span);
                 Ok(())
@@ -198,6 +206,49 @@ impl Elab<'_> {
             ),
             _ => err(span, "cannot assign to this expression"),
         }
+    }
+
+    /// Binds `name` to complex `z`: its two part variables, reused (the
+    /// value converted to their dtype) where the name already holds a
+    /// complex of that dtype or the assignment is inside a loop or branch.
+    pub(super) fn assign_complex(
+        &mut self,
+        name: &str,
+        z: crate::complex::Cx,
+        span: Span,
+    ) -> DResult<()> {
+        let depth = self.frame().depth;
+        let d = dtype_of(&z.re);
+        let z = self.hold(z);
+        let existing = match self.frame().env.get(name) {
+            Some(Val::Complex(crate::complex::Cx { re, im })) => match (&re.kind, &im.kind) {
+                (ExprKind::Var(r), ExprKind::Var(i)) if re.ty.dtype() == d || depth > 0 => {
+                    Some((*r, *i))
+                }
+                _ => None,
+            },
+            Some(_) if depth > 0 => {
+                return err(span, format!("`{name}` is not a complex number before this loop or branch; a variable keeps its kind inside loops and branches"))
+            }
+            _ => None,
+        };
+        let (re, im) = match existing {
+            Some(p) => p,
+            None => {
+                let re = self.new_var(&format!("{name}.real"), Type::scalar(d));
+                let im = self.new_var(&format!("{name}.imag"), Type::scalar(d));
+                let v = Val::Complex(crate::complex::Cx {
+                    re: self.var_expr(re, span),
+                    im: self.var_expr(im, span),
+                });
+                self.frame().env.insert(name.to_string(), v);
+                (re, im)
+            }
+        };
+        let pd = self.vars[re].1.dtype();
+        self.emit(Stmt::Let(re, convert(z.re, pd)));
+        self.emit(Stmt::Let(im, convert(z.im, pd)));
+        Ok(())
     }
 
     /// Whether `name` sizes a shared or local array of the current function.
@@ -227,6 +278,7 @@ impl Elab<'_> {
                 self.emit(Stmt::Let(id, convert(e, d)));
                 Ok(())
             }
+            Val::Complex(z) => self.assign_complex(name, z, span),
             Val::None => err(span, "`None` cannot be assigned in the no-Python mode"),
             Val::Tuple(new) => {
                 let depth = self.frame().depth;
@@ -291,6 +343,14 @@ impl Elab<'_> {
                     .map(|i| self.own(i, keep_consts))
                     .collect(),
             ),
+            Val::Complex(z) => {
+                let re = self.own(Val::Num(z.re), false);
+                let im = self.own(Val::Num(z.im), false);
+                match (re, im) {
+                    (Val::Num(re), Val::Num(im)) => Val::Complex(crate::complex::Cx { re, im }),
+                    _ => unreachable!("numbers stay numbers"),
+                }
+            }
             Val::Num(e) if !(keep_consts && matches!(e.kind, ExprKind::Const(_))) => {
                 let span = e.span;
                 let id = self.new_var("_t", e.ty.clone());
@@ -380,11 +440,28 @@ impl Elab<'_> {
         match &*a.target {
             ast::Expr::Name(n) => {
                 let cur = self.lookup(n.id.as_str(), span)?;
-                let cur = self.num(cur, span)?;
+                let mark = self.mark();
                 let rhs = self.expr(&a.value)?;
-                let rhs = self.num(rhs, span)?;
-                let r = self.arith(a.op, cur, rhs, span)?;
-                self.assign_name(n.id.as_str(), Val::Num(r), span)
+                let r = self.binary(a.op, cur, rhs, mark, span)?;
+                self.assign_name(n.id.as_str(), r, span)
+            }
+            ast::Expr::Subscript(s)
+                if matches!(
+                    self.expr(&s.value)?,
+                    Val::Array(ArrayVal {
+                        pairs: Pairs::Complex,
+                        ..
+                    })
+                ) =>
+            {
+                let arr = self.array_of(&s.value)?;
+                let ptrs = self.complex_ptrs(&arr, &s.slice, span)?;
+                let cur = self.load_complex(ptrs.clone(), arr.dtype, span);
+                let cur = self.materialize(cur);
+                let mark = self.mark();
+                let rhs = self.expr(&a.value)?;
+                let r = self.binary(a.op, cur, rhs, mark, span)?;
+                self.store_complex(ptrs, r, arr.dtype, span)
             }
             ast::Expr::Subscript(s) => {
                 let arr = self.array_of(&s.value)?;
@@ -612,6 +689,26 @@ impl Elab<'_> {
         let (done, ret, sig_ret) = (inl.done, inl.ret, inl.sig_ret);
         match v {
             None | Some(Val::None) => {}
+            Some(Val::Complex(z)) => {
+                let cret = frame.inline.as_ref().and_then(|i| i.cret);
+                let (re, im) = match cret {
+                    Some(p) => p,
+                    None => {
+                        let d = sig_ret.unwrap_or(dtype_of(&z.re));
+                        let name = frame.name.clone();
+                        let re = self.new_var(&format!("{name}.ret.real"), Type::scalar(d));
+                        let im = self.new_var(&format!("{name}.ret.imag"), Type::scalar(d));
+                        if let Some(inl) = &mut self.frame().inline {
+                            inl.cret = Some((re, im));
+                        }
+                        (re, im)
+                    }
+                };
+                let d = self.vars[re].1.dtype();
+                let z = self.hold(z);
+                self.emit(Stmt::Let(re, convert(z.re, d)));
+                self.emit(Stmt::Let(im, convert(z.im, d)));
+            }
             Some(v) => {
                 let e = self.num(v, span)?;
                 let id = match ret {

@@ -385,6 +385,7 @@ impl<'m> Elab<'m> {
             new_var: &mut new_var,
             out: vec![],
             span,
+            rules: complex::CxRules::Gcc,
         };
         let r = f(&mut k);
         let out = std::mem::take(&mut k.out);

@@ -314,10 +314,14 @@ impl<'m> Elab<'m> {
                         dtype,
                         bits,
                         shape: given,
+                        complex: false,
                         ..
                     }) = arg
                     else {
-                        return err(span, format!("the launch must pass a buffer for `{name}`"));
+                        return err(
+                            span,
+                            format!("the launch must pass a buffer of numbers for `{name}`"),
+                        );
                     };
                     same_dtype(
                         &format!("`{name}` is a {} tensor", types::dtype_name(d)),
