@@ -24,6 +24,7 @@ import inspect
 import linecache
 import math
 import re
+import sys
 import textwrap
 import weakref
 from dataclasses import dataclass, field
@@ -351,6 +352,16 @@ class _Module:
             self.add_func(v.py_func, name, "@cuda.jit(device=True)")
             return
         if isinstance(v, type) and v.__module__ == "numpy":
+            self.bind(name, v, f"from numpy import {v.__name__} as {name}")
+            return
+        # a function of `operator` or `math`, or a numpy ufunc, closed over
+        # (`op = operator.add`): imported under the name the kernel uses
+        if inspect.isbuiltin(v) and getattr(v, "__module__", None) in ("_operator", "operator", "math"):
+            module = "math" if v.__module__ == "math" else "operator"
+            if getattr(sys.modules.get(module), v.__name__, None) is v:
+                self.bind(name, v, f"from {module} import {v.__name__} as {name}")
+            return
+        if isinstance(v, np.ufunc) and getattr(np, v.__name__, None) is v:
             self.bind(name, v, f"from numpy import {v.__name__} as {name}")
             return
         if mod.startswith("numba.core.types"):

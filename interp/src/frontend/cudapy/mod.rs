@@ -44,6 +44,8 @@ pub enum Global {
     Int(i128),
     Float(f64),
     Bool(bool),
+    /// A tuple of constants (`SM_SIZE = 16, 16`: a shape).
+    Tuple(Vec<Global>),
 }
 
 impl From<PyNum> for Global {
@@ -150,9 +152,29 @@ impl Module {
         Ok(())
     }
 
-    /// A module-level constant: a literal, or a number expression Python
-    /// computes at import (`py::consts`). `Err`: Python raises on it.
+    /// A module-level constant: a literal, a number expression Python
+    /// computes at import (`py::consts`), or a tuple of constants (a tuple
+    /// names a tuple constant too: `shape = SM_SIZE`). `Err`: Python raises
+    /// on it.
     fn const_value(&self, e: &ast::Expr) -> DResult<Option<Global>> {
+        match e {
+            ast::Expr::Tuple(t) => {
+                let mut items = Vec::new();
+                for x in &t.elts {
+                    match self.const_value(x)? {
+                        Some(g) => items.push(g),
+                        None => return Ok(None),
+                    }
+                }
+                return Ok(Some(Global::Tuple(items)));
+            }
+            ast::Expr::Name(n) => {
+                if let Some(g @ Global::Tuple(_)) = self.globals.get(n.id.as_str()) {
+                    return Ok(Some(g.clone()));
+                }
+            }
+            _ => {}
+        }
         match consts::eval(e, self) {
             Ok(n) => Ok(Some(Global::from(n))),
             Err(NotNumber::Unknown) => Ok(None),

@@ -170,20 +170,7 @@ impl Elab<'_> {
             return Ok(v.clone());
         }
         if let Some(g) = self.m.globals.get(name) {
-            return Ok(match g {
-                Global::Int(i) => {
-                    let d = if i64::try_from(*i).is_ok() {
-                        DType::I64
-                    } else {
-                        DType::U64
-                    };
-                    Val::Num(int_const(d, *i, span))
-                }
-                Global::Float(f) => Val::Num(float_const(DType::F64, *f, span)),
-                Global::Bool(b) => Val::Num(konst(DType::Bool, *b as u64, span)),
-                Global::Type(d) => Val::Type(*d),
-                Global::Path(p) => self.path_val(p),
-            });
+            return Ok(self.global_val(g, span));
         }
         if self.m.funcs.contains_key(name) {
             return Ok(Val::Func(name.to_string()));
@@ -199,8 +186,15 @@ impl Elab<'_> {
             "len" => "len",
             "print" => "print",
             "round" => "round",
-            "divmod" | "pow" | "sum" | "list" | "tuple" | "enumerate" | "zip" | "str"
-            | "complex" => {
+            "enumerate" | "zip" => {
+                return py::unsupported(
+                    span,
+                    &format!("the builtin `{name}` outside a for loop"),
+                    DIALECT,
+                    &format!("use it as `for … in {name}(…)`"),
+                )
+            }
+            "divmod" | "pow" | "sum" | "list" | "tuple" | "str" | "complex" => {
                 return py::unsupported(
                     span,
                     &format!("the builtin `{name}`"),
@@ -210,6 +204,28 @@ impl Elab<'_> {
             }
             _ => return err(span, format!("name `{name}` is not defined")),
         }))
+    }
+
+    /// The value a module-level name stands for (numbers as constants of
+    /// the type numba gives a Python literal: int64, float64, bool).
+    pub(super) fn global_val(&self, g: &Global, span: Span) -> Val {
+        match g {
+            Global::Int(i) => {
+                let d = if i64::try_from(*i).is_ok() {
+                    DType::I64
+                } else {
+                    DType::U64
+                };
+                Val::Num(int_const(d, *i, span))
+            }
+            Global::Float(f) => Val::Num(float_const(DType::F64, *f, span)),
+            Global::Bool(b) => Val::Num(konst(DType::Bool, *b as u64, span)),
+            Global::Type(d) => Val::Type(*d),
+            Global::Path(p) => self.path_val(p),
+            Global::Tuple(items) => {
+                Val::Tuple(items.iter().map(|g| self.global_val(g, span)).collect())
+            }
+        }
     }
 
     pub(super) fn path_val(&self, p: &str) -> Val {

@@ -29,8 +29,11 @@ use types::INT_DIV;
 mod calls;
 mod expr;
 mod intrinsics;
+mod iter;
+mod mathfns;
 mod names;
 mod stmt;
+mod ufuncs;
 
 use names::*;
 
