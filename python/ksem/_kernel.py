@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import enum
 import inspect
 import linecache
 import math
@@ -256,6 +257,9 @@ def _literal(v):
         return "(" + "".join(p + ", " for p in parts) + ")"
     if isinstance(v, np.generic) and not isinstance(v, np.void):
         return _literal(v.item())
+    if isinstance(v, enum.Enum):
+        # an enum member is its value (as numba lowers it)
+        return _literal(v.value)
     return None
 
 
@@ -282,7 +286,7 @@ class _Module:
             )
         self.bound[name] = value
         if line is not None:
-            self.prelude.append(line)
+            self.prelude += line.split("\n")
         return True
 
     def add_func(self, fn, name: str, decorator: str, src: str | None = None) -> None:
@@ -350,6 +354,17 @@ class _Module:
             # compiles as a device function when a kernel calls it, or a CPU
             # `@numba.jit` function): a device function
             self.add_func(v.py_func, name, "@cuda.jit(device=True)")
+            return
+        if isinstance(v, type) and issubclass(v, enum.Enum):
+            # an enum class: a class of its members' values (ksem reads a
+            # class whose body only binds constants; members it cannot
+            # write, such as complex values, are left out)
+            members = [(m, _literal(x.value)) for m, x in v.__members__.items()]
+            body = [f"    {m} = {lit}" for m, lit in members if lit is not None and m.isidentifier()]
+            self.bind(name, v, "\n".join([f"class {name}:"] + (body or ["    pass"])))
+            return
+        if isinstance(v, enum.Enum) and _literal(v) is not None:
+            self.bind(name, v, f"{name} = {_literal(v)}")
             return
         if isinstance(v, type) and v.__module__ == "numpy":
             self.bind(name, v, f"from numpy import {v.__name__} as {name}")

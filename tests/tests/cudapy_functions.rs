@@ -260,3 +260,22 @@ fn operator_functions_are_their_operators() {
     let r = result(src, json!({"out": zeros("float64", 4)}));
     assert_eq!(bits(&r, "out"), f64s(&[3.5, -4.0, 1.0, -2.5]));
 }
+
+#[test]
+fn classes_of_constants_are_enums_of_their_values() {
+    // the pytest plugin writes an enum.Enum/IntEnum closed over as a class
+    // of its members' values; numba lowers a member as its value
+    let src = "from numba import cuda, int16\n\nclass Color:\n    red = 1\n    green = 2\n\nclass Err:\n    not_found = 404\n\n@cuda.jit\ndef kern(x, out):\n    out[0] = Color.red == Color.green\n    out[1] = Color[\"green\"] == 2\n    out[2] = x - Err.not_found\n    out[3] = x + int16(Color.green)\n";
+    let r = result(
+        src,
+        json!({"x": scalar("int64", json!(500)), "out": zeros("int64", 4)}),
+    );
+    assert_eq!(bits(&r, "out"), vec![0, 1, 96, 502]);
+    let src = "from numba import cuda\n\nclass Color:\n    red = 1\n\n@cuda.jit\ndef kern(out):\n    out[0] = Color.blue\n";
+    let d = refused(src, &one(json!({"out": zeros("int64", 1)})));
+    assert!(
+        d.message.contains("`Color` has no member `blue`"),
+        "{}",
+        d.message
+    );
+}

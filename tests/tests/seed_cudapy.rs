@@ -528,7 +528,9 @@ fn for_loops_iterate_over_range_and_1d_arrays() {
     let src = kern("a, o", "for x in a:\n    o[0] += x");
     let l = one(json!({"a": buf("int32", json!([3, 4])), "o": zeros("int32", 1)}));
     assert_eq!(i64s(&run_clean(&src, &l), "o"), vec![7]);
-    let l = one(json!({"a": {"buffer": {"dtype": "int32", "len": 4, "shape": [2, 2]}}, "o": zeros("int32", 1)}));
+    let l = one(
+        json!({"a": {"buffer": {"dtype": "int32", "len": 4, "shape": [2, 2]}}, "o": zeros("int32", 1)}),
+    );
     let d = refused(&src, &l);
     assert_diag(
         &src,

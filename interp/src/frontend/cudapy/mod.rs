@@ -46,6 +46,10 @@ pub enum Global {
     Bool(bool),
     /// A tuple of constants (`SM_SIZE = 16, 16`: a shape).
     Tuple(Vec<Global>),
+    /// A class whose body binds names to constants: an `enum.Enum` or
+    /// `IntEnum` as the pytest plugin writes it (`class Color: red = 1`);
+    /// its members are their values, as numba lowers them.
+    Class(Vec<(String, Global)>),
 }
 
 impl From<PyNum> for Global {
@@ -141,6 +145,12 @@ impl Module {
                     };
                 }
             }
+            ast::Stmt::ClassDef(c) => {
+                match self.class_members(c)? {
+                    Some(m) => self.globals.insert(c.name.to_string(), Global::Class(m)),
+                    None => self.globals.remove(c.name.as_str()),
+                };
+            }
             ast::Stmt::FunctionDef(f) => {
                 if let Some(func) = self.jit_func(f)? {
                     self.order.push(f.name.to_string());
@@ -180,6 +190,25 @@ impl Module {
             Err(NotNumber::Unknown) => Ok(None),
             Err(NotNumber::Raises(err)) => Err(raises_at_import(self.src.span(e), err)),
         }
+    }
+
+    /// The members of a class whose body only binds names to constants
+    /// (an enum as the pytest plugin writes it); `None` for other classes.
+    fn class_members(&self, c: &ast::StmtClassDef) -> DResult<Option<Vec<(String, Global)>>> {
+        let mut members = Vec::new();
+        for s in &c.body {
+            let ast::Stmt::Assign(a) = s else {
+                return Ok(None);
+            };
+            let [ast::Expr::Name(n)] = a.targets.as_slice() else {
+                return Ok(None);
+            };
+            match self.const_value(&a.value)? {
+                Some(g) => members.push((n.id.to_string(), g)),
+                None => return Ok(None),
+            }
+        }
+        Ok(Some(members))
     }
 
     /// The function if it is decorated with `cuda.jit` (or NumbaPro's `autojit`).

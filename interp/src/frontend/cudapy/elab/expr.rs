@@ -18,6 +18,7 @@ impl Elab<'_> {
             Val::Path(p) => err(span, format!("expected a number, found `{p}`")),
             Val::Func(f) => err(span, format!("expected a number, found the function `{f}`")),
             Val::Builtin(b) => err(span, format!("expected a number, found the builtin `{b}`")),
+            Val::Class(c) => err(span, format!("expected a number, found the class `{c}`")),
         }
     }
 
@@ -56,6 +57,13 @@ impl Elab<'_> {
                         let ptr = self.elem_ptr(&arr, &s.slice, span)?;
                         Ok(Val::Num(load(ptr, arr.dtype, span)))
                     }
+                    Val::Class(c) => match &*s.slice {
+                        ast::Expr::Constant(k) => match &k.value {
+                            Constant::Str(m) => self.member(&c, m, span),
+                            _ => err(span, format!("`{c}[…]` takes a member's name")),
+                        },
+                        _ => err(span, format!("`{c}[…]` takes a member's name as a string")),
+                    },
                     Val::Tuple(items) => {
                         let i = self.const_int(&s.slice)?;
                         let n = items.len() as i128;
@@ -170,6 +178,9 @@ impl Elab<'_> {
             return Ok(v.clone());
         }
         if let Some(g) = self.m.globals.get(name) {
+            if let Global::Class(_) = g {
+                return Ok(Val::Class(name.to_string()));
+            }
             return Ok(self.global_val(g, span));
         }
         if self.m.funcs.contains_key(name) {
@@ -225,6 +236,19 @@ impl Elab<'_> {
             Global::Tuple(items) => {
                 Val::Tuple(items.iter().map(|g| self.global_val(g, span)).collect())
             }
+            // a class nested in a tuple or a class: not a value numba lowers
+            Global::Class(_) => Val::None,
+        }
+    }
+
+    /// Member `m` of the module-level class `class` (an enum member is its value).
+    fn member(&self, class: &str, m: &str, span: Span) -> DResult<Val> {
+        let Some(Global::Class(members)) = self.m.globals.get(class) else {
+            return err(span, format!("`{class}` is not a class of constants"));
+        };
+        match members.iter().find(|(n, _)| n == m) {
+            Some((_, g)) => Ok(self.global_val(g, span)),
+            None => err(span, format!("`{class}` has no member `{m}`")),
         }
     }
 
@@ -263,6 +287,7 @@ impl Elab<'_> {
                     _ => return err(span, format!("arrays have no attribute `{attr}`; valid ones are shape, strides, size and ndim")),
                 })
             }
+            Val::Class(c) => self.member(&c, attr, span),
             Val::Num(_) => err(span, format!("numbers have no attribute `{attr}`")),
             _ => err(span, format!("no attribute `{attr}` here")),
         }

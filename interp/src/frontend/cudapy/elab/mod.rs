@@ -60,6 +60,8 @@ enum Val {
     Func(String),
     /// A builtin function (`range`, `abs`, `min`, …).
     Builtin(&'static str),
+    /// A module-level class of constants (an enum): `Color.red`, `Color["red"]`.
+    Class(String),
     None,
 }
 
