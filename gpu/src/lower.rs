@@ -613,6 +613,7 @@ pub(crate) fn binary_c(
             BinOp::FRem => format!("ksem_frem<{dd}>({x}, {y})"),
             BinOp::Pow => format!("ksem_pow<{dd}>({x}, {y})"),
             BinOp::Atan2 => format!("ksem_atan2<{dd}>({x}, {y})"),
+            BinOp::Hypot => format!("ksem_hypot<{dd}>({x}, {y})"),
             BinOp::CopySign => format!("ksem_copysign<{dd}>({x}, {y})"),
             BinOp::Ieee(o, r) => format!(
                 "ksem_ieee2<{dd}>({}, {}, {x}, {y})",

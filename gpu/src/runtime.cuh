@@ -565,13 +565,17 @@ template <int D> KSEM_FN ku64 ksem_math(int f, ku64 a) {
     case KSEM_MATH_EXPM1: r = expm1(x); break;
     case KSEM_MATH_LOG10: r = log10(x); break;
     case KSEM_MATH_CBRT: r = cbrt(x); break;
+    case KSEM_MATH_ERFC: r = erfc(x); break;
+    case KSEM_MATH_TGAMMA: r = tgamma(x); break;
+    case KSEM_MATH_LGAMMA: r = lgamma(x); break;
+    case KSEM_MATH_EXP10: r = exp10(x); break;
     default: r = log1p(x); break;
   }
   if constexpr (D == KF64) return ksem_f64_result(r, a);
   else return ksem_fround<D>(r);
 }
 
-// Binary float functions: pow and atan2 (approximate, evaluated in double
+// Binary float functions: pow, atan2 and hypot (approximate, evaluated in double
 // and rounded once as ops.rs does) and copysign (exact, on the bits).
 template <int D> KSEM_FN ku64 ksem_pow(ku64 a, ku64 b) {
   double r = pow(ksem_dec<D>(a), ksem_dec<D>(b));
@@ -580,6 +584,11 @@ template <int D> KSEM_FN ku64 ksem_pow(ku64 a, ku64 b) {
 }
 template <int D> KSEM_FN ku64 ksem_atan2(ku64 a, ku64 b) {
   double r = atan2(ksem_dec<D>(a), ksem_dec<D>(b));
+  if constexpr (D == KF64) return ksem_f64_result(r, a, b, 0, 2);
+  else return ksem_fround<D>(r);
+}
+template <int D> KSEM_FN ku64 ksem_hypot(ku64 a, ku64 b) {
+  double r = hypot(ksem_dec<D>(a), ksem_dec<D>(b));
   if constexpr (D == KF64) return ksem_f64_result(r, a, b, 0, 2);
   else return ksem_fround<D>(r);
 }

@@ -645,6 +645,7 @@ fn binary_float(op: BinOp, d: DType, a: u64, b: u64) -> u64 {
             BinOp::Max(m) => return fminmax(d, a, b, true, m),
             BinOp::Pow => x.powf(y),
             BinOp::Atan2 => x.atan2(y),
+            BinOp::Hypot => x.hypot(y),
             BinOp::CopySign => return copysign_bits(d, a, b),
             op if op.is_comparison() => return cmp_f(op, x, y) as u64,
             _ => unreachable!("{op:?} on floats is rejected by elaboration"),
@@ -664,6 +665,7 @@ fn binary_float(op: BinOp, d: DType, a: u64, b: u64) -> u64 {
         BinOp::Max(m) => return fminmax(d, a, b, true, m),
         BinOp::Pow => x.powf(y),
         BinOp::Atan2 => x.atan2(y),
+        BinOp::Hypot => x.hypot(y),
         BinOp::CopySign => return copysign_bits(d, a, b),
         op if op.is_comparison() => return cmp_f(op, x, y) as u64,
         _ => unreachable!("{op:?} on floats is rejected by elaboration"),
@@ -815,6 +817,11 @@ fn math(f: MathFn, d: DType, a: u64) -> u64 {
         MathFn::Log10 => x.log10(),
         MathFn::Log1p => x.ln_1p(),
         MathFn::Cbrt => x.cbrt(),
+        MathFn::Erfc => libm::erfc(x),
+        MathFn::Tgamma => libm::tgamma(x),
+        // the magnitude only (C's lgamma, which keeps the sign in `signgam`)
+        MathFn::Lgamma => libm::lgamma(x),
+        MathFn::Exp10 => libm::exp10(x),
         MathFn::Abs => unreachable!(),
     };
     if d == DType::F64 {

@@ -20,10 +20,12 @@ from __future__ import annotations
 
 import ast
 import builtins
+import enum
 import inspect
 import linecache
 import math
 import re
+import sys
 import textwrap
 import weakref
 from dataclasses import dataclass, field
@@ -255,6 +257,9 @@ def _literal(v):
         return "(" + "".join(p + ", " for p in parts) + ")"
     if isinstance(v, np.generic) and not isinstance(v, np.void):
         return _literal(v.item())
+    if isinstance(v, enum.Enum):
+        # an enum member is its value (as numba lowers it)
+        return _literal(v.value)
     return None
 
 
@@ -281,7 +286,7 @@ class _Module:
             )
         self.bound[name] = value
         if line is not None:
-            self.prelude.append(line)
+            self.prelude += line.split("\n")
         return True
 
     def add_func(self, fn, name: str, decorator: str, src: str | None = None) -> None:
@@ -350,7 +355,28 @@ class _Module:
             # `@numba.jit` function): a device function
             self.add_func(v.py_func, name, "@cuda.jit(device=True)")
             return
+        if isinstance(v, type) and issubclass(v, enum.Enum):
+            # an enum class: a class of its members' values (ksem reads a
+            # class whose body only binds constants; members it cannot
+            # write, such as complex values, are left out)
+            members = [(m, _literal(x.value)) for m, x in v.__members__.items()]
+            body = [f"    {m} = {lit}" for m, lit in members if lit is not None and m.isidentifier()]
+            self.bind(name, v, "\n".join([f"class {name}:"] + (body or ["    pass"])))
+            return
+        if isinstance(v, enum.Enum) and _literal(v) is not None:
+            self.bind(name, v, f"{name} = {_literal(v)}")
+            return
         if isinstance(v, type) and v.__module__ == "numpy":
+            self.bind(name, v, f"from numpy import {v.__name__} as {name}")
+            return
+        # a function of `operator` or `math`, or a numpy ufunc, closed over
+        # (`op = operator.add`): imported under the name the kernel uses
+        if inspect.isbuiltin(v) and getattr(v, "__module__", None) in ("_operator", "operator", "math"):
+            module = "math" if v.__module__ == "math" else "operator"
+            if getattr(sys.modules.get(module), v.__name__, None) is v:
+                self.bind(name, v, f"from {module} import {v.__name__} as {name}")
+            return
+        if isinstance(v, np.ufunc) and getattr(np, v.__name__, None) is v:
             self.bind(name, v, f"from numpy import {v.__name__} as {name}")
             return
         if mod.startswith("numba.core.types"):

@@ -256,6 +256,27 @@ def test_tuple_arguments():
     assert list(r) == [3.5, 4.0]
 
 
+def test_closed_over_operator_enum_and_ufunc():
+    import enum
+    import operator
+
+    class Color(enum.IntEnum):
+        red = 1
+        green = 2
+
+    op = operator.add  # read as `from operator import add as op`
+    f = np.hypot  # a numpy ufunc: `from numpy import hypot as f`
+
+    @cuda.jit
+    def k(out):
+        out[0] = op(Color.green, 3)  # the enum class as a class of its values
+        out[1] = f(3.0, 4.0)
+
+    out = np.zeros(2)
+    k[1, 1](out)
+    assert list(out) == [5.0, 5.0]
+
+
 def test_in_out_inout():
     def set_three(a):
         a[0] = 3
@@ -284,9 +305,9 @@ def test_numba_simulator_launches_run_on_ksem(pytester):
         pytest.skip("numba-cuda's simulator is not installed or cannot be loaded")
     pytester.makepyfile(test_n=NUMBA_TESTS)
     r = _run(pytester, "--ksem", env={"NUMBA_ENABLE_CUDASIM": "1"})
-    r.assert_outcomes(passed=5, failed=1)
+    r.assert_outcomes(passed=6, failed=1)
     out = r.stdout.str()
-    assert SUMMARY.findall(out) == [("8", "1")]
+    assert SUMMARY.findall(out) == [("9", "1")]
     assert re.search(r"KsemNumbaError: .*test_n.py:\d+:\d+: error: ", out)
 
 

@@ -522,16 +522,22 @@ fn array_attributes_are_read_only() {
 }
 
 #[test]
-fn for_loops_only_iterate_over_range() {
-    let src = kern("a, o", "for x in a:\n    o[0] = x");
-    let l = one(json!({"a": zeros("int32", 2), "o": zeros("int32", 1)}));
+fn for_loops_iterate_over_range_and_1d_arrays() {
+    // a 1-d array yields its elements (numba-cuda's own tests loop so);
+    // a 2-d one would yield rows (views), which ksem refuses
+    let src = kern("a, o", "for x in a:\n    o[0] += x");
+    let l = one(json!({"a": buf("int32", json!([3, 4])), "o": zeros("int32", 1)}));
+    assert_eq!(i64s(&run_clean(&src, &l), "o"), vec![7]);
+    let l = one(
+        json!({"a": {"buffer": {"dtype": "int32", "len": 4, "shape": [2, 2]}}, "o": zeros("int32", 1)}),
+    );
     let d = refused(&src, &l);
     assert_diag(
         &src,
         &d,
         loc(&src, "for x in a", "a:"),
-        &["for loop over anything but range()"],
-        Some("range(...) or xrange(...)"),
+        &["for loop over a 2-d array"],
+        Some("range(a.shape[0])"),
     );
     // xrange is range
     let src = kern("o", "for i in xrange(2, 8, 3):\n    o[0] += i");
@@ -557,7 +563,7 @@ fn an_out_of_bounds_index_is_undefined() {
 #[test]
 fn no_objects_no_exceptions() {
     let l = one(json!({"o": zeros("int32", 1)}));
-    let cases: [(&str, &str, &str, &str); 8] = [
+    let cases: [(&str, &str, &str, &str); 7] = [
         (
             "try:\n    o[0] = 1\nexcept Exception:\n    pass",
             "try:",
@@ -580,7 +586,6 @@ fn no_objects_no_exceptions() {
             "a `with` statement",
             "without `with`",
         ),
-        ("x = 1j", "1j", "a complex number", "real and imaginary"),
     ];
     for (body, at, msg, help) in cases {
         let src = kern("o", body);
@@ -948,13 +953,13 @@ fn approximate_math_is_marked_inexact() {
 
 #[test]
 fn unsupported_math_names_the_supported_ones() {
-    let src = kern("f", "f[0] = math.gamma(f[0])");
+    let src = kern("f", "f[0] = math.comb(f[0], 2)");
     let d = refused(&src, &one(json!({"f": zeros("float32", 1)})));
     assert_diag(
         &src,
         &d,
-        loc1(&src, "math.gamma"),
-        &["math.gamma"],
+        loc1(&src, "math.comb"),
+        &["math.comb"],
         Some("acos asin atan arctan"),
     );
 }
@@ -1091,7 +1096,7 @@ fn malformed_kernels_are_refused_with_a_position() {
         "import os",
         "x = cuda.syncthreads(1)",
         "x = len(5)",
-        "x = np.sqrt(4.0)",
+        "x = np.cumsum(4.0)",
         "x = math.log(2.0, 3.0)",
         "x = kern(o)",
     ];

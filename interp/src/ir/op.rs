@@ -124,6 +124,9 @@ pub enum BinOp {
     Pow,
     /// Float `atan2(a, b)` (approximate on the GPU).
     Atan2,
+    /// Float `hypot(a, b)`: `sqrt(a*a + b*b)` without overflow in between
+    /// (approximate on the GPU; CUDA's `hypot`).
+    Hypot,
     /// The magnitude of `a` with the sign of `b` (exact).
     CopySign,
     /// Float `+ - * /` rounded by the given mode (exact; `crate::ieee`).
@@ -138,7 +141,7 @@ impl BinOp {
 
     /// Whether the GPU approximates the result (compared within a ULP bound).
     pub fn is_inexact(self) -> bool {
-        matches!(self, BinOp::Pow | BinOp::Atan2)
+        matches!(self, BinOp::Pow | BinOp::Atan2 | BinOp::Hypot)
     }
 
     /// Whether the result is a bool comparison.
@@ -182,11 +185,19 @@ pub enum MathFn {
     Log1p,
     /// The cube root.
     Cbrt,
+    /// The complementary error function `1 - erf(x)`.
+    Erfc,
+    /// The gamma function (C's `tgamma`).
+    Tgamma,
+    /// The logarithm of the absolute value of the gamma function.
+    Lgamma,
+    /// `10 ** x`.
+    Exp10,
 }
 
 impl MathFn {
     /// Every math function.
-    pub const ALL: [MathFn; 28] = [
+    pub const ALL: [MathFn; 32] = [
         MathFn::Exp,
         MathFn::Exp2,
         MathFn::Log,
@@ -215,6 +226,10 @@ impl MathFn {
         MathFn::Log10,
         MathFn::Log1p,
         MathFn::Cbrt,
+        MathFn::Erfc,
+        MathFn::Tgamma,
+        MathFn::Lgamma,
+        MathFn::Exp10,
     ];
 
     /// Whether the result is an approximation on the GPU (compared within a ULP bound).
@@ -255,6 +270,10 @@ impl MathFn {
             MathFn::Log10 => "log10",
             MathFn::Log1p => "log1p",
             MathFn::Cbrt => "cbrt",
+            MathFn::Erfc => "erfc",
+            MathFn::Tgamma => "tgamma",
+            MathFn::Lgamma => "lgamma",
+            MathFn::Exp10 => "exp10",
         }
     }
 }

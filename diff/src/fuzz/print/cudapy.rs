@@ -678,7 +678,7 @@ fn rule(op: BinOp, x: DType, y: DType) -> Option<(DType, DType)> {
         }
         op if op.is_comparison() => Some((types::compare_type(x, y), DType::Bool)),
         BinOp::Min(NanMode::Ignore) | BinOp::Max(NanMode::Ignore) => Some((c, c)),
-        BinOp::FRem | BinOp::Pow | BinOp::Atan2 | BinOp::CopySign => {
+        BinOp::FRem | BinOp::Pow | BinOp::Atan2 | BinOp::Hypot | BinOp::CopySign => {
             let f = fl(x, y);
             Some((f, f))
         }
@@ -711,6 +711,7 @@ fn syntax(op: BinOp) -> Option<Syntax> {
         BinOp::FRem => Call("math.fmod"),
         BinOp::Pow => Call("math.pow"),
         BinOp::Atan2 => Call("math.atan2"),
+        BinOp::Hypot => Call("math.hypot"),
         BinOp::CopySign => Call("math.copysign"),
         _ => return None,
     })

@@ -48,6 +48,12 @@ pub enum Global {
     Int(i128),
     Float(f64),
     Bool(bool),
+    /// A tuple of constants (`SM_SIZE = 16, 16`: a shape).
+    Tuple(Vec<Global>),
+    /// A class whose body binds names to constants: an `enum.Enum` or
+    /// `IntEnum` as the pytest plugin writes it (`class Color: red = 1`);
+    /// its members are their values, as numba lowers them.
+    Class(Vec<(String, Global)>),
 }
 
 impl From<PyNum> for Global {
@@ -143,6 +149,12 @@ impl Module {
                     };
                 }
             }
+            ast::Stmt::ClassDef(c) => {
+                match self.class_members(c)? {
+                    Some(m) => self.globals.insert(c.name.to_string(), Global::Class(m)),
+                    None => self.globals.remove(c.name.as_str()),
+                };
+            }
             ast::Stmt::FunctionDef(f) => {
                 if let Some(func) = self.jit_func(f)? {
                     self.order.push(f.name.to_string());
@@ -154,14 +166,53 @@ impl Module {
         Ok(())
     }
 
-    /// A module-level constant: a literal, or a number expression Python
-    /// computes at import (`py::consts`). `Err`: Python raises on it.
+    /// A module-level constant: a literal, a number expression Python
+    /// computes at import (`py::consts`), or a tuple of constants (a tuple
+    /// names a tuple constant too: `shape = SM_SIZE`). `Err`: Python raises
+    /// on it.
     fn const_value(&self, e: &ast::Expr) -> DResult<Option<Global>> {
+        match e {
+            ast::Expr::Tuple(t) => {
+                let mut items = Vec::new();
+                for x in &t.elts {
+                    match self.const_value(x)? {
+                        Some(g) => items.push(g),
+                        None => return Ok(None),
+                    }
+                }
+                return Ok(Some(Global::Tuple(items)));
+            }
+            ast::Expr::Name(n) => {
+                if let Some(g @ Global::Tuple(_)) = self.globals.get(n.id.as_str()) {
+                    return Ok(Some(g.clone()));
+                }
+            }
+            _ => {}
+        }
         match consts::eval(e, self) {
             Ok(n) => Ok(Some(Global::from(n))),
             Err(NotNumber::Unknown) => Ok(None),
             Err(NotNumber::Raises(err)) => Err(raises_at_import(self.src.span(e), err)),
         }
+    }
+
+    /// The members of a class whose body only binds names to constants
+    /// (an enum as the pytest plugin writes it); `None` for other classes.
+    fn class_members(&self, c: &ast::StmtClassDef) -> DResult<Option<Vec<(String, Global)>>> {
+        let mut members = Vec::new();
+        for s in &c.body {
+            let ast::Stmt::Assign(a) = s else {
+                return Ok(None);
+            };
+            let [ast::Expr::Name(n)] = a.targets.as_slice() else {
+                return Ok(None);
+            };
+            match self.const_value(&a.value)? {
+                Some(g) => members.push((n.id.to_string(), g)),
+                None => return Ok(None),
+            }
+        }
+        Ok(Some(members))
     }
 
     /// The function if it is decorated with `cuda.jit` (or NumbaPro's `autojit`).

@@ -107,8 +107,11 @@ impl Elab<'_> {
                 }))
             }
             "complex" => self.make_complex(None, c, span),
-            "abs" if c.args.len() == 1 && c.keywords.is_empty() => {
-                let v = self.expr(&c.args[0])?;
+            "abs" => {
+                let ([a], true) = (c.args.as_slice(), c.keywords.is_empty()) else {
+                    return err(span, "abs() takes one number: abs(x)");
+                };
+                let v = self.expr(a)?;
                 if let Val::Complex(z) = v {
                     return Ok(Val::Num(self.complex_abs(z, span)));
                 }
@@ -204,8 +207,14 @@ impl Elab<'_> {
         if let Some(f) = path.strip_prefix("math.") {
             return self.math_call(f, c, span);
         }
+        if let Some(f) = path.strip_prefix("operator.") {
+            return self.operator_call(f, c, span);
+        }
         let Some(f) = path.strip_prefix("numba.cuda.") else {
-            if path.starts_with("numpy.") {
+            if let Some(u) = path.strip_prefix("numpy.") {
+                if let Some(v) = self.ufunc_call(u, c, span)? {
+                    return Ok(v);
+                }
                 return py::unsupported(
                     span,
                     &format!("`{path}`"),
@@ -490,6 +499,9 @@ impl Elab<'_> {
             "log2" => Some(MathFn::Log2),
             "sqrt" => Some(MathFn::Sqrt),
             "erf" => Some(MathFn::Erf),
+            "erfc" => Some(MathFn::Erfc),
+            "gamma" => Some(MathFn::Tgamma),
+            "lgamma" => Some(MathFn::Lgamma),
             "fabs" => Some(MathFn::Abs),
             "exp2" => Some(MathFn::Exp2),
             _ => None,
@@ -532,25 +544,38 @@ impl Elab<'_> {
             "radians" | "degrees" => {
                 // numba-cuda: the factor as a constant of x's float type, times x
                 let [x] = self.num_args(c, 1, &format!("math.{f}"), span)?.try_into().expect("one");
-                let d = fl(dtype_of(&x));
-                let factor = if f == "radians" {
-                    std::f64::consts::PI / 180.0
-                } else {
-                    180.0 / std::f64::consts::PI
-                };
-                Ok(Val::Num(bin(BinOp::Mul, float_const(d, factor, span), convert(x, d), span)))
+                let x = convert(x.clone(), fl(dtype_of(&x)));
+                Ok(Val::Num(self.angle(x, f == "radians", span)))
             }
-            "pow" | "atan2" | "copysign" | "fmod" => {
+            "pow" | "atan2" | "copysign" | "fmod" | "hypot" | "remainder" | "nextafter" => {
+                // float32 where both are float32, else float64 (measured)
                 let [x, y] = self.num_args(c, 2, &format!("math.{f}"), span)?.try_into().expect("two");
                 let (dx, dy) = (dtype_of(&x), dtype_of(&y));
                 let d = if dx == DType::F32 && dy == DType::F32 { DType::F32 } else { DType::F64 };
+                let (x, y) = (convert(x, d), convert(y, d));
                 let op = match f {
                     "pow" => BinOp::Pow,
                     "atan2" => BinOp::Atan2,
                     "copysign" => BinOp::CopySign,
+                    "hypot" => BinOp::Hypot,
+                    "remainder" => return Ok(Val::Num(self.remainder(x, y, span))),
+                    "nextafter" => return Ok(Val::Num(self.nextafter(x, y, span))),
                     _ => BinOp::FRem,
                 };
-                Ok(Val::Num(bin(op, convert(x, d), convert(y, d), span)))
+                Ok(Val::Num(bin(op, x, y, span)))
+            }
+            "frexp" | "modf" => {
+                let [x] = self.num_args(c, 1, &format!("math.{f}"), span)?.try_into().expect("one");
+                let x = convert(x.clone(), fl(dtype_of(&x)));
+                Ok(if f == "frexp" { self.frexp(x, span) } else { self.modf(x, span) })
+            }
+            "ldexp" => {
+                let [x, n] = self.num_args(c, 2, "math.ldexp", span)?.try_into().expect("two");
+                if dtype_of(&n).is_float() {
+                    return err(span, format!("math.ldexp takes an integer exponent, not {}", Named(dtype_of(&n))));
+                }
+                let x = convert(x.clone(), fl(dtype_of(&x)));
+                Ok(Val::Num(self.ldexp(x, n, span)))
             }
             "isnan" | "isinf" | "isfinite" => {
                 let [x] = self.num_args(c, 1, &format!("math.{f}"), span)?.try_into().expect("one");
@@ -573,8 +598,72 @@ impl Elab<'_> {
                 };
                 Ok(Val::Num(r))
             }
-            _ => py::unsupported(span, &format!("math.{f}"), DIALECT, "the supported math functions are acos asin atan arctan acosh asinh atanh cos sin tan cosh sinh tanh atan2 exp exp2 expm1 fabs log log10 log1p log2 sqrt pow ceil floor trunc radians degrees copysign fmod isnan isinf isfinite"),
+            _ => py::unsupported(span, &format!("math.{f}"), DIALECT, "the supported math functions are acos asin atan arctan acosh asinh atanh cos sin tan cosh sinh tanh atan2 hypot exp exp2 expm1 fabs log log10 log1p log2 sqrt pow ceil floor trunc radians degrees copysign fmod remainder nextafter frexp ldexp modf erf erfc gamma lgamma isnan isinf isfinite"),
         }
+    }
+
+    /// The functions of `operator` (`operator.add(a, b)`, also closed over
+    /// as `op = operator.add`): the operator they stand for, with its typing.
+    pub(super) fn operator_call(&mut self, f: &str, c: &ast::ExprCall, span: Span) -> DResult<Val> {
+        use ast::{CmpOp as C, Operator as O, UnaryOp as U};
+        let binop = match f {
+            "add" => Some(O::Add),
+            "sub" => Some(O::Sub),
+            "mul" => Some(O::Mult),
+            "truediv" => Some(O::Div),
+            "floordiv" => Some(O::FloorDiv),
+            "mod" => Some(O::Mod),
+            "pow" => Some(O::Pow),
+            "and_" => Some(O::BitAnd),
+            "or_" => Some(O::BitOr),
+            "xor" => Some(O::BitXor),
+            "lshift" => Some(O::LShift),
+            "rshift" => Some(O::RShift),
+            _ => None,
+        };
+        let cmpop = match f {
+            "eq" => Some(C::Eq),
+            "ne" => Some(C::NotEq),
+            "lt" => Some(C::Lt),
+            "le" => Some(C::LtE),
+            "gt" => Some(C::Gt),
+            "ge" => Some(C::GtE),
+            _ => None,
+        };
+        let unop = match f {
+            "neg" => Some(U::USub),
+            "pos" => Some(U::UAdd),
+            "invert" | "inv" => Some(U::Invert),
+            "not_" => Some(U::Not),
+            _ => None,
+        };
+        let what = format!("operator.{f}");
+        if let Some(op) = binop {
+            let [a, b] = self.num_args(c, 2, &what, span)?.try_into().expect("two");
+            return Ok(Val::Num(self.arith(op, a, b, span)?));
+        }
+        if let Some(op) = cmpop {
+            let [a, b] = self.num_args(c, 2, &what, span)?.try_into().expect("two");
+            return Ok(Val::Num(self.cmp(op, a, b, span)?));
+        }
+        if let Some(op) = unop {
+            let [a] = self.num_args(c, 1, &what, span)?.try_into().expect("one");
+            return Ok(Val::Num(self.unary_op(op, a, span)?));
+        }
+        py::unsupported(span, &what, DIALECT, "the supported operator functions are add sub mul truediv floordiv mod pow and_ or_ xor lshift rshift eq ne lt le gt ge neg pos invert not_")
+    }
+
+    /// `math.radians(x)` (`to_radians`) or `math.degrees(x)` of a float, as
+    /// numba-cuda computes them and `np.deg2rad`/`np.rad2deg` too
+    /// (measured): the factor as a constant of x's float type, times x.
+    pub(super) fn angle(&self, x: Expr, to_radians: bool, span: Span) -> Expr {
+        let d = dtype_of(&x);
+        let factor = if to_radians {
+            std::f64::consts::PI / 180.0
+        } else {
+            180.0 / std::f64::consts::PI
+        };
+        bin(BinOp::Mul, float_const(d, factor, span), x, span)
     }
 
     /// Inlines device function `name` with `args`: its body runs inside a

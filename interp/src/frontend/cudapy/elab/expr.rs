@@ -22,6 +22,7 @@ impl Elab<'_> {
             Val::Path(p) => err(span, format!("expected a number, found `{p}`")),
             Val::Func(f) => err(span, format!("expected a number, found the function `{f}`")),
             Val::Builtin(b) => err(span, format!("expected a number, found the builtin `{b}`")),
+            Val::Class(c) => err(span, format!("expected a number, found the class `{c}`")),
         }
     }
 
@@ -64,6 +65,13 @@ impl Elab<'_> {
                         let ptr = self.elem_ptr(&arr, &s.slice, span)?;
                         Ok(Val::Num(load(ptr, arr.dtype, span)))
                     }
+                    Val::Class(c) => match &*s.slice {
+                        ast::Expr::Constant(k) => match &k.value {
+                            Constant::Str(m) => self.member(&c, m, span),
+                            _ => err(span, format!("`{c}[…]` takes a member's name")),
+                        },
+                        _ => err(span, format!("`{c}[…]` takes a member's name as a string")),
+                    },
                     Val::Tuple(items) => {
                         let i = self.const_int(&s.slice)?;
                         let n = items.len() as i128;
@@ -194,20 +202,10 @@ impl Elab<'_> {
             return Ok(v.clone());
         }
         if let Some(g) = self.m.globals.get(name) {
-            return Ok(match g {
-                Global::Int(i) => {
-                    let d = if i64::try_from(*i).is_ok() {
-                        DType::I64
-                    } else {
-                        DType::U64
-                    };
-                    Val::Num(int_const(d, *i, span))
-                }
-                Global::Float(f) => Val::Num(float_const(DType::F64, *f, span)),
-                Global::Bool(b) => Val::Num(konst(DType::Bool, *b as u64, span)),
-                Global::Type(d) => Val::Type(*d),
-                Global::Path(p) => self.path_val(p),
-            });
+            if let Global::Class(_) = g {
+                return Ok(Val::Class(name.to_string()));
+            }
+            return Ok(self.global_val(g, span));
         }
         if self.m.funcs.contains_key(name) {
             return Ok(Val::Func(name.to_string()));
@@ -224,7 +222,15 @@ impl Elab<'_> {
             "print" => "print",
             "round" => "round",
             "complex" => "complex",
-            "divmod" | "pow" | "sum" | "list" | "tuple" | "enumerate" | "zip" | "str" => {
+            "enumerate" | "zip" => {
+                return py::unsupported(
+                    span,
+                    &format!("the builtin `{name}` outside a for loop"),
+                    DIALECT,
+                    &format!("use it as `for … in {name}(…)`"),
+                )
+            }
+            "divmod" | "pow" | "sum" | "list" | "tuple" | "str" => {
                 return py::unsupported(
                     span,
                     &format!("the builtin `{name}`"),
@@ -234,6 +240,41 @@ impl Elab<'_> {
             }
             _ => return err(span, format!("name `{name}` is not defined")),
         }))
+    }
+
+    /// The value a module-level name stands for (numbers as constants of
+    /// the type numba gives a Python literal: int64, float64, bool).
+    pub(super) fn global_val(&self, g: &Global, span: Span) -> Val {
+        match g {
+            Global::Int(i) => {
+                let d = if i64::try_from(*i).is_ok() {
+                    DType::I64
+                } else {
+                    DType::U64
+                };
+                Val::Num(int_const(d, *i, span))
+            }
+            Global::Float(f) => Val::Num(float_const(DType::F64, *f, span)),
+            Global::Bool(b) => Val::Num(konst(DType::Bool, *b as u64, span)),
+            Global::Type(d) => Val::Type(*d),
+            Global::Path(p) => self.path_val(p),
+            Global::Tuple(items) => {
+                Val::Tuple(items.iter().map(|g| self.global_val(g, span)).collect())
+            }
+            // a class nested in a tuple or a class: not a value numba lowers
+            Global::Class(_) => Val::None,
+        }
+    }
+
+    /// Member `m` of the module-level class `class` (an enum member is its value).
+    fn member(&self, class: &str, m: &str, span: Span) -> DResult<Val> {
+        let Some(Global::Class(members)) = self.m.globals.get(class) else {
+            return err(span, format!("`{class}` is not a class of constants"));
+        };
+        match members.iter().find(|(n, _)| n == m) {
+            Some((_, g)) => Ok(self.global_val(g, span)),
+            None => err(span, format!("`{class}` has no member `{m}`")),
+        }
     }
 
     pub(super) fn path_val(&self, p: &str) -> Val {
@@ -278,6 +319,7 @@ impl Elab<'_> {
                     _ => return err(span, format!("arrays have no attribute `{attr}`; valid ones are shape, strides, size and ndim")),
                 })
             }
+            Val::Class(c) => self.member(&c, attr, span),
             v @ (Val::Num(_) | Val::Complex(_)) => self.number_attribute(v, attr, span),
             _ => err(span, format!("no attribute `{attr}` here")),
         }

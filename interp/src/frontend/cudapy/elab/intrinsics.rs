@@ -30,7 +30,7 @@
 //!   `habs`; the ordered comparisons `heq`, `hne`, `hlt`, `hle`, `hgt`, `hge`
 //!   (false with a NaN operand); `hmax`/`hmin` (a NaN operand ignored, +0 above
 //!   -0); `hsqrt`, `hrcp`, `hceil`, `hfloor`, `htrunc`, `hrint` (exact) and
-//!   `hexp`, `hexp2`, `hlog`, `hlog2`, `hlog10`, `hsin`, `hcos`, `htanh`,
+//!   `hexp`, `hexp2`, `hexp10`, `hlog`, `hlog2`, `hlog10`, `hsin`, `hcos`, `htanh`,
 //!   `hrsqrt` (approximate on the GPU);
 //! - `round(x)` of a float: the nearest integer, ties to even, as int64
 //!   (`__nv_llrint` of `x` widened to float64; a value int64 cannot hold is
@@ -289,8 +289,8 @@ impl Elab<'_> {
             "hadd" | "hsub" | "hmul" | "hdiv" | "heq" | "hne" | "hlt" | "hle" | "hgt" | "hge"
             | "hmax" | "hmin" => 2,
             "hneg" | "habs" | "hsqrt" | "hrcp" | "hceil" | "hfloor" | "htrunc" | "hrint"
-            | "hexp" | "hexp2" | "hlog" | "hlog2" | "hlog10" | "hsin" | "hcos" | "htanh"
-            | "hrsqrt" => 1,
+            | "hexp" | "hexp2" | "hexp10" | "hlog" | "hlog2" | "hlog10" | "hsin" | "hcos"
+            | "htanh" | "hrsqrt" => 1,
             _ => return Ok(None),
         };
         let args = self.num_args(c, arity, &format!("cuda.fp16.{f}"), span)?;
@@ -362,6 +362,7 @@ impl Elab<'_> {
             }
             "hexp" => math(MathFn::Exp, h[0].clone()),
             "hexp2" => math(MathFn::Exp2, h[0].clone()),
+            "hexp10" => math(MathFn::Exp10, h[0].clone()),
             "hlog" => math(MathFn::Log, h[0].clone()),
             "hlog2" => math(MathFn::Log2, h[0].clone()),
             "hlog10" => math(MathFn::Log10, h[0].clone()),

@@ -30,8 +30,11 @@ mod calls;
 mod complex;
 mod expr;
 mod intrinsics;
+mod iter;
+mod mathfns;
 mod names;
 mod stmt;
+mod ufuncs;
 
 use names::*;
 
@@ -75,6 +78,8 @@ enum Val {
     Func(String),
     /// A builtin function (`range`, `abs`, `min`, …).
     Builtin(&'static str),
+    /// A module-level class of constants (an enum): `Color.red`, `Color["red"]`.
+    Class(String),
     None,
 }
 

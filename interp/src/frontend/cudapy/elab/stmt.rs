@@ -516,21 +516,51 @@ impl Elab<'_> {
                 "set a flag before `break` and test it after the loop",
             );
         }
-        let range_args = match &*f.iter {
-            ast::Expr::Call(c) if c.keywords.is_empty() => match self.expr(&c.func)? {
-                Val::Builtin("range") => &c.args,
-                _ => return self.not_range(&f.iter),
-            },
-            _ => return self.not_range(&f.iter),
+        let range_args = match (&*f.iter, &*f.target) {
+            (ast::Expr::Call(c), ast::Expr::Name(_))
+                if c.keywords.is_empty()
+                    && matches!(&*c.func, ast::Expr::Name(n) if matches!(n.id.as_str(), "range" | "xrange")) =>
+            {
+                match self.expr(&c.func)? {
+                    Val::Builtin("range") => &c.args,
+                    _ => return self.for_each(f, span),
+                }
+            }
+            _ => return self.for_each(f, span),
         };
         let ast::Expr::Name(target) = &*f.target else {
-            return py::unsupported(
-                self.span(&*f.target),
-                "this loop target",
-                DIALECT,
-                "loop over one name: for i in range(n)",
-            );
+            unreachable!("matched above");
         };
+        let (start, end, step) = self.range_bounds(range_args, span)?;
+        let d = dtype_of(&start);
+        // The loop variable follows the assignment rule of the enclosing block.
+        let user = self.slot_for(target.id.as_str(), d, span)?;
+        let iv = self.new_var("_i", Type::scalar(d));
+        let body = self.loop_body(&f.body, |me| {
+            let e = me.var_expr(iv, span);
+            let d = me.vars[user].1.dtype();
+            me.emit(Stmt::Let(user, convert(e, d)));
+        })?;
+        self.emit(Stmt::For {
+            var: iv,
+            start,
+            end,
+            step,
+            body,
+            span,
+            parallel: None,
+        });
+        self.after_loop();
+        Ok(())
+    }
+
+    /// The arguments of `range(…)` as (start, end, step), each held in a
+    /// variable, of the dtype they promote to (int64 for bools).
+    pub(super) fn range_bounds(
+        &mut self,
+        range_args: &[ast::Expr],
+        span: Span,
+    ) -> DResult<(Expr, Expr, Expr)> {
         let mut vals = Vec::new();
         for a in range_args {
             let v = self.expr(a)?;
@@ -566,34 +596,15 @@ impl Elab<'_> {
             return err(span, "range() arg 3 must not be zero");
         }
         let (start, end, step) = (convert(start, d), convert(end, d), convert(step, d));
-        let (start, end, step) = (self.temp(start), self.temp(end), self.temp(step));
-        // The loop variable follows the assignment rule of the enclosing block.
-        let user = self.slot_for(target.id.as_str(), d, span)?;
-        let iv = self.new_var("_i", Type::scalar(d));
-        let body = self.loop_body(&f.body, |me| {
-            let e = me.var_expr(iv, span);
-            let d = me.vars[user].1.dtype();
-            me.emit(Stmt::Let(user, convert(e, d)));
-        })?;
-        self.emit(Stmt::For {
-            var: iv,
-            start,
-            end,
-            step,
-            body,
-            span,
-            parallel: None,
-        });
-        self.after_loop();
-        Ok(())
+        Ok((self.temp(start), self.temp(end), self.temp(step)))
     }
 
     pub(super) fn not_range<T>(&self, iter: &ast::Expr) -> DResult<T> {
         py::unsupported(
             self.span(iter),
-            "a for loop over anything but range()",
+            "a for loop over this value",
             DIALECT,
-            "for loops only iterate over range(...) or xrange(...): for i in range(a.shape[0]): x = a[i]",
+            "loop over range(), a 1-d array, a tuple of numbers, enumerate() or zip() of these",
         )
     }
 
