@@ -21,7 +21,10 @@ Off unless ``pytest --ksem`` is given or ``KSEM_INTERPRET=1`` is set. On:
   race whose every report is one between plain stores that all stored the
   same bits (Triton's own tests store one value from many programs on
   purpose, ``test_clamp``): that launch's results are kept and the race is a
-  :class:`KsemRaceWarning`, unless ``--ksem-strict`` is given.
+  :class:`KsemRaceWarning`, unless ``--ksem-strict`` is given; likewise a
+  launch whose every report is a store of an unchanged copy of memory nobody
+  wrote (Triton's code-generation tests copy a ``torch.empty`` input to an
+  output they never read) is a :class:`KsemUninitializedCopyWarning`.
 - the session ends with exactly one line ``ksem: N kernel launches ran on
   ksem, M refused``, then the refusals grouped by cause.
 """
@@ -118,6 +121,7 @@ class Session:
     def __init__(self, strict: bool = False):
         self.strict = strict
         self.warned = 0
+        self.warned_copies = 0
         self.ran = 0
         self.refused = 0
         self.causes: collections.Counter = collections.Counter()
@@ -135,6 +139,7 @@ class Session:
             "ub": self.ub,
             "ub_causes": dict(self.ub_causes),
             "warned": self.warned,
+            "warned_copies": self.warned_copies,
         }
 
     def merge(self, d: dict) -> None:
@@ -144,9 +149,10 @@ class Session:
         self.ub += d["ub"]
         self.ub_causes.update(d["ub_causes"])
         self.warned += d.get("warned", 0)
+        self.warned_copies += d.get("warned_copies", 0)
 
     def reset(self) -> None:
-        self.ran = self.refused = self.ub = self.warned = 0
+        self.ran = self.refused = self.ub = self.warned = self.warned_copies = 0
         self.causes.clear()
         self.ub_causes.clear()
 
@@ -161,6 +167,9 @@ class Session:
         if self.warned:
             lines.append(f"  {self.warned} of the launches that ran raced storing identical bits "
                          "(a warning; --ksem-strict fails them)")
+        if self.warned_copies:
+            lines.append(f"  {self.warned_copies} of the launches that ran stored unchanged copies of memory "
+                         "nobody wrote (a warning; --ksem-strict fails them)")
         lines += [f"  note: {n}" for n in self.notes]
         return lines
 
@@ -329,7 +338,7 @@ class Session:
         from . import _launch
         from ._ksem import KsemError, UndefinedBehavior
 
-        tolerate = None if self.strict else identical_store_races
+        tolerate = None if self.strict else tolerated_ub
         try:
             result = _launch.run_live(dialect, kernel, args, kwargs, grid, block, shared=shared,
                                       tolerate_ub=tolerate)
@@ -357,8 +366,12 @@ class Session:
             ) from e
         self.ran += 1
         if result.ub:
-            self.warned += 1
-            warnings.warn(KsemRaceWarning("ksem: " + result.ub[0].text), stacklevel=3)
+            if identical_store_races(result.ub):
+                self.warned += 1
+                warnings.warn(KsemRaceWarning("ksem: " + result.ub[0].text), stacklevel=3)
+            else:
+                self.warned_copies += 1
+                warnings.warn(KsemUninitializedCopyWarning("ksem: " + result.ub[0].text), stacklevel=3)
         return None  # as the anchors' launches return
 
 
@@ -379,9 +392,39 @@ def _writing(method, uninit):
     return write
 
 
+# The end of ksem's message for a store of an unchanged copy of memory the
+# launch left uninitialised (`ksem_interp::eval::UNINITIALIZED_COPY`).
+UNINITIALIZED_COPY = "; it is an unchanged copy of memory the launch left uninitialised"
+
+
+def uninitialized_copies(reports) -> bool:
+    """Whether every UB report is a store of an unchanged copy of memory
+    nobody wrote."""
+    return bool(reports) and all(
+        u.kind == "undefined-value" and u.message.endswith(UNINITIALIZED_COPY) for u in reports
+    )
+
+
+def tolerated_ub(reports) -> bool:
+    """Whether a launch's UB is only what the plugin makes a warning: races
+    of identical stores, or only stores of unchanged copies of memory nobody
+    wrote (never a mix with other UB)."""
+    return bool(reports) and all(
+        (u.kind == "data-race" and u.message.endswith(IDENTICAL_STORES))
+        or (u.kind == "undefined-value" and u.message.endswith(UNINITIALIZED_COPY))
+        for u in reports
+    )
+
+
 def identical_store_races(reports) -> bool:
     """Whether every UB report is a race of stores of identical bits."""
     return bool(reports) and all(u.kind == "data-race" and u.message.endswith(IDENTICAL_STORES) for u in reports)
+
+
+class KsemUninitializedCopyWarning(UserWarning):
+    """A kernel stored unchanged copies of memory nobody wrote (UB
+    ``undefined-value`` by ksem's contract), a warning from the plugin
+    unless ``--ksem-strict``: its destination stays undefined."""
 
 
 class KsemRaceWarning(UserWarning):

@@ -372,6 +372,19 @@ def test_to_device_is_defined():
     out = cuda.device_array(3, np.float32)
     twice[1, 4](cuda.to_device(np.ones(3, np.float32)), out)
     assert list(out.copy_to_host()) == [2.0] * 3
+
+
+@cuda.jit
+def copy(src, out):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = src[i]
+
+
+def test_a_copy_of_a_never_written_device_array_is_a_warning():
+    src = cuda.device_array(4, np.float32)
+    out = np.ones(4, np.float32)
+    copy[1, 4](src, out)  # a KsemUninitializedCopyWarning; the launch ran
 '''
 
 
@@ -380,7 +393,13 @@ def test_uninitialised_device_arrays_under_the_plugin(pytester):
         pytest.skip("numba-cuda's simulator is not installed or cannot be loaded")
     pytester.makepyfile(test_u=UNINIT_NUMBA_TESTS)
     r = _run(pytester, "--ksem", env={"NUMBA_ENABLE_CUDASIM": "1"})
-    r.assert_outcomes(passed=5)
+    r.assert_outcomes(passed=6, warnings=1)
+    out = r.stdout.str()
+    assert "KsemUninitializedCopyWarning" in out
+    assert re.search(r"^\s+1 of the launches that ran stored unchanged copies of memory nobody wrote", out, re.M)
+    # --ksem-strict fails the copy like any other UB
+    r = _run(pytester, "--ksem", "--ksem-strict", env={"NUMBA_ENABLE_CUDASIM": "1"})
+    r.assert_outcomes(passed=5, failed=1)
 
 
 UNINIT_TORCH_TESTS = '''

@@ -514,3 +514,58 @@ fn a_lane_exchange_without_a_barrier_is_a_race_naming_the_warp() {
     assert_eq!(ub[0].kind, "data-race", "{ub:?}");
     assert!(!ub[0].message.contains("warp"), "{}", ub[0].message);
 }
+
+/// A store of an unchanged copy of uninitialised memory (a kernel copying a
+/// `torch.empty` input) is reported without stopping the run: the report
+/// ends with `UNINITIALIZED_COPY`, the later store still happens, and the
+/// destination elements stay undefined in the result. A value computed
+/// from the same memory stops the run at its store.
+#[test]
+fn a_copy_of_uninitialised_memory_is_reported_and_the_run_goes_on() {
+    use ksem_interp::eval::UNINITIALIZED_COPY;
+    let l = || {
+        launch(
+            &[1],
+            json!({"src": uninit("float32", 4), "dst": zeros("float32", 4), "flag": zeros("int32", 1)}),
+        )
+    };
+    let copy = kernel(
+        "src, dst, flag",
+        "offs = tl.arange(0, 4)\n\
+         x = tl.load(src + offs)\n\
+         tl.store(dst + offs, x)\n\
+         tl.store(flag, 7)",
+    );
+    let r = run(&copy, &l()).expect("runs");
+    assert_eq!(r.ub.len(), 1, "{:?}", r.ub);
+    assert_undefined(
+        &copy,
+        &r.ub[0],
+        loc(&copy, "tl.store(dst", "tl.store"),
+        loc(&copy, "x = tl.load", "tl.load"),
+        &[UNINITIALIZED_COPY],
+    );
+    assert_eq!(bits(&r, "flag"), [7], "the run went on after the copy");
+    let dst = r.buffers.iter().find(|b| b.name == "dst").expect("dst");
+    assert_eq!(dst.undefined, [true; 4]);
+    // x + 0.0 is computed from the undefined value: UB that stops the run
+    let computed = copy.replace("tl.store(dst + offs, x)", "tl.store(dst + offs, x + 0.0)");
+    let r = run(&computed, &l()).expect("runs");
+    assert_eq!(r.ub.len(), 1, "{:?}", r.ub);
+    assert!(
+        !r.ub[0].message.contains(UNINITIALIZED_COPY),
+        "{}",
+        r.ub[0].message
+    );
+    assert_eq!(bits(&r, "flag"), [0], "the run stopped at the store");
+    // a masked-off lane of a load without `other` is not uninitialised
+    // memory: storing it stops the run too
+    let masked = copy.replace("tl.load(src + offs)", "tl.load(dst + offs, mask=offs < 2)");
+    let r = run(&masked, &l()).expect("runs");
+    assert!(
+        !r.ub[0].message.contains(UNINITIALIZED_COPY),
+        "{}",
+        r.ub[0].message
+    );
+    assert_eq!(bits(&r, "flag"), [0]);
+}

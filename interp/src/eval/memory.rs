@@ -100,6 +100,12 @@ impl Buffer {
             .is_some_and(|u| u[i].load(Ordering::Relaxed))
     }
 
+    /// Marks element `i` as holding an undefined value (a store of an
+    /// unchanged copy of uninitialised memory).
+    pub fn set_undefined(&self, i: usize) {
+        self.undefined.force()[i].store(true, Ordering::Relaxed);
+    }
+
     /// Marks element `i` written with a defined value.
     #[inline]
     pub fn set_defined(&self, i: usize) {

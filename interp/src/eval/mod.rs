@@ -18,6 +18,7 @@ pub mod undef;
 
 pub use memory::{make_ptr, ptr_parts};
 pub use race::IDENTICAL_STORES;
+pub use undef::UNINITIALIZED_COPY;
 
 use crate::dtype::DType;
 use crate::ir::{Kernel, Model};
@@ -88,6 +89,9 @@ pub(crate) struct BlockOutcome {
     pub log: Vec<Access>,
     /// Device prints, in order.
     pub prints: String,
+    /// UB found without stopping the block (a store of an unchanged copy
+    /// of uninitialised memory: `undef::UNINITIALIZED_COPY`).
+    pub deferred: Vec<UbReport>,
 }
 
 /// Runs `kernel` over `launch`'s grid and returns every buffer's final bits.
@@ -139,6 +143,14 @@ fn run_in_pool(
         let mut logs = Vec::with_capacity(outcomes.len());
         for o in outcomes {
             eprint!("{}", o.prints);
+            for d in o.deferred {
+                // one report per place of the launch
+                if !ub.iter().any(|u: &UbReport| {
+                    (u.kind.as_str(), u.line, u.col) == (d.kind.as_str(), d.line, d.col)
+                }) {
+                    ub.push(d);
+                }
+            }
             match o.stop {
                 None => {}
                 Some(Stop::Ub(u)) => ub.push(*u),

@@ -47,6 +47,7 @@ pub(super) fn run(
             stop,
             log: b.log,
             prints: b.prints,
+            deferred: b.deferred,
         }
     })
 }
@@ -206,6 +207,9 @@ struct BlockRun<'a> {
     gemm: super::GemmPath,
     /// Where the block's undefined values came from.
     origins: Origins,
+    /// UB reported without stopping the block (stores of unchanged copies
+    /// of uninitialised memory).
+    deferred: Vec<UbReport>,
 }
 
 impl<'a> BlockRun<'a> {
@@ -261,6 +265,7 @@ impl<'a> BlockRun<'a> {
             max_iterations: opts.max_loop_iterations,
             gemm: opts.gemm,
             origins: Origins::default(),
+            deferred: Vec::new(),
         }
     }
 
@@ -285,6 +290,20 @@ impl<'a> BlockRun<'a> {
             vec![],
             thread,
         )))
+    }
+
+    /// Reports `lane`'s use of undefined value `s` as `what` at `span`
+    /// without stopping the block (once per place).
+    fn defer(&mut self, s: Shadow, what: Use, span: Span, lane: usize) {
+        if !self
+            .deferred
+            .iter()
+            .any(|r| (r.line, r.col) == (span.line, span.col))
+        {
+            let thread = Some(self.thread(lane));
+            let r = self.origins.report(s, what, span, self.pid, vec![], thread);
+            self.deferred.push(r);
+        }
     }
 
     /// UB if `v` is undefined in a lane of `m`: it is used there as `what`.
@@ -350,8 +369,14 @@ impl<'a> BlockRun<'a> {
                     let place = self.place(p.bits[lane], lane, *span, false)?;
                     let s = v.shadow[lane];
                     if s.is_undefined() && matches!(place, Place::Global(..)) {
-                        // global memory outlives the launch
-                        return Err(self.undefined_use(s, Use::StoreValue, *span, lane));
+                        // global memory outlives the launch: UB, reported
+                        // without stopping the block where the value is an
+                        // unchanged copy of uninitialised memory (its
+                        // destination stays undefined)
+                        if !self.origins.copies_uninitialized(s) {
+                            return Err(self.undefined_use(s, Use::StoreValue, *span, lane));
+                        }
+                        self.defer(s, Use::StoreValue, *span, lane);
                     }
                     self.touch(&place, lane, Touch::Write, *span)?;
                     self.write(&place, v.bits[lane], s);
@@ -718,7 +743,11 @@ impl<'a> BlockRun<'a> {
             Place::Global(b, i) => {
                 self.bufs[b].store(i, bits);
                 self.bufs[b].set_inexact(i, shadow.inexact());
-                self.bufs[b].set_defined(i);
+                if shadow.is_undefined() {
+                    self.bufs[b].set_undefined(i);
+                } else {
+                    self.bufs[b].set_defined(i);
+                }
             }
             Place::Array(a, i) => {
                 let m = &mut self.arrays[a];
@@ -1090,7 +1119,7 @@ impl<'a> BlockRun<'a> {
                             ));
                         }
                     }
-                    out.shadow[l] = v.shadow[l];
+                    out.shadow[l] = v.shadow[l].computed();
                 }
                 out
             }
@@ -1103,7 +1132,14 @@ impl<'a> BlockRun<'a> {
                     shadow: v
                         .shadow
                         .iter()
-                        .map(|&s| if approx { s.with_inexact() } else { s })
+                        .map(|&s| {
+                            let s = s.computed();
+                            if approx {
+                                s.with_inexact()
+                            } else {
+                                s
+                            }
+                        })
                         .collect(),
                 }
             }
@@ -1120,7 +1156,16 @@ impl<'a> BlockRun<'a> {
                 Lanes {
                     bits: (0..n).map(|l| pick(l).bits[l]).collect(),
                     // an undefined condition selects an undefined value
-                    shadow: (0..n).map(|l| vc.shadow[l] | pick(l).shadow[l]).collect(),
+                    shadow: (0..n)
+                        .map(|l| {
+                            let s = vc.shadow[l] | pick(l).shadow[l];
+                            if vc.shadow[l].is_undefined() {
+                                s.computed()
+                            } else {
+                                s
+                            }
+                        })
+                        .collect(),
                 }
             }
             ExprKind::Fma(a, b, c, r) => {
@@ -1134,7 +1179,7 @@ impl<'a> BlockRun<'a> {
                         .map(|l| crate::ieee::fma(d, *r, va.bits[l], vb.bits[l], vc.bits[l]))
                         .collect(),
                     shadow: (0..n)
-                        .map(|l| va.shadow[l] | vb.shadow[l] | vc.shadow[l])
+                        .map(|l| (va.shadow[l] | vb.shadow[l] | vc.shadow[l]).computed())
                         .collect(),
                 }
             }

@@ -161,6 +161,9 @@ struct Instance<'a> {
     max_iterations: u64,
     /// Where the instance's undefined values came from.
     origins: Origins,
+    /// UB reported without stopping the instance (stores of unchanged
+    /// copies of uninitialised memory).
+    deferred: Vec<UbReport>,
 }
 
 /// Runs a tile program: one instance per block of the grid, in parallel
@@ -187,6 +190,7 @@ pub(super) fn run(
             iterations: 0,
             max_iterations: opts.max_loop_iterations,
             origins: Origins::default(),
+            deferred: Vec::new(),
         };
         for &(v, b) in &mem.params {
             inst.env[v] = Some(Tile::scalar(b));
@@ -197,6 +201,7 @@ pub(super) fn run(
             stop: r.err(),
             log: inst.log,
             prints: inst.prints,
+            deferred: inst.deferred,
         }
     };
     super::for_each_block(grid, opts, !contention::has_atomics(kernel), run_one)
@@ -499,7 +504,7 @@ impl Instance<'_> {
                         }
                     }
                 }
-                Tile::from_vec(shape, out, t.shadow_vec())
+                Tile::from_vec(shape, out, computed(t.shadow_vec()))
             }
             ExprKind::Unary(op, x) => {
                 let t = self.eval(x)?;
@@ -507,9 +512,9 @@ impl Instance<'_> {
                 let out: Vec<u64> = t.vals().iter().map(|&b| ops::unary(*op, d, b)).collect();
                 let approx = matches!(op, UnOp::Math(f) if f.is_inexact());
                 let shadow = if approx {
-                    Some(with_inexact(t.shadow_vec(), out.len()))
+                    Some(with_inexact(computed(t.shadow_vec()), out.len()))
                 } else {
-                    t.shadow_vec()
+                    computed(t.shadow_vec())
                 };
                 Tile::from_vec(shape, out, shadow)
             }
@@ -538,7 +543,9 @@ impl Instance<'_> {
                     if any_shadow {
                         // an undefined condition selects an undefined value
                         let chosen = if c { fa.at(i) } else { fb.at(i) };
-                        inex.push(fc.at(i) | chosen);
+                        let cond = fc.at(i);
+                        let s = cond | chosen;
+                        inex.push(if cond.is_undefined() { s.computed() } else { s });
                     }
                 }
                 let shp = if shape.iter().product::<usize>() == n {
@@ -558,7 +565,7 @@ impl Instance<'_> {
                     .zip(tc.vals().iter())
                     .map(|((&x, &y), &z)| crate::ieee::fma(d, *r, x, y, z))
                     .collect();
-                let shadow = merge_shadows(&[&ta, &tb, &tc], out.len());
+                let shadow = computed(merge_shadows(&[&ta, &tb, &tc], out.len()));
                 Tile::from_vec(shape, out, shadow)
             }
             ExprKind::Atomic {
@@ -1026,7 +1033,10 @@ impl Instance<'_> {
         }
         let active = |i: usize| m.as_ref().is_none_or(|m| m[i] != 0);
         self.check_defined(&tp, Use::Address, span, &shape, active)?;
-        self.check_defined(&tv, Use::StoreValue, span, &shape, active)?;
+        // an unchanged copy of uninitialised memory is reported without
+        // stopping the run (its destination stays undefined); any other
+        // undefined value stored is UB that stops it
+        let copies = self.stored_copies(&tv, span, &shape, active)?;
         let mut targets = Vec::with_capacity(ptrs.len());
         for (i, &p) in ptrs.iter().enumerate() {
             if !active(i) {
@@ -1063,11 +1073,59 @@ impl Instance<'_> {
             let buf = &self.bufs[b];
             buf.store(off, vals[i]);
             buf.set_inexact(off, inexact_at(i));
-            buf.set_defined(off);
+            if copies.as_ref().is_some_and(|c| c.at(i).is_undefined()) {
+                buf.set_undefined(off);
+            } else {
+                buf.set_defined(off);
+            }
             run.push(b, off as u64, &mut self.log, make);
         }
         run.flush(&mut self.log, make);
         Ok(())
+    }
+
+    /// The shadows of a store's values where some active lane stores an
+    /// undefined one: `None` where all are defined; UB (stopping the run)
+    /// where one is not an unchanged copy of uninitialised memory; else the
+    /// report goes to `deferred` (one per store per program) and the run
+    /// goes on.
+    fn stored_copies<'t>(
+        &mut self,
+        tv: &'t Tile,
+        span: Span,
+        shape: &[usize],
+        active: impl Fn(usize) -> bool,
+    ) -> Result<Option<Shadows<'t>>, Stop> {
+        let Some((first, _)) = tv.first_undefined(&active) else {
+            return Ok(None);
+        };
+        let flags = tv.shadows();
+        let n = shape.iter().product::<usize>().max(1);
+        let lane = |i: usize| if tv.data.len() == 1 { 0 } else { i };
+        if let Some(i) = (0..n).find(|&i| {
+            let s = flags.at(lane(i));
+            active(i) && s.is_undefined() && !self.origins.copies_uninitialized(s)
+        }) {
+            let s = flags.at(lane(i));
+            return Err(self.undefined_use(s, Use::StoreValue, span, unravel(shape, i)));
+        }
+        if !self
+            .deferred
+            .iter()
+            .any(|r| (r.line, r.col) == (span.line, span.col))
+        {
+            let s = flags.at(lane(first));
+            let r = self.origins.report(
+                s,
+                Use::StoreValue,
+                span,
+                self.pid,
+                unravel(shape, first),
+                None,
+            );
+            self.deferred.push(r);
+        }
+        Ok(Some(flags))
     }
 
     /// A data race between two lanes of one store: two `targets` (lane,
@@ -1305,6 +1363,11 @@ fn merge_shadows(ts: &[&Tile], n: usize) -> Option<Vec<Shadow>> {
         }
     }
     Some(out)
+}
+
+/// The shadows of values an operation computed from ones of `shadows`.
+fn computed(shadows: Option<Vec<Shadow>>) -> Option<Vec<Shadow>> {
+    shadows.map(|v| v.into_iter().map(Shadow::computed).collect())
 }
 
 /// The shadows of an approximate operation's `n` results from its

@@ -21,9 +21,16 @@ use crate::span::Span;
 use std::ops::{BitOr, BitOrAssign};
 
 /// An element's state beside its bits: inexact or not, and defined or
-/// undefined with the place that made it.
+/// undefined with the place that made it and whether it is still an
+/// unchanged copy of what that place made (bit 0: inexact; bit 1: computed
+/// from an undefined value; the rest: the origin).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Shadow(u32);
+
+/// The bit of a [`Shadow`] that says an undefined value was computed.
+const COMPUTED: u32 = 2;
+/// The bits of a [`Shadow`] below its origin.
+const ORIGIN_SHIFT: u32 = 2;
 
 impl Shadow {
     /// Defined and exact: the state of almost every element.
@@ -33,7 +40,7 @@ impl Shadow {
 
     /// Undefined, made at `origin`.
     pub fn undefined(origin: OriginId) -> Shadow {
-        Shadow(origin.0 << 1)
+        Shadow(origin.0 << ORIGIN_SHIFT)
     }
 
     /// The state of a defined element, inexact or not.
@@ -51,13 +58,32 @@ impl Shadow {
     /// Where the undefined value was made; `None`: it is defined.
     #[inline]
     pub fn origin(self) -> Option<OriginId> {
-        (self.0 >> 1 != 0).then_some(OriginId(self.0 >> 1))
+        self.is_undefined()
+            .then_some(OriginId(self.0 >> ORIGIN_SHIFT))
     }
 
     /// Whether the value is undefined.
     #[inline]
     pub fn is_undefined(self) -> bool {
-        self.0 >> 1 != 0
+        self.0 >> ORIGIN_SHIFT != 0
+    }
+
+    /// The state of a value an operation computed from this one: an
+    /// undefined value is no longer a copy of what its origin made.
+    #[inline]
+    pub fn computed(self) -> Shadow {
+        if self.is_undefined() {
+            Shadow(self.0 | COMPUTED)
+        } else {
+            self
+        }
+    }
+
+    /// Whether the value is undefined and still an unchanged copy of what
+    /// its origin made (moved, loaded, stored, selected, but not computed).
+    #[inline]
+    pub fn is_copy(self) -> bool {
+        self.is_undefined() && self.0 & COMPUTED == 0
     }
 
     /// The same definedness, marked inexact.
@@ -76,7 +102,7 @@ impl BitOr for Shadow {
         if self.0 == o.0 {
             return self;
         }
-        let origin = if self.0 >> 1 != 0 { self.0 } else { o.0 } & !1;
+        let origin = if self.is_undefined() { self.0 } else { o.0 } & !1;
         Shadow(origin | ((self.0 | o.0) & 1))
     }
 }
@@ -174,7 +200,7 @@ impl Origins {
                 to
             }
         };
-        let again = Shadow::undefined(id);
+        let again = Shadow::undefined(id).computed();
         if s.inexact() {
             again.with_inexact()
         } else {
@@ -214,8 +240,13 @@ impl Origins {
             ),
             Source::Through { .. } => unreachable!("the loop above follows these"),
         };
+        let copy = if what == Use::StoreValue && self.copies_uninitialized(shadow) {
+            UNINITIALIZED_COPY
+        } else {
+            ""
+        };
         let message = format!(
-            "{} is an undefined value: it came{chain} from {made}",
+            "{} is an undefined value: it came{chain} from {made}{copy}",
             what.describe()
         );
         let mut r = UbReport::new(
@@ -323,7 +354,25 @@ pub fn binary_shadow(op: BinOp, d: DType, x: u64, y: u64, sx: Shadow, sy: Shadow
     } else if decides(y, sy) {
         sy
     } else {
-        sx | sy
+        (sx | sy).computed()
+    }
+}
+
+/// The end of the message of a store whose value is an unchanged copy of
+/// memory the launch left uninitialised (a kernel copying a `torch.empty`
+/// input): such a report does not stop the run, the destination element
+/// stays undefined, and the pytest plugin makes it a warning unless
+/// `--ksem-strict` (docs/semantics.md, "Undefined values").
+pub const UNINITIALIZED_COPY: &str =
+    "; it is an unchanged copy of memory the launch left uninitialised";
+
+impl Origins {
+    /// Whether a store of the undefined value `s` only copies memory the
+    /// launch left uninitialised, unchanged (see [`UNINITIALIZED_COPY`]).
+    pub fn copies_uninitialized(&self, s: Shadow) -> bool {
+        s.is_copy()
+            && s.origin()
+                .is_some_and(|id| matches!(self.get(id).source, Source::UninitializedBuffer { .. }))
     }
 }
 
@@ -346,6 +395,12 @@ mod tests {
         assert!(!(ua | ub).inexact());
         assert_eq!(ua.with_inexact().origin(), Some(a));
         assert!(!Shadow::INEXACT.is_undefined() && ua.is_undefined());
+        // a loaded value is a copy until an operation computes with it
+        assert!(ua.is_copy() && !ua.computed().is_copy());
+        assert_eq!(ua.computed().origin(), Some(a));
+        assert!(!Shadow::INEXACT.computed().is_undefined());
+        assert!(!(ua.computed() | ub).is_copy());
+        assert!((ub | ua.computed()).is_copy());
     }
 
     #[test]
@@ -359,16 +414,16 @@ mod tests {
         assert_eq!(binary_shadow(BinOp::And, b, 1, 0, u, e), e);
         assert_eq!(binary_shadow(BinOp::LogicalOr, b, 1, 0, e, u), e);
         // true & undef, false | undef: undefined
-        assert_eq!(binary_shadow(BinOp::And, b, 1, 1, e, u), u);
-        assert_eq!(binary_shadow(BinOp::Or, b, 0, 1, e, u), u);
+        assert_eq!(binary_shadow(BinOp::And, b, 1, 1, e, u), u.computed());
+        assert_eq!(binary_shadow(BinOp::Or, b, 0, 1, e, u), u.computed());
         // int8: 0 & undef is 0; 0x7f | undef is not all ones; 0xff is
         let i8 = DType::I8;
         assert_eq!(binary_shadow(BinOp::And, i8, 0, 9, e, u), e);
-        assert_eq!(binary_shadow(BinOp::Or, i8, 0x7f, 9, e, u), u);
+        assert_eq!(binary_shadow(BinOp::Or, i8, 0x7f, 9, e, u), u.computed());
         assert_eq!(binary_shadow(BinOp::Or, i8, 0xff, 9, e, u), e);
         // any other operation: undefined
-        assert_eq!(binary_shadow(BinOp::Mul, i8, 0, 9, e, u), u);
-        assert_eq!(binary_shadow(BinOp::Add, i8, 0, 9, u, e), u);
+        assert_eq!(binary_shadow(BinOp::Mul, i8, 0, 9, e, u), u.computed());
+        assert_eq!(binary_shadow(BinOp::Add, i8, 0, 9, u, e), u.computed());
         assert_eq!(right_operand_use(BinOp::Add), None);
         assert_eq!(
             right_operand_use(BinOp::Shl(ShiftRange::Mask)),
