@@ -95,6 +95,7 @@ impl Builder {
                 shape: None,
                 undefined: None,
                 complex: false,
+                record: None,
             },
         ));
         let p = ex(
@@ -167,6 +168,7 @@ impl Builder {
                 args: self.launch_args,
                 config: None,
                 target: Default::default(),
+                shared_bytes: 0,
             },
         )
     }

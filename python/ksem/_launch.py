@@ -263,8 +263,6 @@ def _numba_arg(name: str, v, where: str):
         v = np.array(v.value, copy=True)
     elif t.__name__ in ("Out", "InOut") and hasattr(v, "value"):
         v = v.value
-    if isinstance(v, np.ndarray) and v.dtype.fields is not None:
-        raise UnsupportedSyntax(f"{where}: error: argument `{name}`: record (structured dtype) arrays are not supported by ksem yet")
     return v
 
 
@@ -349,7 +347,7 @@ def _cudapy(ks: KernelSource, kernel, args, grid, block, shared, tolerate_ub=Non
         return Result(ks.name, {}, ())
     try:
         return run_source(ks.file, ks.src, ks.name, grid, block, launch_args, "cudapy", where=ks.where,
-                          tolerate_ub=tolerate_ub)
+                          tolerate_ub=tolerate_ub, shared_bytes=int(shared or 0))
     except KsemError as e:
         raise _located(e, ks) from None
 

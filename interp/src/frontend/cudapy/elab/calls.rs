@@ -316,6 +316,9 @@ impl Elab<'_> {
                     "the dtype must be a type object such as float32 (from numba import float32)",
                 ),
             };
+        if space == AddrSpace::Shared && shape == [0] {
+            return self.dynamic_shared(d, span);
+        }
         // checked: a mutated shape such as (2**40, 2**40) must not overflow
         let n = shape
             .iter()

@@ -12,7 +12,8 @@ impl Elab<'_> {
                 span,
                 "expected a real number, found a complex number (take .real, .imag or abs())",
             ),
-            Val::Array(_) => err(span, "expected a number, found an array"),
+            Val::Array(_) | Val::Bytes(_) => err(span, "expected a number, found an array"),
+            Val::Record(_) => err(span, "expected a number, found a record"),
             Val::Tuple(_) => err(span, "expected a number, found a tuple"),
             Val::Type(d) => err(
                 span,
@@ -56,6 +57,8 @@ impl Elab<'_> {
             E::Subscript(s) => {
                 let base = self.expr(&s.value)?;
                 match base {
+                    Val::Record(r) => self.record_subscript(&r, &s.slice, span),
+                    Val::Bytes(a) => self.byte_array_load(&a, &s.slice, span),
                     Val::Array(arr) if arr.pairs == Pairs::Complex => {
                         let ptrs = self.complex_ptrs(&arr, &s.slice, span)?;
                         Ok(self.load_complex(ptrs, arr.dtype, span))
@@ -279,6 +282,8 @@ impl Elab<'_> {
                 })
             }
             v @ (Val::Num(_) | Val::Complex(_)) => self.number_attribute(v, attr, span),
+            Val::Record(r) => self.record_attribute(&r, attr, span),
+            Val::Bytes(a) => self.byte_array_attribute(&a, attr, span),
             _ => err(span, format!("no attribute `{attr}` here")),
         }
     }

@@ -28,12 +28,15 @@ use types::INT_DIV;
 
 mod calls;
 mod complex;
+mod dynshared;
 mod expr;
 mod intrinsics;
 mod names;
+mod records;
 mod stmt;
 
 use names::*;
+use records::{ByteArray, RecordVal};
 
 /// An array: a pointer to element 0 and a static row-major shape.
 #[derive(Clone, Debug)]
@@ -66,6 +69,11 @@ enum Val {
     /// A complex number: its two parts, of one float dtype.
     Complex(crate::complex::Cx),
     Array(ArrayVal),
+    /// One record of a structured dtype (`records.rs`).
+    Record(RecordVal),
+    /// An array whose elements lie in a record buffer: a record array or
+    /// a subarray field (`records.rs`).
+    Bytes(ByteArray),
     Tuple(Vec<Val>),
     /// A module or a dotted path into one (`numba.cuda.atomic`, `math`).
     Path(String),
@@ -113,6 +121,11 @@ pub struct Elab<'m> {
     /// Statements that run before the kernel's body (complex scalar
     /// parameters read into their variables).
     entry: Block,
+    /// Bytes of dynamic shared memory the launch gives each block.
+    shared_bytes: u64,
+    /// The dynamic shared array (`cuda.shared.array(0, dtype)`), once one
+    /// is declared: every such declaration is this array.
+    dynamic: Option<(ArrayId, DType)>,
 }
 
 fn err<T>(span: Span, msg: impl Into<String>) -> DResult<T> {
@@ -139,6 +152,8 @@ impl<'m> Elab<'m> {
             frames: Vec::new(),
             blocks: Vec::new(),
             entry: Vec::new(),
+            shared_bytes: 0,
+            dynamic: None,
         }
     }
 
@@ -220,6 +235,7 @@ impl<'m> Elab<'m> {
 
     /// Elaborates the kernel `name` for `launch`.
     pub fn kernel(mut self, name: &str, launch: &Launch) -> DResult<Kernel> {
+        self.shared_bytes = launch.shared_bytes;
         let f = &self.m.funcs[name];
         let fspan = f.span;
         if let Some((ret, _)) = &f.sig {
@@ -250,8 +266,24 @@ impl<'m> Elab<'m> {
                     bits,
                     shape,
                     complex,
+                    record,
                     ..
                 }) => {
+                    if let Some(layout) = record {
+                        let var = self.new_var(pname, Type::global_ptr(DType::U8));
+                        let base = self.var_expr(var, *pspan);
+                        let shape = shape.clone().unwrap_or_else(|| vec![bits.len() / layout.itemsize]);
+                        if sig.is_some() {
+                            return err(*pspan, format!("the launch passes `{pname}` as records, which a signature string cannot describe"));
+                        }
+                        env.insert(pname.clone(), self.record_param_val(base, shape, layout.clone()));
+                        params.push(Param {
+                            name: pname.clone(),
+                            kind: ParamKind::Pointer(DType::U8),
+                            var: Some(var),
+                        });
+                        continue;
+                    }
                     if *complex {
                         self.complex_param(pname, *pspan, *dtype, bits.len(), shape, sig, &mut env, &mut params)?;
                         continue;
