@@ -351,6 +351,7 @@ impl Elab<'_> {
             dtype: d,
             shape,
             pairs: Pairs::No,
+            view: None,
         }))
     }
 

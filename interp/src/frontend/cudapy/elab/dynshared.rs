@@ -53,6 +53,7 @@ impl Elab<'_> {
             dtype: d,
             shape: vec![n],
             pairs: Pairs::No,
+            view: None,
         }))
     }
 }

@@ -33,6 +33,7 @@ mod expr;
 mod intrinsics;
 mod names;
 mod records;
+mod slices;
 mod stmt;
 
 use names::*;
@@ -47,6 +48,9 @@ struct ArrayVal {
     shape: Vec<usize>,
     /// How the elements lie in the buffer.
     pairs: Pairs,
+    /// A slice of another array (`slices.rs`): where its elements lie;
+    /// `None`: row-major from `base`.
+    view: Option<Box<slices::View>>,
 }
 
 /// Whether an array's buffer holds two numbers per element (a complex
@@ -312,6 +316,7 @@ impl<'m> Elab<'m> {
                             dtype: *dtype,
                             shape,
                             pairs: Pairs::No,
+                            view: None,
                         }),
                     );
                     params.push(Param {
@@ -436,6 +441,7 @@ impl<'m> Elab<'m> {
             dtype,
             shape: shape.clone(),
             pairs: Pairs::Complex,
+            view: None,
         };
         if !shape.is_empty() {
             env.insert(pname.to_string(), Val::Array(arr));

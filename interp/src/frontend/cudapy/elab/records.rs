@@ -237,6 +237,7 @@ impl Elab<'_> {
             dtype: DType::U8,
             shape: arr.shape.clone(),
             pairs: Pairs::No,
+            view: None,
         };
         let mut p = self.elem_ptr(&view, index, span)?;
         if let ExprKind::ElemPtr {
