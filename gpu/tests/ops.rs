@@ -169,6 +169,7 @@ impl Builder {
                 config: None,
                 target: Default::default(),
                 shared_bytes: 0,
+                constants: vec![],
             },
         )
     }

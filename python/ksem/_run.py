@@ -207,13 +207,16 @@ def run_source(
     threads=0,
     tolerate_ub=None,
     shared_bytes=0,
+    constants=None,
 ) -> Result:
     """:func:`run` on source text `src` named `file` (the drop-ins keep
     their kernel's file text and call this). `tolerate_ub`, a predicate on
     the UB reports, accepts a run's UB: the arrays are written back and the
     result (with its reports) returned (the pytest plugin's races of
     identical stores). `shared_bytes`: dynamic shared memory per block
-    (CUDA Python's fourth launch configuration element)."""
+    (CUDA Python's fourth launch configuration element). `constants`:
+    module-level arrays the kernel reads as constant memory, by name
+    (``cuda.const.array_like``); never written back."""
     if dialect is None:
         dialect = _detect_dialect(file, src)
     where = where or file
@@ -230,6 +233,12 @@ def run_source(
         launch["config"] = config
     if shared_bytes:
         launch["shared_bytes"] = int(shared_bytes)
+    host_constants = []
+    for name, value in (constants or {}).items():
+        spec, buf = convert_arg(name, value, dialect, where)
+        launch.setdefault("constants", {})[name] = spec
+        if buf is not None:
+            host_constants.append((name, buf))
     host: dict[str, HostBuffer] = {}
     constexprs = _constexpr_params(src, kernel) if dialect == "triton" and args else frozenset()
     for name, value in (args or {}).items():
@@ -247,7 +256,7 @@ def run_source(
         file,
         src,
         launch_json,
-        [(n, b.data) for n, b in host.items()],
+        [(n, b.data) for n, b in list(host.items()) + host_constants],
         dialect,
         max_loop_iterations,
         threads,

@@ -61,16 +61,16 @@ def set_fields(ary, i, v):
         json!({
             "ary": {"buffer": {"record": recordtype(), "shape": [3], "data": records(3)}},
             "i": {"scalar": {"dtype": "int64", "value": 1}},
-            "v": {"scalar": {"dtype": "float64", "value": 3.1415}},
+            "v": {"scalar": {"dtype": "float64", "value": 2.375}},
         }),
     );
     let mut want = records(3);
     let rec = &mut want[32..64];
-    rec[0..8].copy_from_slice(&le(3.1415f64.to_bits(), 8));
-    // int32 field: 3.1415 truncates to 3
-    rec[8..12].copy_from_slice(&le(3, 4));
-    // complex64 field: (3.1415 rounded to float32) + 0j
-    rec[12..16].copy_from_slice(&le((3.1415f32).to_bits() as u64, 4));
+    rec[0..8].copy_from_slice(&le(2.375f64.to_bits(), 8));
+    // int32 field: 2.375 truncates to 2
+    rec[8..12].copy_from_slice(&le(2, 4));
+    // complex64 field: (2.375, exact in float32) + 0j
+    rec[12..16].copy_from_slice(&le((2.375f32).to_bits() as u64, 4));
     rec[16..20].copy_from_slice(&le(0, 4));
     assert_eq!(bits(&r, "ary"), want);
 }
@@ -199,4 +199,64 @@ fn bad_record_layouts_are_refused_with_their_path() {
     )
     .unwrap_err();
     assert!(e.contains("32 bytes per record"), "{e}");
+}
+
+/// `cuda.const.array_like(NAME)`: the launch's `"constants"` carry the
+/// module-level array; the kernel reads it (a record array here, numba's
+/// test_constmem CONST_RECORD: x float64 at 0, y int64 at 8, itemsize 16).
+#[test]
+fn constant_arrays_come_from_the_launch() {
+    let src = "from numba import cuda
+import numpy as np
+
+@cuda.jit
+def k(A, B, C):
+    R = cuda.const.array_like(CONST_RECORD)
+    D = cuda.const.array_like(CONST1D)
+    i = cuda.grid(1)
+    A[i] = R[i]['x']
+    B[i] = R[i]['y']
+    C[i] = D[i] + len(D)
+";
+    let layout = json!({"itemsize": 16, "fields": [
+        {"name": "x", "offset": 0, "dtype": "float64"},
+        {"name": "y", "offset": 8, "dtype": "int64"},
+    ]});
+    let mut bytes = Vec::new();
+    for (x, y) in [(1.0f64, 2u64), (3.0, 4)] {
+        bytes.extend(le(x.to_bits(), 8));
+        bytes.extend(le(y, 8));
+    }
+    let l = parse_launch(
+        &json!({"grid": [1], "block": [2],
+        "constants": {
+            "CONST_RECORD": {"buffer": {"record": layout, "data": bytes}},
+            "CONST1D": {"buffer": {"dtype": "float64", "data": [0.5, 1.5, 2.5]}},
+        },
+        "args": {
+            "A": {"buffer": {"dtype": "float64", "len": 2}},
+            "B": {"buffer": {"dtype": "int64", "len": 2}},
+            "C": {"buffer": {"dtype": "float64", "len": 2}},
+        }})
+        .to_string(),
+    )
+    .unwrap();
+    let r = run_clean(src, &l);
+    assert_eq!(bits(&r, "A"), [1f64.to_bits(), 3f64.to_bits()]);
+    assert_eq!(bits(&r, "B"), [2, 4]);
+    assert_eq!(bits(&r, "C"), [3.5f64.to_bits(), 4.5f64.to_bits()]);
+    let bare = parse_launch(
+        &json!({"grid": [1], "block": [2], "args": {
+        "A": {"buffer": {"dtype": "float64", "len": 2}},
+        "B": {"buffer": {"dtype": "int64", "len": 2}},
+        "C": {"buffer": {"dtype": "float64", "len": 2}}}})
+        .to_string(),
+    )
+    .unwrap();
+    let d = refused(src, &bare);
+    assert!(
+        d.message.contains("no constant array `CONST_RECORD`"),
+        "{}",
+        d.message
+    );
 }

@@ -114,6 +114,10 @@ pub struct Launch {
     /// Python's fourth launch configuration element, what
     /// `cuda.shared.array(0, dtype)` arrays hold).
     pub shared_bytes: u64,
+    /// Module-level arrays a kernel reads as constant memory
+    /// (`"constants"`: CUDA Python's `cuda.const.array_like(NAME)`), by
+    /// name; buffers like arguments.
+    pub constants: Vec<(String, ArgSpec)>,
 }
 
 /// The GPU that host code's device queries describe (`driver.get_num_sms()`,
@@ -146,7 +150,12 @@ pub enum ConfigChoice {
 }
 
 impl Launch {
+    /// The argument named `name`, else the constant array of that name.
     pub fn arg(&self, name: &str) -> Option<&ArgSpec> {
-        self.args.iter().find(|(n, _)| n == name).map(|(_, a)| a)
+        self.args
+            .iter()
+            .chain(&self.constants)
+            .find(|(n, _)| n == name)
+            .map(|(_, a)| a)
     }
 }

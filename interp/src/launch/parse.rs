@@ -43,6 +43,8 @@ struct LaunchJson {
     target: Option<TargetJson>,
     #[serde(default)]
     shared_bytes: Option<u64>,
+    #[serde(default)]
+    constants: BTreeMap<String, ArgJson>,
 }
 
 /// `"target"`: the device host queries describe; a key left out keeps the
@@ -182,6 +184,17 @@ pub fn parse_launch_with(text: &str, limits: &LaunchLimits) -> Result<Launch, St
         args.push((name, spec));
     }
     let target = raw.target.map_or(Ok(Target::default()), target)?;
+    let mut constants = Vec::new();
+    for (name, a) in raw.constants {
+        let ArgJson::Buffer(b) = a else {
+            return Err(format!(
+                "constants.{name}: a constant array is {{\"buffer\": …}}"
+            ));
+        };
+        let spec =
+            buffer(b, &mut room, limits).map_err(|e| format!("constants.{name}.buffer.{e}"))?;
+        constants.push((name, spec));
+    }
     let shared_bytes = raw.shared_bytes.unwrap_or(0);
     if shared_bytes > MAX_SHARED_BYTES {
         return Err(format!(
@@ -190,6 +203,7 @@ pub fn parse_launch_with(text: &str, limits: &LaunchLimits) -> Result<Launch, St
     }
     Ok(Launch {
         shared_bytes,
+        constants,
         target,
         kernel: raw.kernel,
         grid,

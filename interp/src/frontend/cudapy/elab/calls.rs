@@ -245,6 +245,7 @@ impl Elab<'_> {
                 Ok(Val::None)
             }
             "shared.array" | "local.array" => self.alloc(f, c, span),
+            "const.array_like" => self.const_array(c, span),
             _ if f.starts_with("atomic.") => self.atomic(&f["atomic.".len()..], c, span),
             _ => match self.more_intrinsics(f, c, span)? {
                 Some(v) => Ok(v),

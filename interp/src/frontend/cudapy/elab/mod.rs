@@ -28,6 +28,7 @@ use types::INT_DIV;
 
 mod calls;
 mod complex;
+mod constmem;
 mod dynshared;
 mod expr;
 mod intrinsics;
@@ -130,6 +131,11 @@ pub struct Elab<'m> {
     /// The dynamic shared array (`cuda.shared.array(0, dtype)`), once one
     /// is declared: every such declaration is this array.
     dynamic: Option<(ArrayId, DType)>,
+    /// The launch's constant arrays (`constmem.rs`).
+    constants: Vec<(String, ArgSpec)>,
+    /// Constant arrays the kernel has read, and their parameters.
+    const_vals: HashMap<String, Val>,
+    const_params: Vec<Param>,
 }
 
 fn err<T>(span: Span, msg: impl Into<String>) -> DResult<T> {
@@ -158,6 +164,9 @@ impl<'m> Elab<'m> {
             entry: Vec::new(),
             shared_bytes: 0,
             dynamic: None,
+            constants: Vec::new(),
+            const_vals: HashMap::new(),
+            const_params: Vec::new(),
         }
     }
 
@@ -240,6 +249,7 @@ impl<'m> Elab<'m> {
     /// Elaborates the kernel `name` for `launch`.
     pub fn kernel(mut self, name: &str, launch: &Launch) -> DResult<Kernel> {
         self.shared_bytes = launch.shared_bytes;
+        self.constants = launch.constants.clone();
         let f = &self.m.funcs[name];
         let fspan = f.span;
         if let Some((ret, _)) = &f.sig {
@@ -386,6 +396,7 @@ impl<'m> Elab<'m> {
         let mut entry = std::mem::take(&mut self.entry);
         entry.extend(body);
         let body = entry;
+        params.append(&mut self.const_params);
         let (grid, block) = crate::frontend::geometry(launch, None, None)?;
         Ok(Kernel {
             name: name.to_string(),
