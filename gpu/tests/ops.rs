@@ -95,6 +95,7 @@ impl Builder {
                 shape: None,
                 undefined: None,
                 complex: false,
+                record: None,
             },
         ));
         let p = ex(
@@ -167,6 +168,8 @@ impl Builder {
                 args: self.launch_args,
                 config: None,
                 target: Default::default(),
+                shared_bytes: 0,
+                constants: vec![],
             },
         )
     }
@@ -345,7 +348,11 @@ fn compare(want: &RunResult, got: &RunResult, what: &str) -> Vec<String> {
             };
             let near_a_zero = w.name == "o_lgamma" && {
                 let (x, y) = (float::to_f64(w.dtype, a), float::to_f64(w.dtype, b));
-                let one_ulp = if w.dtype == DType::F64 { f64::EPSILON } else { f32::EPSILON as f64 };
+                let one_ulp = if w.dtype == DType::F64 {
+                    f64::EPSILON
+                } else {
+                    f32::EPSILON as f64
+                };
                 (x - y).abs() <= 8.0 * one_ulp
             };
             if a == b || (w.inexact[i] && (ulp_distance(w.dtype, a, b) <= bound || near_a_zero)) {

@@ -96,10 +96,19 @@ class HostBuffer:
     data: bytes
     undefined: np.ndarray | None = None
     source: object = None
+    # a record buffer's layout (`record_layout`); `record_scalar`: the
+    # numpy record (np.void) the 0-d target copies, written back field by field
+    record: dict | None = None
+    record_scalar: object = None
 
     def spec(self) -> dict:
         b: dict = {"dtype": self.dtype, "len": int(self.target.size)}
-        if self.target.ndim > 1:
+        if self.record is not None:
+            del b["dtype"]
+            b["record"] = self.record
+            if self.target.ndim != 1:
+                b["shape"] = [int(d) for d in self.target.shape]
+        elif self.target.ndim > 1:
             b["shape"] = [int(d) for d in self.target.shape]
         if self.undefined is not None:
             if self.undefined.all():
@@ -212,6 +221,10 @@ def convert_arg(name: str, value, dialect: str, where: str):
     if isinstance(value, Bits):
         return _bits_buffer(name, value, where)
     array, dtype = None, None
+    if isinstance(value, np.void) and value.dtype.fields is not None:
+        return _record_buffer(name, np.array(value, dtype=value.dtype), where, scalar=value)
+    if isinstance(value, np.ndarray) and value.dtype.fields is not None and dialect == "cudapy":
+        return _record_buffer(name, value, where)
     if isinstance(value, np.ndarray):
         array = _numpy_storage(value, name, where) if dialect == "triton" else value
     elif _is_torch_tensor(value):
@@ -243,6 +256,45 @@ def convert_arg(name: str, value, dialect: str, where: str):
         "(pass a numpy array, a torch CPU tensor, a Python or numpy scalar, "
         "ksem.Scalar, ksem.Constexpr or ksem.Bits)"
     )
+
+
+def record_layout(dt: np.dtype, name: str, where: str) -> dict:
+    """A structured dtype as the launch's ``"record"`` describes it:
+    numpy's itemsize and each field's offset, element dtype (a number,
+    complex, text ``S<n>``/``U<n>``, or a nested record) and subarray shape."""
+    fields = []
+    for fname in dt.names:
+        fdt, offset = dt.fields[fname][:2]
+        shape = []
+        if fdt.subdtype is not None:
+            fdt, sub = fdt.subdtype
+            shape = [int(d) for d in sub]
+        f: dict = {"name": fname, "offset": int(offset)}
+        if shape:
+            f["shape"] = shape
+        if fdt.names is not None:
+            f["record"] = record_layout(fdt, name, where)
+        elif fdt.byteorder == ">" or (fdt.byteorder == "=" and not np.little_endian):
+            raise KsemError(f"{where}: error: argument `{name}`: field `{fname}` is big-endian; ksem reads numpy's little-endian layout")
+        elif fdt.kind in "SU":
+            f["dtype"] = f"{fdt.kind}{fdt.itemsize // (4 if fdt.kind == 'U' else 1)}"
+        else:
+            d = _NUMPY_DTYPES.get(fdt.name) or _COMPLEX_DTYPES.get(fdt.name)
+            if d is None:
+                raise KsemError(f"{where}: error: argument `{name}`: field `{fname}` of dtype {fdt} is not supported")
+            f["dtype"] = d
+        fields.append(f)
+    return {"itemsize": int(dt.itemsize), "fields": fields}
+
+
+def _record_buffer(name: str, array: np.ndarray, where: str, scalar=None):
+    """A structured array (or, `scalar`, one numpy record) as a record
+    buffer: its bytes in numpy's layout, written back in place."""
+    layout = record_layout(array.dtype, name, where)
+    undefined = _uninit.undefined_of(array, array) if scalar is None else None
+    buf = HostBuffer(array, "uint8", np.ascontiguousarray(array).tobytes(), undefined, array,
+                     record=layout, record_scalar=scalar)
+    return buf.spec(), buf
 
 
 def _stored_bytes(array: np.ndarray, dtype: str) -> bytes:

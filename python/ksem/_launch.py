@@ -263,8 +263,6 @@ def _numba_arg(name: str, v, where: str):
         v = np.array(v.value, copy=True)
     elif t.__name__ in ("Out", "InOut") and hasattr(v, "value"):
         v = v.value
-    if isinstance(v, np.ndarray) and v.dtype.fields is not None:
-        raise UnsupportedSyntax(f"{where}: error: argument `{name}`: record (structured dtype) arrays are not supported by ksem yet")
     return v
 
 
@@ -320,6 +318,39 @@ def _convert_scalar(v, d: str):
     return v
 
 
+def _const_arrays(ks: KernelSource, kernel) -> dict:
+    """The module-level numpy arrays the kernel reads with
+    ``cuda.const.array_like(NAME)``, by name (the launch's "constants"):
+    looked up as the kernel function sees them."""
+    import ast
+
+    from ._kernel import _lookup
+
+    if "array_like" not in ks.src:
+        return {}
+    try:
+        tree = ast.parse(ks.src)
+    except SyntaxError:
+        return {}
+    try:
+        fn = unwrap(kernel)
+    except KsemError:
+        return {}
+    out = {}
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "array_like"
+            and len(node.args) == 1
+            and isinstance(node.args[0], ast.Name)
+        ):
+            v = _lookup(fn, node.args[0].id)
+            if isinstance(v, np.ndarray):
+                out[node.args[0].id] = np.ascontiguousarray(v)
+    return out
+
+
 def _cudapy(ks: KernelSource, kernel, args, grid, block, shared, tolerate_ub=None) -> Result:
     names = [p.name for p in ks.params if p.kind not in _VARIADIC]
     if len(args) != len(names):
@@ -349,7 +380,8 @@ def _cudapy(ks: KernelSource, kernel, args, grid, block, shared, tolerate_ub=Non
         return Result(ks.name, {}, ())
     try:
         return run_source(ks.file, ks.src, ks.name, grid, block, launch_args, "cudapy", where=ks.where,
-                          tolerate_ub=tolerate_ub)
+                          tolerate_ub=tolerate_ub, shared_bytes=int(shared or 0),
+                          constants=_const_arrays(ks, kernel))
     except KsemError as e:
         raise _located(e, ks) from None
 

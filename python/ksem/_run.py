@@ -206,12 +206,17 @@ def run_source(
     max_loop_iterations=1 << 24,
     threads=0,
     tolerate_ub=None,
+    shared_bytes=0,
+    constants=None,
 ) -> Result:
     """:func:`run` on source text `src` named `file` (the drop-ins keep
     their kernel's file text and call this). `tolerate_ub`, a predicate on
     the UB reports, accepts a run's UB: the arrays are written back and the
     result (with its reports) returned (the pytest plugin's races of
-    identical stores)."""
+    identical stores). `shared_bytes`: dynamic shared memory per block
+    (CUDA Python's fourth launch configuration element). `constants`:
+    module-level arrays the kernel reads as constant memory, by name
+    (``cuda.const.array_like``); never written back."""
     if dialect is None:
         dialect = _detect_dialect(file, src)
     where = where or file
@@ -226,6 +231,14 @@ def run_source(
         launch["factory_args"] = dict(factory_args)
     if config is not None:
         launch["config"] = config
+    if shared_bytes:
+        launch["shared_bytes"] = int(shared_bytes)
+    host_constants = []
+    for name, value in (constants or {}).items():
+        spec, buf = convert_arg(name, value, dialect, where)
+        launch.setdefault("constants", {})[name] = spec
+        if buf is not None:
+            host_constants.append((name, buf))
     host: dict[str, HostBuffer] = {}
     constexprs = _constexpr_params(src, kernel) if dialect == "triton" and args else frozenset()
     for name, value in (args or {}).items():
@@ -243,7 +256,7 @@ def run_source(
         file,
         src,
         launch_json,
-        [(n, b.data) for n, b in host.items()],
+        [(n, b.data) for n, b in list(host.items()) + host_constants],
         dialect,
         max_loop_iterations,
         threads,
@@ -305,12 +318,19 @@ def _write_back(host: dict[str, HostBuffer], raw: dict, where: str = "") -> None
     for name, buf in changed:
         t = buf.target
         t[...] = np.frombuffer(datas[name], dtype=t.dtype).reshape(t.shape)
+        if buf.record_scalar is not None:
+            # a numpy record argument: its fields, from the 0-d copy
+            for f in t.dtype.names:
+                buf.record_scalar[f] = t[f]
     # elements the kernel wrote are defined now
     for name, _dtype, _data, _inexact, undefined in raw["buffers"]:
         buf = host.get(name)
         if buf is not None and buf.undefined is not None:
             still = np.zeros(buf.target.size, dtype=bool)
-            still[list(undefined)] = True
+            # a record buffer's flags are per byte: a record is undefined
+            # while any of its bytes is
+            per = buf.target.dtype.itemsize if buf.record is not None else 1
+            still[[i // per for i in undefined]] = True
             _uninit.after_launch(buf.source, buf.target, still)
 
 

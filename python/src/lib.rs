@@ -93,8 +93,11 @@ fn build_launch(
     let launch_err = |m: String| Failure::Input(format!("{file}: error: launch: {m}"));
     let mut launch = parse_launch(launch_json).map_err(launch_err)?;
     for (name, data) in buffers {
-        let Some((_, ArgSpec::Buffer { dtype, bits, .. })) =
-            launch.args.iter_mut().find(|(n, _)| n == name)
+        let Some((_, ArgSpec::Buffer { dtype, bits, .. })) = launch
+            .args
+            .iter_mut()
+            .chain(launch.constants.iter_mut())
+            .find(|(n, _)| n == name)
         else {
             return Err(launch_err(format!(
                 "args.{name}: bytes given for an argument that is not a buffer"

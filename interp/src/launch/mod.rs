@@ -2,10 +2,12 @@
 //! The formats are DESIGN.md's "Interfaces" with the details of docs/formats.md.
 
 mod parse;
+mod record;
 mod result;
 mod values;
 
 pub use parse::{parse_launch, parse_launch_with};
+pub use record::{FieldKind, RecordField, RecordLayout};
 pub use result::{hex_bits, BufferResult, RunResult, UbReport, UbSite};
 pub use values::{value_bits, SplitMix64};
 
@@ -78,6 +80,10 @@ pub enum ArgSpec {
         /// Complex elements (`"complex64"`/`"complex128"`): `bits` holds
         /// each element's real then imaginary part, of dtype `dtype`.
         complex: bool,
+        /// Records (`"record"`): `bits` holds the array's bytes (`dtype`
+        /// is uint8), `itemsize` bytes per record; `shape` and `undefined`
+        /// count records (`undefined` is repeated for each byte).
+        record: Option<std::sync::Arc<RecordLayout>>,
     },
     /// A runtime scalar with its bits.
     Scalar {
@@ -104,6 +110,14 @@ pub struct Launch {
     pub config: Option<ConfigChoice>,
     /// The GPU the kernel's host code asks about (`"target"`).
     pub target: Target,
+    /// Bytes of dynamic shared memory per block (`"shared_bytes"`: CUDA
+    /// Python's fourth launch configuration element, what
+    /// `cuda.shared.array(0, dtype)` arrays hold).
+    pub shared_bytes: u64,
+    /// Module-level arrays a kernel reads as constant memory
+    /// (`"constants"`: CUDA Python's `cuda.const.array_like(NAME)`), by
+    /// name; buffers like arguments.
+    pub constants: Vec<(String, ArgSpec)>,
 }
 
 /// The GPU that host code's device queries describe (`driver.get_num_sms()`,
@@ -136,7 +150,12 @@ pub enum ConfigChoice {
 }
 
 impl Launch {
+    /// The argument named `name`, else the constant array of that name.
     pub fn arg(&self, name: &str) -> Option<&ArgSpec> {
-        self.args.iter().find(|(n, _)| n == name).map(|(_, a)| a)
+        self.args
+            .iter()
+            .chain(&self.constants)
+            .find(|(n, _)| n == name)
+            .map(|(_, a)| a)
     }
 }

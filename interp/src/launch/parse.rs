@@ -4,6 +4,7 @@
 //! cannot say (value ranges, limits, keys that exclude each other) is checked
 //! after, with the same kind of path.
 
+use super::record::{self, RecordJson};
 use super::values::{random_init, raw_bits, value_bits};
 use super::{ArgSpec, ConfigChoice, ConstArg, Launch, LaunchLimits, Target, MAX_BLOCK_THREADS};
 use crate::dtype::DType;
@@ -40,6 +41,10 @@ struct LaunchJson {
     config: Option<ConfigJson>,
     #[serde(default)]
     target: Option<TargetJson>,
+    #[serde(default)]
+    shared_bytes: Option<u64>,
+    #[serde(default)]
+    constants: BTreeMap<String, ArgJson>,
 }
 
 /// `"target"`: the device host queries describe; a key left out keeps the
@@ -82,7 +87,11 @@ enum ArgJson {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct BufferJson {
-    dtype: ElemDType,
+    /// Absent for a record buffer (`"record"`).
+    #[serde(default)]
+    dtype: Option<ElemDType>,
+    #[serde(default)]
+    record: Option<RecordJson>,
     #[serde(default)]
     len: Option<u64>,
     #[serde(default)]
@@ -130,6 +139,10 @@ struct ScalarJson {
     value: Json,
 }
 
+/// The most dynamic shared memory a launch may ask for per block: 227 KiB,
+/// an H100's (and H200's) largest opt-in shared memory per block.
+const MAX_SHARED_BYTES: u64 = 227 * 1024;
+
 /// Parses launch JSON text under the default [`LaunchLimits`]. Errors are
 /// one line: the path in the JSON, then what is wrong there.
 pub fn parse_launch(text: &str) -> Result<Launch, String> {
@@ -171,7 +184,26 @@ pub fn parse_launch_with(text: &str, limits: &LaunchLimits) -> Result<Launch, St
         args.push((name, spec));
     }
     let target = raw.target.map_or(Ok(Target::default()), target)?;
+    let mut constants = Vec::new();
+    for (name, a) in raw.constants {
+        let ArgJson::Buffer(b) = a else {
+            return Err(format!(
+                "constants.{name}: a constant array is {{\"buffer\": …}}"
+            ));
+        };
+        let spec =
+            buffer(b, &mut room, limits).map_err(|e| format!("constants.{name}.buffer.{e}"))?;
+        constants.push((name, spec));
+    }
+    let shared_bytes = raw.shared_bytes.unwrap_or(0);
+    if shared_bytes > MAX_SHARED_BYTES {
+        return Err(format!(
+            "shared_bytes: {shared_bytes} bytes of dynamic shared memory; a block has at most {MAX_SHARED_BYTES} (an H100's 227 KiB)"
+        ));
+    }
     Ok(Launch {
+        shared_bytes,
+        constants,
         target,
         kernel: raw.kernel,
         grid,
@@ -264,9 +296,20 @@ fn take_room(n: u64, room: &mut u64, limits: &LaunchLimits) -> Result<(), String
 /// A buffer's contents, counted against `room` before anything is allocated.
 /// Errors start with the key under `buffer` they are about.
 fn buffer(mut b: BufferJson, room: &mut u64, limits: &LaunchLimits) -> Result<ArgSpec, String> {
-    let ElemDType { dtype, complex } = b.dtype;
-    // a complex element is two numbers of its part dtype
-    let parts: u64 = if complex { 2 } else { 1 };
+    let (dtype, complex, record) = match (b.dtype.take(), b.record.take()) {
+        (Some(ElemDType { dtype, complex }), None) => (dtype, complex, None),
+        (None, Some(r)) => {
+            let r = record::layout(r).map_err(|e| format!("record.{e}"))?;
+            (DType::U8, false, Some(r))
+        }
+        _ => return Err("dtype: give exactly one of \"dtype\" and \"record\"".into()),
+    };
+    // a complex element is two numbers of its part dtype, a record its bytes
+    let parts: u64 = match &record {
+        Some(r) => r.itemsize as u64,
+        None if complex => 2,
+        None => 1,
+    };
     let sources = [b.data.is_some(), b.bits.is_some(), b.init.is_some()];
     if sources.iter().filter(|&&s| s).count() > 1 {
         return Err("data: give at most one of \"data\", \"bits\", \"init\"".into());
@@ -275,7 +318,7 @@ fn buffer(mut b: BufferJson, room: &mut u64, limits: &LaunchLimits) -> Result<Ar
     let shape = match b.shape.take() {
         None => None,
         Some(Shape(dims)) => {
-            if dims.is_empty() || dims.len() > 8 {
+            if (dims.is_empty() && record.is_none()) || dims.len() > 8 {
                 return Err("shape: must have 1 to 8 dimensions".into());
             }
             let n = dims
@@ -357,9 +400,15 @@ fn buffer(mut b: BufferJson, room: &mut u64, limits: &LaunchLimits) -> Result<Ar
             bits.len()
         ));
     }
+    if !bits.len().is_multiple_of(parts as usize) {
+        return Err(format!(
+            "data: a record buffer gives {parts} bytes per record, but {} were given",
+            bits.len()
+        ));
+    }
     let undefined = undefined_elements(&b, bits.len() / parts as usize)?.map(|u| {
         u.into_iter()
-            .flat_map(|x| [x; 2].into_iter().take(parts as usize))
+            .flat_map(|x| std::iter::repeat_n(x, parts as usize))
             .collect()
     });
     Ok(ArgSpec::Buffer {
@@ -368,6 +417,7 @@ fn buffer(mut b: BufferJson, room: &mut u64, limits: &LaunchLimits) -> Result<Ar
         shape,
         undefined,
         complex,
+        record,
     })
 }
 
@@ -422,6 +472,7 @@ fn scalar(s: ScalarJson, room: &mut u64, limits: &LaunchLimits) -> Result<ArgSpe
         shape: Some(vec![]),
         undefined: None,
         complex: true,
+        record: None,
     })
 }
 

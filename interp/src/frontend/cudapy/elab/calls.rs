@@ -254,6 +254,7 @@ impl Elab<'_> {
                 Ok(Val::None)
             }
             "shared.array" | "local.array" => self.alloc(f, c, span),
+            "const.array_like" => self.const_array(c, span),
             _ if f.starts_with("atomic.") => self.atomic(&f["atomic.".len()..], c, span),
             _ => match self.more_intrinsics(f, c, span)? {
                 Some(v) => Ok(v),
@@ -325,6 +326,9 @@ impl Elab<'_> {
                     "the dtype must be a type object such as float32 (from numba import float32)",
                 ),
             };
+        if space == AddrSpace::Shared && shape == [0] {
+            return self.dynamic_shared(d, span);
+        }
         // checked: a mutated shape such as (2**40, 2**40) must not overflow
         let n = shape
             .iter()
@@ -357,6 +361,7 @@ impl Elab<'_> {
             dtype: d,
             shape,
             pairs: Pairs::No,
+            view: None,
         }))
     }
 

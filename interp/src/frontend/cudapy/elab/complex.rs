@@ -342,9 +342,17 @@ impl Elab<'_> {
 /// its last index replaced.
 pub(super) fn part_ptr(ptr: &Expr, k: i128) -> Expr {
     let mut p = ptr.clone();
-    if let ExprKind::ElemPtr { indices, .. } = &mut p.kind {
+    if let ExprKind::ElemPtr {
+        indices, offset, ..
+    } = &mut p.kind
+    {
         if let Some(last) = indices.last_mut() {
             *last = int_const(DType::I64, k, ptr.span);
+        }
+        // a slice's pointer (`slices.rs`): its offset counts part 0 too
+        if let Some(o) = offset {
+            let by = int_const(DType::I64, k, ptr.span);
+            **o = bin(BinOp::Add, (**o).clone(), by, ptr.span);
         }
     }
     p

@@ -12,7 +12,8 @@ impl Elab<'_> {
                 span,
                 "expected a real number, found a complex number (take .real, .imag or abs())",
             ),
-            Val::Array(_) => err(span, "expected a number, found an array"),
+            Val::Array(_) | Val::Bytes(_) => err(span, "expected a number, found an array"),
+            Val::Record(_) => err(span, "expected a number, found a record"),
             Val::Tuple(_) => err(span, "expected a number, found a tuple"),
             Val::Type(d) => err(
                 span,
@@ -57,6 +58,11 @@ impl Elab<'_> {
             E::Subscript(s) => {
                 let base = self.expr(&s.value)?;
                 match base {
+                    Val::Record(r) => self.record_subscript(&r, &s.slice, span),
+                    Val::Bytes(a) => self.byte_array_load(&a, &s.slice, span),
+                    Val::Array(arr) if self.selects_view(&arr, &s.slice) => {
+                        Ok(Val::Array(self.slice_view(&arr, &s.slice, span)?))
+                    }
                     Val::Array(arr) if arr.pairs == Pairs::Complex => {
                         let ptrs = self.complex_ptrs(&arr, &s.slice, span)?;
                         Ok(self.load_complex(ptrs, arr.dtype, span))
@@ -305,6 +311,15 @@ impl Elab<'_> {
                 let i64c = |v: usize| Val::Num(int_const(DType::I64, v as i128, span));
                 Ok(match attr {
                     "shape" => Val::Tuple(a.shape.iter().map(|&d| i64c(d)).collect()),
+                    "strides" if a.view.is_some() => {
+                        let mut item = a.dtype.storage_bits() as i64 / 8;
+                        if a.pairs != Pairs::No {
+                            item *= 2;
+                        }
+                        let st = &a.view.as_ref().expect("a view").strides;
+                        let c = |s: &i64| Val::Num(int_const(DType::I64, (s * item) as i128, span));
+                        Val::Tuple(st.iter().map(c).collect())
+                    }
                     "strides" => {
                         let item = a.dtype.storage_bits() as usize / 8;
                         let mut st = vec![item; a.shape.len()];
@@ -321,6 +336,8 @@ impl Elab<'_> {
             }
             Val::Class(c) => self.member(&c, attr, span),
             v @ (Val::Num(_) | Val::Complex(_)) => self.number_attribute(v, attr, span),
+            Val::Record(r) => self.record_attribute(&r, attr, span),
+            Val::Bytes(a) => self.byte_array_attribute(&a, attr, span),
             _ => err(span, format!("no attribute `{attr}` here")),
         }
     }
@@ -437,6 +454,9 @@ impl Elab<'_> {
                 indices.push(int_const(DType::I64, k, span));
                 dims.push(2);
             }
+        }
+        if arr.view.is_some() {
+            return Ok(self.view_elem_ptr(arr, indices, span));
         }
         Ok(mk(
             ExprKind::ElemPtr {

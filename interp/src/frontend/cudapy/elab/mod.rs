@@ -28,15 +28,20 @@ use types::INT_DIV;
 
 mod calls;
 mod complex;
+mod constmem;
+mod dynshared;
 mod expr;
 mod intrinsics;
 mod iter;
 mod mathfns;
 mod names;
+mod records;
+mod slices;
 mod stmt;
 mod ufuncs;
 
 use names::*;
+use records::{ByteArray, RecordVal};
 
 /// An array: a pointer to element 0 and a static row-major shape.
 #[derive(Clone, Debug)]
@@ -47,6 +52,9 @@ struct ArrayVal {
     shape: Vec<usize>,
     /// How the elements lie in the buffer.
     pairs: Pairs,
+    /// A slice of another array (`slices.rs`): where its elements lie;
+    /// `None`: row-major from `base`.
+    view: Option<Box<slices::View>>,
 }
 
 /// Whether an array's buffer holds two numbers per element (a complex
@@ -69,6 +77,11 @@ enum Val {
     /// A complex number: its two parts, of one float dtype.
     Complex(crate::complex::Cx),
     Array(ArrayVal),
+    /// One record of a structured dtype (`records.rs`).
+    Record(RecordVal),
+    /// An array whose elements lie in a record buffer: a record array or
+    /// a subarray field (`records.rs`).
+    Bytes(ByteArray),
     Tuple(Vec<Val>),
     /// A module or a dotted path into one (`numba.cuda.atomic`, `math`).
     Path(String),
@@ -118,6 +131,16 @@ pub struct Elab<'m> {
     /// Statements that run before the kernel's body (complex scalar
     /// parameters read into their variables).
     entry: Block,
+    /// Bytes of dynamic shared memory the launch gives each block.
+    shared_bytes: u64,
+    /// The dynamic shared array (`cuda.shared.array(0, dtype)`), once one
+    /// is declared: every such declaration is this array.
+    dynamic: Option<(ArrayId, DType)>,
+    /// The launch's constant arrays (`constmem.rs`).
+    constants: Vec<(String, ArgSpec)>,
+    /// Constant arrays the kernel has read, and their parameters.
+    const_vals: HashMap<String, Val>,
+    const_params: Vec<Param>,
 }
 
 fn err<T>(span: Span, msg: impl Into<String>) -> DResult<T> {
@@ -144,6 +167,11 @@ impl<'m> Elab<'m> {
             frames: Vec::new(),
             blocks: Vec::new(),
             entry: Vec::new(),
+            shared_bytes: 0,
+            dynamic: None,
+            constants: Vec::new(),
+            const_vals: HashMap::new(),
+            const_params: Vec::new(),
         }
     }
 
@@ -225,6 +253,8 @@ impl<'m> Elab<'m> {
 
     /// Elaborates the kernel `name` for `launch`.
     pub fn kernel(mut self, name: &str, launch: &Launch) -> DResult<Kernel> {
+        self.shared_bytes = launch.shared_bytes;
+        self.constants = launch.constants.clone();
         let f = &self.m.funcs[name];
         let fspan = f.span;
         if let Some((ret, _)) = &f.sig {
@@ -255,8 +285,24 @@ impl<'m> Elab<'m> {
                     bits,
                     shape,
                     complex,
+                    record,
                     ..
                 }) => {
+                    if let Some(layout) = record {
+                        let var = self.new_var(pname, Type::global_ptr(DType::U8));
+                        let base = self.var_expr(var, *pspan);
+                        let shape = shape.clone().unwrap_or_else(|| vec![bits.len() / layout.itemsize]);
+                        if sig.is_some() {
+                            return err(*pspan, format!("the launch passes `{pname}` as records, which a signature string cannot describe"));
+                        }
+                        env.insert(pname.clone(), self.record_param_val(base, shape, layout.clone()));
+                        params.push(Param {
+                            name: pname.clone(),
+                            kind: ParamKind::Pointer(DType::U8),
+                            var: Some(var),
+                        });
+                        continue;
+                    }
                     if *complex {
                         self.complex_param(pname, *pspan, *dtype, bits.len(), shape, sig, &mut env, &mut params)?;
                         continue;
@@ -285,6 +331,7 @@ impl<'m> Elab<'m> {
                             dtype: *dtype,
                             shape,
                             pairs: Pairs::No,
+                            view: None,
                         }),
                     );
                     params.push(Param {
@@ -354,6 +401,7 @@ impl<'m> Elab<'m> {
         let mut entry = std::mem::take(&mut self.entry);
         entry.extend(body);
         let body = entry;
+        params.append(&mut self.const_params);
         let (grid, block) = crate::frontend::geometry(launch, None, None)?;
         Ok(Kernel {
             name: name.to_string(),
@@ -409,6 +457,7 @@ impl<'m> Elab<'m> {
             dtype,
             shape: shape.clone(),
             pairs: Pairs::Complex,
+            view: None,
         };
         if !shape.is_empty() {
             env.insert(pname.to_string(), Val::Array(arr));

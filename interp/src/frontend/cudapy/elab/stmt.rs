@@ -174,7 +174,12 @@ impl Elab<'_> {
                 Ok(())
             }
             ast::Expr::Subscript(s) => {
-                let arr = self.array_of(&s.value)?;
+                let arr = match self.expr(&s.value)? {
+                    Val::Array(a) => a,
+                    Val::Record(r) => return self.record_subscript_store(&r, &s.slice, v, span),
+                    Val::Bytes(b) => return self.byte_array_store(&b, &s.slice, v, span),
+                    _ => return err(span, "only arrays can be indexed"),
+                };
                 if arr.pairs == Pairs::Complex {
                     let ptrs = self.complex_ptrs(&arr, &s.slice, span)?;
                     return self.store_complex(ptrs, v, arr.dtype, span);
@@ -188,8 +193,14 @@ impl Elab<'_> {
                 Ok(())
             }
             ast::Expr::Attribute(a) => {
-                if let Ok(Val::Array(_)) = self.expr(&a.value) {
-                    return err(span, format!("array attribute `{}` is read-only", a.attr));
+                match self.expr(&a.value) {
+                    Ok(Val::Array(_)) => {
+                        return err(span, format!("array attribute `{}` is read-only", a.attr))
+                    }
+                    Ok(Val::Record(r)) => {
+                        return self.record_attribute_store(&r, a.attr.as_str(), v, span)
+                    }
+                    _ => {}
                 }
                 py::unsupported(
                     span,
