@@ -593,7 +593,10 @@ impl Instance<'_> {
                     Some(m) => Some(self.eval(m)?),
                     None => None,
                 };
+                let all_active = tm.as_ref().is_none_or(|m| m.data.iter().all(|&b| b != 0));
                 let to = match other {
+                    // no lane takes an undefined `other`: nothing to make
+                    Some(o) if all_active && matches!(o.kind, ExprKind::Undef) => None,
                     Some(o) => Some(self.eval(o)?),
                     None => None,
                 };
