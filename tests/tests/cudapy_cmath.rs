@@ -645,3 +645,45 @@ fn complex64_ufuncs_match_numba_cuda() {
 fn complex128_ufuncs_match_numba_cuda() {
     check_ufuncs("c128", "complex128", true);
 }
+
+/// What numba has no complex loop or function for is refused with the
+/// call's position: `np.exp` of a complex (numba-cuda's CUDA ufunc table
+/// has no complex `exp` loop), a complex ufunc result into a real array,
+/// an unknown `cmath` function, `cmath.rect` of a complex.
+#[test]
+fn complex_math_numba_lacks_is_refused() {
+    let l = launch(
+        &[1],
+        json!({"x": {"buffer": {"dtype": "complex64", "len": 1}},
+               "o": {"buffer": {"dtype": "float32", "len": 1}}}),
+    );
+    let cases = [
+        (
+            "    np.exp(x, x)\n",
+            "np.exp(x, x)",
+            "has no loop for complex numbers",
+        ),
+        (
+            "    np.sin(x, o)\n",
+            "np.sin(x, o)",
+            "gives a complex, not float32",
+        ),
+        (
+            "    x[0] = cmath.cbrt(x[0])\n",
+            "cmath.cbrt(x[0])",
+            "cmath.cbrt",
+        ),
+        (
+            "    x[0] = cmath.rect(x[0], 1.0)\n",
+            "x[0], 1.0",
+            "takes real numbers",
+        ),
+    ];
+    for (body, at, msg) in cases {
+        let src = format!(
+            "import cmath\nimport numpy as np\nfrom numba import cuda\n\n@cuda.jit\ndef k(x, o):\n{body}"
+        );
+        let d = refused(&src, &l);
+        assert_diag(&src, &d, loc1(&src, at), &[msg], None);
+    }
+}
