@@ -194,6 +194,7 @@ impl Elab<'_> {
                 Ok(Val::None)
             }
             "round" => self.round_builtin(c, span),
+            "pow" => self.pow_builtin(c, span),
             _ => unreachable!("lookup only makes known builtins"),
         }
     }
@@ -206,6 +207,9 @@ impl Elab<'_> {
     ) -> DResult<Val> {
         if let Some(f) = path.strip_prefix("math.") {
             return self.math_call(f, c, span);
+        }
+        if let Some(f) = path.strip_prefix("cmath.") {
+            return self.cmath_call(f, c, span);
         }
         if let Some(f) = path.strip_prefix("operator.") {
             return self.operator_call(f, c, span);

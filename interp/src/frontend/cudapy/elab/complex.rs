@@ -1,7 +1,8 @@
 //! Complex numbers in CUDA Python: complex64/complex128 arrays and
 //! scalars, locals, `+ - * /` (numba-cuda's routines as NVVM compiles them:
 //! `crate::complex` with [`CxRules::Numba`]), unary `-`/`+`, `abs`,
-//! `==`/`!=`, `.real`, `.imag`, `.conjugate()`, `complex(a, b)`,
+//! `**` (`cmath.rs`), `==`/`!=`, `.real`, `.imag`, `.conjugate()`,
+//! `complex(a, b)` (also `complex(*t)` of a tuple),
 //! `numpy.complex64(x)`/`complex128(x)`, and the `.real`/`.imag` views of a
 //! complex array (numba's `values.real`, which atomics take).
 //!
@@ -41,7 +42,7 @@ pub(super) fn promote_complex(c: DType, other: DType, other_complex: bool) -> DT
 impl Elab<'_> {
     /// Runs a complex operation's builder with numba's rules and emits its
     /// statements.
-    fn with_cx(&mut self, span: Span, f: impl FnOnce(&mut CxBuilder) -> Cx) -> Cx {
+    pub(super) fn with_cx(&mut self, span: Span, f: impl FnOnce(&mut CxBuilder) -> Cx) -> Cx {
         let vars = &mut self.vars;
         let mut new_var = |n: &str, t: Type| {
             vars.push((n.to_string(), t));
@@ -96,8 +97,9 @@ impl Elab<'_> {
         })
     }
 
-    /// `a op b` where an operand is complex: `+ - * /` and `**` with the
-    /// exponent 2 (numba lowers `z ** 2` as `z * z`); the others are refused.
+    /// `a op b` where an operand is complex: `+ - * /` and `**`
+    /// (numba-cuda's `cpow_internal`, `cmath.rs`, whatever the exponent);
+    /// the others are refused.
     pub(super) fn complex_arith(
         &mut self,
         op: ast::Operator,
@@ -115,12 +117,13 @@ impl Elab<'_> {
             O::Sub => complex::sub(x, y, span),
             O::Mult => self.with_cx(span, |k| k.mul(x, y)),
             O::Div => self.with_cx(span, |k| k.div(x, y)),
+            O::Pow => self.complex_pow(x, y, span),
             _ => {
                 return py::unsupported(
                     span,
                     &format!("`{}` on complex numbers", op_text(op)),
                     DIALECT,
-                    "complex numbers support + - * / (and abs, ==, !=)",
+                    "complex numbers support + - * / ** (and abs, ==, !=)",
                 )
             }
         }))
@@ -265,6 +268,11 @@ impl Elab<'_> {
         let mut vals = Vec::new();
         for a in &c.args {
             let mark = self.mark();
+            // `complex(*t)`: the items of a tuple (`complex(*cmath.polar(z))`)
+            let (a, starred) = match a {
+                ast::Expr::Starred(s) => (&*s.value, true),
+                a => (a, false),
+            };
             let v = self.expr(a)?;
             vals = vals
                 .into_iter()
@@ -273,7 +281,17 @@ impl Elab<'_> {
                     other => other,
                 })
                 .collect();
-            vals.push(v);
+            match v {
+                Val::Tuple(items) if starred => vals.extend(items),
+                _ if starred => return err(span, "complex(*t) takes a tuple"),
+                v => vals.push(v),
+            }
+        }
+        if vals.is_empty() || vals.len() > 2 {
+            return err(
+                span,
+                "complex(real, imag) takes one or two positional arguments",
+            );
         }
         let d = d.unwrap_or(DType::F64);
         if vals.len() == 2 && vals.iter().any(|v| matches!(v, Val::Complex(_))) {

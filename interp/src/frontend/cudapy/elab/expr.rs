@@ -228,6 +228,7 @@ impl Elab<'_> {
             "print" => "print",
             "round" => "round",
             "complex" => "complex",
+            "pow" => "pow",
             "enumerate" | "zip" => {
                 return py::unsupported(
                     span,
@@ -236,7 +237,7 @@ impl Elab<'_> {
                     &format!("use it as `for … in {name}(…)`"),
                 )
             }
-            "divmod" | "pow" | "sum" | "list" | "tuple" | "str" => {
+            "divmod" | "sum" | "list" | "tuple" | "str" => {
                 return py::unsupported(
                     span,
                     &format!("the builtin `{name}`"),
@@ -445,6 +446,13 @@ impl Elab<'_> {
                 indices.len()
             ));
         }
+        Ok(self.index_ptr(arr, indices, span))
+    }
+
+    /// The pointer to the element of `arr` at `indices` (one per
+    /// dimension): to part 0 of a complex element, to the part of a
+    /// `.real`/`.imag` view, through a slice's view.
+    pub(super) fn index_ptr(&mut self, arr: &ArrayVal, mut indices: Vec<Expr>, span: Span) -> Expr {
         let ty = arr.base.ty.clone();
         let mut dims = arr.shape.clone();
         match arr.pairs {
@@ -456,9 +464,9 @@ impl Elab<'_> {
             }
         }
         if arr.view.is_some() {
-            return Ok(self.view_elem_ptr(arr, indices, span));
+            return self.view_elem_ptr(arr, indices, span);
         }
-        Ok(mk(
+        mk(
             ExprKind::ElemPtr {
                 base: Box::new(arr.base.clone()),
                 indices,
@@ -468,7 +476,7 @@ impl Elab<'_> {
             },
             ty,
             span,
-        ))
+        )
     }
 
     pub(super) fn index_value(&self, e: Expr, span: Span) -> DResult<Expr> {
@@ -667,6 +675,18 @@ impl Elab<'_> {
         );
         let signed_zero = bin(BinOp::CopySign, zero.clone(), b, span);
         select(bin(BinOp::Ne, m, zero, span), nonzero, signed_zero, span)
+    }
+
+    /// The builtin `pow(a, b)`: `a ** b`, as numba types and lowers it
+    /// (the three-argument form is refused).
+    pub(super) fn pow_builtin(&mut self, c: &ast::ExprCall, span: Span) -> DResult<Val> {
+        let ([a, b], true) = (c.args.as_slice(), c.keywords.is_empty()) else {
+            return err(span, "pow(base, exp) takes two numbers");
+        };
+        let l = self.expr(a)?;
+        let mark = self.mark();
+        let r = self.expr(b)?;
+        self.binary(ast::Operator::Pow, l, r, mark, span)
     }
 
     /// `a ** b` (the seed is silent; numba-cuda, measured): a float base

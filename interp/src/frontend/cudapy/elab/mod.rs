@@ -27,6 +27,7 @@ const DIALECT: &str = "CUDA Python";
 use types::INT_DIV;
 
 mod calls;
+mod cmath;
 mod complex;
 mod constmem;
 mod dynshared;

@@ -224,6 +224,14 @@ impl Elab<'_> {
                 return err(s, format!("the out argument of np.{name} must be an array"))
             }
         };
+        let complex_in = |v: &Val| match v {
+            Val::Complex(_) => true,
+            Val::Array(a) => a.pairs == Pairs::Complex,
+            _ => false,
+        };
+        if args.iter().any(|(v, _)| complex_in(v)) {
+            return self.complex_ufunc(name, args, out, span).map(Some);
+        }
         let mut ins = Vec::new();
         for (v, s) in args {
             match v {
@@ -289,6 +297,120 @@ impl Elab<'_> {
         Ok(Some(Val::Array(out)))
     }
 
+    /// `numpy.<name>(…)` with a complex input: the ufunc's complex loop
+    /// (`cmath.rs`), complex64 where every input casts safely to it
+    /// (numpy's `F` loop before `D`), else complex128; a complex result
+    /// needs a complex `out` array (numba: no loop casts complex to real).
+    fn complex_ufunc(
+        &mut self,
+        name: &str,
+        args: Vec<(Val, Span)>,
+        out: Option<ArrayVal>,
+        span: Span,
+    ) -> DResult<Val> {
+        let Some(u) = cmath::CxUfunc::of(name) else {
+            return err(
+                span,
+                format!(
+                    "np.{name} has no loop for complex numbers (numba: no matching ufunc loop)"
+                ),
+            );
+        };
+        let mut ins = Vec::new();
+        let mut wide = false;
+        for (v, s) in args {
+            match v {
+                Val::Array(a) => {
+                    let Some(o) = &out else {
+                        return py::unsupported(
+                            s,
+                            &format!("np.{name} of an array without an out array"),
+                            DIALECT,
+                            "a kernel cannot allocate: pass the result array, np.sin(x, out)",
+                        );
+                    };
+                    if a.shape != o.shape {
+                        return py::unsupported(
+                            s,
+                            "broadcasting an input to the out array's shape",
+                            DIALECT,
+                            "give the inputs the out array's shape",
+                        );
+                    }
+                    wide |= if a.pairs == Pairs::Complex {
+                        a.dtype == DType::F64
+                    } else {
+                        !can_cast_safe(a.dtype, DType::F32)
+                    };
+                    ins.push(Val::Array(a));
+                }
+                Val::Complex(z) => {
+                    wide |= dtype_of(&z.re) == DType::F64;
+                    ins.push(Val::Complex(z));
+                }
+                v => {
+                    let x = self.num(v, s)?;
+                    wide |= !can_cast_safe(dtype_of(&x), DType::F32);
+                    ins.push(Val::Num(x));
+                }
+            }
+        }
+        let d = if wide { DType::F64 } else { DType::F32 };
+        let Some(out) = out else {
+            let mut xs = Vec::new();
+            for v in ins {
+                xs.push(self.as_complex(v, d, span)?);
+            }
+            return Ok(self.complex_ufunc_op(u, xs, span));
+        };
+        if !u.gives_bool() && out.pairs != Pairs::Complex {
+            return err(
+                span,
+                format!(
+                    "np.{name} of complex numbers gives a complex, not {} (numba: no matching ufunc loop)",
+                    Named(out.dtype)
+                ),
+            );
+        }
+        // numbers are read once, before the loops
+        let ins: Vec<Val> = ins
+            .into_iter()
+            .map(|v| match v {
+                Val::Num(e) => Val::Num(self.temp(e)),
+                Val::Complex(z) => Val::Complex(self.hold(z)),
+                other => other,
+            })
+            .collect();
+        self.each_index(&out.shape, span, |me, idx| {
+            let mut xs = Vec::new();
+            for v in &ins {
+                let v = match v {
+                    Val::Array(a) if a.pairs == Pairs::Complex => {
+                        let p = me.index_ptr(a, idx.clone(), span);
+                        let im = complex::part_ptr(&p, 1);
+                        me.load_complex((p, im), a.dtype, span)
+                    }
+                    Val::Array(a) => {
+                        Val::Num(load(me.index_ptr(a, idx.clone(), span), a.dtype, span))
+                    }
+                    other => other.clone(),
+                };
+                xs.push(me.as_complex(v, d, span)?);
+            }
+            let r = me.complex_ufunc_op(u, xs, span);
+            let p = me.index_ptr(&out, idx, span);
+            if out.pairs == Pairs::Complex {
+                let im = complex::part_ptr(&p, 1);
+                me.store_complex((p, im), r, out.dtype, span)
+            } else {
+                let x = me.num(r, span)?;
+                me.store(p, x, out.dtype, span);
+                Ok(())
+            }
+        })?;
+        Ok(Val::Array(out))
+    }
+
     /// Stores the ufunc of `ins` into every element of `out`, one loop per
     /// dimension (numbers are read once, before the loops).
     fn ufunc_loop(
@@ -307,44 +429,48 @@ impl Elab<'_> {
                 other => other.clone(),
             })
             .collect();
-        let idx: Vec<VarId> = out
-            .shape
+        self.each_index(&out.shape, span, |me, idx| {
+            let xs: Vec<Expr> = ins
+                .iter()
+                .zip(lin)
+                .map(|(v, &t)| match v {
+                    Val::Array(a) => {
+                        let p = me.index_ptr(a, idx.clone(), span);
+                        convert(load(p, a.dtype, span), t)
+                    }
+                    Val::Num(e) => convert(e.clone(), t),
+                    _ => unreachable!("numbers and arrays only"),
+                })
+                .collect();
+            let r = me.ufunc_op(op, xs, lout, span);
+            let ptr = me.index_ptr(out, idx, span);
+            me.store(ptr, r, out.dtype, span);
+            Ok(())
+        })
+    }
+
+    /// Runs `body` (given the index variables) inside one loop per
+    /// dimension of `shape`.
+    fn each_index(
+        &mut self,
+        shape: &[usize],
+        span: Span,
+        body: impl FnOnce(&mut Self, Vec<Expr>) -> DResult<()>,
+    ) -> DResult<()> {
+        let idx: Vec<VarId> = shape
             .iter()
             .map(|_| self.new_var("_ui", Type::scalar(DType::I64)))
             .collect();
-        let at = |me: &Self, a: &ArrayVal| {
-            let indices = idx.iter().map(|&v| me.var_expr(v, span)).collect();
-            mk(
-                ExprKind::ElemPtr {
-                    base: Box::new(a.base.clone()),
-                    indices,
-                    dims: a.shape.clone(),
-                    neg: NegIndex::Wrap,
-                    offset: None,
-                },
-                a.base.ty.clone(),
-                span,
-            )
-        };
+        let exprs = idx.iter().map(|&v| self.var_expr(v, span)).collect();
         self.blocks.push(Vec::new());
-        let xs: Vec<Expr> = ins
-            .iter()
-            .zip(lin)
-            .map(|(v, &t)| match v {
-                Val::Array(a) => convert(load(at(self, a), a.dtype, span), t),
-                Val::Num(e) => convert(e.clone(), t),
-                _ => unreachable!("numbers and arrays only"),
-            })
-            .collect();
-        let r = self.ufunc_op(op, xs, lout, span);
-        let ptr = at(self, out);
-        self.store(ptr, r, out.dtype, span);
+        let r = body(self, exprs);
         let mut body = self.blocks.pop().expect("pushed above");
+        r?;
         for (k, &v) in idx.iter().enumerate().rev() {
             body = vec![Stmt::For {
                 var: v,
                 start: int_const(DType::I64, 0, span),
-                end: int_const(DType::I64, out.shape[k] as i128, span),
+                end: int_const(DType::I64, shape[k] as i128, span),
                 step: int_const(DType::I64, 1, span),
                 body,
                 span,
