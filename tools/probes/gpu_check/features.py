@@ -3,6 +3,7 @@
 # run on ksem's interpreter and on its CUDA lowering by
 # tools/probes/gpu_check/run.sh (`ksem diff --backends interp,cuda`), to
 # check that the lowering computes what the interpreter does.
+import cmath
 import math
 
 import numpy as np
@@ -57,3 +58,14 @@ def dyn_shared(a, out):
     s[i] = a[i] * 2
     cuda.syncthreads()
     out[i] = s[(i + 1) % cuda.blockDim.x]
+
+
+@cuda.jit
+def complex_math(a, out):
+    i = cuda.grid(1)
+    if i < a.size:
+        z = a[i]
+        out[0, i] = cmath.exp(z) + cmath.sqrt(z) * cmath.log(z)
+        out[1, i] = cmath.asinh(z) - cmath.tan(z)
+        out[2, i] = z ** (0.5 + 0.25j) + np.sin(z)
+        out[3, i] = complex(*cmath.polar(z)) + cmath.rect(abs(z), 1.25)

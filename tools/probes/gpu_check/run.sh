@@ -9,7 +9,7 @@ ksem=${KSEM:-target/release/ksem}
 here=$(dirname "$0")
 log="$out/gpu_check.log"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$log"
-for k in ufuncs exact_math complex_ops slices dyn_shared; do
+for k in ufuncs exact_math complex_ops slices dyn_shared complex_math; do
   echo "== features.py $k" >> "$log"
   "$ksem" diff "$here/features.py" --launch "$here/$k.json" --backends interp,cuda >> "$log" 2>&1
   echo "rc=$?" >> "$log"
