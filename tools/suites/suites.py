@@ -155,8 +155,8 @@ def triton_run(args) -> None:
           tests, seconds, _ksem_line(out.stdout))
 
 
-def numba_run(args) -> None:
-    folder = os.path.join(args.suites, "numba-cuda")
+def numba_run(args, folder: str | None = None) -> dict:
+    folder = folder or os.path.join(args.suites, "numba-cuda")
     env = dict(os.environ, NUMBA_ENABLE_CUDASIM="1", NUMBA_CUDA_TEST_BIN_DIR=folder)
     if args.ksem:
         env["KSEM_INTERPRET"] = "1"
@@ -192,7 +192,30 @@ def numba_run(args) -> None:
                  f"{'KSEM_INTERPRET=1 ' if args.ksem else ''}python -m pytest -c {folder}/pytest.ini {folder} "
                  f"numba.cuda.tests.cudapy.MODULE  (one process per module: {len(modules)} modules)")
     total = [f"ksem (all modules): {launched} kernel launches ran on ksem, {refused} refused"] if args.ksem else []
-    _save(args, cmd_shown, tests, seconds, total + ksem_lines, {"modules": modules})
+    if args.out:
+        _save(args, cmd_shown, tests, seconds, total + ksem_lines, {"modules": modules})
+    return tests
+
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def numba_ci(args) -> None:
+    """The CI sample: the modules of `numba_ci_expected.txt` with kernels on
+    ksem (this folder's own pytest.ini and conftest.py, so numba-cuda's
+    files are not needed); fails unless every listed test passes."""
+    with open(os.path.join(HERE, "numba_ci_expected.txt")) as f:
+        lines = [line.strip() for line in f]
+    expected = [line for line in lines if line and not line.startswith("#")]
+    modules = sorted({t.split("::")[0] for t in expected})
+    args.modules, args.ksem, args.out = ",".join(modules), True, None
+    tests = numba_run(args, os.path.join(HERE, "numba_ci"))
+    missed = [(t, tests.get(t, ("missing", ""))) for t in expected if tests.get(t, ("missing",))[0] != "passed"]
+    print(f"numba-ci: {len(expected) - len(missed)} of {len(expected)} expected tests passed on ksem "
+          f"({len(modules)} modules)")
+    for t, (o, m) in missed:
+        print(f"  {o}: {t}: {m}")
+    sys.exit(1 if missed else 0)
 
 
 def compare(args) -> None:
@@ -274,6 +297,10 @@ def main() -> None:
     n.add_argument("--timeout", type=int, default=300)
     n.add_argument("extra", nargs="*", help="more pytest arguments (after --)")
     n.set_defaults(func=numba_run)
+    ci = sub.add_parser("numba-ci", help="CI: the sample of numba_ci_expected.txt must pass on ksem")
+    ci.add_argument("--timeout", type=int, default=300)
+    ci.add_argument("extra", nargs="*", help="more pytest arguments (after --)")
+    ci.set_defaults(func=numba_ci)
     c = sub.add_parser("compare")
     c.add_argument("anchor")
     c.add_argument("ksem_result")
