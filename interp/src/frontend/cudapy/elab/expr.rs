@@ -15,6 +15,10 @@ impl Elab<'_> {
             Val::Array(_) | Val::Bytes(_) => err(span, "expected a number, found an array"),
             Val::Record(_) => err(span, "expected a number, found a record"),
             Val::Tuple(_) => err(span, "expected a number, found a tuple"),
+            Val::Vector(_) => err(
+                span,
+                "expected a number, found a vector (read .x, .y, .z or .w)",
+            ),
             Val::Type(d) => err(
                 span,
                 format!("expected a number, found the type {}", Named(d)),
@@ -22,6 +26,10 @@ impl Elab<'_> {
             Val::None => err(span, "expected a number, found None"),
             Val::Path(p) => err(span, format!("expected a number, found `{p}`")),
             Val::Func(f) => err(span, format!("expected a number, found the function `{f}`")),
+            Val::Closure(c) => err(
+                span,
+                format!("expected a number, found the function `{}`", c.def.name),
+            ),
             Val::Builtin(b) => err(span, format!("expected a number, found the builtin `{b}`")),
             Val::Class(c) => err(span, format!("expected a number, found the class `{c}`")),
         }
@@ -293,6 +301,7 @@ impl Elab<'_> {
 
     pub(super) fn attribute(&mut self, base: Val, attr: &str, span: Span) -> DResult<Val> {
         match base {
+            Val::Vector(xs) => self.vector_field(&xs, attr, span),
             Val::Path(p) => {
                 let full = format!("{p}.{attr}");
                 if let Some(v) = self.intrinsic_value(&full, span)? {
