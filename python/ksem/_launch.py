@@ -381,9 +381,24 @@ def _cudapy(ks: KernelSource, kernel, args, grid, block, shared, tolerate_ub=Non
     try:
         return run_source(ks.file, ks.src, ks.name, grid, block, launch_args, "cudapy", where=ks.where,
                           tolerate_ub=tolerate_ub, shared_bytes=int(shared or 0),
-                          constants=_const_arrays(ks, kernel))
+                          constants=_const_arrays(ks, kernel), namespace=_namespace(kernel))
     except KsemError as e:
         raise _located(e, ks) from None
+
+
+def _namespace(kernel) -> dict:
+    """The names a kernel's ``raise`` may use: its globals and closure."""
+    try:
+        fn = unwrap(kernel)
+    except KsemError:
+        return {}
+    ns = dict(fn.__globals__)
+    for name, cell in zip(fn.__code__.co_freevars, fn.__closure__ or ()):
+        try:
+            ns[name] = cell.cell_contents
+        except ValueError:
+            pass
+    return ns
 
 
 __all__ = ["run_live", "UndefinedBehavior"]
