@@ -319,15 +319,15 @@ def _convert_scalar(v, d: str):
 
 
 def _const_arrays(ks: KernelSource, kernel) -> dict:
-    """The module-level numpy arrays the kernel reads with
-    ``cuda.const.array_like(NAME)``, by name (the launch's "constants"):
-    looked up as the kernel function sees them."""
+    """The numpy arrays the kernel reads as constants, by name (the
+    launch's "constants"): those of ``cuda.const.array_like(NAME)`` and any
+    global or closure variable holding an array that the kernel names
+    (numba-cuda copies such an array into the kernel as a constant), looked
+    up as the kernel function sees them."""
     import ast
 
     from ._kernel import _lookup
 
-    if "array_like" not in ks.src:
-        return {}
     try:
         tree = ast.parse(ks.src)
     except SyntaxError:
@@ -338,16 +338,10 @@ def _const_arrays(ks: KernelSource, kernel) -> dict:
         return {}
     out = {}
     for node in ast.walk(tree):
-        if (
-            isinstance(node, ast.Call)
-            and isinstance(node.func, ast.Attribute)
-            and node.func.attr == "array_like"
-            and len(node.args) == 1
-            and isinstance(node.args[0], ast.Name)
-        ):
-            v = _lookup(fn, node.args[0].id)
-            if isinstance(v, np.ndarray):
-                out[node.args[0].id] = np.ascontiguousarray(v)
+        if isinstance(node, ast.Name) and node.id not in out:
+            v = _lookup(fn, node.id)
+            if isinstance(v, np.ndarray) and not isinstance(v, np.ma.MaskedArray):
+                out[node.id] = np.ascontiguousarray(v)
     return out
 
 

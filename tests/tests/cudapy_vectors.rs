@@ -1,7 +1,8 @@
 //! CUDA Python vector types (`cuda.float64x4`, `cuda.short2`, …): made
 //! from numbers and vectors whose components add up to the type's count,
 //! each converted to the base type; `.x/.y/.z/.w`; a `for` loop over a
-//! tuple of vectors of one type. Expected values are worked out by hand.
+//! tuple of vectors of one type; module-level arrays as constants and
+//! `a.copy()`. Expected values are worked out by hand.
 
 use ksem_interp::launch::{parse_launch, Launch};
 use ksem_tests::*;
@@ -88,4 +89,29 @@ def k(res):
 ";
     let d = refused(src, &one_thread(1));
     assert_diag(src, &d, loc1(src, "v.z"), &["no attribute `z`"], None);
+}
+
+#[test]
+fn a_module_level_array_is_a_constant_and_copy_makes_a_local_array() {
+    // `val` is carried by the launch as a constant (numba-cuda bakes a
+    // global array into the kernel); q = val.copy() = [3, 2, 1];
+    // r = q[1:] = [2, 1]; s = r.copy() with s[0] = 7 leaves r and q alone:
+    // out = [7 + 2, 2, 1]
+    let src = "from numba import cuda
+
+@cuda.jit
+def k(res):
+    q = val.copy()
+    r = q[1:]
+    s = r.copy()
+    s[0] = 7
+    for i in range(len(res)):
+        res[i] = q[i]
+    res[0] = s[0] + r[0]
+";
+    let text = json!({"grid": [1], "block": [1], "args": {"res": zeros("float64", 3)},
+        "constants": {"val": {"buffer": {"dtype": "int64", "data": [3, 2, 1]}}}})
+    .to_string();
+    let l = parse_launch(&text).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(bits(&run_clean(src, &l), "res"), f64s(&[9.0, 2.0, 1.0]));
 }

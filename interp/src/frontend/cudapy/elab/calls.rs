@@ -22,6 +22,15 @@ impl Elab<'_> {
                 }
             }
         }
+        if let ast::Expr::Attribute(a) = &*c.func {
+            // (of a name: evaluating it twice has no effect)
+            let named = matches!(&*a.value, ast::Expr::Name(_));
+            if a.attr.as_str() == "copy" && named && c.args.is_empty() && c.keywords.is_empty() {
+                if let Val::Array(arr) = self.expr(&a.value)? {
+                    return self.array_copy(arr, span);
+                }
+            }
+        }
         let callee = self.expr(&c.func)?;
         let name = dotted(&c.func).unwrap_or_default();
         match callee {

@@ -58,7 +58,13 @@ impl Elab<'_> {
         use ast::Expr as E;
         match e {
             E::Constant(c) => self.constant(&c.value, span),
-            E::Name(n) => self.lookup(n.id.as_str(), span),
+            E::Name(n) => match self.lookup(n.id.as_str(), span) {
+                Err(e) => match self.global_array(n.id.as_str(), span)? {
+                    Some(v) => Ok(v),
+                    None => Err(e),
+                },
+                ok => ok,
+            },
             E::Attribute(a) => {
                 let base = self.expr(&a.value)?;
                 self.attribute(base, a.attr.as_str(), span)

@@ -26,6 +26,7 @@ const DIALECT: &str = "CUDA Python";
 
 use types::INT_DIV;
 
+mod arraycopy;
 mod calls;
 mod cg;
 mod closures;
