@@ -211,11 +211,18 @@ def _flatten_param(name: str, v: tuple, launch_args: dict, convert, dummy) -> tu
     return expr, leaves
 
 
-def _unflatten_in_source(ks: KernelSource, tuples: dict) -> KernelSource:
+def _is_namedtuple(v) -> bool:
+    """Whether `v` is an instance of a ``collections.namedtuple`` class."""
+    return isinstance(v, tuple) and type(v) is not tuple and isinstance(getattr(type(v), "_fields", None), tuple)
+
+
+def _unflatten_in_source(ks: KernelSource, tuples: dict, named=None) -> KernelSource:
     """The kernel's text with each tuple parameter replaced by its elements'
     parameters and the tuple rebuilt at the start of the body, on the line of
     its first statement (so that no line moves); the columns of that line are
-    given back by `fix_columns`."""
+    given back by `fix_columns`. A namedtuple's field read in the kernel
+    (`p.x`, `named` gives each such parameter's fields) becomes an index
+    (`p[0]`)."""
     import ast
     import dataclasses
 
@@ -240,6 +247,16 @@ def _unflatten_in_source(ks: KernelSource, tuples: dict) -> KernelSource:
     for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs:
         if a.arg in tuples:
             edits.append((a.lineno, a.col_offset, a.end_col_offset, ", ".join(tuples[a.arg][1])))
+    for node in ast.walk(fn):
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in (named or {})
+            and node.attr in named[node.value.id]
+            and node.end_lineno == node.lineno
+        ):
+            k = named[node.value.id].index(node.attr)
+            edits.append((node.lineno, node.col_offset, node.end_col_offset, f"{node.value.id}[{k}]"))
     prefix = "".join(f"{n} = {expr}; " for n, (expr, _) in tuples.items())
     edits.append((first.lineno, first.col_offset, first.col_offset, prefix))
     for line, start, end, text in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
@@ -351,14 +368,20 @@ def _cudapy(ks: KernelSource, kernel, args, grid, block, shared, tolerate_ub=Non
         raise KsemError(f"{ks.where}: error: `{ks.name}` takes {len(names)} arguments, {len(args)} given")
     launch_args = {}
     tuples = {}
+    named = {}
     for n, v in zip(names, args):
+        if _is_namedtuple(v):
+            # a namedtuple (numba's NamedTuple): a tuple whose fields the
+            # kernel reads by name
+            named[n] = v._fields
+            v = tuple(v)
         if type(v) is tuple:
             # a tuple (numba's UniTuple/Tuple): one launch argument per element
             tuples[n] = _flatten_param(n, v, launch_args, lambda sub, x: _numba_arg(sub, x, ks.where), 0)
         else:
             launch_args[n] = _numba_arg(n, v, ks.where)
     if tuples:
-        ks = _unflatten_in_source(ks, tuples)
+        ks = _unflatten_in_source(ks, tuples, named)
     sig = getattr(kernel, "_ksem_signature", None)
     if isinstance(sig, str):
         # numba converts a scalar argument to its signature's type
