@@ -21,6 +21,7 @@ from ._ksem import KsemError
 RAISE_BUFFER = "__ksem_raise"
 _IN_DEVICE_FUNCTION = 2
 _RECURSION_TOO_DEEP = 3
+_TUPLE_INDEX_ERROR = 4
 # `recursion::MAX_DEPTH` of ksem's CUDA Python front end
 _MAX_DEPTH = 12
 
@@ -42,6 +43,12 @@ def exception(result, file: str, src: str, namespace=None) -> BaseException:
             f"{file}:{line}:{col}: error: this recursive call went deeper than ksem inlines a device function "
             f"({_MAX_DEPTH} nested calls of one function); ksem refuses the run ({where})"
         )
+    if kind == _TUPLE_INDEX_ERROR:
+        # numba-cuda's own IndexError names no function or line (measured:
+        # tools/probes/numba/tuple_index.json)
+        exc = IndexError(f"{where}: tuple index out of range")
+        exc._ksem_kernel_raised = True
+        return exc
     if kind == _IN_DEVICE_FUNCTION:
         exc = SystemError(f"{where}: unknown error 1 in native function")
     else:
@@ -95,3 +102,4 @@ def _find(src: str, line: int, col: int):
 
     visit(tree, "?")
     return found
+

@@ -273,3 +273,34 @@ fn a_grid_barrier_on_several_blocks_is_refused() {
         Some("launch one block"),
     );
 }
+
+#[test]
+fn a_tuple_indexed_out_of_range_at_run_time_raises_index_error() {
+    // numba-cuda's UniTuple getitem (measured, tools/probes/numba/
+    // tuple_index.json): in range a negative index counts from the end
+    // (shape[-1] of a 1-d array of 2 is 2); out of range the thread raises
+    // IndexError, silently ending it without debug (threads 2 and 3 keep
+    // their first store of 1)
+    let src = "from numba import cuda
+
+@cuda.jit(DEBUG)
+def k(ary, o):
+    x = cuda.threadIdx.x
+    o[x] = 1
+    o[x] = ary.shape[-x] + 10
+";
+    let l = launch_with(
+        4,
+        json!({"ary": zeros("float64", 2), "o": zeros("int64", 4)}),
+    );
+    let r = run_clean(&src.replace("DEBUG", "debug=False"), &l);
+    assert_eq!(bits(&r, "o"), ints(&[12, 12, 1, 1]));
+    // with debug, thread 2 is recorded first (kind 4, at the subscript)
+    let src = src.replace("DEBUG", "debug=True");
+    let r = run_clean(&src, &l);
+    let (line, col) = loc1(&src, "ary.shape[-x]");
+    assert_eq!(
+        bits(&r, "__ksem_raise"),
+        ints(&[line as i64, col as i64, 4, 2, 0, 0, 0, 0, 0])
+    );
+}

@@ -31,6 +31,10 @@ pub const RAISE_IN_DEVICE_FUNCTION: i128 = 2;
 /// ([`super::recursion::MAX_DEPTH`]) was reached: ksem refuses the run
 /// (recorded with and without `debug=True`).
 pub const RECURSION_TOO_DEEP: i128 = 3;
+/// Kind 4: a tuple index out of range at run time: numba-cuda raises
+/// `IndexError('tuple index out of range')` there (ending the thread
+/// silently without `debug=True`, as any raise).
+pub const TUPLE_INDEX_ERROR: i128 = 4;
 
 impl Elab<'_> {
     /// `raise E`, `raise E(constant, …)`.
@@ -193,5 +197,69 @@ impl Elab<'_> {
             }
         };
         self.var_expr(var, span)
+    }
+}
+
+impl Elab<'_> {
+    /// `t[i]` of a tuple of numbers of one type with an index known only at
+    /// run time (numba's UniTuple): Python's negative indices count from
+    /// the end; out of range, the thread raises IndexError. `None` where
+    /// the tuple is not of numbers of one type.
+    pub(super) fn tuple_at_run_time(
+        &mut self,
+        items: Vec<Val>,
+        index: &ast::Expr,
+        span: Span,
+    ) -> Option<DResult<Val>> {
+        let xs: Vec<Expr> = items
+            .into_iter()
+            .map(|v| match v {
+                Val::Num(e) => Some(e),
+                _ => None,
+            })
+            .collect::<Option<_>>()?;
+        let d = dtype_of(xs.first()?);
+        if xs.iter().any(|x| dtype_of(x) != d) {
+            return None;
+        }
+        Some(self.tuple_select(xs, index, span))
+    }
+
+    fn tuple_select(&mut self, xs: Vec<Expr>, index: &ast::Expr, span: Span) -> DResult<Val> {
+        let i64 = DType::I64;
+        let v = self.expr(index)?;
+        let i = self.num(v, span)?;
+        if dtype_of(&i).is_float() || dtype_of(&i) == DType::Bool {
+            return err(span, "a tuple index must be an integer");
+        }
+        let xs: Vec<Expr> = xs.into_iter().map(|x| self.temp(x)).collect();
+        let i = self.temp(convert(i, i64));
+        let n = int_const(i64, xs.len() as i128, span);
+        let neg = bin(BinOp::Lt, i.clone(), int_const(i64, 0, span), span);
+        let j = select(neg, bin(BinOp::Add, i.clone(), n.clone(), span), i, span);
+        let j = self.temp(j);
+        let low = bin(BinOp::Lt, j.clone(), int_const(i64, 0, span), span);
+        let high = bin(BinOp::Ge, j.clone(), n, span);
+        let out = bin(BinOp::Or, low, high, span);
+        self.blocks.push(Vec::new());
+        let debug = self.debug;
+        let kind = if self.frames.len() > 1 {
+            RAISE_IN_DEVICE_FUNCTION
+        } else {
+            TUPLE_INDEX_ERROR
+        };
+        self.fire_kind(kind, debug, span);
+        let then_body = self.blocks.pop().expect("pushed above");
+        self.emit(Stmt::If {
+            cond: out,
+            then_body,
+            else_body: vec![],
+        });
+        let mut acc = xs.last().expect("a non-empty tuple").clone();
+        for (k, x) in xs.iter().enumerate().rev().skip(1) {
+            let at = bin(BinOp::Eq, j.clone(), int_const(i64, k as i128, span), span);
+            acc = select(at, x.clone(), acc, span);
+        }
+        Ok(Val::Num(acc))
     }
 }

@@ -93,7 +93,14 @@ impl Elab<'_> {
                         _ => err(span, format!("`{c}[…]` takes a member's name as a string")),
                     },
                     Val::Tuple(items) => {
-                        let i = self.const_int(&s.slice)?;
+                        let i = match self.const_int(&s.slice) {
+                            Ok(i) => i,
+                            Err(e) => {
+                                return self
+                                    .tuple_at_run_time(items, &s.slice, span)
+                                    .unwrap_or(Err(e))
+                            }
+                        };
                         let n = items.len() as i128;
                         let j = if i < 0 { i + n } else { i };
                         if !(0..n).contains(&j) {
