@@ -355,6 +355,15 @@ class _Module:
             # `@numba.jit` function): a device function
             self.add_func(v.py_func, name, "@cuda.jit(device=True)")
             return
+        if (
+            isinstance(v, type)
+            and v.__module__ in ("numba.cuda.simulator.vector_types", "numba.cuda.stubs", "numba.cuda.vector_types")
+            and re.fullmatch(r"[a-z]+\d*x?\d", v.__name__)
+            and hasattr(numba_cuda_module(), v.__name__)
+        ):
+            # a CUDA vector type (`cuda.float32x4`) closed over
+            self.bind(name, v, f"from numba.cuda import {v.__name__} as {name}")
+            return
         if isinstance(v, type) and issubclass(v, enum.Enum):
             # an enum class: a class of its members' values (ksem reads a
             # class whose body only binds constants; members it cannot
@@ -418,6 +427,14 @@ class _Module:
         return "\n".join(out) + "\n", tuple(indents)
 
 
+def numba_cuda_module():
+    """``numba.cuda`` (imported only where a kernel closes over one of its
+    vector types)."""
+    import numba.cuda
+
+    return numba.cuda
+
+
 def _same(a, b) -> bool:
     try:
         return type(a) is type(b) and bool(a == b)
@@ -467,6 +484,10 @@ def live_source(obj, dialect: str) -> KernelSource:
     # simulator types them: numba-cuda's own tests pass a uint32 array for
     # an `int32[:, :]` signature)
     deco = "@triton.jit" if dialect == "triton" else "@cuda.jit"
+    if dialect != "triton" and (getattr(obj, "_debug", False) is True or getattr(obj, "debug", False) is True):
+        # numba's simulator kernel keeps `debug=True` as `_debug`: a fired
+        # `raise`/`assert` is then raised on the host (ksem._raise)
+        deco = "@cuda.jit(debug=True)"
     m.add_func(fn, fn.__name__, deco, src)
     f = m.funcs[0][1]
     text, indents = m.text(f.file)

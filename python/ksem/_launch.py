@@ -211,11 +211,18 @@ def _flatten_param(name: str, v: tuple, launch_args: dict, convert, dummy) -> tu
     return expr, leaves
 
 
-def _unflatten_in_source(ks: KernelSource, tuples: dict) -> KernelSource:
+def _is_namedtuple(v) -> bool:
+    """Whether `v` is an instance of a ``collections.namedtuple`` class."""
+    return isinstance(v, tuple) and type(v) is not tuple and isinstance(getattr(type(v), "_fields", None), tuple)
+
+
+def _unflatten_in_source(ks: KernelSource, tuples: dict, named=None) -> KernelSource:
     """The kernel's text with each tuple parameter replaced by its elements'
     parameters and the tuple rebuilt at the start of the body, on the line of
     its first statement (so that no line moves); the columns of that line are
-    given back by `fix_columns`."""
+    given back by `fix_columns`. A namedtuple's field read in the kernel
+    (`p.x`, `named` gives each such parameter's fields) becomes an index
+    (`p[0]`)."""
     import ast
     import dataclasses
 
@@ -240,6 +247,16 @@ def _unflatten_in_source(ks: KernelSource, tuples: dict) -> KernelSource:
     for a in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs:
         if a.arg in tuples:
             edits.append((a.lineno, a.col_offset, a.end_col_offset, ", ".join(tuples[a.arg][1])))
+    for node in ast.walk(fn):
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in (named or {})
+            and node.attr in named[node.value.id]
+            and node.end_lineno == node.lineno
+        ):
+            k = named[node.value.id].index(node.attr)
+            edits.append((node.lineno, node.col_offset, node.end_col_offset, f"{node.value.id}[{k}]"))
     prefix = "".join(f"{n} = {expr}; " for n, (expr, _) in tuples.items())
     edits.append((first.lineno, first.col_offset, first.col_offset, prefix))
     for line, start, end, text in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
@@ -319,15 +336,15 @@ def _convert_scalar(v, d: str):
 
 
 def _const_arrays(ks: KernelSource, kernel) -> dict:
-    """The module-level numpy arrays the kernel reads with
-    ``cuda.const.array_like(NAME)``, by name (the launch's "constants"):
-    looked up as the kernel function sees them."""
+    """The numpy arrays the kernel reads as constants, by name (the
+    launch's "constants"): those of ``cuda.const.array_like(NAME)`` and any
+    global or closure variable holding an array that the kernel names
+    (numba-cuda copies such an array into the kernel as a constant), looked
+    up as the kernel function sees them."""
     import ast
 
     from ._kernel import _lookup
 
-    if "array_like" not in ks.src:
-        return {}
     try:
         tree = ast.parse(ks.src)
     except SyntaxError:
@@ -338,16 +355,10 @@ def _const_arrays(ks: KernelSource, kernel) -> dict:
         return {}
     out = {}
     for node in ast.walk(tree):
-        if (
-            isinstance(node, ast.Call)
-            and isinstance(node.func, ast.Attribute)
-            and node.func.attr == "array_like"
-            and len(node.args) == 1
-            and isinstance(node.args[0], ast.Name)
-        ):
-            v = _lookup(fn, node.args[0].id)
-            if isinstance(v, np.ndarray):
-                out[node.args[0].id] = np.ascontiguousarray(v)
+        if isinstance(node, ast.Name) and node.id not in out:
+            v = _lookup(fn, node.id)
+            if isinstance(v, np.ndarray) and not isinstance(v, np.ma.MaskedArray):
+                out[node.id] = np.ascontiguousarray(v)
     return out
 
 
@@ -357,14 +368,20 @@ def _cudapy(ks: KernelSource, kernel, args, grid, block, shared, tolerate_ub=Non
         raise KsemError(f"{ks.where}: error: `{ks.name}` takes {len(names)} arguments, {len(args)} given")
     launch_args = {}
     tuples = {}
+    named = {}
     for n, v in zip(names, args):
+        if _is_namedtuple(v):
+            # a namedtuple (numba's NamedTuple): a tuple whose fields the
+            # kernel reads by name
+            named[n] = v._fields
+            v = tuple(v)
         if type(v) is tuple:
             # a tuple (numba's UniTuple/Tuple): one launch argument per element
             tuples[n] = _flatten_param(n, v, launch_args, lambda sub, x: _numba_arg(sub, x, ks.where), 0)
         else:
             launch_args[n] = _numba_arg(n, v, ks.where)
     if tuples:
-        ks = _unflatten_in_source(ks, tuples)
+        ks = _unflatten_in_source(ks, tuples, named)
     sig = getattr(kernel, "_ksem_signature", None)
     if isinstance(sig, str):
         # numba converts a scalar argument to its signature's type
@@ -381,9 +398,24 @@ def _cudapy(ks: KernelSource, kernel, args, grid, block, shared, tolerate_ub=Non
     try:
         return run_source(ks.file, ks.src, ks.name, grid, block, launch_args, "cudapy", where=ks.where,
                           tolerate_ub=tolerate_ub, shared_bytes=int(shared or 0),
-                          constants=_const_arrays(ks, kernel))
+                          constants=_const_arrays(ks, kernel), namespace=_namespace(kernel))
     except KsemError as e:
         raise _located(e, ks) from None
+
+
+def _namespace(kernel) -> dict:
+    """The names a kernel's ``raise`` may use: its globals and closure."""
+    try:
+        fn = unwrap(kernel)
+    except KsemError:
+        return {}
+    ns = dict(fn.__globals__)
+    for name, cell in zip(fn.__code__.co_freevars, fn.__closure__ or ()):
+        try:
+            ns[name] = cell.cell_contents
+        except ValueError:
+            pass
+    return ns
 
 
 __all__ = ["run_live", "UndefinedBehavior"]

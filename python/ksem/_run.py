@@ -12,7 +12,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from . import _ksem, _uninit
+from . import _ksem, _raise, _uninit
 from ._host import Constexpr, HostBuffer, convert_arg, storage_dtype
 from ._ksem import KsemError, UndefinedBehavior
 
@@ -208,6 +208,7 @@ def run_source(
     tolerate_ub=None,
     shared_bytes=0,
     constants=None,
+    namespace=None,
 ) -> Result:
     """:func:`run` on source text `src` named `file` (the drop-ins keep
     their kernel's file text and call this). `tolerate_ub`, a predicate on
@@ -216,7 +217,10 @@ def run_source(
     identical stores). `shared_bytes`: dynamic shared memory per block
     (CUDA Python's fourth launch configuration element). `constants`:
     module-level arrays the kernel reads as constant memory, by name
-    (``cuda.const.array_like``); never written back."""
+    (``cuda.const.array_like``); never written back. A CUDA Python kernel
+    compiled with ``debug=True`` whose thread raised raises that exception
+    here (``ksem._raise``), its names evaluated in `namespace`; the arrays
+    are not written back then."""
     if dialect is None:
         dialect = _detect_dialect(file, src)
     where = where or file
@@ -262,13 +266,13 @@ def run_source(
         threads,
     )
     result = _result(raw)
-    if result.ub:
-        if tolerate_ub is not None and tolerate_ub(result.ub):
-            _write_back(host, raw, where)
-        elif raise_on_ub:
+    if result.ub and not (tolerate_ub is not None and tolerate_ub(result.ub)):
+        if raise_on_ub:
             raise _ub_error(result)
-    else:
-        _write_back(host, raw, where)
+        return result
+    if _raise.fired(result):
+        raise _raise.exception(result, file, src, namespace)
+    _write_back(host, raw, where)
     return result
 
 

@@ -69,7 +69,8 @@ class Dispatcher:
             raise KsemError(
                 f"{ks.where}: error: `{ks.name}` takes {len(names)} arguments, {len(args)} given"
             )
-        return run_source(ks.file, ks.src, ks.name, grid, block, dict(zip(names, args)), "cudapy", where=ks.where)
+        return run_source(ks.file, ks.src, ks.name, grid, block, dict(zip(names, args)), "cudapy", where=ks.where,
+                          namespace=getattr(self.py_func, "__globals__", None))
 
     def __call__(self, *args):
         raise KsemError(f"`{self.__name__}` is a kernel: launch it as {self.__name__}[grid, block](…)")

@@ -358,6 +358,10 @@ class Session:
         except _launch.HostError as h:
             raise h.original from None  # the host's own code failed, as it would on the anchor
         except Exception as e:
+            if getattr(e, "_ksem_kernel_raised", False):
+                # a kernel compiled with debug=True raised (ksem._raise)
+                self.ran += 1
+                raise
             # a bug of the plugin: this test fails with it, the session goes on
             self.refused += 1
             self.causes[f"internal error of ksem's plugin ({type(e).__name__})"] += 1

@@ -6,6 +6,7 @@ order of operations where rounding depends on it.
 """
 
 import numpy as np
+import pytest
 
 from ksem import cuda
 
@@ -108,3 +109,46 @@ def test_device_array_read_before_any_write_is_reported():
     # `out` was written by the kernel: read back, it is defined
     copy_twice[1, 4](out, src)
     assert list(src.copy_to_host()) == [0.0, 4.0, 8.0]
+
+
+class KernelError(Exception):
+    pass
+
+
+@cuda.jit(debug=True)
+def checked(x, out):
+    i = cuda.grid(1)
+    if x[i] < 0:
+        raise KernelError("negative input")
+    out[i] = x[i] * 2
+
+
+@cuda.jit
+def unchecked(x, out):
+    i = cuda.grid(1)
+    if x[i] < 0:
+        raise KernelError("negative input")
+    out[i] = x[i] * 2
+
+
+def test_a_raise_under_debug_is_raised_on_the_host_as_numba_cuda_words_it():
+    # numba-cuda on a GPU (tools/probes/numba/raise_debug.json): the user's
+    # exception, "In function …, file …, line …, tid=[z, y, x] ctaid=[z, y,
+    # x]: message", and no array copied back
+    x = np.array([1, 2, -3, 4], np.int32)
+    out = np.zeros(4, np.int32)
+    with pytest.raises(
+        KernelError,
+        match=r"^In function 'checked', file .*test_cuda\.py, line \d+, tid=\[0, 0, 2\] ctaid=\[0, 0, 0\]: negative input$",
+    ):
+        checked[1, 4](x, out)
+    np.testing.assert_array_equal(out, [0, 0, 0, 0])
+    checked[1, 4](np.abs(x), out)
+    np.testing.assert_array_equal(out, [2, 4, 6, 8])
+
+
+def test_a_raise_without_debug_ends_the_thread_silently():
+    x = np.array([1, 2, -3, 4], np.int32)
+    out = np.zeros(4, np.int32)
+    unchecked[1, 4](x, out)
+    np.testing.assert_array_equal(out, [2, 4, 0, 8])

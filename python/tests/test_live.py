@@ -363,3 +363,18 @@ def test_arguments_sharing_memory():
     with pytest.raises(ksem.KsemError, match="arguments `a_ptr` and `b_ptr` share memory"):
         bump_both[(1,)](y[:4], y[2:6], BLOCK=4)
     np.testing.assert_array_equal(y, np.arange(8))
+
+
+def point_sum(r, p):
+    r[0] = p.x + p.y * 10
+
+
+def test_a_namedtuple_argument_of_cuda_python_is_read_by_field():
+    # numba's NamedTuple: the plugin passes its fields as a tuple and reads
+    # `p.x` as `p[0]`
+    import collections
+
+    Point = collections.namedtuple("Point", "x y")
+    r = np.zeros(1, np.int64)
+    ksem._launch.run_live("cudapy", point_sum, (r, Point(1, 2)), {}, (1, 1, 1), (1, 1, 1))
+    assert r[0] == 21

@@ -220,9 +220,30 @@ def test_device_array_round_trip():
 def test_refused():
     @cuda.jit
     def k(a):
-        cuda.cg.this_grid().sync()  # a grid-wide barrier: ksem refuses it
+        cuda.cg.this_grid().sync()  # a grid-wide barrier on 2 blocks: ksem refuses it
 
-    k[1, 1](np.zeros(1))
+    k[2, 1](np.zeros(1))
+
+
+def test_a_debug_kernels_raise_is_raised_on_the_host():
+    class Boom(Exception):
+        pass
+
+    @cuda.jit(debug=True)
+    def k(a):
+        if a[0] > 0:
+            raise Boom("boom")
+        a[0] = 5
+
+    a = np.ones(1)
+    try:
+        k[1, 1](a)
+    except Boom as e:  # numba-cuda's wording (docs/numba-measured.md (l))
+        assert str(e).startswith("In function 'k', file ")
+        assert str(e).endswith("tid=[0, 0, 0] ctaid=[0, 0, 0]: boom")
+    else:
+        raise AssertionError("the kernel's exception was not raised")
+    assert a[0] == 1  # not written back
 
 
 def test_explicit_signature_converts_scalars_as_numba():
@@ -305,9 +326,9 @@ def test_numba_simulator_launches_run_on_ksem(pytester):
         pytest.skip("numba-cuda's simulator is not installed or cannot be loaded")
     pytester.makepyfile(test_n=NUMBA_TESTS)
     r = _run(pytester, "--ksem", env={"NUMBA_ENABLE_CUDASIM": "1"})
-    r.assert_outcomes(passed=6, failed=1)
+    r.assert_outcomes(passed=7, failed=1)
     out = r.stdout.str()
-    assert SUMMARY.findall(out) == [("9", "1")]
+    assert SUMMARY.findall(out) == [("10", "1")]
     assert re.search(r"KsemNumbaError: .*test_n.py:\d+:\d+: error: ", out)
 
 

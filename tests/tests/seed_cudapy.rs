@@ -577,14 +577,15 @@ fn no_objects_no_exceptions() {
         (
             "try:\n    o[0] = 1\nexcept Exception:\n    pass",
             "try:",
-            "exception handling",
-            "no exceptions",
+            "`try`",
+            "catches no exceptions",
         ),
+        // a `raise` runs (cudapy_closures_raise.rs), with constant arguments
         (
-            "raise ValueError(1)",
-            "raise",
-            "exception handling",
-            "no exceptions",
+            "raise ValueError(o[0])",
+            "o[0])",
+            "an exception argument computed at run time",
+            "constant exception arguments",
         ),
         ("x = [1, 2]", "[1, 2]", "a list", "cuda.local.array"),
         ("x = {1: 2}", "{1: 2}", "dicts and sets", "use arrays"),

@@ -35,6 +35,8 @@ pub struct Func {
     pub device: bool,
     /// From a signature string: result and parameter types.
     pub sig: Option<(SigType, Vec<SigType>)>,
+    /// `debug=True`: a fired `raise`/`assert` is reported to the host.
+    pub debug: bool,
     pub span: Span,
 }
 
@@ -233,11 +235,15 @@ impl Module {
                 continue;
             }
             let mut device = false;
+            let mut debug = false;
             let mut sig = None;
             if let Some(c) = call {
                 for kw in &c.keywords {
-                    if kw.arg.as_deref() == Some("device") {
-                        device = matches!(&kw.value, ast::Expr::Constant(k) if k.value == Constant::Bool(true));
+                    let on = matches!(&kw.value, ast::Expr::Constant(k) if k.value == Constant::Bool(true));
+                    match kw.arg.as_deref() {
+                        Some("device") => device = on,
+                        Some("debug") => debug = on,
+                        _ => {}
                     }
                 }
                 if let Some(first) = c.args.first() {
@@ -265,6 +271,7 @@ impl Module {
                 def: f.clone(),
                 device,
                 sig,
+                debug,
                 span,
             }));
         }

@@ -22,6 +22,15 @@ impl Elab<'_> {
                 }
             }
         }
+        if let ast::Expr::Attribute(a) = &*c.func {
+            // (of a name: evaluating it twice has no effect)
+            let named = matches!(&*a.value, ast::Expr::Name(_));
+            if a.attr.as_str() == "copy" && named && c.args.is_empty() && c.keywords.is_empty() {
+                if let Val::Array(arr) = self.expr(&a.value)? {
+                    return self.array_copy(arr, span);
+                }
+            }
+        }
         let callee = self.expr(&c.func)?;
         let name = dotted(&c.func).unwrap_or_default();
         match callee {
@@ -41,28 +50,12 @@ impl Elab<'_> {
             }
             Val::Builtin(b) => self.builtin(b, c, span),
             Val::Func(f) => {
-                let mut args: Vec<Val> = Vec::new();
-                for a in &c.args {
-                    let mark = self.mark();
-                    let v = self.expr(a)?;
-                    args = args
-                        .into_iter()
-                        .map(|x| match x {
-                            Val::Num(e) => Val::Num(self.keep_order(e, mark)),
-                            other => other,
-                        })
-                        .collect();
-                    args.push(v);
-                }
-                if !c.keywords.is_empty() {
-                    return py::unsupported(
-                        span,
-                        "keyword arguments to a device function",
-                        DIALECT,
-                        "pass the arguments by position",
-                    );
-                }
+                let args = self.call_args(c)?;
                 self.inline(&f, args, span)
+            }
+            Val::Closure(f) => {
+                let args = self.call_args(c)?;
+                self.call_closure(f, args, span)
             }
             Val::Path(p) => self.intrinsic_call(&p, c, span),
             _ => err(span, format!("`{name}` is not callable")),
@@ -259,6 +252,11 @@ impl Elab<'_> {
             }
             "shared.array" | "local.array" => self.alloc(f, c, span),
             "const.array_like" => self.const_array(c, span),
+            _ if vectors::vector_type(f).is_some() => Ok(self.vector_make(f, c, span)?.expect("a vector type")),
+            _ if f.starts_with("cg.") && f != "cg" => match self.cooperative(f, c, span)? {
+                Some(v) => Ok(v),
+                None => py::unsupported(span, &format!("cuda.{f}"), DIALECT, "of cooperative groups ksem runs cuda.cg.this_grid() and its sync()"),
+            },
             _ if f.starts_with("atomic.") => self.atomic(&f["atomic.".len()..], c, span),
             _ => match self.more_intrinsics(f, c, span)? {
                 Some(v) => Ok(v),
@@ -677,30 +675,79 @@ impl Elab<'_> {
 
     /// Inlines device function `name` with `args`: its body runs inside a
     /// one-iteration loop that `return` leaves.
-    pub(super) fn inline(&mut self, name: &str, args: Vec<Val>, span: Span) -> DResult<Val> {
+    pub(super) fn inline(
+        &mut self,
+        name: &str,
+        args: closures::CallArgs,
+        span: Span,
+    ) -> DResult<Val> {
         let f = &self.m.funcs[name];
         if !f.device {
             return err(span, format!("`{name}` is a kernel; only device functions (device=True) can be called from a kernel"));
         }
-        if self.frames.iter().any(|fr| fr.name == name) || self.frames.len() > 32 {
-            return py::unsupported(span, "recursion", DIALECT, "write the recursion as a loop");
-        }
-        let def = f.def.clone();
-        let sig = f.sig.clone();
-        let names = self.param_names(&def)?;
-        if names.len() != args.len() {
-            return err(
+        if self.frames.len() > 64 {
+            return py::unsupported(
                 span,
-                format!(
-                    "`{name}` takes {} arguments, {} given",
-                    names.len(),
-                    args.len()
-                ),
+                "device functions nested this deep",
+                DIALECT,
+                "write the recursion as a loop",
             );
         }
-        let mut env = HashMap::new();
-        for (i, ((pname, pspan), a)) in names.iter().zip(args).enumerate() {
-            let st = sig.as_ref().map(|(_, s)| s[i]);
+        if self.recursion_depth(name) >= recursion::MAX_DEPTH {
+            return Ok(self.too_deep(name, span));
+        }
+        self.inline_callee(closures::Callee::Module(name), args, span)
+    }
+
+    /// Inlines a module-level device function or a closure.
+    pub(super) fn inline_callee(
+        &mut self,
+        callee: closures::Callee,
+        args: closures::CallArgs,
+        span: Span,
+    ) -> DResult<Val> {
+        let (name, def, sig, mut env, defaults) = match callee {
+            closures::Callee::Module(n) => {
+                let f = &self.m.funcs[n];
+                (
+                    n.to_string(),
+                    f.def.clone(),
+                    f.sig.clone(),
+                    HashMap::new(),
+                    HashMap::new(),
+                )
+            }
+            closures::Callee::Closure(c) => (
+                c.name.clone(),
+                c.def.clone(),
+                None,
+                c.env.clone(),
+                c.defaults.clone(),
+            ),
+        };
+        let name = name.as_str();
+        let bound = self.bind_params(name, &def, &defaults, args, span)?;
+        if let Some((_, s)) = &sig {
+            let n = bound.iter().filter(|b| b.pos.is_some()).count();
+            if s.len() != n || bound.len() != n {
+                return err(
+                    span,
+                    format!("`{name}` has {n} parameters but its signature {}", s.len()),
+                );
+            }
+        }
+        for closures::Bound {
+            name: pname,
+            span: pspan,
+            val: a,
+            pos,
+        } in bound
+        {
+            let pspan = &pspan;
+            let st = match (sig.as_ref(), pos) {
+                (Some((_, s)), Some(i)) => s.get(i).copied(),
+                _ => None,
+            };
             match a {
                 Val::Num(e) if matches!(st, Some(SigType::Complex(_))) => {
                     let Some(SigType::Complex(d)) = st else {
@@ -730,13 +777,13 @@ impl Elab<'_> {
                     // types it as a literal: `cuda.shared.array(n, …)` with n
                     // passed in)
                     if matches!(e.kind, ExprKind::Const(_))
-                        && !assigns_name(&def.body, pname)
-                        && sizes_an_array(&def.body, pname)
+                        && !assigns_name(&def.body, &pname)
+                        && sizes_an_array(&def.body, &pname)
                     {
                         env.insert(pname.clone(), Val::Num(e));
                         continue;
                     }
-                    let v = self.new_var(pname, e.ty.clone());
+                    let v = self.new_var(&pname, e.ty.clone());
                     self.emit(Stmt::Let(v, e));
                     env.insert(pname.clone(), Val::Num(self.var_expr(v, *pspan)));
                 }
@@ -789,6 +836,7 @@ impl Elab<'_> {
                 ret: None,
                 sig_ret,
                 cret: None,
+                tret: None,
                 done,
             }),
         });
@@ -806,6 +854,9 @@ impl Elab<'_> {
             parallel: None,
         });
         let inl = frame.inline.expect("an inlined frame");
+        if let Some(t) = inl.tret {
+            return Ok(t);
+        }
         Ok(match (inl.ret, inl.cret) {
             (_, Some((re, im))) => Val::Complex(crate::complex::Cx {
                 re: self.var_expr(re, span),

@@ -16,7 +16,23 @@ impl Elab<'_> {
                 "cuda.const.array_like(NAME) takes one module-level array by its name",
             );
         };
-        let name = n.id.to_string();
+        self.const_array_named(n.id.as_str(), span)
+    }
+
+    /// A module-level numpy array the kernel reads by its name (numba-cuda
+    /// copies it into the kernel as a constant array, as
+    /// `cuda.const.array_like` does); `None` where the launch carries no
+    /// constant of that name.
+    pub(super) fn global_array(&mut self, name: &str, span: Span) -> DResult<Option<Val>> {
+        if !self.constants.iter().any(|(k, _)| k == name) {
+            return Ok(None);
+        }
+        self.const_array_named(name, span).map(Some)
+    }
+
+    /// The constant array `name` of the launch.
+    fn const_array_named(&mut self, name: &str, span: Span) -> DResult<Val> {
+        let name = name.to_string();
         if let Some(v) = self.const_vals.get(&name) {
             return Ok(v.clone());
         }

@@ -15,6 +15,10 @@ impl Elab<'_> {
             Val::Array(_) | Val::Bytes(_) => err(span, "expected a number, found an array"),
             Val::Record(_) => err(span, "expected a number, found a record"),
             Val::Tuple(_) => err(span, "expected a number, found a tuple"),
+            Val::Vector(_) => err(
+                span,
+                "expected a number, found a vector (read .x, .y, .z or .w)",
+            ),
             Val::Type(d) => err(
                 span,
                 format!("expected a number, found the type {}", Named(d)),
@@ -22,6 +26,10 @@ impl Elab<'_> {
             Val::None => err(span, "expected a number, found None"),
             Val::Path(p) => err(span, format!("expected a number, found `{p}`")),
             Val::Func(f) => err(span, format!("expected a number, found the function `{f}`")),
+            Val::Closure(c) => err(
+                span,
+                format!("expected a number, found the function `{}`", c.def.name),
+            ),
             Val::Builtin(b) => err(span, format!("expected a number, found the builtin `{b}`")),
             Val::Class(c) => err(span, format!("expected a number, found the class `{c}`")),
         }
@@ -50,7 +58,13 @@ impl Elab<'_> {
         use ast::Expr as E;
         match e {
             E::Constant(c) => self.constant(&c.value, span),
-            E::Name(n) => self.lookup(n.id.as_str(), span),
+            E::Name(n) => match self.lookup(n.id.as_str(), span) {
+                Err(e) => match self.global_array(n.id.as_str(), span)? {
+                    Some(v) => Ok(v),
+                    None => Err(e),
+                },
+                ok => ok,
+            },
             E::Attribute(a) => {
                 let base = self.expr(&a.value)?;
                 self.attribute(base, a.attr.as_str(), span)
@@ -79,7 +93,14 @@ impl Elab<'_> {
                         _ => err(span, format!("`{c}[…]` takes a member's name as a string")),
                     },
                     Val::Tuple(items) => {
-                        let i = self.const_int(&s.slice)?;
+                        let i = match self.const_int(&s.slice) {
+                            Ok(i) => i,
+                            Err(e) => {
+                                return self
+                                    .tuple_at_run_time(items, &s.slice, span)
+                                    .unwrap_or(Err(e))
+                            }
+                        };
                         let n = items.len() as i128;
                         let j = if i < 0 { i + n } else { i };
                         if !(0..n).contains(&j) {
@@ -294,6 +315,7 @@ impl Elab<'_> {
 
     pub(super) fn attribute(&mut self, base: Val, attr: &str, span: Span) -> DResult<Val> {
         match base {
+            Val::Vector(xs) => self.vector_field(&xs, attr, span),
             Val::Path(p) => {
                 let full = format!("{p}.{attr}");
                 if let Some(v) = self.intrinsic_value(&full, span)? {

@@ -20,6 +20,8 @@ enum Iterable {
     },
     Array(ArrayVal),
     Tuple(Vec<Expr>),
+    /// A tuple of CUDA vectors of one type: each item's components.
+    Vectors(Vec<Vec<Expr>>),
     Enumerate(Box<Iterable>, Expr),
     Zip(Vec<Iterable>),
 }
@@ -80,6 +82,22 @@ impl Elab<'_> {
                 DIALECT,
                 "loop over the indices: for i in range(a.shape[0])",
             ),
+            Val::Tuple(items) if matches!(items.first(), Some(Val::Vector(_))) => {
+                let mut vs: Vec<Vec<Expr>> = Vec::new();
+                for it in items {
+                    let Val::Vector(v) = it else {
+                        return err(span, "a for loop over a tuple of mixed types (numba iterates only tuples of one type)");
+                    };
+                    let same = |a: &[Expr], b: &[Expr]| {
+                        a.len() == b.len() && dtype_of(&a[0]) == dtype_of(&b[0])
+                    };
+                    if vs.first().is_some_and(|f| !same(f, &v)) {
+                        return err(span, "a for loop over a tuple of vectors of mixed types (numba iterates only tuples of one type)");
+                    }
+                    vs.push(v.into_iter().map(|x| self.temp(x)).collect());
+                }
+                Ok(Iterable::Vectors(vs))
+            }
             Val::Tuple(items) => {
                 let mut xs = Vec::new();
                 for it in items {
@@ -209,6 +227,7 @@ impl Elab<'_> {
             Iterable::Range { len, .. } => len.clone(),
             Iterable::Array(a) => i64c(a.shape[0]),
             Iterable::Tuple(xs) => i64c(xs.len()),
+            Iterable::Vectors(vs) => i64c(vs.len()),
             Iterable::Enumerate(inner, _) => self.iter_len(inner, span),
             Iterable::Zip(parts) => {
                 let mut acc: Option<Expr> = None;
@@ -261,6 +280,18 @@ impl Elab<'_> {
                     acc = select(at, x.clone(), acc, span);
                 }
                 Val::Num(acc)
+            }
+            Iterable::Vectors(vs) => {
+                let width = vs[0].len();
+                let mut parts = Vec::new();
+                for c in 0..width {
+                    let column: Vec<Expr> = vs.iter().map(|v| v[c].clone()).collect();
+                    match self.iter_item(&Iterable::Tuple(column), k.clone(), span)? {
+                        Val::Num(e) => parts.push(e),
+                        _ => unreachable!("a tuple's item is a number"),
+                    }
+                }
+                Val::Vector(parts)
             }
             Iterable::Enumerate(inner, start) => {
                 let n = bin(BinOp::Add, start.clone(), k.clone(), span);

@@ -26,20 +26,26 @@ const DIALECT: &str = "CUDA Python";
 
 use types::INT_DIV;
 
+mod arraycopy;
 mod calls;
+mod cg;
+mod closures;
 mod cmath;
 mod complex;
 mod constmem;
 mod dynshared;
+pub mod exceptions;
 mod expr;
 mod intrinsics;
 mod iter;
 mod mathfns;
 mod names;
 mod records;
+mod recursion;
 mod slices;
 mod stmt;
 mod ufuncs;
+mod vectors;
 
 use names::*;
 use records::{ByteArray, RecordVal};
@@ -84,12 +90,16 @@ enum Val {
     /// a subarray field (`records.rs`).
     Bytes(ByteArray),
     Tuple(Vec<Val>),
+    /// A CUDA vector (`cuda.float32x4(…)`, `vectors.rs`): its components.
+    Vector(Vec<Expr>),
     /// A module or a dotted path into one (`numba.cuda.atomic`, `math`).
     Path(String),
     /// A type object (`int16`, `np.float32`).
     Type(DType),
     /// A `@cuda.jit` function.
     Func(String),
+    /// A nested function (`closures.rs`).
+    Closure(std::rc::Rc<closures::Closure>),
     /// A builtin function (`range`, `abs`, `min`, …).
     Builtin(&'static str),
     /// A module-level class of constants (an enum): `Color.red`, `Color["red"]`.
@@ -106,6 +116,9 @@ struct Inline {
     /// The complex result's part variables (created at the first `return`
     /// of a complex value).
     cret: Option<(VarId, VarId)>,
+    /// A tuple result: its numbers' variables (made at the first `return`
+    /// of a tuple, written by every later one).
+    tret: Option<Val>,
     /// Set when the function has returned (checked after inner loops).
     done: VarId,
 }
@@ -142,6 +155,12 @@ pub struct Elab<'m> {
     /// Constant arrays the kernel has read, and their parameters.
     const_vals: HashMap<String, Val>,
     const_params: Vec<Param>,
+    /// The kernel was compiled with `debug=True` (`exceptions.rs`).
+    debug: bool,
+    /// The launch's grid (blocks along x, y, z).
+    grid: [u32; 3],
+    /// The variable of the raise buffer, once a `raise` needs it.
+    raise_param: Option<VarId>,
 }
 
 fn err<T>(span: Span, msg: impl Into<String>) -> DResult<T> {
@@ -173,6 +192,9 @@ impl<'m> Elab<'m> {
             constants: Vec::new(),
             const_vals: HashMap::new(),
             const_params: Vec::new(),
+            debug: false,
+            grid: [1, 1, 1],
+            raise_param: None,
         }
     }
 
@@ -258,6 +280,8 @@ impl<'m> Elab<'m> {
         self.constants = launch.constants.clone();
         let f = &self.m.funcs[name];
         let fspan = f.span;
+        self.debug = f.debug;
+        self.grid = crate::frontend::geometry(launch, None, None)?.0;
         if let Some((ret, _)) = &f.sig {
             if *ret != SigType::Void {
                 return err(fspan, "a kernel's signature must return void");
@@ -403,6 +427,18 @@ impl<'m> Elab<'m> {
         entry.extend(body);
         let body = entry;
         params.append(&mut self.const_params);
+        let mut fresh = vec![];
+        if let Some(v) = self.raise_param {
+            params.push(Param {
+                name: exceptions::RAISE_BUFFER.to_string(),
+                kind: ParamKind::Pointer(DType::I64),
+                var: Some(v),
+            });
+            fresh.push((
+                exceptions::RAISE_BUFFER.to_string(),
+                exceptions::RAISE_FIELDS,
+            ));
+        }
         let (grid, block) = crate::frontend::geometry(launch, None, None)?;
         Ok(Kernel {
             name: name.to_string(),
@@ -410,7 +446,7 @@ impl<'m> Elab<'m> {
             grid,
             block,
             params,
-            fresh: vec![],
+            fresh,
             arrays: self.arrays,
             vars: self.vars,
             body,

@@ -86,11 +86,13 @@ impl Elab<'_> {
                 DIALECT,
                 "assign without an annotation; force a type with a type object: x = int16(0)",
             ),
-            S::Try(_) | S::TryStar(_) | S::Raise(_) | S::Assert(_) => py::unsupported(
+            S::Raise(r) => self.raise_stmt(r, span),
+            S::Assert(a) => self.assert_stmt(a, span),
+            S::Try(_) | S::TryStar(_) => py::unsupported(
                 span,
-                "exception handling (`try`, `raise`, `assert`)",
+                "`try`",
                 DIALECT,
-                "the no-Python mode has no exceptions: test the condition with `if` and return early",
+                "the no-Python mode catches no exceptions: test the condition with `if`",
             ),
             S::With(_) | S::AsyncWith(_) => py::unsupported(
                 span,
@@ -104,7 +106,8 @@ impl Elab<'_> {
                 DIALECT,
                 "the no-Python mode has no objects: use scalars and arrays",
             ),
-            S::FunctionDef(_) | S::AsyncFunctionDef(_) => py::unsupported(
+            S::FunctionDef(f) => self.def_closure(f),
+            S::AsyncFunctionDef(_) => py::unsupported(
                 span,
                 "a nested function",
                 DIALECT,
@@ -123,7 +126,12 @@ impl Elab<'_> {
                 "import at module level",
             ),
             S::Delete(_) => py::unsupported(span, "`del`", DIALECT, "leave the variable alone"),
-            _ => py::unsupported(span, "this statement", DIALECT, "use assignments, if, for over range, while, break, continue and return"),
+            _ => py::unsupported(
+                span,
+                "this statement",
+                DIALECT,
+                "use assignments, if, for over range, while, break, continue and return",
+            ),
         }
     }
 
@@ -711,6 +719,21 @@ impl Elab<'_> {
         let (done, ret, sig_ret) = (inl.done, inl.ret, inl.sig_ret);
         match v {
             None | Some(Val::None) => {}
+            Some(t @ Val::Tuple(_)) => {
+                let old = frame.inline.as_ref().and_then(|i| i.tret.clone());
+                match old {
+                    Some(Val::Tuple(old)) => {
+                        let name = frame.name.clone();
+                        self.write_slots(&format!("the result of `{name}`"), &old, &t, span)?
+                    }
+                    _ => {
+                        let owned = self.own(t, false);
+                        if let Some(inl) = &mut self.frame().inline {
+                            inl.tret = Some(owned);
+                        }
+                    }
+                }
+            }
             Some(Val::Complex(z)) => {
                 let cret = frame.inline.as_ref().and_then(|i| i.cret);
                 let (re, im) = match cret {

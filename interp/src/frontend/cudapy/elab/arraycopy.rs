@@ -1,0 +1,91 @@
+//! `a.copy()` of an array: a new local array of the same shape and dtype
+//! holding a's elements (numba-cuda allocates the copy on the thread's
+//! stack), copied in row-major order.
+
+use super::*;
+
+impl Elab<'_> {
+    /// `arr.copy()`.
+    pub(super) fn array_copy(&mut self, arr: ArrayVal, span: Span) -> DResult<Val> {
+        if arr.pairs != Pairs::No {
+            return py::unsupported(
+                span,
+                "copy() of a complex array",
+                DIALECT,
+                "copy the elements in a loop",
+            );
+        }
+        let n: usize = arr.shape.iter().product();
+        if n > (1 << 20) {
+            return err(span, format!("{n} elements is too large for a local array"));
+        }
+        self.arrays.push(ArrayDecl {
+            name: format!("local{}", self.arrays.len()),
+            dtype: arr.dtype,
+            space: AddrSpace::Local,
+            shape: arr.shape.clone(),
+            span,
+        });
+        let id = self.arrays.len() - 1;
+        let base = mk(
+            ExprKind::ArrayBase(id),
+            Type {
+                elem: Elem::Ptr(arr.dtype, AddrSpace::Local),
+                shape: vec![],
+            },
+            span,
+        );
+        let dest = ArrayVal {
+            base,
+            dtype: arr.dtype,
+            shape: arr.shape.clone(),
+            pairs: Pairs::No,
+            view: None,
+        };
+        let ivars: Vec<VarId> = (0..arr.shape.len())
+            .map(|_| self.new_var("_c", Type::scalar(DType::I64)))
+            .collect();
+        let idx: Vec<Expr> = ivars.iter().map(|&v| self.var_expr(v, span)).collect();
+        // the innermost body: dest[idx] = arr[idx]
+        self.blocks.push(Vec::new());
+        let src = if arr.view.is_some() {
+            self.view_elem_ptr(&arr, idx.clone(), span)
+        } else {
+            plain_ptr(&arr, idx.clone(), span)
+        };
+        let value = load(src, arr.dtype, span);
+        let to = plain_ptr(&dest, idx, span);
+        self.store(to, value, arr.dtype, span);
+        let mut body = self.blocks.pop().expect("pushed above");
+        for (d, &v) in arr.shape.iter().zip(&ivars).rev() {
+            body = vec![Stmt::For {
+                var: v,
+                start: int_const(DType::I64, 0, span),
+                end: int_const(DType::I64, *d as i128, span),
+                step: int_const(DType::I64, 1, span),
+                body,
+                span,
+                parallel: None,
+            }];
+        }
+        for s in body {
+            self.emit(s);
+        }
+        Ok(Val::Array(dest))
+    }
+}
+
+/// The pointer to element `indices` of a row-major array.
+fn plain_ptr(a: &ArrayVal, indices: Vec<Expr>, span: Span) -> Expr {
+    mk(
+        ExprKind::ElemPtr {
+            base: Box::new(a.base.clone()),
+            indices,
+            dims: a.shape.clone(),
+            neg: NegIndex::Wrap,
+            offset: None,
+        },
+        a.base.ty.clone(),
+        span,
+    )
+}
