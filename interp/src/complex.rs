@@ -48,6 +48,29 @@ pub struct CxBuilder<'a> {
     pub rules: CxRules,
 }
 
+/// Runs complex operation `f` under `rules` with its fresh variables
+/// appended to `vars` (a front end's variable table): its value and the
+/// statements that compute it, for the caller to emit.
+pub fn build(
+    vars: &mut Vec<(String, Type)>,
+    span: Span,
+    rules: CxRules,
+    f: impl FnOnce(&mut CxBuilder) -> Cx,
+) -> (Cx, Block) {
+    let mut new_var = |n: &str, t: Type| {
+        vars.push((n.to_string(), t));
+        vars.len() - 1
+    };
+    let mut k = CxBuilder {
+        new_var: &mut new_var,
+        out: vec![],
+        span,
+        rules,
+    };
+    let r = f(&mut k);
+    (r, std::mem::take(&mut k.out))
+}
+
 /// `a + b`, part by part.
 pub fn add(a: Cx, b: Cx, span: Span) -> Cx {
     Cx {

@@ -754,17 +754,8 @@ impl Elab<'_> {
                         unreachable!()
                     };
                     let z = self.as_complex(Val::Num(e), d, span)?;
-                    let re = self.new_var(&format!("{pname}.real"), z.re.ty.clone());
-                    let im = self.new_var(&format!("{pname}.imag"), z.im.ty.clone());
-                    self.emit(Stmt::Let(re, z.re));
-                    self.emit(Stmt::Let(im, z.im));
-                    env.insert(
-                        pname.clone(),
-                        Val::Complex(crate::complex::Cx {
-                            re: self.var_expr(re, *pspan),
-                            im: self.var_expr(im, *pspan),
-                        }),
-                    );
+                    let held = self.hold_complex(&pname, z, *pspan);
+                    env.insert(pname.clone(), held);
                 }
                 Val::Num(e) => {
                     let e = match st {
@@ -793,17 +784,8 @@ impl Elab<'_> {
                         Some(SigType::Scalar(_)) => return err(span, format!("`{pname}` of `{name}` is a real number in the signature, but a complex number is passed")),
                         _ => z,
                     };
-                    let re = self.new_var(&format!("{pname}.real"), z.re.ty.clone());
-                    let im = self.new_var(&format!("{pname}.imag"), z.im.ty.clone());
-                    self.emit(Stmt::Let(re, z.re));
-                    self.emit(Stmt::Let(im, z.im));
-                    env.insert(
-                        pname.clone(),
-                        Val::Complex(crate::complex::Cx {
-                            re: self.var_expr(re, *pspan),
-                            im: self.var_expr(im, *pspan),
-                        }),
-                    );
+                    let held = self.hold_complex(&pname, z, *pspan);
+                    env.insert(pname.clone(), held);
                 }
                 Val::Array(arr) => {
                     if let Some(SigType::Array(d, nd)) = st {

@@ -40,22 +40,23 @@ pub(super) fn promote_complex(c: DType, other: DType, other_complex: bool) -> DT
 }
 
 impl Elab<'_> {
+    /// Complex value `z` held in two fresh variables named after `name`
+    /// (a parameter of an inlined device function): its parts read them.
+    pub(super) fn hold_complex(&mut self, name: &str, z: Cx, span: Span) -> Val {
+        let re = self.new_var(&format!("{name}.real"), z.re.ty.clone());
+        let im = self.new_var(&format!("{name}.imag"), z.im.ty.clone());
+        self.emit(Stmt::Let(re, z.re));
+        self.emit(Stmt::Let(im, z.im));
+        Val::Complex(Cx {
+            re: self.var_expr(re, span),
+            im: self.var_expr(im, span),
+        })
+    }
+
     /// Runs a complex operation's builder with numba's rules and emits its
     /// statements.
     pub(super) fn with_cx(&mut self, span: Span, f: impl FnOnce(&mut CxBuilder) -> Cx) -> Cx {
-        let vars = &mut self.vars;
-        let mut new_var = |n: &str, t: Type| {
-            vars.push((n.to_string(), t));
-            vars.len() - 1
-        };
-        let mut k = CxBuilder {
-            new_var: &mut new_var,
-            out: vec![],
-            span,
-            rules: CxRules::Numba,
-        };
-        let r = f(&mut k);
-        let out = std::mem::take(&mut k.out);
+        let (r, out) = crate::complex::build(&mut self.vars, span, CxRules::Numba, f);
         for s in out {
             self.emit(s);
         }

@@ -376,19 +376,7 @@ impl<'m> Elab<'m> {
 
     /// Runs a complex operation's builder and emits its statements.
     fn with_builder(&mut self, span: Span, f: impl FnOnce(&mut CxBuilder) -> Cx) -> Cx {
-        let vars = &mut self.vars;
-        let mut new_var = |n: &str, t: Type| {
-            vars.push((n.to_string(), t));
-            vars.len() - 1
-        };
-        let mut k = CxBuilder {
-            new_var: &mut new_var,
-            out: vec![],
-            span,
-            rules: complex::CxRules::Gcc,
-        };
-        let r = f(&mut k);
-        let out = std::mem::take(&mut k.out);
+        let (r, out) = crate::complex::build(&mut self.vars, span, crate::complex::CxRules::Gcc, f);
         for s in out {
             self.emit(s);
         }
