@@ -351,6 +351,40 @@ pub fn bits(r: &RunResult, name: &str) -> Vec<u64> {
         .clone()
 }
 
+/// The JSON output of a probe under `tools/probes/` (e.g.
+/// `"numba/complex_data.json"`): measured values, read by the tests.
+pub fn probe_json(path: &str) -> Json {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tools/probes")
+        .join(path);
+    let text = std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+/// A JSON list of hex strings (`"0x3f800000"`) as bit patterns.
+pub fn hex_list(j: &Json) -> Vec<u64> {
+    j.as_array()
+        .expect("a list")
+        .iter()
+        .map(|v| {
+            u64::from_str_radix(
+                v.as_str().expect("a hex string").trim_start_matches("0x"),
+                16,
+            )
+            .expect("hex")
+        })
+        .collect()
+}
+
+/// A JSON list of booleans as 0/1.
+pub fn bool_list(j: &Json) -> Vec<u64> {
+    j.as_array()
+        .expect("a list")
+        .iter()
+        .map(|v| v.as_bool().expect("a bool") as u64)
+        .collect()
+}
+
 /// float32 bit patterns of `vals`.
 pub fn f32_bits(vals: &[f32]) -> Vec<u64> {
     vals.iter().map(|v| v.to_bits() as u64).collect()

@@ -21,27 +21,7 @@ use ksem_tests::*;
 const BOUND: u64 = ksem_interp::compare::INEXACT_ULP_BOUND;
 
 fn probe() -> Json {
-    let p = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../tools/probes/numba/complex_data.json"
-    );
-    ksem_tests::serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap()
-}
-
-fn hexes(j: &Json) -> Vec<u64> {
-    j.as_array()
-        .unwrap()
-        .iter()
-        .map(|v| u64::from_str_radix(v.as_str().unwrap().trim_start_matches("0x"), 16).unwrap())
-        .collect()
-}
-
-fn bools(j: &Json) -> Vec<u64> {
-    j.as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_bool().unwrap() as u64)
-        .collect()
+    probe_json("numba/complex_data.json")
 }
 
 fn hex_json(v: &[u64]) -> Vec<Json> {
@@ -178,7 +158,7 @@ fn run_unary(src: &str, cd: &str, x: &[u64], block: usize) -> RunResult {
 
 fn check_cmath(key: &str, cd: &str, wide: bool) {
     let j = &probe()[key];
-    let x = hexes(&j["x"]);
+    let x = hex_list(&j["x"]);
     let mut bad = Vec::new();
     for f in CMATH {
         let src = format!(
@@ -186,7 +166,7 @@ fn check_cmath(key: &str, cd: &str, wide: bool) {
         );
         let r = run_unary(&src, cd, &x, x.len() / 2);
         let (got, flags) = (bits(&r, "out"), inexact(&r, "out"));
-        let d = differences(&x, &got, &flags, &hexes(&j[*f]), wide, BOUND);
+        let d = differences(&x, &got, &flags, &hex_list(&j[*f]), wide, BOUND);
         bad.extend(d.into_iter().map(|m| format!("cmath.{f}{m}")));
     }
     assert!(
@@ -229,7 +209,7 @@ def cmath_misc(x, isnan, isinf, isfin, phase, polar_r, polar_p, rect):
 /// bound (`atan2`, `hypot`, `cos`, `sin` are approximate).
 fn check_misc(key: &str, cd: &str, fd: &str, wide: bool) {
     let j = &probe()[key];
-    let x = hexes(&j["x"]);
+    let x = hex_list(&j["x"]);
     let n = x.len() / 2;
     let b = |_: ()| json!({"buffer": {"dtype": "bool", "len": n}});
     let f = |_: ()| json!({"buffer": {"dtype": fd, "len": n}});
@@ -249,7 +229,7 @@ fn check_misc(key: &str, cd: &str, fd: &str, wide: bool) {
         ("isinf", "isinf"),
         ("isfin", "isfinite"),
     ] {
-        assert_eq!(bits(&r, name), bools(&j[jk]), "{key} {name}");
+        assert_eq!(bits(&r, name), bool_list(&j[jk]), "{key} {name}");
         assert!(
             inexact(&r, name).iter().all(|e| !e),
             "{key} {name} is exact"
@@ -262,7 +242,7 @@ fn check_misc(key: &str, cd: &str, fd: &str, wide: bool) {
         ("polar_r", "polar_r"),
         ("polar_p", "polar_phi"),
     ] {
-        let (got, want) = (bits(&r, name), hexes(&j[jk]));
+        let (got, want) = (bits(&r, name), hex_list(&j[jk]));
         let flags = inexact(&r, name);
         let spread = |v: &[u64]| v.iter().flat_map(|&b| [b, b]).collect::<Vec<u64>>();
         let fl: Vec<bool> = flags.iter().flat_map(|&b| [b, b]).collect();
@@ -280,7 +260,7 @@ fn check_misc(key: &str, cd: &str, fd: &str, wide: bool) {
         &x,
         &bits(&r, "rect"),
         &inexact(&r, "rect"),
-        &hexes(&j["rect"]),
+        &hex_list(&j["rect"]),
         wide,
     );
 }
@@ -315,7 +295,7 @@ def powk(x, y, out):
         ("pow_c128", "complex128", true),
     ] {
         let j = &probe()[key];
-        let (x, y) = (hexes(&j["x"]), hexes(&j["y"]));
+        let (x, y) = (hex_list(&j["x"]), hex_list(&j["y"]));
         let n = x.len() / 2;
         let l = parse_launch(
             &json!({"grid": [1], "block": [n], "args": {
@@ -328,7 +308,7 @@ def powk(x, y, out):
         .unwrap();
         let r = run_clean(src, &l);
         let (got, flags) = (bits(&r, "out"), inexact(&r, "out"));
-        check_within(key, &x, &got, &flags, &hexes(&j["r"]), wide, 16);
+        check_within(key, &x, &got, &flags, &hex_list(&j["r"]), wide, 16);
         // 0 ** 0 = 1 + 0j: a special case, exact
         assert!(!flags[2] && !flags[3], "{key}: 0 ** 0 is exact");
         let one = if wide {
@@ -572,7 +552,7 @@ fn probe_ufuncs() -> Json {
 /// for bit.
 fn check_ufuncs(tag: &str, cd: &str, wide: bool) {
     let j = &probe_ufuncs()[tag];
-    let x = hexes(&j["x"]);
+    let x = hex_list(&j["x"]);
     let mut bad = Vec::new();
     for f in ["sin", "sinh", "cosh", "tanh", "arccosh", "log2", "log10"] {
         let src = format!("import numpy as np\nfrom numba import cuda\n\n@cuda.jit\ndef k(x, out):\n    np.{f}(x, out)\n");
@@ -583,10 +563,10 @@ fn check_ufuncs(tag: &str, cd: &str, wide: bool) {
         // ULP of the GPU's sinhf/coshf moves it about 2^8 ULP (ksem's is
         // 211 ULP from the GPU's at -3.5 ± 1j); float64 holds to the bound
         let bound = if f == "tanh" && !wide { 512 } else { BOUND };
-        let d = differences(&x, &got, &flags, &hexes(&j[f]), wide, bound);
+        let d = differences(&x, &got, &flags, &hex_list(&j[f]), wide, bound);
         bad.extend(d.into_iter().map(|m| format!("np.{f}{m}")));
     }
-    let (a, b) = (hexes(&j["a"]), hexes(&j["b"]));
+    let (a, b) = (hex_list(&j["a"]), hex_list(&j["b"]));
     let n = a.len() / 2;
     for f in [
         "less",
@@ -623,9 +603,9 @@ fn check_ufuncs(tag: &str, cd: &str, wide: bool) {
             "{tag} np.{f} is exact"
         );
         if gives_bool {
-            assert_eq!(got, bools(&j[f]), "{tag} np.{f}");
+            assert_eq!(got, bool_list(&j[f]), "{tag} np.{f}");
         } else {
-            assert_eq!(got, hexes(&j[f]), "{tag} np.{f}");
+            assert_eq!(got, hex_list(&j[f]), "{tag} np.{f}");
         }
     }
     assert!(

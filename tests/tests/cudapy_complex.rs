@@ -28,27 +28,7 @@ def binops(x, y, add, sub, mul, div, eq, ne):
 ";
 
 fn probe() -> Json {
-    let p = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../tools/probes/numba/complex_data.json"
-    );
-    ksem_tests::serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap()
-}
-
-fn hexes(j: &Json) -> Vec<u64> {
-    j.as_array()
-        .unwrap()
-        .iter()
-        .map(|v| u64::from_str_radix(v.as_str().unwrap().trim_start_matches("0x"), 16).unwrap())
-        .collect()
-}
-
-fn bools(j: &Json) -> Vec<u64> {
-    j.as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_bool().unwrap() as u64)
-        .collect()
+    probe_json("numba/complex_data.json")
 }
 
 fn is_nan(bits: u64, wide: bool) -> bool {
@@ -66,7 +46,7 @@ fn same(a: u64, b: u64, wide: bool) -> bool {
 
 fn check_binops(key: &str, cdtype: &str, wide: bool) {
     let j = &probe()[key];
-    let (x, y) = (hexes(&j["x"]), hexes(&j["y"]));
+    let (x, y) = (hex_list(&j["x"]), hex_list(&j["y"]));
     let n = x.len() / 2;
     let part = if wide {
         "0x401c000000000000"
@@ -89,7 +69,7 @@ fn check_binops(key: &str, cdtype: &str, wide: bool) {
     .unwrap();
     let r = run_clean(BINOPS, &l);
     for name in ["add", "sub", "mul", "div"] {
-        let (got, want) = (bits(&r, name), hexes(&j[name]));
+        let (got, want) = (bits(&r, name), hex_list(&j[name]));
         for i in 0..2 * n {
             assert!(
                 same(got[i], want[i], wide),
@@ -106,7 +86,7 @@ fn check_binops(key: &str, cdtype: &str, wide: bool) {
         }
     }
     for name in ["eq", "ne"] {
-        assert_eq!(bits(&r, name), bools(&j[name]), "{key} {name}");
+        assert_eq!(bits(&r, name), bool_list(&j[name]), "{key} {name}");
     }
 }
 
@@ -139,7 +119,7 @@ def unops(x, neg, conj, re, im):
         ("unops_c128", "complex128", "float64", true),
     ] {
         let j = &probe()[key];
-        let x = hexes(&j["x"]);
+        let x = hex_list(&j["x"]);
         let n = x.len() / 2;
         let hex: Vec<Json> = x.iter().map(|b| json!(format!("{b:#x}"))).collect();
         let l = parse_launch(
@@ -160,7 +140,7 @@ def unops(x, neg, conj, re, im):
             ("re", "real"),
             ("im", "imag"),
         ] {
-            let (got, want) = (bits(&r, name), hexes(&j[jk]));
+            let (got, want) = (bits(&r, name), hex_list(&j[jk]));
             assert_eq!(got.len(), want.len());
             for i in 0..got.len() {
                 assert!(same(got[i], want[i], wide), "{key} {name}[{i}]");
