@@ -10,6 +10,9 @@ anchor's interpreter or under ksem's pytest plugin, with per-test outcomes.
     # run them (TRITON_INTERPRET=1 always; --ksem switches the plugin on)
     python tools/suites/suites.py triton-run --ids IDS --out RESULT.json [--ksem]
 
+    # CI: the ids of triton_ci_expected.txt must all pass on ksem
+    python tools/suites/suites.py triton-ci
+
     # numba-cuda's cudapy tests (in the numba-cuda wheel): one pytest process
     # per module, NUMBA_ENABLE_CUDASIM=1 always
     python tools/suites/suites.py numba-run --modules M1,M2,… --out RESULT.json [--ksem]
@@ -218,6 +221,39 @@ def numba_ci(args) -> None:
     sys.exit(1 if missed else 0)
 
 
+def _triton_key(nodeid: str) -> str:
+    """The result key (junit's `classname::name`) of a sample id
+    (`language/test_core.py::test_abs[float16]`)."""
+    path, rest = nodeid.split("::", 1)
+    return "python.test.unit." + path[:-3].replace("/", ".") + "::" + rest
+
+
+def triton_ci(args) -> None:
+    """The CI sample: the ids of `triton_sample.txt` whose result keys
+    `triton_ci_expected.txt` lists, run under TRITON_INTERPRET=1 with the
+    plugin on; fails unless every listed test passes on ksem."""
+    with open(os.path.join(HERE, "triton_ci_expected.txt")) as f:
+        expected = [line.strip() for line in f if line.strip() and not line.startswith("#")]
+    with open(os.path.join(HERE, "triton_sample.txt")) as f:
+        by_key = {_triton_key(line.strip()): line.strip() for line in f if line.strip()}
+    unknown = [t for t in expected if t not in by_key]
+    if unknown:
+        sys.exit(f"triton-ci: {len(unknown)} expected tests are not in triton_sample.txt, e.g. {unknown[0]}")
+    with tempfile.TemporaryDirectory() as tmp:
+        ids = os.path.join(tmp, "ids.txt")
+        with open(ids, "w") as f:
+            f.write("\n".join(by_key[t] for t in expected) + "\n")
+        args.ids, args.ksem, args.out = ids, True, os.path.join(tmp, "result.json")
+        triton_run(args)
+        with open(args.out) as f:
+            tests = json.load(f)["tests"]
+    missed = [(t, tests.get(t, ["missing", ""])) for t in expected if tests.get(t, ["missing"])[0] != "passed"]
+    print(f"triton-ci: {len(expected) - len(missed)} of {len(expected)} expected tests passed on ksem")
+    for t, (o, m) in missed:
+        print(f"  {o}: {t}: {m}")
+    sys.exit(1 if missed else 0)
+
+
 def compare(args) -> None:
     a, b = (json.load(open(p)) for p in (args.anchor, args.ksem_result))
     print(f"anchor: {a['counts']}  ({a['seconds']} s)")
@@ -301,6 +337,10 @@ def main() -> None:
     ci.add_argument("--timeout", type=int, default=300)
     ci.add_argument("extra", nargs="*", help="more pytest arguments (after --)")
     ci.set_defaults(func=numba_ci)
+    tci = sub.add_parser("triton-ci", help="CI: the sample of triton_ci_expected.txt must pass on ksem")
+    tci.add_argument("--timeout", type=int, default=300)
+    tci.add_argument("extra", nargs="*", help="more pytest arguments (after --)")
+    tci.set_defaults(func=triton_ci)
     c = sub.add_parser("compare")
     c.add_argument("anchor")
     c.add_argument("ksem_result")
