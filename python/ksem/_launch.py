@@ -9,6 +9,7 @@ in the user's file."""
 from __future__ import annotations
 
 import inspect
+import re
 
 import numpy as np
 
@@ -146,6 +147,21 @@ def _grid(grid, named, where):
     return dims
 
 
+def _installed_triton() -> dict | None:
+    """As the drop-in of an installed Triton, ksem follows that release's
+    language where it changed after 3.6 (``"target": {"triton": "3.9"}``;
+    docs/semantics.md, "Triton versions"); None where Triton is not
+    installed or predates 3.6."""
+    try:
+        import triton
+    except ImportError:
+        return None
+    got = re.match(r"(\d+)\.(\d+)", getattr(triton, "__version__", ""))
+    if not got or (int(got.group(1)), int(got.group(2))) < (3, 6):
+        return None
+    return {"triton": f"{got.group(1)}.{got.group(2)}"}
+
+
 def _triton(ks: KernelSource, kernel, args, kwargs, grid, tolerate_ub=None) -> Result:
     fn = unwrap(kernel)
     sig = inspect.signature(fn)
@@ -177,7 +193,7 @@ def _triton(ks: KernelSource, kernel, args, kwargs, grid, tolerate_ub=None) -> R
         return Result(ks.name, {}, ())
     try:
         return run_source(ks.file, ks.src, ks.name, dims, None, launch_args, "triton", where=ks.where,
-                          tolerate_ub=tolerate_ub)
+                          tolerate_ub=tolerate_ub, target=_installed_triton())
     except KsemError as e:
         raise _located(e, ks) from None
 

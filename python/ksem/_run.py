@@ -209,6 +209,7 @@ def run_source(
     shared_bytes=0,
     constants=None,
     namespace=None,
+    target=None,
 ) -> Result:
     """:func:`run` on source text `src` named `file` (the drop-ins keep
     their kernel's file text and call this). `tolerate_ub`, a predicate on
@@ -220,7 +221,9 @@ def run_source(
     (``cuda.const.array_like``); never written back. A CUDA Python kernel
     compiled with ``debug=True`` whose thread raised raises that exception
     here (``ksem._raise``), its names evaluated in `namespace`; the arrays
-    are not written back then."""
+    are not written back then. `target`: the launch spec's ``"target"``
+    object (the drop-in of an installed Triton names its release:
+    ``{"triton": "3.9"}``)."""
     if dialect is None:
         dialect = _detect_dialect(file, src)
     where = where or file
@@ -237,6 +240,8 @@ def run_source(
         launch["config"] = config
     if shared_bytes:
         launch["shared_bytes"] = int(shared_bytes)
+    if target:
+        launch["target"] = dict(target)
     host_constants = []
     for name, value in (constants or {}).items():
         spec, buf = convert_arg(name, value, dialect, where)

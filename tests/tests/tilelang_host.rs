@@ -54,7 +54,8 @@ fn the_default_target_is_an_h100_sxm() {
         l.target,
         Target {
             num_sms: 132,
-            capability: (9, 0)
+            capability: (9, 0),
+            triton: (3, 6)
         }
     );
     assert_eq!(written("", "driver.get_num_sms()", None), 132);

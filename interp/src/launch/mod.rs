@@ -122,21 +122,31 @@ pub struct Launch {
 
 /// The GPU that host code's device queries describe (`driver.get_num_sms()`,
 /// `torch.cuda.get_device_capability()`): ksem runs on a CPU, so a launch
-/// states the device (`"target"`), by default an H100 SXM.
+/// states the device (`"target"`), by default an H100 SXM; and the Triton
+/// release whose language rules apply where they changed after 3.6.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Target {
     /// Streaming multiprocessors (`"num_sms"`).
     pub num_sms: u32,
     /// Compute capability, major and minor (`"capability": [9, 0]`).
     pub capability: (u32, u32),
+    /// Triton release, major and minor (`"triton": "3.9"`): the drop-in of
+    /// an installed Triton states its version; by default 3.6, the release
+    /// measured on the GPU (`docs/semantics.md`, "Triton versions").
+    pub triton: (u32, u32),
 }
 
+/// The Triton release ksem's Triton rules were measured on, and the
+/// earliest a launch may name.
+pub const TRITON_BASE_VERSION: (u32, u32) = (3, 6);
+
 impl Default for Target {
-    /// An H100 SXM: 132 SMs, compute capability 9.0.
+    /// An H100 SXM: 132 SMs, compute capability 9.0; Triton 3.6.
     fn default() -> Self {
         Target {
             num_sms: 132,
             capability: (9, 0),
+            triton: TRITON_BASE_VERSION,
         }
     }
 }

@@ -6,7 +6,10 @@
 
 use super::record::{self, RecordJson};
 use super::values::{random_init, raw_bits, value_bits};
-use super::{ArgSpec, ConfigChoice, ConstArg, Launch, LaunchLimits, Target, MAX_BLOCK_THREADS};
+use super::{
+    ArgSpec, ConfigChoice, ConstArg, Launch, LaunchLimits, Target, MAX_BLOCK_THREADS,
+    TRITON_BASE_VERSION,
+};
 use crate::dtype::DType;
 use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
@@ -56,6 +59,9 @@ struct TargetJson {
     num_sms: Option<u32>,
     #[serde(default)]
     capability: Option<(u32, u32)>,
+    /// `"3.9"` or `"3.9.0"`.
+    #[serde(default)]
+    triton: Option<String>,
 }
 
 /// `"config"`: an index into the autotune configs, or the values of one.
@@ -232,10 +238,33 @@ fn target(t: TargetJson) -> Result<Target, String> {
             capability.0, capability.1
         ));
     }
+    let triton = match t.triton {
+        Some(v) => triton_version(&v)?,
+        None => d.triton,
+    };
     Ok(Target {
         num_sms,
         capability,
+        triton,
     })
+}
+
+/// `"3.9"` or `"3.9.1"` → (3, 9); releases before the measured base
+/// (3.6) are refused: ksem has no rules for them.
+fn triton_version(v: &str) -> Result<(u32, u32), String> {
+    let parts: Option<Vec<u32>> = v.split('.').map(|p| p.parse().ok()).collect();
+    let Some(&[major, minor, ..]) = parts.as_deref().filter(|p| matches!(p.len(), 2 | 3)) else {
+        return Err(format!(
+            "target.triton: {v:?} is not a Triton release (write it as \"3.9\" or \"3.9.0\")"
+        ));
+    };
+    if (major, minor) < TRITON_BASE_VERSION {
+        return Err(format!(
+            "target.triton: {v} is older than Triton {}.{}, the release ksem's Triton rules were measured on",
+            TRITON_BASE_VERSION.0, TRITON_BASE_VERSION.1
+        ));
+    }
+    Ok((major, minor))
 }
 
 /// The grid: at most `max` program instances, none of its dimensions 0.

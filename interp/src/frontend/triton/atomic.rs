@@ -20,6 +20,7 @@
 use super::builtins::{bind, CONVERT};
 use super::elab::{err, Elab};
 use super::value::Value;
+use super::version::Rule;
 use crate::dtype::DType;
 use crate::ir::*;
 use crate::span::{DResult, Span};
@@ -171,13 +172,18 @@ impl Elab<'_> {
     ) -> DResult<Value> {
         match d.bits() {
             32 | 64 => {}
+            16 if self.version.has(Rule::SixteenBitCas) => {}
             16 => {
                 return err(
                     span,
                     format!(
-                        "tl.atomic_cas on {} elements: Triton 3.6's compiler fails on 16-bit \
-                         compare-and-swap (\"error encountered during parsing\")",
-                        d.json_name()
+                        "tl.atomic_cas on {} elements: Triton {}'s compiler fails on 16-bit \
+                         compare-and-swap (\"error encountered during parsing\"); Triton {}.{} \
+                         and later run it (\"target\": {{\"triton\": …}} in the launch)",
+                        d.json_name(),
+                        self.version,
+                        Rule::SixteenBitCas.since().0,
+                        Rule::SixteenBitCas.since().1,
                     ),
                 )
             }

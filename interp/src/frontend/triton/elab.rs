@@ -6,6 +6,7 @@ use super::module::{constant_value, member, Module};
 use super::promote::{self, Operand, PyNum};
 use super::types;
 use super::value::{const_eq, fold_binop, fold_cmp, truthy, Value};
+use super::version::Rule;
 use crate::dtype::DType;
 use crate::float::{self, Overflow, Rounding};
 use crate::frontend::py::num;
@@ -45,6 +46,8 @@ pub struct Elab<'m> {
     /// A runtime `if` just elaborated may have returned from the helper:
     /// the statements after it run only where it did not.
     may_have_returned: bool,
+    /// The Triton release whose rules apply (the launch's `target.triton`).
+    pub version: super::version::Version,
 }
 
 /// Deepest nesting of expressions and statements ksem elaborates.
@@ -87,6 +90,7 @@ impl<'m> Elab<'m> {
             call_site: None,
             returned: None,
             may_have_returned: false,
+            version: super::version::Version(crate::launch::TRITON_BASE_VERSION),
         }
     }
 
@@ -127,6 +131,7 @@ impl<'m> Elab<'m> {
             .get(name)
             .expect("caller checked the kernel exists");
         let fspan = self.span(f);
+        self.version = super::version::Version(launch.target.triton);
         let args = &f.args;
         self.reject_star_args(args)?;
         let chosen = super::autotune::choose(self.m, name, launch, fspan)?;
@@ -1470,6 +1475,14 @@ impl<'m> Elab<'m> {
         let d = e.ty.dtype();
         Ok(Value::Tensor(match op {
             U::UAdd => e,
+            U::USub if d.is_float() && self.version.has(Rule::FloatNegFlipsSign) => {
+                let ty = e.ty.clone();
+                Expr {
+                    kind: ExprKind::Unary(UnOp::Neg, Box::new(e)),
+                    ty,
+                    span,
+                }
+            }
             U::USub => {
                 // Triton's minus: 0 - x in the operand's type.
                 let zero = self.num_const(PyNum::Int(0), d, span);

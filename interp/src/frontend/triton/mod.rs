@@ -18,6 +18,7 @@ mod shape;
 mod standard;
 pub mod types;
 pub mod value;
+pub mod version;
 
 use crate::ir::Kernel;
 use crate::launch::Launch;
