@@ -20,6 +20,7 @@
 //! no CUDA Python form (selects, tiles, other rounding modes, …) is an
 //! error, never a panic.
 
+use super::control::Structured;
 use super::pattern::{self, Counts, Deferred};
 use ksem_interp::dtype::DType;
 use ksem_interp::frontend::cudapy::types::{self, Named};
@@ -72,7 +73,7 @@ struct Printer<'k> {
     defs: Vec<usize>,
     uses: Vec<usize>,
     declared: Vec<bool>,
-    deferred: HashMap<VarId, Deferred<'k>>,
+    deferred: pattern::Pending<'k>,
     src: pattern::Source,
 }
 
@@ -91,10 +92,6 @@ impl<'k> Printer<'k> {
             deferred: HashMap::new(),
             src: pattern::Source::default(),
         })
-    }
-
-    fn line(&mut self, s: &str) {
-        self.src.line(s);
     }
 
     fn name(&self, v: VarId) -> PResult<&str> {
@@ -157,7 +154,7 @@ impl<'k> Printer<'k> {
             self.line(&line);
         }
         let before = self.src.out.len();
-        self.block(&k.body)?;
+        self.body(&k.body)?;
         if self.src.out.len() == before && k.arrays.is_empty() {
             self.line("pass");
         }
@@ -171,39 +168,6 @@ impl<'k> Printer<'k> {
     }
 
     // ---- statements ----------------------------------------------------------------
-
-    fn block(&mut self, b: &'k [Stmt]) -> PResult<()> {
-        let before = self.src.out.len();
-        let mut i = 0;
-        while i < b.len() {
-            i += self.stmt_at(b, i)?;
-        }
-        if self.src.out.len() == before {
-            self.line("pass");
-        }
-        Ok(())
-    }
-
-    /// A body nested one level deeper (for the front end's typing rule).
-    fn nested(&mut self, b: &'k [Stmt]) -> PResult<()> {
-        self.src.depth += 1;
-        let r = self.block(b);
-        self.src.depth -= 1;
-        r
-    }
-
-    /// Prints the statement(s) at `b[i]`; the number consumed.
-    fn stmt_at(&mut self, b: &'k [Stmt], i: usize) -> PResult<usize> {
-        if let Some((v, d, n)) = self.deferred_at(b, i) {
-            self.deferred.insert(v, d);
-            return Ok(n);
-        }
-        if let Some(n) = self.grid_tuple(b, i)? {
-            return Ok(n);
-        }
-        self.stmt(&b[i])?;
-        Ok(1)
-    }
 
     fn stmt(&mut self, s: &'k Stmt) -> PResult<()> {
         match s {
@@ -220,19 +184,8 @@ impl<'k> Printer<'k> {
                 Ok(())
             }
             Stmt::Store { .. } => Err("a masked store has no CUDA Python form".into()),
-            Stmt::If {
-                cond,
-                then_body,
-                else_body,
-            } => {
-                let c = self.cond(cond)?;
-                self.line(&format!("if {c}:"));
-                self.nested(then_body)?;
-                if !else_body.is_empty() {
-                    self.line("else:");
-                    self.nested(else_body)?;
-                }
-                Ok(())
+            Stmt::If { .. } | Stmt::While { .. } | Stmt::Break | Stmt::Continue | Stmt::Return => {
+                self.control(s)
             }
             Stmt::For {
                 var,
@@ -244,23 +197,10 @@ impl<'k> Printer<'k> {
                 ..
             } => self.for_stmt(*var, [start, end, step], body),
             Stmt::For { .. } => Err("a parallel loop has no CUDA Python form".into()),
-            Stmt::While { cond, body, .. } => {
-                let c = self.cond(cond)?;
-                self.line(&format!("while {c}:"));
-                self.nested(body)
-            }
-            Stmt::Break => self.simple("break"),
-            Stmt::Continue => self.simple("continue"),
-            Stmt::Return => self.simple("return"),
             Stmt::Barrier { .. } => self.simple("cuda.syncthreads()"),
             Stmt::Print { prefix, args, .. } => self.print_stmt(prefix, args),
             Stmt::Gemm(_) => Err("T.gemm is TileLang's; CUDA Python has none".into()),
         }
-    }
-
-    fn simple(&mut self, s: &str) -> PResult<()> {
-        self.line(s);
-        Ok(())
     }
 
     fn let_stmt(&mut self, v: VarId, e: &'k Expr) -> PResult<()> {
@@ -373,23 +313,11 @@ impl<'k> Printer<'k> {
         Ok(None)
     }
 
-    /// The lazily evaluated pattern of the front end at `b[i]`.
-    fn deferred_at(&self, b: &'k [Stmt], i: usize) -> Option<(VarId, Deferred<'k>, usize)> {
-        pattern::deferred_at(self.k, &self.defs, &self.uses, b, i)
-    }
-
     /// Registers the statements that a deferred value's branch computes
     /// first; each must itself be a deferred pattern.
     fn defer_all(&mut self, pre: &'k [Stmt]) -> PResult<()> {
-        let mut i = 0;
-        while i < pre.len() {
-            let Some((v, d, n)) = self.deferred_at(pre, i) else {
-                return Err("a branch of an if-expression holds a statement".into());
-            };
-            self.deferred.insert(v, d);
-            i += n;
-        }
-        Ok(())
+        let counts = (&self.defs[..], &self.uses[..]);
+        pattern::defer_all(self.k, counts, &mut self.deferred, pre, "an if-expression")
     }
 
     fn print_deferred(&mut self, r: VarId, d: Deferred<'k>) -> PResult<String> {
@@ -640,6 +568,29 @@ impl<'k> Printer<'k> {
 }
 
 // ---- typing rules (the front end's, from `types`) -------------------------------------
+
+impl<'k> Structured<'k> for Printer<'k> {
+    fn source(&mut self) -> &mut pattern::Source {
+        &mut self.src
+    }
+
+    /// Prints the statement(s) at `b[i]`; the number consumed.
+    fn stmt_at(&mut self, b: &'k [Stmt], i: usize) -> PResult<usize> {
+        let counts = (&self.defs[..], &self.uses[..]);
+        if let Some(n) = pattern::defer_at(self.k, counts, &mut self.deferred, b, i) {
+            return Ok(n);
+        }
+        if let Some(n) = self.grid_tuple(b, i)? {
+            return Ok(n);
+        }
+        self.stmt(&b[i])?;
+        Ok(1)
+    }
+
+    fn cond_text(&mut self, e: &'k Expr) -> PResult<String> {
+        self.cond(e)
+    }
+}
 
 /// How the front end types `a OP b` for operands of dtypes `x`, `y`: the
 /// dtype both are converted to and the result's dtype.

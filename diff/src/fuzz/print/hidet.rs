@@ -27,6 +27,7 @@
 mod complex;
 mod vector;
 
+use super::control::Structured;
 use super::pattern::{self, Counts, Deferred};
 use crate::fuzz::gen_hidet::nodes::{self, HVal, Lit, Op};
 use ksem_interp::dtype::DType;
@@ -175,7 +176,7 @@ struct Printer<'k> {
     uses: Vec<usize>,
     /// Variables visible where the printer is, innermost scope last.
     scopes: Vec<HashSet<VarId>>,
-    deferred: HashMap<VarId, Deferred<'k>>,
+    deferred: pattern::Pending<'k>,
     /// Indices held in temporaries, printed where they are used.
     hidden: HashMap<VarId, &'k Expr>,
     /// Forms of the nodes already seen (keyed by address).
@@ -314,14 +315,6 @@ impl<'k> Printer<'k> {
         Ok(())
     }
 
-    fn line(&mut self, s: &str) {
-        for _ in 0..self.src.depth + 2 {
-            self.src.out.push_str("    ");
-        }
-        self.src.out.push_str(s);
-        self.src.out.push('\n');
-    }
-
     fn name(&self, v: VarId) -> PResult<&str> {
         pattern::name_of(&self.names, v)
     }
@@ -457,53 +450,6 @@ impl<'k> Printer<'k> {
 
     // ---- statements ------------------------------------------------------------------
 
-    fn block(&mut self, b: &'k [Stmt]) -> PResult<()> {
-        let mut i = 0;
-        while i < b.len() {
-            i += self.stmt_at(b, i)?;
-        }
-        Ok(())
-    }
-
-    /// A body nested one level deeper, in a scope of its own.
-    fn nested(&mut self, b: &'k [Stmt], var: Option<VarId>) -> PResult<()> {
-        self.src.depth += 1;
-        self.scopes.push(HashSet::new());
-        if let Some(v) = var {
-            self.declare(v);
-        }
-        let before = self.src.out.len();
-        let r = self.block(b);
-        if r.is_ok() && self.src.out.len() == before {
-            self.line("pass");
-        }
-        self.scopes.pop();
-        self.src.depth -= 1;
-        r
-    }
-
-    fn stmt_at(&mut self, b: &'k [Stmt], i: usize) -> PResult<usize> {
-        if let Stmt::Let(v, e) = &b[i] {
-            // an index Hidet holds in a temporary (layouts): printed where used
-            if self.var_name(*v).starts_with("_t") && e.ty.dtype() == DType::I64 {
-                self.hidden.insert(*v, e);
-                return Ok(1);
-            }
-        }
-        if let Some((v, d, n)) = self.deferred_at(b, i) {
-            self.deferred.insert(v, d);
-            return Ok(n);
-        }
-        if let Some(n) = self.vector_at(b, i)? {
-            return Ok(n);
-        }
-        if let Some(n) = self.complex_at(b, i)? {
-            return Ok(n);
-        }
-        self.stmt(&b[i])?;
-        Ok(1)
-    }
-
     fn stmt(&mut self, s: &'k Stmt) -> PResult<()> {
         match s {
             Stmt::Let(v, e) => self.let_stmt(*v, e),
@@ -520,19 +466,8 @@ impl<'k> Printer<'k> {
                 Ok(())
             }
             Stmt::Store { .. } => Err("a masked store has no Hidet form".into()),
-            Stmt::If {
-                cond,
-                then_body,
-                else_body,
-            } => {
-                let c = self.cond(cond)?;
-                self.line(&format!("if {c}:"));
-                self.nested(then_body, None)?;
-                if !else_body.is_empty() {
-                    self.line("else:");
-                    self.nested(else_body, None)?;
-                }
-                Ok(())
+            Stmt::If { .. } | Stmt::While { .. } | Stmt::Break | Stmt::Continue | Stmt::Return => {
+                self.control(s)
             }
             Stmt::For {
                 var,
@@ -551,26 +486,13 @@ impl<'k> Printer<'k> {
                 let f = self.pick(end, |f| Some(f.v.e.clone()))?;
                 let name = self.name(*var)?.to_string();
                 self.line(&format!("for {name} in range({}):", f.text));
-                self.nested(body, Some(*var))
+                self.nested_in(body, Some(*var))
             }
             Stmt::For { .. } => Err("a parallel loop has no Hidet form".into()),
-            Stmt::While { cond, body, .. } => {
-                let c = self.cond(cond)?;
-                self.line(&format!("while {c}:"));
-                self.nested(body, None)
-            }
-            Stmt::Break => self.simple("break"),
-            Stmt::Continue => self.simple("continue"),
-            Stmt::Return => self.simple("return"),
             Stmt::Barrier { .. } => self.simple("syncthreads()"),
             Stmt::Print { .. } => Err("printf is not printed".into()),
             Stmt::Gemm(_) => Err("T.gemm is TileLang's; Hidet script has none".into()),
         }
-    }
-
-    fn simple(&mut self, s: &str) -> PResult<()> {
-        self.line(s);
-        Ok(())
     }
 
     fn let_stmt(&mut self, v: VarId, e: &'k Expr) -> PResult<()> {
@@ -635,23 +557,11 @@ impl<'k> Printer<'k> {
         Ok(())
     }
 
-    /// The lazily evaluated pattern of the front end at `b[i]`.
-    fn deferred_at(&self, b: &'k [Stmt], i: usize) -> Option<(VarId, Deferred<'k>, usize)> {
-        pattern::deferred_at(self.k, &self.defs, &self.uses, b, i)
-    }
-
     /// Registers the statements that a deferred value's branch computes
     /// first; each must itself be a deferred pattern.
     fn defer_all(&mut self, pre: &'k [Stmt]) -> PResult<()> {
-        let mut i = 0;
-        while i < pre.len() {
-            let Some((v, d, n)) = self.deferred_at(pre, i) else {
-                return Err("a branch of an if-expression holds a statement".into());
-            };
-            self.deferred.insert(v, d);
-            i += n;
-        }
-        Ok(())
+        let counts = (&self.defs[..], &self.uses[..]);
+        pattern::defer_all(self.k, counts, &mut self.deferred, pre, "an if-expression")
     }
 
     fn print_deferred(&mut self, r: VarId, d: Deferred<'k>) -> PResult<Vec<Form>> {
@@ -1415,3 +1325,57 @@ fn fold_in(e: &mut Expr) {
 }
 
 // ---- names ---------------------------------------------------------------------------
+
+/// Hidet's bodies are scopes: a name declared in one is gone after it; a
+/// loop's variable is declared in its body. Lines sit two levels below the
+/// module (the script module's `with` and the function).
+impl<'k> Structured<'k> for Printer<'k> {
+    fn source(&mut self) -> &mut pattern::Source {
+        &mut self.src
+    }
+
+    fn line(&mut self, s: &str) {
+        for _ in 0..self.src.depth + 2 {
+            self.src.out.push_str("    ");
+        }
+        self.src.out.push_str(s);
+        self.src.out.push('\n');
+    }
+
+    fn stmt_at(&mut self, b: &'k [Stmt], i: usize) -> PResult<usize> {
+        if let Stmt::Let(v, e) = &b[i] {
+            // an index Hidet holds in a temporary (layouts): printed where used
+            if self.var_name(*v).starts_with("_t") && e.ty.dtype() == DType::I64 {
+                self.hidden.insert(*v, e);
+                return Ok(1);
+            }
+        }
+        let counts = (&self.defs[..], &self.uses[..]);
+        if let Some(n) = pattern::defer_at(self.k, counts, &mut self.deferred, b, i) {
+            return Ok(n);
+        }
+        if let Some(n) = self.vector_at(b, i)? {
+            return Ok(n);
+        }
+        if let Some(n) = self.complex_at(b, i)? {
+            return Ok(n);
+        }
+        self.stmt(&b[i])?;
+        Ok(1)
+    }
+
+    fn cond_text(&mut self, e: &'k Expr) -> PResult<String> {
+        self.cond(e)
+    }
+
+    fn enter_body(&mut self, var: Option<VarId>) {
+        self.scopes.push(HashSet::new());
+        if let Some(v) = var {
+            self.declare(v);
+        }
+    }
+
+    fn leave_body(&mut self) {
+        self.scopes.pop();
+    }
+}

@@ -7,6 +7,7 @@
 
 use ksem_interp::dtype::DType;
 use ksem_interp::ir::*;
+use std::collections::HashMap;
 use std::collections::HashSet;
 
 /// A value the front end computed with statements, printed where it is read.
@@ -60,12 +61,49 @@ impl Counts {
     }
 }
 
+/// The deferred values a printer has registered and not yet printed (an
+/// if-expression or a boolean operator prints where its result is read), by
+/// result variable.
+pub type Pending<'k> = HashMap<VarId, Deferred<'k>>;
+
+/// Registers the deferred value at `b[i]` in `pending`; how many statements
+/// it takes (`None`: `b[i]` starts no deferred value).
+pub fn defer_at<'k>(
+    k: &Kernel,
+    counts: (&[usize], &[usize]),
+    pending: &mut Pending<'k>,
+    b: &'k [Stmt],
+    i: usize,
+) -> Option<usize> {
+    let (v, d, n) = deferred_at(k, counts.0, counts.1, b, i)?;
+    pending.insert(v, d);
+    Some(n)
+}
+
+/// Registers the statements that a deferred value's branch computes first;
+/// each must itself be a deferred value (`what`: the construct, for the
+/// error).
+pub fn defer_all<'k>(
+    k: &Kernel,
+    counts: (&[usize], &[usize]),
+    pending: &mut Pending<'k>,
+    pre: &'k [Stmt],
+    what: &str,
+) -> Result<(), String> {
+    let mut i = 0;
+    while i < pre.len() {
+        i += defer_at(k, counts, pending, pre, i)
+            .ok_or_else(|| format!("a branch of {what} holds a statement"))?;
+    }
+    Ok(())
+}
+
 /// The lazily evaluated pattern of the front end at `b[i]` of kernel `k`
 /// (`defs`, `uses`: its [`Counts`])
 /// (the front ends name its result `_ifexp…` (TileLang: `_sel…`) or
 /// `_boolop…`): the result
 /// variable, the value, and how many statements it takes.
-pub fn deferred_at<'k>(
+fn deferred_at<'k>(
     k: &Kernel,
     defs: &[usize],
     uses: &[usize],

@@ -44,6 +44,7 @@
 //! outputs, masked stores, copies between two partial regions, …) is an
 //! error, never a panic.
 
+use super::control::Structured;
 use super::pattern::{self, describe, Counts, Deferred};
 use ksem_interp::dtype::DType;
 use ksem_interp::float;
@@ -145,7 +146,7 @@ struct Printer<'k, 'm> {
     bufs: Vec<Buffer>,
     /// Arrays declared so far.
     declared: usize,
-    deferred: HashMap<VarId, Deferred<'k>>,
+    deferred: pattern::Pending<'k>,
     used_deferred: HashSet<VarId>,
     /// Variables given a value so far.
     bound: HashSet<VarId>,
@@ -237,10 +238,6 @@ impl<'k, 'm> Printer<'k, 'm> {
         })
     }
 
-    fn line(&mut self, s: &str) {
-        self.src.line(s);
-    }
-
     fn name(&self, v: VarId) -> PResult<&str> {
         pattern::name_of(&self.names, v)
     }
@@ -291,7 +288,7 @@ impl<'k, 'm> Printer<'k, 'm> {
         ));
         self.src.depth = 1;
         let before = self.src.out.len();
-        self.block(&k.body)?;
+        self.body(&k.body)?;
         // arrays no statement uses
         self.declare_upto(self.k.arrays.len(), None)?;
         if self.src.out.len() == before {
@@ -397,52 +394,6 @@ impl<'k, 'm> Printer<'k, 'm> {
 
     // ---- statements ----------------------------------------------------------------
 
-    fn block(&mut self, b: &'k [Stmt]) -> PResult<()> {
-        let before = self.src.out.len();
-        let mut i = 0;
-        while i < b.len() {
-            i += self.stmt_at(b, i)?;
-        }
-        if self.src.out.len() == before {
-            self.line("pass");
-        }
-        Ok(())
-    }
-
-    fn nested(&mut self, b: &'k [Stmt]) -> PResult<()> {
-        self.src.depth += 1;
-        let r = self.block(b);
-        self.src.depth -= 1;
-        r
-    }
-
-    /// Prints the statement(s) at `b[i]`; the number consumed.
-    fn stmt_at(&mut self, b: &'k [Stmt], i: usize) -> PResult<usize> {
-        if let Some((v, d, n)) = pattern::deferred_at(self.k, &self.defs, &self.uses, b, i) {
-            self.deferred.insert(v, d);
-            return Ok(n);
-        }
-        // arrays up to the highest this statement uses
-        let mut top: Option<ArrayId> = None;
-        for s in &b[i..=i] {
-            walk::for_each_expr(std::slice::from_ref(s), &mut |e| {
-                if let ExprKind::ArrayBase(id) = e.kind {
-                    top = Some(top.map_or(id, |t: ArrayId| t.max(id)));
-                }
-            });
-        }
-        if let Some(t) = top {
-            if self.declare_upto(t + 1, Some(&b[i]))? {
-                return Ok(1);
-            }
-        }
-        if let Some(n) = self.tile_op(b, i)? {
-            return Ok(n);
-        }
-        self.stmt(&b[i])?;
-        Ok(1)
-    }
-
     fn stmt(&mut self, s: &'k Stmt) -> PResult<()> {
         match s {
             Stmt::Let(v, e) => self.let_stmt(*v, e),
@@ -452,30 +403,14 @@ impl<'k, 'm> Printer<'k, 'm> {
                 mask: None,
                 ..
             } => self.store(s, ptr, value),
-            Stmt::If {
-                cond,
-                then_body,
-                else_body,
-            } => {
-                let c = self.cond(cond)?;
-                self.line(&format!("if {c}:"));
-                self.nested(then_body)?;
-                if !else_body.is_empty() {
-                    self.line("else:");
-                    self.nested(else_body)?;
-                }
-                Ok(())
-            }
+            Stmt::If { .. } | Stmt::Break | Stmt::Continue => self.control(s),
             Stmt::For { .. } => self.for_stmt(s),
-            Stmt::Break => {
-                self.line("break");
-                Ok(())
-            }
-            Stmt::Continue => {
-                self.line("continue");
-                Ok(())
-            }
-            other => Err(format!("no TileLang form for {}", short(other))),
+            Stmt::Store { .. }
+            | Stmt::While { .. }
+            | Stmt::Return
+            | Stmt::Barrier { .. }
+            | Stmt::Print { .. }
+            | Stmt::Gemm(_) => Err(format!("no TileLang form for {}", short(s))),
         }
     }
 
@@ -1049,16 +984,8 @@ impl<'k, 'm> Printer<'k, 'm> {
     /// Registers the statements that a deferred value's branch computes
     /// first; each must itself be a deferred pattern.
     fn defer_all(&mut self, pre: &'k [Stmt]) -> PResult<()> {
-        let mut i = 0;
-        while i < pre.len() {
-            let Some((v, d, n)) = pattern::deferred_at(self.k, &self.defs, &self.uses, pre, i)
-            else {
-                return Err("a branch of T.if_then_else holds a statement".into());
-            };
-            self.deferred.insert(v, d);
-            i += n;
-        }
-        Ok(())
+        let counts = (&self.defs[..], &self.uses[..]);
+        pattern::defer_all(self.k, counts, &mut self.deferred, pre, "T.if_then_else")
     }
 
     /// The text of a deferred value (`T.if_then_else(…)`, `a and b`).
@@ -1613,4 +1540,41 @@ fn math_name(m: MathFn) -> Option<&'static str> {
 fn short(s: &Stmt) -> String {
     let t = format!("{s:?}");
     t.chars().take(160).collect()
+}
+
+impl<'k, 'm> Structured<'k> for Printer<'k, 'm> {
+    fn source(&mut self) -> &mut pattern::Source {
+        &mut self.src
+    }
+
+    /// Prints the statement(s) at `b[i]`; the number consumed.
+    fn stmt_at(&mut self, b: &'k [Stmt], i: usize) -> PResult<usize> {
+        let counts = (&self.defs[..], &self.uses[..]);
+        if let Some(n) = pattern::defer_at(self.k, counts, &mut self.deferred, b, i) {
+            return Ok(n);
+        }
+        // arrays up to the highest this statement uses
+        let mut top: Option<ArrayId> = None;
+        for s in &b[i..=i] {
+            walk::for_each_expr(std::slice::from_ref(s), &mut |e| {
+                if let ExprKind::ArrayBase(id) = e.kind {
+                    top = Some(top.map_or(id, |t: ArrayId| t.max(id)));
+                }
+            });
+        }
+        if let Some(t) = top {
+            if self.declare_upto(t + 1, Some(&b[i]))? {
+                return Ok(1);
+            }
+        }
+        if let Some(n) = self.tile_op(b, i)? {
+            return Ok(n);
+        }
+        self.stmt(&b[i])?;
+        Ok(1)
+    }
+
+    fn cond_text(&mut self, e: &'k Expr) -> PResult<String> {
+        self.cond(e)
+    }
 }

@@ -22,6 +22,7 @@
 //! What has no Triton form here (SIMT kernels, arrays, atomics, custom
 //! combiners, device prints, …) is an error, never a panic.
 
+use super::control::Structured;
 use super::pattern::{self, describe, Counts};
 use crate::fuzz::gen::tl_dtype;
 use ksem_interp::dtype::DType;
@@ -130,10 +131,6 @@ impl<'k, 'm> Printer<'k, 'm> {
         })
     }
 
-    fn line(&mut self, s: &str) {
-        self.src.line(s);
-    }
-
     fn name(&self, v: VarId) -> PResult<&str> {
         pattern::name_of(&self.names, v)
     }
@@ -158,18 +155,7 @@ impl<'k, 'm> Printer<'k, 'm> {
             k.name,
             params.join(", ")
         );
-        self.block(&k.body)
-    }
-
-    fn block(&mut self, b: &'k [Stmt]) -> PResult<()> {
-        let before = self.src.out.len();
-        for s in b {
-            self.stmt(s)?;
-        }
-        if self.src.out.len() == before {
-            self.line("pass");
-        }
-        Ok(())
+        self.body(&k.body)
     }
 
     fn stmt(&mut self, s: &'k Stmt) -> PResult<()> {
@@ -190,22 +176,8 @@ impl<'k, 'm> Printer<'k, 'm> {
                 let text = self.store(s, ptr, value, mask.as_ref())?;
                 self.line(&text);
             }
-            Stmt::If {
-                cond,
-                then_body,
-                else_body,
-            } => {
-                let c = self.condition(cond)?;
-                self.line(&format!("if {c}:"));
-                self.src.depth += 1;
-                self.block(then_body)?;
-                self.src.depth -= 1;
-                if !else_body.is_empty() {
-                    self.line("else:");
-                    self.src.depth += 1;
-                    self.block(else_body)?;
-                    self.src.depth -= 1;
-                }
+            Stmt::If { .. } | Stmt::While { .. } | Stmt::Break | Stmt::Continue | Stmt::Return => {
+                return self.control(s)
             }
             Stmt::For {
                 var,
@@ -225,21 +197,11 @@ impl<'k, 'm> Printer<'k, 'm> {
                 }
                 let line = format!("for {} in range({}):", self.name(*var)?, b.join(", "));
                 self.line(&line);
-                self.src.depth += 1;
-                self.block(body)?;
-                self.src.depth -= 1;
+                self.nested(body)?;
             }
-            Stmt::While { cond, body, .. } => {
-                let c = self.condition(cond)?;
-                self.line(&format!("while {c}:"));
-                self.src.depth += 1;
-                self.block(body)?;
-                self.src.depth -= 1;
+            Stmt::For { .. } | Stmt::Barrier { .. } | Stmt::Print { .. } | Stmt::Gemm(_) => {
+                return Err(format!("no Triton form for {s:?}"))
             }
-            Stmt::Break => self.line("break"),
-            Stmt::Continue => self.line("continue"),
-            Stmt::Return => self.line("return"),
-            other => return Err(format!("no Triton form for {other:?}")),
         }
         Ok(())
     }
@@ -888,6 +850,21 @@ fn same_store(a: &Stmt, b: &Stmt) -> bool {
                 && m1.as_ref().map(canonical_expr) == m2.clone()
         }
         _ => false,
+    }
+}
+
+impl<'k, 'm> Structured<'k> for Printer<'k, 'm> {
+    fn source(&mut self) -> &mut pattern::Source {
+        &mut self.src
+    }
+
+    fn stmt_at(&mut self, b: &'k [Stmt], i: usize) -> PResult<usize> {
+        self.stmt(&b[i])?;
+        Ok(1)
+    }
+
+    fn cond_text(&mut self, e: &'k Expr) -> PResult<String> {
+        self.condition(e)
     }
 }
 

@@ -11,6 +11,7 @@
 
 use super::{Form, PResult, Printer};
 use crate::fuzz::gen_hidet::nodes::HVal;
+use crate::fuzz::print::control::Structured;
 use ksem_interp::dtype::DType;
 use ksem_interp::ir::*;
 

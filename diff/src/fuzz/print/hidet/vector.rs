@@ -10,6 +10,7 @@
 //! as the lane `cast(~t[k], ~f32)[j]`. The round trip checks the result.
 
 use super::{complex::split_part_any, PResult, Printer};
+use crate::fuzz::print::control::Structured;
 use ksem_interp::dtype::DType;
 use ksem_interp::ir::build::{bin, int_const};
 use ksem_interp::ir::*;
