@@ -30,6 +30,13 @@ pub fn marshal(l: &Lowered, launch: &Launch) -> Result<Marshalled, GpuError> {
     let mut lens = Vec::with_capacity(l.buffers.len());
     for b in &l.buffers {
         match launch.arg(&b.name) {
+            Some(ArgSpec::Buffer { view: Some(v), .. }) => {
+                return Err(GpuError::Launch(format!(
+                    "argument {} is a view into `{}`: arguments that share memory run on the \
+                     interpreter only",
+                    b.name, v.of
+                )));
+            }
             Some(ArgSpec::Buffer { dtype, bits, .. }) => {
                 if *dtype != b.dtype {
                     return Err(GpuError::Launch(format!(

@@ -96,6 +96,7 @@ impl Builder {
                 undefined: None,
                 complex: false,
                 record: None,
+                view: None,
             },
         ));
         let p = ex(

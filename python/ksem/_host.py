@@ -240,7 +240,7 @@ def convert_arg(name: str, value, dialect: str, where: str):
                 "use ksem.Bits for raw bit patterns)"
             )
         undefined = _uninit.undefined_of(value, array)
-        buf = HostBuffer(array, dtype, _stored_bytes(array, dtype), undefined, value)
+        buf = HostBuffer(array, dtype, stored_bytes(array, dtype), undefined, value)
         return buf.spec(), buf
     if isinstance(value, np.generic):
         return _numpy_scalar(name, value, where), None
@@ -297,7 +297,7 @@ def _record_buffer(name: str, array: np.ndarray, where: str, scalar=None):
     return buf.spec(), buf
 
 
-def _stored_bytes(array: np.ndarray, dtype: str) -> bytes:
+def stored_bytes(array: np.ndarray, dtype: str) -> bytes:
     """An array's elements as ksem reads them. A bool byte other than 0 or 1
     (memory of ``torch.empty``/``np.empty`` nobody wrote as bool) reads as
     true, as a GPU's ``!= 0`` test of the byte does."""

@@ -13,7 +13,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from . import _ksem, _raise, _uninit
-from ._host import Constexpr, HostBuffer, convert_arg, storage_dtype
+from ._host import Constexpr, HostBuffer, stored_bytes, convert_arg, storage_dtype
 from ._ksem import KsemError, UndefinedBehavior
 
 # How many UB reports an UndefinedBehavior message shows in full.
@@ -257,6 +257,8 @@ def run_source(
         launch["args"][name] = spec
         if buf is not None:
             host[name] = buf
+    if dialect == "triton":
+        _alias_views(launch["args"], host)
     try:
         launch_json = json.dumps(launch, allow_nan=False)
     except (TypeError, ValueError) as e:
@@ -303,15 +305,61 @@ def _result(raw: dict) -> Result:
     return Result(raw["kernel"], buffers, ub)
 
 
+def _alias_views(args: dict, host: dict[str, HostBuffer]) -> None:
+    """Triton pointer arguments whose memory overlaps (``k(x, x[1:])``, an
+    in-place ``k(x, x)``) become one buffer over the memory they cover
+    together, named by the argument that starts lowest, and views into it
+    (``{"view": …}``, docs/formats.md), so a write through one is read
+    through the other as on a GPU. Only arguments of one element type whose
+    starts differ by whole elements merge; others stay separate buffers
+    (`_write_back` refuses a run that wrote two of those)."""
+    plain = [(n, b) for n, b in host.items() if b.record is None and b.target.ndim == 1 and b.target.size]
+    plain = [(n, b) for n, b in plain if b.target.strides[0] == b.target.itemsize]
+    start = {n: b.target.__array_interface__["data"][0] for n, b in plain}
+    end = {n: start[n] + b.target.nbytes for n, b in plain}
+    group = {n: n for n, _ in plain}
+
+    def root(n):
+        while group[n] != n:
+            n = group[n]
+        return n
+
+    for i, (a, ba) in enumerate(plain):
+        for b, bb in plain[i + 1 :]:
+            same_kind = ba.dtype == bb.dtype and ba.target.itemsize == bb.target.itemsize
+            if same_kind and (start[a] - start[b]) % ba.target.itemsize == 0 and start[a] < end[b] and start[b] < end[a]:
+                group[root(a)] = root(b)
+    members: dict = {}
+    for n, _ in plain:
+        members.setdefault(root(n), []).append(n)
+    for names in members.values():
+        if len(names) < 2:
+            continue
+        names.sort(key=lambda n: (start[n], n))
+        base = host[names[0]]
+        size = base.target.itemsize
+        lo, hi = start[names[0]], max(end[n] for n in names)
+        union = np.lib.stride_tricks.as_strided(base.target, shape=((hi - lo) // size,), strides=(size,))
+        merged = HostBuffer(union, base.dtype, stored_bytes(union, base.dtype),
+                            _uninit.undefined_of(base.source, union), base.source)
+        host[names[0]] = merged
+        args[names[0]] = merged.spec()
+        for n in names[1:]:
+            args[n] = {"view": {"of": names[0], "offset": (start[n] - lo) // size, "len": int(host[n].target.size)}}
+            del host[n]
+
+
 def _write_back(host: dict[str, HostBuffer], raw: dict, where: str = "") -> None:
     """Writes each buffer's final bytes into the host's array, as the real
     launch would have (arrays the kernel left unchanged are not touched, so
     read-only inputs work).
 
-    Arguments that share memory (``k(x, x)``, ``k(x, x[1:])``) are separate
-    buffers to ksem: a write through one is not seen through the other
-    during the run. Where the kernel changed two of them, the memory they
-    share has no one result, and the run is refused (nothing is written)."""
+    Arguments that share memory and were not merged into one buffer
+    (`_alias_views`: Triton pointers of one element type are; CUDA Python
+    arrays and differently typed views are not) are separate buffers to
+    ksem: a write through one is not seen through the other during the run.
+    Where the kernel changed two of them, the memory they share has no one
+    result, and the run is refused (nothing is written)."""
     changed = [
         (name, host[name]) for name, _dtype, data, *_ in raw["buffers"] if name in host and data != host[name].data
     ]

@@ -358,10 +358,17 @@ def test_arguments_sharing_memory():
     x = np.arange(4, dtype=np.int32)
     add_into[(1,)](x, x, BLOCK=4)
     np.testing.assert_array_equal(x, [1, 2, 3, 4])
-    # both written: no one result for the shared memory, refused, nothing written
+    # both written, one element type: one memory, in program order: a's
+    # stores make y[0..4] = 1, 2, 3, 4; b then loads y[2..6] = 3, 4, 4, 5 and
+    # stores 13, 14, 14, 15 there
+    y = np.arange(8, dtype=np.int32)
+    bump_both[(1,)](y[:4], y[2:6], BLOCK=4)
+    np.testing.assert_array_equal(y, [1, 2, 13, 14, 14, 15, 6, 7])
+    # both written through different element types: two buffers to ksem, so
+    # no one result for the shared memory: refused, nothing written
     y = np.arange(8, dtype=np.int32)
     with pytest.raises(ksem.KsemError, match="arguments `a_ptr` and `b_ptr` share memory"):
-        bump_both[(1,)](y[:4], y[2:6], BLOCK=4)
+        bump_both[(1,)](y[:4], y[2:6].view(np.float32), BLOCK=4)
     np.testing.assert_array_equal(y, np.arange(8))
 
 

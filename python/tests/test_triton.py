@@ -122,3 +122,32 @@ def test_wraps_a_real_triton_jit_function():
     out = np.zeros(10, np.float32)
     k[(1,)](x, x * 3, out, 10, BLOCK=16)
     np.testing.assert_array_equal(out, x - x * 3)
+
+
+@ksem.triton.jit
+def shift_store_then_load_kernel(x_ptr, y_ptr, out_ptr):
+    offs = tl.arange(0, 4)
+    tl.store(y_ptr + offs, offs + 10, mask=offs < 3)
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs))
+
+
+def test_arguments_sharing_memory_see_each_others_writes():
+    # y = x[1:] is x's memory from element 1: the stores through y land in
+    # x[1..4] and the load through x after them reads them (one program, in
+    # program order), as on a GPU: [100, 10, 11, 12]. As two separate
+    # buffers the load would give the initial [100, 101, 102, 103].
+    x = np.array([100, 101, 102, 103], np.int32)
+    out = np.zeros(4, np.int32)
+    shift_store_then_load_kernel[(1,)](x, x[1:], out)
+    np.testing.assert_array_equal(out, [100, 10, 11, 12])
+    np.testing.assert_array_equal(x, [100, 10, 11, 12])
+
+
+def test_in_place_arguments_are_one_memory():
+    # k(x, x, out): y is x itself, so the stores through y are x[0..3]
+    # and the load of x reads [10, 11, 12, 103].
+    x = np.array([100, 101, 102, 103], np.int32)
+    out = np.zeros(4, np.int32)
+    shift_store_then_load_kernel[(1,)](x, x, out)
+    np.testing.assert_array_equal(out, [10, 11, 12, 103])
+    np.testing.assert_array_equal(x, [10, 11, 12, 103])

@@ -205,10 +205,17 @@ impl Global {
     /// Allocates the launch's buffers for `kernel`'s parameters (on the
     /// rayon pool when `parallel`).
     pub fn new(kernel: &Kernel, launch: &Launch, parallel: bool) -> Global {
-        let mut bufs = Vec::new();
+        let mut bufs: Vec<Buffer> = Vec::new();
         let mut params = Vec::new();
+        let mut views = Vec::new();
         for p in &kernel.params {
             match (launch.arg(&p.name), p.var) {
+                (
+                    Some(ArgSpec::Buffer {
+                        view: Some(view), ..
+                    }),
+                    Some(v),
+                ) => views.push((v, view)),
                 (
                     Some(ArgSpec::Buffer {
                         dtype,
@@ -236,6 +243,29 @@ impl Global {
                 }
                 _ => {}
             }
+        }
+        // a view points into its base's memory; a base the kernel does not
+        // take as a parameter is allocated all the same (the launch parsed
+        // it as a buffer argument)
+        for (v, view) in views {
+            let at = match bufs.iter().position(|b| b.name == view.of) {
+                Some(i) => i,
+                None => {
+                    let Some(ArgSpec::Buffer {
+                        dtype,
+                        bits,
+                        undefined,
+                        ..
+                    }) = launch.arg(&view.of)
+                    else {
+                        continue; // the launch parser checked the base
+                    };
+                    let undefined = undefined.as_deref();
+                    bufs.push(Buffer::new(&view.of, *dtype, bits, undefined, parallel));
+                    bufs.len() - 1
+                }
+            };
+            params.push((v, make_ptr(at, view.offset as i64)));
         }
         Global { bufs, params }
     }

@@ -84,6 +84,12 @@ pub enum ArgSpec {
         /// is uint8), `itemsize` bytes per record; `shape` and `undefined`
         /// count records (`undefined` is repeated for each byte).
         record: Option<std::sync::Arc<RecordLayout>>,
+        /// A view into another buffer argument's memory (`{"view": …}`):
+        /// two pointer arguments of one storage (`k(x, x[1:])`), so a
+        /// write through one is read through the other. `bits` and
+        /// `undefined` are a copy of the base's elements at parse time;
+        /// the run uses the base's memory.
+        view: Option<BufferView>,
     },
     /// A runtime scalar with its bits.
     Scalar {
@@ -91,6 +97,16 @@ pub enum ArgSpec {
         bits: u64,
     },
     Constexpr(ConstArg),
+}
+
+/// Where a view argument's elements are: `len` elements of the buffer
+/// argument `of`, from element `offset`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BufferView {
+    /// The buffer argument whose memory the view reads and writes.
+    pub of: String,
+    /// The view's first element, in elements of the base.
+    pub offset: usize,
 }
 
 /// A parsed launch spec.

@@ -7,7 +7,7 @@
 use super::record::{self, RecordJson};
 use super::values::{random_init, raw_bits, value_bits};
 use super::{
-    ArgSpec, ConfigChoice, ConstArg, Launch, LaunchLimits, Target, MAX_BLOCK_THREADS,
+    ArgSpec, BufferView, ConfigChoice, ConstArg, Launch, LaunchLimits, Target, MAX_BLOCK_THREADS,
     TRITON_BASE_VERSION,
 };
 use crate::dtype::DType;
@@ -88,6 +88,17 @@ enum ArgJson {
     Buffer(BufferJson),
     Scalar(ScalarJson),
     Constexpr(ConstArg),
+    View(ViewJson),
+}
+
+/// `{"view": {"of": "x", "offset": 1, "len": 7}}`: a pointer argument into
+/// buffer argument `x`'s memory (arguments that alias one storage).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ViewJson {
+    of: String,
+    offset: u64,
+    len: u64,
 }
 
 #[derive(Deserialize)]
@@ -175,6 +186,7 @@ pub fn parse_launch_with(text: &str, limits: &LaunchLimits) -> Result<Launch, St
         .transpose()?;
     let block = raw.block.as_ref().map(block).transpose()?;
     let mut args = Vec::new();
+    let mut views = Vec::new();
     // Buffer elements the launch may still ask for (all buffers together).
     let mut room = limits.max_buffer_elems;
     for (name, a) in raw.args {
@@ -186,7 +198,15 @@ pub fn parse_launch_with(text: &str, limits: &LaunchLimits) -> Result<Launch, St
                 scalar(s, &mut room, limits).map_err(|e| format!("args.{name}.scalar.{e}"))?
             }
             ArgJson::Constexpr(c) => ArgSpec::Constexpr(c),
+            ArgJson::View(v) => {
+                views.push((name, v));
+                continue;
+            }
         };
+        args.push((name, spec));
+    }
+    for (name, v) in views {
+        let spec = view(&args, v).map_err(|e| format!("args.{name}.view: {e}"))?;
         args.push((name, spec));
     }
     let target = raw.target.map_or(Ok(Target::default()), target)?;
@@ -447,6 +467,56 @@ fn buffer(mut b: BufferJson, room: &mut u64, limits: &LaunchLimits) -> Result<Ar
         undefined,
         complex,
         record,
+        view: None,
+    })
+}
+
+/// A view argument: `len` elements of buffer argument `of` from `offset`,
+/// all inside it; the base is a plain buffer of numbers (not itself a view,
+/// a record or complex buffer).
+fn view(args: &[(String, ArgSpec)], v: ViewJson) -> Result<ArgSpec, String> {
+    let base = args.iter().find(|(n, _)| *n == v.of).map(|(_, a)| a);
+    let Some(ArgSpec::Buffer {
+        dtype,
+        bits,
+        undefined,
+        complex: false,
+        record: None,
+        view: None,
+        ..
+    }) = base
+    else {
+        return Err(format!(
+            "of: {:?} is not a buffer argument of numbers of this launch",
+            v.of
+        ));
+    };
+    let end = v
+        .offset
+        .checked_add(v.len)
+        .filter(|&e| e <= bits.len() as u64);
+    let Some(end) = end else {
+        return Err(format!(
+            "elements {}..{}+{} are not all inside `{}` ({} elements)",
+            v.offset,
+            v.offset,
+            v.len,
+            v.of,
+            bits.len()
+        ));
+    };
+    let (start, end) = (v.offset as usize, end as usize);
+    Ok(ArgSpec::Buffer {
+        dtype: *dtype,
+        bits: bits[start..end].to_vec(),
+        shape: None,
+        undefined: undefined.as_ref().map(|u| u[start..end].to_vec()),
+        complex: false,
+        record: None,
+        view: Some(BufferView {
+            of: v.of,
+            offset: start,
+        }),
     })
 }
 
@@ -502,6 +572,7 @@ fn scalar(s: ScalarJson, room: &mut u64, limits: &LaunchLimits) -> Result<ArgSpe
         undefined: None,
         complex: true,
         record: None,
+        view: None,
     })
 }
 
@@ -599,19 +670,19 @@ impl<'de> Deserialize<'de> for ArgJson {
         impl<'de> Visitor<'de> for V {
             type Value = ArgJson;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("{\"buffer\": …}, {\"scalar\": …} or {\"constexpr\": …}")
+                f.write_str("{\"buffer\": …}, {\"scalar\": …}, {\"constexpr\": …} or {\"view\": …}")
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ArgJson, A::Error> {
-                let one =
-                    "an argument must have exactly one of \"buffer\", \"scalar\", \"constexpr\"";
+                let one = "an argument must have exactly one of \"buffer\", \"scalar\", \"constexpr\", \"view\"";
                 let kind: String = map.next_key()?.ok_or_else(|| de::Error::custom(one))?;
                 let arg = match kind.as_str() {
                     "buffer" => ArgJson::Buffer(map.next_value()?),
                     "scalar" => ArgJson::Scalar(map.next_value()?),
                     "constexpr" => ArgJson::Constexpr(map.next_value()?),
+                    "view" => ArgJson::View(map.next_value()?),
                     other => {
                         return Err(de::Error::custom(format!(
-                            "unknown argument kind {other:?} (buffer, scalar or constexpr)"
+                            "unknown argument kind {other:?} (buffer, scalar, constexpr or view)"
                         )))
                     }
                 };
