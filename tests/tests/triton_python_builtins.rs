@@ -116,3 +116,80 @@ fn shapes_as_separate_arguments_and_duplicate_axes() {
     let d = refused(&src, &launch(&[1], json!({"out_ptr": zeros("int32", 4)})));
     assert!(d.message.contains("duplicate axes"), "{}", d.message);
 }
+
+#[test]
+fn tuples_concatenate_with_plus_and_tl_tuple_copies_one() {
+    // (0, 1) + (2, 3) is (0, 1, 2, 3); tl.tuple((4, 5)) + (6, 7) is
+    // (4, 5, 6, 7); tl.tuple((1, 2)) == (1, 2) holds, == (1, 3) does not
+    let src = kernel(
+        "out_ptr",
+        "t = (0, 1) + (2, 3)
+for i in tl.static_range(4):
+    tl.store(out_ptr + i, t[i])
+u = tl.tuple((4, 5)) + (6, 7)
+for i in tl.static_range(4):
+    tl.store(out_ptr + 4 + i, u[i])
+tl.store(out_ptr + 8, tl.tuple((1, 2)) == (1, 2))
+tl.store(out_ptr + 9, tl.tuple((1, 2)) == (1, 3))",
+    );
+    let l = launch(&[1], json!({"out_ptr": zeros("int32", 10)}));
+    assert_eq!(i32_out(&src, &l), vec![0, 1, 2, 3, 4, 5, 6, 7, 1, 0]);
+}
+
+#[test]
+fn other_arithmetic_on_tuples_is_refused_where_it_is() {
+    let src = kernel("out_ptr", "t = (1, 2) * 2\ntl.store(out_ptr, t[0])");
+    let d = refused(&src, &launch(&[1], json!({"out_ptr": zeros("int32", 1)})));
+    assert_diag(
+        &src,
+        &d,
+        loc1(&src, "(1, 2) * 2"),
+        &["arithmetic on tuples other than `+`"],
+        None,
+    );
+}
+
+#[test]
+fn isinstance_knows_triton_language_types() {
+    // a loaded value is a tl.tensor, a constexpr number is not; x_ptr.dtype
+    // is a pointer_type and so a dtype, not a block_type; a tuple of types
+    // holds where one does. Lane i stores 1 where check i holds:
+    // [1, 0, 1, 1, 0, 1]
+    let src = kernel(
+        "x_ptr, out_ptr, N: tl.constexpr",
+        "x = tl.load(x_ptr)
+tl.store(out_ptr + 0, isinstance(x, tl.tensor))
+tl.store(out_ptr + 1, isinstance(N, tl.tensor))
+tl.store(out_ptr + 2, isinstance(x_ptr.dtype, tl.pointer_type))
+tl.store(out_ptr + 3, isinstance(x_ptr.dtype, tl.dtype))
+tl.store(out_ptr + 4, isinstance(x_ptr.dtype, tl.block_type))
+tl.store(out_ptr + 5, isinstance(N, (tl.dtype, tl.tensor)) or isinstance(x, (tl.dtype, tl.tensor)))",
+    );
+    let l = launch(
+        &[1],
+        json!({"x_ptr": buf("int32", json!([5])), "out_ptr": zeros("int32", 6), "N": cx(json!(4))}),
+    );
+    assert_eq!(i32_out(&src, &l), vec![1, 0, 1, 1, 0, 1]);
+}
+
+#[test]
+fn isinstance_against_a_python_type_is_refused() {
+    // Triton binds a constexpr to a tl.constexpr object: isinstance(N, int)
+    // does not say what a Python reader expects, so ksem refuses it
+    let src = kernel(
+        "out_ptr, N: tl.constexpr",
+        "tl.store(out_ptr, isinstance(N, int))",
+    );
+    let l = launch(
+        &[1],
+        json!({"out_ptr": zeros("int32", 1), "N": cx(json!(4))}),
+    );
+    let d = refused(&src, &l);
+    assert_diag(
+        &src,
+        &d,
+        loc1(&src, "isinstance"),
+        &["isinstance() against `int` is not supported"],
+        None,
+    );
+}

@@ -1150,6 +1150,30 @@ impl Elab<'_> {
                     (Err(e), None) => Err(e),
                 }
             }
+            "tuple" | "py:tuple" => {
+                // tl.tuple(t) / tuple(t): a tuple of a tuple's elements
+                let b = bind(name, &["iterable"], false, args, kwargs, span)?;
+                match b.req("iterable", span)? {
+                    Value::Tuple(t) => Ok(Value::Tuple(t)),
+                    other => err(
+                        span,
+                        format!("tl.tuple() takes a tuple, got {}", other.describe()),
+                    ),
+                }
+            }
+            "py:isinstance" => {
+                let b = bind(name, &["obj", "class_or_tuple"], false, args, kwargs, span)?;
+                let obj = b.req("obj", span)?;
+                let classes = match b.req("class_or_tuple", span)? {
+                    Value::Tuple(t) => t,
+                    one => vec![one],
+                };
+                let mut any = false;
+                for c in &classes {
+                    any |= is_instance(&obj, c, span)?;
+                }
+                Ok(Value::Num(PyNum::Bool(any)))
+            }
             "py:int" | "py:float" | "py:bool" => {
                 let b = bind(name, &["x"], false, args, kwargs, span)?;
                 let x = b.req("x", span)?;
@@ -1564,4 +1588,44 @@ impl Elab<'_> {
             result: Box::new(res),
         })
     }
+}
+
+/// Python's `isinstance(obj, cls)` inside a kernel, for the types of
+/// `triton.language` that Triton's code generator gives values of: a
+/// runtime value (a tensor or a block pointer) is a `tl.tensor`; a dtype, a
+/// pointer type or a block type is a `tl.dtype`, and each its own kind.
+/// Python's own types are refused: Triton wraps compile-time values in
+/// `tl.constexpr`, so `isinstance(N, int)` is not what it reads.
+fn is_instance(obj: &Value, cls: &Value, span: Span) -> DResult<bool> {
+    let Value::Builtin(name) = cls else {
+        return err(
+            span,
+            format!(
+                "isinstance() takes a type of triton.language, got {}",
+                cls.describe()
+            ),
+        );
+    };
+    Ok(match name.as_str() {
+        "tensor" => matches!(obj, Value::Tensor(_) | Value::BlockPtr(_)),
+        "dtype" => matches!(
+            obj,
+            Value::DType(_) | Value::PtrDType(_) | Value::BlockType(..)
+        ),
+        "pointer_type" => matches!(obj, Value::PtrDType(_)),
+        "block_type" => matches!(obj, Value::BlockType(..)),
+        other => {
+            return Err(Diagnostic::new(
+                span,
+                format!(
+                    "isinstance() against `{}` is not supported in a Triton kernel",
+                    other.trim_start_matches("py:")
+                ),
+            )
+            .with_help(
+                "test isinstance(x, tl.tensor), tl.dtype, tl.pointer_type or tl.block_type, \
+                 or compare x.dtype with a dtype",
+            ))
+        }
+    })
 }

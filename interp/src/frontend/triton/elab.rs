@@ -1293,11 +1293,10 @@ impl<'m> Elab<'m> {
         }
         Ok(match name {
             "range" => Value::Builtin("py:range".into()),
-            "min" | "max" | "abs" | "int" | "float" | "bool" | "getattr" | "hasattr" => {
-                Value::Builtin(format!("py:{name}"))
-            }
+            "min" | "max" | "abs" | "int" | "float" | "bool" | "getattr" | "hasattr"
+            | "isinstance" | "tuple" => Value::Builtin(format!("py:{name}")),
             "len" => return unsupported(span, "`len()`", "use the constexpr size (e.g. BLOCK) or x.shape[0]"),
-            "isinstance" | "type" => return unsupported(span, "`isinstance()`/`type()`", "use x.dtype comparisons with tl.constexpr values"),
+            "type" => return unsupported(span, "`type()`", "use isinstance(x, tl.tensor) or x.dtype comparisons with tl.constexpr values"),
             "print" => return unsupported(span, "`print()`", "use tl.static_print (compile time) or tl.device_print (run time)"),
             "enumerate" | "zip" | "iter" | "list" | "dict" | "set" | "sorted" | "map" | "filter" => {
                 return unsupported(span, &format!("`{name}()`"), "use index-based loops over range()")
@@ -1547,15 +1546,35 @@ impl<'m> Elab<'m> {
     }
 
     /// A binary operator (`+ - * / // % & | ^ << >>`) with Triton's rules.
-    pub fn binop(&mut self, op: ast::Operator, a: Value, b: Value, span: Span) -> DResult<Value> {
+    pub fn binop(
+        &mut self,
+        op: ast::Operator,
+        mut a: Value,
+        mut b: Value,
+        span: Span,
+    ) -> DResult<Value> {
         use ast::Operator as O;
         if let (Value::Num(x), Value::Num(y)) = (&a, &b) {
             return fold_binop(op, *x, *y)
                 .map(Value::Num)
                 .map_err(|m| Diagnostic::new(span, m));
         }
-        if let (Value::Tuple(_), _) | (_, Value::Tuple(_)) = (&a, &b) {
-            return err(span, "arithmetic on tuples is not supported");
+        match (a, b) {
+            // Python's tuple concatenation (`tl.tuple.__add__`)
+            (Value::Tuple(mut x), Value::Tuple(y)) if op == O::Add => {
+                x.extend(y);
+                return Ok(Value::Tuple(x));
+            }
+            (Value::Tuple(_), _) | (_, Value::Tuple(_)) => {
+                return err(
+                    span,
+                    "arithmetic on tuples other than `+` of two tuples is not supported",
+                );
+            }
+            (x, y) => {
+                a = x;
+                b = y;
+            }
         }
         let a_ptr = matches!(&a, Value::Tensor(e) if e.ty.is_ptr());
         let b_ptr = matches!(&b, Value::Tensor(e) if e.ty.is_ptr());
