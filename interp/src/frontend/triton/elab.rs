@@ -48,6 +48,10 @@ pub struct Elab<'m> {
     may_have_returned: bool,
     /// The Triton release whose rules apply (the launch's `target.triton`).
     pub version: super::version::Version,
+    /// Names of the function being elaborated declared `x: tl.constexpr`
+    /// without a value: what they are later given stays compile-time
+    /// (`d0: tl.constexpr` then `d0, d1 = shape`).
+    declared_constexpr: HashSet<String>,
 }
 
 /// Deepest nesting of expressions and statements ksem elaborates.
@@ -91,6 +95,7 @@ impl<'m> Elab<'m> {
             returned: None,
             may_have_returned: false,
             version: super::version::Version(crate::launch::TRITON_BASE_VERSION),
+            declared_constexpr: HashSet::new(),
         }
     }
 
@@ -449,17 +454,21 @@ impl<'m> Elab<'m> {
                 self.assign(&a.targets[0], v)?;
             }
             S::AnnAssign(a) => {
-                let v = match &a.value {
-                    Some(v) => self.expr(v)?,
-                    None => {
+                let cx = self.is_constexpr_annotation(&a.annotation);
+                let v = match (&a.value, &*a.target) {
+                    (Some(v), _) => self.expr(v)?,
+                    (None, ast::Expr::Name(n)) if cx => {
+                        self.declared_constexpr.insert(n.id.to_string());
+                        return Ok(());
+                    }
+                    (None, _) => {
                         return unsupported(
                             span,
-                            "a declaration without a value",
+                            "a declaration without a value other than `name: tl.constexpr`",
                             "assign a value: `x: tl.constexpr = 4`",
                         )
                     }
                 };
-                let cx = self.is_constexpr_annotation(&a.annotation);
                 if cx && matches!(v, Value::Tensor(_)) {
                     return err(
                         span,
@@ -627,6 +636,14 @@ impl<'m> Elab<'m> {
         constexpr: bool,
         span: Span,
     ) -> DResult<()> {
+        let declared = self.declared_constexpr.contains(name);
+        if declared && matches!(v, Value::Tensor(_)) {
+            return err(
+                span,
+                format!("`{name}` is declared tl.constexpr and must be given a compile-time value"),
+            );
+        }
+        let constexpr = constexpr || declared;
         let v = match v {
             Value::Tensor(e) => Value::Tensor(self.bind(name, e)),
             Value::Num(_) if !constexpr => {
@@ -2035,6 +2052,7 @@ impl<'m> Elab<'m> {
             env.insert(p.def.arg.to_string(), v);
         }
         let saved_env = std::mem::replace(&mut self.env, env);
+        let saved_declared = std::mem::take(&mut self.declared_constexpr);
         let saved_ret = self.ret.take();
         let saved_base = self.loop_base;
         let saved_term = self.terminated;
@@ -2058,6 +2076,7 @@ impl<'m> Elab<'m> {
         self.calls.pop();
         let ret = std::mem::replace(&mut self.ret, saved_ret);
         self.env = saved_env;
+        self.declared_constexpr = saved_declared;
         self.loop_base = saved_base;
         self.terminated = saved_term;
         r?;
