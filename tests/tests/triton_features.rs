@@ -830,6 +830,10 @@ def kern(x_ptr, out_ptr):
         for d in ["float16", "bfloat16"] {
             let e = refusal(&kernel(f, d), &l);
             assert!(e.contains("takes float32 or float64"), "{f} {d}: {e}");
+            // in Triton's own words first (its tests match "Expected dtype")
+            let name = if d == "float16" { "fp16" } else { "bf16" };
+            let words = format!("Expected dtype ['fp32', 'fp64'] but got {name}");
+            assert!(e.contains(&words), "{f} {d}: {e}");
         }
         for d in ["float32", "float64"] {
             let k = ksem_interp::elaborate_source("t.py", &kernel(f, d), &l, None);
@@ -838,6 +842,7 @@ def kern(x_ptr, out_ptr):
     }
     let e = refusal(&kernel("sqrt_rn", "float64"), &l);
     assert!(e.contains("takes float32 tensors"), "{e}");
+    assert!(e.contains("Expected dtype ['fp32'] but got fp64"), "{e}");
     for d in ["float16", "bfloat16", "float32", "float64"] {
         let k = ksem_interp::elaborate_source("t.py", &kernel("abs", d), &l, None);
         assert!(k.is_ok(), "abs {d} refused");

@@ -294,12 +294,15 @@ fn check_math_dtype(what: &str, accepted: &[DType], x: &Expr, span: Span) -> DRe
         return Ok(());
     }
     let names: Vec<&str> = accepted.iter().map(|d| d.json_name()).collect();
+    let triton: Vec<String> = accepted.iter().map(|d| format!("'{}'", d.name())).collect();
+    // Triton's own words first (`_check_dtype`), which its tests match
     Err(Diagnostic::new(
         span,
         format!(
-            "{what} takes {} tensors, got {} (Triton 3.6 refuses it)",
+            "Expected dtype [{}] but got {}: {what} takes {} tensors (Triton 3.6 refuses it)",
+            triton.join(", "),
+            x.ty.dtype().name(),
             names.join(" or "),
-            x.ty.dtype().json_name()
         ),
     )
     .with_help("convert first: x.to(tl.float32)"))
