@@ -1387,8 +1387,9 @@ def kern(o_ptr, limit):
     );
 }
 
-/// Returning a value under a runtime `if` of a helper is still refused (the
-/// two paths' values would have to be joined).
+/// Returning a value under a runtime `if` of a helper is still refused where
+/// the `if` is not one whose branches both end in the return (here the value
+/// returned after the `if` would have to be joined with the one inside).
 #[test]
 fn a_helper_returning_a_value_under_a_runtime_if_is_refused() {
     let src = module(
@@ -1503,4 +1504,37 @@ def kern(x, out, W: tl.constexpr):
     let mut given = base;
     given["W"] = cx(json!(8));
     assert_eq!(i32s(&src, &launch(&[1], given), "out"), vec![8]);
+}
+
+/// A helper whose runtime `if` returns a value in both branches returns the
+/// taken branch's value (Triton's test_if_call[jit_if]): program 0 takes
+/// `x + 1`, program 1 `x + 2`; with x = 40 the outputs are 41 and 42. The
+/// call sits inside a runtime `if` of the kernel, as in Triton's test.
+#[test]
+fn a_helper_returning_in_both_branches_of_a_runtime_if() {
+    let src = module(
+        "@triton.jit
+def add_fn_return(x, pid):
+    if pid == 0:
+        y = x + 1
+        return y
+    else:
+        return x + 2
+
+@triton.jit
+def kern(x_ptr, out_ptr):
+    pid = tl.program_id(0)
+    o = tl.load(x_ptr)
+    if pid < 2:
+        a = add_fn_return(o, pid)
+        o = a
+    tl.store(out_ptr + pid, o)
+",
+    );
+    let l = launch(
+        &[3],
+        json!({"x_ptr": buf("int32", json!([40])), "out_ptr": zeros("int32", 3)}),
+    );
+    // program 2 skips the call and stores x itself
+    assert_eq!(i32s(&src, &l, "out_ptr"), vec![41, 42, 40]);
 }

@@ -752,6 +752,9 @@ impl<'m> Elab<'m> {
                 let returns = self.loops.len() == self.loop_base
                     && self.calls.len() > 1
                     && contains_return(&i.body, &i.orelse);
+                if returns && both_return_a_value_last(&i.body, &i.orelse) {
+                    return self.if_returning_in_both(cond, i, span);
+                }
                 if returns && (self.returned.is_none() || returns_value(&i.body, &i.orelse)) {
                     return unsupported(span, "`return` of a value inside a runtime `if` of a helper", "assign the result to a variable in both branches and return it after the `if`");
                 }
@@ -762,6 +765,36 @@ impl<'m> Elab<'m> {
                 Ok(())
             }
         }
+    }
+
+    /// A helper's runtime `if` whose branches both end in `return VALUE`
+    /// (and return nowhere else): the helper returns the value of the branch
+    /// taken, joined as a variable both branches set (Triton's
+    /// `test_if_call[jit_if]`: `if pid == 0: return x + 1 else: return x + 2`).
+    fn if_returning_in_both(&mut self, cond: Expr, i: &ast::StmtIf, span: Span) -> DResult<()> {
+        const RESULT: &str = "__ksem_if_result";
+        self.runtime_if(cond, span, |s, then| {
+            let body = if then { &i.body } else { &i.orelse };
+            let Some((
+                ast::Stmt::Return(ast::StmtReturn {
+                    value: Some(value), ..
+                }),
+                init,
+            )) = body.split_last()
+            else {
+                return err(span, "a branch that does not end in `return VALUE`");
+            };
+            s.stmts(init)?;
+            let v = s.expr(value)?;
+            s.assign_name(RESULT, v, false, span)
+        })?;
+        let v = self
+            .env
+            .remove(RESULT)
+            .ok_or_else(|| Diagnostic::new(span, "the branches of the `if` returned nothing"))?;
+        self.ret = Some(v);
+        self.terminated = true;
+        Ok(())
     }
 
     /// An `if` on the runtime 0-d bool `cond`: `branch(self, true)`
@@ -2206,6 +2239,15 @@ fn returns_value(a: &[ast::Stmt], b: &[ast::Stmt]) -> bool {
         })
     }
     walk(a) || walk(b)
+}
+
+/// Both branches end in `return VALUE` and return nowhere before it.
+fn both_return_a_value_last(a: &[ast::Stmt], b: &[ast::Stmt]) -> bool {
+    let ends = |s: &[ast::Stmt]| match s.split_last() {
+        Some((ast::Stmt::Return(r), init)) => r.value.is_some() && !contains_return(init, &[]),
+        _ => false,
+    };
+    ends(a) && ends(b)
 }
 
 fn contains_return(a: &[ast::Stmt], b: &[ast::Stmt]) -> bool {
