@@ -1538,3 +1538,31 @@ def kern(x_ptr, out_ptr):
     // program 2 skips the call and stores x itself
     assert_eq!(i32s(&src, &l, "out_ptr"), vec![41, 42, 40]);
 }
+
+/// `tl.store(…) if c else tl.store(…)` as a statement stores through the
+/// branch taken (Triton's test_if[if_exp_dynamic_void]): even programs store
+/// x_true's 7, odd ones x_false's 9; a compile-time condition picks one
+/// branch for every program.
+#[test]
+fn an_if_expression_statement_runs_the_branch_taken() {
+    let src = module(
+        "@triton.jit
+def kern(t_ptr, f_ptr, out_ptr, S: tl.constexpr):
+    pid = tl.program_id(0)
+    tl.store(out_ptr + pid, tl.load(t_ptr)) if pid % 2 == 0 else tl.store(out_ptr + pid, tl.load(f_ptr))
+    tl.store(out_ptr + 4 + pid, tl.load(t_ptr)) if S else tl.store(out_ptr + 4 + pid, tl.load(f_ptr))
+",
+    );
+    let args = |s: bool| {
+        json!({"t_ptr": buf("int32", json!([7])), "f_ptr": buf("int32", json!([9])),
+               "out_ptr": zeros("int32", 8), "S": cx(json!(s))})
+    };
+    assert_eq!(
+        i32s(&src, &launch(&[4], args(true)), "out_ptr"),
+        vec![7, 9, 7, 9, 7, 7, 7, 7]
+    );
+    assert_eq!(
+        i32s(&src, &launch(&[4], args(false)), "out_ptr"),
+        vec![7, 9, 7, 9, 9, 9, 9, 9]
+    );
+}

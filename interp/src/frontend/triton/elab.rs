@@ -437,10 +437,15 @@ impl<'m> Elab<'m> {
         let span = self.span(s);
         match s {
             S::Expr(e) => {
-                if let ast::Expr::Constant(_) = &*e.value {
-                    return Ok(()); // docstring
+                match &*e.value {
+                    ast::Expr::Constant(_) => return Ok(()), // docstring
+                    // `f(a) if c else g(b)` as a statement: an `if` whose
+                    // branches evaluate one expression each, values unused
+                    ast::Expr::IfExp(x) => self.if_expression_statement(x)?,
+                    other => {
+                        self.expr(other)?;
+                    }
                 }
-                self.expr(&e.value)?;
             }
             S::Assign(a) => {
                 if a.targets.len() > 1 {
@@ -764,6 +769,22 @@ impl<'m> Elab<'m> {
                 self.may_have_returned |= returns;
                 Ok(())
             }
+        }
+    }
+
+    /// `a if c else b` as a statement (Triton's
+    /// `test_if[if_exp_dynamic_void]`: `tl.store(…) if pid % 2 == 0 else
+    /// tl.store(…)`): the branch `c` picks is evaluated for its effects, at
+    /// compile time where `c` is a Python value, else as a runtime `if`.
+    fn if_expression_statement(&mut self, x: &ast::ExprIfExp) -> DResult<()> {
+        let span = self.span(x);
+        let c = self.expr(&x.test)?;
+        match self.cond_of(c, span)? {
+            Ok(true) => self.expr(&x.body).map(drop),
+            Ok(false) => self.expr(&x.orelse).map(drop),
+            Err(cond) => self.runtime_if(cond, span, |s, then| {
+                s.expr(if then { &x.body } else { &x.orelse }).map(drop)
+            }),
         }
     }
 
