@@ -193,3 +193,15 @@ fn isinstance_against_a_python_type_is_refused() {
         None,
     );
 }
+
+#[test]
+fn device_assert_is_compiled_out_as_in_tritons_default_build() {
+    // Triton builds tl.device_assert only with debug=True; by default a
+    // false assertion does nothing and the kernel goes on: out = 5
+    let src = kernel(
+        "out_ptr",
+        "x = tl.arange(0, 16)\ntl.device_assert(tl.abs(x) == x.abs())\ntl.device_assert(x < 0, \"never\")\ntl.store(out_ptr, 5)",
+    );
+    let l = launch(&[1], json!({"out_ptr": zeros("int32", 1)}));
+    assert_eq!(i32_out(&src, &l), vec![5]);
+}

@@ -1055,6 +1055,25 @@ impl Elab<'_> {
                 b.req("input", span)
             }
             "debug_barrier" => Ok(Value::None),
+            "device_assert" => {
+                // Triton compiles `tl.device_assert` only for kernels built
+                // with debug=True (`semantic.device_assert` returns at once
+                // otherwise, on the GPU and in its interpreter alike); ksem
+                // runs the default build, so it checks only the arguments
+                let b = bind(name, &["cond", "msg", "mask"], false, args, kwargs, span)?;
+                let cond = b.req("cond", span)?;
+                if matches!(cond, Value::Tensor(_) | Value::Num(_)) {
+                    Ok(Value::None)
+                } else {
+                    err(
+                        span,
+                        format!(
+                            "tl.device_assert takes a condition, got {}",
+                            cond.describe()
+                        ),
+                    )
+                }
+            }
             "static_assert" => {
                 let b = bind(name, &["cond", "msg"], false, args, kwargs, span)?;
                 match truthy(&b.req("cond", span)?) {
