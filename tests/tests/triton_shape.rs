@@ -324,3 +324,29 @@ fn sort_works_row_by_row() {
     );
     assert_eq!(got, vec![0, 5, 6, 7, 1, 2, 3, 4]);
 }
+
+/// A slice whose bounds are None is the full slice (Triton's test_slice):
+/// `x[None, None:None, None]`, `x[None, ::None, None]` are `x[None, :, None]`
+/// ([1, 4, 1]); the stored values are x's, 0..4. A bound that is a number is
+/// still refused.
+#[test]
+fn slices_with_none_bounds_are_full_slices() {
+    let src = kernel(
+        "out_ptr",
+        "x = tl.arange(0, 4)
+a = x[None, None:None, None]
+tl.static_assert(a.shape == [1, 4, 1])
+b = x[None, ::None, None]
+tl.static_assert(b.shape == [1, 4, 1])
+c = x[None:]
+tl.store(out_ptr + tl.arange(0, 4), tl.reshape(a, (4,)) + tl.reshape(b, (4,)) + c)",
+    );
+    let l = launch(&[1], json!({"out_ptr": zeros("int32", 4)}));
+    assert_eq!(bits(&run_clean(&src, &l), "out_ptr"), vec![0, 3, 6, 9]);
+    let bad = kernel(
+        "out_ptr",
+        "x = tl.arange(0, 4)\ny = x[1:]\ntl.store(out_ptr, 0)",
+    );
+    let d = refused(&bad, &l);
+    assert!(d.message.contains("slicing with bounds"), "{}", d.message);
+}

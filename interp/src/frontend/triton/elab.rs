@@ -1309,7 +1309,13 @@ impl<'m> Elab<'m> {
             )),
             E::IfExp(i) => self.if_exp(i, span),
             E::Slice(s) => {
-                if s.lower.is_some() || s.upper.is_some() || s.step.is_some() {
+                // a bound that is None (`x[None:]`, `x[::None]`) is no bound,
+                // as `slice(None, None, None)` in Triton's `__getitem__`
+                let mut bounded = false;
+                for b in [&s.lower, &s.upper, &s.step].into_iter().flatten() {
+                    bounded |= !matches!(self.expr(b)?, Value::None);
+                }
+                if bounded {
                     // Triton refuses it as an "unsupported tensor index"
                     return unsupported(
                         span,
