@@ -41,6 +41,7 @@ pub(super) fn bits_type(d: DType) -> &'static str {
         8 => "ku8",
         16 => "ku16",
         32 => "ku32",
+        // (a storage width, not an op: 64 is the only one left)
         _ => "ku64",
     }
 }
@@ -83,6 +84,7 @@ pub(super) fn scalar_bits_expr(d: DType, name: &str) -> String {
         DType::F32 => format!("(ku32)__float_as_uint({name})"),
         DType::F64 => format!("(ku64)__double_as_longlong({name})"),
         DType::Bool => format!("(ku8)({name} != 0)"),
+        // (a dtype, not an op: every other C element type holds the bits)
         _ => format!("({})({name})", bits_type(d)),
     }
 }
@@ -150,8 +152,18 @@ pub(super) fn cast_c(kind: CastKind, from: DType, to: DType, a: &str) -> String 
     }
 }
 
+/// The operands of a binary operation as the runtime tells them apart.
+#[derive(Clone, Copy)]
+enum Operands {
+    Ptr,
+    Float,
+    Int,
+}
+
 /// The C expression of binary `op` on the bits `x`, `y` of operands of
 /// type `aty` and (for pointer offsets) dtype `od`; each operand is used once.
+/// Every op has its arm here (a new one does not compile without its rule);
+/// an op on operands it does not take is a lowering error.
 pub(super) fn binary_c(
     op: BinOp,
     aty: &Type,
@@ -160,79 +172,82 @@ pub(super) fn binary_c(
     y: &str,
     span: Span,
 ) -> LResult<String> {
+    use BinOp::*;
+    use Operands::{Float, Int, Ptr};
     let d = aty.dtype();
     let dd = dt(d);
-    let op = &op;
-    Ok(if *op == BinOp::PtrAdd {
-        format!("ksem_ptradd<{}>({x}, {y})", dt(od))
-    } else if *op == BinOp::PtrDiff {
-        format!("ksem_ptrdiff({x}, {y})")
-    } else if *op == BinOp::PtrAddBytes {
-        format!(
+    let operands = if aty.is_ptr() {
+        Ptr
+    } else if d.is_float() {
+        Float
+    } else {
+        Int
+    };
+    Ok(match (op, operands) {
+        (PtrAdd, _) => format!("ksem_ptradd<{}>({x}, {y})", dt(od)),
+        (PtrDiff, _) => format!("ksem_ptrdiff({x}, {y})"),
+        (PtrAddBytes, _) => format!(
             "ksem_ptraddbytes<{}, {}>({x}, {y})",
             dt(od),
             d.bits().div_ceil(8)
-        )
-    } else if aty.is_ptr() {
-        if !op.is_comparison() {
-            return err(span, format!("{op:?} on pointers"));
+        ),
+        (Eq | Ne | Lt | Le | Gt | Ge, Ptr) => {
+            format!("(ku64)ksem_icmp<KU64>({}, {x}, {y})", cmp_id(op))
         }
-        format!("(ku64)ksem_icmp<KU64>({}, {x}, {y})", cmp_id(*op))
-    } else if d.is_float() {
-        match op {
-            BinOp::Add => format!("ksem_fadd<{dd}>({x}, {y})"),
-            BinOp::Sub => format!("ksem_fsub<{dd}>({x}, {y})"),
-            BinOp::Mul => format!("ksem_fmul<{dd}>({x}, {y})"),
-            BinOp::FDiv => format!("ksem_fdiv<{dd}>({x}, {y})"),
-            BinOp::FRem => format!("ksem_frem<{dd}>({x}, {y})"),
-            BinOp::Pow => format!("ksem_pow<{dd}>({x}, {y})"),
-            BinOp::Atan2 => format!("ksem_atan2<{dd}>({x}, {y})"),
-            BinOp::Hypot => format!("ksem_hypot<{dd}>({x}, {y})"),
-            BinOp::CopySign => format!("ksem_copysign<{dd}>({x}, {y})"),
-            BinOp::Ieee(o, r) => format!(
-                "ksem_ieee2<{dd}>({}, {}, {x}, {y})",
-                *o as u8,
-                rounding_id(*r)
-            ),
-            BinOp::Min(m) | BinOp::Max(m) => format!(
-                "ksem_fminmax<{dd}>({x}, {y}, {}, {})",
-                matches!(op, BinOp::Max(_)),
-                *m == NanMode::Propagate
-            ),
-            op if op.is_comparison() => {
-                format!("(ku64)ksem_fcmp<{dd}>({}, {x}, {y})", cmp_id(*op))
-            }
-            _ => return err(span, format!("{op:?} on {d}")),
+        (Eq | Ne | Lt | Le | Gt | Ge, Float) => {
+            format!("(ku64)ksem_fcmp<{dd}>({}, {x}, {y})", cmp_id(op))
         }
-    } else {
-        match op {
-            BinOp::Add => format!("ksem_iadd<{dd}>({x}, {y})"),
-            BinOp::Sub => format!("ksem_isub<{dd}>({x}, {y})"),
-            BinOp::Mul => format!("ksem_imul<{dd}>({x}, {y})"),
-            BinOp::IDiv(r) | BinOp::IRem(r) => format!(
-                "ksem_idivrem<{dd}>({x}, {y}, {}, {})",
-                r.round == DivRound::Floor,
-                matches!(op, BinOp::IRem(_))
-            ),
-            BinOp::And => format!("({x} & {y})"),
-            BinOp::Or => format!("({x} | {y})"),
-            BinOp::Xor => format!("({x} ^ {y})"),
-            BinOp::Shl(r) => {
-                format!("ksem_shl<{dd}>({x}, {y}, {})", shift_range_id(*r))
-            }
-            BinOp::Shr(k, r) => format!(
-                "ksem_shr<{dd}>({x}, {y}, {}, {})",
-                *k == ShrKind::Arith,
-                shift_range_id(*r)
-            ),
-            BinOp::Min(_) => format!("ksem_imin<{dd}>({x}, {y})"),
-            BinOp::Max(_) => format!("ksem_imax<{dd}>({x}, {y})"),
-            BinOp::LogicalAnd => format!("(({x} != 0 && {y} != 0) ? 1ull : 0ull)"),
-            BinOp::LogicalOr => format!("(({x} != 0 || {y} != 0) ? 1ull : 0ull)"),
-            op if op.is_comparison() => {
-                format!("(ku64)ksem_icmp<{dd}>({}, {x}, {y})", cmp_id(*op))
-            }
-            _ => return err(span, format!("{op:?} on {d}")),
+        (Eq | Ne | Lt | Le | Gt | Ge, Int) => {
+            format!("(ku64)ksem_icmp<{dd}>({}, {x}, {y})", cmp_id(op))
+        }
+        (
+            Add | Sub | Mul | FDiv | IDiv(_) | IRem(_) | FRem | And | Or | Xor | Shl(_) | Shr(..)
+            | Min(_) | Max(_) | LogicalAnd | LogicalOr | Pow | Atan2 | Hypot | CopySign | Ieee(..),
+            Ptr,
+        ) => return err(span, format!("{op:?} on pointers")),
+        (Add, Float) => format!("ksem_fadd<{dd}>({x}, {y})"),
+        (Sub, Float) => format!("ksem_fsub<{dd}>({x}, {y})"),
+        (Mul, Float) => format!("ksem_fmul<{dd}>({x}, {y})"),
+        (FDiv, Float) => format!("ksem_fdiv<{dd}>({x}, {y})"),
+        (FRem, Float) => format!("ksem_frem<{dd}>({x}, {y})"),
+        (Pow, Float) => format!("ksem_pow<{dd}>({x}, {y})"),
+        (Atan2, Float) => format!("ksem_atan2<{dd}>({x}, {y})"),
+        (Hypot, Float) => format!("ksem_hypot<{dd}>({x}, {y})"),
+        (CopySign, Float) => format!("ksem_copysign<{dd}>({x}, {y})"),
+        (Ieee(o, r), Float) => format!(
+            "ksem_ieee2<{dd}>({}, {}, {x}, {y})",
+            o as u8,
+            rounding_id(r)
+        ),
+        (Min(m) | Max(m), Float) => format!(
+            "ksem_fminmax<{dd}>({x}, {y}, {}, {})",
+            matches!(op, Max(_)),
+            m == NanMode::Propagate
+        ),
+        (Add, Int) => format!("ksem_iadd<{dd}>({x}, {y})"),
+        (Sub, Int) => format!("ksem_isub<{dd}>({x}, {y})"),
+        (Mul, Int) => format!("ksem_imul<{dd}>({x}, {y})"),
+        (IDiv(r) | IRem(r), Int) => format!(
+            "ksem_idivrem<{dd}>({x}, {y}, {}, {})",
+            r.round == DivRound::Floor,
+            matches!(op, IRem(_))
+        ),
+        (And, Int) => format!("({x} & {y})"),
+        (Or, Int) => format!("({x} | {y})"),
+        (Xor, Int) => format!("({x} ^ {y})"),
+        (Shl(r), Int) => format!("ksem_shl<{dd}>({x}, {y}, {})", shift_range_id(r)),
+        (Shr(k, r), Int) => format!(
+            "ksem_shr<{dd}>({x}, {y}, {}, {})",
+            k == ShrKind::Arith,
+            shift_range_id(r)
+        ),
+        (Min(_), Int) => format!("ksem_imin<{dd}>({x}, {y})"),
+        (Max(_), Int) => format!("ksem_imax<{dd}>({x}, {y})"),
+        (LogicalAnd, Int) => format!("(({x} != 0 && {y} != 0) ? 1ull : 0ull)"),
+        (LogicalOr, Int) => format!("(({x} != 0 || {y} != 0) ? 1ull : 0ull)"),
+        (IDiv(_) | IRem(_) | And | Or | Xor | Shl(_) | Shr(..) | LogicalAnd | LogicalOr, Float)
+        | (FDiv | FRem | Pow | Atan2 | Hypot | CopySign | Ieee(..), Int) => {
+            return err(span, format!("{op:?} on {d}"))
         }
     })
 }

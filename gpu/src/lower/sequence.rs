@@ -18,6 +18,7 @@ use std::fmt::Write as _;
 fn global_name(i: usize) -> String {
     match i {
         0 => "ksem_kernel".into(),
+        // (a launch's position, not an op)
         _ => format!("ksem_kernel_part{i}"),
     }
 }

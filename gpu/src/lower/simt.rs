@@ -254,7 +254,11 @@ impl SimtLower<'_> {
         Ok(())
     }
 
-    /// Where pointer expression `p` points.
+    /// Where pointer expression `p` points. The catch-all arms here sort
+    /// pointers by where they point (an array's element, a global pointer
+    /// value); they give no op a meaning: a global pointer's value is
+    /// `expr`'s, whose match names every op, and any other pointer into a
+    /// shared or local array is refused.
     fn place(&mut self, p: &Expr) -> LResult<Place> {
         match &p.kind {
             ExprKind::ElemPtr {
@@ -307,9 +311,10 @@ impl SimtLower<'_> {
             {
                 Place::Array { name, len, off } => {
                     let kv = self.expr(k)?;
-                    let size = match op {
-                        BinOp::PtrAdd => 1,
-                        _ => p.ty.dtype().bits().div_ceil(8),
+                    let size = if *op == BinOp::PtrAdd {
+                        1
+                    } else {
+                        p.ty.dtype().bits().div_ceil(8)
                     };
                     Ok(Place::Array {
                         name,
@@ -367,6 +372,7 @@ impl SimtLower<'_> {
                             name: nb, off: ob, ..
                         },
                     ) if na == nb => format!("(ku64)((ki64)({oa}) - (ki64)({ob}))"),
+                    // (places, not ops: any other pair is two arrays or a global pointer)
                     _ => return err(e.span, "the difference of pointers into different arrays"),
                 }
             }
@@ -449,6 +455,7 @@ fn axis(a: u8) -> &'static str {
     match a {
         0 => "x",
         1 => "y",
+        // (an axis number, not an op: the IR's axes are 0, 1, 2)
         _ => "z",
     }
 }

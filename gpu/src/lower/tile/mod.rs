@@ -77,6 +77,7 @@ impl Val {
     fn at(&self) -> String {
         match self.n {
             Some(_) if !self.fused => format!("{}[j]", self.name),
+            // (a shape, not an op: a uniform value or a fused expression)
             _ => self.name.clone(),
         }
     }
@@ -224,6 +225,7 @@ impl<'a> Lower<'a> {
                         };
                         self.line(&format!("if ({c}) {st}"), *span);
                     }
+                    // (a rank, not an op: every tile's store is one loop)
                     _ => {
                         let n = ptr.ty.numel();
                         match cond {

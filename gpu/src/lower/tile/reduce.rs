@@ -194,7 +194,12 @@ impl Lower<'_> {
                 self.no_sync -= 1;
                 self.line(&format!("{s}[ia] = {};", rv.at()), sp);
             }
-            _ => {
+            Combiner::Sum
+            | Combiner::Max(_)
+            | Combiner::Min(_)
+            | Combiner::Xor
+            | Combiner::ArgMax { .. }
+            | Combiner::ArgMin { .. } => {
                 let code = builtin_combine(c, d, &s, &xi);
                 self.line(&code, sp);
             }
