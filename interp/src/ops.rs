@@ -8,58 +8,9 @@ use crate::ir::{
     AtomicOp, BinOp, CastKind, DivRound, DivZero, MathFn, NanMode, ShiftRange, ShrKind, UnOp,
 };
 
-/// Kinds of undefined behaviour an element operation can hit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum UbKind {
-    DivisionByZero,
-    RemainderByZero,
-    /// Signed `MIN / -1` or `MIN % -1`.
-    DivisionOverflow,
-    ShiftOutOfRange,
-    FloatToIntOutOfRange,
-    OutOfBoundsLoad,
-    OutOfBoundsStore,
-    DataRace,
-    ZeroStep,
-    /// An array index outside its dimension.
-    OutOfBoundsIndex,
-    /// A barrier reached by only some of the block's live threads.
-    BarrierDivergence,
-    /// Reading shared or local memory that was never written.
-    UninitializedRead,
-    /// A pointer moved by a number of bytes that is not a whole number of
-    /// its elements.
-    MisalignedPointer,
-    /// The difference of two pointers into different buffers (C: only
-    /// pointers into one array object may be subtracted).
-    UnrelatedPointers,
-    /// A use (a stored value, an address, a condition, a divisor, …) of
-    /// a value the language leaves undefined (`eval::undef`).
-    UndefinedValue,
-}
-
-impl UbKind {
-    /// The kind's name in UB reports.
-    pub fn name(self) -> &'static str {
-        match self {
-            UbKind::DivisionByZero => "division-by-zero",
-            UbKind::RemainderByZero => "remainder-by-zero",
-            UbKind::DivisionOverflow => "division-overflow",
-            UbKind::ShiftOutOfRange => "shift-out-of-range",
-            UbKind::FloatToIntOutOfRange => "float-to-int-out-of-range",
-            UbKind::OutOfBoundsLoad => "out-of-bounds-load",
-            UbKind::OutOfBoundsStore => "out-of-bounds-store",
-            UbKind::DataRace => "data-race",
-            UbKind::ZeroStep => "zero-range-step",
-            UbKind::OutOfBoundsIndex => "out-of-bounds-index",
-            UbKind::BarrierDivergence => "barrier-divergence",
-            UbKind::UninitializedRead => "uninitialized-read",
-            UbKind::MisalignedPointer => "misaligned-pointer",
-            UbKind::UnrelatedPointers => "unrelated-pointer-difference",
-            UbKind::UndefinedValue => "undefined-value",
-        }
-    }
-}
+/// The kinds of undefined behaviour (one table: `ub.rs`); element
+/// operations return the kind they hit.
+pub use crate::ub::UbKind;
 
 /// Sign-extends (signed dtypes) or zero-extends the bits of an integer dtype.
 pub fn int_value(d: DType, bits: u64) -> i128 {
