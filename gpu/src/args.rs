@@ -59,6 +59,7 @@ pub fn marshal(l: &Lowered, launch: &Launch) -> Result<Marshalled, GpuError> {
                 buffers.push(vec![0; n * elem_bytes(b.dtype)]);
                 lens.push(n);
             }
+            // (a launch argument, not an op: a scalar, or none to make)
             _ => {
                 return Err(GpuError::Launch(format!(
                     "argument {} must be a buffer",
@@ -72,6 +73,7 @@ pub fn marshal(l: &Lowered, launch: &Launch) -> Result<Marshalled, GpuError> {
         scalars.push(match a {
             ArgSlot::Scalar { name, dtype } => match launch.arg(name) {
                 Some(ArgSpec::Scalar { bits, .. }) => bits & dtype.mask(),
+                // (a launch argument, not an op: a buffer, or none)
                 _ => {
                     return Err(GpuError::Launch(format!(
                         "argument {name} must be a {} scalar",
@@ -80,7 +82,7 @@ pub fn marshal(l: &Lowered, launch: &Launch) -> Result<Marshalled, GpuError> {
                 }
             },
             ArgSlot::Len { buffer } => lens[*buffer] as u64,
-            _ => 0,
+            ArgSlot::Buffer { .. } | ArgSlot::Inexact { .. } => 0,
         });
     }
     Ok(Marshalled {

@@ -2,12 +2,9 @@
 //! kernel under its own names, so one C++ compile or one NVRTC program
 //! serves a whole batch (fuzzing would otherwise spend its time compiling).
 
-use crate::lower::Lowered;
+use crate::lower::{renamed, split_runtime, Lowered};
 use crate::GpuError;
 use ksem_interp::launch::{Launch, RunResult};
-
-/// The line that ends the runtime every generated source starts with.
-pub const RUNTIME_END: &str = "// ---- end of the ksem runtime";
 
 /// The `__global__` function of kernel `i` of a batch.
 pub fn entry(i: usize) -> String {
@@ -35,27 +32,6 @@ pub fn source(parts: &[&Lowered]) -> String {
         ));
     }
     out
-}
-
-/// A generated source cut after its runtime: (the header and runtime, the
-/// kernel).
-pub(crate) fn split_runtime(source: &str) -> (&str, &str) {
-    let cut = source
-        .find(RUNTIME_END)
-        .and_then(|p| source[p..].find('\n').map(|n| p + n + 1))
-        .expect("generated sources contain the runtime marker");
-    source.split_at(cut)
-}
-
-/// The kernel part of a generated source (after [`split_runtime`]) with its
-/// `__global__` function, host entry and host body renamed, ready to follow
-/// other kernels in one source.
-pub(crate) fn renamed(kernel: &str, global: &str, host_launch: &str, host_body: &str) -> String {
-    let text = kernel
-        .replace("ksem_kernel(", &format!("{global}("))
-        .replace("ksem_host_launch(", &format!("{host_launch}("))
-        .replace("ksem_host_body", host_body);
-    format!("\n#undef KSEM_SMEM_BYTES\n{text}")
 }
 
 /// The distinct kernels of `parts` (equal generated sources compile once:

@@ -132,7 +132,25 @@ impl Inexact {
             }
             ExprKind::ElemPtr { base, .. } => self.ptr_roots(base),
             ExprKind::ArrayBase(a) => BTreeSet::from([self.array_base + a]),
-            _ => BTreeSet::new(),
+            // no buffer of the kernel's (a pointer made of an integer or
+            // loaded from memory points nowhere this analysis can follow)
+            ExprKind::Const(_)
+            | ExprKind::Undef
+            | ExprKind::BlockId(_)
+            | ExprKind::GridDim(_)
+            | ExprKind::ThreadId(_)
+            | ExprKind::BlockDim(_)
+            | ExprKind::Iota(..)
+            | ExprKind::Cast(..)
+            | ExprKind::Unary(..)
+            | ExprKind::Fma(..)
+            | ExprKind::Load { .. }
+            | ExprKind::Atomic { .. }
+            | ExprKind::Reduce { .. }
+            | ExprKind::Scan { .. }
+            | ExprKind::TupleReduce { .. }
+            | ExprKind::TupleScan { .. }
+            | ExprKind::Dot { .. } => BTreeSet::new(),
         }
     }
 

@@ -13,7 +13,6 @@ pub mod host;
 pub mod ids;
 pub mod inexact;
 pub mod lower;
-pub mod lower_simt;
 #[cfg(feature = "planted")]
 pub mod planted;
 

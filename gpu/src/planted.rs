@@ -38,6 +38,7 @@ pub fn define() -> Option<&'static str> {
         2 => Some("-DKSEM_PLANT_REDUCE_SEQ=1"),
         3 => Some("-DKSEM_PLANT_F16_TRUNC=1"),
         4 => Some("-DKSEM_PLANT_SHR_LOGICAL=1"),
+        // (a stored number, not an op: 0 plants nothing)
         _ => None,
     }
 }

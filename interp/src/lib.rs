@@ -15,6 +15,7 @@ pub mod ops;
 pub mod pretty;
 pub mod render;
 pub mod span;
+pub mod ub;
 
 use span::Diagnostic;
 

@@ -8,58 +8,9 @@ use crate::ir::{
     AtomicOp, BinOp, CastKind, DivRound, DivZero, MathFn, NanMode, ShiftRange, ShrKind, UnOp,
 };
 
-/// Kinds of undefined behaviour an element operation can hit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum UbKind {
-    DivisionByZero,
-    RemainderByZero,
-    /// Signed `MIN / -1` or `MIN % -1`.
-    DivisionOverflow,
-    ShiftOutOfRange,
-    FloatToIntOutOfRange,
-    OutOfBoundsLoad,
-    OutOfBoundsStore,
-    DataRace,
-    ZeroStep,
-    /// An array index outside its dimension.
-    OutOfBoundsIndex,
-    /// A barrier reached by only some of the block's live threads.
-    BarrierDivergence,
-    /// Reading shared or local memory that was never written.
-    UninitializedRead,
-    /// A pointer moved by a number of bytes that is not a whole number of
-    /// its elements.
-    MisalignedPointer,
-    /// The difference of two pointers into different buffers (C: only
-    /// pointers into one array object may be subtracted).
-    UnrelatedPointers,
-    /// A use (a stored value, an address, a condition, a divisor, …) of
-    /// a value the language leaves undefined (`eval::undef`).
-    UndefinedValue,
-}
-
-impl UbKind {
-    /// The kind's name in UB reports.
-    pub fn name(self) -> &'static str {
-        match self {
-            UbKind::DivisionByZero => "division-by-zero",
-            UbKind::RemainderByZero => "remainder-by-zero",
-            UbKind::DivisionOverflow => "division-overflow",
-            UbKind::ShiftOutOfRange => "shift-out-of-range",
-            UbKind::FloatToIntOutOfRange => "float-to-int-out-of-range",
-            UbKind::OutOfBoundsLoad => "out-of-bounds-load",
-            UbKind::OutOfBoundsStore => "out-of-bounds-store",
-            UbKind::DataRace => "data-race",
-            UbKind::ZeroStep => "zero-range-step",
-            UbKind::OutOfBoundsIndex => "out-of-bounds-index",
-            UbKind::BarrierDivergence => "barrier-divergence",
-            UbKind::UninitializedRead => "uninitialized-read",
-            UbKind::MisalignedPointer => "misaligned-pointer",
-            UbKind::UnrelatedPointers => "unrelated-pointer-difference",
-            UbKind::UndefinedValue => "undefined-value",
-        }
-    }
-}
+/// The kinds of undefined behaviour (one table: `ub.rs`); element
+/// operations return the kind they hit.
+pub use crate::ub::UbKind;
 
 /// Sign-extends (signed dtypes) or zero-extends the bits of an integer dtype.
 pub fn int_value(d: DType, bits: u64) -> i128 {
@@ -141,6 +92,7 @@ fn cmp_f(op: BinOp, x: f64, y: f64) -> bool {
         BinOp::Le => x <= y,
         BinOp::Gt => x > y,
         BinOp::Ge => x >= y,
+        // (callers name the six comparisons; every other op has its arm there)
         _ => unreachable!("not a comparison"),
     }
 }
@@ -153,6 +105,7 @@ fn cmp_i(op: BinOp, x: i128, y: i128) -> bool {
         BinOp::Le => x <= y,
         BinOp::Gt => x > y,
         BinOp::Ge => x >= y,
+        // (callers name the six comparisons; every other op has its arm there)
         _ => unreachable!("not a comparison"),
     }
 }
@@ -573,20 +526,17 @@ pub fn binary(op: BinOp, d: DType, a: u64, b: u64) -> Result<u64, UbKind> {
         BinOp::Xor => a ^ b,
         BinOp::LogicalAnd => ((a != 0) && (b != 0)) as u64,
         BinOp::LogicalOr => ((a != 0) || (b != 0)) as u64,
-        BinOp::Shl(range) | BinOp::Shr(_, range) => {
-            let s = match shift_amount(range, bits, y) {
-                Some(s) => s,
-                None => return Err(UbKind::ShiftOutOfRange),
-            };
-            match op {
-                BinOp::Shl(_) => wrap(d, x << s),
-                BinOp::Shr(ShrKind::Arith, _) => {
+        BinOp::Shl(range) => wrap(d, x << shift_amount(range, bits, y)?),
+        BinOp::Shr(kind, range) => {
+            let s = shift_amount(range, bits, y)?;
+            match kind {
+                ShrKind::Arith => {
                     // the bits as a two's-complement value of the width
                     let w = d.bits();
                     let v = ((a << (64 - w)) as i64 >> (64 - w)) as i128;
                     wrap(d, v >> s)
                 }
-                _ => ((a & d.mask()) as u128 >> s) as u64,
+                ShrKind::Logical => ((a & d.mask()) as u128 >> s) as u64,
             }
         }
         BinOp::Min(_) => {
@@ -603,23 +553,35 @@ pub fn binary(op: BinOp, d: DType, a: u64, b: u64) -> Result<u64, UbKind> {
                 b
             }
         }
-        op if op.is_comparison() => cmp_i(op, x, y) as u64,
-        BinOp::PtrAdd | BinOp::PtrAddBytes | BinOp::PtrDiff | BinOp::FDiv | BinOp::FRem => {
+        BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
+            cmp_i(op, x, y) as u64
+        }
+        // (the evaluators move pointers themselves; `Ieee` is handled above)
+        BinOp::PtrAdd
+        | BinOp::PtrAddBytes
+        | BinOp::PtrDiff
+        | BinOp::FDiv
+        | BinOp::FRem
+        | BinOp::Pow
+        | BinOp::Atan2
+        | BinOp::Hypot
+        | BinOp::CopySign
+        | BinOp::Ieee(..) => {
             unreachable!("{op:?} on integers is rejected by elaboration")
         }
-        _ => unreachable!(),
     })
 }
 
-/// The shift amount `y` of a `bits`-wide value under `range`, or `None`
-/// where the shift is UB. Amounts of `bits` or more (saturating) shift every
-/// bit out; the result is computed on i128, so up to 127 is exact.
-fn shift_amount(range: ShiftRange, bits: u32, y: i128) -> Option<u32> {
+/// The shift amount `y` of a `bits`-wide value under `range`, or the UB
+/// where the shift has none. Amounts of `bits` or more (saturating) shift
+/// every bit out; the result is computed on i128, so up to 127 is exact.
+fn shift_amount(range: ShiftRange, bits: u32, y: i128) -> Result<u32, UbKind> {
     match range {
         ShiftRange::Ub => (0..bits as i128).contains(&y).then_some(y as u32),
         ShiftRange::Mask => Some((y as u32) & (bits - 1)),
         ShiftRange::Saturate => (y >= 0).then(|| y.min(bits as i128) as u32),
     }
+    .ok_or(UbKind::ShiftOutOfRange)
 }
 
 /// Python floor division of integers.
@@ -647,8 +609,22 @@ fn binary_float(op: BinOp, d: DType, a: u64, b: u64) -> u64 {
             BinOp::Atan2 => x.atan2(y),
             BinOp::Hypot => x.hypot(y),
             BinOp::CopySign => return copysign_bits(d, a, b),
-            op if op.is_comparison() => return cmp_f(op, x, y) as u64,
-            _ => unreachable!("{op:?} on floats is rejected by elaboration"),
+            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
+                return cmp_f(op, x, y) as u64
+            }
+            BinOp::IDiv(_)
+            | BinOp::IRem(_)
+            | BinOp::And
+            | BinOp::Or
+            | BinOp::Xor
+            | BinOp::Shl(_)
+            | BinOp::Shr(..)
+            | BinOp::LogicalAnd
+            | BinOp::LogicalOr
+            | BinOp::PtrAdd
+            | BinOp::PtrAddBytes
+            | BinOp::PtrDiff
+            | BinOp::Ieee(..) => unreachable!("{op:?} on floats is rejected by elaboration"),
         };
         return float::f64_result(r, &[a, b]);
     }
@@ -667,8 +643,22 @@ fn binary_float(op: BinOp, d: DType, a: u64, b: u64) -> u64 {
         BinOp::Atan2 => x.atan2(y),
         BinOp::Hypot => x.hypot(y),
         BinOp::CopySign => return copysign_bits(d, a, b),
-        op if op.is_comparison() => return cmp_f(op, x, y) as u64,
-        _ => unreachable!("{op:?} on floats is rejected by elaboration"),
+        BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
+            return cmp_f(op, x, y) as u64
+        }
+        BinOp::IDiv(_)
+        | BinOp::IRem(_)
+        | BinOp::And
+        | BinOp::Or
+        | BinOp::Xor
+        | BinOp::Shl(_)
+        | BinOp::Shr(..)
+        | BinOp::LogicalAnd
+        | BinOp::LogicalOr
+        | BinOp::PtrAdd
+        | BinOp::PtrAddBytes
+        | BinOp::PtrDiff
+        | BinOp::Ieee(..) => unreachable!("{op:?} on floats is rejected by elaboration"),
     };
     fround(d, r)
 }

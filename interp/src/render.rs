@@ -3,7 +3,9 @@
 //! `file:line:col: error: message`, then shows the source with the span
 //! underlined and the supported alternative as `= help:`. A UB report has
 //! the primary span where the UB happens and, for a data race, a secondary
-//! span at the other access, each naming the program instance and thread.
+//! span at the other access, each naming the program instance and thread;
+//! its helps are its kind's row of the UB table (`ub.rs`): the rule that
+//! makes it UB and the section of docs/semantics.md that says so.
 
 use crate::launch::UbReport;
 use crate::ops::UbKind;
@@ -108,7 +110,7 @@ pub fn ub_report(file: &str, src: &str, u: &UbReport) -> String {
     let mut labels = vec![Label::primary((), token_at(src, u.line, u.col))
         .with_message(format!("{} here", who(u.program, u.thread)))];
     if let Some(o) = &u.other {
-        let what = if u.kind == UbKind::UndefinedValue.name() {
+        let what = if u.ub_kind() == Some(UbKind::UndefinedValue) {
             "the undefined value was made here"
         } else {
             "the other access"
@@ -121,6 +123,11 @@ pub fn ub_report(file: &str, src: &str, u: &UbReport) -> String {
     let mut notes = vec![u.message.clone()];
     if !u.element.is_empty() {
         notes.push(format!("element {:?}", u.element));
+    }
+    if let Some(k) = u.ub_kind() {
+        let info = k.info();
+        notes.push(format!("help: undefined because {}", info.rule));
+        notes.push(format!("help: see docs/semantics.md#{}", info.section));
     }
     let r = Report::error()
         .with_message(format!("undefined behaviour: {}", u.kind))
@@ -171,7 +178,7 @@ mod tests {
     fn a_race_shows_both_accesses() {
         let src = "def k(o):\n    s[i] = i\n    o[i] = s[i + 1]\n";
         let mut u = UbReport::new(
-            "data-race",
+            UbKind::DataRace,
             3,
             12,
             [0, 0, 0],
@@ -201,5 +208,33 @@ mod tests {
             "{r}"
         );
         assert_eq!(token_at(src, 2, 5), 14..18);
+    }
+
+    #[test]
+    fn a_report_says_which_rule_makes_it_ub_and_where_the_docs_say_so() {
+        let src = "def k(o, n):\n    o[0] = 1 // n\n";
+        let u = UbReport::new(
+            UbKind::DivisionByZero,
+            2,
+            14,
+            [0, 0, 0],
+            vec![],
+            "IDiv of int32 values 1 and 0".into(),
+        );
+        let r = ub_report("k.py", src, &u);
+        let rule = UbKind::DivisionByZero.info().rule;
+        assert!(
+            r.contains(&format!("= help: undefined because {rule}")),
+            "{r}"
+        );
+        assert!(
+            r.contains("= help: see docs/semantics.md#division-by-zero"),
+            "{r}"
+        );
+        // the one-line form stays one line
+        assert_eq!(
+            ub_headline("k.py", &u),
+            "k.py:2:14: undefined behaviour: division-by-zero: IDiv of int32 values 1 and 0 (program (0,0,0), element [])"
+        );
     }
 }

@@ -8,8 +8,8 @@
 //! Inexactness crosses launches: a launch's stores are analysed knowing
 //! which buffers the launches before it may have left inexact elements in.
 
-use super::{lower_launch, LResult, LowerError, Lowered, NextEntry};
-use crate::batch::{renamed, split_runtime};
+use super::program::{LResult, LowerError, Lowered, NextEntry};
+use super::source::{lower_launch, renamed, split_runtime};
 use crate::inexact::Inexact;
 use ksem_interp::ir::Kernel;
 use std::fmt::Write as _;
@@ -18,6 +18,7 @@ use std::fmt::Write as _;
 fn global_name(i: usize) -> String {
     match i {
         0 => "ksem_kernel".into(),
+        // (a launch's position, not an op)
         _ => format!("ksem_kernel_part{i}"),
     }
 }
@@ -36,7 +37,7 @@ pub(super) fn lower(k: &Kernel) -> LResult<Lowered> {
     let parts = launches
         .iter()
         .zip(analyses)
-        .map(|(l, a)| lower_launch(l, a, flags))
+        .map(|(l, a)| lower_launch(l, &a, flags))
         .collect::<LResult<Vec<Lowered>>>()?;
     // SIMT launches each have their own block shape (their bodies do not
     // depend on KSEM_THREADS); tile launches run with the compiled one

@@ -187,7 +187,7 @@ pub fn find_races(
                         (false, false) => "read",
                     };
                     let mut r = UbReport::new(
-                        UbKind::DataRace.name(),
+                        UbKind::DataRace,
                         a.span.line,
                         a.span.col,
                         *pid,

@@ -274,7 +274,7 @@ impl<'a> BlockRun<'a> {
     }
 
     fn ub(&self, kind: UbKind, span: Span, lane: usize, element: Vec<usize>, msg: String) -> Stop {
-        let mut r = UbReport::new(kind.name(), span.line, span.col, self.pid, element, msg);
+        let mut r = UbReport::new(kind, span.line, span.col, self.pid, element, msg);
         r.thread = Some(self.thread(lane));
         Stop::Ub(Box::new(r))
     }
@@ -826,7 +826,7 @@ impl<'a> BlockRun<'a> {
             };
             let ot = self.thread(o as usize);
             let mut r = UbReport::new(
-                UbKind::DataRace.name(),
+                UbKind::DataRace,
                 span.line,
                 span.col,
                 self.pid,
@@ -911,7 +911,7 @@ impl<'a> BlockRun<'a> {
             Place::Array(a, _) => self.k.arrays[a].name.clone(),
         };
         let mut r = UbReport::new(
-            UbKind::DataRace.name(),
+            UbKind::DataRace,
             span.line,
             span.col,
             self.pid,

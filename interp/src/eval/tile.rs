@@ -210,12 +210,7 @@ pub(super) fn run(
 impl Instance<'_> {
     fn ub(&self, kind: UbKind, span: Span, element: Vec<usize>, message: String) -> Stop {
         Stop::Ub(Box::new(UbReport::new(
-            kind.name(),
-            span.line,
-            span.col,
-            self.pid,
-            element,
-            message,
+            kind, span.line, span.col, self.pid, element, message,
         )))
     }
 

@@ -250,7 +250,7 @@ impl Origins {
             what.describe()
         );
         let mut r = UbReport::new(
-            UbKind::UndefinedValue.name(),
+            UbKind::UndefinedValue,
             span.line,
             span.col,
             program,

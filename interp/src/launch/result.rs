@@ -1,6 +1,7 @@
 //! Run results and undefined-behaviour reports, as the result JSON of DESIGN.md.
 
 use crate::dtype::DType;
+use crate::ub::UbKind;
 use serde_json::{json, Map, Value as Json};
 
 /// Formats bits as lowercase hex with `0x` and the dtype's full stored width.
@@ -12,7 +13,7 @@ pub fn hex_bits(dtype: DType, bits: u64) -> String {
 /// One undefined-behaviour finding.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UbReport {
-    /// Short kind, e.g. `division-by-zero`.
+    /// Short kind, e.g. `division-by-zero`: a [`UbKind`]'s name.
     pub kind: String,
     pub line: u32,
     pub col: u32,
@@ -40,7 +41,7 @@ pub struct UbSite {
 impl UbReport {
     /// A report of `kind` at `line:col` in program instance `program`.
     pub fn new(
-        kind: &str,
+        kind: UbKind,
         line: u32,
         col: u32,
         program: [u32; 3],
@@ -48,7 +49,7 @@ impl UbReport {
         message: String,
     ) -> UbReport {
         UbReport {
-            kind: kind.into(),
+            kind: kind.name().into(),
             line,
             col,
             program,
@@ -57,6 +58,12 @@ impl UbReport {
             thread: None,
             other: None,
         }
+    }
+
+    /// The report's kind (`None` only for a report made by hand with a
+    /// name that no kind has).
+    pub fn ub_kind(&self) -> Option<UbKind> {
+        UbKind::from_name(&self.kind)
     }
 
     /// The report as result JSON (`thread` and `other` only where known).

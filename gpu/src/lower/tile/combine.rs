@@ -3,7 +3,10 @@
 //! operand; the combine body runs per work item on private copies of the
 //! left and right tuples and writes its N results back.
 
-use super::{bits_type, err, storage_bytes, var_name, LResult, Lower, Val};
+use super::reduce::scan_walk;
+use super::{Lower, Val};
+use crate::lower::program::{err, LResult};
+use crate::lower::scalar::{bits_type, storage_bytes, var_name};
 use ksem_interp::ir::{Combine, Expr};
 use ksem_interp::span::Span;
 
@@ -133,7 +136,7 @@ impl Lower<'_> {
         let inner: usize = shape[axis + 1..].iter().product();
         let lines = shape.iter().product::<usize>().checked_div(n).unwrap_or(0);
         let s = self.combine_arrays(args, sp)?;
-        self.line(&super::scan_walk(n, inner, lines, reverse), sp);
+        self.line(&scan_walk(n, inner, lines, reverse), sp);
         self.indent += 1;
         self.combine_step(c, args, &s, ("ip", "ic", "ic"), sp)?;
         self.line("ip = ic;", sp);

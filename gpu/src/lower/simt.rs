@@ -6,36 +6,24 @@
 //! local arrays per-thread C arrays, barriers
 //! `__syncthreads()`, atomics compare-and-swap loops around the runtime's
 //! exact read-modify-write (`ksem_rmw`), so a float atomic add rounds as the
-//! interpreter's does. Values are raw bits as in the tile lowering
-//! (`lower.rs`), whose element operations (`unary_c`, `binary_c`, `cast_c`)
-//! this module shares. Where the interpreter reports UB the generated code
+//! interpreter's does. Values are raw bits as in the tile lowering; element
+//! operations are the scalar lowering's (`scalar.rs`: `unary_c`,
+//! `binary_c`, `cast_c`, `fma_c`). Where the interpreter reports UB the generated code
 //! stays in bounds: an out-of-range index reads 0 and writes nothing.
 
+use super::program::{err, Body, LResult};
+use super::scalar::{binary_c, bits_type, cast_c, dt, fma_c, ident, range_loop, unary_c, var_name};
 use crate::inexact::Inexact;
-use crate::lower::{
-    binary_c, bits_type, cast_c, dt, err, ident, range_loop, unary_c, var_name, LResult, LowerError,
-};
 use ksem_interp::ir::*;
 use ksem_interp::span::Span;
 use std::fmt::Write as _;
-
-/// The lowered body of a SIMT kernel.
-pub struct SimtBody {
-    /// The C statements of the kernel body (after the variable declarations).
-    pub code: String,
-    /// Bytes of per-thread local arrays.
-    pub local_bytes: usize,
-    /// Bytes of dynamic shared memory the shared arrays take (0: they are
-    /// static `__shared__` arrays).
-    pub smem_bytes: usize,
-}
 
 /// The most static shared memory one CUDA kernel may declare (48 KiB);
 /// more must be dynamic, with the kernel's attribute raised at launch.
 const STATIC_SMEM_LIMIT: usize = 48 * 1024;
 
 /// Lowers the body of SIMT kernel `k`.
-pub fn body(k: &Kernel, inexact: &Inexact) -> LResult<SimtBody> {
+pub(super) fn body(k: &Kernel, inexact: &Inexact) -> LResult<Body> {
     let mut lw = SimtLower {
         k,
         inexact,
@@ -83,10 +71,10 @@ pub fn body(k: &Kernel, inexact: &Inexact) -> LResult<SimtBody> {
         }
     }
     lw.block(&k.body)?;
-    Ok(SimtBody {
+    Ok(Body {
         code: lw.out,
-        local_bytes,
         smem_bytes: if dynamic { offset } else { 0 },
+        local_bytes,
     })
 }
 
@@ -266,7 +254,11 @@ impl SimtLower<'_> {
         Ok(())
     }
 
-    /// Where pointer expression `p` points.
+    /// Where pointer expression `p` points. The catch-all arms here sort
+    /// pointers by where they point (an array's element, a global pointer
+    /// value); they give no op a meaning: a global pointer's value is
+    /// `expr`'s, whose match names every op, and any other pointer into a
+    /// shared or local array is refused.
     fn place(&mut self, p: &Expr) -> LResult<Place> {
         match &p.kind {
             ExprKind::ElemPtr {
@@ -319,9 +311,10 @@ impl SimtLower<'_> {
             {
                 Place::Array { name, len, off } => {
                     let kv = self.expr(k)?;
-                    let size = match op {
-                        BinOp::PtrAdd => 1,
-                        _ => p.ty.dtype().bits().div_ceil(8),
+                    let size = if *op == BinOp::PtrAdd {
+                        1
+                    } else {
+                        p.ty.dtype().bits().div_ceil(8)
                     };
                     Ok(Place::Array {
                         name,
@@ -379,6 +372,7 @@ impl SimtLower<'_> {
                             name: nb, off: ob, ..
                         },
                     ) if na == nb => format!("(ku64)((ki64)({oa}) - (ki64)({ob}))"),
+                    // (places, not ops: any other pair is two arrays or a global pointer)
                     _ => return err(e.span, "the difference of pointers into different arrays"),
                 }
             }
@@ -393,7 +387,7 @@ impl SimtLower<'_> {
             }
             ExprKind::Fma(a, b, c, r) => {
                 let (av, bv, cv) = (self.expr(a)?, self.expr(b)?, self.expr(c)?);
-                crate::lower::fma_c(d, *r, &av, &bv, &cv)
+                fma_c(d, *r, &av, &bv, &cv)
             }
             ExprKind::Load { ptr, mask, other } => {
                 let ld = match self.place(ptr)? {
@@ -451,20 +445,17 @@ impl SimtLower<'_> {
             | ExprKind::Scan { .. }
             | ExprKind::TupleReduce { .. }
             | ExprKind::TupleScan { .. }
-            | ExprKind::Dot { .. } => {
-                return Err(LowerError {
-                    span: e.span,
-                    message: "a tile operation in a SIMT program".into(),
-                })
-            }
+            | ExprKind::Dot { .. } => return err(e.span, "a tile operation in a SIMT program"),
         })
     }
 }
 
+/// The `threadIdx`/`blockIdx` field of axis `a`.
 fn axis(a: u8) -> &'static str {
     match a {
         0 => "x",
         1 => "y",
+        // (an axis number, not an op: the IR's axes are 0, 1, 2)
         _ => "z",
     }
 }
