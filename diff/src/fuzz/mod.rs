@@ -15,6 +15,8 @@ pub mod rng;
 pub mod run;
 pub mod safe;
 pub mod save;
+#[cfg(test)]
+pub mod selftest;
 
 /// Held by tests that build the host lowering: a planted bug is process-wide,
 /// so no other such test may build while one is planted.

@@ -244,65 +244,11 @@ impl Gen {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ksem_interp::eval::RunOptions;
-    use ksem_interp::ir::canon::same_program;
-    use ksem_interp::launch::parse_launch;
-
-    #[test]
-    fn generated_cudapy_programs_elaborate_and_are_ub_free() {
-        let (mut errors, mut ub) = (Vec::new(), Vec::new());
-        let n = 200;
-        for i in 0..n {
-            let p = generate(1, i);
-            let l = parse_launch(&p.launch.to_string()).expect("launch");
-            let opts = RunOptions {
-                threads: 1,
-                ..Default::default()
-            };
-            match ksem_interp::run_source("fuzz.py", &p.source, &l, None, &opts) {
-                Ok(r) => {
-                    if let Some(u) = r.ub.first() {
-                        ub.push(format!(
-                            "program {i}: {} {}:{} {}\n{}",
-                            u.kind, u.line, u.col, u.message, p.source
-                        ));
-                    }
-                }
-                Err(e) => errors.push(format!("program {i}: {}\n{}", e.render(), p.source)),
-            }
-        }
-        assert!(
-            errors.is_empty(),
-            "{} of {n} do not elaborate:\n{}",
-            errors.len(),
-            errors[0]
-        );
-        assert!(ub.is_empty(), "{} of {n} hit UB:\n{}", ub.len(), ub[0]);
-    }
-
-    #[test]
-    fn generation_is_deterministic() {
-        assert_eq!(generate(3, 5).source, generate(3, 5).source);
-        assert_ne!(generate(3, 5).source, generate(4, 5).source);
-    }
-
-    fn round_trip_failures(seed: u64, n: u64) -> Vec<String> {
-        crate::fuzz::gen::round_trip_failures(n, |i| generate(seed, i))
-    }
-
-    #[test]
-    fn generated_programs_round_trip() {
-        let f = round_trip_failures(11, 300);
-        assert!(f.is_empty(), "{} of 300 fail:\n{}", f.len(), f[0]);
-    }
+    use crate::fuzz::selftest;
 
     #[test]
     fn generated_programs_exercise_every_feature() {
-        let mut seen = BTreeSet::new();
-        for i in 0..300 {
-            seen.extend(generate(2, i).features);
-        }
-        for f in [
+        let names = [
             "ids-2d",
             "ids-3d",
             "truediv",
@@ -322,32 +268,14 @@ mod tests {
             "shared+barrier",
             "atomic",
             "fmod",
-        ] {
-            assert!(seen.contains(f), "no program uses {f}");
-        }
+        ];
+        selftest::assert_features(300, |i| generate(2, i), &names);
     }
 
     /// A printer that drops a conversion is caught by the round trip.
     #[test]
     fn a_dropped_conversion_is_caught() {
-        let mut caught = 0;
-        for i in 0..40 {
-            let p = generate(5, i);
-            let l = parse_launch(&p.launch.to_string()).expect("launch");
-            // the first explicit conversion of the printed text, dropped
-            let Some(at) = p.source.find("int32(") else {
-                continue;
-            };
-            let mut wrong = p.source.clone();
-            wrong.replace_range(at..at + "int32".len(), "");
-            let Ok(k) = ksem_interp::elaborate_source("fuzz.py", &wrong, &l, None) else {
-                continue;
-            };
-            let ir = p.ir.as_ref().expect("generated IR");
-            let err = same_program(ir, &k).expect_err("a dropped conversion is a difference");
-            assert!(!err.is_empty());
-            caught += 1;
-        }
+        let caught = selftest::dropped_conversions_caught(40, |i| generate(5, i), "int32(", 5);
         assert!(
             caught >= 5,
             "only {caught} programs had a conversion to drop"

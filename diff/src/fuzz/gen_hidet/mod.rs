@@ -329,76 +329,13 @@ impl Gen {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ksem_interp::eval::RunOptions;
+    use crate::fuzz::selftest;
     use ksem_interp::ir::canon::same_program;
     use ksem_interp::launch::parse_launch;
 
-    /// Elaborates, runs and round-trips `n` programs: the failures.
-    fn failures(seed: u64, n: u64, real_peer: bool) -> (Vec<String>, Vec<String>, Vec<String>) {
-        let (mut errors, mut ub, mut trips) = (Vec::new(), Vec::new(), Vec::new());
-        for i in 0..n {
-            let p = generate(seed, i, real_peer);
-            let l = parse_launch(&p.launch.to_string()).expect("launch");
-            let opts = RunOptions {
-                threads: 1,
-                ..Default::default()
-            };
-            match ksem_interp::run_source("fuzz.py", &p.source, &l, None, &opts) {
-                Ok(r) => {
-                    if let Some(u) = r.ub.first() {
-                        ub.push(format!(
-                            "program {i}: {} {}:{} {}\n{}",
-                            u.kind, u.line, u.col, u.message, p.source
-                        ));
-                    }
-                }
-                Err(e) => errors.push(format!("program {i}: {}\n{}", e.render(), p.source)),
-            }
-            let ir = p.ir.as_ref().expect("generated IR");
-            if let Ok(k) = ksem_interp::elaborate_source("fuzz.py", &p.source, &l, None) {
-                if let Err(e) = same_program(ir, &k) {
-                    trips.push(format!("program {i}: {e}\n{}", p.source));
-                }
-            }
-        }
-        (errors, ub, trips)
-    }
-
-    #[test]
-    fn generated_hidet_programs_elaborate_are_ub_free_and_round_trip() {
-        for real_peer in [false, true] {
-            let n = 300;
-            let (errors, ub, trips) = failures(1, n, real_peer);
-            assert!(
-                errors.is_empty(),
-                "{} of {n} do not elaborate (real_peer {real_peer}):\n{}",
-                errors.len(),
-                errors[0]
-            );
-            assert!(ub.is_empty(), "{} of {n} hit UB:\n{}", ub.len(), ub[0]);
-            assert!(
-                trips.is_empty(),
-                "{} of {n} do not round-trip:\n{}",
-                trips.len(),
-                trips[0]
-            );
-        }
-    }
-
-    #[test]
-    fn generation_is_deterministic() {
-        assert_eq!(generate(3, 5, false).source, generate(3, 5, false).source);
-        assert_ne!(generate(3, 5, false).source, generate(4, 5, false).source);
-        assert_eq!(generate(3, 5, true).source, generate(3, 5, true).source);
-    }
-
     #[test]
     fn generated_programs_exercise_every_feature() {
-        let mut seen = BTreeSet::new();
-        for i in 0..300 {
-            seen.extend(generate(2, i, false).features);
-        }
-        for f in [
+        let names = [
             "cuda_kernel",
             "cpu_kernel",
             "ids-2d",
@@ -439,9 +376,8 @@ mod tests {
             "vector-copy",
             "vector-neg",
             "pointer-difference",
-        ] {
-            assert!(seen.contains(f), "no program uses {f}");
-        }
+        ];
+        selftest::assert_features(300, |i| generate(2, i, false), &names);
     }
 
     /// Vector values are a good share of the programs, in both modes, and

@@ -1,35 +1,10 @@
 use super::*;
+use crate::fuzz::selftest;
 use ksem_interp::ir::canon::same_program;
-
-fn round_trip_failures(seed: u64, n: u64, peer: bool) -> Vec<String> {
-    crate::fuzz::gen::round_trip_failures(n, |i| generate(seed, i, peer))
-}
-
-#[test]
-fn generated_programs_round_trip() {
-    let f = round_trip_failures(11, 300, false);
-    if std::env::var("KSEM_SHOW").is_ok() {
-        for x in &f {
-            eprintln!("{}", x.lines().take(3).collect::<Vec<_>>().join(" | "));
-        }
-    }
-    assert!(f.is_empty(), "{} of 300 fail:\n{}", f.len(), f[0]);
-    let f = round_trip_failures(12, 100, true);
-    assert!(
-        f.is_empty(),
-        "{} of 100 peer programs fail:\n{}",
-        f.len(),
-        f[0]
-    );
-}
 
 #[test]
 fn generated_programs_exercise_every_feature() {
-    let mut seen = BTreeSet::new();
-    for i in 0..300 {
-        seen.extend(generate(2, i, false).features);
-    }
-    for f in [
+    let names = [
         "ragged-edge",
         "shared+copy",
         "alloc_var",
@@ -58,9 +33,8 @@ fn generated_programs_exercise_every_feature() {
         "reduce_min",
         "reduce_abssum",
         "reduce_absmax",
-    ] {
-        assert!(seen.contains(f), "no program uses {f}");
-    }
+    ];
+    selftest::assert_features(300, |i| generate(2, i, false), &names);
 }
 
 /// The printed text shows each construct in its TileLang form.
@@ -138,31 +112,6 @@ fn a_dropped_conversion_is_caught() {
         caught >= 5,
         "only {caught} programs had a conversion to drop"
     );
-}
-
-/// Generated programs run without UB on the interpreter.
-#[test]
-fn generated_programs_are_ub_free() {
-    for i in 0..60 {
-        let p = generate(3, i, false);
-        let l = parse_launch(&p.launch.to_string()).expect("launch");
-        let k = p.ir.as_ref().expect("generated IR");
-        let r = ksem_interp::eval::run(k, &l, &Default::default())
-            .unwrap_or_else(|e| panic!("program {i}: {}\n{}", e.message, p.source));
-        assert!(r.ub.is_empty(), "program {i}: {:?}\n{}", r.ub, p.source);
-    }
-}
-
-/// A program is fully determined by (seed, index).
-#[test]
-fn generation_is_deterministic() {
-    for i in 0..20 {
-        let (a, b) = (generate(7, i, false), generate(7, i, false));
-        assert_eq!(a.source, b.source);
-        assert_eq!(a.launch, b.launch);
-        assert_eq!(a.ir, b.ir);
-    }
-    assert_ne!(generate(7, 0, false).source, generate(7, 1, false).source);
 }
 
 /// Against real TileLang the generator leaves out narrow integers and

@@ -443,7 +443,7 @@ fn dtype_of(v: &Value) -> DType {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ksem_interp::ir::canon::same_program;
+    use crate::fuzz::selftest;
 
     fn cfg() -> Config {
         Config::default()
@@ -513,34 +513,8 @@ mod tests {
     }
 
     #[test]
-    fn peer_programs_round_trip() {
-        for i in 0..100 {
-            let p = generate(&peer_cfg(), 6, i);
-            let l = parse_launch(&p.launch.to_string()).expect("launch");
-            let k = ksem_interp::elaborate_source("fuzz.py", &p.source, &l, None)
-                .unwrap_or_else(|e| panic!("program {i}: {}\n{}", e.render(), p.source));
-            same_program(p.ir.as_ref().expect("IR"), &k)
-                .unwrap_or_else(|e| panic!("program {i}: {e}\n{}", p.source));
-        }
-    }
-
-    fn round_trip_failures(seed: u64, n: u64) -> Vec<String> {
-        crate::fuzz::gen::round_trip_failures(n, |i| generate(&cfg(), seed, i))
-    }
-
-    #[test]
-    fn generated_programs_round_trip() {
-        let f = round_trip_failures(11, 300);
-        assert!(f.is_empty(), "{} of 300 fail:\n{}", f.len(), f[0]);
-    }
-
-    #[test]
     fn generated_programs_exercise_every_feature() {
-        let mut seen = BTreeSet::new();
-        for i in 0..300 {
-            seen.extend(generate(&cfg(), 2, i).features);
-        }
-        for f in [
+        let names = [
             "2d",
             "mask",
             "scalar_arg",
@@ -564,32 +538,16 @@ mod tests {
             "rtz",
             "math",
             "fma",
-        ] {
-            assert!(seen.contains(f), "no program uses {f}");
-        }
+        ];
+        selftest::assert_features(300, |i| generate(&cfg(), 2, i), &names);
     }
 
     /// A printer that drops a conversion is caught by the round trip.
     #[test]
     fn a_dropped_conversion_is_caught() {
-        let mut caught = 0;
-        for i in 0..60 {
-            let p = generate(&cfg(), 5, i);
-            let l = parse_launch(&p.launch.to_string()).expect("launch");
-            // the first explicit conversion of the printed text, dropped
-            let Some(at) = p.source.find(".to(tl.float16)") else {
-                continue;
-            };
-            let mut wrong = p.source.clone();
-            wrong.replace_range(at..at + ".to(tl.float16)".len(), "");
-            let Ok(k) = ksem_interp::elaborate_source("fuzz.py", &wrong, &l, None) else {
-                continue;
-            };
-            let ir = p.ir.as_ref().expect("generated IR");
-            let err = same_program(ir, &k).expect_err("a dropped conversion is a difference");
-            assert!(!err.is_empty());
-            caught += 1;
-        }
+        let to = ".to(tl.float16)";
+        let caught =
+            selftest::dropped_conversions_caught(60, |i| generate(&cfg(), 5, i), to, to.len());
         assert!(
             caught >= 5,
             "only {caught} programs had a conversion to drop"
