@@ -105,13 +105,16 @@ impl Backend {
 impl Backend {
     /// Programs compiled together in one batch: many for the host build
     /// (each g++ run loads the precompiled runtime, instantiates the runtime
-    /// templates its kernels use and links; from 64 to 128 kernels a batch,
-    /// host fuzzing went from 46 to 63 programs/s), few for NVRTC (whose
-    /// time grows with the kernels alone), so that compiles share the cores
-    /// evenly.
+    /// templates its kernels use and links, about 0.3 s of CPU, then about
+    /// 14 ms a kernel: docs/benchmarks.md), few for NVRTC (whose time grows
+    /// with the kernels alone), so that compiles share the cores evenly. A
+    /// campaign with a count makes its groups smaller where that keeps
+    /// every job busy to the end (`fuzz::run`). The interpreter compiles
+    /// nothing: small groups only spread the work evenly over the jobs.
     pub fn batch_size(self) -> usize {
         match self {
-            Backend::Interp | Backend::Host => 128,
+            Backend::Interp => 16,
+            Backend::Host => 256,
             Backend::Cuda => 8,
             Backend::Numba => 1,
             // one Python process (torch and Triton imported once) per batch

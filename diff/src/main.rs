@@ -248,6 +248,26 @@ enum Cmd {
         /// Benchmark the lowered vector add, softmax and layer norm on the GPU instead (with --only: some of them), checked against the interpreter.
         #[arg(long)]
         gpu: bool,
+        /// Benchmark differential fuzzing instead: programs/s and CPU time a
+        /// program (ksem and the compilers it runs) per dialect and --jobs.
+        #[arg(long)]
+        fuzz: bool,
+        /// With --fuzz: the backends compared.
+        #[arg(long, default_value = "interp,host")]
+        backends: String,
+        /// With --fuzz: the dialects (default: all four).
+        #[arg(long, value_delimiter = ',')]
+        dialects: Vec<String>,
+        /// With --fuzz: the numbers of jobs (default: 1 and all cores).
+        #[arg(long, value_delimiter = ',')]
+        jobs: Vec<usize>,
+        /// With --fuzz: programs a campaign.
+        #[arg(long, default_value_t = 384)]
+        count: u64,
+        /// With --fuzz: the first campaign's seed (default: from the clock,
+        /// so that no campaign meets the host build's cache).
+        #[arg(long)]
+        seed: Option<u64>,
     },
 }
 
@@ -634,8 +654,44 @@ fn dispatch(cmd: Cmd) -> Result<ExitCode, Error> {
             no_peer,
             peer_runs,
             gpu,
+            fuzz,
+            backends,
+            dialects,
+            jobs,
+            count,
+            seed,
         } => {
-            if gpu {
+            if fuzz {
+                let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+                let dialects = if dialects.is_empty() {
+                    ["triton", "tilelang", "hidet", "cudapy"]
+                        .map(String::from)
+                        .to_vec()
+                } else {
+                    dialects
+                };
+                let seed = seed.unwrap_or_else(|| {
+                    std::time::SystemTime::now()
+                        .duration_since(std::time::UNIX_EPOCH)
+                        .map_or(1, |d| d.as_secs())
+                });
+                fuzz::bench::run(&fuzz::bench::FuzzBench {
+                    backends: backend_pair(Some(&backends))?,
+                    dialects: dialects
+                        .iter()
+                        .map(|d| parse_dialect(d))
+                        .collect::<Result<_, _>>()?,
+                    jobs: if jobs.is_empty() {
+                        let mut j = vec![1, cores];
+                        j.dedup();
+                        j
+                    } else {
+                        jobs
+                    },
+                    count,
+                    seed,
+                });
+            } else if gpu {
                 bench::run_gpu(100, &only).map_err(usage)?;
             } else {
                 bench::run(&bench::BenchOptions {

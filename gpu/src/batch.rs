@@ -53,18 +53,23 @@ fn distinct<'a>(parts: &[&'a Lowered]) -> (Vec<&'a Lowered>, Vec<usize>) {
 }
 
 /// Runs every lowered kernel of a batch on the host, compiling together the
-/// kernels that need the same threads per block (one for tile programs, the
-/// block size for SIMT ones); each alone if a compile fails, so one bad
-/// kernel cannot change another's verdict.
+/// kernels that compile with the same `KSEM_THREADS` ([`compile_threads`]:
+/// one for tile programs and for SIMT programs of any block size, whose
+/// host entries carry their own). Where a compile fails, its kernels are
+/// compiled again in halves, down to each alone, so one bad kernel cannot
+/// change another's verdict.
 pub fn run_host(items: &[(&Lowered, &Launch, &str)]) -> Vec<Result<RunResult, GpuError>> {
     let mut groups: std::collections::BTreeMap<u32, Vec<usize>> = Default::default();
     for (i, (l, _, _)) in items.iter().enumerate() {
-        groups.entry(l.threads(1)).or_default().push(i);
+        groups.entry(compile_threads(l, 1)).or_default().push(i);
     }
     let mut out: Vec<Option<Result<RunResult, GpuError>>> = items.iter().map(|_| None).collect();
     for (threads, idx) in groups {
         let group: Vec<(&Lowered, &Launch, &str)> = idx.iter().map(|&i| items[i]).collect();
-        for (i, r) in idx.into_iter().zip(run_host_group(&group, threads)) {
+        for (i, r) in idx
+            .into_iter()
+            .zip(run_host_group(&group, threads, group.len() > 1))
+        {
             out[i] = Some(r);
         }
     }
@@ -73,10 +78,43 @@ pub fn run_host(items: &[(&Lowered, &Launch, &str)]) -> Vec<Result<RunResult, Gp
         .collect()
 }
 
-/// [`run_host`] for kernels that all run with `threads` threads per block.
+/// The `KSEM_THREADS` kernel `l` of a host batch compiles with, where tile
+/// programs use `tile`: a SIMT program's own block size if its source reads
+/// the macro, else `tile` too (its host entry passes its block shape to the
+/// launcher, which sets the threads and barriers of each block at run
+/// time), so that SIMT programs of every block size share one compile.
+pub fn compile_threads(l: &Lowered, tile: u32) -> u32 {
+    if l.block.is_some() && reads_threads(split_runtime(&l.source).1) {
+        l.threads(tile)
+    } else {
+        tile
+    }
+}
+
+/// Whether kernel text uses a macro whose value depends on `KSEM_THREADS`
+/// (runtime.cuh: the slot loops and thread index of tile programs).
+fn reads_threads(kernel: &str) -> bool {
+    const MACROS: [&str; 6] = [
+        "KSEM_THREADS",
+        "KSEM_SLOTS",
+        "KSEM_TID",
+        "KSEM_I",
+        "KSEM_FOR",
+        "KSEM_WORK",
+    ];
+    kernel
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .any(|word| MACROS.contains(&word))
+}
+
+/// [`run_host`] for kernels that all compile with `threads`. A failed
+/// compile of several kernels is retried in halves; a kernel that fails in
+/// a batch of its own is built alone as [`crate::host::run`] builds it
+/// (`retry_alone`: unless it was the whole batch), whose error it reports.
 fn run_host_group(
     items: &[(&Lowered, &Launch, &str)],
     threads: u32,
+    retry_alone: bool,
 ) -> Vec<Result<RunResult, GpuError>> {
     let parts: Vec<&Lowered> = items.iter().map(|(l, _, _)| *l).collect();
     let (uniq, pos) = distinct(&parts);
@@ -87,14 +125,20 @@ fn run_host_group(
             .iter()
             .zip(pos)
             .map(|((l, launch, k), i)| {
-                crate::host::run_in(&lib, &host_entry(i), l, launch, k, threads)
+                crate::host::run_in(&lib, &host_entry(i), l, launch, k, l.threads(threads))
             })
             .collect(),
-        Err(_) if items.len() > 1 => items
+        Err(_) if uniq.len() > 1 => {
+            let (a, b) = items.split_at(items.len() / 2);
+            let mut out = run_host_group(a, threads, true);
+            out.extend(run_host_group(b, threads, true));
+            out
+        }
+        Err(_) if retry_alone => items
             .iter()
             .map(|(l, launch, k)| crate::host::run(l, launch, k, threads))
             .collect(),
-        Err(e) => vec![Err(e)],
+        Err(e) => items.iter().map(|_| Err(e.clone())).collect(),
     }
 }
 

@@ -3,13 +3,13 @@
 // runs as blockDim host threads (KSEM_THREADS for a tile program) that meet at __syncthreads(); __shared__
 // variables are function statics, shared by those threads.
 #pragma once
+// Only C headers: every batch compile loads this prelude (precompiled), and
+// libstdc++'s <mutex>/<condition_variable>/<vector> made that load and the
+// precompiled header several times larger (docs/benchmarks.md).
 #include <fenv.h>
 #include <math.h>
 #include <string.h>
-#include <condition_variable>
-#include <mutex>
 #include <pthread.h>
-#include <vector>
 
 #ifndef KSEM_THREADS
 #define KSEM_THREADS 1
@@ -37,39 +37,47 @@ static unsigned ksem_host_threads = KSEM_THREADS;
 // that has left the kernel body (returned) no longer counts, as on the GPU,
 // where __syncthreads() waits only for the threads that have not exited.
 struct ksem_host_barrier_t {
-  std::mutex mu;
-  std::condition_variable cv;
+  pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+  pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
   unsigned waiting = 0;
   unsigned live = KSEM_THREADS;
   unsigned long long generation = 0;
 };
 static ksem_host_barrier_t ksem_host_barrier;
 
+// Wakes every waiter of `b` (its mutex held).
 static inline void ksem_host_release(ksem_host_barrier_t& b) {
   b.waiting = 0;
   b.generation++;
-  b.cv.notify_all();
+  pthread_cond_broadcast(&b.cv);
+}
+
+// Waits (the mutex of `b` held) until `b` is released past generation `gen`.
+static inline void ksem_host_wait(ksem_host_barrier_t& b, unsigned long long gen) {
+  while (b.generation == gen) pthread_cond_wait(&b.cv, &b.mu);
 }
 
 static inline void __syncthreads() {
   if (ksem_host_threads <= 1) return;
-  std::unique_lock<std::mutex> lk(ksem_host_barrier.mu);
+  pthread_mutex_lock(&ksem_host_barrier.mu);
   unsigned long long gen = ksem_host_barrier.generation;
   if (++ksem_host_barrier.waiting >= ksem_host_barrier.live) {
     ksem_host_release(ksem_host_barrier);
   } else {
-    ksem_host_barrier.cv.wait(lk, [&] { return ksem_host_barrier.generation != gen; });
+    ksem_host_wait(ksem_host_barrier, gen);
   }
+  pthread_mutex_unlock(&ksem_host_barrier.mu);
 }
 
 // The calling thread has left the body of the current block: the others'
 // barriers stop waiting for it.
 static inline void ksem_host_exit() {
   if (ksem_host_threads <= 1) return;
-  std::unique_lock<std::mutex> lk(ksem_host_barrier.mu);
+  pthread_mutex_lock(&ksem_host_barrier.mu);
   ksem_host_barrier.live--;
   if (ksem_host_barrier.waiting > 0 && ksem_host_barrier.waiting >= ksem_host_barrier.live)
     ksem_host_release(ksem_host_barrier);
+  pthread_mutex_unlock(&ksem_host_barrier.mu);
 }
 
 // Every thread of the block has left the body: the next block starts with
@@ -77,14 +85,15 @@ static inline void ksem_host_exit() {
 static ksem_host_barrier_t ksem_host_block_end;
 static inline void ksem_host_next_block() {
   if (ksem_host_threads <= 1) return;
-  std::unique_lock<std::mutex> lk(ksem_host_block_end.mu);
+  pthread_mutex_lock(&ksem_host_block_end.mu);
   unsigned long long gen = ksem_host_block_end.generation;
   if (++ksem_host_block_end.waiting == ksem_host_threads) {
     ksem_host_barrier.live = ksem_host_threads;
     ksem_host_release(ksem_host_block_end);
   } else {
-    ksem_host_block_end.cv.wait(lk, [&] { return ksem_host_block_end.generation != gen; });
+    ksem_host_wait(ksem_host_block_end, gen);
   }
+  pthread_mutex_unlock(&ksem_host_block_end.mu);
 }
 
 // Compare-and-swap of a 16-, 32- or 64-bit word (CUDA's atomicCAS): the old value.
@@ -220,8 +229,8 @@ static inline double __longlong_as_double(long long a) {
 
 // The start gate: threads wait until every thread of the block exists (1) or
 // creating one failed (2).
-static std::mutex ksem_gate_mu;
-static std::condition_variable ksem_gate_cv;
+static pthread_mutex_t ksem_gate_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t ksem_gate_cv = PTHREAD_COND_INITIALIZER;
 static int ksem_gate_state = 0;
 
 // A kernel's body called with its argument pointers (one plain function per
@@ -238,11 +247,11 @@ struct ksem_host_job {
 // meeting the others at a barrier after each one.
 static void* ksem_host_thread(void* p) {
   ksem_host_job* j = (ksem_host_job*)p;
-  {
-    std::unique_lock<std::mutex> lk(ksem_gate_mu);
-    ksem_gate_cv.wait(lk, [] { return ksem_gate_state != 0; });
-    if (ksem_gate_state != 1) return nullptr;
-  }
+  pthread_mutex_lock(&ksem_gate_mu);
+  while (ksem_gate_state == 0) pthread_cond_wait(&ksem_gate_cv, &ksem_gate_mu);
+  int state = ksem_gate_state;
+  pthread_mutex_unlock(&ksem_gate_mu);
+  if (state != 1) return nullptr;
   threadIdx = dim3{j->t % blockDim.x, (j->t / blockDim.x) % blockDim.y,
                    j->t / (blockDim.x * blockDim.y)};
   for (unsigned z = 0; z < j->gz; ++z)
@@ -274,8 +283,8 @@ static int ksem_host_grid(unsigned gx, unsigned gy, unsigned gz, unsigned bx, un
   pthread_attr_t attr;
   pthread_attr_init(&attr);
   int err = pthread_attr_setstacksize(&attr, (size_t)stack);
-  std::vector<pthread_t> th(n);
-  std::vector<ksem_host_job> jobs(n);
+  static pthread_t th[1024];
+  static ksem_host_job jobs[1024];
   unsigned started = 0;
   for (unsigned t = 0; t < n && err == 0; ++t) {
     jobs[t] = ksem_host_job{body, args, t, gx, gy, gz};
@@ -283,11 +292,10 @@ static int ksem_host_grid(unsigned gx, unsigned gy, unsigned gz, unsigned bx, un
     if (err == 0) started++;
   }
   pthread_attr_destroy(&attr);
-  {
-    std::lock_guard<std::mutex> lk(ksem_gate_mu);
-    ksem_gate_state = err == 0 ? 1 : 2;
-  }
-  ksem_gate_cv.notify_all();
+  pthread_mutex_lock(&ksem_gate_mu);
+  ksem_gate_state = err == 0 ? 1 : 2;
+  pthread_cond_broadcast(&ksem_gate_cv);
+  pthread_mutex_unlock(&ksem_gate_mu);
   for (unsigned t = 0; t < started; ++t) pthread_join(th[t], nullptr);
   return err;
 }

@@ -1,6 +1,7 @@
 //! Differential fuzzing: generate programs, run them on two backends,
 //! compare bit for bit.
 
+pub mod bench;
 pub mod checkpoint;
 pub mod gen;
 pub mod gen_cudapy;

@@ -315,10 +315,14 @@ impl Summary {
 /// a checkpoint there; with `o.resume` it starts from one.
 pub fn campaign(o: &Options, on_group: impl FnMut(&Summary) + Send) -> Summary {
     let start = Instant::now();
-    let group = o.backends.1.batch_size() as u64;
     let next = AtomicU64::new(0);
     let resumed = o.resume.clone().unwrap_or_default();
     let base = resumed.done;
+    let group = group_size(
+        o.backends.1.batch_size() as u64,
+        o.local_count().map(|c| c.saturating_sub(base)),
+        o.jobs.max(1) as u64,
+    );
     let offset = resumed.summary.seconds;
     let log = o.out.as_deref().map(|d| {
         if o.resume.is_some() {
@@ -385,6 +389,21 @@ pub fn campaign(o: &Options, on_group: impl FnMut(&Summary) + Send) -> Summary {
         let _ = super::checkpoint::save(dir, o, &sh.prefix);
     }
     sh.total
+}
+
+/// Programs a worker takes at a time: the backend's batch, or fewer where
+/// `count` programs in batches would leave some of the `jobs` idle while
+/// the last batches run (384 programs in batches of 128 on 2 jobs: the
+/// third batch runs alone). The batches are made equal and their number a
+/// multiple of `jobs`, as few as the batch size allows.
+fn group_size(batch: u64, count: Option<u64>, jobs: u64) -> u64 {
+    match count {
+        Some(c) if c > 0 => {
+            let rounds = c.div_ceil(batch * jobs);
+            c.div_ceil(rounds * jobs).clamp(1, batch)
+        }
+        _ => batch,
+    }
 }
 
 /// What the workers of a campaign share.
@@ -605,6 +624,27 @@ mod tests {
             errors,
             error_samples: vec![(programs, format!("e{programs}"))],
             ..Default::default()
+        }
+    }
+
+    /// Equal groups, a multiple of the jobs in number, none above the
+    /// batch; without a count (or with too few programs) the batch itself.
+    #[test]
+    fn groups_keep_every_job_busy_to_the_end() {
+        assert_eq!(group_size(256, Some(384), 2), 192);
+        assert_eq!(group_size(256, Some(384), 1), 192);
+        assert_eq!(group_size(128, Some(384), 2), 96);
+        assert_eq!(group_size(128, Some(1536), 2), 128);
+        assert_eq!(group_size(8, Some(1000), 16), 8);
+        assert_eq!(group_size(256, Some(3), 2), 2);
+        assert_eq!(group_size(256, None, 2), 256);
+        assert_eq!(group_size(256, Some(0), 2), 256);
+        for (batch, count, jobs) in [(256, 1000, 2), (16, 1537, 2), (8, 5000, 16), (128, 7, 4)] {
+            let g = group_size(batch, Some(count), jobs);
+            assert!((1..=batch).contains(&g));
+            // no more rounds of groups over the jobs than full batches need
+            let (groups, rounds) = (count.div_ceil(g), count.div_ceil(batch * jobs));
+            assert_eq!(groups.div_ceil(jobs), rounds, "{batch} {count} {jobs}: {g}");
         }
     }
 
