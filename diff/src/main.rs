@@ -173,6 +173,19 @@ enum Cmd {
         /// Output directory for the reduced case (corpus format).
         #[arg(long, default_value = "reduced")]
         out: String,
+        /// Runners of a real system kept at once (candidates are tried in
+        /// batches of this many).
+        #[arg(long, default_value_t = 1)]
+        jobs: usize,
+        /// Stop after this long (e.g. 120s, 5m), keeping the smallest case so far.
+        #[arg(long)]
+        time: Option<String>,
+        /// Most candidates tried.
+        #[arg(long, default_value_t = 2000)]
+        max_tries: usize,
+        /// Write one JSON line per candidate (pass, verdict) here.
+        #[arg(long)]
+        log: Option<String>,
     },
     /// Triage the findings of a directory (as `fuzz --out` writes them): the
     /// kind of each difference, the layer it blames (by rerunning it where
@@ -533,6 +546,10 @@ fn dispatch(cmd: Cmd) -> Result<ExitCode, Error> {
             launch,
             backends,
             out,
+            jobs,
+            time,
+            max_tries,
+            log,
         } => {
             let src = read(&program)?;
             let text = read(&launch)?;
@@ -541,7 +558,16 @@ fn dispatch(cmd: Cmd) -> Result<ExitCode, Error> {
                 message: e.to_string(),
             })?;
             let pair = backend_pair(backends.as_deref())?;
-            match reduce::reduce(&src, &l, pair) {
+            let budget = reduce::Budget {
+                max_tries,
+                max_time: time
+                    .map(|t| parse_duration(&t))
+                    .transpose()
+                    .map_err(usage)?,
+            };
+            let reduced = reduce::BackendPair::with_jobs(pair, jobs)
+                .and_then(|mut o| reduce::reduce_with(&src, &l, &mut o, budget));
+            match reduced {
                 None => {
                     eprintln!("{program}: {} and {} agree (or the case does not run cleanly); nothing to reduce", pair.0, pair.1);
                     Ok(ExitCode::from(2))
@@ -564,7 +590,19 @@ fn dispatch(cmd: Cmd) -> Result<ExitCode, Error> {
                         path: out.clone(),
                         message: e.to_string(),
                     })?;
+                    if let Some(log) = &log {
+                        let lines: Vec<String> = r.log.iter().map(|j| j.to_string()).collect();
+                        std::fs::write(log, lines.join("\n") + "\n").map_err(|e| Error::Io {
+                            path: log.clone(),
+                            message: e.to_string(),
+                        })?;
+                    }
                     println!("{}", path.display());
+                    eprintln!(
+                        "{}",
+                        serde_json::json!({"steps": r.steps, "tried": r.tried,
+                            "before": r.before.to_json(), "after": r.after.to_json()})
+                    );
                     print!("{}", r.source);
                     Ok(ExitCode::SUCCESS)
                 }

@@ -117,6 +117,21 @@ pub fn diff_kind(a: &RunResult, b: &RunResult) -> Option<DiffKind> {
     worst
 }
 
+/// The kind of difference on buffer `name` alone (`None`: it agrees, or
+/// one side lacks it).
+pub fn buffer_kind(a: &RunResult, b: &RunResult, name: &str) -> Option<DiffKind> {
+    let keep = |r: &RunResult| RunResult {
+        buffers: r
+            .buffers
+            .iter()
+            .filter(|x| x.name == name)
+            .cloned()
+            .collect(),
+        ..r.clone()
+    };
+    diff_kind(&keep(a), &keep(b))
+}
+
 /// How one element differs.
 fn element_kind(d: DType, x: u64, y: u64, inexact: bool) -> DiffKind {
     if d.is_float() {
