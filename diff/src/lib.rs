@@ -6,6 +6,7 @@
 pub mod backend;
 pub mod bench;
 pub mod corpus;
+pub mod divergence;
 pub mod fuzz;
 pub mod peer;
 pub mod reduce;

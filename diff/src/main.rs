@@ -162,6 +162,10 @@ enum Cmd {
         /// checks beside programs.
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
         inputs: u32,
+        /// Against a real system, generate the operations its documented
+        /// divergences cover all the same (left out by default).
+        #[arg(long)]
+        divergent_ops: bool,
     },
     /// Reduce a case on which two backends disagree, keeping the disagreement.
     Reduce {
@@ -238,6 +242,9 @@ enum Cmd {
         /// (`fuzz --backends interp,tilelang`), leaving out what is known to differ.
         #[arg(long)]
         real_peer: bool,
+        /// With --real-peer: keep the operations of documented divergences.
+        #[arg(long)]
+        divergent_ops: bool,
     },
     /// Measure the interpreter's throughput (work items per second) on the
     /// kernels of tools/bench/, single-thread and on all cores, beside
@@ -442,6 +449,7 @@ fn dispatch(cmd: Cmd) -> Result<ExitCode, Error> {
             shard,
             devices,
             inputs,
+            divergent_ops,
         } => {
             let dialect = parse_dialect(&dialect)?;
             let time = time
@@ -465,6 +473,7 @@ fn dispatch(cmd: Cmd) -> Result<ExitCode, Error> {
                 config: fuzz::gen::Config {
                     dialect,
                     real_peer: backends.0.peer().is_some() || backends.1.peer().is_some(),
+                    divergent_ops,
                     ..Default::default()
                 },
                 reduce: !no_reduce,
@@ -642,10 +651,12 @@ fn dispatch(cmd: Cmd) -> Result<ExitCode, Error> {
             out,
             dialect,
             real_peer,
+            divergent_ops,
         } => {
             let config = fuzz::gen::Config {
                 dialect: parse_dialect(&dialect)?,
                 real_peer,
+                divergent_ops,
                 ..Default::default()
             };
             let p = fuzz::gen::generate(&config, seed, index);

@@ -13,7 +13,9 @@
 //! interpreter's result blames the real system's compiler, computing the
 //! real system's result blames ksem's interpreter (or a toolchain bug both
 //! share, told apart at `-O0`). The kinds that `docs/divergences.md`
-//! documents for a real system are bucketed as those divergences.
+//! documents for a real system are bucketed as those divergences, and so is
+//! a difference confined to elements the operations of a documented row
+//! produced (`divergence.rs`), whatever the dialect.
 
 use crate::backend::Backend;
 use crate::peer::parse_result;
@@ -56,7 +58,7 @@ impl DiffKind {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Bucket {
     /// A difference `docs/divergences.md` documents (which rows).
-    Divergence(&'static str),
+    Divergence(String),
     /// ptxas: the CUDA side agrees with the interpreter at `-O0`.
     Ptxas,
     /// ksem's lowering (or its interpreter: the host build disagrees too).
@@ -211,10 +213,20 @@ pub fn bucket(kind: DiffKind, a: &RunResult, b: &RunResult, rerun: &Rerun) -> Bu
     if peer.is_some() {
         // what docs/divergences.md documents for the real systems
         match (other, kind) {
-            (Some(Backend::Triton), DiffKind::NanBits) => return Bucket::Divergence("#13, #22"),
-            (Some(Backend::Triton), DiffKind::SignedZero) => return Bucket::Divergence("#23"),
-            (Some(Backend::Triton), DiffKind::Inexact) => return Bucket::Divergence("#5, #12"),
+            (Some(Backend::Triton), DiffKind::NanBits) => {
+                return Bucket::Divergence("#13, #22".into())
+            }
+            (Some(Backend::Triton), DiffKind::SignedZero) => {
+                return Bucket::Divergence("#23".into())
+            }
+            (Some(Backend::Triton), DiffKind::Inexact) => {
+                return Bucket::Divergence("#5, #12".into())
+            }
             _ => {}
+        }
+        // every differing element produced by a documented row's operations
+        if let Some(rows) = crate::divergence::explain(rerun.kernel, rerun.launch, a, b) {
+            return Bucket::Divergence(rows);
         }
     }
     match other {
@@ -603,11 +615,11 @@ mod tests {
         let b = result("triton", DType::F32, vec![0x7fc0_0000], vec![false]);
         assert_eq!(
             bucket(DiffKind::NanBits, &a, &b, &rerun),
-            Bucket::Divergence("#13, #22")
+            Bucket::Divergence("#13, #22".into())
         );
         assert_eq!(
             bucket(DiffKind::SignedZero, &a, &b, &rerun),
-            Bucket::Divergence("#23")
+            Bucket::Divergence("#23".into())
         );
         // against cuda without a GPU: undecided, saying why
         let c = result("cuda", DType::F32, vec![0x7fc0_0000], vec![false]);
