@@ -5,6 +5,7 @@
 
 pub mod backend;
 pub mod bench;
+pub mod bugreport;
 pub mod corpus;
 pub mod divergence;
 pub mod fuzz;

@@ -199,6 +199,11 @@ enum Cmd {
         /// Print the findings and buckets as JSON instead of a table.
         #[arg(long)]
         json: bool,
+        /// Write a docs/bugs-style folder (a draft: program, standalone
+        /// script for Triton, README) under this directory for every finding
+        /// against a real system that no documented divergence explains.
+        #[arg(long)]
+        bug_report: Option<String>,
     },
     /// Write one self-contained HTML page for a campaign: one DIR per worker
     /// (as `fuzz --out` writes it) or merged; programs/s over time,
@@ -517,9 +522,25 @@ fn dispatch(cmd: Cmd) -> Result<ExitCode, Error> {
                 ExitCode::from(1)
             })
         }
-        Cmd::Triage { dir, json } => {
-            let (found, errors) =
+        Cmd::Triage {
+            dir,
+            json,
+            bug_report,
+        } => {
+            let (found, mut errors) =
                 triage::triage_dir(std::path::Path::new(&dir), backend::gpu_present());
+            if let Some(out) = &bug_report {
+                for f in found.iter().filter(|f| ksem_diff::bugreport::reportable(f)) {
+                    match ksem_diff::bugreport::write(
+                        std::path::Path::new(&dir),
+                        f,
+                        std::path::Path::new(out),
+                    ) {
+                        Ok(p) => eprintln!("{}: {}", f.name, p.display()),
+                        Err(e) => errors.push(e),
+                    }
+                }
+            }
             if json {
                 println!("{}", triage::to_json(&found, &errors));
             } else {
