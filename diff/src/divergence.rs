@@ -304,6 +304,7 @@ mod tests {
             kernel: &k,
             launch: &l,
             gpu: false,
+            files: None,
         };
         bucket(kind, &a, &b, &rerun)
     }

@@ -497,6 +497,7 @@ fn triage_mismatch(
                 kernel: &k,
                 launch: &l,
                 gpu,
+                files: Some((&p.source, &p.launch)),
             };
             (
                 triage::bucket(kind, a, b, &rerun).name(),
