@@ -5,7 +5,9 @@
 
 pub mod backend;
 pub mod bench;
+pub mod bugreport;
 pub mod corpus;
+pub mod divergence;
 pub mod fuzz;
 pub mod peer;
 pub mod reduce;

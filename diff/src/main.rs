@@ -162,6 +162,10 @@ enum Cmd {
         /// checks beside programs.
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
         inputs: u32,
+        /// Against a real system, generate the operations its documented
+        /// divergences cover all the same (left out by default).
+        #[arg(long)]
+        divergent_ops: bool,
     },
     /// Reduce a case on which two backends disagree, keeping the disagreement.
     Reduce {
@@ -173,6 +177,19 @@ enum Cmd {
         /// Output directory for the reduced case (corpus format).
         #[arg(long, default_value = "reduced")]
         out: String,
+        /// Runners of a real system kept at once (candidates are tried in
+        /// batches of this many).
+        #[arg(long, default_value_t = 1)]
+        jobs: usize,
+        /// Stop after this long (e.g. 120s, 5m), keeping the smallest case so far.
+        #[arg(long)]
+        time: Option<String>,
+        /// Most candidates tried.
+        #[arg(long, default_value_t = 2000)]
+        max_tries: usize,
+        /// Write one JSON line per candidate (pass, verdict) here.
+        #[arg(long)]
+        log: Option<String>,
     },
     /// Triage the findings of a directory (as `fuzz --out` writes them): the
     /// kind of each difference, the layer it blames (by rerunning it where
@@ -182,6 +199,11 @@ enum Cmd {
         /// Print the findings and buckets as JSON instead of a table.
         #[arg(long)]
         json: bool,
+        /// Write a docs/bugs-style folder (a draft: program, standalone
+        /// script for Triton, README) under this directory for every finding
+        /// against a real system that no documented divergence explains.
+        #[arg(long)]
+        bug_report: Option<String>,
     },
     /// Write one self-contained HTML page for a campaign: one DIR per worker
     /// (as `fuzz --out` writes it) or merged; programs/s over time,
@@ -225,6 +247,9 @@ enum Cmd {
         /// (`fuzz --backends interp,tilelang`), leaving out what is known to differ.
         #[arg(long)]
         real_peer: bool,
+        /// With --real-peer: keep the operations of documented divergences.
+        #[arg(long)]
+        divergent_ops: bool,
     },
     /// Measure the interpreter's throughput (work items per second) on the
     /// kernels of tools/bench/, single-thread and on all cores, beside
@@ -449,6 +474,7 @@ fn dispatch(cmd: Cmd) -> Result<ExitCode, Error> {
             shard,
             devices,
             inputs,
+            divergent_ops,
         } => {
             let dialect = parse_dialect(&dialect)?;
             let time = time
@@ -472,6 +498,7 @@ fn dispatch(cmd: Cmd) -> Result<ExitCode, Error> {
                 config: fuzz::gen::Config {
                     dialect,
                     real_peer: backends.0.peer().is_some() || backends.1.peer().is_some(),
+                    divergent_ops,
                     ..Default::default()
                 },
                 reduce: !no_reduce,
@@ -515,9 +542,25 @@ fn dispatch(cmd: Cmd) -> Result<ExitCode, Error> {
                 ExitCode::from(1)
             })
         }
-        Cmd::Triage { dir, json } => {
-            let (found, errors) =
+        Cmd::Triage {
+            dir,
+            json,
+            bug_report,
+        } => {
+            let (found, mut errors) =
                 triage::triage_dir(std::path::Path::new(&dir), backend::gpu_present());
+            if let Some(out) = &bug_report {
+                for f in found.iter().filter(|f| ksem_diff::bugreport::reportable(f)) {
+                    match ksem_diff::bugreport::write(
+                        std::path::Path::new(&dir),
+                        f,
+                        std::path::Path::new(out),
+                    ) {
+                        Ok(p) => eprintln!("{}: {}", f.name, p.display()),
+                        Err(e) => errors.push(e),
+                    }
+                }
+            }
             if json {
                 println!("{}", triage::to_json(&found, &errors));
             } else {
@@ -553,6 +596,10 @@ fn dispatch(cmd: Cmd) -> Result<ExitCode, Error> {
             launch,
             backends,
             out,
+            jobs,
+            time,
+            max_tries,
+            log,
         } => {
             let src = read(&program)?;
             let text = read(&launch)?;
@@ -561,7 +608,16 @@ fn dispatch(cmd: Cmd) -> Result<ExitCode, Error> {
                 message: e.to_string(),
             })?;
             let pair = backend_pair(backends.as_deref())?;
-            match reduce::reduce(&src, &l, pair) {
+            let budget = reduce::Budget {
+                max_tries,
+                max_time: time
+                    .map(|t| parse_duration(&t))
+                    .transpose()
+                    .map_err(usage)?,
+            };
+            let reduced = reduce::BackendPair::with_jobs(pair, jobs)
+                .and_then(|mut o| reduce::reduce_with(&src, &l, &mut o, budget));
+            match reduced {
                 None => {
                     eprintln!("{program}: {} and {} agree (or the case does not run cleanly); nothing to reduce", pair.0, pair.1);
                     Ok(ExitCode::from(2))
@@ -584,7 +640,19 @@ fn dispatch(cmd: Cmd) -> Result<ExitCode, Error> {
                         path: out.clone(),
                         message: e.to_string(),
                     })?;
+                    if let Some(log) = &log {
+                        let lines: Vec<String> = r.log.iter().map(|j| j.to_string()).collect();
+                        std::fs::write(log, lines.join("\n") + "\n").map_err(|e| Error::Io {
+                            path: log.clone(),
+                            message: e.to_string(),
+                        })?;
+                    }
                     println!("{}", path.display());
+                    eprintln!(
+                        "{}",
+                        serde_json::json!({"steps": r.steps, "tried": r.tried,
+                            "before": r.before.to_json(), "after": r.after.to_json()})
+                    );
                     print!("{}", r.source);
                     Ok(ExitCode::SUCCESS)
                 }
@@ -624,10 +692,12 @@ fn dispatch(cmd: Cmd) -> Result<ExitCode, Error> {
             out,
             dialect,
             real_peer,
+            divergent_ops,
         } => {
             let config = fuzz::gen::Config {
                 dialect: parse_dialect(&dialect)?,
                 real_peer,
+                divergent_ops,
                 ..Default::default()
             };
             let p = fuzz::gen::generate(&config, seed, index);

@@ -149,6 +149,16 @@ pub fn run(
 /// (`--batch`; TileLang's import alone takes seconds): the sources go to a
 /// temporary directory, the results come back one line each, in order.
 pub fn run_batch(peer: Peer, items: &[(&str, &Json)]) -> Vec<Result<RunResult, String>> {
+    run_batch_env(peer, items, &[])
+}
+
+/// [`run_batch`] with environment variables set for the runner (e.g.
+/// Triton's `DISABLE_PTXAS_OPT=1`).
+pub fn run_batch_env(
+    peer: Peer,
+    items: &[(&str, &Json)],
+    env: &[(&str, &str)],
+) -> Vec<Result<RunResult, String>> {
     let fail = |e: String| items.iter().map(|_| Err(e.clone())).collect();
     let tool = match peer.runner() {
         Ok(t) => t,
@@ -185,7 +195,7 @@ pub fn run_batch(peer: Peer, items: &[(&str, &Json)]) -> Vec<Result<RunResult, S
             let _ = std::fs::remove_dir_all(&dir);
             return fail(format!("{}: {e}", list.display()));
         }
-        if let Err(e) = stream_batch(peer, &tool, &list, rest.len(), &mut results) {
+        if let Err(e) = stream_batch(peer, &tool, &list, rest.len(), env, &mut results) {
             // the case being run when the runner stopped or hung
             results.push(Err(e));
         }
@@ -212,10 +222,12 @@ fn stream_batch(
     tool: &Path,
     list: &Path,
     n: usize,
+    env: &[(&str, &str)],
     results: &mut Vec<Result<RunResult, String>>,
 ) -> Result<(), String> {
     use std::process::Stdio;
     let mut child = Command::new(peer.python())
+        .envs(env.iter().copied())
         .arg(tool)
         .arg("--batch")
         .arg(list)

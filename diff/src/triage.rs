@@ -10,10 +10,13 @@
 //! `ptxas -O0` agreeing with the interpreter blames ptxas, the host build
 //! disagreeing too blames ksem's lowering (or its interpreter); against a
 //! real system (`triton`, …), ksem's own lowering on the GPU computing the
-//! interpreter's result blames the real system's compiler, computing the
+//! interpreter's result blames the real system's compiler (ptxas, where
+//! real Triton agrees at ptxas `-O0` with the same PTX), computing the
 //! real system's result blames ksem's interpreter (or a toolchain bug both
 //! share, told apart at `-O0`). The kinds that `docs/divergences.md`
-//! documents for a real system are bucketed as those divergences.
+//! documents for a real system are bucketed as those divergences, and so is
+//! a difference confined to elements the operations of a documented row
+//! produced (`divergence.rs`), whatever the dialect.
 
 use crate::backend::Backend;
 use crate::peer::parse_result;
@@ -56,8 +59,9 @@ impl DiffKind {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Bucket {
     /// A difference `docs/divergences.md` documents (which rows).
-    Divergence(&'static str),
-    /// ptxas: the CUDA side agrees with the interpreter at `-O0`.
+    Divergence(String),
+    /// ptxas: the CUDA side (ksem's, or real Triton's) agrees with the
+    /// interpreter at `-O0`.
     Ptxas,
     /// ksem's lowering (or its interpreter: the host build disagrees too).
     Lowering,
@@ -115,6 +119,21 @@ pub fn diff_kind(a: &RunResult, b: &RunResult) -> Option<DiffKind> {
         }
     }
     worst
+}
+
+/// The kind of difference on buffer `name` alone (`None`: it agrees, or
+/// one side lacks it).
+pub fn buffer_kind(a: &RunResult, b: &RunResult, name: &str) -> Option<DiffKind> {
+    let keep = |r: &RunResult| RunResult {
+        buffers: r
+            .buffers
+            .iter()
+            .filter(|x| x.name == name)
+            .cloned()
+            .collect(),
+        ..r.clone()
+    };
+    diff_kind(&keep(a), &keep(b))
 }
 
 /// How one element differs.
@@ -186,6 +205,9 @@ pub struct Rerun<'a> {
     pub launch: &'a Launch,
     /// A GPU is present (cuda reruns possible).
     pub gpu: bool,
+    /// The program's text and launch JSON, for reruns on the real system
+    /// (`None`: none).
+    pub files: Option<(&'a str, &'a Json)>,
 }
 
 /// The bucket of a finding of kind `kind` between reference `a` and the
@@ -196,10 +218,20 @@ pub fn bucket(kind: DiffKind, a: &RunResult, b: &RunResult, rerun: &Rerun) -> Bu
     if peer.is_some() {
         // what docs/divergences.md documents for the real systems
         match (other, kind) {
-            (Some(Backend::Triton), DiffKind::NanBits) => return Bucket::Divergence("#13, #22"),
-            (Some(Backend::Triton), DiffKind::SignedZero) => return Bucket::Divergence("#23"),
-            (Some(Backend::Triton), DiffKind::Inexact) => return Bucket::Divergence("#5, #12"),
+            (Some(Backend::Triton), DiffKind::NanBits) => {
+                return Bucket::Divergence("#13, #22".into())
+            }
+            (Some(Backend::Triton), DiffKind::SignedZero) => {
+                return Bucket::Divergence("#23".into())
+            }
+            (Some(Backend::Triton), DiffKind::Inexact) => {
+                return Bucket::Divergence("#5, #12".into())
+            }
             _ => {}
+        }
+        // every differing element produced by a documented row's operations
+        if let Some(rows) = crate::divergence::explain(rerun.kernel, rerun.launch, a, b) {
+            return Bucket::Divergence(rows);
         }
     }
     match other {
@@ -250,7 +282,10 @@ fn real_system(o: Backend, a: &RunResult, b: &RunResult, rerun: &Rerun) -> Bucke
         Ok(c) if agrees(a, &c) && !rerun.gpu => Bucket::Undecided(format!(
             "{name} or the GPU toolchain: the host build agrees, no GPU here to tell"
         )),
-        Ok(c) if agrees(a, &c) => Bucket::RealCompiler(name.into()),
+        Ok(c) if agrees(a, &c) => match triton_at_o0(o, a, rerun) {
+            Some(true) => Bucket::Ptxas,
+            _ => Bucket::RealCompiler(name.into()),
+        },
         Ok(c) if agrees(b, &c) && rerun.gpu => match rerun_cuda_o0(rerun) {
             // the toolchain both use is wrong (a ptxas bug reaches both)
             Ok(z) if agrees(a, &z) => Bucket::Ptxas,
@@ -262,6 +297,21 @@ fn real_system(o: Backend, a: &RunResult, b: &RunResult, rerun: &Rerun) -> Bucke
             "interp, {label} and {name} give three different results"
         )),
     }
+}
+
+/// Whether real Triton agrees with the interpreter when Triton passes
+/// `--opt-level 0` to ptxas (`DISABLE_PTXAS_OPT=1`, the same PTX): `None`
+/// where that cannot be run here.
+fn triton_at_o0(o: Backend, a: &RunResult, rerun: &Rerun) -> Option<bool> {
+    let (src, launch) = rerun.files?;
+    if o != Backend::Triton || !rerun.gpu {
+        return None;
+    }
+    let env = [("DISABLE_PTXAS_OPT", "1"), ("TRITON_ALWAYS_COMPILE", "1")];
+    let r = crate::peer::run_batch_env(crate::peer::Peer::Triton, &[(src, launch)], &env)
+        .pop()?
+        .ok()?;
+    Some(agrees(a, &r))
 }
 
 /// Whether two results have the same bits in every buffer they share.
@@ -309,10 +359,14 @@ pub fn triage_finding(dir: &Path, name: &str, gpu: bool) -> Result<Finding, Stri
         b,
     } = read_finding(dir, name)?;
     let kind = diff_kind(&a, &b).ok_or(format!("{name}: the saved results agree"))?;
+    let text = |ext: &str| std::fs::read_to_string(dir.join(format!("{name}{ext}"))).ok();
+    let source = text(".py");
+    let launch_json: Option<Json> = text(".json").and_then(|t| serde_json::from_str(&t).ok());
     let rerun = Rerun {
         kernel: &kernel,
         launch: &launch,
         gpu,
+        files: source.as_deref().zip(launch_json.as_ref()),
     };
     Ok(Finding {
         name: name.to_string(),
@@ -583,16 +637,17 @@ mod tests {
             kernel: &k,
             launch: &l,
             gpu: false,
+            files: None,
         };
         let a = result("interp", DType::F32, vec![0x7fff_ffff], vec![false]);
         let b = result("triton", DType::F32, vec![0x7fc0_0000], vec![false]);
         assert_eq!(
             bucket(DiffKind::NanBits, &a, &b, &rerun),
-            Bucket::Divergence("#13, #22")
+            Bucket::Divergence("#13, #22".into())
         );
         assert_eq!(
             bucket(DiffKind::SignedZero, &a, &b, &rerun),
-            Bucket::Divergence("#23")
+            Bucket::Divergence("#23".into())
         );
         // against cuda without a GPU: undecided, saying why
         let c = result("cuda", DType::F32, vec![0x7fc0_0000], vec![false]);

@@ -14,7 +14,10 @@ use ksem_interp::launch::{parse_launch_with, ArgSpec, Launch, RunResult};
 use serde_json::Value as Json;
 
 /// Candidates one reduction may try: small, so one input stays fast.
-const BUDGET: Budget = Budget { max_tries: 24 };
+const BUDGET: Budget = Budget {
+    max_tries: 24,
+    max_time: None,
+};
 
 /// The oracle: the buffers the kernel changed (`a`: after the run; `b`:
 /// as the launch gave them).
@@ -41,9 +44,9 @@ fn initial(after: &RunResult, l: &Launch) -> RunResult {
 }
 
 impl Oracle for ChangesBuffers {
-    fn disagreement(&mut self, source: &str, launch: &Json) -> Option<Disagreement> {
-        let l = parse_launch_with(&launch.to_string(), &LIMITS).ok()?;
-        let a = interp(source, &l)?;
+    fn disagreement(&mut self, source: &str, launch: &Json) -> Result<Disagreement, String> {
+        let l = parse_launch_with(&launch.to_string(), &LIMITS)?;
+        let a = interp(source, &l).ok_or("does not run")?;
         let b = initial(&a, &l);
         let buffers: Vec<String> = a
             .buffers
@@ -52,7 +55,10 @@ impl Oracle for ChangesBuffers {
             .filter(|(x, y)| x.bits != y.bits)
             .map(|(x, _)| x.name.clone())
             .collect();
-        (!buffers.is_empty()).then_some(Disagreement { buffers, a, b })
+        if buffers.is_empty() {
+            return Err("no buffer changes".into());
+        }
+        Ok(Disagreement { buffers, a, b })
     }
 }
 
@@ -75,7 +81,7 @@ pub fn check(source: &str, launch_json: &str) {
             other.map(|r| r.buffers)
         ),
     }
-    let Some(d) = ChangesBuffers.disagreement(source, &launch) else {
+    let Ok(d) = ChangesBuffers.disagreement(source, &launch) else {
         return;
     };
     let target = &d.buffers[0];
@@ -84,7 +90,7 @@ pub fn check(source: &str, launch_json: &str) {
     assert!(r.tried <= BUDGET.max_tries, "tried {} candidates", r.tried);
     let again = ChangesBuffers.disagreement(&r.source, &r.launch);
     assert!(
-        again.is_some_and(|d| d.buffers.contains(target)),
+        again.is_ok_and(|d| d.buffers.contains(target)),
         "the reduced case lost the difference on {target}\n{}",
         r.source
     );

@@ -37,6 +37,20 @@ pub struct Config {
     /// refuses or gets wrong for known reasons (documented divergences), so
     /// that what the campaign finds is new.
     pub real_peer: bool,
+    /// Against a real system, generate the operations of its documented
+    /// divergences all the same (`fuzz --divergent-ops`): by default a
+    /// real-system campaign leaves them out (Triton's float32 `/`, float
+    /// `%`, float `tl.sum`, approximate math, …: `gen_triton`'s list), and
+    /// what it finds there is bucketed under the row (`divergence.rs`).
+    pub divergent_ops: bool,
+}
+
+impl Config {
+    /// Whether the generator leaves out what a real system is documented
+    /// to compute otherwise.
+    pub fn avoid_divergences(&self) -> bool {
+        self.real_peer && !self.divergent_ops
+    }
 }
 
 impl Default for Config {
@@ -71,6 +85,7 @@ impl Default for Config {
             fp8: true,
             math: true,
             real_peer: false,
+            divergent_ops: false,
         }
     }
 }
@@ -137,10 +152,10 @@ pub fn generate(cfg: &Config, seed: u64, index: u64) -> Program {
     match cfg.dialect {
         ksem_interp::frontend::Dialect::CudaPy => super::gen_cudapy::generate(seed, index),
         ksem_interp::frontend::Dialect::TileLang => {
-            super::gen_tilelang::generate(seed, index, cfg.real_peer)
+            super::gen_tilelang::generate(seed, index, cfg.avoid_divergences())
         }
         ksem_interp::frontend::Dialect::Hidet => {
-            super::gen_hidet::generate(seed, index, cfg.real_peer)
+            super::gen_hidet::generate(seed, index, cfg.avoid_divergences())
         }
         ksem_interp::frontend::Dialect::Triton => super::gen_triton::generate(cfg, seed, index),
     }

@@ -365,7 +365,7 @@ pub fn campaign(o: &Options, on_group: impl FnMut(&Summary) + Send) -> Summary {
                     .zip(&indices)
                     .map(|(p, &i)| {
                         let k = o.inputs.max(1);
-                        input_sets(&p.launch, o.seed, i, k, o.config.real_peer)
+                        input_sets(&p.launch, o.seed, i, k, o.config.avoid_divergences())
                     })
                     .collect();
                 let checked = check_group(&programs, &launches, o.backends);
@@ -516,6 +516,7 @@ fn triage_mismatch(
                 kernel: &k,
                 launch: &l,
                 gpu,
+                files: Some((&p.source, &p.launch)),
             };
             (
                 triage::bucket(kind, a, b, &rerun).name(),

@@ -367,6 +367,12 @@ fn expr_mut(e: &mut Expr, f: &mut impl FnMut(&mut Expr)) {
     f(e);
 }
 
+/// Calls `f` on every expression node of a block (nested ones included),
+/// operands before the node that uses them.
+pub fn exprs_mut(b: &mut Block, f: &mut impl FnMut(&mut Expr)) {
+    block_exprs_mut(b, f)
+}
+
 /// Calls `f` on every expression node of a block (nested ones included).
 fn block_exprs_mut(b: &mut Block, f: &mut impl FnMut(&mut Expr)) {
     for s in b {

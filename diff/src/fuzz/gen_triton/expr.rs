@@ -111,11 +111,11 @@ impl Gen<'_> {
             self.features.insert("literal");
             let n = match safe::literal(&mut self.rng, d) {
                 // `x * -1.0` is a sign flip in real Triton (divergence 13)
-                PyNum::Float(f) if f == -1.0 && self.cfg.real_peer => PyNum::Float(-2.25),
+                PyNum::Float(f) if f == -1.0 && self.cfg.avoid_divergences() => PyNum::Float(-2.25),
                 // LLVM folds `x + NaN` to the constant's bits (divergence 22)
-                PyNum::Float(f) if f.is_nan() && self.cfg.real_peer => PyNum::Float(0.1),
+                PyNum::Float(f) if f.is_nan() && self.cfg.avoid_divergences() => PyNum::Float(0.1),
                 // Triton makes a -0.0 constant +0.0 (divergence 23)
-                PyNum::Float(f) if f == 0.0 && self.cfg.real_peer => PyNum::Float(0.0),
+                PyNum::Float(f) if f == 0.0 && self.cfg.avoid_divergences() => PyNum::Float(0.0),
                 n => n,
             };
             return Ok(Value::Num(n));
@@ -243,7 +243,7 @@ impl Gen<'_> {
             .rng
             .pick(&[Operator::FloorDiv, Operator::Mod, Operator::Div]);
         let (a, b, d) = self.fit_literals(el, a, b, true)?;
-        if self.cfg.real_peer {
+        if self.cfg.avoid_divergences() {
             // float `/` is approximate in real Triton except in float64
             // (divergence 4), float `%` is not C's fmod (divergence 6)
             let exact_div = d == DType::F64 && op != Operator::Mod;
@@ -251,7 +251,7 @@ impl Gen<'_> {
                 return el.binop(Operator::Mult, a, b, sp());
             }
         }
-        let op = if self.cfg.real_peer && !d.is_float() && op == Operator::Div {
+        let op = if self.cfg.avoid_divergences() && !d.is_float() && op == Operator::Div {
             Operator::FloorDiv
         } else {
             op
@@ -326,7 +326,7 @@ impl Gen<'_> {
     fn compare(&mut self, el: &mut Elab, a: Value, b: Value) -> DResult<Value> {
         self.features.insert("cmp");
         let (a, b, _) = self.fit_literals(el, a, b, false)?;
-        let (a, b) = if self.cfg.real_peer {
+        let (a, b) = if self.cfg.avoid_divergences() {
             // real Triton compares a literal as a tile of its natural dtype
             // (divergence 7): compare tiles
             (self.tensorize(el, a)?, self.tensorize(el, b)?)
@@ -378,7 +378,7 @@ impl Gen<'_> {
                 .iter()
                 .copied()
                 .filter(|d| d.bits() == ad.bits() && *d != ad)
-                .filter(|d| !(self.cfg.real_peer && *d == DType::BF16))
+                .filter(|d| !(self.cfg.avoid_divergences() && *d == DType::BF16))
                 .collect();
             if !same.is_empty() {
                 self.features.insert("bitcast");
@@ -418,7 +418,7 @@ impl Gen<'_> {
         // ptxas miscompiles a narrow negation widened afterwards (divergence 24)
         let narrow = matches!(d, DType::I8 | DType::I16);
         match self.rng.below(3) {
-            0 if d != DType::Bool && !(narrow && self.cfg.real_peer) => {
+            0 if d != DType::Bool && !(narrow && self.cfg.avoid_divergences()) => {
                 el.unaryop(UnaryOp::USub, a, sp())
             }
             1 if d.is_int() => el.unaryop(UnaryOp::Invert, a, sp()),
@@ -433,7 +433,7 @@ impl Gen<'_> {
         // results of the GPU's functions would differ from the interpreter's
         // in ulps
         let a = self.convert(el, a, DType::F32)?;
-        if self.cfg.real_peer {
+        if self.cfg.avoid_divergences() {
             // real Triton's math is approximate (divergences 5, 12), its
             // floor/ceil flush subnormal inputs (divergence 21)
             return Ok(a);

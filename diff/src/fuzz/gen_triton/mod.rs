@@ -25,7 +25,9 @@
 //! of floats (#25) and over all elements of a 2-D tile (#26), and NaN inputs
 //! (LLVM's folds of `x * 1`, `x - 0` keep a NaN's payload where the IEEE
 //! operation gives the canonical NaN); real Triton compiles without fma
-//! contraction (#3).
+//! contraction (#3). `Config::divergent_ops` (`fuzz --divergent-ops`) keeps
+//! them all the same; triage then buckets what they cause under their rows
+//! (`divergence.rs`).
 
 mod expr;
 mod stmt;
@@ -135,7 +137,7 @@ impl<'c> Gen<'c> {
 
     fn arith_dtype(&mut self) -> DType {
         let d = *self.rng.pick(&self.cfg.dtypes);
-        if self.cfg.real_peer && d == DType::BF16 {
+        if self.cfg.avoid_divergences() && d == DType::BF16 {
             return DType::F16; // divergence 1
         }
         d
@@ -143,7 +145,7 @@ impl<'c> Gen<'c> {
 
     /// fp8 values (not against real Triton: divergences 2, 14, 15).
     fn fp8(&self) -> bool {
-        self.cfg.fp8 && !self.cfg.real_peer
+        self.cfg.fp8 && !self.cfg.avoid_divergences()
     }
 
     /// The tile shape of a [`Shape`].
@@ -186,7 +188,7 @@ impl<'c> Gen<'c> {
             .map(|_| {
                 json!(hex_bits(
                     d,
-                    safe::input_bits(&mut self.rng, d, self.cfg.real_peer)
+                    safe::input_bits(&mut self.rng, d, self.cfg.avoid_divergences())
                 ))
             })
             .collect();

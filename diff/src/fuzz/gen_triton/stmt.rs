@@ -72,7 +72,7 @@ impl Gen<'_> {
                     // keep the accumulator's shape: reduce a tile back to a scalar
                     let mut s = sum;
                     // real Triton sums floats in another order (divergence 11)
-                    let f = if self.cfg.real_peer && dtype_of(&s).is_float() {
+                    let f = if self.cfg.avoid_divergences() && dtype_of(&s).is_float() {
                         "max"
                     } else {
                         "sum"
@@ -208,8 +208,8 @@ impl Gen<'_> {
         // and return wrong indices after a reshape (#26)
         let float = dtype_of(&a).is_float();
         let f = match f {
-            "sum" if self.cfg.real_peer && float => "max",
-            "argmax" | "argmin" if self.cfg.real_peer && (float || axis.is_none()) => {
+            "sum" if self.cfg.avoid_divergences() && float => "max",
+            "argmax" | "argmin" if self.cfg.avoid_divergences() && (float || axis.is_none()) => {
                 if f == "argmax" {
                     "max"
                 } else {

@@ -1,0 +1,344 @@
+//! Which documented divergence explains a difference with a real system.
+//!
+//! `docs/divergences.md` lists operations a real system computes otherwise
+//! (Triton's `div.full.f32` float32 `/`, its float `%`, its `tl.sum` order,
+//! its approximate math; numba-cuda's float `%` and math). A difference is
+//! bucketed under such a row when every differing element is one the row's
+//! operations produced: ksem reruns the kernel with every result of those
+//! operations nudged (±1 and ±2 units in the last place, the top mantissa
+//! bit flipped) and the elements any nudge changes are the ones they reach.
+//! A difference outside them is something else, and is triaged as such.
+
+use crate::backend::Backend;
+use ksem_interp::dtype::DType;
+use ksem_interp::eval::RunOptions;
+use ksem_interp::ir::build::mk;
+use ksem_interp::ir::{BinOp, CastKind, Combiner, Elem, Expr, ExprKind, Kernel, Type, UnOp};
+use ksem_interp::launch::{Launch, RunResult};
+
+/// A row of `docs/divergences.md` whose operations can be recognised in
+/// the IR.
+pub struct Row {
+    /// The row's label (`#4`, `N6`).
+    pub label: &'static str,
+    /// The real system it is about.
+    pub backend: Backend,
+    /// What the row's operations are, in words.
+    pub what: &'static str,
+    /// Whether a node is one of them.
+    pub matches: fn(&Expr) -> bool,
+}
+
+fn float_binary(e: &Expr, op: BinOp, dtype: Option<DType>) -> bool {
+    match &e.kind {
+        ExprKind::Binary(o, a, _) if *o == op => {
+            let d = a.ty.dtype();
+            d.is_float() && dtype.is_none_or(|x| x == d)
+        }
+        _ => false,
+    }
+}
+
+fn f32_div(e: &Expr) -> bool {
+    float_binary(e, BinOp::FDiv, Some(DType::F32))
+}
+
+fn float_rem(e: &Expr) -> bool {
+    float_binary(e, BinOp::FRem, None)
+}
+
+fn float_sum(e: &Expr) -> bool {
+    matches!(&e.kind, ExprKind::Reduce { combiner, .. } if **combiner == Combiner::Sum)
+        && e.ty.dtype().is_float()
+}
+
+/// Approximate math: every math function but the exact ones (`abs`,
+/// `sqrt_rn`) and `floor`/`ceil` (their own row, #21).
+fn float_math(e: &Expr) -> bool {
+    use ksem_interp::ir::MathFn::{Abs, Ceil, Floor, SqrtRn};
+    matches!(&e.kind, ExprKind::Unary(UnOp::Math(m), _) if !matches!(m, Abs | SqrtRn | Floor | Ceil))
+        && e.ty.dtype().is_float()
+}
+
+fn floor_ceil(e: &Expr) -> bool {
+    use ksem_interp::ir::MathFn::{Ceil, Floor};
+    matches!(&e.kind, ExprKind::Unary(UnOp::Math(Floor | Ceil), _)) && e.ty.dtype().is_float()
+}
+
+/// The rows recognised, per real system.
+pub const ROWS: &[Row] = &[
+    Row {
+        label: "#4",
+        backend: Backend::Triton,
+        what: "float32 `/` (div.full.f32)",
+        matches: f32_div,
+    },
+    Row {
+        label: "#5, #12",
+        backend: Backend::Triton,
+        what: "approximate sqrt, rsqrt and math functions",
+        matches: float_math,
+    },
+    Row {
+        label: "#21",
+        backend: Backend::Triton,
+        what: "`tl.floor`/`tl.ceil` flush subnormal inputs",
+        matches: floor_ceil,
+    },
+    Row {
+        label: "#6",
+        backend: Backend::Triton,
+        what: "float `%`",
+        matches: float_rem,
+    },
+    Row {
+        label: "#11",
+        backend: Backend::Triton,
+        what: "float `tl.sum` order",
+        matches: float_sum,
+    },
+    Row {
+        label: "N6",
+        backend: Backend::Numba,
+        what: "float `%` and `//` remainder",
+        matches: float_rem,
+    },
+    Row {
+        label: "N13",
+        backend: Backend::Numba,
+        what: "approximate float32 math",
+        matches: float_math,
+    },
+];
+
+/// The rows about `backend` whose operations `k` has.
+pub fn rows_in(k: &Kernel, backend: Backend) -> Vec<&'static Row> {
+    ROWS.iter()
+        .filter(|r| r.backend == backend)
+        .filter(|r| {
+            let mut any = false;
+            for l in k.launches() {
+                ksem_interp::ir::walk::for_each_expr(&l.body, &mut |e| {
+                    e.for_each(&mut |x| any |= (r.matches)(x))
+                });
+            }
+            any
+        })
+        .collect()
+}
+
+/// The same-width integer dtype of a float dtype.
+fn int_of(d: DType) -> Option<DType> {
+    Some(match d {
+        DType::F16 | DType::BF16 => DType::I16,
+        DType::F32 => DType::I32,
+        DType::F64 => DType::I64,
+        _ => return None,
+    })
+}
+
+/// How a nudge changes a float's bits.
+#[derive(Clone, Copy)]
+enum Nudge {
+    Add(u64),
+    Sub(u64),
+    FlipTop,
+}
+
+/// `e` with its bits changed by `n` (a float node; others unchanged).
+fn nudged(e: Expr, n: Nudge) -> Expr {
+    let d = e.ty.dtype();
+    let Some(i) = int_of(d) else { return e };
+    let span = e.span;
+    let shape = e.ty.shape.clone();
+    let ity = Type {
+        elem: Elem::Num(i),
+        shape: shape.clone(),
+    };
+    let fty = e.ty.clone();
+    let bits = mk(
+        ExprKind::Cast(Box::new(e), CastKind::Bitcast),
+        ity.clone(),
+        span,
+    );
+    let top = 1u64 << (d.bits() - 2 - exponent_bits(d));
+    let (op, k) = match n {
+        Nudge::Add(k) => (BinOp::Add, k),
+        Nudge::Sub(k) => (BinOp::Sub, k),
+        Nudge::FlipTop => (BinOp::Xor, top),
+    };
+    let mut c = ksem_interp::ir::build::konst(i, k, span);
+    if !shape.is_empty() {
+        c = mk(ExprKind::Broadcast(Box::new(c)), ity.clone(), span);
+    }
+    let changed = mk(ExprKind::Binary(op, Box::new(bits), Box::new(c)), ity, span);
+    mk(
+        ExprKind::Cast(Box::new(changed), CastKind::Bitcast),
+        fty,
+        span,
+    )
+}
+
+fn exponent_bits(d: DType) -> u32 {
+    match d {
+        DType::F16 => 5,
+        DType::BF16 | DType::F32 => 8,
+        _ => 11,
+    }
+}
+
+/// `k` with every node the rows match nudged by `n`.
+fn with_nudges(k: &Kernel, rows: &[&Row], n: Nudge) -> Kernel {
+    let mut k = k.clone();
+    let mut bodies: Vec<&mut ksem_interp::ir::Block> = vec![&mut k.body];
+    bodies.extend(k.then.iter_mut().map(|l| &mut l.body));
+    for b in bodies {
+        ksem_interp::ir::canon::exprs_mut(b, &mut |e| {
+            if rows.iter().any(|r| (r.matches)(e)) {
+                let old =
+                    std::mem::replace(e, ksem_interp::ir::build::konst(DType::I32, 0, e.span));
+                *e = nudged(old, n);
+            }
+        });
+    }
+    k
+}
+
+/// Per buffer of `base`, the elements some nudge of the rows' operations
+/// changes (`None`: no nudged run ran cleanly).
+pub fn reached(k: &Kernel, l: &Launch, base: &RunResult, rows: &[&Row]) -> Option<Vec<Vec<bool>>> {
+    let mut seen: Vec<Vec<bool>> = base
+        .buffers
+        .iter()
+        .map(|b| vec![false; b.bits.len()])
+        .collect();
+    let mut ran = false;
+    let opts = RunOptions {
+        threads: 1,
+        ..RunOptions::default()
+    };
+    for n in [
+        Nudge::Add(1),
+        Nudge::Sub(1),
+        Nudge::Add(2),
+        Nudge::Sub(2),
+        Nudge::FlipTop,
+    ] {
+        let kn = with_nudges(k, rows, n);
+        let Ok(r) = ksem_interp::eval::run(&kn, l, &opts) else {
+            continue;
+        };
+        if !r.ub.is_empty() {
+            continue;
+        }
+        ran = true;
+        for (i, b) in base.buffers.iter().enumerate() {
+            let Some(nb) = r.buffers.iter().find(|x| x.name == b.name) else {
+                continue;
+            };
+            for (j, (x, y)) in b.bits.iter().zip(&nb.bits).enumerate() {
+                seen[i][j] |= x != y;
+            }
+        }
+    }
+    ran.then_some(seen)
+}
+
+/// The documented divergence that explains every difference between the
+/// reference `a` (ksem's run of `k` with `l`) and the real system's `b`:
+/// the label of the first row whose operations reach every differing
+/// element, else of all the kernel's rows together; `None` where they
+/// do not.
+pub fn explain(k: &Kernel, l: &Launch, a: &RunResult, b: &RunResult) -> Option<String> {
+    let backend = Backend::parse(&b.backend).ok()?;
+    let rows = rows_in(k, backend);
+    if rows.is_empty() {
+        return None;
+    }
+    let covers = |reach: &[Vec<bool>]| -> bool {
+        a.buffers.iter().zip(reach).all(|(ba, seen)| {
+            let Some(bb) = b.buffers.iter().find(|x| x.name == ba.name) else {
+                return true;
+            };
+            ba.bits
+                .iter()
+                .zip(&bb.bits)
+                .enumerate()
+                .all(|(j, (x, y))| x == y || seen[j])
+        })
+    };
+    for r in &rows {
+        if reached(k, l, a, &[*r]).is_some_and(|s| covers(&s)) {
+            return Some(r.label.to_string());
+        }
+    }
+    if rows.len() > 1 && reached(k, l, a, &rows).is_some_and(|s| covers(&s)) {
+        let labels: Vec<&str> = rows.iter().map(|r| r.label).collect();
+        return Some(labels.join(", "));
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fuzz::gen::{generate, Config};
+    use crate::triage::{bucket, diff_kind, Bucket, Rerun};
+    use ksem_interp::launch::parse_launch;
+
+    /// Issue 27's program 191: `1 / x` of float16 values computed in
+    /// float32 (`div.full.f32` on Triton, divergence #4), real Triton 1 ulp
+    /// off in 3 elements. A second output, `x + 1`, has no division.
+    fn case(flip: &[(usize, usize)]) -> Bucket {
+        let src = "import triton\nimport triton.language as tl\n\n@triton.jit\ndef k(x_ptr, o_ptr, p_ptr):\n    offs = tl.arange(0, 8)\n    x = tl.load(x_ptr + offs)\n    tl.store(o_ptr + offs, 1 / x)\n    tl.store(p_ptr + offs, x + 1)\n";
+        let l = parse_launch(r#"{"grid": [1], "args": {"x_ptr": {"buffer": {"dtype": "float16", "data": [3, 7, 0.1, -11, 13, 6.5, 17, 1e-3]}}, "o_ptr": {"buffer": {"dtype": "float16", "len": 8}}, "p_ptr": {"buffer": {"dtype": "float16", "len": 8}}}}"#).unwrap();
+        let k = ksem_interp::elaborate_source("k.py", src, &l, None).unwrap();
+        let a = ksem_interp::eval::run(&k, &l, &RunOptions::default()).unwrap();
+        let mut b = a.clone();
+        b.backend = "triton".into();
+        for &(buf, i) in flip {
+            b.buffers[buf].bits[i] += 1;
+        }
+        let kind = diff_kind(&a, &b).unwrap();
+        let rerun = Rerun {
+            kernel: &k,
+            launch: &l,
+            gpu: false,
+            files: None,
+        };
+        bucket(kind, &a, &b, &rerun)
+    }
+
+    /// Differences confined to what the float32 division produced are
+    /// divergence #4; one in the sum's output is not.
+    #[test]
+    fn differences_from_a_division_are_divergence_4() {
+        let o = |i| (1, i); // buffers in the result: x_ptr, o_ptr, p_ptr
+        let p = |i| (2, i);
+        assert_eq!(case(&[o(1), o(4), o(6)]), Bucket::Divergence("#4".into()));
+        assert!(matches!(case(&[o(1), p(2)]), Bucket::Undecided(_)));
+    }
+
+    /// A real-system campaign leaves out the documented rows' operations
+    /// (float32 `/`, float `%`, float `tl.sum`, approximate math) unless
+    /// asked with `divergent_ops`.
+    #[test]
+    fn real_system_campaigns_leave_divergent_operations_out_unless_asked() {
+        let count = |divergent_ops: bool| {
+            let cfg = Config {
+                real_peer: true,
+                divergent_ops,
+                ..Default::default()
+            };
+            (0..300)
+                .filter(|&i| {
+                    let p = generate(&cfg, 27, i);
+                    let Some(k) = p.ir.as_ref() else { return false };
+                    !rows_in(k, Backend::Triton).is_empty()
+                })
+                .count()
+        };
+        assert_eq!(count(false), 0);
+        assert!(count(true) > 30, "{}", count(true));
+    }
+}
