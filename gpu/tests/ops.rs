@@ -96,6 +96,8 @@ impl Builder {
                 undefined: None,
                 complex: false,
                 record: None,
+                text: None,
+                time: None,
             },
         ));
         let p = ex(

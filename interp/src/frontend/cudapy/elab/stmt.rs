@@ -186,6 +186,7 @@ impl Elab<'_> {
                     Val::Array(a) => a,
                     Val::Record(r) => return self.record_subscript_store(&r, &s.slice, v, span),
                     Val::Bytes(b) => return self.byte_array_store(&b, &s.slice, v, span),
+                    Val::TimeArray(t) => return self.time_store(&t, &s.slice, v, span),
                     _ => return err(span, "only arrays can be indexed"),
                 };
                 if arr.pairs == Pairs::Complex {
