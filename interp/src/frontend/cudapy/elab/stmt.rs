@@ -4,6 +4,32 @@
 use super::*;
 
 impl Elab<'_> {
+    /// Whether `test` is a condition numba's dead-branch pruning decides
+    /// before typing: a constant, a name of a module-level constant, or one
+    /// comparison of two of these (`if FLAG is True:` with `FLAG` a global
+    /// or a closed-over variable, which the plugin binds as a module
+    /// constant).
+    fn prunable(&self, test: &ast::Expr) -> bool {
+        let leaf = |e: &ast::Expr| match e {
+            ast::Expr::Constant(_) => true,
+            ast::Expr::Name(n) => {
+                !self
+                    .frames
+                    .iter()
+                    .any(|f| f.env.contains_key(n.id.as_str()))
+                    && matches!(
+                        self.m.globals.get(n.id.as_str()),
+                        Some(Global::Bool(_) | Global::Int(_) | Global::Float(_))
+                    )
+            }
+            _ => false,
+        };
+        match test {
+            ast::Expr::Compare(c) => c.ops.len() == 1 && leaf(&c.left) && leaf(&c.comparators[0]),
+            e => leaf(e),
+        }
+    }
+
     pub(super) fn stmts(&mut self, body: &[ast::Stmt]) -> DResult<()> {
         for s in body {
             self.stmt(s)?;
@@ -51,6 +77,13 @@ impl Elab<'_> {
             S::AugAssign(a) => self.aug_assign(a, span),
             S::If(i) => {
                 let cond = self.cond(&i.test)?;
+                if self.prunable(&i.test) {
+                    if let Some(b) = fold(&cond) {
+                        // numba's dead-branch pruning: only the branch
+                        // taken is compiled (and typed)
+                        return self.stmts(if b != 0 { &i.body } else { &i.orelse });
+                    }
+                }
                 self.frame().depth += 1;
                 let then_body = self.block_of(&i.body);
                 let else_body = then_body.and_then(|t| Ok((t, self.block_of(&i.orelse)?)));
