@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from . import _overload
 from ._ksem import KsemError
 
 
@@ -266,8 +267,10 @@ def _literal(v):
 class _Module:
     """The module text being built for one kernel."""
 
-    def __init__(self, dialect: str):
+    def __init__(self, dialect: str, known: dict | None = None):
         self.dialect = dialect
+        # the launch's values of the kernel's parameters (for @overload)
+        self.known = known
         self.prelude: list[str] = []
         self.bound: dict[str, object] = {}  # name → the object it stands for
         self.funcs: list[tuple[str, _Func, str]] = []  # (bound name, text, decorator)
@@ -300,11 +303,30 @@ class _Module:
         self.bound[name] = fn
         f = _read_func(fn, src)
         self.funcs.append((name, f, decorator))
+        known, self.known = self.known, None  # the kernel's own parameters only
         for n in f.names:
             v = _lookup(fn, n)
             if v is _MISSING:
                 continue
+            if self.dialect != "triton" and inspect.isfunction(v) and _overload.overload_functions(v):
+                self._add_overload(n, v, f, known)
+                continue
             self.add_name(n, v)
+
+    def _add_overload(self, name: str, fn, caller: _Func, known) -> None:
+        """A plain function numba-cuda overloads (``@overload(fn)``): the
+        implementation numba compiles for the caller's calls, under `name`."""
+
+        def where(node):
+            line = (caller.def_line or 1) + node.lineno - 1
+            return f"{caller.file}:{line}:{node.col_offset + caller.indent + 1}"
+
+        impl = _overload.choose(name, fn, caller.text, where, known)
+        if impl is None:
+            return
+        if name in self.bound and _overload._same_impl(self.bound[name], impl):
+            return
+        self.add_func(impl, name, "@cuda.jit(device=True)", _overload.lambda_def(impl, name))
 
     def add_name(self, name: str, v) -> None:
         if name in self.bound and self.bound[name] is v:
@@ -460,7 +482,7 @@ def _import_line(name: str, module: str, dialect: str) -> str:
     return f"import {module}" + (f" as {name}" if name != module else "")
 
 
-def live_source(obj, dialect: str) -> KernelSource:
+def live_source(obj, dialect: str, args=None) -> KernelSource:
     """The kernel `obj` (a Triton JITFunction/InterpretedFunction, ksem's
     wrappers, a numba dispatcher or simulator kernel, or a plain function)
     as one module text of its own source, its helpers' and the values its
@@ -478,7 +500,12 @@ def live_source(obj, dialect: str) -> KernelSource:
             pass
     else:
         src = None
-    m = _Module(dialect)
+    known = None
+    if args is not None:
+        names = [p.name for p in inspect.signature(fn).parameters.values()
+                 if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+        known = dict(zip(names, args))
+    m = _Module(dialect, known)
     # (an explicit numba signature converts the scalar arguments,
     # `ksem._launch`; arrays are typed by what the host passes, as numba's
     # simulator types them: numba-cuda's own tests pass a uint32 array for

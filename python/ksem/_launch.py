@@ -26,7 +26,7 @@ def run_live(dialect: str, kernel, args, kwargs, grid, block, shared: int = 0, t
     """Runs `kernel` (a live kernel object of `dialect`) on ksem; host
     arrays are written back in place. Raises ksem's errors, located;
     `tolerate_ub` as :func:`ksem._run.run_source`'s."""
-    ks = live_source(kernel, dialect)
+    ks = live_source(kernel, dialect, args if dialect == "cudapy" else None)
     try:
         if dialect == "triton":
             return _triton(ks, kernel, args, kwargs, grid, tolerate_ub)
