@@ -50,6 +50,9 @@ class KernelSource:
     params: tuple
     where: str
     indents: tuple = field(default=())
+    # enum member arguments: parameter → the member as the module text
+    # names it (`Color.red`), written into the kernel by ksem._launch
+    enum_args: tuple = field(default=())
 
 
 def unwrap(obj):
@@ -392,7 +395,9 @@ class _Module:
             # write, such as complex values, are left out)
             members = [(m, _literal(x.value)) for m, x in v.__members__.items()]
             body = [f"    {m} = {lit}" for m, lit in members if lit is not None and m.isidentifier()]
-            self.bind(name, v, "\n".join([f"class {name}:"] + (body or ["    pass"])))
+            # an IntEnum is written `class C(int):` (its members compare as integers)
+            head = f"class {name}(int):" if issubclass(v, int) else f"class {name}:"
+            self.bind(name, v, "\n".join([head] + (body or ["    pass"])))
             return
         if isinstance(v, enum.Enum) and _literal(v) is not None:
             self.bind(name, v, f"{name} = {_literal(v)}")
@@ -516,11 +521,31 @@ def live_source(obj, dialect: str, args=None) -> KernelSource:
         # `raise`/`assert` is then raised on the host (ksem._raise)
         deco = "@cuda.jit(debug=True)"
     m.add_func(fn, fn.__name__, deco, src)
+    enum_args = _enum_args(m, known or {}) if dialect != "triton" else ()
     f = m.funcs[0][1]
     text, indents = m.text(f.file)
     params = tuple(inspect.signature(fn).parameters.values())
     line = f.def_line or fn.__code__.co_firstlineno
-    return KernelSource(f.file, text, fn.__name__, params, f"{f.file}:{line}:{f.indent + 1}", indents)
+    return KernelSource(f.file, text, fn.__name__, params, f"{f.file}:{line}:{f.indent + 1}", indents, enum_args)
+
+
+def _enum_args(m: _Module, known: dict) -> tuple:
+    """(parameter, `Class.member`) for each enum member argument, its
+    class bound in `m` (under the kernel's own name for it where the kernel
+    names it, so that both are one class)."""
+    out = []
+    for pname, v in known.items():
+        if not isinstance(v, enum.Enum):
+            continue
+        cls = type(v)
+        name = next((n for n, b in m.bound.items() if b is cls), None)
+        if name is None:
+            name = f"_ksem_enum_{cls.__name__}"
+            m.add_name(name, cls)
+        if _literal(v.value) is None or not v.name.isidentifier():
+            raise KsemError(f"error: argument `{pname}`: the enum member {v!r} has a value ksem cannot write")
+        out.append((pname, f"{name}.{v.name}"))
+    return tuple(out)
 
 
 def fix_columns(message: str, ks: KernelSource) -> str:

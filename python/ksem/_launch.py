@@ -369,7 +369,14 @@ def _cudapy(ks: KernelSource, kernel, args, grid, block, shared, tolerate_ub=Non
     launch_args = {}
     tuples = {}
     named = {}
+    enum_args = dict(ks.enum_args)
     for n, v in zip(names, args):
+        if n in enum_args:
+            # an enum member (numba's EnumMember type): the kernel's text
+            # binds the parameter to the member; its launch argument is unused
+            tuples[n] = (enum_args[n], [f"{n}__ksem_enum"])
+            launch_args[f"{n}__ksem_enum"] = 0
+            continue
         if _is_namedtuple(v):
             # a namedtuple (numba's NamedTuple): a tuple whose fields the
             # kernel reads by name

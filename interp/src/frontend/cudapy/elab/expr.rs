@@ -8,6 +8,7 @@ impl Elab<'_> {
     pub(super) fn num(&self, v: Val, span: Span) -> DResult<Expr> {
         match v {
             Val::Num(e) => Ok(e),
+            Val::Member(_, v) => self.num(*v, span),
             Val::Complex(_) => err(
                 span,
                 "expected a real number, found a complex number (take .real, .imag or abs())",
@@ -311,7 +312,10 @@ impl Elab<'_> {
             return err(span, format!("`{class}` is not a class of constants"));
         };
         match members.iter().find(|(n, _)| n == m) {
-            Some((_, g)) => Ok(self.global_val(g, span)),
+            Some((_, g)) => Ok(Val::Member(
+                class.to_string(),
+                Box::new(self.global_val(g, span)),
+            )),
             None => err(span, format!("`{class}` has no member `{m}`")),
         }
     }
@@ -327,6 +331,7 @@ impl Elab<'_> {
     pub(super) fn attribute(&mut self, base: Val, attr: &str, span: Span) -> DResult<Val> {
         match base {
             Val::Vector(xs) => self.vector_field(&xs, attr, span),
+            Val::Member(_, v) if attr == "value" => Ok(*v),
             Val::TimeArray(t) if matches!(attr, "shape" | "size" | "ndim") => {
                 self.attribute(Val::Array(t.arr), attr, span)
             }
@@ -949,6 +954,11 @@ impl Elab<'_> {
             if matches!(left, Val::Complex(_)) || matches!(r, Val::Complex(_)) {
                 let left = self.keep_order_val(left, mark);
                 return Ok(Val::Num(self.complex_cmp(c.ops[0], left, r, span)?));
+            }
+            if matches!(left, Val::Member(..)) || matches!(r, Val::Member(..)) {
+                if let Some(v) = self.member_cmp(c.ops[0], &left, &r, span)? {
+                    return Ok(Val::Num(v));
+                }
             }
             if matches!(left, Val::Time(_)) || matches!(r, Val::Time(_)) {
                 let left = match left {

@@ -34,6 +34,7 @@ mod cmath;
 mod complex;
 mod constmem;
 mod dynshared;
+mod enums;
 pub mod exceptions;
 mod expr;
 mod intrinsics;
@@ -105,6 +106,9 @@ enum Val {
     Builtin(&'static str),
     /// A module-level class of constants (an enum): `Color.red`, `Color["red"]`.
     Class(String),
+    /// A member of such a class (`Color.red`): its class and its value
+    /// (`enums.rs`).
+    Member(String, Box<Val>),
     /// A constant string (`"XYZ"`) or bytes (`b"XYZ"`): numba's
     /// `Literal[str]`/`bytes`, which a kernel can store into an
     /// `S<n>`/`U<n>` element (`records.rs`).

@@ -52,6 +52,19 @@ impl Elab<'_> {
             }
             S::Assign(a) => {
                 let v = self.expr(&a.value)?;
+                // `c = Color.red`, the only assignment of c, in the
+                // function's entry block: c is that member (its class kept
+                // for comparisons, `enums.rs`); elsewhere its value
+                if let ([ast::Expr::Name(n)], Val::Member(..)) = (a.targets.as_slice(), &v) {
+                    let name = n.id.as_str();
+                    if self.frame().depth == 0
+                        && !self.frame().env.contains_key(name)
+                        && self.assignments_in_function(name) == 1
+                    {
+                        self.frame().env.insert(name.to_string(), v);
+                        return Ok(());
+                    }
+                }
                 // `N = 100`, the only assignment of N, in the function's
                 // entry block, N sizing an array: N is that constant (numba
                 // folds it, so `cuda.shared.array(N, int32)` compiles);
@@ -177,6 +190,7 @@ impl Elab<'_> {
             }
             Val::Num(e) => Val::Num(self.temp(e)),
             Val::Complex(z) => Val::Complex(self.hold(z)),
+            Val::Member(_, v) => self.materialize(*v),
             other => other,
         }
     }
