@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import dataclasses
 import enum
 import inspect
 import linecache
@@ -314,7 +315,37 @@ class _Module:
             if self.dialect != "triton" and inspect.isfunction(v) and _overload.overload_functions(v):
                 self._add_overload(n, v, f, known)
                 continue
+            if self.dialect != "triton" and _runtime_module(v):
+                f = self._flatten_module_functions(n, v, f)
+                continue
             self.add_name(n, v)
+
+    def _flatten_module_functions(self, name: str, mod, f: _Func) -> _Func:
+        """A module object made at run time (``types.ModuleType("m")``, which
+        no import can give) whose numba functions the function `f` calls as
+        ``m.fn``: each such use becomes the name ``m_fn`` (the same length,
+        so no column moves), bound to the function; `f`'s text is replaced."""
+        tree = ast.parse(f.text)
+        lines = f.text.split("\n")
+        uses = [
+            node for node in ast.walk(tree)
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == name
+        ]
+        for node in uses:
+            target = getattr(mod, node.attr, None)
+            if not (hasattr(target, "py_func") and (type(target).__module__ or "").startswith("numba")):
+                raise KsemError(
+                    f"{f.file}:{(f.def_line or 1) + node.lineno - 1}:{node.col_offset + f.indent + 1}: error: "
+                    f"`{name}.{node.attr}` of the module object `{name}` made at run time is not a numba function"
+                )
+            b = lines[node.lineno - 1].encode()
+            dot = node.col_offset + len(name.encode())
+            lines[node.lineno - 1] = (b[:dot] + b"_" + b[dot + 1 :]).decode()
+        new = dataclasses.replace(f, text="\n".join(lines))
+        self.funcs = [(n, new if g is f else g, d) for n, g, d in self.funcs]
+        for node in uses:
+            self.add_name(f"{name}_{node.attr}", getattr(mod, node.attr))
+        return new
 
     def _add_overload(self, name: str, fn, caller: _Func, known) -> None:
         """A plain function numba-cuda overloads (``@overload(fn)``): the
@@ -452,6 +483,11 @@ class _Module:
         for name, f, deco in later:
             out += ["", deco] + _renamed(f, name).splitlines()
         return "\n".join(out) + "\n", tuple(indents)
+
+
+def _runtime_module(v) -> bool:
+    """`v` is a module object no import gives (made at run time)."""
+    return inspect.ismodule(v) and sys.modules.get(v.__name__) is not v
 
 
 def numba_cuda_module():

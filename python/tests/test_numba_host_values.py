@@ -1,6 +1,7 @@
 """Host values the plugin passes to numba-cuda kernels (issue 24): `S<n>`/
 `U<n>` arrays, datetime64/timedelta64 arrays and scalars, enum member
-arguments, and calls of functions numba-cuda ``@overload``s. Run under the
+arguments, calls of functions numba-cuda ``@overload``s, and numba
+functions of a module object made at run time. Run under the
 simulator with the plugin on, in a fresh pytest process (pytester); skipped
 where numba-cuda's simulator cannot be loaded (CI installs only numpy and
 pytest).
@@ -123,6 +124,25 @@ def test_overloads_read_the_implementation_numba_chooses():
     assert out.tolist() == [5, 42]
 
 
+def test_a_function_of_a_module_made_at_run_time():
+    from types import ModuleType
+
+    def add(a, b):
+        return a + b
+
+    mymod = ModuleType("mymod")
+    mymod.add = cuda.jit(device=True)(add)
+
+    @cuda.jit
+    def k(ary):
+        i = cuda.grid(1)
+        ary[i] = mymod.add(ary[i], 1)  # read as `mymod_add(…)`, no column moved
+
+    ary = np.arange(4)
+    k[1, 4](ary)
+    assert ary.tolist() == [1, 2, 3, 4]
+
+
 def test_an_undecidable_overload_is_refused():
     @cuda.jit
     def k(out, a):
@@ -138,6 +158,6 @@ def test_host_values_under_the_plugin(pytester):
         pytest.skip("numba-cuda's simulator is not installed or cannot be loaded")
     pytester.makepyfile(test_h=TESTS)
     r = _run(pytester, "--ksem", env={"NUMBA_ENABLE_CUDASIM": "1"})
-    r.assert_outcomes(passed=5)
+    r.assert_outcomes(passed=6)
     # one refusal: the undecidable overload
-    assert SUMMARY.findall(r.stdout.str()) == [("7", "1")]
+    assert SUMMARY.findall(r.stdout.str()) == [("8", "1")]
