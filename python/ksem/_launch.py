@@ -228,7 +228,7 @@ def _unflatten_in_source(ks: KernelSource, tuples: dict, named=None) -> KernelSo
 
     unsupported = UnsupportedSyntax(
         f"{ks.where}: error: argument `{next(iter(tuples))}`: a tuple argument is supported where the "
-        "kernel's first statement is a simple one (an assignment, a call)"
+        "kernel's first statement is a simple one (an assignment, a call) or an `if`"
     )
     try:
         tree = ast.parse(ks.src)
@@ -239,7 +239,10 @@ def _unflatten_in_source(ks: KernelSource, tuples: dict, named=None) -> KernelSo
         raise unsupported
     fn = fn[-1]
     first = fn.body[0]
-    if not isinstance(first, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr, ast.Pass)):
+    # an `if` first: the tuples are rebuilt by assignment expressions in
+    # its header, `if ((t := (t__ksem0, …)), TEST)[1]:` (evaluated first)
+    header = isinstance(first, ast.If)
+    if not header and not isinstance(first, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr, ast.Pass)):
         raise unsupported
     lines = ks.src.split("\n")
     # byte offsets (ast's columns) on each edited line, right to left
@@ -257,8 +260,15 @@ def _unflatten_in_source(ks: KernelSource, tuples: dict, named=None) -> KernelSo
         ):
             k = named[node.value.id].index(node.attr)
             edits.append((node.lineno, node.col_offset, node.end_col_offset, f"{node.value.id}[{k}]"))
-    prefix = "".join(f"{n} = {expr}; " for n, (expr, _) in tuples.items())
-    edits.append((first.lineno, first.col_offset, first.col_offset, prefix))
+    if header:
+        t = first.test
+        prefix = "(" + "".join(f"({n} := {expr}), " for n, (expr, _) in tuples.items())
+        edits.append((t.lineno, t.col_offset, t.col_offset, prefix))
+        edits.append((t.end_lineno, t.end_col_offset, t.end_col_offset, f")[{len(tuples)}]"))
+        first = t
+    else:
+        prefix = "".join(f"{n} = {expr}; " for n, (expr, _) in tuples.items())
+        edits.append((first.lineno, first.col_offset, first.col_offset, prefix))
     for line, start, end, text in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
         b = lines[line - 1].encode()
         lines[line - 1] = (b[:start] + text.encode() + b[end:]).decode()

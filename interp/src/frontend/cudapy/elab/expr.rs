@@ -186,8 +186,12 @@ impl Elab<'_> {
                 DIALECT,
                 "slicing is not supported: index each element with a[i]",
             ),
-            E::NamedExpr(_) => {
-                py::unsupported(span, "`:=`", DIALECT, "assign in a statement of its own")
+            E::NamedExpr(n) => {
+                // `(x := v)`: assigns v to x (the assignment's rule), is v
+                let v = self.expr(&n.value)?;
+                let v = self.materialize(v);
+                self.assign(&n.target, v.clone())?;
+                Ok(v)
             }
             E::Starred(_) => py::unsupported(span, "`*` unpacking", DIALECT, "pass each value"),
         }
