@@ -233,8 +233,7 @@ fn bad_text_dtypes_are_refused_by_the_launch() {
                 "arr": {"buffer": {"text": t, "len": 1}}}})
             .to_string(),
         )
-        .err()
-        .expect("refused");
+        .expect_err("refused");
         assert!(e.contains(msg) && e.contains("text"), "{t}: {e}");
     }
 }

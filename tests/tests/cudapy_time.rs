@@ -193,8 +193,7 @@ fn unknown_time_units_are_launch_errors() {
             &json!({"grid": [1], "block": [1], "args": {"a": {"buffer": {"dtype": d, "len": 1}}}})
                 .to_string(),
         )
-        .err()
-        .expect("refused");
+        .expect_err("refused");
         assert!(e.contains("unknown dtype"), "{d}: {e}");
     }
 }
