@@ -1,8 +1,8 @@
-//! numba's dead-branch pruning: an `if` whose condition is a constant, a
+//! numba's dead-branch pruning: an `if` whose condition is a
 //! module-level constant (a global, or a closed-over variable the plugin
-//! binds as one) or one comparison of two of these is decided before
-//! typing, so only the branch taken is compiled. numba-cuda's test_issue5219
-//! rebinds a tuple to its element under `if b_is_tuple is True:` with
+//! binds as one) or one comparison of it with another or a constant is
+//! decided before typing, so only the branch taken is compiled.
+//! numba-cuda's test_issue5219 rebinds a tuple to its element under `if b_is_tuple is True:` with
 //! `b_is_tuple` closed over (numba compiles it; values by hand below).
 
 use ksem_interp::launch::parse_launch;

@@ -5,8 +5,8 @@ use super::*;
 
 impl Elab<'_> {
     /// Whether `test` is a condition numba's dead-branch pruning decides
-    /// before typing: a constant, a name of a module-level constant, or one
-    /// comparison of two of these (`if FLAG is True:` with `FLAG` a global
+    /// before typing: a name of a module-level constant, or one comparison
+    /// of it with another or with a constant (`if FLAG is True:` with `FLAG` a global
     /// or a closed-over variable, which the plugin binds as a module
     /// constant).
     fn prunable(&self, test: &ast::Expr) -> bool {
@@ -24,9 +24,17 @@ impl Elab<'_> {
             }
             _ => false,
         };
+        // (a condition of literals alone stays a branch: it computes the
+        // same, and the fuzzer's printed programs keep their shape)
+        let named = |e: &ast::Expr| matches!(e, ast::Expr::Name(_));
         match test {
-            ast::Expr::Compare(c) => c.ops.len() == 1 && leaf(&c.left) && leaf(&c.comparators[0]),
-            e => leaf(e),
+            ast::Expr::Compare(c) => {
+                c.ops.len() == 1
+                    && leaf(&c.left)
+                    && leaf(&c.comparators[0])
+                    && (named(&c.left) || named(&c.comparators[0]))
+            }
+            e => named(e) && leaf(e),
         }
     }
 
