@@ -416,8 +416,13 @@ fn buffer(mut b: BufferJson, room: &mut u64, limits: &LaunchLimits) -> Result<Ar
         ));
     }
     if !bits.len().is_multiple_of(parts as usize) {
+        let (kind, per) = if text.is_some() {
+            ("text", "element")
+        } else {
+            ("record", "record")
+        };
         return Err(format!(
-            "data: a record or text buffer gives {parts} bytes per element, but {} were given",
+            "data: a {kind} buffer gives {parts} bytes per {per}, but {} were given",
             bits.len()
         ));
     }
