@@ -97,6 +97,8 @@ impl Builder {
                 complex: false,
                 record: None,
                 view: None,
+                text: None,
+                time: None,
             },
         ));
         let p = ex(

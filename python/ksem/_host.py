@@ -100,10 +100,17 @@ class HostBuffer:
     # numpy record (np.void) the 0-d target copies, written back field by field
     record: dict | None = None
     record_scalar: object = None
+    # a text buffer's `"text"` (`S12`, `U12`): written back like a record's bytes
+    text: str | None = None
 
     def spec(self) -> dict:
         b: dict = {"dtype": self.dtype, "len": int(self.target.size)}
-        if self.record is not None:
+        if self.text is not None:
+            del b["dtype"]
+            b["text"] = self.text
+            if self.target.ndim != 1:
+                b["shape"] = [int(d) for d in self.target.shape]
+        elif self.record is not None:
             del b["dtype"]
             b["record"] = self.record
             if self.target.ndim != 1:
@@ -225,6 +232,10 @@ def convert_arg(name: str, value, dialect: str, where: str):
         return _record_buffer(name, np.array(value, dtype=value.dtype), where, scalar=value)
     if isinstance(value, np.ndarray) and value.dtype.fields is not None and dialect == "cudapy":
         return _record_buffer(name, value, where)
+    if isinstance(value, np.ndarray) and value.dtype.kind in "SU" and value.ndim > 0 and dialect == "cudapy":
+        return _text_buffer(name, value, where)
+    if isinstance(value, (np.ndarray, np.datetime64, np.timedelta64)) and value.dtype.kind in "mM" and dialect == "cudapy":
+        return _time_arg(name, value, where)
     if isinstance(value, np.ndarray):
         array = _numpy_storage(value, name, where) if dialect == "triton" else value
     elif _is_torch_tensor(value):
@@ -294,6 +305,39 @@ def _record_buffer(name: str, array: np.ndarray, where: str, scalar=None):
     undefined = _uninit.undefined_of(array, array) if scalar is None else None
     buf = HostBuffer(array, "uint8", np.ascontiguousarray(array).tobytes(), undefined, array,
                      record=layout, record_scalar=scalar)
+    return buf.spec(), buf
+
+
+def _time_name(name: str, dt: np.dtype, where: str) -> str:
+    """The launch's name of a datetime64/timedelta64 dtype of one unit."""
+    unit, count = np.datetime_data(dt)
+    if unit == "generic" or count != 1:
+        raise KsemError(f"{where}: error: argument `{name}`: {dt} is not supported (ksem takes datetime64/timedelta64 of one unit, such as datetime64[D])")
+    return f"{'datetime64' if dt.kind == 'M' else 'timedelta64'}[{unit}]"
+
+
+def _time_arg(name: str, value, where: str):
+    """A datetime64/timedelta64 array or scalar: its int64 counts (NaT
+    the int64 minimum), typed by its dtype (docs/formats.md)."""
+    d = _time_name(name, value.dtype, where)
+    if isinstance(value, np.generic) or value.ndim == 0:
+        return {"scalar": {"dtype": d, "value": int(np.asarray(value).view(np.int64))}}, None
+    undefined = _uninit.undefined_of(value, value)
+    buf = HostBuffer(value, d, np.ascontiguousarray(value).view(np.int64).tobytes(), undefined, value)
+    return buf.spec(), buf
+
+
+def _text_buffer(name: str, array: np.ndarray, where: str):
+    """An `S<n>`/`U<n>` array as a text buffer: its bytes (UTF-32 code
+    units for `U`, little-endian), written back in place."""
+    dt = array.dtype
+    if dt.itemsize == 0:
+        raise KsemError(f"{where}: error: argument `{name}`: an array of empty strings ({dt}) is not supported")
+    if dt.kind == "U" and (dt.byteorder == ">" or (dt.byteorder == "=" and not np.little_endian)):
+        raise KsemError(f"{where}: error: argument `{name}`: a big-endian {dt} array; ksem reads numpy's little-endian layout")
+    text = f"{dt.kind}{dt.itemsize // (4 if dt.kind == 'U' else 1)}"
+    undefined = _uninit.undefined_of(array, array)
+    buf = HostBuffer(array, "uint8", np.ascontiguousarray(array).tobytes(), undefined, array, text=text)
     return buf.spec(), buf
 
 

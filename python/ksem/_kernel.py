@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import dataclasses
 import enum
 import inspect
 import linecache
@@ -32,6 +33,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from . import _overload
 from ._ksem import KsemError
 
 
@@ -49,6 +51,9 @@ class KernelSource:
     params: tuple
     where: str
     indents: tuple = field(default=())
+    # enum member arguments: parameter → the member as the module text
+    # names it (`Color.red`), written into the kernel by ksem._launch
+    enum_args: tuple = field(default=())
 
 
 def unwrap(obj):
@@ -266,8 +271,10 @@ def _literal(v):
 class _Module:
     """The module text being built for one kernel."""
 
-    def __init__(self, dialect: str):
+    def __init__(self, dialect: str, known: dict | None = None):
         self.dialect = dialect
+        # the launch's values of the kernel's parameters (for @overload)
+        self.known = known
         self.prelude: list[str] = []
         self.bound: dict[str, object] = {}  # name → the object it stands for
         self.funcs: list[tuple[str, _Func, str]] = []  # (bound name, text, decorator)
@@ -300,11 +307,60 @@ class _Module:
         self.bound[name] = fn
         f = _read_func(fn, src)
         self.funcs.append((name, f, decorator))
+        known, self.known = self.known, None  # the kernel's own parameters only
         for n in f.names:
             v = _lookup(fn, n)
             if v is _MISSING:
                 continue
+            if self.dialect != "triton" and inspect.isfunction(v) and _overload.overload_functions(v):
+                self._add_overload(n, v, f, known)
+                continue
+            if self.dialect != "triton" and _runtime_module(v):
+                f = self._flatten_module_functions(n, v, f)
+                continue
             self.add_name(n, v)
+
+    def _flatten_module_functions(self, name: str, mod, f: _Func) -> _Func:
+        """A module object made at run time (``types.ModuleType("m")``, which
+        no import can give) whose numba functions the function `f` calls as
+        ``m.fn``: each such use becomes the name ``m_fn`` (the same length,
+        so no column moves), bound to the function; `f`'s text is replaced."""
+        tree = ast.parse(f.text)
+        lines = f.text.split("\n")
+        uses = [
+            node for node in ast.walk(tree)
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == name
+        ]
+        for node in uses:
+            target = getattr(mod, node.attr, None)
+            if not (hasattr(target, "py_func") and (type(target).__module__ or "").startswith("numba")):
+                raise KsemError(
+                    f"{f.file}:{(f.def_line or 1) + node.lineno - 1}:{node.col_offset + f.indent + 1}: error: "
+                    f"`{name}.{node.attr}` of the module object `{name}` made at run time is not a numba function"
+                )
+            b = lines[node.lineno - 1].encode()
+            dot = node.col_offset + len(name.encode())
+            lines[node.lineno - 1] = (b[:dot] + b"_" + b[dot + 1 :]).decode()
+        new = dataclasses.replace(f, text="\n".join(lines))
+        self.funcs = [(n, new if g is f else g, d) for n, g, d in self.funcs]
+        for node in uses:
+            self.add_name(f"{name}_{node.attr}", getattr(mod, node.attr))
+        return new
+
+    def _add_overload(self, name: str, fn, caller: _Func, known) -> None:
+        """A plain function numba-cuda overloads (``@overload(fn)``): the
+        implementation numba compiles for the caller's calls, under `name`."""
+
+        def where(node):
+            line = (caller.def_line or 1) + node.lineno - 1
+            return f"{caller.file}:{line}:{node.col_offset + caller.indent + 1}"
+
+        impl = _overload.choose(name, fn, caller.text, where, known)
+        if impl is None:
+            return
+        if name in self.bound and _overload._same_impl(self.bound[name], impl):
+            return
+        self.add_func(impl, name, "@cuda.jit(device=True)", _overload.lambda_def(impl, name))
 
     def add_name(self, name: str, v) -> None:
         if name in self.bound and self.bound[name] is v:
@@ -370,7 +426,9 @@ class _Module:
             # write, such as complex values, are left out)
             members = [(m, _literal(x.value)) for m, x in v.__members__.items()]
             body = [f"    {m} = {lit}" for m, lit in members if lit is not None and m.isidentifier()]
-            self.bind(name, v, "\n".join([f"class {name}:"] + (body or ["    pass"])))
+            # an IntEnum is written `class C(int):` (its members compare as integers)
+            head = f"class {name}(int):" if issubclass(v, int) else f"class {name}:"
+            self.bind(name, v, "\n".join([head] + (body or ["    pass"])))
             return
         if isinstance(v, enum.Enum) and _literal(v) is not None:
             self.bind(name, v, f"{name} = {_literal(v)}")
@@ -427,6 +485,11 @@ class _Module:
         return "\n".join(out) + "\n", tuple(indents)
 
 
+def _runtime_module(v) -> bool:
+    """`v` is a module object no import gives (made at run time)."""
+    return inspect.ismodule(v) and sys.modules.get(v.__name__) is not v
+
+
 def numba_cuda_module():
     """``numba.cuda`` (imported only where a kernel closes over one of its
     vector types)."""
@@ -460,7 +523,7 @@ def _import_line(name: str, module: str, dialect: str) -> str:
     return f"import {module}" + (f" as {name}" if name != module else "")
 
 
-def live_source(obj, dialect: str) -> KernelSource:
+def live_source(obj, dialect: str, args=None) -> KernelSource:
     """The kernel `obj` (a Triton JITFunction/InterpretedFunction, ksem's
     wrappers, a numba dispatcher or simulator kernel, or a plain function)
     as one module text of its own source, its helpers' and the values its
@@ -478,7 +541,12 @@ def live_source(obj, dialect: str) -> KernelSource:
             pass
     else:
         src = None
-    m = _Module(dialect)
+    known = None
+    if args is not None:
+        names = [p.name for p in inspect.signature(fn).parameters.values()
+                 if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+        known = dict(zip(names, args))
+    m = _Module(dialect, known)
     # (an explicit numba signature converts the scalar arguments,
     # `ksem._launch`; arrays are typed by what the host passes, as numba's
     # simulator types them: numba-cuda's own tests pass a uint32 array for
@@ -489,11 +557,31 @@ def live_source(obj, dialect: str) -> KernelSource:
         # `raise`/`assert` is then raised on the host (ksem._raise)
         deco = "@cuda.jit(debug=True)"
     m.add_func(fn, fn.__name__, deco, src)
+    enum_args = _enum_args(m, known or {}) if dialect != "triton" else ()
     f = m.funcs[0][1]
     text, indents = m.text(f.file)
     params = tuple(inspect.signature(fn).parameters.values())
     line = f.def_line or fn.__code__.co_firstlineno
-    return KernelSource(f.file, text, fn.__name__, params, f"{f.file}:{line}:{f.indent + 1}", indents)
+    return KernelSource(f.file, text, fn.__name__, params, f"{f.file}:{line}:{f.indent + 1}", indents, enum_args)
+
+
+def _enum_args(m: _Module, known: dict) -> tuple:
+    """(parameter, `Class.member`) for each enum member argument, its
+    class bound in `m` (under the kernel's own name for it where the kernel
+    names it, so that both are one class)."""
+    out = []
+    for pname, v in known.items():
+        if not isinstance(v, enum.Enum):
+            continue
+        cls = type(v)
+        name = next((n for n, b in m.bound.items() if b is cls), None)
+        if name is None:
+            name = f"_ksem_enum_{cls.__name__}"
+            m.add_name(name, cls)
+        if _literal(v.value) is None or not v.name.isidentifier():
+            raise KsemError(f"error: argument `{pname}`: the enum member {v!r} has a value ksem cannot write")
+        out.append((pname, f"{name}.{v.name}"))
+    return tuple(out)
 
 
 def fix_columns(message: str, ks: KernelSource) -> str:

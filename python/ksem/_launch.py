@@ -27,7 +27,7 @@ def run_live(dialect: str, kernel, args, kwargs, grid, block, shared: int = 0, t
     """Runs `kernel` (a live kernel object of `dialect`) on ksem; host
     arrays are written back in place. Raises ksem's errors, located;
     `tolerate_ub` as :func:`ksem._run.run_source`'s."""
-    ks = live_source(kernel, dialect)
+    ks = live_source(kernel, dialect, args if dialect == "cudapy" else None)
     try:
         if dialect == "triton":
             return _triton(ks, kernel, args, kwargs, grid, tolerate_ub)
@@ -244,7 +244,7 @@ def _unflatten_in_source(ks: KernelSource, tuples: dict, named=None) -> KernelSo
 
     unsupported = UnsupportedSyntax(
         f"{ks.where}: error: argument `{next(iter(tuples))}`: a tuple argument is supported where the "
-        "kernel's first statement is a simple one (an assignment, a call)"
+        "kernel's first statement is a simple one (an assignment, a call) or an `if`"
     )
     try:
         tree = ast.parse(ks.src)
@@ -255,7 +255,10 @@ def _unflatten_in_source(ks: KernelSource, tuples: dict, named=None) -> KernelSo
         raise unsupported
     fn = fn[-1]
     first = fn.body[0]
-    if not isinstance(first, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr, ast.Pass)):
+    # an `if` first: the tuples are rebuilt by assignment expressions in
+    # its header, `if ((t := (t__ksem0, …)), TEST)[1]:` (evaluated first)
+    header = isinstance(first, ast.If)
+    if not header and not isinstance(first, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr, ast.Pass)):
         raise unsupported
     lines = ks.src.split("\n")
     # byte offsets (ast's columns) on each edited line, right to left
@@ -273,8 +276,15 @@ def _unflatten_in_source(ks: KernelSource, tuples: dict, named=None) -> KernelSo
         ):
             k = named[node.value.id].index(node.attr)
             edits.append((node.lineno, node.col_offset, node.end_col_offset, f"{node.value.id}[{k}]"))
-    prefix = "".join(f"{n} = {expr}; " for n, (expr, _) in tuples.items())
-    edits.append((first.lineno, first.col_offset, first.col_offset, prefix))
+    if header:
+        t = first.test
+        prefix = "(" + "".join(f"({n} := {expr}), " for n, (expr, _) in tuples.items())
+        edits.append((t.lineno, t.col_offset, t.col_offset, prefix))
+        edits.append((t.end_lineno, t.end_col_offset, t.end_col_offset, f")[{len(tuples)}]"))
+        first = t
+    else:
+        prefix = "".join(f"{n} = {expr}; " for n, (expr, _) in tuples.items())
+        edits.append((first.lineno, first.col_offset, first.col_offset, prefix))
     for line, start, end, text in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
         b = lines[line - 1].encode()
         lines[line - 1] = (b[:start] + text.encode() + b[end:]).decode()
@@ -385,7 +395,14 @@ def _cudapy(ks: KernelSource, kernel, args, grid, block, shared, tolerate_ub=Non
     launch_args = {}
     tuples = {}
     named = {}
+    enum_args = dict(ks.enum_args)
     for n, v in zip(names, args):
+        if n in enum_args:
+            # an enum member (numba's EnumMember type): the kernel's text
+            # binds the parameter to the member; its launch argument is unused
+            tuples[n] = (enum_args[n], [f"{n}__ksem_enum"])
+            launch_args[f"{n}__ksem_enum"] = 0
+            continue
         if _is_namedtuple(v):
             # a namedtuple (numba's NamedTuple): a tuple whose fields the
             # kernel reads by name

@@ -386,7 +386,7 @@ def _write_back(host: dict[str, HostBuffer], raw: dict, where: str = "") -> None
             still = np.zeros(buf.target.size, dtype=bool)
             # a record buffer's flags are per byte: a record is undefined
             # while any of its bytes is
-            per = buf.target.dtype.itemsize if buf.record is not None else 1
+            per = buf.target.dtype.itemsize if buf.record is not None or buf.text is not None else 1
             still[[i // per for i in undefined]] = True
             _uninit.after_launch(buf.source, buf.target, still)
 

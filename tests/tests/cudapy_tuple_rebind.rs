@@ -67,3 +67,18 @@ for i in range(2):
 out[cuda.threadIdx.x, ty] = t[0] * 10 + t[1] + tx - 7");
     assert_eq!(got, vec![0, 1, 10, 11, 20, 21]);
 }
+
+/// `(x := v)` assigns v to x and is v (the plugin rebuilds a tuple argument
+/// this way in the header of a kernel whose first statement is an `if`):
+/// t = (tx, ty) from the header on; out[tx, ty] = tx*10 + ty + (1 where
+/// tx > 0).
+#[test]
+fn an_assignment_expression_binds_where_it_is_evaluated() {
+    let got = run(
+        "if ((t := (cuda.threadIdx.x, cuda.threadIdx.y)), t[0] > 0)[1]:
+    out[t[0], t[1]] = t[0] * 10 + t[1] + 1
+else:
+    out[t[0], t[1]] = (n := t[0] * 10) + t[1] + n * 0",
+    );
+    assert_eq!(got, vec![0, 1, 11, 12, 21, 22]);
+}

@@ -589,7 +589,9 @@ fn no_objects_no_exceptions() {
         ),
         ("x = [1, 2]", "[1, 2]", "a list", "cuda.local.array"),
         ("x = {1: 2}", "{1: 2}", "dicts and sets", "use arrays"),
-        ("x = 'hi'", "'hi'", "a string", "print("),
+        // a constant string is a value numba types (`Literal[str]`); it
+        // can be stored only into an S<n>/U<n> element (cudapy_text.rs)
+        ("o[0] = 'hi'", "o[0]", "a string used as a value", "print"),
         ("f = lambda q: q", "lambda", "a lambda", "device function"),
         (
             "with open('f') as h:\n    pass",

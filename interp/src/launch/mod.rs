@@ -4,11 +4,13 @@
 mod parse;
 mod record;
 mod result;
+mod time;
 mod values;
 
 pub use parse::{parse_launch, parse_launch_with};
 pub use record::{FieldKind, RecordField, RecordLayout};
 pub use result::{hex_bits, BufferResult, RunResult, UbReport, UbSite};
+pub use time::{TimeType, NAT};
 pub use values::{value_bits, SplitMix64};
 
 use crate::dtype::DType;
@@ -90,6 +92,13 @@ pub enum ArgSpec {
         /// `undefined` are a copy of the base's elements at parse time;
         /// the run uses the base's memory.
         view: Option<BufferView>,
+        /// Fixed-size text (`"text": "S12"`/`"U12"`, a `FieldKind::Text`):
+        /// `bits` holds the array's bytes (`dtype` is uint8), the kind's
+        /// size per element; `shape` and `undefined` as for records.
+        text: Option<FieldKind>,
+        /// datetime64/timedelta64 elements (`dtype` is int64; a scalar of
+        /// such a type is a 0-d buffer, `shape` `Some([])`).
+        time: Option<TimeType>,
     },
     /// A runtime scalar with its bits.
     Scalar {

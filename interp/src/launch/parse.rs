@@ -109,6 +109,9 @@ struct BufferJson {
     dtype: Option<ElemDType>,
     #[serde(default)]
     record: Option<RecordJson>,
+    /// Fixed-size text elements (`"S12"`, `"U12"`): numpy's `S<n>`/`U<n>` arrays.
+    #[serde(default)]
+    text: Option<String>,
     #[serde(default)]
     len: Option<u64>,
     #[serde(default)]
@@ -131,6 +134,8 @@ struct Shape(Vec<u64>);
 struct ElemDType {
     dtype: DType,
     complex: bool,
+    /// `"datetime64[U]"`/`"timedelta64[U]"`: int64 counts (`time.rs`).
+    time: Option<super::TimeType>,
 }
 
 #[derive(Deserialize)]
@@ -345,19 +350,29 @@ fn take_room(n: u64, room: &mut u64, limits: &LaunchLimits) -> Result<(), String
 /// A buffer's contents, counted against `room` before anything is allocated.
 /// Errors start with the key under `buffer` they are about.
 fn buffer(mut b: BufferJson, room: &mut u64, limits: &LaunchLimits) -> Result<ArgSpec, String> {
-    let (dtype, complex, record) = match (b.dtype.take(), b.record.take()) {
-        (Some(ElemDType { dtype, complex }), None) => (dtype, complex, None),
-        (None, Some(r)) => {
-            let r = record::layout(r).map_err(|e| format!("record.{e}"))?;
-            (DType::U8, false, Some(r))
+    let mut time = None;
+    let (dtype, complex, record, text) = match (b.dtype.take(), b.record.take(), b.text.take()) {
+        (Some(e), None, None) => {
+            time = e.time;
+            (e.dtype, e.complex, None, None)
         }
-        _ => return Err("dtype: give exactly one of \"dtype\" and \"record\"".into()),
+        (None, Some(r), None) => {
+            let r = record::layout(r).map_err(|e| format!("record.{e}"))?;
+            (DType::U8, false, Some(r), None)
+        }
+        (None, None, Some(t)) => {
+            let kind = record::text_dtype(&t).map_err(|e| format!("text: {e}"))?;
+            (DType::U8, false, None, Some(kind))
+        }
+        _ => return Err("dtype: give exactly one of \"dtype\", \"record\" and \"text\"".into()),
     };
-    // a complex element is two numbers of its part dtype, a record its bytes
-    let parts: u64 = match &record {
-        Some(r) => r.itemsize as u64,
-        None if complex => 2,
-        None => 1,
+    // a complex element is two numbers of its part dtype, a record or a
+    // text element its bytes
+    let parts: u64 = match (&record, &text) {
+        (Some(r), _) => r.itemsize as u64,
+        (None, Some(t)) => t.size() as u64,
+        (None, None) if complex => 2,
+        (None, None) => 1,
     };
     let sources = [b.data.is_some(), b.bits.is_some(), b.init.is_some()];
     if sources.iter().filter(|&&s| s).count() > 1 {
@@ -450,8 +465,13 @@ fn buffer(mut b: BufferJson, room: &mut u64, limits: &LaunchLimits) -> Result<Ar
         ));
     }
     if !bits.len().is_multiple_of(parts as usize) {
+        let (kind, per) = if text.is_some() {
+            ("text", "element")
+        } else {
+            ("record", "record")
+        };
         return Err(format!(
-            "data: a record buffer gives {parts} bytes per record, but {} were given",
+            "data: a {kind} buffer gives {parts} bytes per {per}, but {} were given",
             bits.len()
         ));
     }
@@ -468,6 +488,8 @@ fn buffer(mut b: BufferJson, room: &mut u64, limits: &LaunchLimits) -> Result<Ar
         complex,
         record,
         view: None,
+        text,
+        time,
     })
 }
 
@@ -483,6 +505,8 @@ fn view(args: &[(String, ArgSpec)], v: ViewJson) -> Result<ArgSpec, String> {
         complex: false,
         record: None,
         view: None,
+        text: None,
+        time: None,
         ..
     }) = base
     else {
@@ -513,6 +537,8 @@ fn view(args: &[(String, ArgSpec)], v: ViewJson) -> Result<ArgSpec, String> {
         undefined: undefined.as_ref().map(|u| u[start..end].to_vec()),
         complex: false,
         record: None,
+        text: None,
+        time: None,
         view: Some(BufferView {
             of: v.of,
             offset: start,
@@ -548,7 +574,27 @@ fn undefined_elements(b: &BufferJson, n: usize) -> Result<Option<Vec<bool>>, Str
 /// A runtime scalar; a complex one (`"value": [re, im]`) is carried as a
 /// 0-d complex buffer of its two parts (docs/formats.md).
 fn scalar(s: ScalarJson, room: &mut u64, limits: &LaunchLimits) -> Result<ArgSpec, String> {
-    let ElemDType { dtype, complex } = s.dtype;
+    let ElemDType {
+        dtype,
+        complex,
+        time,
+    } = s.dtype;
+    if time.is_some() {
+        // a datetime64/timedelta64 scalar: a 0-d buffer of its int64 count
+        take_room(1, room, limits).map_err(|e| format!("value: {e}"))?;
+        let bits = value_bits(dtype, &s.value).map_err(|e| format!("value: {e}"))?;
+        return Ok(ArgSpec::Buffer {
+            dtype,
+            bits: vec![bits],
+            shape: Some(vec![]),
+            undefined: None,
+            complex: false,
+            record: None,
+            text: None,
+            time,
+            view: None,
+        });
+    }
     if !complex {
         let bits = value_bits(dtype, &s.value).map_err(|e| format!("value: {e}"))?;
         return Ok(ArgSpec::Scalar { dtype, bits });
@@ -573,6 +619,8 @@ fn scalar(s: ScalarJson, room: &mut u64, limits: &LaunchLimits) -> Result<ArgSpe
         complex: true,
         record: None,
         view: None,
+        text: None,
+        time: None,
     })
 }
 
@@ -586,6 +634,13 @@ impl<'de> Deserialize<'de> for DType {
 impl<'de> Deserialize<'de> for ElemDType {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<ElemDType, D::Error> {
         let s = String::deserialize(d)?;
+        if let Some(t) = super::TimeType::from_name(&s) {
+            return Ok(ElemDType {
+                dtype: DType::I64,
+                complex: false,
+                time: Some(t),
+            });
+        }
         let (dtype, complex) = match s.as_str() {
             "complex64" => (DType::F32, true),
             "complex128" => (DType::F64, true),
@@ -595,7 +650,11 @@ impl<'de> Deserialize<'de> for ElemDType {
                 false,
             ),
         };
-        Ok(ElemDType { dtype, complex })
+        Ok(ElemDType {
+            dtype,
+            complex,
+            time: None,
+        })
     }
 }
 

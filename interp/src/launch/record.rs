@@ -152,6 +152,14 @@ pub(super) fn layout(r: RecordJson) -> Result<Arc<RecordLayout>, String> {
     }))
 }
 
+/// A text buffer's `"text"`: `S<n>` (n bytes) or `U<n>` (n UTF-32 code units).
+pub fn text_dtype(name: &str) -> Result<FieldKind, String> {
+    match field_dtype(name) {
+        Ok(k @ FieldKind::Text { .. }) => Ok(k),
+        _ => Err(format!("unknown text dtype {name:?} (S<n> or U<n>)")),
+    }
+}
+
 /// A field's `"dtype"`: a number dtype, `complex64`/`complex128`, or text
 /// (`S12`: 12 bytes; `U12`: 12 UTF-32 code units).
 fn field_dtype(name: &str) -> Result<FieldKind, String> {

@@ -96,6 +96,9 @@ pub struct Module {
     /// Kernel and device function names in source order.
     pub order: Vec<String>,
     pub globals: HashMap<String, Global>,
+    /// Classes of constants written `class C(int):`: numba's IntEnum
+    /// (members compare as integers); the others are Enum classes.
+    pub int_classes: std::collections::HashSet<String>,
 }
 
 impl Module {
@@ -105,6 +108,7 @@ impl Module {
             funcs: HashMap::new(),
             order: Vec::new(),
             globals: HashMap::new(),
+            int_classes: Default::default(),
             src,
         };
         let body = std::mem::take(&mut m.src.body);
@@ -156,6 +160,13 @@ impl Module {
                     Some(m) => self.globals.insert(c.name.to_string(), Global::Class(m)),
                     None => self.globals.remove(c.name.as_str()),
                 };
+                let int_base =
+                    matches!(c.bases.as_slice(), [ast::Expr::Name(b)] if b.id.as_str() == "int");
+                if int_base {
+                    self.int_classes.insert(c.name.to_string());
+                } else {
+                    self.int_classes.remove(c.name.as_str());
+                }
             }
             ast::Stmt::FunctionDef(f) => {
                 if let Some(func) = self.jit_func(f)? {

@@ -150,6 +150,12 @@ impl Elab<'_> {
                 };
                 match self.expr(x)? {
                     Val::Array(a) => Ok(Val::Num(int_const(DType::I64, a.shape[0] as i128, span))),
+                    Val::Bytes(a) => Ok(Val::Num(int_const(DType::I64, a.shape[0] as i128, span))),
+                    Val::TimeArray(t) => Ok(Val::Num(int_const(
+                        DType::I64,
+                        t.arr.shape[0] as i128,
+                        span,
+                    ))),
                     Val::Tuple(t) => Ok(Val::Num(int_const(DType::I64, t.len() as i128, span))),
                     _ => err(span, "len() takes an array or a tuple"),
                 }

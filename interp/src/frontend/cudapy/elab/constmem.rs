@@ -56,6 +56,7 @@ impl Elab<'_> {
             shape,
             complex,
             record,
+            text,
             ..
         } = spec
         else {
@@ -66,6 +67,9 @@ impl Elab<'_> {
         let v = if let Some(layout) = record {
             let shape = shape.unwrap_or_else(|| vec![bits.len() / layout.itemsize]);
             self.record_param_val(base, shape, layout)
+        } else if let Some(kind) = text {
+            let shape = shape.unwrap_or_else(|| vec![bits.len() / kind.size()]);
+            records::text_array_val(base, shape, kind)
         } else {
             let per = if complex { 2 } else { 1 };
             Val::Array(ArrayVal {

@@ -8,6 +8,7 @@ impl Elab<'_> {
     pub(super) fn num(&self, v: Val, span: Span) -> DResult<Expr> {
         match v {
             Val::Num(e) => Ok(e),
+            Val::Member(_, v) => self.num(*v, span),
             Val::Complex(_) => err(
                 span,
                 "expected a real number, found a complex number (take .real, .imag or abs())",
@@ -32,6 +33,14 @@ impl Elab<'_> {
             ),
             Val::Builtin(b) => err(span, format!("expected a number, found the builtin `{b}`")),
             Val::Class(c) => err(span, format!("expected a number, found the class `{c}`")),
+            Val::Time(t) => err(span, format!("expected a number, found a {} value", t.ty)),
+            Val::TimeArray(_) => err(span, "expected a number, found an array"),
+            Val::Str(_) => py::unsupported(
+                span,
+                "a string used as a value",
+                DIALECT,
+                "a constant string or bytes can be stored into an S<n>/U<n> element, or printed",
+            ),
         }
     }
 
@@ -74,6 +83,7 @@ impl Elab<'_> {
                 match base {
                     Val::Record(r) => self.record_subscript(&r, &s.slice, span),
                     Val::Bytes(a) => self.byte_array_load(&a, &s.slice, span),
+                    Val::TimeArray(t) => self.time_load(&t, &s.slice, span),
                     Val::Array(arr) if self.selects_view(&arr, &s.slice) => {
                         Ok(Val::Array(self.slice_view(&arr, &s.slice, span)?))
                     }
@@ -176,8 +186,12 @@ impl Elab<'_> {
                 DIALECT,
                 "slicing is not supported: index each element with a[i]",
             ),
-            E::NamedExpr(_) => {
-                py::unsupported(span, "`:=`", DIALECT, "assign in a statement of its own")
+            E::NamedExpr(n) => {
+                // `(x := v)`: assigns v to x (the assignment's rule), is v
+                let v = self.expr(&n.value)?;
+                let v = self.materialize(v);
+                self.assign(&n.target, v.clone())?;
+                Ok(v)
             }
             E::Starred(_) => py::unsupported(span, "`*` unpacking", DIALECT, "pass each value"),
         }
@@ -203,13 +217,15 @@ impl Elab<'_> {
                     im: float_const(DType::F64, *imag, span),
                 }))
             }
-            Constant::Str(_) | Constant::Bytes(_) => {
-                return py::unsupported(
-                    span,
-                    "a string",
-                    DIALECT,
-                    "strings may only appear in print(\"label\", x)",
-                )
+            Constant::Str(t) => {
+                return Ok(Val::Str(std::rc::Rc::new(records::TextConst::Str(
+                    t.chars().map(u32::from).collect(),
+                ))))
+            }
+            Constant::Bytes(b) => {
+                return Ok(Val::Str(std::rc::Rc::new(records::TextConst::Bytes(
+                    b.clone(),
+                ))))
             }
             Constant::Tuple(items) => {
                 let mut out = Vec::new();
@@ -300,7 +316,10 @@ impl Elab<'_> {
             return err(span, format!("`{class}` is not a class of constants"));
         };
         match members.iter().find(|(n, _)| n == m) {
-            Some((_, g)) => Ok(self.global_val(g, span)),
+            Some((_, g)) => Ok(Val::Member(
+                class.to_string(),
+                Box::new(self.global_val(g, span)),
+            )),
             None => err(span, format!("`{class}` has no member `{m}`")),
         }
     }
@@ -316,6 +335,14 @@ impl Elab<'_> {
     pub(super) fn attribute(&mut self, base: Val, attr: &str, span: Span) -> DResult<Val> {
         match base {
             Val::Vector(xs) => self.vector_field(&xs, attr, span),
+            Val::Member(_, v) if attr == "value" => Ok(*v),
+            Val::TimeArray(t) if matches!(attr, "shape" | "size" | "ndim") => {
+                self.attribute(Val::Array(t.arr), attr, span)
+            }
+            Val::TimeArray(t) => err(
+                span,
+                format!("{} arrays have no attribute `{attr}` in ksem (shape, size and ndim are supported)", t.ty),
+            ),
             Val::Path(p) => {
                 let full = format!("{p}.{attr}");
                 if let Some(v) = self.intrinsic_value(&full, span)? {
@@ -535,6 +562,16 @@ impl Elab<'_> {
         if matches!(l, Val::Complex(_)) || matches!(r, Val::Complex(_)) {
             let l = self.keep_order_val(l, mark);
             return self.complex_arith(op, l, r, span);
+        }
+        if matches!(l, Val::Time(_)) || matches!(r, Val::Time(_)) {
+            let l = match l {
+                Val::Time(t) => Val::Time(time::TimeVal {
+                    bits: self.keep_order(t.bits, mark),
+                    ..t
+                }),
+                other => other,
+            };
+            return self.time_arith(op, l, r, span);
         }
         let l = self.num(l, span)?;
         let r = self.num(r, span)?;
@@ -921,6 +958,21 @@ impl Elab<'_> {
             if matches!(left, Val::Complex(_)) || matches!(r, Val::Complex(_)) {
                 let left = self.keep_order_val(left, mark);
                 return Ok(Val::Num(self.complex_cmp(c.ops[0], left, r, span)?));
+            }
+            if matches!(left, Val::Member(..)) || matches!(r, Val::Member(..)) {
+                if let Some(v) = self.member_cmp(c.ops[0], &left, &r, span)? {
+                    return Ok(Val::Num(v));
+                }
+            }
+            if matches!(left, Val::Time(_)) || matches!(r, Val::Time(_)) {
+                let left = match left {
+                    Val::Time(t) => Val::Time(time::TimeVal {
+                        bits: self.keep_order(t.bits, mark),
+                        ..t
+                    }),
+                    other => other,
+                };
+                return Ok(Val::Num(self.time_cmp(c.ops[0], left, r, span)?));
             }
             let left = self.num(left, span)?;
             let r = self.num(r, span)?;

@@ -34,6 +34,7 @@ mod cmath;
 mod complex;
 mod constmem;
 mod dynshared;
+mod enums;
 pub mod exceptions;
 mod expr;
 mod intrinsics;
@@ -44,6 +45,7 @@ mod records;
 mod recursion;
 mod slices;
 mod stmt;
+mod time;
 mod ufuncs;
 mod vectors;
 
@@ -104,6 +106,17 @@ enum Val {
     Builtin(&'static str),
     /// A module-level class of constants (an enum): `Color.red`, `Color["red"]`.
     Class(String),
+    /// A member of such a class (`Color.red`): its class and its value
+    /// (`enums.rs`).
+    Member(String, Box<Val>),
+    /// A constant string (`"XYZ"`) or bytes (`b"XYZ"`): numba's
+    /// `Literal[str]`/`bytes`, which a kernel can store into an
+    /// `S<n>`/`U<n>` element (`records.rs`).
+    Str(std::rc::Rc<records::TextConst>),
+    /// A datetime64/timedelta64 value (`time.rs`).
+    Time(time::TimeVal),
+    /// An array of datetime64/timedelta64 elements (`time.rs`).
+    TimeArray(time::TimeArray),
     None,
 }
 
@@ -311,8 +324,30 @@ impl<'m> Elab<'m> {
                     shape,
                     complex,
                     record,
+                    text,
+                    time,
                     ..
                 }) => {
+                    if let Some(t) = time {
+                        self.time_param(pname, *pspan, *t, shape.clone(), bits.len(), sig.is_some(), &mut env, &mut params)?;
+                        continue;
+                    }
+                    if let Some(kind) = text {
+                        // an `S<n>`/`U<n>` array: its bytes, as records are
+                        let var = self.new_var(pname, Type::global_ptr(DType::U8));
+                        let base = self.var_expr(var, *pspan);
+                        let shape = shape.clone().unwrap_or_else(|| vec![bits.len() / kind.size()]);
+                        if sig.is_some() {
+                            return err(*pspan, format!("the launch passes `{pname}` as text, which a signature string cannot describe"));
+                        }
+                        env.insert(pname.clone(), records::text_array_val(base, shape, kind.clone()));
+                        params.push(Param {
+                            name: pname.clone(),
+                            kind: ParamKind::Pointer(DType::U8),
+                            var: Some(var),
+                        });
+                        continue;
+                    }
                     if let Some(layout) = record {
                         let var = self.new_var(pname, Type::global_ptr(DType::U8));
                         let base = self.var_expr(var, *pspan);

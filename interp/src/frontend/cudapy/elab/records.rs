@@ -35,6 +35,29 @@ pub(super) struct ByteArray {
     pub kind: FieldKind,
 }
 
+/// A constant string or bytes of the kernel's text.
+#[derive(Clone, Debug)]
+pub(super) enum TextConst {
+    /// `"…"`: its code points.
+    Str(Vec<u32>),
+    /// `b"…"`: its bytes.
+    Bytes(Vec<u8>),
+}
+
+impl TextConst {
+    /// The code units an element of `unit` bytes per unit receives, or
+    /// None where numba has no such store (a `str` into an `S<n>` element, a
+    /// `bytes` into a `U<n>` one: numba-cuda's TypingError, measured,
+    /// tools/probes/numba/host_values.json).
+    fn units(&self, unit: usize) -> Option<Vec<u32>> {
+        match (self, unit) {
+            (TextConst::Str(cps), 4) => Some(cps.clone()),
+            (TextConst::Bytes(b), 1) => Some(b.iter().map(|&x| u32::from(x)).collect()),
+            _ => None,
+        }
+    }
+}
+
 /// The unsigned integer dtype of `bytes` bytes.
 fn uint_of_size(bytes: usize) -> DType {
     match bytes {
@@ -65,6 +88,12 @@ fn kind_name(k: &FieldKind) -> String {
         FieldKind::Text { unit: 1, bytes } => format!("bytes of length {bytes}"),
         FieldKind::Text { bytes, .. } => format!("a string of length {}", bytes / 4),
     }
+}
+
+/// The value of an `S<n>`/`U<n>` array (its elements lie in a uint8
+/// buffer, `kind.size()` bytes each, as in a record buffer).
+pub(super) fn text_array_val(base: Expr, shape: Vec<usize>, kind: FieldKind) -> Val {
+    Val::Bytes(ByteArray { base, shape, kind })
 }
 
 impl Elab<'_> {
@@ -216,13 +245,50 @@ impl Elab<'_> {
                 }
                 Ok(())
             }
-            (FieldKind::Text { .. }, _) => py::unsupported(
+            (FieldKind::Text { bytes, unit }, Val::Str(t)) => {
+                let Some(units) = t.units(*unit) else {
+                    return err(
+                        span,
+                        format!(
+                            "cannot store {} into {} (numba has no such conversion)",
+                            match &*t {
+                                TextConst::Str(_) => "a str",
+                                TextConst::Bytes(_) => "bytes",
+                            },
+                            kind_name(kind)
+                        ),
+                    );
+                };
+                self.store_text(p, &units, *bytes, *unit, span);
+                Ok(())
+            }
+            (FieldKind::Text { .. }, _) => err(
                 span,
-                "assigning to a string field",
-                DIALECT,
-                "string fields are not supported by ksem yet",
+                format!(
+                    "only a constant string or bytes can be stored into {} in ksem",
+                    kind_name(kind)
+                ),
             ),
             (k, _) => err(span, format!("cannot store this value into a {} element", kind_name(k))),
+        }
+    }
+
+    /// Stores constant text into a `bytes`-byte element of `unit`-byte code
+    /// units from `p` on, as numba-cuda does (measured,
+    /// tools/probes/numba/host_values.json): the first units that fit, each
+    /// zero-extended to `unit` bytes, little-endian; a shorter text is
+    /// padded with zero bytes to the element's end, a longer one cut.
+    fn store_text(&mut self, p: Expr, units: &[u32], bytes: usize, unit: usize, span: Span) {
+        let p = self.held(p);
+        for j in 0..bytes {
+            let u = units.get(j / unit).copied().unwrap_or(0);
+            let b = (u >> (8 * (j % unit))) & 0xff;
+            self.store(
+                byte_ptr(&p, j, span),
+                konst(DType::U8, u64::from(b), span),
+                DType::U8,
+                span,
+            );
         }
     }
 

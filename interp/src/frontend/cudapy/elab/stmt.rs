@@ -4,6 +4,40 @@
 use super::*;
 
 impl Elab<'_> {
+    /// Whether `test` is a condition numba's dead-branch pruning decides
+    /// before typing: a name of a module-level constant, or one comparison
+    /// of it with another or with a constant (`if FLAG is True:` with `FLAG` a global
+    /// or a closed-over variable, which the plugin binds as a module
+    /// constant).
+    fn prunable(&self, test: &ast::Expr) -> bool {
+        let leaf = |e: &ast::Expr| match e {
+            ast::Expr::Constant(_) => true,
+            ast::Expr::Name(n) => {
+                !self
+                    .frames
+                    .iter()
+                    .any(|f| f.env.contains_key(n.id.as_str()))
+                    && matches!(
+                        self.m.globals.get(n.id.as_str()),
+                        Some(Global::Bool(_) | Global::Int(_) | Global::Float(_))
+                    )
+            }
+            _ => false,
+        };
+        // (a condition of literals alone stays a branch: it computes the
+        // same, and the fuzzer's printed programs keep their shape)
+        let named = |e: &ast::Expr| matches!(e, ast::Expr::Name(_));
+        match test {
+            ast::Expr::Compare(c) => {
+                c.ops.len() == 1
+                    && leaf(&c.left)
+                    && leaf(&c.comparators[0])
+                    && (named(&c.left) || named(&c.comparators[0]))
+            }
+            e => named(e) && leaf(e),
+        }
+    }
+
     pub(super) fn stmts(&mut self, body: &[ast::Stmt]) -> DResult<()> {
         for s in body {
             self.stmt(s)?;
@@ -26,6 +60,19 @@ impl Elab<'_> {
             }
             S::Assign(a) => {
                 let v = self.expr(&a.value)?;
+                // `c = Color.red`, the only assignment of c, in the
+                // function's entry block: c is that member (its class kept
+                // for comparisons, `enums.rs`); elsewhere its value
+                if let ([ast::Expr::Name(n)], Val::Member(..)) = (a.targets.as_slice(), &v) {
+                    let name = n.id.as_str();
+                    if self.frame().depth == 0
+                        && !self.frame().env.contains_key(name)
+                        && self.assignments_in_function(name) == 1
+                    {
+                        self.frame().env.insert(name.to_string(), v);
+                        return Ok(());
+                    }
+                }
                 // `N = 100`, the only assignment of N, in the function's
                 // entry block, N sizing an array: N is that constant (numba
                 // folds it, so `cuda.shared.array(N, int32)` compiles);
@@ -51,6 +98,13 @@ impl Elab<'_> {
             S::AugAssign(a) => self.aug_assign(a, span),
             S::If(i) => {
                 let cond = self.cond(&i.test)?;
+                if self.prunable(&i.test) {
+                    if let Some(b) = fold(&cond) {
+                        // numba's dead-branch pruning: only the branch
+                        // taken is compiled (and typed)
+                        return self.stmts(if b != 0 { &i.body } else { &i.orelse });
+                    }
+                }
                 self.frame().depth += 1;
                 let then_body = self.block_of(&i.body);
                 let else_body = then_body.and_then(|t| Ok((t, self.block_of(&i.orelse)?)));
@@ -144,6 +198,7 @@ impl Elab<'_> {
             }
             Val::Num(e) => Val::Num(self.temp(e)),
             Val::Complex(z) => Val::Complex(self.hold(z)),
+            Val::Member(_, v) => self.materialize(*v),
             other => other,
         }
     }
@@ -186,6 +241,7 @@ impl Elab<'_> {
                     Val::Array(a) => a,
                     Val::Record(r) => return self.record_subscript_store(&r, &s.slice, v, span),
                     Val::Bytes(b) => return self.byte_array_store(&b, &s.slice, v, span),
+                    Val::TimeArray(t) => return self.time_store(&t, &s.slice, v, span),
                     _ => return err(span, "only arrays can be indexed"),
                 };
                 if arr.pairs == Pairs::Complex {
