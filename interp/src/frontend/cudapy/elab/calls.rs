@@ -149,7 +149,8 @@ impl Elab<'_> {
                     return err(span, "len() takes one argument");
                 };
                 match self.expr(x)? {
-                    Val::Array(a) => Ok(Val::Num(int_const(DType::I64, a.shape[0] as i128, span))),
+                    Val::Array(a) if !a.shape.is_empty() => Ok(Val::Num(a.len_expr(0, span))),
+                    Val::Array(_) => err(span, "len() of a 0-d array"),
                     Val::Tuple(t) => Ok(Val::Num(int_const(DType::I64, t.len() as i128, span))),
                     _ => err(span, "len() takes an array or a tuple"),
                 }
@@ -406,22 +407,13 @@ impl Elab<'_> {
         }
         let arr = self.array_of(&c.args[0])?;
         let ptr = if name == "compare_and_swap" {
+            // element 0 (of a view too: `res[i:]`)
             let zeros: Vec<Expr> = arr
                 .shape
                 .iter()
                 .map(|_| int_const(DType::I64, 0, span))
                 .collect();
-            mk(
-                ExprKind::ElemPtr {
-                    base: Box::new(arr.base.clone()),
-                    indices: zeros,
-                    dims: arr.shape.clone(),
-                    neg: NegIndex::Wrap,
-                    offset: None,
-                },
-                arr.base.ty.clone(),
-                span,
-            )
+            self.index_ptr(&arr, zeros, span)
         } else {
             self.elem_ptr(&arr, &c.args[1], span)?
         };
