@@ -30,6 +30,14 @@ impl Elab<'_> {
                     return self.array_copy(arr, span);
                 }
             }
+            let method = a.attr.as_str();
+            if method == "reshape" || method == "view" {
+                // (any other receiver is evaluated again below, only to be
+                // refused: numbers and records have no such method)
+                if let Val::Array(arr) = self.expr(&a.value)? {
+                    return self.array_method(arr, method, c, span);
+                }
+            }
         }
         let callee = self.expr(&c.func)?;
         let name = dotted(&c.func).unwrap_or_default();
@@ -151,6 +159,12 @@ impl Elab<'_> {
                 match self.expr(x)? {
                     Val::Array(a) if !a.shape.is_empty() => Ok(Val::Num(a.len_expr(0, span))),
                     Val::Array(_) => err(span, "len() of a 0-d array"),
+                    Val::Bytes(b) if b.view.is_some() => {
+                        Ok(Val::Num(Self::byte_proxy(&b).len_expr(0, span)))
+                    }
+                    Val::Bytes(b) if !b.shape.is_empty() => {
+                        Ok(Val::Num(int_const(DType::I64, b.shape[0] as i128, span)))
+                    }
                     Val::Tuple(t) => Ok(Val::Num(int_const(DType::I64, t.len() as i128, span))),
                     _ => err(span, "len() takes an array or a tuple"),
                 }

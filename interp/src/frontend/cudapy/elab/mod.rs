@@ -39,6 +39,7 @@ mod expr;
 mod intrinsics;
 mod iter;
 mod mathfns;
+mod methods;
 mod names;
 mod records;
 mod recursion;
