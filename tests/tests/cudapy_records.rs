@@ -260,3 +260,26 @@ def k(A, B, C):
         d.message
     );
 }
+
+#[test]
+fn len_of_a_record_array_and_of_a_subarray_field() {
+    // 3 records; field d is 5 uint8; an empty record array has length 0
+    // (numba-cuda's test_const_record_empty)
+    let src = "from numba import cuda
+
+@cuda.jit
+def k(ary, empty, o):
+    o[0] = len(ary)
+    o[1] = len(ary[0].d)
+    o[2] = len(empty)
+";
+    let r = run_records(
+        src,
+        json!({
+            "ary": {"buffer": {"record": recordtype(), "shape": [3], "data": records(3)}},
+            "empty": {"buffer": {"record": recordtype(), "shape": [0], "len": 0}},
+            "o": {"buffer": {"dtype": "int64", "data": [-1, -1, -1]}},
+        }),
+    );
+    assert_eq!(bits(&r, "o"), [3, 5, 0]);
+}
