@@ -283,3 +283,41 @@ def k(ary, empty, o):
     );
     assert_eq!(bits(&r, "o"), [3, 5, 0]);
 }
+
+#[test]
+fn a_device_function_returns_a_record() {
+    // numba-cuda's test_getitem_idx: `return ary[0]` of a record array is
+    // record 0 (the kernel copies its bytes into res[0]); from two returns
+    // the one that runs; `r[0]` of a record is its first field
+    let src = "from numba import cuda
+
+@cuda.jit(device=True)
+def pick(ary, i):
+    if i == 1:
+        return ary[1]
+    return ary[2]
+
+@cuda.jit(device=True)
+def first(r):
+    return r[0]
+
+@cuda.jit
+def k(ary, res, o):
+    res[0] = pick(ary, 1)
+    res[1] = pick(ary, 0)
+    o[0] = first(ary[2])
+";
+    let r = run_records(
+        src,
+        json!({
+            "ary": {"buffer": {"record": recordtype(), "shape": [3], "data": records(3)}},
+            "res": {"buffer": {"record": recordtype(), "shape": [2], "len": 2}},
+            "o": {"buffer": {"dtype": "float64", "len": 1}},
+        }),
+    );
+    let mut want = sample(2);
+    want.extend(sample(3));
+    assert_eq!(bits(&r, "res"), want);
+    // field a of record x = 3 is 3 / 2
+    assert_eq!(bits(&r, "o"), [1.5f64.to_bits()]);
+}

@@ -825,6 +825,7 @@ impl Elab<'_> {
                 sig_ret,
                 cret: None,
                 tret: None,
+                rret: None,
                 done,
             }),
         });
@@ -842,6 +843,15 @@ impl Elab<'_> {
             parallel: None,
         });
         let inl = frame.inline.expect("an inlined frame");
+        if let Some((v, layout)) = inl.rret {
+            if inl.tret.is_some() || inl.ret.is_some() || inl.cret.is_some() {
+                return err(span, format!("`{name}` returns a record in one place and another kind of value in another"));
+            }
+            return Ok(Val::Record(records::RecordVal {
+                base: self.var_expr(v, span),
+                layout,
+            }));
+        }
         if let Some(t) = inl.tret {
             return Ok(t);
         }
