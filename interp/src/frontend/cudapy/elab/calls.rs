@@ -108,6 +108,20 @@ impl Elab<'_> {
                 }))
             }
             "complex" => self.make_complex(None, c, span),
+            // `tuple()` and `tuple(t)` of a tuple (numba gives the tuple)
+            "tuple" => match (c.args.as_slice(), c.keywords.is_empty()) {
+                ([], true) => Ok(Val::Tuple(vec![])),
+                ([x], true) => match self.expr(x)? {
+                    t @ Val::Tuple(_) => Ok(t),
+                    _ => py::unsupported(
+                        span,
+                        "tuple() of anything but a tuple",
+                        DIALECT,
+                        "build the tuple with (a, b, …)",
+                    ),
+                },
+                _ => err(span, "tuple() takes at most one argument"),
+            },
             "abs" => {
                 let ([a], true) = (c.args.as_slice(), c.keywords.is_empty()) else {
                     return err(span, "abs() takes one number: abs(x)");

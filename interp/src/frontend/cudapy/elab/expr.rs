@@ -250,6 +250,7 @@ impl Elab<'_> {
             "round" => "round",
             "complex" => "complex",
             "pow" => "pow",
+            "tuple" => "tuple",
             "enumerate" | "zip" => {
                 return py::unsupported(
                     span,
@@ -258,7 +259,7 @@ impl Elab<'_> {
                     &format!("use it as `for … in {name}(…)`"),
                 )
             }
-            "divmod" | "sum" | "list" | "tuple" | "str" => {
+            "divmod" | "sum" | "list" | "str" => {
                 return py::unsupported(
                     span,
                     &format!("the builtin `{name}`"),
