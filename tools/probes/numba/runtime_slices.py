@@ -1,6 +1,6 @@
 # Slices with runtime bounds, `.view(dtype)` of a runtime-length slice and
 # `reshape` with a runtime shape (numba-cuda on a GPU), for ksem's runtime
-# views (docs/numba-measured.md, "Runtime slices and reshape").
+# views (docs/numba-measured.md (m)).
 # Usage: python3 runtime_slices.py > runtime_slices.json
 import json
 
