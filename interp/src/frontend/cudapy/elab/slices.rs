@@ -55,6 +55,7 @@ pub(super) fn slice_indices(
     (start, n)
 }
 
+/// An int64 constant.
 pub(super) fn i64c(v: i128, span: Span) -> Expr {
     int_const(DType::I64, v, span)
 }
