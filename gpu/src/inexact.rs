@@ -86,6 +86,7 @@ impl Inexact {
             ExprKind::Cast(x, _) => self.expr(x),
             ExprKind::Unary(op, x) => matches!(op, UnOp::Math(f) if f.is_inexact()) || self.expr(x),
             ExprKind::Binary(op, a, b) => op.is_inexact() || self.expr(a) || self.expr(b),
+            ExprKind::CheckIndex { index, len, .. } => self.expr(index) || self.expr(len),
             ExprKind::Select(c, a, b)
             | ExprKind::Fma(c, a, b, _)
             | ExprKind::Dot {
@@ -150,6 +151,7 @@ impl Inexact {
             | ExprKind::Scan { .. }
             | ExprKind::TupleReduce { .. }
             | ExprKind::TupleScan { .. }
+            | ExprKind::CheckIndex { .. }
             | ExprKind::Dot { .. } => BTreeSet::new(),
         }
     }
@@ -271,7 +273,10 @@ impl Inexact {
             | ExprKind::Cast(x, _)
             | ExprKind::Unary(_, x)
             | ExprKind::Scan { arg: x, .. } => self.visit(x),
-            ExprKind::Binary(_, a, b) => {
+            ExprKind::Binary(_, a, b)
+            | ExprKind::CheckIndex {
+                index: a, len: b, ..
+            } => {
                 self.visit(a);
                 self.visit(b);
             }

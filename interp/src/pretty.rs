@@ -242,6 +242,16 @@ pub fn expr(k: &Kernel, e: &Expr) -> String {
                 idx.join(", ")
             )
         }
+        ExprKind::CheckIndex {
+            index,
+            len,
+            neg,
+            axis,
+        } => format!(
+            "check_index[axis {axis}, {neg:?}]({}, len {})",
+            expr(k, index),
+            expr(k, len)
+        ),
         ExprKind::Atomic {
             op,
             ptr,

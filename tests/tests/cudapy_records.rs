@@ -260,3 +260,64 @@ def k(A, B, C):
         d.message
     );
 }
+
+#[test]
+fn len_of_a_record_array_and_of_a_subarray_field() {
+    // 3 records; field d is 5 uint8; an empty record array has length 0
+    // (numba-cuda's test_const_record_empty)
+    let src = "from numba import cuda
+
+@cuda.jit
+def k(ary, empty, o):
+    o[0] = len(ary)
+    o[1] = len(ary[0].d)
+    o[2] = len(empty)
+";
+    let r = run_records(
+        src,
+        json!({
+            "ary": {"buffer": {"record": recordtype(), "shape": [3], "data": records(3)}},
+            "empty": {"buffer": {"record": recordtype(), "shape": [0], "len": 0}},
+            "o": {"buffer": {"dtype": "int64", "data": [-1, -1, -1]}},
+        }),
+    );
+    assert_eq!(bits(&r, "o"), [3, 5, 0]);
+}
+
+#[test]
+fn a_device_function_returns_a_record() {
+    // numba-cuda's test_getitem_idx: `return ary[0]` of a record array is
+    // record 0 (the kernel copies its bytes into res[0]); from two returns
+    // the one that runs; `r[0]` of a record is its first field
+    let src = "from numba import cuda
+
+@cuda.jit(device=True)
+def pick(ary, i):
+    if i == 1:
+        return ary[1]
+    return ary[2]
+
+@cuda.jit(device=True)
+def first(r):
+    return r[0]
+
+@cuda.jit
+def k(ary, res, o):
+    res[0] = pick(ary, 1)
+    res[1] = pick(ary, 0)
+    o[0] = first(ary[2])
+";
+    let r = run_records(
+        src,
+        json!({
+            "ary": {"buffer": {"record": recordtype(), "shape": [3], "data": records(3)}},
+            "res": {"buffer": {"record": recordtype(), "shape": [2], "len": 2}},
+            "o": {"buffer": {"dtype": "float64", "len": 1}},
+        }),
+    );
+    let mut want = sample(2);
+    want.extend(sample(3));
+    assert_eq!(bits(&r, "res"), want);
+    // field a of record x = 3 is 3 / 2
+    assert_eq!(bits(&r, "o"), [1.5f64.to_bits()]);
+}

@@ -115,3 +115,26 @@ def k(res):
     let l = parse_launch(&text).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(bits(&run_clean(src, &l), "res"), f64s(&[9.0, 2.0, 1.0]));
 }
+
+#[test]
+fn tuple_of_a_tuple_is_that_tuple() {
+    // numba-cuda's test_fancy_creation_readout loops over tuple((v1, v2));
+    // tuple() is the empty tuple (len 0)
+    let src = "from numba import cuda
+
+@cuda.jit
+def k(res):
+    a = cuda.float64x2(1.0, 2.0)
+    b = cuda.float64x2(3.0, 4.0)
+    j = 0
+    for v in tuple((a, b)):
+        res[j] = v.x
+        res[j + 1] = v.y
+        j += 2
+    t = tuple((5.0, 6.0))
+    res[4] = t[1]
+    res[5] = len(tuple())
+";
+    let r = run_clean(src, &one_thread(6));
+    assert_eq!(bits(&r, "res"), f64s(&[1.0, 2.0, 3.0, 4.0, 6.0, 0.0]));
+}

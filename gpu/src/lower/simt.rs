@@ -381,6 +381,17 @@ impl SimtLower<'_> {
                 let bv = self.expr(b)?;
                 binary_c(*op, &a.ty, b.ty.dtype(), &av, &bv, e.span)?
             }
+            ExprKind::CheckIndex {
+                index, len, neg, ..
+            } => {
+                // -1 out of range, which the element pointer refuses
+                let (iv, lv) = (self.expr(index)?, self.expr(len)?);
+                format!(
+                    "(ku64)ksem_index(0ll, ksem_ival<{0}>({iv}), ksem_ival<{0}>({lv}), {1})",
+                    dt(d),
+                    *neg == NegIndex::Wrap
+                )
+            }
             ExprKind::Select(c, a, b) => {
                 let (cv, av, bv) = (self.expr(c)?, self.expr(a)?, self.expr(b)?);
                 format!("({cv} != 0 ? {av} : {bv})")

@@ -1266,6 +1266,39 @@ impl<'a> BlockRun<'a> {
                 }
                 p
             }
+            ExprKind::CheckIndex {
+                index,
+                len,
+                neg,
+                axis,
+            } => {
+                let d = e.ty.dtype();
+                let iv = self.eval(index, active)?;
+                let lv = self.eval(len, active)?;
+                self.check_defined(&iv, Use::Index, e.span, active)?;
+                self.check_defined(&lv, Use::Index, e.span, active)?;
+                let mut out = Lanes::splat(n, 0);
+                for l in (0..n).filter(|&l| active[l]) {
+                    let (raw, size) =
+                        (ops::int_value(d, iv.bits[l]), ops::int_value(d, lv.bits[l]));
+                    let i = if raw < 0 && *neg == NegIndex::Wrap {
+                        raw + size
+                    } else {
+                        raw
+                    };
+                    if i < 0 || i >= size {
+                        return Err(self.ub(
+                            UbKind::OutOfBoundsIndex,
+                            e.span,
+                            l,
+                            vec![],
+                            format!("index {raw} is out of bounds for axis {axis} of size {size} (a length known at run time)"),
+                        ));
+                    }
+                    out.bits[l] = (i as u64) & d.mask();
+                }
+                out
+            }
             ExprKind::Atomic {
                 op, ptr, val, cmp, ..
             } => {

@@ -411,7 +411,8 @@ impl Instance<'_> {
             ExprKind::ThreadId(_)
             | ExprKind::BlockDim(_)
             | ExprKind::ArrayBase(_)
-            | ExprKind::ElemPtr { .. } => {
+            | ExprKind::ElemPtr { .. }
+            | ExprKind::CheckIndex { .. } => {
                 return Err(Stop::Error(Diagnostic::new(
                     e.span,
                     "a SIMT operation in a tile program (the IR verifier rejects it)",

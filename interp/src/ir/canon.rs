@@ -328,6 +328,7 @@ fn children_mut(e: &mut Expr) -> Vec<&mut Expr> {
             v.extend(offset.as_deref_mut());
             v
         }
+        ExprKind::CheckIndex { index, len, .. } => vec![&mut **index, &mut **len],
         ExprKind::Atomic {
             ptr,
             val,

@@ -137,6 +137,18 @@ pub enum ExprKind {
         /// row-major, e.g. Hidet's column-major or composed layouts).
         offset: Option<Box<Expr>>,
     },
+    /// An index into a dimension whose length is a runtime value (a CUDA
+    /// Python view with runtime bounds): `index` and `len` are 0-d integers
+    /// of one dtype, and so is the value, the index (plus `len` where it is
+    /// negative and `neg` is `Wrap`). Outside `[0, len)` it is UB
+    /// (out-of-bounds index, reported as of `axis`); the GPU lowering gives
+    /// -1 there, which the element pointer it feeds then refuses.
+    CheckIndex {
+        index: Box<Expr>,
+        len: Box<Expr>,
+        neg: NegIndex,
+        axis: usize,
+    },
     /// Atomic read-modify-write of the element at `ptr` (element-wise over a
     /// tile of pointers, lanes in row-major order); the value is the
     /// element's old value. `cmp` is the compared value of `Cas`. Lanes

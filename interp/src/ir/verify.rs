@@ -357,6 +357,22 @@ impl Verifier<'_> {
                     }
                 }
             }
+            ExprKind::CheckIndex { index, len, .. } => {
+                self.simt_only(span, "a runtime index check")?;
+                for x in [index, len] {
+                    self.expr(x)?;
+                    if x.ty != e.ty
+                        || !e.ty.shape.is_empty()
+                        || !e.ty.dtype().is_int()
+                        || e.ty.is_ptr()
+                    {
+                        return fail(
+                            x.span,
+                            format!("index check operand of type {} (value {})", x.ty, e.ty),
+                        );
+                    }
+                }
+            }
             ExprKind::Atomic {
                 op,
                 ptr,

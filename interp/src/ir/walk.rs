@@ -81,6 +81,7 @@ impl Expr {
                 .chain(indices)
                 .chain(offset.as_deref())
                 .collect(),
+            ExprKind::CheckIndex { index, len, .. } => vec![&**index, &**len],
             ExprKind::Atomic {
                 ptr,
                 val,

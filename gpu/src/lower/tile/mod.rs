@@ -400,7 +400,10 @@ impl<'a> Lower<'a> {
             ExprKind::ThreadId(_)
             | ExprKind::BlockDim(_)
             | ExprKind::ArrayBase(_)
-            | ExprKind::ElemPtr { .. } => return err(e.span, "a SIMT operation in a tile program"),
+            | ExprKind::ElemPtr { .. }
+            | ExprKind::CheckIndex { .. } => {
+                return err(e.span, "a SIMT operation in a tile program")
+            }
             ExprKind::Atomic {
                 op,
                 ptr,

@@ -15,6 +15,7 @@ impl Elab<'_> {
                 "copy the elements in a loop",
             );
         }
+        self.static_shape(&arr, "copy()", span)?;
         let n: usize = arr.shape.iter().product();
         if n > (1 << 20) {
             return err(span, format!("{n} elements is too large for a local array"));

@@ -30,6 +30,14 @@ impl Elab<'_> {
                     return self.array_copy(arr, span);
                 }
             }
+            let method = a.attr.as_str();
+            if method == "reshape" || method == "view" {
+                // (any other receiver is evaluated again below, only to be
+                // refused: numbers and records have no such method)
+                if let Val::Array(arr) = self.expr(&a.value)? {
+                    return self.array_method(arr, method, c, span);
+                }
+            }
         }
         let callee = self.expr(&c.func)?;
         let name = dotted(&c.func).unwrap_or_default();
@@ -100,6 +108,20 @@ impl Elab<'_> {
                 }))
             }
             "complex" => self.make_complex(None, c, span),
+            // `tuple()` and `tuple(t)` of a tuple (numba gives the tuple)
+            "tuple" => match (c.args.as_slice(), c.keywords.is_empty()) {
+                ([], true) => Ok(Val::Tuple(vec![])),
+                ([x], true) => match self.expr(x)? {
+                    t @ Val::Tuple(_) => Ok(t),
+                    _ => py::unsupported(
+                        span,
+                        "tuple() of anything but a tuple",
+                        DIALECT,
+                        "build the tuple with (a, b, …)",
+                    ),
+                },
+                _ => err(span, "tuple() takes at most one argument"),
+            },
             "abs" => {
                 let ([a], true) = (c.args.as_slice(), c.keywords.is_empty()) else {
                     return err(span, "abs() takes one number: abs(x)");
@@ -149,8 +171,14 @@ impl Elab<'_> {
                     return err(span, "len() takes one argument");
                 };
                 match self.expr(x)? {
-                    Val::Array(a) => Ok(Val::Num(int_const(DType::I64, a.shape[0] as i128, span))),
-                    Val::Bytes(a) => Ok(Val::Num(int_const(DType::I64, a.shape[0] as i128, span))),
+                    Val::Array(a) if !a.shape.is_empty() => Ok(Val::Num(a.len_expr(0, span))),
+                    Val::Array(_) => err(span, "len() of a 0-d array"),
+                    Val::Bytes(b) if b.view.is_some() => {
+                        Ok(Val::Num(Self::byte_proxy(&b).len_expr(0, span)))
+                    }
+                    Val::Bytes(b) if !b.shape.is_empty() => {
+                        Ok(Val::Num(int_const(DType::I64, b.shape[0] as i128, span)))
+                    }
                     Val::TimeArray(t) => Ok(Val::Num(int_const(
                         DType::I64,
                         t.arr.shape[0] as i128,
@@ -412,22 +440,13 @@ impl Elab<'_> {
         }
         let arr = self.array_of(&c.args[0])?;
         let ptr = if name == "compare_and_swap" {
+            // element 0 (of a view too: `res[i:]`)
             let zeros: Vec<Expr> = arr
                 .shape
                 .iter()
                 .map(|_| int_const(DType::I64, 0, span))
                 .collect();
-            mk(
-                ExprKind::ElemPtr {
-                    base: Box::new(arr.base.clone()),
-                    indices: zeros,
-                    dims: arr.shape.clone(),
-                    neg: NegIndex::Wrap,
-                    offset: None,
-                },
-                arr.base.ty.clone(),
-                span,
-            )
+            self.index_ptr(&arr, zeros, span)
         } else {
             self.elem_ptr(&arr, &c.args[1], span)?
         };
@@ -825,6 +844,7 @@ impl Elab<'_> {
                 sig_ret,
                 cret: None,
                 tret: None,
+                rret: None,
                 done,
             }),
         });
@@ -842,6 +862,15 @@ impl Elab<'_> {
             parallel: None,
         });
         let inl = frame.inline.expect("an inlined frame");
+        if let Some((v, layout)) = inl.rret {
+            if inl.tret.is_some() || inl.ret.is_some() || inl.cret.is_some() {
+                return err(span, format!("`{name}` returns a record in one place and another kind of value in another"));
+            }
+            return Ok(Val::Record(records::RecordVal {
+                base: self.var_expr(v, span),
+                layout,
+            }));
+        }
         if let Some(t) = inl.tret {
             return Ok(t);
         }

@@ -266,6 +266,7 @@ impl Elab<'_> {
             "round" => "round",
             "complex" => "complex",
             "pow" => "pow",
+            "tuple" => "tuple",
             "enumerate" | "zip" => {
                 return py::unsupported(
                     span,
@@ -274,7 +275,7 @@ impl Elab<'_> {
                     &format!("use it as `for … in {name}(…)`"),
                 )
             }
-            "divmod" | "sum" | "list" | "tuple" | "str" => {
+            "divmod" | "sum" | "list" | "str" => {
                 return py::unsupported(
                     span,
                     &format!("the builtin `{name}`"),
@@ -360,14 +361,20 @@ impl Elab<'_> {
             Val::Array(a) => {
                 let i64c = |v: usize| Val::Num(int_const(DType::I64, v as i128, span));
                 Ok(match attr {
-                    "shape" => Val::Tuple(a.shape.iter().map(|&d| i64c(d)).collect()),
+                    "shape" => Val::Tuple(
+                        (0..a.shape.len())
+                            .map(|k| Val::Num(a.len_expr(k, span)))
+                            .collect(),
+                    ),
                     "strides" if a.view.is_some() => {
-                        let mut item = a.dtype.storage_bits() as i64 / 8;
+                        let mut item = a.dtype.storage_bits() as i128 / 8;
                         if a.pairs != Pairs::No {
                             item *= 2;
                         }
                         let st = &a.view.as_ref().expect("a view").strides;
-                        let c = |s: &i64| Val::Num(int_const(DType::I64, (s * item) as i128, span));
+                        let c = |s: &Expr| {
+                            Val::Num(slices::i64op(BinOp::Mul, s.clone(), int_const(DType::I64, item, span), span))
+                        };
                         Val::Tuple(st.iter().map(c).collect())
                     }
                     "strides" => {
@@ -378,7 +385,7 @@ impl Elab<'_> {
                         }
                         Val::Tuple(st.into_iter().map(i64c).collect())
                     }
-                    "size" => i64c(a.shape.iter().product()),
+                    "size" => Val::Num(a.size_expr(span)),
                     "ndim" => i64c(a.shape.len()),
                     "dtype" => Val::Type(a.dtype),
                     _ => return err(span, format!("arrays have no attribute `{attr}`; valid ones are shape, strides, size and ndim")),

@@ -225,7 +225,7 @@ impl Elab<'_> {
         let i64c = |v: usize| int_const(DType::I64, v as i128, span);
         match it {
             Iterable::Range { len, .. } => len.clone(),
-            Iterable::Array(a) => i64c(a.shape[0]),
+            Iterable::Array(a) => a.len_expr(0, span),
             Iterable::Tuple(xs) => i64c(xs.len()),
             Iterable::Vectors(vs) => i64c(vs.len()),
             Iterable::Enumerate(inner, _) => self.iter_len(inner, span),
@@ -253,6 +253,9 @@ impl Elab<'_> {
                 let d = dtype_of(start);
                 let off = bin(BinOp::Mul, convert(k, d), step.clone(), span);
                 Val::Num(bin(BinOp::Add, start.clone(), off, span))
+            }
+            Iterable::Array(a) if a.view.is_some() => {
+                Val::Num(load(self.index_ptr(a, vec![k], span), a.dtype, span))
             }
             Iterable::Array(a) => {
                 let ptr = mk(

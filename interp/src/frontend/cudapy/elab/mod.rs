@@ -40,6 +40,7 @@ mod expr;
 mod intrinsics;
 mod iter;
 mod mathfns;
+mod methods;
 mod names;
 mod records;
 mod recursion;
@@ -132,6 +133,9 @@ struct Inline {
     /// A tuple result: its numbers' variables (made at the first `return`
     /// of a tuple, written by every later one).
     tret: Option<Val>,
+    /// A record result: the variable of its uint8 pointer (made at the
+    /// first `return` of a record) and its dtype.
+    rret: Option<(VarId, std::sync::Arc<crate::launch::RecordLayout>)>,
     /// Set when the function has returned (checked after inner loops).
     done: VarId,
 }

@@ -33,6 +33,9 @@ pub(super) struct ByteArray {
     pub base: Expr,
     pub shape: Vec<usize>,
     pub kind: FieldKind,
+    /// Where the elements lie when not row-major from `base`: offset and
+    /// strides in bytes (`a.view(dtype)` of a uint8 array, `methods.rs`).
+    pub view: Option<Box<super::slices::View>>,
 }
 
 /// A constant string or bytes of the kernel's text.
@@ -93,7 +96,12 @@ fn kind_name(k: &FieldKind) -> String {
 /// The value of an `S<n>`/`U<n>` array (its elements lie in a uint8
 /// buffer, `kind.size()` bytes each, as in a record buffer).
 pub(super) fn text_array_val(base: Expr, shape: Vec<usize>, kind: FieldKind) -> Val {
-    Val::Bytes(ByteArray { base, shape, kind })
+    Val::Bytes(ByteArray {
+        base,
+        shape,
+        kind,
+        view: None,
+    })
 }
 
 impl Elab<'_> {
@@ -111,6 +119,7 @@ impl Elab<'_> {
                 base,
                 shape,
                 kind: FieldKind::Record(layout),
+                view: None,
             })
         }
     }
@@ -296,6 +305,9 @@ impl Elab<'_> {
     fn byte_elem_ptr(&mut self, arr: &ByteArray, index: &ast::Expr, span: Span) -> DResult<Expr> {
         // the array's indexing rule, over a uint8 array with the element's
         // bytes as one more (trailing) dimension
+        if arr.view.is_some() {
+            return self.byte_view_ptr(arr, index, span);
+        }
         let mut dims = arr.shape.clone();
         dims.push(arr.kind.size());
         let view = ArrayVal {
@@ -397,6 +409,7 @@ impl Elab<'_> {
             base: p,
             shape: f.shape.clone(),
             kind: f.kind.clone(),
+            view: None,
         }))
     }
 
@@ -417,6 +430,7 @@ impl Elab<'_> {
             base: p,
             shape: f.shape.clone(),
             kind: f.kind.clone(),
+            view: None,
         };
         self.copy_into(&dest, v, span)
     }
@@ -424,6 +438,16 @@ impl Elab<'_> {
     /// `dest[...] = src` for an array `src` of `dest`'s shape (a number
     /// fills every element), element by element in row-major order.
     fn copy_into(&mut self, dest: &ByteArray, src: Val, span: Span) -> DResult<()> {
+        if matches!(&src, Val::Bytes(b) if b.view.is_some())
+            || matches!(&src, Val::Array(a) if a.view.is_some())
+        {
+            return py::unsupported(
+                span,
+                "assigning a view to a subarray field",
+                DIALECT,
+                "copy the elements in a loop",
+            );
+        }
         let n: usize = dest.shape.iter().product();
         let src_shape = match &src {
             Val::Array(a) => Some(a.shape.clone()),
@@ -560,6 +584,15 @@ impl Elab<'_> {
         span: Span,
     ) -> DResult<Val> {
         let c = |v: usize| Val::Num(i64c(v, span));
+        if a.view.is_some() {
+            let proxy = Self::byte_proxy(a);
+            return Ok(match attr {
+                "shape" => Val::Tuple(vec![Val::Num(proxy.len_expr(0, span))]),
+                "size" => Val::Num(proxy.size_expr(span)),
+                "ndim" => c(1),
+                _ => return err(span, format!("arrays made by .view() have no attribute `{attr}` in ksem (shape, size and ndim are supported)")),
+            });
+        }
         Ok(match attr {
             "shape" => Val::Tuple(a.shape.iter().map(|&d| c(d)).collect()),
             "size" => c(a.shape.iter().product()),

@@ -790,6 +790,30 @@ impl Elab<'_> {
                     }
                 }
             }
+            Some(Val::Record(r)) => {
+                // a record is its bytes' place: the pointer is the result
+                let old = frame.inline.as_ref().and_then(|i| i.rret.clone());
+                let id = match old {
+                    Some((id, layout)) => {
+                        if layout != r.layout || self.vars[id].1 != r.base.ty {
+                            return err(
+                                span,
+                                "a device function returns records of different dtypes or memories",
+                            );
+                        }
+                        id
+                    }
+                    None => {
+                        let name = format!("{}.ret", frame.name);
+                        let id = self.new_var(&name, r.base.ty.clone());
+                        if let Some(inl) = &mut self.frame().inline {
+                            inl.rret = Some((id, r.layout.clone()));
+                        }
+                        id
+                    }
+                };
+                self.emit(Stmt::Let(id, r.base));
+            }
             Some(Val::Complex(z)) => {
                 let cret = frame.inline.as_ref().and_then(|i| i.cret);
                 let (re, im) = match cret {

@@ -244,6 +244,8 @@ impl Elab<'_> {
                             "a kernel cannot allocate: pass the result array, np.sin(x, out)",
                         );
                     };
+                    self.static_shape(&a, &format!("np.{name}"), s)?;
+                    self.static_shape(o, &format!("np.{name}"), s)?;
                     if a.shape != o.shape {
                         return py::unsupported(
                             s,
@@ -329,6 +331,8 @@ impl Elab<'_> {
                             "a kernel cannot allocate: pass the result array, np.sin(x, out)",
                         );
                     };
+                    self.static_shape(&a, &format!("np.{name}"), s)?;
+                    self.static_shape(o, &format!("np.{name}"), s)?;
                     if a.shape != o.shape {
                         return py::unsupported(
                             s,
