@@ -595,42 +595,13 @@ pub fn floor_div(x: i128, y: i128) -> i128 {
 }
 
 fn binary_float(op: BinOp, d: DType, a: u64, b: u64) -> u64 {
-    if d == DType::F64 {
-        let (x, y) = (f64::from_bits(a), f64::from_bits(b));
-        let r = match op {
-            BinOp::Add => x + y,
-            BinOp::Sub => x - y,
-            BinOp::Mul => x * y,
-            BinOp::FDiv => x / y,
-            BinOp::FRem => x % y,
-            BinOp::Min(m) => return fminmax(d, a, b, false, m),
-            BinOp::Max(m) => return fminmax(d, a, b, true, m),
-            BinOp::Pow => x.powf(y),
-            BinOp::Atan2 => x.atan2(y),
-            BinOp::Hypot => x.hypot(y),
-            BinOp::CopySign => return copysign_bits(d, a, b),
-            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
-                return cmp_f(op, x, y) as u64
-            }
-            BinOp::IDiv(_)
-            | BinOp::IRem(_)
-            | BinOp::And
-            | BinOp::Or
-            | BinOp::Xor
-            | BinOp::Shl(_)
-            | BinOp::Shr(..)
-            | BinOp::LogicalAnd
-            | BinOp::LogicalOr
-            | BinOp::PtrAdd
-            | BinOp::PtrAddBytes
-            | BinOp::PtrDiff
-            | BinOp::Ieee(..) => unreachable!("{op:?} on floats is rejected by elaboration"),
-        };
-        return float::f64_result(r, &[a, b]);
-    }
-    let (x, y) = (fval(d, a), fval(d, b));
     // f64 holds at least 2p+2 bits for every narrower format, so computing
     // in f64 and rounding once more is correctly rounded for + - * / and fmod.
+    let (x, y) = if d == DType::F64 {
+        (f64::from_bits(a), f64::from_bits(b))
+    } else {
+        (fval(d, a), fval(d, b))
+    };
     let r = match op {
         BinOp::Add => x + y,
         BinOp::Sub => x - y,
@@ -660,7 +631,12 @@ fn binary_float(op: BinOp, d: DType, a: u64, b: u64) -> u64 {
         | BinOp::PtrDiff
         | BinOp::Ieee(..) => unreachable!("{op:?} on floats is rejected by elaboration"),
     };
-    fround(d, r)
+    if d == DType::F64 {
+        // float64's NaN rule: an operand's NaN propagates (float.rs)
+        float::f64_result(r, &[a, b])
+    } else {
+        fround(d, r)
+    }
 }
 
 /// `a` with the sign bit of `b` (float dtype `d`).
