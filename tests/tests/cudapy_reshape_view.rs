@@ -159,6 +159,16 @@ def k(b, s, e, o):
     v[len(v) - 1] = -2
 ";
 
+/// The int64 array `o` that numba-cuda wrote in the probe's case `key`
+/// (`tools/probes/numba/runtime_slices.json`), as bits.
+fn measured_o(key: &str) -> Vec<u64> {
+    let j = probe_json("numba/runtime_slices.json");
+    let o = j[key]["o"].as_array().expect("a measured array");
+    o.iter()
+        .map(|v| v.as_i64().expect("an int") as u64)
+        .collect()
+}
+
 fn view_launch(s: i64, e: i64) -> ksem_interp::launch::Launch {
     launch1(json!({
         "b": {"buffer": {"dtype": "uint8", "data": (0..16).collect::<Vec<u8>>()}},
@@ -172,15 +182,8 @@ fn view_launch(s: i64, e: i64) -> ksem_interp::launch::Launch {
 fn a_uint8_slice_viewed_as_int32_reads_its_bytes_little_endian() {
     // measured on the GPU: b[4:12].view(int32) has 2 elements, the first
     // 0x07060504 = 117835012 (tools/probes/numba/runtime_slices.json)
-    let j = probe_json("numba/runtime_slices.json");
-    let measured = &j["view int32 [4:12] debug=False"]["o"];
+    let o = measured_o("view int32 [4:12] debug=False");
     let r = run_ok(VIEW, &view_launch(4, 12));
-    let o: Vec<u64> = measured
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_i64().unwrap() as u64)
-        .collect();
     assert_eq!(bits(&r, "o"), o);
     assert_eq!(o, [1, 2, 117835012]);
     // the store wrote -2 as the 4 bytes of b[8..12]
@@ -193,15 +196,8 @@ fn a_uint8_slice_viewed_as_int32_reads_its_bytes_little_endian() {
 fn a_view_whose_bytes_do_not_divide_ends_the_thread() {
     // measured: 6 bytes as int32 raise ValueError; without debug the thread
     // ends after o[0] = 1
-    let j = probe_json("numba/runtime_slices.json");
-    let measured = &j["view int32 [4:10] debug=False"]["o"];
+    let o = measured_o("view int32 [4:10] debug=False");
     let r = run_ok(VIEW, &view_launch(4, 10));
-    let o: Vec<u64> = measured
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_i64().unwrap() as u64)
-        .collect();
     assert_eq!(bits(&r, "o"), o);
 }
 
