@@ -177,6 +177,39 @@ fn pick(loops: &[&str], ins: &[DType], out: Option<DType>) -> Option<(Vec<DType>
 }
 
 impl Elab<'_> {
+    /// An array input `a` of ufunc `name`: there is an `out` array, both
+    /// have static shapes, and they are the same (no broadcasting).
+    fn ufunc_array_input(
+        &self,
+        name: &str,
+        a: &ArrayVal,
+        out: Option<&ArrayVal>,
+        s: Span,
+    ) -> DResult<()> {
+        let Some(o) = out else {
+            return py::unsupported(
+                s,
+                &format!("np.{name} of an array without an out array"),
+                DIALECT,
+                "a kernel cannot allocate: pass the result array, np.sin(x, out)",
+            );
+        };
+        self.static_shape(a, &format!("np.{name}"), s)?;
+        self.static_shape(o, &format!("np.{name}"), s)?;
+        if a.shape != o.shape {
+            return py::unsupported(
+                s,
+                &format!(
+                    "broadcasting a {:?} array to the out array's shape {:?}",
+                    a.shape, o.shape
+                ),
+                DIALECT,
+                "give the inputs the out array's shape",
+            );
+        }
+        Ok(())
+    }
+
     /// `numpy.<name>(…)` if it is a ufunc ksem knows; `None` otherwise.
     pub(super) fn ufunc_call(
         &mut self,
@@ -236,27 +269,7 @@ impl Elab<'_> {
         for (v, s) in args {
             match v {
                 Val::Array(a) => {
-                    let Some(o) = &out else {
-                        return py::unsupported(
-                            s,
-                            &format!("np.{name} of an array without an out array"),
-                            DIALECT,
-                            "a kernel cannot allocate: pass the result array, np.sin(x, out)",
-                        );
-                    };
-                    self.static_shape(&a, &format!("np.{name}"), s)?;
-                    self.static_shape(o, &format!("np.{name}"), s)?;
-                    if a.shape != o.shape {
-                        return py::unsupported(
-                            s,
-                            &format!(
-                                "broadcasting a {:?} array to the out array's shape {:?}",
-                                a.shape, o.shape
-                            ),
-                            DIALECT,
-                            "give the inputs the out array's shape",
-                        );
-                    }
+                    self.ufunc_array_input(name, &a, out.as_ref(), s)?;
                     ins.push(Val::Array(a));
                 }
                 v => ins.push(Val::Num(self.num(v, s)?)),
@@ -323,24 +336,7 @@ impl Elab<'_> {
         for (v, s) in args {
             match v {
                 Val::Array(a) => {
-                    let Some(o) = &out else {
-                        return py::unsupported(
-                            s,
-                            &format!("np.{name} of an array without an out array"),
-                            DIALECT,
-                            "a kernel cannot allocate: pass the result array, np.sin(x, out)",
-                        );
-                    };
-                    self.static_shape(&a, &format!("np.{name}"), s)?;
-                    self.static_shape(o, &format!("np.{name}"), s)?;
-                    if a.shape != o.shape {
-                        return py::unsupported(
-                            s,
-                            "broadcasting an input to the out array's shape",
-                            DIALECT,
-                            "give the inputs the out array's shape",
-                        );
-                    }
+                    self.ufunc_array_input(name, &a, out.as_ref(), s)?;
                     wide |= if a.pairs == Pairs::Complex {
                         a.dtype == DType::F64
                     } else {
