@@ -58,7 +58,7 @@ impl Peer {
     /// for Triton, `$KSEM_TILELANG_PYTHON` for TileLang, `$KSEM_HIDET_PYTHON`
     /// for Hidet (they often live in virtual environments), else `$PYTHON`,
     /// else `python3`.
-    fn python(self) -> String {
+    pub(crate) fn python(self) -> String {
         let own = match self {
             Peer::Triton => std::env::var("KSEM_TRITON_PYTHON").ok(),
             Peer::Numba => None,
