@@ -10,6 +10,7 @@ pub mod gen_tilelang;
 pub mod gen_triton;
 pub mod inputs;
 pub mod log;
+pub mod passes;
 pub mod print;
 pub mod progress;
 pub mod rng;
