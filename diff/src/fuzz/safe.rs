@@ -6,6 +6,18 @@ use super::rng::Rng;
 use ksem_interp::dtype::DType;
 use ksem_interp::float::{self, Overflow, Rounding};
 use ksem_interp::frontend::triton::promote::PyNum;
+use rustpython_parser::ast::CmpOp;
+
+/// Python's six comparison operators, which the Python-front-end
+/// generators pick from.
+pub const COMPARISONS: [CmpOp; 6] = [
+    CmpOp::Lt,
+    CmpOp::LtE,
+    CmpOp::Gt,
+    CmpOp::GtE,
+    CmpOp::Eq,
+    CmpOp::NotEq,
+];
 
 /// A literal (a Python number) that fits dtype `d`, biased to edge values.
 pub fn literal(rng: &mut Rng, d: DType) -> PyNum {

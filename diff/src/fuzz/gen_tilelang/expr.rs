@@ -5,6 +5,7 @@
 
 use super::{read, sp, Gen};
 use crate::fuzz::passes::{fcvt, int_divz, shift, GuardBuilder, Known};
+use crate::fuzz::safe;
 use ksem_interp::dtype::DType;
 use ksem_interp::frontend::tilelang::types::promote;
 use ksem_interp::frontend::tilelang::{Const, Elab, Value};
@@ -391,14 +392,7 @@ impl Gen {
     fn cond(&mut self, el: &mut Elab, depth: usize) -> DResult<Value> {
         let a = self.expr(el, depth)?;
         let b = self.expr(el, depth)?;
-        let op = *self.rng.pick(&[
-            CmpOp::Lt,
-            CmpOp::LtE,
-            CmpOp::Gt,
-            CmpOp::GtE,
-            CmpOp::Eq,
-            CmpOp::NotEq,
-        ]);
+        let op = *self.rng.pick(&safe::COMPARISONS);
         if self.rng.chance(0.25) {
             self.features.insert("and/or");
             let and = self.rng.chance(0.5);

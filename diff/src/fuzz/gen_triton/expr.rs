@@ -314,14 +314,7 @@ impl Gen<'_> {
         } else {
             (a, b)
         };
-        let op = *self.rng.pick(&[
-            CmpOp::Lt,
-            CmpOp::LtE,
-            CmpOp::Gt,
-            CmpOp::GtE,
-            CmpOp::Eq,
-            CmpOp::NotEq,
-        ]);
+        let op = *self.rng.pick(&safe::COMPARISONS);
         el.compare(op, a, b, sp())
     }
 
