@@ -11,10 +11,11 @@
 //! - [`fcvt`]: floats clamped into the range a float→int conversion is
 //!   defined on (NaN included).
 //!
-//! Every guard reads its operand once, so no generator needs to bind it
-//! to a name, and each stays correct when the guarded value is later
-//! widened or narrowed (it is decided by the low bits, or by a range the
-//! conversion keeps).
+//! Every guard reads its operand once (the builder's values need not be
+//! `Clone`: a pass cannot repeat one), so no generator needs to bind it to
+//! a name and nested guards cannot blow generated code up; each stays
+//! correct when the guarded value is later widened or narrowed (it is
+//! decided by the low bits, or by a range the conversion keeps).
 
 pub mod fcvt;
 pub mod int_divz;
@@ -50,7 +51,7 @@ pub enum Known {
 /// builds what the dialect's front end makes of the construct.
 pub trait GuardBuilder {
     /// A value of the generator (an IR expression, a front-end value).
-    type Val: Clone;
+    type Val;
     /// What building can fail with.
     type Err;
 
