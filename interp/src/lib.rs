@@ -8,6 +8,7 @@ pub mod dtype;
 pub mod eval;
 pub mod float;
 pub mod frontend;
+pub mod hazard;
 pub mod ieee;
 pub mod ir;
 pub mod launch;

@@ -4,9 +4,8 @@
 
 use crate::dtype::DType;
 use crate::float::{self, Overflow, Rounding};
-use crate::ir::{
-    AtomicOp, BinOp, CastKind, DivRound, DivZero, MathFn, NanMode, ShiftRange, ShrKind, UnOp,
-};
+use crate::hazard;
+use crate::ir::{AtomicOp, BinOp, CastKind, DivRound, MathFn, NanMode, ShiftRange, ShrKind, UnOp};
 
 /// The kinds of undefined behaviour (one table: `ub.rs`); element
 /// operations return the kind they hit.
@@ -499,20 +498,15 @@ pub fn binary(op: BinOp, d: DType, a: u64, b: u64) -> Result<u64, UbKind> {
         BinOp::Sub => wrap(d, x - y),
         BinOp::Mul => wrap(d, x.wrapping_mul(y)),
         BinOp::IDiv(r) | BinOp::IRem(r) => {
+            // UB as the op declares it; what is left is defined
+            // (`DivZero::Zero`: 0 by zero, MIN / -1 wraps, MIN % -1 is 0)
+            hazard::check(hazard::binary(op, d), d, a, b)?;
             let is_div = matches!(op, BinOp::IDiv(_));
             if y == 0 {
-                return match r.zero {
-                    DivZero::Zero => Ok(0),
-                    DivZero::Ub if is_div => Err(UbKind::DivisionByZero),
-                    DivZero::Ub => Err(UbKind::RemainderByZero),
-                };
+                return Ok(0);
             }
             if d.is_signed_int() && y == -1 && x == d.int_range().0 {
-                return match r.zero {
-                    DivZero::Zero if is_div => Ok(wrap(d, x)),
-                    DivZero::Zero => Ok(0),
-                    DivZero::Ub => Err(UbKind::DivisionOverflow),
-                };
+                return Ok(if is_div { wrap(d, x) } else { 0 });
             }
             let q = match r.round {
                 DivRound::Trunc => x / y,
@@ -526,9 +520,13 @@ pub fn binary(op: BinOp, d: DType, a: u64, b: u64) -> Result<u64, UbKind> {
         BinOp::Xor => a ^ b,
         BinOp::LogicalAnd => ((a != 0) && (b != 0)) as u64,
         BinOp::LogicalOr => ((a != 0) || (b != 0)) as u64,
-        BinOp::Shl(range) => wrap(d, x << shift_amount(range, bits, y)?),
+        BinOp::Shl(range) => {
+            hazard::check(hazard::binary(op, d), d, a, b)?;
+            wrap(d, x << shift_amount(range, bits, y))
+        }
         BinOp::Shr(kind, range) => {
-            let s = shift_amount(range, bits, y)?;
+            hazard::check(hazard::binary(op, d), d, a, b)?;
+            let s = shift_amount(range, bits, y);
             match kind {
                 ShrKind::Arith => {
                     // the bits as a two's-complement value of the width
@@ -572,16 +570,16 @@ pub fn binary(op: BinOp, d: DType, a: u64, b: u64) -> Result<u64, UbKind> {
     })
 }
 
-/// The shift amount `y` of a `bits`-wide value under `range`, or the UB
-/// where the shift has none. Amounts of `bits` or more (saturating) shift
-/// every bit out; the result is computed on i128, so up to 127 is exact.
-fn shift_amount(range: ShiftRange, bits: u32, y: i128) -> Result<u32, UbKind> {
+/// The shift amount `y` of a `bits`-wide value under `range`, where the
+/// op's hazard (`hazard::binary`) has let it through. Amounts of `bits` or
+/// more (saturating) shift every bit out; the result is computed on i128,
+/// so up to 127 is exact.
+fn shift_amount(range: ShiftRange, bits: u32, y: i128) -> u32 {
     match range {
-        ShiftRange::Ub => (0..bits as i128).contains(&y).then_some(y as u32),
-        ShiftRange::Mask => Some((y as u32) & (bits - 1)),
-        ShiftRange::Saturate => (y >= 0).then(|| y.min(bits as i128) as u32),
+        ShiftRange::Ub => y as u32,
+        ShiftRange::Mask => (y as u32) & (bits - 1),
+        ShiftRange::Saturate => y.min(bits as i128) as u32,
     }
-    .ok_or(UbKind::ShiftOutOfRange)
 }
 
 /// Python floor division of integers.
@@ -816,7 +814,11 @@ pub fn cast(kind: CastKind, from: DType, to: DType, a: u64) -> Result<u64, UbKin
     match (from.is_float(), to.is_float()) {
         (false, false) => Ok(wrap(to, int_value(from, a))),
         (false, true) => Ok(float::from_int(to, int_value(from, a), rounding)),
-        (true, false) => float::to_int_trunc(fval(from, a), to).ok_or(UbKind::FloatToIntOutOfRange),
+        (true, false) => {
+            hazard::check(hazard::cast(kind, from, to), from, a, 0)?;
+            // (in range: the hazard is checked above)
+            float::to_int_trunc(fval(from, a), to).ok_or(UbKind::FloatToIntOutOfRange)
+        }
         (true, true) => {
             if float::is_nan(from, a) {
                 return Ok(float::convert_nan(from, to, a));

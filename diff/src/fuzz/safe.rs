@@ -1,30 +1,23 @@
-//! Values for generated programs that every generator shares: float bounds
-//! that truncate into an integer type (the clamp of a UB-free float→int
-//! conversion), edge-biased literals and buffer contents.
+//! Values for generated programs that every generator shares: edge-biased
+//! literals and buffer contents. (The bounds of a UB-free float→int
+//! conversion are its hazard's: `ksem_interp::hazard::float_bounds`.)
 
 use super::rng::Rng;
 use ksem_interp::dtype::DType;
 use ksem_interp::float::{self, Overflow, Rounding};
 use ksem_interp::frontend::triton::promote::PyNum;
+use rustpython_parser::ast::CmpOp;
 
-/// The widest `[lo, hi]` of float dtype `f` whose values truncate into integer dtype `t`.
-pub fn float_bounds(f: DType, t: DType) -> (f64, f64) {
-    let (lo, hi) = t.int_range();
-    let toward_zero = |v: i128| {
-        float::to_f64(
-            f,
-            float::round_exact(
-                f,
-                v < 0,
-                v.unsigned_abs(),
-                0,
-                Rounding::TowardZero,
-                Overflow::Saturate,
-            ),
-        )
-    };
-    (toward_zero(lo), toward_zero(hi))
-}
+/// Python's six comparison operators, which the Python-front-end
+/// generators pick from.
+pub const COMPARISONS: [CmpOp; 6] = [
+    CmpOp::Lt,
+    CmpOp::LtE,
+    CmpOp::Gt,
+    CmpOp::GtE,
+    CmpOp::Eq,
+    CmpOp::NotEq,
+];
 
 /// A literal (a Python number) that fits dtype `d`, biased to edge values.
 pub fn literal(rng: &mut Rng, d: DType) -> PyNum {
@@ -117,42 +110,6 @@ pub fn edge_bits(rng: &mut Rng, d: DType) -> u64 {
             // a moderate random value in [-4, 4)
             let v = ((rng.next() >> 40) as f64 * 2f64.powi(-21)) - 4.0;
             float::from_f64(d, v, Rounding::NearestEven, Overflow::Infinity)
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn float_bounds_truncate_into_range() {
-        // f32 -> int32: -2^31 is exact; the largest f32 below 2^31 is 2^31 - 128.
-        assert_eq!(
-            float_bounds(DType::F32, DType::I32),
-            (-2147483648.0, 2147483520.0)
-        );
-        // f16 cannot reach int32's range: clamp at the largest finite f16.
-        assert_eq!(float_bounds(DType::F16, DType::I32), (-65504.0, 65504.0));
-        assert_eq!(float_bounds(DType::F32, DType::U8), (0.0, 255.0));
-        // every bound converts without UB
-        for f in [DType::F16, DType::BF16, DType::F32, DType::F64] {
-            for t in [
-                DType::I8,
-                DType::I16,
-                DType::I32,
-                DType::I64,
-                DType::U8,
-                DType::U16,
-                DType::U32,
-                DType::U64,
-            ] {
-                let (lo, hi) = float_bounds(f, t);
-                assert!(
-                    float::to_int_trunc(lo, t).is_some() && float::to_int_trunc(hi, t).is_some(),
-                    "{f} {t}"
-                );
-            }
         }
     }
 }

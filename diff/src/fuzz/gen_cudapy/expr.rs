@@ -1,13 +1,15 @@
 //! Random expressions of the generated kernels: the seed's mixed
-//! integer/float typing, conversions with clamping, bitwise operators with
-//! masked shifts, min/max/abs/unary/math, floor division and modulo, true
-//! division, conditional expressions and `and`/`or` conditions.
+//! integer/float typing, conversions, bitwise operators and shifts (UB
+//! guarded by the shared passes, `fuzz/passes/`), min/max/abs/unary/math,
+//! floor division and modulo, true division, conditional expressions and
+//! `and`/`or` conditions.
 
 use super::nodes::{self, Arith, Bitwise, S};
 use super::Gen;
+use crate::fuzz::passes::{fcvt, int_divz, op_of, shift, GuardBuilder, Known};
 use ksem_interp::dtype::DType;
 use ksem_interp::frontend::cudapy::types;
-use ksem_interp::ir::build::{convert, dtype_of};
+use ksem_interp::ir::build::{convert, dtype_of, fold};
 use ksem_interp::ir::*;
 
 /// The dtypes values take: every integer, float32 and float64.
@@ -18,15 +20,53 @@ pub fn dtypes() -> Vec<DType> {
         .collect()
 }
 
-/// The float bounds that make converting a clamped float to `to` defined
-/// (within `to`'s range and ±1000).
-pub fn clamp_bounds(to: DType) -> (f64, f64) {
-    match to {
-        DType::I8 => (-128.0, 127.0),
-        DType::U8 => (0.0, 255.0),
-        d if d.is_signed_int() => (-1000.0, 1000.0),
-        _ => (0.0, 1000.0),
+/// The guard passes' builder over CUDA Python's IR (`nodes`): Python
+/// numbers as int64 and float64 constants, `&`/`|` as the front end types
+/// them, and `min(max(x, lo), hi)` (a NaN gives the bound: IR `Max`/`Min`
+/// of `NanMode::Ignore`, Python's `max`/`min` of a NaN second operand).
+struct Guards;
+
+impl GuardBuilder for Guards {
+    type Val = Expr;
+    type Err = std::convert::Infallible;
+
+    fn dtype(&self, v: &Expr) -> DType {
+        dtype_of(v)
     }
+    fn known(&self, v: &Expr) -> Option<Known> {
+        let d = dtype_of(v);
+        let bits = fold(v)?;
+        Some(if d.is_float() {
+            Known::Float(ksem_interp::float::to_f64(d, bits))
+        } else {
+            Known::Int(ksem_interp::ops::int_value(d, bits))
+        })
+    }
+    fn int(&mut self, _d: DType, v: i128) -> Result<Expr, Self::Err> {
+        Ok(nodes::int(v as i64))
+    }
+    fn float(&mut self, _d: DType, v: f64) -> Result<Expr, Self::Err> {
+        Ok(nodes::float(v))
+    }
+    fn float_const_dtype(&self) -> DType {
+        DType::F64
+    }
+    fn bit_and(&mut self, a: Expr, b: Expr) -> Result<Expr, Self::Err> {
+        Ok(nodes::bitwise(Bitwise::And, a, b))
+    }
+    fn bit_or(&mut self, a: Expr, b: Expr) -> Result<Expr, Self::Err> {
+        Ok(nodes::bitwise(Bitwise::Or, a, b))
+    }
+    fn clamp(&mut self, x: Expr, lo: f64, hi: f64) -> Result<Expr, Self::Err> {
+        Ok(nodes::clamp(x, lo, hi))
+    }
+}
+
+/// `x` made safe to convert to `to` (`passes::fcvt`: a float clamped into
+/// the conversion's defined range).
+pub fn convertible(x: Expr, to: DType) -> Expr {
+    let Ok(x) = fcvt::guard(&mut Guards, x, to, None);
+    x
 }
 
 impl Gen {
@@ -86,6 +126,15 @@ impl Gen {
             Mod | FloorDiv => self.features.insert("floordiv/mod"),
             _ => self.features.insert("arith"),
         };
+        // a divisor guarded as the op declares (`passes::int_divz`; CUDA
+        // Python defines division by zero and `MIN // -1`: none)
+        let b = match op_of(&nodes::arith(op, a.clone(), b.clone())) {
+            Some((bop @ (BinOp::IDiv(_) | BinOp::IRem(_)), d)) => {
+                let Ok(b) = int_divz::guard(&mut Guards, bop, d, b);
+                b
+            }
+            _ => b,
+        };
         nodes::arith(op, a, b)
     }
 
@@ -94,11 +143,13 @@ impl Gen {
         use Bitwise::*;
         let op = *self.rng.pick(&[And, Or, Xor, Shl, Shr]);
         self.features.insert("bitwise");
-        let b = if matches!(op, Shl | Shr) {
-            // shift amounts are masked to 0..7
-            nodes::bitwise(And, b, nodes::int(7))
-        } else {
-            b
+        // a shift amount guarded as the shift declares (`passes::shift`)
+        let b = match op_of(&nodes::bitwise(op, a.clone(), b.clone())) {
+            Some((sop @ (BinOp::Shl(_) | BinOp::Shr(..)), d)) => {
+                let Ok(b) = shift::guard(&mut Guards, sop, d, b, None);
+                b
+            }
+            _ => b,
         };
         nodes::bitwise(op, a, b)
     }
@@ -108,13 +159,7 @@ impl Gen {
         let x = self.expr(depth - 1);
         let to = *self.rng.pick(&dtypes());
         self.features.insert("convert");
-        let x = if dtype_of(&x).is_float() && !to.is_float() {
-            let (lo, hi) = clamp_bounds(to);
-            nodes::clamp(x, lo, hi)
-        } else {
-            x
-        };
-        convert(x, to)
+        convert(convertible(x, to), to)
     }
 
     /// `a if c else b`: an `if` setting a fresh `_ifexp` variable.
@@ -158,7 +203,7 @@ impl Gen {
     pub fn int_expr(&mut self, depth: usize) -> Expr {
         let x = self.expr(depth);
         if dtype_of(&x).is_float() {
-            convert(nodes::clamp(x, -1000.0, 1000.0), DType::I32)
+            convert(convertible(x, DType::I32), DType::I32)
         } else {
             x
         }

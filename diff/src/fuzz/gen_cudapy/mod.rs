@@ -9,9 +9,11 @@
 //! its own elements of the global arrays, shared memory is written at the
 //! thread's own index and read only after a barrier (with another barrier
 //! before the next write), barriers sit in the kernel's entry block, shift
-//! amounts are masked to 0..7, float values reach an integer type only
-//! clamped to ±1000, and loops have small constant trip counts. Integer
-//! `//` and `%` need no guard: a zero divisor gives 0 in CUDA Python.
+//! amounts and floats reaching an integer type are guarded by the shared
+//! passes (`fuzz/passes/`: masked into the declared range, clamped into
+//! the conversion's exact range), and loops have small constant trip
+//! counts. Integer `//` and `%` need no guard: their ops declare no hazard
+//! (a zero divisor gives 0 in CUDA Python).
 //!
 //! Device functions are not generated: the IR inlines calls, and the
 //! printer has no form for an inlined body (see `print::cudapy`).

@@ -3,7 +3,7 @@
 //! and divergent trip counts, shared-memory exchange between barriers and
 //! order-independent integer atomics.
 
-use super::expr::clamp_bounds;
+use super::expr::convertible;
 use super::nodes::{self, Arith, S};
 use super::Gen;
 use ksem_interp::dtype::DType;
@@ -174,12 +174,7 @@ impl Gen {
         self.features.insert("shared+barrier");
         let d = self.shared_dtype;
         let e = self.expr(2);
-        let e = if dtype_of(&e).is_float() && !d.is_float() {
-            let (lo, hi) = clamp_bounds(d);
-            nodes::clamp(e, lo, hi)
-        } else {
-            e
-        };
+        let e = convertible(e, d);
         let own = nodes::element(self.shared(), self.var(self.t), self.block as usize);
         self.emit(Stmt::Store {
             ptr: own,

@@ -1,13 +1,16 @@
 //! Random expressions of the generated kernels: Hidet's mixed scalar
 //! typing (promotion table, Python literals as `int32`/`float32`
-//! constants, the swapped promotion of `>`/`>=`), guarded division and
-//! modulo, masked shifts, bitwise operators, conversions with clamping,
+//! constants, the swapped promotion of `>`/`>=`), division and modulo,
+//! shifts and conversions guarded by the shared passes (`fuzz/passes/`),
+//! bitwise operators,
 //! `a if c else b` with one Hidet type on both sides, `and`/`or`/`not`.
 
 use super::nodes::{self, HVal, Lit, Op, S};
 use super::Gen;
+use crate::fuzz::passes::{fcvt, int_divz, op_of, shift, GuardBuilder, Known};
 use ksem_interp::dtype::DType;
-use ksem_interp::ir::build::{convert, fold, mk, unary};
+use ksem_interp::frontend::hidet::ops;
+use ksem_interp::ir::build::{convert, dtype_of, fold, mk, unary};
 use ksem_interp::ir::*;
 
 /// The dtypes values take.
@@ -20,12 +23,52 @@ pub fn dtypes(real_peer: bool) -> Vec<DType> {
     v
 }
 
-/// The bounds that make converting a clamped float to `to` defined.
-fn clamp_bounds(to: DType) -> (f64, f64) {
-    if to.is_signed_int() {
-        (-100.0, 100.0)
-    } else {
-        (0.0, 100.0)
+/// The guard passes' builder over Hidet values (`nodes`): Python ints as
+/// `int32` constants, float bounds as constants of the operand's own type
+/// (exact in it), `&`/`|` as Hidet types them, and the clamp
+/// `x if x < hi and x > lo else lo` ([`Gen::clamp_into`], which sends a NaN
+/// to `lo`). Building fails where Hidet refuses the node.
+struct Guards<'g>(&'g mut Gen);
+
+impl GuardBuilder for Guards<'_> {
+    type Val = HVal;
+    type Err = ();
+
+    fn dtype(&self, v: &HVal) -> DType {
+        v.hty
+    }
+    fn known(&self, v: &HVal) -> Option<Known> {
+        match v.lit {
+            Some(Lit::Int(i)) => return Some(Known::Int(i)),
+            Some(Lit::Float(f)) => return Some(Known::Float(f)),
+            _ => {}
+        }
+        let bits = fold(&v.e)?;
+        let d = dtype_of(&v.e);
+        Some(if d.is_float() {
+            Known::Float(ksem_interp::float::to_f64(d, bits))
+        } else {
+            Known::Int(ksem_interp::ops::int_value(d, bits))
+        })
+    }
+    fn int(&mut self, _d: DType, v: i128) -> Result<HVal, ()> {
+        Ok(nodes::int(v))
+    }
+    fn float(&mut self, d: DType, v: f64) -> Result<HVal, ()> {
+        nodes::typed_const(d, Lit::Float(v)).ok_or(())
+    }
+    fn float_const_dtype(&self) -> DType {
+        // (constants of the operand's type: no narrower than it)
+        DType::F64
+    }
+    fn bit_and(&mut self, a: HVal, b: HVal) -> Result<HVal, ()> {
+        nodes::binop(Op::And, &a, &b).ok_or(())
+    }
+    fn bit_or(&mut self, a: HVal, b: HVal) -> Result<HVal, ()> {
+        nodes::binop(Op::Or, &a, &b).ok_or(())
+    }
+    fn clamp(&mut self, x: HVal, lo: f64, hi: f64) -> Result<HVal, ()> {
+        self.0.clamp_into(x, lo, hi)
     }
 }
 
@@ -140,15 +183,14 @@ impl Gen {
                 if op == Mod && float {
                     return self.bin_or_add(Add, a, b);
                 }
-                // an integer divisor in 1..=16: no division by zero, no MIN / -1
-                let y = if b.lit.is_some() {
-                    nodes::int(1 + self.rng.below(7) as i128)
-                } else {
-                    let bi = self.int_of(b);
-                    nodes::binop(And, &bi, &nodes::int(15))
-                        .and_then(|m| nodes::binop(Add, &m, &nodes::int(1)))
-                        .unwrap_or_else(|| nodes::int(1 + self.rng.below(7) as i128))
-                };
+                // the divisor guarded as the op Hidet makes of it declares
+                // (`passes::int_divz`)
+                let bi = self.int_of(b);
+                let (bop, d) = nodes::binop(op, &a, &bi)
+                    .and_then(|v| op_of(&v.e))
+                    .unwrap_or((BinOp::IDiv(ops::C_DIV), DType::I32));
+                let y = int_divz::guard(&mut Guards(self), bop, d, bi)
+                    .unwrap_or_else(|()| nodes::int(1 + self.rng.below(7) as i128));
                 let a = if a.lit.is_some() && y.lit.is_some() {
                     self.runtime(0)
                 } else {
@@ -220,12 +262,15 @@ impl Gen {
             let a = self.runtime_int(depth - 1);
             let b = self.expr(depth - 1);
             let b = self.int_of(b);
-            // shift counts are masked to 0..7
-            let m = if b.lit.is_some() {
-                nodes::int(self.rng.below(8) as i128)
-            } else {
-                nodes::binop(And, &b, &nodes::int(7)).unwrap_or_else(|| nodes::int(3))
-            };
+            // the count guarded as the shift Hidet makes of it declares
+            // (`passes::shift`); against real Hidet within 0..7, as its C
+            // leaves a signed shift that overflows undefined (H11)
+            let (sop, d) = nodes::binop(op, &a, &b)
+                .and_then(|v| op_of(&v.e))
+                .unwrap_or((BinOp::Shl(ShiftRange::Ub), DType::I32));
+            let cap = self.real_peer.then_some(7);
+            let m =
+                shift::guard(&mut Guards(self), sop, d, b, cap).unwrap_or_else(|()| nodes::int(3));
             return self.bin_or_add(op, a, m);
         }
         self.features.insert("bitwise");
@@ -251,19 +296,24 @@ impl Gen {
     /// first held in a variable (or, inside an if-expression's branch,
     /// where no statement may go, replaced by the bound).
     pub fn clamp(&mut self, x: HVal, to: DType) -> HVal {
-        let (lo, hi) = clamp_bounds(to);
-        let d = x.hty;
-        let hi = nodes::typed_const(d, Lit::Float(hi)).expect("a float bound");
-        let lo = nodes::typed_const(d, Lit::Float(lo)).expect("a float bound");
         self.features.insert("clamp");
+        // against real Hidet within ±100: its C leaves the signed overflow
+        // of later arithmetic on a large clamped value undefined (H11)
+        let limit = self.real_peer.then_some(100.0);
+        // (a constant is clamped by the pass: Hidet would decide the `if`
+        // while transpiling)
+        let lo = nodes::typed_const(x.hty, Lit::Float(0.0)).unwrap_or_else(|| x.clone());
+        fcvt::guard(&mut Guards(self), x, to, limit).unwrap_or(lo)
+    }
+
+    /// `x` clamped into `[lo, hi]` as `(x if x < hi and x > lo else lo)`,
+    /// which also sends NaN to `lo`.
+    fn clamp_into(&mut self, x: HVal, lo: f64, hi: f64) -> Result<HVal, ()> {
+        let d = x.hty;
+        let hi = nodes::typed_const(d, Lit::Float(hi)).ok_or(())?;
+        let lo = nodes::typed_const(d, Lit::Float(lo)).ok_or(())?;
         // an if-expression's or `and`'s result is read once, where it is
         // written: `x` is repeated only where it reads none
-        if let Some(bits) = fold(&x.e) {
-            // a constant is clamped here (Hidet would decide the `if` while transpiling)
-            let f = ksem_interp::float::to_f64(d, bits);
-            let (l, h) = clamp_bounds(to);
-            return if f < h && f > l { x } else { lo };
-        }
         let temps = self.temps_read(&x.e);
         let x = if temps.is_empty() && x.lit.is_none() {
             x
@@ -275,7 +325,7 @@ impl Gen {
         } else {
             // the if-expressions and `and`s that computed `x` go with it
             self.drop_value(&x.e);
-            return lo;
+            return Ok(lo);
         };
         let below = nodes::compare(BinOp::Lt, &x, &hi).expect("float < float");
         let above = nodes::compare(BinOp::Gt, &x, &lo).expect("float > float");
@@ -287,7 +337,7 @@ impl Gen {
             then_body: vec![Stmt::Let(r, nodes::truth(&above))],
             else_body: vec![],
         });
-        self.select(HVal::num(rv, DType::Bool), x, lo)
+        Ok(self.select(HVal::num(rv, DType::Bool), x, lo))
     }
 
     /// The front-end temporaries (`_ifexp`, `_boolop`) that `e` reads.

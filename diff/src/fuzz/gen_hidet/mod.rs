@@ -10,10 +10,10 @@
 //! and checks that it is the same program.
 //!
 //! Programs are UB-free by construction (Hidet computes with C's rules):
-//! every integer divisor is `(y & 15) + 1` or a literal in 1..=7 (no
-//! division by zero, no `MIN / -1`), shift counts are masked to 0..7,
-//! a float reaches an integer type only clamped to ±100 (`a if a < 100.0
-//! else 100.0`, which also sends NaN to the bound), every thread reads and
+//! integer divisors, shift counts and floats reaching an integer type are
+//! guarded by the shared passes (`fuzz/passes/`; a float is clamped as
+//! `a if a < hi and a > lo else lo`, which also sends NaN to the bound;
+//! against real Hidet within ±100 and counts within 0..7), every thread reads and
 //! writes only its own elements of the global arrays (pointer reads stay
 //! inside the buffer), shared memory is written at the thread's own index
 //! and read only after a barrier (with another barrier before the next

@@ -120,15 +120,21 @@ impl Gen {
         self.var(v)
     }
 
+    /// A fresh live variable defined from a runtime expression of nesting
+    /// at most `depth`, and its dtype.
+    fn live_var(&mut self, depth: usize) -> (VarId, DType) {
+        let init = self.runtime_expr(depth);
+        let name = self.fresh();
+        let v = self.define(&name, init);
+        self.add_live(v);
+        (v, self.vars[v].1.dtype())
+    }
+
     /// `if`/`else` on a per-thread condition; the branches assign a
     /// variable defined before (converted to its type).
     pub fn branch(&mut self) {
         self.features.insert("if");
-        let init = self.runtime_expr(2);
-        let name = self.fresh();
-        let target = self.define(&name, init);
-        self.add_live(target);
-        let d = self.vars[target].1.dtype();
+        let (target, d) = self.live_var(2);
         let c = self.cond(2);
         let ((), then_body) = self.within(|g| {
             g.set(target, d, 2);
@@ -173,11 +179,7 @@ impl Gen {
     /// thread, with `break`/`continue`; an accumulator defined before.
     pub fn loop_(&mut self) {
         self.features.insert("for");
-        let init = self.runtime_expr(1);
-        let name = self.fresh();
-        let acc = self.define(&name, init);
-        self.add_live(acc);
-        let d = self.vars[acc].1.dtype();
+        let (acc, d) = self.live_var(1);
         let trips = if self.rng.chance(0.5) {
             // against real Hidet at least 4: Hidet unrolls a loop of fewer
             // constant iterations, and a `break`/`continue` in it then leaves

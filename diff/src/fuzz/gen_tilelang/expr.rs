@@ -1,14 +1,16 @@
 //! Expressions and statements of generated TileLang kernels, each node
-//! built by the front end, and the UB-neutralising rewrites: divisors
-//! `(x & 3) + 2` (negated with a constant sign), shift amounts masked to
-//! 0..7, floats clamped with `T.min`/`T.max` before they become integers.
+//! built by the front end. Divisors, shift amounts and floats becoming
+//! integers go through the shared guard passes (`fuzz/passes/`), built
+//! with [`Guards`] over the front end's values.
 
 use super::{read, sp, Gen};
+use crate::fuzz::passes::{fcvt, int_divz, shift, GuardBuilder, Known};
+use crate::fuzz::safe;
 use ksem_interp::dtype::DType;
 use ksem_interp::frontend::tilelang::types::promote;
-use ksem_interp::frontend::tilelang::{Elab, Value};
-use ksem_interp::ir::ExprKind;
-use ksem_interp::span::DResult;
+use ksem_interp::frontend::tilelang::{Const, Elab, Value};
+use ksem_interp::ir::{BinOp, ExprKind, IntDiv, ShiftRange};
+use ksem_interp::span::{DResult, Diagnostic};
 use rustpython_parser::ast::{CmpOp, Operator};
 
 /// Whether a value is made of constants only (Python folds it, or TVM
@@ -49,6 +51,51 @@ fn is_lazy(el: &Elab, v: &Value) -> bool {
         }
     });
     lazy
+}
+
+/// The guard passes' builder over the TileLang front end's values:
+/// Python numbers as constants (floats float32), bitwise operators, and
+/// `T.min(T.max(x, lo), hi)` (a NaN gives the bound: IR `Max`/`Min` of
+/// `NanMode::Ignore`).
+struct Guards<'g, 'e, 'm> {
+    g: &'g mut Gen,
+    el: &'e mut Elab<'m>,
+}
+
+impl GuardBuilder for Guards<'_, '_, '_> {
+    type Val = Value;
+    type Err = Diagnostic;
+
+    fn dtype(&self, v: &Value) -> DType {
+        dt(v)
+    }
+    fn known(&self, v: &Value) -> Option<Known> {
+        match v.constant()? {
+            Const::Int(i) => Some(Known::Int(*i)),
+            Const::Bool(b) => Some(Known::Int(*b as i128)),
+            Const::Float(f) => Some(Known::Float(*f)),
+            _ => None,
+        }
+    }
+    fn int(&mut self, _d: DType, v: i128) -> DResult<Value> {
+        Ok(Value::int(v))
+    }
+    fn float(&mut self, _d: DType, v: f64) -> DResult<Value> {
+        Ok(Value::float(v))
+    }
+    fn float_const_dtype(&self) -> DType {
+        DType::F32
+    }
+    fn bit_and(&mut self, a: Value, b: Value) -> DResult<Value> {
+        self.el.binop(Operator::BitAnd, a, b, sp())
+    }
+    fn bit_or(&mut self, a: Value, b: Value) -> DResult<Value> {
+        self.el.binop(Operator::BitOr, a, b, sp())
+    }
+    fn clamp(&mut self, x: Value, lo: f64, hi: f64) -> DResult<Value> {
+        let (lo, hi) = (Value::float(lo), Value::float(hi));
+        self.g.clamp(self.el, x, lo, hi)
+    }
 }
 
 impl Gen {
@@ -105,17 +152,11 @@ impl Gen {
         } else {
             x
         };
-        let x = if dt(&x).is_float() && !to.is_float() {
-            let (lo, hi) = match to {
-                DType::U8 => (0.0, 255.0),
-                DType::I8 => (-128.0, 127.0),
-                d if d.is_unsigned_int() => (0.0, 1000.0),
-                _ => (-1000.0, 1000.0),
-            };
-            self.clamp(el, x, Value::float(lo), Value::float(hi))?
-        } else {
-            x
-        };
+        // against real TileLang, within ±1000: its C target prints float
+        // constants with 7 digits (divergence T5), so an exact bound such
+        // as 2147483520.0 would print as a value out of range
+        let limit = self.peer.then_some(1000.0);
+        let x = fcvt::guard(&mut Guards { g: self, el }, x, to, limit)?;
         el.call_fn("Cast", vec![Value::of_dtype(to), x], sp())
     }
 
@@ -136,18 +177,25 @@ impl Gen {
         }
     }
 
-    /// A divisor that is never 0 or -1: `(x & 3) + 2`, negated half the time
-    /// (not for unsigned dtypes, and not when `positive`).
-    fn divisor(&mut self, el: &mut Elab, d: DType, depth: usize, positive: bool) -> DResult<Value> {
+    /// A divisor of `op` computing in `d` (`passes::int_divz`); for
+    /// `T.ceildiv`, `positive`, one in 1..=13 (`x & 15` first: real
+    /// TileLang's ceildiv differs for negative divisors, divergence T1).
+    fn divisor(
+        &mut self,
+        el: &mut Elab,
+        op: BinOp,
+        d: DType,
+        depth: usize,
+        positive: bool,
+    ) -> DResult<Value> {
         let x = self.int_expr(el, depth)?;
         let x = self.convert_to(el, x, d)?;
-        let m = el.binop(Operator::BitAnd, x, Value::int(3), sp())?;
-        let base = el.binop(Operator::Add, m, Value::int(2), sp())?;
-        if !positive && d.is_signed_int() && self.rng.chance(0.5) {
-            el.binop(Operator::Sub, Value::int(0), base, sp())
+        let x = if positive {
+            el.binop(Operator::BitAnd, x, Value::int(15), sp())?
         } else {
-            Ok(base)
-        }
+            x
+        };
+        int_divz::guard(&mut Guards { g: self, el }, op, d, x)
     }
 
     pub(super) fn expr(&mut self, el: &mut Elab, depth: usize) -> DResult<Value> {
@@ -242,7 +290,13 @@ impl Gen {
                     "truncdiv" | "truncmod" => "truncdiv/mod",
                     _ => "ceildiv",
                 });
-                let q = self.divisor(el, d, depth - 1, form == "ceildiv")?;
+                let op = match form {
+                    "//" | "floordiv" => BinOp::IDiv(IntDiv::FLOOR),
+                    "%" | "floormod" => BinOp::IRem(IntDiv::FLOOR),
+                    "truncmod" => BinOp::IRem(IntDiv::TRUNC),
+                    _ => BinOp::IDiv(IntDiv::TRUNC),
+                };
+                let q = self.divisor(el, op, d, depth - 1, form == "ceildiv")?;
                 let a = self.convert_to(el, a, d)?;
                 match form {
                     "//" => el.binop(Operator::FloorDiv, a, q, sp()),
@@ -262,7 +316,12 @@ impl Gen {
                 ]);
                 self.features.insert("bitwise");
                 let b = if matches!(op, Operator::LShift | Operator::RShift) {
-                    el.binop(Operator::BitAnd, b, Value::int(7), sp())?
+                    let d = promote(dt(&a), dt(&b)).unwrap_or(DType::I32);
+                    // against real TileLang, amounts up to 7: its C target
+                    // computes narrow integers in C's `int` (divergence T7)
+                    let cap = self.peer.then_some(7);
+                    let shl = BinOp::Shl(ShiftRange::Ub);
+                    shift::guard(&mut Guards { g: self, el }, shl, d, b, cap)?
                 } else {
                     b
                 };
@@ -333,14 +392,7 @@ impl Gen {
     fn cond(&mut self, el: &mut Elab, depth: usize) -> DResult<Value> {
         let a = self.expr(el, depth)?;
         let b = self.expr(el, depth)?;
-        let op = *self.rng.pick(&[
-            CmpOp::Lt,
-            CmpOp::LtE,
-            CmpOp::Gt,
-            CmpOp::GtE,
-            CmpOp::Eq,
-            CmpOp::NotEq,
-        ]);
+        let op = *self.rng.pick(&safe::COMPARISONS);
         if self.rng.chance(0.25) {
             self.features.insert("and/or");
             let and = self.rng.chance(0.5);

@@ -16,9 +16,10 @@
 //!
 //! Programs are UB-free by construction and stay inside what real TileLang
 //! 0.1.15 accepts on its C target (so `--backends interp,tilelang` compares
-//! every one): divisors are `(x & 3) + 2` with a constant sign (never 0 or
-//! -1), shift amounts are masked to 0..7, floats reach integer dtypes only
-//! clamped with `T.min`/`T.max` (which also maps NaN to the lower bound),
+//! every one): divisors, shift amounts and floats reaching integer dtypes
+//! are guarded by the shared passes (`fuzz/passes/`; floats clamped with
+//! `T.min`/`T.max`, which also map NaN to the lower bound; against real
+//! TileLang within ±1000 and amounts within 0..7),
 //! names are bound once per loop body (TileLang refuses rebinding),
 //! `T.ceildiv` gets positive divisors (divergence T1), at most one shared
 //! buffer, never filled (the C target cannot), and local buffers are

@@ -1,19 +1,16 @@
-//! Expressions of generated Triton kernels, and the UB-neutralising
-//! rewrites (the way Csmith's safe math and Cranelift fuzzgen's
-//! `int_divz`/`fcvt` passes do it): a divisor is never 0 (nor -1 for a
-//! signed type, avoiding MIN / -1), a shift amount is masked into the
-//! type's width, a float reaching an integer type is NaN-free and clamped
-//! into the integer's range. An operand a rewrite repeats is bound to a
-//! name first, so generated code grows linearly with expression depth.
+//! Expressions of generated Triton kernels. Divisors, shift amounts and
+//! floats reaching an integer type go through the shared guard passes
+//! (`fuzz/passes/`), built with [`Guards`] over the front end's values.
 
 use super::{dtype_of, sp, Gen};
+use crate::fuzz::passes::{fcvt, int_divz, shift, GuardBuilder, Known};
 use crate::fuzz::safe;
 use ksem_interp::dtype::DType;
 use ksem_interp::frontend::triton::elab::Elab;
 use ksem_interp::frontend::triton::promote::{self, Operand, PyNum};
 use ksem_interp::frontend::triton::value::Value;
-use ksem_interp::ir::ExprKind;
-use ksem_interp::span::DResult;
+use ksem_interp::ir::{BinOp, IntDiv, ShiftRange};
+use ksem_interp::span::{DResult, Diagnostic};
 use rustpython_parser::ast::{CmpOp, Operator, UnaryOp};
 
 /// How a value takes part in Triton's promotion.
@@ -28,81 +25,59 @@ fn is_lit(v: &Value) -> bool {
     matches!(v, Value::Num(_))
 }
 
-/// Whether `v` is cheap to repeat: a name, a literal or a constant.
-fn is_atom(v: &Value) -> bool {
-    match v {
-        Value::Tensor(e) => matches!(e.kind, ExprKind::Var(_) | ExprKind::Const(_)),
-        _ => true,
+/// The guard passes' builder over the Triton front end's values: literals
+/// are Python numbers (float literals float32 constants), bitwise
+/// operators and `tl.maximum`/`tl.minimum` (which give the other operand
+/// for a NaN) as the front end elaborates them.
+struct Guards<'e, 'm>(&'e mut Elab<'m>);
+
+impl GuardBuilder for Guards<'_, '_> {
+    type Val = Value;
+    type Err = Diagnostic;
+
+    fn dtype(&self, v: &Value) -> DType {
+        dtype_of(v)
+    }
+    fn known(&self, v: &Value) -> Option<Known> {
+        match v {
+            Value::Num(PyNum::Int(i)) => Some(Known::Int(*i)),
+            Value::Num(PyNum::Bool(b)) => Some(Known::Int(*b as i128)),
+            Value::Num(PyNum::Float(f)) => Some(Known::Float(*f)),
+            _ => None,
+        }
+    }
+    fn int(&mut self, _d: DType, v: i128) -> DResult<Value> {
+        Ok(super::int(v))
+    }
+    fn float(&mut self, _d: DType, v: f64) -> DResult<Value> {
+        Ok(Value::Num(PyNum::Float(v)))
+    }
+    fn float_const_dtype(&self) -> DType {
+        // tl.minimum/tl.maximum make a literal bound a float32 tile
+        DType::F32
+    }
+    fn bit_and(&mut self, a: Value, b: Value) -> DResult<Value> {
+        self.0.binop(Operator::BitAnd, a, b, sp())
+    }
+    fn bit_or(&mut self, a: Value, b: Value) -> DResult<Value> {
+        self.0.binop(Operator::BitOr, a, b, sp())
+    }
+    fn clamp(&mut self, x: Value, lo: f64, hi: f64) -> DResult<Value> {
+        let (lo, hi) = (Value::Num(PyNum::Float(lo)), Value::Num(PyNum::Float(hi)));
+        let c = self.0.call_builtin("maximum", vec![x, lo], vec![], sp())?;
+        self.0.call_builtin("minimum", vec![c, hi], vec![], sp())
     }
 }
 
 impl Gen<'_> {
-    /// `v` as something cheap to repeat: itself when it is an atom, else a
-    /// fresh variable assigned `v` (see [`is_atom`]).
-    fn bind(&mut self, el: &mut Elab, v: Value) -> DResult<Value> {
-        if is_atom(&v) {
-            return Ok(v);
-        }
-        let name = self.fresh("t");
-        el.assign_name(&name, v, false, sp())?;
-        super::read(el, &name)
-    }
-
     /// `v` converted to dtype `t`; a float going to an integer is first
-    /// mapped NaN → 0 and clamped into the integer's range (no float→int UB).
+    /// clamped into the conversion's defined range (`passes::fcvt`).
     pub(super) fn convert(&mut self, el: &mut Elab, v: Value, t: DType) -> DResult<Value> {
         if is_lit(&v) || dtype_of(&v) == t {
             return Ok(v);
         }
-        let f = dtype_of(&v);
-        if f.is_float() && t.is_int() && t != DType::Bool {
-            let x = self.bind(el, v)?;
-            // tl.minimum/tl.maximum make a literal bound a float32 tile (its
-            // natural dtype), so a float64 operand's bounds must be float32-exact
-            let (lo, hi) = safe::float_bounds(if f == DType::F64 { DType::F32 } else { f }, t);
-            let nan = el.compare(CmpOp::NotEq, x.clone(), x.clone(), sp())?;
-            let lo = Value::Num(PyNum::Float(lo));
-            let hi = Value::Num(PyNum::Float(hi));
-            let c = el.call_builtin("maximum", vec![x, lo], vec![], sp())?;
-            let c = el.call_builtin("minimum", vec![c, hi], vec![], sp())?;
-            let w = el.call_builtin("where", vec![nan, super::int(0), c], vec![], sp())?;
-            return self.to(el, w, t);
-        }
+        let v = fcvt::guard(&mut Guards(el), v, t, None)?;
         self.to(el, v, t)
-    }
-
-    /// A divisor that is never 0 (nor -1 for signed types).
-    fn divisor(&mut self, el: &mut Elab, b: Value) -> DResult<Value> {
-        if let Value::Num(n) = b {
-            let v = match n {
-                PyNum::Int(v) => v,
-                PyNum::Bool(x) => x as i128,
-                PyNum::Float(_) => 3,
-            };
-            let v = if v == 0 || v == -1 { 3 } else { v };
-            return Ok(super::int(v));
-        }
-        let x = self.bind(el, b)?;
-        let zero = el.compare(CmpOp::Eq, x.clone(), super::int(0), sp())?;
-        let bad = if dtype_of(&x).is_signed_int() {
-            let m1 = el.compare(CmpOp::Eq, x.clone(), super::int(-1), sp())?;
-            el.binop(Operator::BitOr, zero, m1, sp())?
-        } else {
-            zero
-        };
-        el.call_builtin("where", vec![bad, super::int(3), x], vec![], sp())
-    }
-
-    /// A shift amount in `0..width(d)` from `b` (a literal or an integer tile).
-    fn shift_amount(&mut self, el: &mut Elab, b: Value, d: DType) -> DResult<Value> {
-        let w = d.bits() as i128;
-        if let Value::Num(n) = b {
-            return Ok(super::int(match n {
-                PyNum::Int(v) => v.rem_euclid(w),
-                _ => 1,
-            }));
-        }
-        el.binop(Operator::BitAnd, b, super::int(w - 1), sp())
     }
 
     fn leaf(&mut self, el: &mut Elab) -> DResult<Value> {
@@ -281,7 +256,12 @@ impl Gen<'_> {
         } else {
             b
         };
-        let b = self.divisor(el, b)?;
+        let div = if op == Operator::Mod {
+            BinOp::IRem(IntDiv::TRUNC)
+        } else {
+            BinOp::IDiv(IntDiv::TRUNC)
+        };
+        let b = int_divz::guard(&mut Guards(el), div, d, b)?;
         el.binop(op, a, b, sp())
     }
 
@@ -319,7 +299,8 @@ impl Gen<'_> {
         } else {
             b
         };
-        let amount = self.shift_amount(el, b, d)?;
+        let shift = BinOp::Shl(ShiftRange::Ub);
+        let amount = shift::guard(&mut Guards(el), shift, d, b, None)?;
         el.binop(op, a, amount, sp())
     }
 
@@ -333,14 +314,7 @@ impl Gen<'_> {
         } else {
             (a, b)
         };
-        let op = *self.rng.pick(&[
-            CmpOp::Lt,
-            CmpOp::LtE,
-            CmpOp::Gt,
-            CmpOp::GtE,
-            CmpOp::Eq,
-            CmpOp::NotEq,
-        ]);
+        let op = *self.rng.pick(&safe::COMPARISONS);
         el.compare(op, a, b, sp())
     }
 

@@ -6,9 +6,10 @@
 //! `runtime_if`, …), so each node is exactly what the front end makes of
 //! the construct, with Triton's promotion, broadcasting and literal rules;
 //! it is printed with `print::triton`, and the campaign re-elaborates the
-//! text and checks that it is the same program. Every UB source is
-//! neutralised by a rewrite of `expr.rs` (divisors that are never 0 or -1,
-//! masked shift amounts, NaN-free clamped float→int conversions).
+//! text and checks that it is the same program. Every UB source of an
+//! element op is neutralised by the shared guard passes (`fuzz/passes/`:
+//! divisors that are never 0 or -1, shift amounts masked into the width,
+//! NaN-free float→int conversions clamped into the exact range).
 //!
 //! Helper functions are not generated: the IR inlines calls, and the
 //! printer has no form for an inlined body.
