@@ -196,10 +196,11 @@ mod campaign_tests {
         UbKind::FloatToIntOutOfRange,
     ];
 
-    /// 500 programs of every dialect run with no UB of a guarded kind: a
+    /// 150 programs of every dialect run with no UB of a guarded kind: a
     /// pass that stopped guarding (or a generator that stopped calling it)
     /// fails here, as the generators produce edge-valued divisors, shift
-    /// amounts and floats (zeros, -1, MIN, NaN, infinities) all the time.
+    /// amounts and floats (zeros, -1, MIN, NaN, infinities) all the time
+    /// (with `int_divz` disabled, the first 500 gave hundreds of reports).
     #[test]
     fn generated_programs_hit_no_guarded_ub() {
         for dialect in [
@@ -213,7 +214,7 @@ mod campaign_tests {
                 ..Default::default()
             };
             let mut hits = Vec::new();
-            for i in 0..500 {
+            for i in 0..150 {
                 let p = generate(&cfg, 3, i);
                 let Ok(l) = parse_launch(&p.launch.to_string()) else {
                     continue;
