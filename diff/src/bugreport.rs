@@ -74,9 +74,20 @@ fn launch_json(raw: &Json, l: &ksem_interp::launch::Launch) -> Json {
     json!({"kernel": raw.get("kernel"), "grid": raw["grid"], "args": args})
 }
 
+/// A writer of a real system's standalone script for a finding: from the
+/// finding's name, the program's source, its kernel, the launch with every
+/// buffer's initial bits and ksem's expected bits of the differing buffers.
+pub type ScriptWriter = fn(&str, &str, &str, &Json, &Json) -> String;
+
 /// The standalone Triton script: the kernel's module, the inputs, ksem's
 /// expected bits, and a launch that compares.
-fn triton_script(name: &str, source: &str, kernel: &str, launch: &Json, expected: &Json) -> String {
+pub fn triton_script(
+    name: &str,
+    source: &str,
+    kernel: &str,
+    launch: &Json,
+    expected: &Json,
+) -> String {
     let mut s = String::new();
     let _ = write!(
         s,
@@ -251,9 +262,13 @@ pub fn write(dir: &Path, f: &Finding, out: &Path) -> Result<PathBuf, String> {
     let folder = out.join(format!("{}-{}", f.backends.1, f.name));
     std::fs::create_dir_all(&folder).map_err(|e| format!("{}: {e}", folder.display()))?;
     let diff = differing(&saved.a, &saved.b);
-    let script = f.backends.1 == "triton";
-    if script {
-        let text = triton_script(
+    let writer = crate::backend::Backend::parse(&f.backends.1)
+        .ok()
+        .and_then(crate::backend::Backend::peer)
+        .and_then(|p| p.bug_script);
+    let script = writer.is_some();
+    if let Some(writer) = writer {
+        let text = writer(
             &f.name,
             &source,
             &saved.kernel.name,

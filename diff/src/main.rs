@@ -780,8 +780,14 @@ fn dispatch(cmd: Cmd) -> Result<ExitCode, Error> {
 /// A `--dialect` argument.
 fn parse_dialect(s: &str) -> Result<ksem_interp::frontend::Dialect, Error> {
     ksem_interp::frontend::Dialect::from_name(s).ok_or_else(|| {
+        let names: Vec<&str> = ksem_diff::registry::BUNDLES
+            .iter()
+            .map(|b| b.dialect.name())
+            .collect();
+        let (last, first) = names.split_last().expect("dialects");
         usage(format!(
-            "unknown --dialect {s:?} (choose triton, cudapy, tilelang or hidet)"
+            "unknown --dialect {s:?} (choose {} or {last})",
+            first.join(", ")
         ))
     })
 }

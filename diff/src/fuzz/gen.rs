@@ -1,8 +1,8 @@
 //! The program generator's interface: its knobs ([`Config`]), what it
 //! makes ([`Program`]: source text, launch spec and the IR the source was
-//! printed from) and [`generate`], which picks the dialect's generator
-//! (`gen_triton`, `gen_cudapy`, `gen_tilelang`, `gen_hidet`). A program is
-//! fully determined by `(seed, index)`.
+//! printed from) and [`generate`], which runs the dialect's generator from
+//! its bundle in [`crate::registry`]. A program is fully determined by
+//! `(seed, index)`.
 
 use ksem_interp::dtype::DType;
 use serde_json::Value as Json;
@@ -147,18 +147,10 @@ pub fn round_trip_failures(n: u64, gen: impl Fn(u64) -> Program) -> Vec<String> 
         .collect()
 }
 
-/// Generates program `index` of the campaign `seed`.
+/// Generates program `index` of the campaign `seed` with the dialect's
+/// generator (its bundle in [`crate::registry`]).
 pub fn generate(cfg: &Config, seed: u64, index: u64) -> Program {
-    match cfg.dialect {
-        ksem_interp::frontend::Dialect::CudaPy => super::gen_cudapy::generate(seed, index),
-        ksem_interp::frontend::Dialect::TileLang => {
-            super::gen_tilelang::generate(seed, index, cfg.avoid_divergences())
-        }
-        ksem_interp::frontend::Dialect::Hidet => {
-            super::gen_hidet::generate(seed, index, cfg.avoid_divergences())
-        }
-        ksem_interp::frontend::Dialect::Triton => super::gen_triton::generate(cfg, seed, index),
-    }
+    (crate::registry::bundle(cfg.dialect).generate)(cfg, seed, index)
 }
 
 /// Triton's name of a dtype (`tl.float32`).

@@ -401,13 +401,7 @@ mod planted_bug_tests {
     /// errors, features).
     #[test]
     fn every_dialects_summary_does_not_depend_on_jobs() {
-        use ksem_interp::frontend::Dialect;
-        for dialect in [
-            Dialect::Triton,
-            Dialect::CudaPy,
-            Dialect::TileLang,
-            Dialect::Hidet,
-        ] {
+        for dialect in crate::registry::BUNDLES.iter().map(|b| b.dialect) {
             let opts = |jobs| Options {
                 seed: 3,
                 count: Some(48),
