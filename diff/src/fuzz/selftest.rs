@@ -267,3 +267,27 @@ fn every_dialect_is_one_complete_bundle() {
         );
     }
 }
+
+/// Swarm mode: every feature switch is both on and off among 200 programs,
+/// a switch the config turns off stays off, and swarm programs still run
+/// UB-free and print back.
+#[test]
+fn swarm_programs_vary_their_features_and_still_print_back() {
+    let cfg = Config {
+        swarm: true,
+        ..Config::default()
+    };
+    for (name, switch) in Config::FEATURES {
+        let ons: Vec<bool> = (0..200).map(|i| *switch(&mut cfg.swarmed(9, i))).collect();
+        assert!(ons.contains(&true) && ons.contains(&false), "{name}");
+        let mut off = cfg.clone();
+        *switch(&mut off) = false;
+        assert!((0..50).all(|i| !*switch(&mut off.swarmed(9, i))), "{name}");
+    }
+    assert_ne!(
+        generate(&cfg, 9, 3).source,
+        generate(&Config::default(), 9, 3).source
+    );
+    let f = failures(100, |i| generate(&cfg, 9, i));
+    assert!(f.is_empty(), "{} failures:\n{}", f.len(), f[0]);
+}
