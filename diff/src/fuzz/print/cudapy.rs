@@ -20,8 +20,8 @@
 //! no CUDA Python form (selects, tiles, other rounding modes, …) is an
 //! error, never a panic.
 
-use super::control::Structured;
-use super::pattern::{self, Counts, Deferred};
+use super::control::{Deferring, Statements, Structured, NOT_OWN};
+use super::pattern::{self, Counts};
 use ksem_interp::dtype::DType;
 use ksem_interp::frontend::cudapy::types::{self, Named};
 use ksem_interp::ir::build::CONVERT;
@@ -158,52 +158,13 @@ impl<'k> Printer<'k> {
         if self.src.out.len() == before && k.arrays.is_empty() {
             self.line("pass");
         }
-        if let Some(v) = self.deferred.keys().next() {
-            return Err(format!(
-                "the value of `{}` is not read where it is computed",
-                self.var_name(*v)
-            ));
-        }
+        pattern::all_read(self.k, &self.deferred)?;
         Ok(())
     }
 
     // ---- statements ----------------------------------------------------------------
 
-    fn stmt(&mut self, s: &'k Stmt) -> PResult<()> {
-        match s {
-            Stmt::Let(v, e) => self.let_stmt(*v, e),
-            Stmt::Store {
-                ptr,
-                value,
-                mask: None,
-                ..
-            } => {
-                let target = self.place(ptr)?;
-                let value = self.operand_as(value, ptr.ty.dtype())?;
-                self.line(&format!("{target} = {value}"));
-                Ok(())
-            }
-            Stmt::Store { .. } => Err("a masked store has no CUDA Python form".into()),
-            Stmt::If { .. } | Stmt::While { .. } | Stmt::Break | Stmt::Continue | Stmt::Return => {
-                self.control(s)
-            }
-            Stmt::For {
-                var,
-                start,
-                end,
-                step,
-                body,
-                parallel: None,
-                ..
-            } => self.for_stmt(*var, [start, end, step], body),
-            Stmt::For { .. } => Err("a parallel loop has no CUDA Python form".into()),
-            Stmt::Barrier { .. } => self.simple("cuda.syncthreads()"),
-            Stmt::Print { prefix, args, .. } => self.print_stmt(prefix, args),
-            Stmt::Gemm(_) => Err("T.gemm is TileLang's; CUDA Python has none".into()),
-        }
-    }
-
-    fn let_stmt(&mut self, v: VarId, e: &'k Expr) -> PResult<()> {
+    fn assign(&mut self, v: VarId, e: &'k Expr) -> PResult<()> {
         let unused = self.uses.get(v) == Some(&0);
         if unused && matches!(e.kind, ExprKind::Atomic { .. }) && self.var_name(v).starts_with('_')
         {
@@ -311,53 +272,6 @@ impl<'k> Printer<'k> {
             }
         }
         Ok(None)
-    }
-
-    /// Registers the statements that a deferred value's branch computes
-    /// first; each must itself be a deferred pattern.
-    fn defer_all(&mut self, pre: &'k [Stmt]) -> PResult<()> {
-        let counts = (&self.defs[..], &self.uses[..]);
-        pattern::defer_all(self.k, counts, &mut self.deferred, pre, "an if-expression")
-    }
-
-    fn print_deferred(&mut self, r: VarId, d: Deferred<'k>) -> PResult<String> {
-        let rd = self.k.vars.get(r).map_or(DType::Bool, |x| x.1.dtype());
-        match d {
-            Deferred::IfExp {
-                cond,
-                then_pre,
-                a,
-                else_pre,
-                b,
-            } => {
-                let Some((fa, fb)) = pick(a, b, rd, |x, y| {
-                    let c = types::compare_type(x, y);
-                    Some((c, c))
-                }) else {
-                    return Err(
-                        "an if-expression's branches are converted unlike CUDA Python".into(),
-                    );
-                };
-                let c = self.cond(cond)?;
-                self.defer_all(then_pre)?;
-                let ta = self.expr(fa)?;
-                self.defer_all(else_pre)?;
-                let tb = self.expr(fb)?;
-                Ok(format!("({ta} if {c} else {tb})"))
-            }
-            Deferred::BoolOp {
-                and,
-                first,
-                pre,
-                second,
-            } => {
-                let x = self.expr(first)?;
-                self.defer_all(pre)?;
-                let y = self.expr(second)?;
-                let op = if and { "and" } else { "or" };
-                Ok(format!("({x} {op} {y})"))
-            }
-        }
     }
 
     // ---- expressions -------------------------------------------------------------------
@@ -568,6 +482,92 @@ impl<'k> Printer<'k> {
 }
 
 // ---- typing rules (the front end's, from `types`) -------------------------------------
+
+impl<'k> Statements<'k> for Printer<'k> {
+    fn let_stmt(&mut self, v: VarId, e: &'k Expr) -> PResult<()> {
+        self.assign(v, e)
+    }
+
+    fn store_stmt(
+        &mut self,
+        _: &'k Stmt,
+        ptr: &'k Expr,
+        value: &'k Expr,
+        mask: Option<&'k Expr>,
+    ) -> PResult<()> {
+        if mask.is_some() {
+            return Err("a masked store has no CUDA Python form".into());
+        }
+        let target = self.place(ptr)?;
+        let value = self.operand_as(value, ptr.ty.dtype())?;
+        self.line(&format!("{target} = {value}"));
+        Ok(())
+    }
+
+    fn range_loop(&mut self, var: VarId, range: [&'k Expr; 3], body: &'k [Stmt]) -> PResult<()> {
+        self.for_stmt(var, range, body)
+    }
+
+    fn own_stmt(&mut self, s: &'k Stmt) -> PResult<()> {
+        match s {
+            Stmt::Barrier { .. } => self.simple("cuda.syncthreads()"),
+            Stmt::Print { prefix, args, .. } => self.print_stmt(prefix, args),
+            Stmt::Gemm(_) => Err("T.gemm is TileLang's; CUDA Python has none".into()),
+            Stmt::For { .. } => Err("a parallel loop has no CUDA Python form".into()),
+            Stmt::Let(..)
+            | Stmt::Store { .. }
+            | Stmt::If { .. }
+            | Stmt::While { .. }
+            | Stmt::Break
+            | Stmt::Continue
+            | Stmt::Return => Err(NOT_OWN.into()),
+        }
+    }
+}
+
+/// An if-expression's branches print where the front end converts them
+/// as the IR does; an operand of `and`/`or` is any expression.
+impl<'k> Deferring<'k> for Printer<'k> {
+    type At = VarId;
+    type Branch = ();
+    type Out = String;
+
+    fn defer_branch(&mut self, pre: &'k [Stmt]) -> PResult<()> {
+        let counts = (&self.defs[..], &self.uses[..]);
+        pattern::defer_all(self.k, counts, &mut self.deferred, pre, "an if-expression")
+    }
+
+    fn branch(&mut self, _: &'k Expr) -> PResult<()> {
+        Ok(())
+    }
+
+    fn if_exp(
+        &mut self,
+        r: VarId,
+        c: String,
+        (a, _): (&'k Expr, ()),
+        (b, _): (&'k Expr, ()),
+    ) -> PResult<String> {
+        let rd = self.k.vars.get(r).map_or(DType::Bool, |x| x.1.dtype());
+        let Some((fa, fb)) = pick(a, b, rd, |x, y| {
+            let c = types::compare_type(x, y);
+            Some((c, c))
+        }) else {
+            return Err("an if-expression's branches are converted unlike CUDA Python".into());
+        };
+        let ta = self.expr(fa)?;
+        let tb = self.expr(fb)?;
+        Ok(format!("({ta} if {c} else {tb})"))
+    }
+
+    fn bool_operand(&mut self, e: &'k Expr) -> PResult<String> {
+        self.expr(e)
+    }
+
+    fn bool_op(&mut self, _: VarId, text: String) -> PResult<String> {
+        Ok(text)
+    }
+}
 
 impl<'k> Structured<'k> for Printer<'k> {
     fn source(&mut self) -> &mut pattern::Source {

@@ -27,8 +27,8 @@
 mod complex;
 mod vector;
 
-use super::control::Structured;
-use super::pattern::{self, Counts, Deferred};
+use super::control::{Deferring, Statements, Structured, NOT_OWN};
+use super::pattern::{self, Counts};
 use crate::fuzz::gen_hidet::nodes::{self, HVal, Lit, Op};
 use ksem_interp::dtype::DType;
 use ksem_interp::frontend::hidet::layout::Layout;
@@ -414,88 +414,29 @@ impl<'k> Printer<'k> {
                     .to_string(),
             };
             let name = self.arrays[id].clone();
-            let line = match (a.space, &self.layouts[id]) {
-                (AddrSpace::Shared, None) => {
-                    format!("{name} = shared_tensor({d}, {:?})", a.shape)
-                }
-                (AddrSpace::Shared, Some(l)) if l.is_row_major() => {
-                    format!("{name} = shared_tensor({d}, {:?})", l.shape())
-                }
-                (AddrSpace::Shared, Some(l)) => {
-                    format!("{name} = shared_tensor({d}, layout={})", layout_text(l)?)
-                }
-                (AddrSpace::Local, None) => {
-                    format!("{name} = tensor(dtype={d}, shape={:?})", a.shape)
-                }
-                (AddrSpace::Local, Some(l)) if l.is_row_major() => {
-                    format!("{name} = tensor(dtype={d}, shape={:?})", l.shape())
-                }
-                (AddrSpace::Local, Some(l)) => {
-                    format!("{name} = tensor(dtype={d}, layout={})", layout_text(l)?)
-                }
-                (AddrSpace::Global, _) => return Err("a global array cannot be declared".into()),
+            // `shared_tensor(dtype, shape)`, `tensor(dtype=…, shape=…)`
+            let (open, shape_kw) = match a.space {
+                AddrSpace::Shared => (format!("shared_tensor({d}, "), ""),
+                AddrSpace::Local => (format!("tensor(dtype={d}, "), "shape="),
+                AddrSpace::Global => return Err("a global array cannot be declared".into()),
             };
+            let args = match &self.layouts[id] {
+                None => format!("{shape_kw}{:?}", a.shape),
+                Some(l) if l.is_row_major() => format!("{shape_kw}{:?}", l.shape()),
+                Some(l) => format!("layout={}", layout_text(l)?),
+            };
+            let line = format!("{name} = {open}{args})");
             self.line(&line);
         }
         self.block(&k.body)?;
-        if let Some(v) = self.deferred.keys().next() {
-            return Err(format!(
-                "the value of `{}` is not read where it is computed",
-                self.var_name(*v)
-            ));
-        }
+        pattern::all_read(self.k, &self.deferred)?;
         self.src.out.push_str("\nmodule = script_module.build()\n");
         Ok(())
     }
 
     // ---- statements ------------------------------------------------------------------
 
-    fn stmt(&mut self, s: &'k Stmt) -> PResult<()> {
-        match s {
-            Stmt::Let(v, e) => self.let_stmt(*v, e),
-            Stmt::Store {
-                ptr,
-                value,
-                mask: None,
-                ..
-            } => {
-                let target = self.place(ptr)?;
-                let d = ptr.ty.dtype();
-                let f = self.pick(value, |f| Some(nodes::value_for(&f.v, d)))?;
-                self.line(&format!("{target} = {}", f.text));
-                Ok(())
-            }
-            Stmt::Store { .. } => Err("a masked store has no Hidet form".into()),
-            Stmt::If { .. } | Stmt::While { .. } | Stmt::Break | Stmt::Continue | Stmt::Return => {
-                self.control(s)
-            }
-            Stmt::For {
-                var,
-                start,
-                end,
-                step,
-                body,
-                parallel: None,
-                ..
-            } => {
-                let zero = start.kind == ExprKind::Const(0) && start.ty.dtype() == DType::I32;
-                let one = step.kind == ExprKind::Const(1) && step.ty.dtype() == DType::I32;
-                if !zero || !one || self.var_dtype(*var)? != DType::I32 {
-                    return Err("Hidet loops are range(end) over int32".into());
-                }
-                let f = self.pick(end, |f| Some(f.v.e.clone()))?;
-                let name = self.name(*var)?.to_string();
-                self.line(&format!("for {name} in range({}):", f.text));
-                self.nested_in(body, Some(*var))
-            }
-            Stmt::For { .. } => Err("a parallel loop has no Hidet form".into()),
-            Stmt::Barrier { .. } => self.simple("syncthreads()"),
-            Stmt::Print { .. } => Err("printf is not printed".into()),
-            Stmt::Gemm(_) => Err("T.gemm is TileLang's; Hidet script has none".into()),
-        }
-    }
-
-    fn let_stmt(&mut self, v: VarId, e: &'k Expr) -> PResult<()> {
+    fn assign(&mut self, v: VarId, e: &'k Expr) -> PResult<()> {
         if let ExprKind::Atomic {
             op, ptr, val, cmp, ..
         } = &e.kind
@@ -555,78 +496,6 @@ impl<'k> Printer<'k> {
         self.declare(v);
         self.line(&text);
         Ok(())
-    }
-
-    /// Registers the statements that a deferred value's branch computes
-    /// first; each must itself be a deferred pattern.
-    fn defer_all(&mut self, pre: &'k [Stmt]) -> PResult<()> {
-        let counts = (&self.defs[..], &self.uses[..]);
-        pattern::defer_all(self.k, counts, &mut self.deferred, pre, "an if-expression")
-    }
-
-    fn print_deferred(&mut self, r: VarId, d: Deferred<'k>) -> PResult<Vec<Form>> {
-        let rd = self.var_dtype(r)?;
-        let var = build::mk(ExprKind::Var(r), Type::scalar(rd), nodes::S);
-        match d {
-            Deferred::IfExp {
-                cond,
-                then_pre,
-                a,
-                else_pre,
-                b,
-            } => {
-                let c = self.cond(cond)?;
-                self.defer_all(then_pre)?;
-                let fa = self.operand_forms(a);
-                self.defer_all(else_pre)?;
-                let fb = self.operand_forms(b);
-                let mut out = Vec::new();
-                for x in &fa {
-                    for y in &fb {
-                        // Hidet checks the branches' types while transpiling
-                        // and after its passes
-                        if x.v.hty != y.v.hty || x.v.pty != y.v.pty {
-                            continue;
-                        }
-                        // the branches' literals are Hidet constants of their own type
-                        let (xe, ye) = (plain_e(&x.v), plain_e(&y.v));
-                        let t = nodes::if_exp_type(&xe, &ye);
-                        if t != rd
-                            || fold_all(&build::convert(xe.clone(), t)) != *a
-                            || fold_all(&build::convert(ye.clone(), t)) != *b
-                        {
-                            continue;
-                        }
-                        out.push(Form {
-                            text: format!("({} if {c} else {})", x.text, y.text),
-                            v: HVal {
-                                e: var.clone(),
-                                hty: x.v.hty,
-                                pty: x.v.pty,
-                                lit: None,
-                            },
-                        });
-                        return Ok(out);
-                    }
-                }
-                Err("an if-expression whose branches are typed unlike Hidet's".into())
-            }
-            Deferred::BoolOp {
-                and,
-                first,
-                pre,
-                second,
-            } => {
-                let x = self.cond(first)?;
-                self.defer_all(pre)?;
-                let y = self.cond(second)?;
-                let op = if and { "and" } else { "or" };
-                Ok(vec![Form {
-                    text: format!("({x} {op} {y})"),
-                    v: HVal::num(var, DType::Bool),
-                }])
-            }
-        }
     }
 
     // ---- expressions -----------------------------------------------------------------
@@ -1325,6 +1194,123 @@ fn fold_in(e: &mut Expr) {
 }
 
 // ---- names ---------------------------------------------------------------------------
+
+/// An if-expression's branches print where Hidet types them alike and
+/// converts them as the IR does.
+impl<'k> Deferring<'k> for Printer<'k> {
+    type At = VarId;
+    type Branch = Vec<Form>;
+    type Out = Vec<Form>;
+
+    fn defer_branch(&mut self, pre: &'k [Stmt]) -> PResult<()> {
+        let counts = (&self.defs[..], &self.uses[..]);
+        pattern::defer_all(self.k, counts, &mut self.deferred, pre, "an if-expression")
+    }
+
+    fn branch(&mut self, e: &'k Expr) -> PResult<Vec<Form>> {
+        Ok(self.operand_forms(e))
+    }
+
+    fn if_exp(
+        &mut self,
+        r: VarId,
+        c: String,
+        (a, fa): (&'k Expr, Vec<Form>),
+        (b, fb): (&'k Expr, Vec<Form>),
+    ) -> PResult<Vec<Form>> {
+        let rd = self.var_dtype(r)?;
+        let var = build::mk(ExprKind::Var(r), Type::scalar(rd), nodes::S);
+        for x in &fa {
+            for y in &fb {
+                // Hidet checks the branches' types while transpiling
+                // and after its passes
+                if x.v.hty != y.v.hty || x.v.pty != y.v.pty {
+                    continue;
+                }
+                // the branches' literals are Hidet constants of their own type
+                let (xe, ye) = (plain_e(&x.v), plain_e(&y.v));
+                let t = nodes::if_exp_type(&xe, &ye);
+                if t != rd
+                    || fold_all(&build::convert(xe.clone(), t)) != *a
+                    || fold_all(&build::convert(ye.clone(), t)) != *b
+                {
+                    continue;
+                }
+                return Ok(vec![Form {
+                    text: format!("({} if {c} else {})", x.text, y.text),
+                    v: HVal {
+                        e: var,
+                        hty: x.v.hty,
+                        pty: x.v.pty,
+                        lit: None,
+                    },
+                }]);
+            }
+        }
+        Err("an if-expression whose branches are typed unlike Hidet's".into())
+    }
+
+    fn bool_op(&mut self, r: VarId, text: String) -> PResult<Vec<Form>> {
+        let rd = self.var_dtype(r)?;
+        let var = build::mk(ExprKind::Var(r), Type::scalar(rd), nodes::S);
+        Ok(vec![Form {
+            text,
+            v: HVal::num(var, DType::Bool),
+        }])
+    }
+}
+
+impl<'k> Statements<'k> for Printer<'k> {
+    fn let_stmt(&mut self, v: VarId, e: &'k Expr) -> PResult<()> {
+        self.assign(v, e)
+    }
+
+    fn store_stmt(
+        &mut self,
+        _: &'k Stmt,
+        ptr: &'k Expr,
+        value: &'k Expr,
+        mask: Option<&'k Expr>,
+    ) -> PResult<()> {
+        if mask.is_some() {
+            return Err("a masked store has no Hidet form".into());
+        }
+        let target = self.place(ptr)?;
+        let d = ptr.ty.dtype();
+        let f = self.pick(value, |f| Some(nodes::value_for(&f.v, d)))?;
+        self.line(&format!("{target} = {}", f.text));
+        Ok(())
+    }
+
+    fn range_loop(&mut self, var: VarId, range: [&'k Expr; 3], body: &'k [Stmt]) -> PResult<()> {
+        let [start, end, step] = range;
+        let zero = start.kind == ExprKind::Const(0) && start.ty.dtype() == DType::I32;
+        let one = step.kind == ExprKind::Const(1) && step.ty.dtype() == DType::I32;
+        if !zero || !one || self.var_dtype(var)? != DType::I32 {
+            return Err("Hidet loops are range(end) over int32".into());
+        }
+        let f = self.pick(end, |f| Some(f.v.e.clone()))?;
+        let name = self.name(var)?.to_string();
+        self.line(&format!("for {name} in range({}):", f.text));
+        self.nested_in(body, Some(var))
+    }
+
+    fn own_stmt(&mut self, s: &'k Stmt) -> PResult<()> {
+        match s {
+            Stmt::Barrier { .. } => self.simple("syncthreads()"),
+            Stmt::Print { .. } => Err("printf is not printed".into()),
+            Stmt::Gemm(_) => Err("T.gemm is TileLang's; Hidet script has none".into()),
+            Stmt::For { .. } => Err("a parallel loop has no Hidet form".into()),
+            Stmt::Let(..)
+            | Stmt::Store { .. }
+            | Stmt::If { .. }
+            | Stmt::While { .. }
+            | Stmt::Break
+            | Stmt::Continue
+            | Stmt::Return => Err(NOT_OWN.into()),
+        }
+    }
+}
 
 /// Hidet's bodies are scopes: a name declared in one is gone after it; a
 /// loop's variable is declared in its body. Lines sit two levels below the

@@ -66,6 +66,18 @@ impl Counts {
 /// result variable.
 pub type Pending<'k> = HashMap<VarId, Deferred<'k>>;
 
+/// `Ok` where every registered deferred value has been printed where it
+/// is read; else the error naming the first one left.
+pub fn all_read(k: &Kernel, pending: &Pending) -> Result<(), String> {
+    match pending.keys().next() {
+        Some(v) => Err(format!(
+            "the value of `{}` is not read where it is computed",
+            k.vars.get(*v).map_or("", |x| x.0.as_str())
+        )),
+        None => Ok(()),
+    }
+}
+
 /// Registers the deferred value at `b[i]` in `pending`; how many statements
 /// it takes (`None`: `b[i]` starts no deferred value).
 pub fn defer_at<'k>(
@@ -111,6 +123,14 @@ fn deferred_at<'k>(
     i: usize,
 ) -> Option<(VarId, Deferred<'k>, usize)> {
     let var_name = |v: VarId| k.vars.get(v).map_or("", |x| x.0.as_str());
+    // the pattern's result: one variable `r` (`r2` its second definition)
+    // named as the front end names it, defined twice, read `reads` times
+    let result = |r: VarId, r2: VarId, prefixes: &[&str], reads: usize| {
+        r == r2
+            && prefixes.iter().any(|p| var_name(r).starts_with(p))
+            && defs.get(r) == Some(&2)
+            && uses.get(r) == Some(&reads)
+    };
     match &b[i] {
         Stmt::If {
             cond,
@@ -122,10 +142,7 @@ fn deferred_at<'k>(
             else {
                 return None;
             };
-            let ok = r == r2
-                && (var_name(*r).starts_with("_ifexp") || var_name(*r).starts_with("_sel"))
-                && defs.get(*r) == Some(&2)
-                && uses.get(*r) == Some(&1);
+            let ok = result(*r, *r2, &["_ifexp", "_sel"], 1);
             ok.then_some((
                 *r,
                 Deferred::IfExp {
@@ -159,12 +176,7 @@ fn deferred_at<'k>(
             let bools = [first, second]
                 .iter()
                 .all(|e| e.ty == Type::scalar(DType::Bool));
-            let ok = r == r2
-                && else_body.is_empty()
-                && bools
-                && var_name(*r).starts_with("_boolop")
-                && defs.get(*r) == Some(&2)
-                && uses.get(*r) == Some(&2);
+            let ok = else_body.is_empty() && bools && result(*r, *r2, &["_boolop"], 2);
             ok.then_some((
                 *r,
                 Deferred::BoolOp {
