@@ -112,21 +112,9 @@ impl Default for Config {
     fn default() -> Config {
         Config {
             dialect: ksem_interp::frontend::Dialect::Triton,
-            dtypes: vec![
-                DType::Bool,
-                DType::I8,
-                DType::I16,
-                DType::I32,
-                DType::I64,
-                DType::U8,
-                DType::U16,
-                DType::U32,
-                DType::U64,
-                DType::F16,
-                DType::BF16,
-                DType::F32,
-                DType::F64,
-            ],
+            // every dtype but fp8 (which comes in through conversions), in
+            // `DType::ALL`'s order
+            dtypes: DType::ALL.into_iter().filter(|d| !d.is_fp8()).collect(),
             tile_sizes: vec![4, 8, 16, 32],
             max_grid: 4,
             max_stmts: 8,

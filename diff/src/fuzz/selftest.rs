@@ -89,24 +89,30 @@ pub fn dropped_conversions_caught(
     needle: &str,
     drop: usize,
 ) -> usize {
-    let mut caught = 0;
-    for i in 0..n {
-        let p = gen(i);
-        let Some(at) = p.source.find(needle) else {
-            continue;
-        };
-        let l = parse_launch(&p.launch.to_string()).expect("a generated launch parses");
-        let mut wrong = p.source.clone();
-        wrong.replace_range(at..at + drop, "");
-        let Ok(k) = ksem_interp::elaborate_source("fuzz.py", &wrong, &l, None) else {
-            continue;
-        };
-        let ir = p.ir.as_ref().expect("generated IR");
+    (0..n)
+        .map(&gen)
+        .filter(|p| {
+            let Some(at) = p.source.find(needle) else {
+                return false;
+            };
+            let mut wrong = p.source.clone();
+            wrong.replace_range(at..at + drop, "");
+            elaborates_otherwise(p, &wrong)
+        })
+        .count()
+}
+
+/// Whether `wrong` (program `p`'s text with something dropped) still
+/// elaborates, to another program than `p`'s IR (the difference is
+/// described).
+pub fn elaborates_otherwise(p: &Program, wrong: &str) -> bool {
+    let l = parse_launch(&p.launch.to_string()).expect("a generated launch parses");
+    let ir = p.ir.as_ref().expect("generated IR");
+    ksem_interp::elaborate_source("fuzz.py", wrong, &l, None).is_ok_and(|k| {
         let err = same_program(ir, &k).expect_err("a dropped conversion is a difference");
-        assert!(!err.is_empty());
-        caught += 1;
-    }
-    caught
+        assert!(!err.is_empty(), "the difference is described");
+        true
+    })
 }
 
 #[test]
