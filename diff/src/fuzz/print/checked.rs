@@ -22,6 +22,15 @@ pub struct Form<V> {
     pub val: V,
 }
 
+/// A binary operator of Python: arithmetic or a comparison.
+#[derive(Clone, Copy, Debug)]
+pub enum PyBinary {
+    /// `+`, `//`, `<<`, …
+    Arith(Operator),
+    /// `==`, `<`, …
+    Compare(CmpOp),
+}
+
 /// A printer whose candidate forms its front end checks.
 pub trait Checked {
     /// The front end's value of an expression.
@@ -75,11 +84,11 @@ pub trait Checked {
         }
     }
 
-    /// `(a sym b)` as node `e`.
-    fn try_infix(
+    /// `(a sym b)` of an arithmetic operator or a comparison as node `e`.
+    fn try_binary(
         &mut self,
         e: &Expr,
-        op: Operator,
+        op: PyBinary,
         sym: &str,
         a: &Form<Self::Val>,
         b: &Form<Self::Val>,
@@ -88,23 +97,11 @@ pub trait Checked {
             return Err(why.into());
         }
         let text = format!("({} {sym} {})", a.text, b.text);
-        self.checked(e, text, |p| p.binop(op, a.val.clone(), b.val.clone()))
-    }
-
-    /// `(a sym b)` of a comparison as node `e`.
-    fn try_compare(
-        &mut self,
-        e: &Expr,
-        op: CmpOp,
-        sym: &str,
-        a: &Form<Self::Val>,
-        b: &Form<Self::Val>,
-    ) -> PResult<Form<Self::Val>> {
-        if let Some(why) = self.folded(&[a, b]) {
-            return Err(why.into());
-        }
-        let text = format!("({} {sym} {})", a.text, b.text);
-        self.checked(e, text, |p| p.compare(op, a.val.clone(), b.val.clone()))
+        let (x, y) = (a.val.clone(), b.val.clone());
+        self.checked(e, text, |p| match op {
+            PyBinary::Arith(o) => p.binop(o, x, y),
+            PyBinary::Compare(o) => p.compare(o, x, y),
+        })
     }
 
     /// `(sym x)` as node `e`.

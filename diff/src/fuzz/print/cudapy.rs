@@ -20,27 +20,19 @@
 //! no CUDA Python form (selects, tiles, other rounding modes, …) is an
 //! error, never a panic.
 
-use super::control::{Deferring, Statements, Structured, NOT_OWN};
-use super::pattern::{self, Counts};
+use super::control::{self, Deferring, Own, Statements, StoreParts, Structured};
+use super::pattern::{self, Counts, Pending};
 use ksem_interp::dtype::DType;
 use ksem_interp::frontend::cudapy::types::{self, Named};
 use ksem_interp::ir::build::CONVERT;
-use ksem_interp::ir::canon::canonical;
 use ksem_interp::ir::*;
 use std::collections::HashMap;
 
-/// What a printing step gives: text, or why the kernel cannot be printed.
-pub type PResult<T> = Result<T, String>;
+pub use super::control::PResult;
 
 /// The source of a file that defines `k` as a `@cuda.jit` kernel.
 pub fn kernel(k: &Kernel) -> PResult<String> {
-    if !k.then.is_empty() {
-        return Err("a kernel of several launches does not print as CUDA Python".into());
-    }
-    if k.model != Model::Simt {
-        return Err("only SIMT kernels print as CUDA Python".into());
-    }
-    let k = canonical(k);
+    let k = pattern::simt_kernel(k, "CUDA Python")?;
     let mut p = Printer::new(&k)?;
     p.kernel()?;
     Ok(p.src.out)
@@ -164,30 +156,6 @@ impl<'k> Printer<'k> {
 
     // ---- statements ----------------------------------------------------------------
 
-    fn assign(&mut self, v: VarId, e: &'k Expr) -> PResult<()> {
-        let unused = self.uses.get(v) == Some(&0);
-        if unused && matches!(e.kind, ExprKind::Atomic { .. }) && self.var_name(v).starts_with('_')
-        {
-            let a = self.expr(e)?;
-            self.line(&a);
-            return Ok(());
-        }
-        let dv = self.k.vars.get(v).map(|x| x.1.dtype());
-        // inside a loop or branch the front end converts to the type the
-        // variable already has
-        let converts = self.src.depth > 0 && self.declared.get(v) == Some(&true);
-        let rhs = match (converts, dv) {
-            (true, Some(d)) => self.operand_as(e, d)?,
-            _ => self.expr(e)?,
-        };
-        let name = self.name(v)?.to_string();
-        if let Some(d) = self.declared.get_mut(v) {
-            *d = true;
-        }
-        self.line(&format!("{name} = {rhs}"));
-        Ok(())
-    }
-
     /// `for u in range(…)`: the loop variable of the IR is hidden; the body
     /// starts by copying it to the user's variable `u`.
     fn for_stmt(&mut self, iv: VarId, range: [&'k Expr; 3], body: &'k [Stmt]) -> PResult<()> {
@@ -275,14 +243,6 @@ impl<'k> Printer<'k> {
     }
 
     // ---- expressions -------------------------------------------------------------------
-
-    /// A condition: a bool expression.
-    fn cond(&mut self, e: &'k Expr) -> PResult<String> {
-        if e.ty.dtype() != DType::Bool {
-            return Err("a condition that is not bool".into());
-        }
-        self.expr(e)
-    }
 
     /// `e` where the front end converts the printed value to `d` itself
     /// (stores, atomics' operands, assignments in loops and branches).
@@ -485,21 +445,35 @@ impl<'k> Printer<'k> {
 
 impl<'k> Statements<'k> for Printer<'k> {
     fn let_stmt(&mut self, v: VarId, e: &'k Expr) -> PResult<()> {
-        self.assign(v, e)
+        let unused = self.uses.get(v) == Some(&0);
+        if unused && matches!(e.kind, ExprKind::Atomic { .. }) && self.var_name(v).starts_with('_')
+        {
+            let a = self.expr(e)?;
+            self.line(&a);
+            return Ok(());
+        }
+        let dv = self.k.vars.get(v).map(|x| x.1.dtype());
+        // inside a loop or branch the front end converts to the type the
+        // variable already has
+        let converts = self.src.depth > 0 && self.declared.get(v) == Some(&true);
+        let rhs = match (converts, dv) {
+            (true, Some(d)) => self.operand_as(e, d)?,
+            _ => self.expr(e)?,
+        };
+        let name = self.name(v)?.to_string();
+        if let Some(d) = self.declared.get_mut(v) {
+            *d = true;
+        }
+        self.line(&format!("{name} = {rhs}"));
+        Ok(())
     }
 
-    fn store_stmt(
-        &mut self,
-        _: &'k Stmt,
-        ptr: &'k Expr,
-        value: &'k Expr,
-        mask: Option<&'k Expr>,
-    ) -> PResult<()> {
-        if mask.is_some() {
+    fn store_stmt(&mut self, st: StoreParts<'k>) -> PResult<()> {
+        if st.mask.is_some() {
             return Err("a masked store has no CUDA Python form".into());
         }
-        let target = self.place(ptr)?;
-        let value = self.operand_as(value, ptr.ty.dtype())?;
+        let target = self.place(st.ptr)?;
+        let value = self.operand_as(st.value, st.ptr.ty.dtype())?;
         self.line(&format!("{target} = {value}"));
         Ok(())
     }
@@ -508,19 +482,12 @@ impl<'k> Statements<'k> for Printer<'k> {
         self.for_stmt(var, range, body)
     }
 
-    fn own_stmt(&mut self, s: &'k Stmt) -> PResult<()> {
-        match s {
-            Stmt::Barrier { .. } => self.simple("cuda.syncthreads()"),
-            Stmt::Print { prefix, args, .. } => self.print_stmt(prefix, args),
-            Stmt::Gemm(_) => Err("T.gemm is TileLang's; CUDA Python has none".into()),
-            Stmt::For { .. } => Err("a parallel loop has no CUDA Python form".into()),
-            Stmt::Let(..)
-            | Stmt::Store { .. }
-            | Stmt::If { .. }
-            | Stmt::While { .. }
-            | Stmt::Break
-            | Stmt::Continue
-            | Stmt::Return => Err(NOT_OWN.into()),
+    fn own_stmt(&mut self, _: &'k Stmt, own: Own<'k>) -> PResult<()> {
+        match own {
+            Own::Barrier => self.simple("cuda.syncthreads()"),
+            Own::Print(prefix, args) => self.print_stmt(prefix, args),
+            Own::Gemm => Err("T.gemm is TileLang's; CUDA Python has none".into()),
+            Own::ParallelFor => Err("a parallel loop has no CUDA Python form".into()),
         }
     }
 }
@@ -532,9 +499,10 @@ impl<'k> Deferring<'k> for Printer<'k> {
     type Branch = ();
     type Out = String;
 
-    fn defer_branch(&mut self, pre: &'k [Stmt]) -> PResult<()> {
-        let counts = (&self.defs[..], &self.uses[..]);
-        pattern::defer_all(self.k, counts, &mut self.deferred, pre, "an if-expression")
+    const WHAT: &'static str = "an if-expression";
+
+    fn pending(&mut self) -> (&'k Kernel, (&[usize], &[usize]), &mut Pending<'k>) {
+        (self.k, (&self.defs, &self.uses), &mut self.deferred)
     }
 
     fn branch(&mut self, _: &'k Expr) -> PResult<()> {
@@ -576,19 +544,20 @@ impl<'k> Structured<'k> for Printer<'k> {
 
     /// Prints the statement(s) at `b[i]`; the number consumed.
     fn stmt_at(&mut self, b: &'k [Stmt], i: usize) -> PResult<usize> {
-        let counts = (&self.defs[..], &self.uses[..]);
-        if let Some(n) = pattern::defer_at(self.k, counts, &mut self.deferred, b, i) {
-            return Ok(n);
+        let claimed = match self.defer_at(b, i) {
+            Some(n) => Some(n),
+            None => self.grid_tuple(b, i)?,
+        };
+        match claimed {
+            Some(n) => Ok(n),
+            None => self.stmt(&b[i]).map(|()| 1),
         }
-        if let Some(n) = self.grid_tuple(b, i)? {
-            return Ok(n);
-        }
-        self.stmt(&b[i])?;
-        Ok(1)
     }
 
+    /// A condition: a bool expression.
     fn cond_text(&mut self, e: &'k Expr) -> PResult<String> {
-        self.cond(e)
+        control::bool_condition(e)?;
+        self.expr(e)
     }
 }
 

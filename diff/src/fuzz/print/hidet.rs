@@ -27,29 +27,21 @@
 mod complex;
 mod vector;
 
-use super::control::{Deferring, Statements, Structured, NOT_OWN};
-use super::pattern::{self, Counts};
+use super::control::{self, Deferring, Own, Statements, StoreParts, Structured};
+use super::pattern::{self, Counts, Pending};
 use crate::fuzz::gen_hidet::nodes::{self, HVal, Lit, Op};
 use ksem_interp::dtype::DType;
 use ksem_interp::frontend::hidet::layout::Layout;
 use ksem_interp::frontend::hidet::types::Named;
 use ksem_interp::ir::build::{fold, CONVERT};
-use ksem_interp::ir::canon::canonical;
 use ksem_interp::ir::*;
 use std::collections::{HashMap, HashSet};
 
-/// What a printing step gives: text, or why the kernel cannot be printed.
-pub type PResult<T> = Result<T, String>;
+pub use super::control::PResult;
 
 /// The source of a file that defines `k` as a Hidet script kernel.
 pub fn kernel(k: &Kernel) -> PResult<String> {
-    if !k.then.is_empty() {
-        return Err("a kernel of several launches does not print as Hidet script".into());
-    }
-    if k.model != Model::Simt {
-        return Err("only SIMT kernels print as Hidet script".into());
-    }
-    let k = canonical(k);
+    let k = pattern::simt_kernel(k, "Hidet script")?;
     let mut p = Printer::new(&k)?;
     p.kernel()?;
     Ok(p.src.out)
@@ -436,68 +428,6 @@ impl<'k> Printer<'k> {
 
     // ---- statements ------------------------------------------------------------------
 
-    fn assign(&mut self, v: VarId, e: &'k Expr) -> PResult<()> {
-        if let ExprKind::Atomic {
-            op, ptr, val, cmp, ..
-        } = &e.kind
-        {
-            let a = self.atomic(*op, ptr, val, cmp.as_deref())?;
-            if self.uses.get(v) == Some(&0) && self.var_name(v).starts_with('_') {
-                self.line(&a);
-                return Ok(());
-            }
-            if self.visible(v) {
-                return Err("an atomic's old value assigned to an existing variable".into());
-            }
-            let name = self.name(v)?.to_string();
-            self.declare(v);
-            self.line(&format!("{name} = {a}"));
-            return Ok(());
-        }
-        let name = self.name(v)?.to_string();
-        if e.ty.is_ptr() {
-            let text = self.pointer_value(e)?;
-            if !self.visible(v) {
-                self.declare(v);
-            }
-            self.line(&format!("{name} = {text}"));
-            return Ok(());
-        }
-        let d = self.var_dtype(v)?;
-        if self.visible(v) {
-            let f = self.pick(e, |f| Some(nodes::value_for(&f.v, d)))?;
-            self.line(&format!("{name} = {}", f.text));
-            return Ok(());
-        }
-        // a first assignment defines the variable with the value's Hidet
-        // type; a declaration gives the type
-        let mut forms = self.operand_forms(e);
-        if forms.is_empty() {
-            forms = self.forms(e)?;
-        }
-        // preferably a form that already computes in the variable's type (an
-        // explicit cast written out): Hidet replaces a variable assigned once
-        // by its value, and the cast must survive that (divergence H10)
-        let same = |f: &&Form| fold_all(&build::convert(f.v.e.clone(), d)) == *e;
-        let exact = forms
-            .iter()
-            .find(|f| f.v.hty == d && f.v.pty == d && build::dtype_of(&f.v.e) == d && same(f));
-        let plain = exact.or_else(|| forms.iter().find(|f| f.v.hty == d && same(f)));
-        let text = match plain {
-            Some(f) => format!("{name} = {}", f.text),
-            None => {
-                let f = forms
-                    .iter()
-                    .find(|f| fold_all(&build::convert(f.v.e.clone(), d)) == *e)
-                    .ok_or_else(|| self.no_form(e))?;
-                format!("{name}: {} = {}", type_name(d)?, f.text)
-            }
-        };
-        self.declare(v);
-        self.line(&text);
-        Ok(())
-    }
-
     // ---- expressions -----------------------------------------------------------------
 
     fn no_form(&self, e: &Expr) -> String {
@@ -518,14 +448,6 @@ impl<'k> Printer<'k> {
             .into_iter()
             .find(|f| build(f).is_some_and(|x| fold_all(&x) == *e))
             .ok_or_else(|| self.no_form(e))
-    }
-
-    /// A condition (a bool the front end tests as it is).
-    fn cond(&mut self, e: &'k Expr) -> PResult<String> {
-        if e.ty.dtype() != DType::Bool {
-            return Err("a condition that is not bool".into());
-        }
-        Ok(self.pick(e, |f| Some(nodes::truth(&f.v)))?.text)
     }
 
     /// The ways `e` may be written; each form's value may differ from `e`
@@ -1202,9 +1124,10 @@ impl<'k> Deferring<'k> for Printer<'k> {
     type Branch = Vec<Form>;
     type Out = Vec<Form>;
 
-    fn defer_branch(&mut self, pre: &'k [Stmt]) -> PResult<()> {
-        let counts = (&self.defs[..], &self.uses[..]);
-        pattern::defer_all(self.k, counts, &mut self.deferred, pre, "an if-expression")
+    const WHAT: &'static str = "an if-expression";
+
+    fn pending(&mut self) -> (&'k Kernel, (&[usize], &[usize]), &mut Pending<'k>) {
+        (self.k, (&self.defs, &self.uses), &mut self.deferred)
     }
 
     fn branch(&mut self, e: &'k Expr) -> PResult<Vec<Form>> {
@@ -1262,22 +1185,74 @@ impl<'k> Deferring<'k> for Printer<'k> {
 
 impl<'k> Statements<'k> for Printer<'k> {
     fn let_stmt(&mut self, v: VarId, e: &'k Expr) -> PResult<()> {
-        self.assign(v, e)
+        if let ExprKind::Atomic {
+            op, ptr, val, cmp, ..
+        } = &e.kind
+        {
+            let a = self.atomic(*op, ptr, val, cmp.as_deref())?;
+            if self.uses.get(v) == Some(&0) && self.var_name(v).starts_with('_') {
+                self.line(&a);
+                return Ok(());
+            }
+            if self.visible(v) {
+                return Err("an atomic's old value assigned to an existing variable".into());
+            }
+            let name = self.name(v)?.to_string();
+            self.declare(v);
+            self.line(&format!("{name} = {a}"));
+            return Ok(());
+        }
+        let name = self.name(v)?.to_string();
+        if e.ty.is_ptr() {
+            let text = self.pointer_value(e)?;
+            if !self.visible(v) {
+                self.declare(v);
+            }
+            self.line(&format!("{name} = {text}"));
+            return Ok(());
+        }
+        let d = self.var_dtype(v)?;
+        if self.visible(v) {
+            let f = self.pick(e, |f| Some(nodes::value_for(&f.v, d)))?;
+            self.line(&format!("{name} = {}", f.text));
+            return Ok(());
+        }
+        // a first assignment defines the variable with the value's Hidet
+        // type; a declaration gives the type
+        let mut forms = self.operand_forms(e);
+        if forms.is_empty() {
+            forms = self.forms(e)?;
+        }
+        // preferably a form that already computes in the variable's type (an
+        // explicit cast written out): Hidet replaces a variable assigned once
+        // by its value, and the cast must survive that (divergence H10)
+        let same = |f: &&Form| fold_all(&build::convert(f.v.e.clone(), d)) == *e;
+        let exact = forms
+            .iter()
+            .find(|f| f.v.hty == d && f.v.pty == d && build::dtype_of(&f.v.e) == d && same(f));
+        let plain = exact.or_else(|| forms.iter().find(|f| f.v.hty == d && same(f)));
+        let text = match plain {
+            Some(f) => format!("{name} = {}", f.text),
+            None => {
+                let f = forms
+                    .iter()
+                    .find(|f| fold_all(&build::convert(f.v.e.clone(), d)) == *e)
+                    .ok_or_else(|| self.no_form(e))?;
+                format!("{name}: {} = {}", type_name(d)?, f.text)
+            }
+        };
+        self.declare(v);
+        self.line(&text);
+        Ok(())
     }
 
-    fn store_stmt(
-        &mut self,
-        _: &'k Stmt,
-        ptr: &'k Expr,
-        value: &'k Expr,
-        mask: Option<&'k Expr>,
-    ) -> PResult<()> {
-        if mask.is_some() {
+    fn store_stmt(&mut self, st: StoreParts<'k>) -> PResult<()> {
+        if st.mask.is_some() {
             return Err("a masked store has no Hidet form".into());
         }
-        let target = self.place(ptr)?;
-        let d = ptr.ty.dtype();
-        let f = self.pick(value, |f| Some(nodes::value_for(&f.v, d)))?;
+        let target = self.place(st.ptr)?;
+        let d = st.ptr.ty.dtype();
+        let f = self.pick(st.value, |f| Some(nodes::value_for(&f.v, d)))?;
         self.line(&format!("{target} = {}", f.text));
         Ok(())
     }
@@ -1295,19 +1270,12 @@ impl<'k> Statements<'k> for Printer<'k> {
         self.nested_in(body, Some(var))
     }
 
-    fn own_stmt(&mut self, s: &'k Stmt) -> PResult<()> {
-        match s {
-            Stmt::Barrier { .. } => self.simple("syncthreads()"),
-            Stmt::Print { .. } => Err("printf is not printed".into()),
-            Stmt::Gemm(_) => Err("T.gemm is TileLang's; Hidet script has none".into()),
-            Stmt::For { .. } => Err("a parallel loop has no Hidet form".into()),
-            Stmt::Let(..)
-            | Stmt::Store { .. }
-            | Stmt::If { .. }
-            | Stmt::While { .. }
-            | Stmt::Break
-            | Stmt::Continue
-            | Stmt::Return => Err(NOT_OWN.into()),
+    fn own_stmt(&mut self, _: &'k Stmt, own: Own<'k>) -> PResult<()> {
+        match own {
+            Own::Barrier => self.simple("syncthreads()"),
+            Own::Print(..) => Err("printf is not printed".into()),
+            Own::Gemm => Err("T.gemm is TileLang's; Hidet script has none".into()),
+            Own::ParallelFor => Err("a parallel loop has no Hidet form".into()),
         }
     }
 }
@@ -1336,8 +1304,7 @@ impl<'k> Structured<'k> for Printer<'k> {
                 return Ok(1);
             }
         }
-        let counts = (&self.defs[..], &self.uses[..]);
-        if let Some(n) = pattern::defer_at(self.k, counts, &mut self.deferred, b, i) {
+        if let Some(n) = self.defer_at(b, i) {
             return Ok(n);
         }
         if let Some(n) = self.vector_at(b, i)? {
@@ -1350,8 +1317,10 @@ impl<'k> Structured<'k> for Printer<'k> {
         Ok(1)
     }
 
+    /// A condition (a bool the front end tests as it is).
     fn cond_text(&mut self, e: &'k Expr) -> PResult<String> {
-        self.cond(e)
+        control::bool_condition(e)?;
+        Ok(self.pick(e, |f| Some(nodes::truth(&f.v)))?.text)
     }
 
     fn enter_body(&mut self, var: Option<VarId>) {

@@ -44,8 +44,9 @@
 //! outputs, masked stores, copies between two partial regions, …) is an
 //! error, never a panic.
 
-use super::checked::{self, Checked};
+use super::checked::{self, Checked, PyBinary};
 use super::control::{Deferring, Structured};
+use super::pattern::Pending;
 use super::pattern::{self, describe, Counts};
 use ksem_interp::dtype::DType;
 use ksem_interp::float;
@@ -980,52 +981,6 @@ impl<'k, 'm> Printer<'k, 'm> {
 
     // ---- expressions -------------------------------------------------------------------
 
-    /// The text of a condition: a form whose truth is `e`.
-    fn cond(&mut self, e: &'k Expr) -> PResult<String> {
-        let mut cands = vec![e];
-        if let ExprKind::Binary(BinOp::Ne, x, z) = &e.kind {
-            if literal_int(z) == Some(0) {
-                cands.push(x);
-            }
-        }
-        for c in cands {
-            for f in self.operand_forms(c)? {
-                // a Python value would make the `if` a compile-time choice
-                // (`if False:` keeps one branch): the condition of a runtime
-                // `if` is written as a runtime value
-                if f.val.constant().is_some() {
-                    continue;
-                }
-                let ok = self
-                    .el
-                    .condition(f.val.clone(), Span::default())
-                    .is_ok_and(|x| canonical_expr(&x) == *e);
-                if ok {
-                    return Ok(f.text);
-                }
-            }
-        }
-        // a condition that folded to a constant: a runtime cast of it
-        if let ExprKind::Const(bits) = e.kind {
-            let cast = self.el.call_fn(
-                "Cast",
-                vec![Value::string("bool"), Value::int((bits != 0) as i128)],
-                Span::default(),
-            );
-            let ok = cast.is_ok_and(|v| {
-                v.constant().is_none()
-                    && self
-                        .el
-                        .condition(v, Span::default())
-                        .is_ok_and(|x| canonical_expr(&x) == *e)
-            });
-            if ok {
-                return Ok(format!("T.Cast(\"bool\", {})", (bits != 0) as i32));
-            }
-        }
-        Err(format!("no condition form for {}", describe(e)))
-    }
-
     /// The ways to write `e` as an operand, most idiomatic first: Python
     /// literals for a constant, `e` without the conversion the front end
     /// may insert itself, then `e` exactly.
@@ -1230,7 +1185,7 @@ impl<'k, 'm> Printer<'k, 'm> {
                             } else {
                                 (Operator::Mod, "%")
                             };
-                            self.try_infix(e, o, s, fa, fb)
+                            self.try_binary(e, PyBinary::Arith(o), s, fa, fb)
                         } else {
                             Err(String::new())
                         };
@@ -1255,8 +1210,10 @@ impl<'k, 'm> Printer<'k, 'm> {
                         self.try_call(e, f, &[fa.clone(), fb.clone(), m])
                     }
                     _ => match (infix(op), pattern::comparison(op)) {
-                        (Some((o, sym)), _) => self.try_infix(e, o, sym, fa, fb),
-                        (None, Some((c, sym))) => self.try_compare(e, c, sym, fa, fb),
+                        (Some((o, sym)), _) => self.try_binary(e, PyBinary::Arith(o), sym, fa, fb),
+                        (None, Some((c, sym))) => {
+                            self.try_binary(e, PyBinary::Compare(c), sym, fa, fb)
+                        }
                         _ => return Err(format!("no TileLang operator for {op:?}")),
                     },
                 };
@@ -1426,9 +1383,10 @@ impl<'k> Deferring<'k> for Printer<'k, '_> {
     type Branch = Vec<Form>;
     type Out = String;
 
-    fn defer_branch(&mut self, pre: &'k [Stmt]) -> PResult<()> {
-        let counts = (&self.defs[..], &self.uses[..]);
-        pattern::defer_all(self.k, counts, &mut self.deferred, pre, "T.if_then_else")
+    const WHAT: &'static str = "T.if_then_else";
+
+    fn pending(&mut self) -> (&'k Kernel, (&[usize], &[usize]), &mut Pending<'k>) {
+        (self.k, (&self.defs, &self.uses), &mut self.deferred)
     }
 
     fn branch(&mut self, e: &'k Expr) -> PResult<Vec<Form>> {
@@ -1514,8 +1472,7 @@ impl<'k, 'm> Structured<'k> for Printer<'k, 'm> {
 
     /// Prints the statement(s) at `b[i]`; the number consumed.
     fn stmt_at(&mut self, b: &'k [Stmt], i: usize) -> PResult<usize> {
-        let counts = (&self.defs[..], &self.uses[..]);
-        if let Some(n) = pattern::defer_at(self.k, counts, &mut self.deferred, b, i) {
+        if let Some(n) = self.defer_at(b, i) {
             return Ok(n);
         }
         // arrays up to the highest this statement uses
@@ -1539,7 +1496,49 @@ impl<'k, 'm> Structured<'k> for Printer<'k, 'm> {
         Ok(1)
     }
 
+    /// The text of a condition: a form whose truth is `e`.
     fn cond_text(&mut self, e: &'k Expr) -> PResult<String> {
-        self.cond(e)
+        let mut cands = vec![e];
+        if let ExprKind::Binary(BinOp::Ne, x, z) = &e.kind {
+            if literal_int(z) == Some(0) {
+                cands.push(x);
+            }
+        }
+        for c in cands {
+            for f in self.operand_forms(c)? {
+                // a Python value would make the `if` a compile-time choice
+                // (`if False:` keeps one branch): the condition of a runtime
+                // `if` is written as a runtime value
+                if f.val.constant().is_some() {
+                    continue;
+                }
+                let ok = self
+                    .el
+                    .condition(f.val.clone(), Span::default())
+                    .is_ok_and(|x| canonical_expr(&x) == *e);
+                if ok {
+                    return Ok(f.text);
+                }
+            }
+        }
+        // a condition that folded to a constant: a runtime cast of it
+        if let ExprKind::Const(bits) = e.kind {
+            let cast = self.el.call_fn(
+                "Cast",
+                vec![Value::string("bool"), Value::int((bits != 0) as i128)],
+                Span::default(),
+            );
+            let ok = cast.is_ok_and(|v| {
+                v.constant().is_none()
+                    && self
+                        .el
+                        .condition(v, Span::default())
+                        .is_ok_and(|x| canonical_expr(&x) == *e)
+            });
+            if ok {
+                return Ok(format!("T.Cast(\"bool\", {})", (bits != 0) as i32));
+            }
+        }
+        Err(format!("no condition form for {}", describe(e)))
     }
 }

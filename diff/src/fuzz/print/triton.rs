@@ -22,8 +22,8 @@
 //! What has no Triton form here (SIMT kernels, arrays, atomics, custom
 //! combiners, device prints, …) is an error, never a panic.
 
-use super::checked::{self, Checked};
-use super::control::{Statements, Structured};
+use super::checked::{self, Checked, PyBinary};
+use super::control::{Own, Statements, StoreParts, Structured};
 use super::pattern::{self, describe, Counts};
 use crate::fuzz::gen::tl_dtype;
 use ksem_interp::dtype::DType;
@@ -194,13 +194,13 @@ impl<'k, 'm> Printer<'k, 'm> {
     }
 
     /// `tl.store(ptr, value, mask=…)` that elaborates to statement `s`.
-    fn store(
-        &mut self,
-        s: &Stmt,
-        ptr: &'k Expr,
-        value: &'k Expr,
-        mask: Option<&'k Expr>,
-    ) -> PResult<String> {
+    fn store(&mut self, st: StoreParts<'k>) -> PResult<String> {
+        let StoreParts {
+            stmt: s,
+            ptr,
+            value,
+            mask,
+        } = st;
         let p = self.exact(ptr)?;
         let masks = match mask {
             Some(m) => self.operand_forms(m)?.into_iter().map(Some).collect(),
@@ -490,8 +490,12 @@ impl<'k, 'm> Printer<'k, 'm> {
                         self.try_call(e, name, &[fa.clone(), fb.clone()], &kw)
                     }
                     _ => match (infix(op), pattern::comparison(op)) {
-                        (Some((pyop, sym)), _) => self.try_infix(e, pyop, sym, fa, fb),
-                        (None, Some((cmp, sym))) => self.try_compare(e, cmp, sym, fa, fb),
+                        (Some((pyop, sym)), _) => {
+                            self.try_binary(e, PyBinary::Arith(pyop), sym, fa, fb)
+                        }
+                        (None, Some((cmp, sym))) => {
+                            self.try_binary(e, PyBinary::Compare(cmp), sym, fa, fb)
+                        }
                         _ => return Err(format!("no Triton operator for {op:?}")),
                     },
                 };
@@ -795,14 +799,8 @@ impl<'k> Statements<'k> for Printer<'k, '_> {
         Ok(())
     }
 
-    fn store_stmt(
-        &mut self,
-        s: &'k Stmt,
-        ptr: &'k Expr,
-        value: &'k Expr,
-        mask: Option<&'k Expr>,
-    ) -> PResult<()> {
-        let text = self.store(s, ptr, value, mask)?;
+    fn store_stmt(&mut self, st: StoreParts<'k>) -> PResult<()> {
+        let text = self.store(st)?;
         self.line(&text);
         Ok(())
     }
@@ -820,7 +818,7 @@ impl<'k> Statements<'k> for Printer<'k, '_> {
         self.nested(body)
     }
 
-    fn own_stmt(&mut self, s: &'k Stmt) -> PResult<()> {
+    fn own_stmt(&mut self, s: &'k Stmt, _: Own<'k>) -> PResult<()> {
         Err(format!("no Triton form for {s:?}"))
     }
 }
