@@ -1,7 +1,9 @@
 //! The backends a program can run on, by name.
 
 use crate::peer::Peer;
+use crate::registry;
 use ksem_interp::eval::RunOptions;
+use ksem_interp::frontend::Dialect;
 use ksem_interp::ir::Kernel;
 use ksem_interp::launch::{Launch, RunResult};
 use std::fmt;
@@ -15,30 +17,36 @@ pub enum Backend {
     Host,
     /// The CUDA lowering on the GPU.
     Cuda,
-    /// Real Triton on the GPU (`tools/triton_run.py`): Triton files.
-    Triton,
-    /// Real numba-cuda on the GPU (`tools/numba_run.py`): CUDA Python files.
-    Numba,
-    /// Real TileLang's C target on the CPU (`tools/tilelang_run.py`):
-    /// TileLang files in `ksem run` and `ksem diff` only.
-    TileLang,
-    /// Real Hidet's `cpu_kernel` build on the CPU (`tools/hidet_run.py`).
-    Hidet,
+    /// The real system of a dialect (its bundle's peer in
+    /// [`crate::registry`]): real Triton or numba-cuda on the GPU, real
+    /// TileLang's C target or Hidet's `cpu_kernel` build on the CPU. It runs
+    /// source files: in `ksem run` and `ksem diff`, and in campaigns
+    /// through the batch runner.
+    Real(Dialect),
 }
 
 impl Backend {
+    /// The backend of a name as [`Backend`]'s `Display` gives it.
     pub fn parse(s: &str) -> Result<Backend, String> {
         match s {
             "interp" => Ok(Backend::Interp),
             "host" => Ok(Backend::Host),
             "cuda" => Ok(Backend::Cuda),
-            "triton" => Ok(Backend::Triton),
-            "numba" => Ok(Backend::Numba),
-            "tilelang" => Ok(Backend::TileLang),
-            "hidet" => Ok(Backend::Hidet),
-            other => Err(format!(
-                "unknown backend {other:?} (choose interp, host, cuda, triton, numba, tilelang or hidet)"
-            )),
+            other => registry::BUNDLES
+                .iter()
+                .find(|b| b.peer.backend == other)
+                .map(|b| Backend::Real(b.dialect))
+                .ok_or_else(|| {
+                    let names: Vec<&str> = ["interp", "host", "cuda"]
+                        .into_iter()
+                        .chain(registry::BUNDLES.iter().map(|b| b.peer.backend))
+                        .collect();
+                    let (last, first) = names.split_last().expect("backends");
+                    format!(
+                        "unknown backend {other:?} (choose {} or {last})",
+                        first.join(", ")
+                    )
+                }),
         }
     }
 
@@ -74,7 +82,7 @@ impl Backend {
             Backend::Cuda => {
                 ksem_gpu::run(k, launch, ksem_gpu::Backend::Cuda).map_err(|e| e.to_string())
             }
-            Backend::Triton | Backend::Numba | Backend::TileLang | Backend::Hidet => Err(format!(
+            Backend::Real(_) => Err(format!(
                 "the {self} backend runs source files: use it with ksem run or ksem diff"
             )),
         }
@@ -93,10 +101,9 @@ impl Backend {
         opts: &RunOptions,
     ) -> Result<RunResult, String> {
         match self {
-            Backend::Triton => crate::peer::run(Peer::Triton, program, launch_path, kernel),
-            Backend::Numba => crate::peer::run(Peer::Numba, program, launch_path, kernel),
-            Backend::TileLang => crate::peer::run(Peer::TileLang, program, launch_path, kernel),
-            Backend::Hidet => crate::peer::run(Peer::Hidet, program, launch_path, kernel),
+            Backend::Real(d) => {
+                crate::peer::run(registry::peer_of(d), program, launch_path, kernel)
+            }
             b => b.run(k, launch, opts),
         }
     }
@@ -116,21 +123,14 @@ impl Backend {
             Backend::Interp => 16,
             Backend::Host => 256,
             Backend::Cuda => 8,
-            Backend::Numba => 1,
-            // one Python process (torch and Triton imported once) per batch
-            Backend::Triton => 32,
-            // one Python process per batch: its import dominates small batches
-            Backend::TileLang | Backend::Hidet => 64,
+            Backend::Real(d) => registry::peer_of(d).batch_size,
         }
     }
 
     /// The real system this backend runs source files on, if it is one.
-    pub fn peer(self) -> Option<Peer> {
+    pub fn peer(self) -> Option<&'static Peer> {
         match self {
-            Backend::Triton => Some(Peer::Triton),
-            Backend::Numba => Some(Peer::Numba),
-            Backend::TileLang => Some(Peer::TileLang),
-            Backend::Hidet => Some(Peer::Hidet),
+            Backend::Real(d) => Some(registry::peer_of(d)),
             _ => None,
         }
     }
@@ -142,11 +142,9 @@ impl Backend {
         opts: &RunOptions,
     ) -> Vec<Result<RunResult, String>> {
         let gpu = match self {
-            Backend::Interp
-            | Backend::Triton
-            | Backend::Numba
-            | Backend::TileLang
-            | Backend::Hidet => return items.iter().map(|(k, l)| self.run(k, l, opts)).collect(),
+            Backend::Interp | Backend::Real(_) => {
+                return items.iter().map(|(k, l)| self.run(k, l, opts)).collect()
+            }
             Backend::Host => ksem_gpu::Backend::Host,
             Backend::Cuda => ksem_gpu::Backend::Cuda,
         };
@@ -168,10 +166,7 @@ impl fmt::Display for Backend {
             Backend::Interp => "interp",
             Backend::Host => "host",
             Backend::Cuda => "cuda",
-            Backend::Triton => "triton",
-            Backend::Numba => "numba",
-            Backend::TileLang => "tilelang",
-            Backend::Hidet => "hidet",
+            Backend::Real(d) => registry::peer_of(*d).backend,
         })
     }
 }

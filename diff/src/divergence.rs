@@ -21,8 +21,6 @@ use ksem_interp::launch::{Launch, RunResult};
 pub struct Row {
     /// The row's label (`#4`, `N6`).
     pub label: &'static str,
-    /// The real system it is about.
-    pub backend: Backend,
     /// What the row's operations are, in words.
     pub what: &'static str,
     /// Whether a node is one of them.
@@ -65,56 +63,55 @@ fn floor_ceil(e: &Expr) -> bool {
     matches!(&e.kind, ExprKind::Unary(UnOp::Math(Floor | Ceil), _)) && e.ty.dtype().is_float()
 }
 
-/// The rows recognised, per real system.
-pub const ROWS: &[Row] = &[
+/// The rows about real Triton that triage recognises (its peer's
+/// [`crate::peer::Peer::divergences`]).
+pub const TRITON_ROWS: &[Row] = &[
     Row {
         label: "#4",
-        backend: Backend::Triton,
         what: "float32 `/` (div.full.f32)",
         matches: f32_div,
     },
     Row {
         label: "#5, #12",
-        backend: Backend::Triton,
         what: "approximate sqrt, rsqrt and math functions",
         matches: float_math,
     },
     Row {
         label: "#21",
-        backend: Backend::Triton,
         what: "`tl.floor`/`tl.ceil` flush subnormal inputs",
         matches: floor_ceil,
     },
     Row {
         label: "#6",
-        backend: Backend::Triton,
         what: "float `%`",
         matches: float_rem,
     },
     Row {
         label: "#11",
-        backend: Backend::Triton,
         what: "float `tl.sum` order",
         matches: float_sum,
     },
+];
+
+/// The rows about real numba-cuda that triage recognises.
+pub const NUMBA_ROWS: &[Row] = &[
     Row {
         label: "N6",
-        backend: Backend::Numba,
         what: "float `%` and `//` remainder",
         matches: float_rem,
     },
     Row {
         label: "N13",
-        backend: Backend::Numba,
         what: "approximate float32 math",
         matches: float_math,
     },
 ];
 
-/// The rows about `backend` whose operations `k` has.
+/// The rows about `backend` whose operations `k` has (none where it is
+/// not a real system).
 pub fn rows_in(k: &Kernel, backend: Backend) -> Vec<&'static Row> {
-    ROWS.iter()
-        .filter(|r| r.backend == backend)
+    let rows = backend.peer().map_or(&[][..], |p| p.divergences);
+    rows.iter()
         .filter(|r| {
             let mut any = false;
             for l in k.launches() {
@@ -284,6 +281,7 @@ mod tests {
     use super::*;
     use crate::fuzz::gen::{generate, Config};
     use crate::triage::{bucket, diff_kind, Bucket, Rerun};
+    use ksem_interp::frontend::Dialect;
     use ksem_interp::launch::parse_launch;
 
     /// Issue 27's program 191: `1 / x` of float16 values computed in
@@ -334,7 +332,7 @@ mod tests {
                 .filter(|&i| {
                     let p = generate(&cfg, 27, i);
                     let Some(k) = p.ir.as_ref() else { return false };
-                    !rows_in(k, Backend::Triton).is_empty()
+                    !rows_in(k, Backend::Real(Dialect::Triton)).is_empty()
                 })
                 .count()
         };

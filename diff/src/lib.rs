@@ -11,5 +11,6 @@ pub mod divergence;
 pub mod fuzz;
 pub mod peer;
 pub mod reduce;
+pub mod registry;
 pub mod report;
 pub mod triage;

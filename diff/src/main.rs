@@ -166,6 +166,10 @@ enum Cmd {
         /// divergences cover all the same (left out by default).
         #[arg(long)]
         divergent_ops: bool,
+        /// Swarm testing: each program keeps a random half of the
+        /// generator's feature switches, chosen from (seed, index).
+        #[arg(long)]
+        swarm: bool,
     },
     /// Reduce a case on which two backends disagree, keeping the disagreement.
     Reduce {
@@ -250,6 +254,9 @@ enum Cmd {
         /// With --real-peer: keep the operations of documented divergences.
         #[arg(long)]
         divergent_ops: bool,
+        /// The program as a `fuzz --swarm` campaign generates it.
+        #[arg(long)]
+        swarm: bool,
     },
     /// Measure the interpreter's throughput (work items per second) on the
     /// kernels of tools/bench/, single-thread and on all cores, beside
@@ -475,6 +482,7 @@ fn dispatch(cmd: Cmd) -> Result<ExitCode, Error> {
             devices,
             inputs,
             divergent_ops,
+            swarm,
         } => {
             let dialect = parse_dialect(&dialect)?;
             let time = time
@@ -499,6 +507,7 @@ fn dispatch(cmd: Cmd) -> Result<ExitCode, Error> {
                     dialect,
                     real_peer: backends.0.peer().is_some() || backends.1.peer().is_some(),
                     divergent_ops,
+                    swarm,
                     ..Default::default()
                 },
                 reduce: !no_reduce,
@@ -693,11 +702,13 @@ fn dispatch(cmd: Cmd) -> Result<ExitCode, Error> {
             dialect,
             real_peer,
             divergent_ops,
+            swarm,
         } => {
             let config = fuzz::gen::Config {
                 dialect: parse_dialect(&dialect)?,
                 real_peer,
                 divergent_ops,
+                swarm,
                 ..Default::default()
             };
             let p = fuzz::gen::generate(&config, seed, index);
@@ -780,8 +791,14 @@ fn dispatch(cmd: Cmd) -> Result<ExitCode, Error> {
 /// A `--dialect` argument.
 fn parse_dialect(s: &str) -> Result<ksem_interp::frontend::Dialect, Error> {
     ksem_interp::frontend::Dialect::from_name(s).ok_or_else(|| {
+        let names: Vec<&str> = ksem_diff::registry::BUNDLES
+            .iter()
+            .map(|b| b.dialect.name())
+            .collect();
+        let (last, first) = names.split_last().expect("dialects");
         usage(format!(
-            "unknown --dialect {s:?} (choose triton, cudapy, tilelang or hidet)"
+            "unknown --dialect {s:?} (choose {} or {last})",
+            first.join(", ")
         ))
     })
 }

@@ -14,87 +14,78 @@ use serde_json::Value as Json;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// A real system ksem can run a file on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Peer {
-    Triton,
-    Numba,
-    TileLang,
-    Hidet,
+/// A real system ksem can run a file on: its runner and what a campaign
+/// against it needs. Each dialect's bundle in [`crate::registry`] holds
+/// its peer.
+pub struct Peer {
+    /// The backend's name on the command line (`--backends interp,triton`)
+    /// and in results.
+    pub backend: &'static str,
+    /// The real system's name in messages.
+    pub system: &'static str,
+    /// The runner script under `tools/`.
+    pub script: &'static str,
+    /// The environment variable that overrides the runner's path.
+    pub path_var: &'static str,
+    /// The environment variable naming the Python that has the real system
+    /// installed (they often live in virtual environments), where it has
+    /// one; else `$PYTHON`, else `python3`.
+    pub python_var: Option<&'static str>,
+    /// Arguments the runner needs besides the program and launch (Triton's
+    /// prints text unless asked for the result JSON).
+    pub extra_args: &'static [&'static str],
+    /// What a batch line passes besides the program and launch, as JSON
+    /// text: real Triton compiles without contracting `a * b + c` into an
+    /// fma (divergence 3, which would otherwise be most of what a campaign
+    /// finds).
+    pub batch_options: Option<&'static str>,
+    /// Whether the runner has a long-lived serve mode ([`Worker`]).
+    pub serves: bool,
+    /// Programs a batch: one Python process (the real system imported
+    /// once) runs them all.
+    pub batch_size: usize,
+    /// The environment that makes the real system pass `-O0` to ptxas
+    /// (the same PTX otherwise), for triage; empty where it has none.
+    pub ptxas_o0_env: &'static [(&'static str, &'static str)],
+    /// The documented divergences (`docs/divergences.md`) whose operations
+    /// triage recognises in the IR.
+    pub divergences: &'static [crate::divergence::Row],
+    /// The documented divergences a kind of difference alone explains
+    /// (the row labels, e.g. NaN bits: `#13, #22`).
+    pub kind_divergences: &'static [(crate::triage::DiffKind, &'static str)],
+    /// The template of the standalone script that reproduces a finding on
+    /// the system alone (`bugreport::script`).
+    pub bug_script: &'static str,
+}
+
+impl PartialEq for Peer {
+    fn eq(&self, other: &Peer) -> bool {
+        self.backend == other.backend
+    }
 }
 
 impl Peer {
-    /// The real system's name in messages.
-    fn name(self) -> &'static str {
-        match self {
-            Peer::Triton => "Triton",
-            Peer::Numba => "numba-cuda",
-            Peer::TileLang => "TileLang",
-            Peer::Hidet => "Hidet",
-        }
-    }
-
-    /// The runner script under `tools/`.
-    fn script(self) -> &'static str {
-        match self {
-            Peer::Triton => "triton_run.py",
-            Peer::Numba => "numba_run.py",
-            Peer::TileLang => "tilelang_run.py",
-            Peer::Hidet => "hidet_run.py",
-        }
-    }
-
-    /// The environment variable that overrides the runner's path.
-    fn path_var(self) -> &'static str {
-        match self {
-            Peer::Triton => "KSEM_TRITON_RUN",
-            Peer::Numba => "KSEM_NUMBA_RUN",
-            Peer::TileLang => "KSEM_TILELANG_RUN",
-            Peer::Hidet => "KSEM_HIDET_RUN",
-        }
-    }
-
-    /// The Python that has the real system installed: `$KSEM_TRITON_PYTHON`
-    /// for Triton, `$KSEM_TILELANG_PYTHON` for TileLang, `$KSEM_HIDET_PYTHON`
-    /// for Hidet (they often live in virtual environments), else `$PYTHON`,
-    /// else `python3`.
-    pub(crate) fn python(self) -> String {
-        let own = match self {
-            Peer::Triton => std::env::var("KSEM_TRITON_PYTHON").ok(),
-            Peer::Numba => None,
-            Peer::TileLang => std::env::var("KSEM_TILELANG_PYTHON").ok(),
-            Peer::Hidet => std::env::var("KSEM_HIDET_PYTHON").ok(),
-        };
+    /// The Python that has the real system installed: `$python_var` where
+    /// the peer has one, else `$PYTHON`, else `python3`.
+    pub(crate) fn python(&self) -> String {
+        let own = self.python_var.and_then(|v| std::env::var(v).ok());
         own.or_else(|| std::env::var("PYTHON").ok())
             .unwrap_or_else(|| "python3".into())
     }
 
-    /// Arguments the runner needs besides the program and launch (Triton's
-    /// prints text unless asked for the result JSON).
-    fn extra_args(self) -> &'static [&'static str] {
-        match self {
-            Peer::Triton => &["--json"],
-            _ => &[],
-        }
-    }
-
-    /// What a batch line passes besides the program and launch: real Triton
-    /// compiles without contracting `a * b + c` into an fma (divergence 3,
-    /// which would otherwise be most of what a campaign finds).
-    fn batch_options(self) -> Option<Json> {
-        match self {
-            Peer::Triton => Some(serde_json::json!({"enable_fp_fusion": false})),
-            _ => None,
-        }
+    /// What a batch line passes besides the program and launch.
+    fn batch_options(&self) -> Option<Json> {
+        self.batch_options
+            .map(|t| serde_json::from_str(t).expect("a peer's batch options are JSON"))
     }
 
     /// Where the runner is: its variable, else under the current directory
     /// or a directory above the `ksem` executable.
-    fn runner(self) -> Result<PathBuf, String> {
-        if let Ok(p) = std::env::var(self.path_var()) {
+    fn runner(&self) -> Result<PathBuf, String> {
+        if let Ok(p) = std::env::var(self.path_var) {
             return Ok(PathBuf::from(p));
         }
-        let rel = Path::new("tools").join(self.script());
+        let rel = Path::new("tools").join(self.script);
         if rel.exists() {
             return Ok(rel);
         }
@@ -105,8 +96,7 @@ impl Peer {
             .ok_or_else(|| {
                 format!(
                     "tools/{} not found: run from the repository root or set {}",
-                    self.script(),
-                    self.path_var()
+                    self.script, self.path_var
                 )
             })
     }
@@ -114,7 +104,7 @@ impl Peer {
 
 /// Runs `program` with the launch spec at `launch` on `peer`.
 pub fn run(
-    peer: Peer,
+    peer: &'static Peer,
     program: &str,
     launch: &str,
     kernel: Option<&str>,
@@ -125,7 +115,7 @@ pub fn run(
         .arg(program)
         .arg("--launch")
         .arg(launch)
-        .args(peer.extra_args());
+        .args(peer.extra_args);
     if let Some(k) = kernel {
         cmd.arg("--kernel").arg(k);
     }
@@ -148,14 +138,14 @@ pub fn run(
 /// Runs many programs (source text, launch JSON) on `peer` in one process
 /// (`--batch`; TileLang's import alone takes seconds): the sources go to a
 /// temporary directory, the results come back one line each, in order.
-pub fn run_batch(peer: Peer, items: &[(&str, &Json)]) -> Vec<Result<RunResult, String>> {
+pub fn run_batch(peer: &'static Peer, items: &[(&str, &Json)]) -> Vec<Result<RunResult, String>> {
     run_batch_env(peer, items, &[])
 }
 
 /// [`run_batch`] with environment variables set for the runner (e.g.
 /// Triton's `DISABLE_PTXAS_OPT=1`).
 pub fn run_batch_env(
-    peer: Peer,
+    peer: &'static Peer,
     items: &[(&str, &Json)],
     env: &[(&str, &str)],
 ) -> Vec<Result<RunResult, String>> {
@@ -218,7 +208,7 @@ fn case_limit() -> std::time::Duration {
 /// answer to `results` as it comes; an error names why the runner stopped
 /// before answering them all (a hang past [`case_limit`] kills it).
 fn stream_batch(
-    peer: Peer,
+    peer: &'static Peer,
     tool: &Path,
     list: &Path,
     n: usize,
@@ -250,7 +240,7 @@ fn stream_batch(
             Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
                 break Err(format!(
                     "{} took more than {} s on this program",
-                    peer.name(),
+                    peer.system,
                     case_limit().as_secs()
                 ))
             }
@@ -269,7 +259,7 @@ fn stream_batch(
 /// lines and come back one result line each, so a sequence of small runs
 /// (the reducer's candidates) pays the real system's import once.
 pub struct Worker {
-    peer: Peer,
+    peer: &'static Peer,
     child: std::process::Child,
     stdin: std::process::ChildStdin,
     lines: std::sync::mpsc::Receiver<String>,
@@ -280,10 +270,10 @@ pub struct Worker {
 impl Worker {
     /// Starts `peer`'s runner in serve mode (only runners that have one:
     /// Triton's).
-    pub fn start(peer: Peer) -> Result<Worker, String> {
+    pub fn start(peer: &'static Peer) -> Result<Worker, String> {
         use std::process::Stdio;
-        if peer != Peer::Triton {
-            return Err(format!("{} has no long-lived runner", peer.name()));
+        if !peer.serves {
+            return Err(format!("{} has no long-lived runner", peer.system));
         }
         let tool = peer.runner()?;
         let mut child = Command::new(peer.python())
@@ -327,11 +317,11 @@ impl Worker {
         }
         writeln!(self.stdin, "{line}")
             .and_then(|_| self.stdin.flush())
-            .map_err(|e| format!("{} worker: {e}", self.peer.name()))?;
+            .map_err(|e| format!("{} worker: {e}", self.peer.system))?;
         let line = self
             .lines
             .recv_timeout(case_limit())
-            .map_err(|_| format!("{} worker gave no answer", self.peer.name()));
+            .map_err(|_| format!("{} worker gave no answer", self.peer.system));
         let _ = std::fs::remove_file(&path);
         answer(&line?)
     }
@@ -446,7 +436,10 @@ mod tests {
         let launch = serde_json::json!({"args": {}});
         let items = [("ok", &launch), ("HANG", &launch), ("ok", &launch)];
         let start = std::time::Instant::now();
-        let r = run_batch(Peer::TileLang, &items);
+        let r = run_batch(
+            crate::registry::peer_of(ksem_interp::frontend::Dialect::TileLang),
+            &items,
+        );
         assert_eq!(r.len(), 3);
         assert!(r[0].is_ok() && r[2].is_ok(), "{r:?}");
         assert!(
@@ -481,7 +474,10 @@ mod tests {
         std::env::set_var("KSEM_TRITON_RUN", &runner);
         std::env::set_var("KSEM_PEER_CASE_LIMIT", "2");
         let launch = serde_json::json!({"args": {}});
-        let mut w = Worker::start(Peer::Triton).expect("worker");
+        let mut w = Worker::start(crate::registry::peer_of(
+            ksem_interp::frontend::Dialect::Triton,
+        ))
+        .expect("worker");
         let a = w.run("ab", &launch).expect("first");
         let b = w.run("abcd", &launch).expect("second");
         // one process (same pid), each case its own source

@@ -215,19 +215,10 @@ pub struct Rerun<'a> {
 pub fn bucket(kind: DiffKind, a: &RunResult, b: &RunResult, rerun: &Rerun) -> Bucket {
     let other = Backend::parse(&b.backend).ok();
     let peer = other.and_then(Backend::peer);
-    if peer.is_some() {
+    if let Some(p) = peer {
         // what docs/divergences.md documents for the real systems
-        match (other, kind) {
-            (Some(Backend::Triton), DiffKind::NanBits) => {
-                return Bucket::Divergence("#13, #22".into())
-            }
-            (Some(Backend::Triton), DiffKind::SignedZero) => {
-                return Bucket::Divergence("#23".into())
-            }
-            (Some(Backend::Triton), DiffKind::Inexact) => {
-                return Bucket::Divergence("#5, #12".into())
-            }
-            _ => {}
+        if let Some((_, rows)) = p.kind_divergences.iter().find(|(k, _)| *k == kind) {
+            return Bucket::Divergence((*rows).into());
         }
         // every differing element produced by a documented row's operations
         if let Some(rows) = crate::divergence::explain(rerun.kernel, rerun.launch, a, b) {
@@ -265,12 +256,7 @@ fn cuda_side(a: &RunResult, rerun: &Rerun) -> Bucket {
 
 /// Blames the real system or ksem for a disagreement with a real system.
 fn real_system(o: Backend, a: &RunResult, b: &RunResult, rerun: &Rerun) -> Bucket {
-    let name = match o {
-        Backend::Triton => "Triton",
-        Backend::Numba => "numba-cuda",
-        Backend::TileLang => "TileLang",
-        _ => "Hidet",
-    };
+    let name = o.peer().map_or("the real system", |p| p.system);
     // ksem's own lowering: on the GPU where there is one, else the host build
     let (own, label) = if rerun.gpu {
         (rerun_on(Backend::Cuda, rerun), "cuda")
@@ -282,7 +268,7 @@ fn real_system(o: Backend, a: &RunResult, b: &RunResult, rerun: &Rerun) -> Bucke
         Ok(c) if agrees(a, &c) && !rerun.gpu => Bucket::Undecided(format!(
             "{name} or the GPU toolchain: the host build agrees, no GPU here to tell"
         )),
-        Ok(c) if agrees(a, &c) => match triton_at_o0(o, a, rerun) {
+        Ok(c) if agrees(a, &c) => match ptxas_o0(o, a, rerun) {
             Some(true) => Bucket::Ptxas,
             _ => Bucket::RealCompiler(name.into()),
         },
@@ -299,16 +285,16 @@ fn real_system(o: Backend, a: &RunResult, b: &RunResult, rerun: &Rerun) -> Bucke
     }
 }
 
-/// Whether real Triton agrees with the interpreter when Triton passes
-/// `--opt-level 0` to ptxas (`DISABLE_PTXAS_OPT=1`, the same PTX): `None`
-/// where that cannot be run here.
-fn triton_at_o0(o: Backend, a: &RunResult, rerun: &Rerun) -> Option<bool> {
+/// Whether the real system agrees with the interpreter when it passes
+/// `--opt-level 0` to ptxas (Triton: `DISABLE_PTXAS_OPT=1`, the same PTX;
+/// its peer's `ptxas_o0_env`): `None` where that cannot be run here.
+fn ptxas_o0(o: Backend, a: &RunResult, rerun: &Rerun) -> Option<bool> {
     let (src, launch) = rerun.files?;
-    if o != Backend::Triton || !rerun.gpu {
+    let peer = o.peer().filter(|p| !p.ptxas_o0_env.is_empty())?;
+    if !rerun.gpu {
         return None;
     }
-    let env = [("DISABLE_PTXAS_OPT", "1"), ("TRITON_ALWAYS_COMPILE", "1")];
-    let r = crate::peer::run_batch_env(crate::peer::Peer::Triton, &[(src, launch)], &env)
+    let r = crate::peer::run_batch_env(peer, &[(src, launch)], peer.ptxas_o0_env)
         .pop()?
         .ok()?;
     Some(agrees(a, &r))

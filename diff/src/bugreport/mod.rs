@@ -19,7 +19,7 @@ use serde_json::{json, Value as Json};
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
-mod script;
+pub mod script;
 
 /// Whether a finding is one to report upstream: against a real system and
 /// not a documented divergence.
@@ -207,7 +207,7 @@ pub fn write(dir: &Path, f: &Finding, out: &Path) -> Result<PathBuf, String> {
         None => Err(format!("{} is not a real system", f.backends.1)),
         Some(peer) => launch_json(&raw, &saved.launch).map(|launch| {
             script::script(
-                peer,
+                peer.bug_script,
                 &script::Fill {
                     name: &f.name,
                     source: &source,
@@ -237,7 +237,6 @@ pub fn write(dir: &Path, f: &Finding, out: &Path) -> Result<PathBuf, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::peer::Peer;
     use std::process::Command;
 
     /// A finding of `program` (launch `launch`) against `system`: ksem's
@@ -303,8 +302,12 @@ mod tests {
     /// system computes what ksem does, so NOT REPRODUCED; then with one
     /// expected element changed to `wrong`, BUG REPRODUCED naming that
     /// element. Says SKIPPED where the system is not installed.
-    fn run_on_system(peer: Peer, module: &str, folder: &Path, right: &str, wrong: &str) {
-        let python = peer.python();
+    fn run_on_system(backend: &str, module: &str, folder: &Path, right: &str, wrong: &str) {
+        let python = crate::backend::Backend::parse(backend)
+            .unwrap()
+            .peer()
+            .unwrap()
+            .python();
         let has = Command::new(&python)
             .args(["-c", &format!("import {module}")])
             .env("NUMBA_ENABLE_CUDASIM", "1")
@@ -370,7 +373,7 @@ mod tests {
         );
         assert!(readme.contains("To do before filing"));
         run_on_system(
-            Peer::Triton,
+            "triton",
             "triton",
             &folder,
             "\"0x00000009\"",
@@ -399,7 +402,7 @@ mod tests {
         assert!(script.contains("KERNEL_NAME = \"k\"\n"));
         assert!(script.contains(r#""block":[2,2]"#));
         run_on_system(
-            Peer::Numba,
+            "numba",
             "numba.cuda",
             &folder,
             "\"0x00000009\"",
@@ -426,7 +429,7 @@ mod tests {
         );
         assert!(script.contains("KERNEL_NAME = \"main\"\n"));
         run_on_system(
-            Peer::TileLang,
+            "tilelang",
             "tilelang",
             &folder,
             "\"0x00000009\"",
@@ -454,7 +457,7 @@ mod tests {
         );
         assert!(script.contains("KERNEL_NAME = \"k\"\n"));
         run_on_system(
-            Peer::Hidet,
+            "hidet",
             "hidet",
             &folder,
             "\"0x00000007\"",

@@ -5,7 +5,6 @@
 //! compare. The comparison (`scripts/common.py`) and the bits-to-tensor
 //! helpers (`scripts/torch_bits.py`) are written once and shared.
 
-use crate::peer::Peer;
 use serde_json::Value as Json;
 
 /// What a script is filled with.
@@ -22,22 +21,22 @@ pub struct Fill<'a> {
     pub expected: &'a Json,
 }
 
-/// The template of `peer`'s script.
-fn template(peer: Peer) -> &'static str {
-    match peer {
-        Peer::Triton => include_str!("scripts/triton.py"),
-        Peer::Numba => include_str!("scripts/numba.py"),
-        Peer::TileLang => include_str!("scripts/tilelang.py"),
-        Peer::Hidet => include_str!("scripts/hidet.py"),
-    }
-}
+/// Triton's script: the GPU, or Triton's interpreter.
+pub const TRITON: &str = include_str!("scripts/triton.py");
+/// numba-cuda's script: the GPU, or numba's simulator.
+pub const NUMBA: &str = include_str!("scripts/numba.py");
+/// TileLang's script: its C target on the CPU.
+pub const TILELANG: &str = include_str!("scripts/tilelang.py");
+/// Hidet's script: a `cpu_kernel` built with g++.
+pub const HIDET: &str = include_str!("scripts/hidet.py");
 
-/// The script that reproduces the finding on `peer` alone.
-pub fn script(peer: Peer, f: &Fill) -> String {
+/// The script that reproduces the finding on a system alone, from that
+/// system's `template` (its registry entry's `bug_script`).
+pub fn script(template: &str, f: &Fill) -> String {
     let json = |v: &Json| serde_json::to_string(v).expect("json");
     // the program goes in last, so that nothing in it is taken for a
     // placeholder
-    template(peer)
+    template
         .replace("# __COMMON__\n", include_str!("scripts/common.py"))
         .replace("# __TORCH_BITS__\n", include_str!("scripts/torch_bits.py"))
         .replace("__NAME__", f.name)

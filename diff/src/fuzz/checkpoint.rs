@@ -28,7 +28,10 @@ pub struct Checkpoint {
 /// dialect, shard, backends and generator configuration.
 pub fn campaign_key(o: &Options) -> Json {
     let mut h = siphasher::sip::SipHasher13::new_with_keys(0, 0);
-    h.write(format!("{:?}", o.config).as_bytes());
+    // a campaign without swarm mode keys as it did before the switch
+    // existed, so that its checkpoints still resume
+    let config = format!("{:?}", o.config).replace(", swarm: false }", " }");
+    h.write(config.as_bytes());
     json!({
         "seed": o.seed,
         "dialect": o.config.dialect.name(),
@@ -153,6 +156,25 @@ fn summary_from_json(j: &Json) -> Option<Summary> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A campaign without swarm mode keys as before the switch existed: the
+    /// key of `ksem fuzz --seed 5 --backends interp,interp` is the one
+    /// ksem at 7e1d934 wrote into its checkpoint.json (measured), and swarm
+    /// mode changes it.
+    #[test]
+    fn the_key_of_a_campaign_without_swarm_is_unchanged() {
+        let mut o = Options {
+            seed: 5,
+            backends: (
+                crate::backend::Backend::Interp,
+                crate::backend::Backend::Interp,
+            ),
+            ..Default::default()
+        };
+        assert_eq!(campaign_key(&o)["config"], "3644930bdeb69703");
+        o.config.swarm = true;
+        assert_ne!(campaign_key(&o)["config"], "3644930bdeb69703");
+    }
 
     /// Every field survives the file: a resumed campaign starts from the
     /// very summary it stopped with.

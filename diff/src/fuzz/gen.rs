@@ -1,18 +1,24 @@
 //! The program generator's interface: its knobs ([`Config`]), what it
 //! makes ([`Program`]: source text, launch spec and the IR the source was
-//! printed from) and [`generate`], which picks the dialect's generator
-//! (`gen_triton`, `gen_cudapy`, `gen_tilelang`, `gen_hidet`). A program is
-//! fully determined by `(seed, index)`.
+//! printed from) and [`generate`], which runs the dialect's generator from
+//! its bundle in [`crate::registry`]. A program is fully determined by
+//! `(seed, index)`.
 
 use ksem_interp::dtype::DType;
 use serde_json::Value as Json;
 use std::collections::BTreeSet;
 
-/// Every knob of the generator.
+/// Every knob of the generator, as documented data (after wasm-smith's
+/// `Config`): a campaign's programs are a function of the config, the seed
+/// and the index. The feature switches (`two_d` … `math`) and the sizes
+/// are the Triton generator's; the CUDA Python, TileLang and Hidet
+/// generators read `real_peer` and `divergent_ops` only and choose their
+/// features themselves. With `swarm`, each program turns off a random half
+/// of the enabled switches ([`Config::swarmed`]).
 #[derive(Clone, Debug)]
 pub struct Config {
-    /// The language programs are written in (Triton tile programs or CUDA
-    /// Python SIMT programs, `gen_cudapy`; the other knobs are Triton's).
+    /// The language programs are written in: its generator is the
+    /// dialect's bundle in [`crate::registry`].
     pub dialect: ksem_interp::frontend::Dialect,
     /// Dtypes that arithmetic uses (fp8 only ever appears through conversions).
     pub dtypes: Vec<DType>,
@@ -24,12 +30,23 @@ pub struct Config {
     pub max_stmts: usize,
     /// Deepest expression nesting.
     pub max_depth: usize,
+    /// 2-D programs (rows × cols tiles) in about a third of the programs;
+    /// 1-D tiles only where off.
     pub two_d: bool,
+    /// `for` and `while` loop statements (not nested deeper than two).
     pub loops: bool,
+    /// Runtime `if`/`else` statements (`tl.where` is an expression and
+    /// stays on).
     pub branches: bool,
+    /// Reduction statements (`tl.sum`, `tl.max`, … along an axis).
     pub reductions: bool,
+    /// Masked loads and stores (the last block ragged) in about 40% of the
+    /// programs.
     pub masks: bool,
+    /// Explicit conversions between dtypes in expressions.
     pub casts: bool,
+    /// fp8 values through conversions (never against real Triton:
+    /// divergences 2, 14, 15).
     pub fp8: bool,
     /// Approximate math (exp, log, sin, cos) — compared within a ULP bound.
     pub math: bool,
@@ -43,6 +60,11 @@ pub struct Config {
     /// `%`, float `tl.sum`, approximate math, …: `gen_triton`'s list), and
     /// what it finds there is bucketed under the row (`divergence.rs`).
     pub divergent_ops: bool,
+    /// Swarm testing (`fuzz --swarm`): each program keeps a random subset
+    /// of the enabled feature switches, chosen from (seed, index), so that
+    /// programs without some features (whose interactions they would
+    /// otherwise mask) come up as often as programs with them.
+    pub swarm: bool,
 }
 
 impl Config {
@@ -51,27 +73,48 @@ impl Config {
     pub fn avoid_divergences(&self) -> bool {
         self.real_peer && !self.divergent_ops
     }
+
+    /// The feature switches swarm mode draws from, by name.
+    pub const FEATURES: &'static [(&'static str, Switch)] = &[
+        ("two_d", |c| &mut c.two_d),
+        ("loops", |c| &mut c.loops),
+        ("branches", |c| &mut c.branches),
+        ("reductions", |c| &mut c.reductions),
+        ("masks", |c| &mut c.masks),
+        ("casts", |c| &mut c.casts),
+        ("fp8", |c| &mut c.fp8),
+        ("math", |c| &mut c.math),
+    ];
+
+    /// The config program `index` of campaign `seed` is generated with in
+    /// swarm mode: each enabled feature switch stays on with probability
+    /// 1/2 (a disabled one stays off), drawn from a stream of its own so
+    /// that the program's other choices keep their stream.
+    pub fn swarmed(&self, seed: u64, index: u64) -> Config {
+        let mut c = self.clone();
+        let mut rng = super::rng::Rng::new(seed ^ SWARM_STREAM, index);
+        for (_, switch) in Config::FEATURES {
+            let on = switch(&mut c);
+            *on &= rng.chance(0.5);
+        }
+        c.swarm = false;
+        c
+    }
 }
+
+/// A feature switch of a [`Config`].
+pub type Switch = fn(&mut Config) -> &mut bool;
+
+/// What sets the swarm choices' random stream apart from the programs'.
+const SWARM_STREAM: u64 = 0x5757_4152_4d00_0001;
 
 impl Default for Config {
     fn default() -> Config {
         Config {
             dialect: ksem_interp::frontend::Dialect::Triton,
-            dtypes: vec![
-                DType::Bool,
-                DType::I8,
-                DType::I16,
-                DType::I32,
-                DType::I64,
-                DType::U8,
-                DType::U16,
-                DType::U32,
-                DType::U64,
-                DType::F16,
-                DType::BF16,
-                DType::F32,
-                DType::F64,
-            ],
+            // every dtype but fp8 (which comes in through conversions), in
+            // `DType::ALL`'s order
+            dtypes: DType::ALL.into_iter().filter(|d| !d.is_fp8()).collect(),
             tile_sizes: vec![4, 8, 16, 32],
             max_grid: 4,
             max_stmts: 8,
@@ -86,6 +129,7 @@ impl Default for Config {
             math: true,
             real_peer: false,
             divergent_ops: false,
+            swarm: false,
         }
     }
 }
@@ -147,17 +191,14 @@ pub fn round_trip_failures(n: u64, gen: impl Fn(u64) -> Program) -> Vec<String> 
         .collect()
 }
 
-/// Generates program `index` of the campaign `seed`.
+/// Generates program `index` of the campaign `seed` with the dialect's
+/// generator (its bundle in [`crate::registry`]).
 pub fn generate(cfg: &Config, seed: u64, index: u64) -> Program {
-    match cfg.dialect {
-        ksem_interp::frontend::Dialect::CudaPy => super::gen_cudapy::generate(seed, index),
-        ksem_interp::frontend::Dialect::TileLang => {
-            super::gen_tilelang::generate(seed, index, cfg.avoid_divergences())
-        }
-        ksem_interp::frontend::Dialect::Hidet => {
-            super::gen_hidet::generate(seed, index, cfg.avoid_divergences())
-        }
-        ksem_interp::frontend::Dialect::Triton => super::gen_triton::generate(cfg, seed, index),
+    let gen = crate::registry::bundle(cfg.dialect).generate;
+    if cfg.swarm {
+        gen(&cfg.swarmed(seed, index), seed, index)
+    } else {
+        gen(cfg, seed, index)
     }
 }
 

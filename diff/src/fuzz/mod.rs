@@ -25,6 +25,50 @@ pub mod selftest;
 #[cfg(test)]
 pub(crate) static HOST_BUILD_LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
+/// Takes [`HOST_BUILD_LOCK`] (a test that failed while holding it does not
+/// poison it for the others).
+#[cfg(test)]
+pub(crate) fn host_build_lock() -> std::sync::MutexGuard<'static, ()> {
+    HOST_BUILD_LOCK.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// A campaign of `count` programs of `dialect` from `seed`, interp against
+/// the host build on `jobs` workers.
+#[cfg(test)]
+pub(crate) fn host_campaign(
+    dialect: ksem_interp::frontend::Dialect,
+    seed: u64,
+    count: u64,
+    jobs: usize,
+) -> run::Options {
+    run::Options {
+        seed,
+        count: Some(count),
+        backends: (
+            crate::backend::Backend::Interp,
+            crate::backend::Backend::Host,
+        ),
+        jobs,
+        config: gen::Config {
+            dialect,
+            ..Default::default()
+        },
+        ..Default::default()
+    }
+}
+
+/// Asserts that campaign summary `s` has no mismatch, error or UB skip.
+#[cfg(test)]
+pub(crate) fn assert_clean(s: &run::Summary) {
+    assert_eq!(
+        (s.mismatches, s.errors, s.ub_skipped),
+        (0, 0, 0),
+        "{:?} {:?}",
+        s.error_samples,
+        s.ub_samples
+    );
+}
+
 #[cfg(test)]
 mod tests {
     use super::gen::{generate, Config};
@@ -113,38 +157,18 @@ mod campaign_tests {
 
 #[cfg(test)]
 mod cudapy_campaign_tests {
-    use super::gen::Config;
-    use super::run::{campaign, Options};
-    use crate::backend::Backend;
+    use super::run::campaign;
     use ksem_interp::frontend::Dialect;
 
     /// A CUDA Python campaign of interp against the host build finds no
     /// mismatch, and its verdicts do not depend on the number of jobs.
     #[test]
     fn cudapy_campaign_matches_the_host_build() {
-        let _host = super::HOST_BUILD_LOCK
-            .lock()
-            .unwrap_or_else(|p| p.into_inner());
-        let o = |jobs| Options {
-            seed: 21,
-            count: Some(96),
-            backends: (Backend::Interp, Backend::Host),
-            jobs,
-            config: Config {
-                dialect: Dialect::CudaPy,
-                ..Default::default()
-            },
-            ..Default::default()
-        };
+        let _host = super::host_build_lock();
+        let o = |jobs| super::host_campaign(Dialect::CudaPy, 21, 96, jobs);
         let (a, b) = (campaign(&o(1), |_| {}), campaign(&o(2), |_| {}));
         assert_eq!(a.programs, 96);
-        assert_eq!(
-            (a.mismatches, a.errors, a.ub_skipped),
-            (0, 0, 0),
-            "{:?} {:?}",
-            a.error_samples,
-            a.ub_samples
-        );
+        super::assert_clean(&a);
         assert_eq!(a.by_feature, b.by_feature);
         assert!(a.by_feature.contains_key("shared+barrier") && a.by_feature.contains_key("atomic"));
     }
@@ -154,21 +178,9 @@ mod cudapy_campaign_tests {
     #[test]
     fn cudapy_campaign_finds_a_planted_bug() {
         use ksem_gpu::planted::{self, Bug};
-        let _host = super::HOST_BUILD_LOCK
-            .lock()
-            .unwrap_or_else(|p| p.into_inner());
+        let _host = super::host_build_lock();
         planted::set(Some(Bug::ShrLogical));
-        let o = Options {
-            seed: 31,
-            count: Some(256),
-            backends: (Backend::Interp, Backend::Host),
-            jobs: 2,
-            config: Config {
-                dialect: Dialect::CudaPy,
-                ..Default::default()
-            },
-            ..Default::default()
-        };
+        let o = super::host_campaign(Dialect::CudaPy, 31, 256, 2);
         let s = campaign(&o, |_| {});
         let first = s.found.first().map(|f| f.0);
         let reduced = first.and_then(|i| {
@@ -196,9 +208,7 @@ mod cudapy_campaign_tests {
 
 #[cfg(test)]
 mod tilelang_campaign_tests {
-    use super::gen::Config;
-    use super::run::{campaign, Options};
-    use crate::backend::Backend;
+    use super::run::campaign;
     use ksem_interp::frontend::Dialect;
 
     /// A TileLang campaign of interp against the host build finds no
@@ -206,29 +216,11 @@ mod tilelang_campaign_tests {
     /// division form.
     #[test]
     fn tilelang_campaign_matches_the_host_build() {
-        let _host = super::HOST_BUILD_LOCK
-            .lock()
-            .unwrap_or_else(|p| p.into_inner());
-        let o = Options {
-            seed: 5,
-            count: Some(96),
-            backends: (Backend::Interp, Backend::Host),
-            jobs: 2,
-            config: Config {
-                dialect: Dialect::TileLang,
-                ..Default::default()
-            },
-            ..Default::default()
-        };
+        let _host = super::host_build_lock();
+        let o = super::host_campaign(Dialect::TileLang, 5, 96, 2);
         let s = campaign(&o, |_| {});
         assert_eq!(s.programs, 96);
-        assert_eq!(
-            (s.mismatches, s.errors, s.ub_skipped),
-            (0, 0, 0),
-            "{:?} {:?}",
-            s.error_samples,
-            s.ub_samples
-        );
+        super::assert_clean(&s);
         for f in [
             "loop-serial",
             "loop-parallel",
@@ -256,6 +248,7 @@ mod planted_bug_tests {
     use super::run::{campaign, Options};
     use crate::backend::Backend;
     use ksem_gpu::planted::{self, Bug};
+    use ksem_interp::frontend::Dialect;
 
     /// Lines of the kernel's body (after `def fuzz_kernel(...)`), blank ones aside.
     fn body_lines(src: &str) -> usize {
@@ -271,22 +264,14 @@ mod planted_bug_tests {
     /// body of at most 10 lines that still shows it.
     #[test]
     fn planted_bugs_are_found_and_reduced() {
-        let _host = super::HOST_BUILD_LOCK
-            .lock()
-            .unwrap_or_else(|p| p.into_inner());
+        let _host = super::host_build_lock();
         for (bug, seed) in [
             (Bug::FloorDiv, 11),
             (Bug::ReduceSequential, 12),
             (Bug::F16Truncate, 13),
         ] {
             planted::set(Some(bug));
-            let o = Options {
-                seed,
-                count: Some(256),
-                backends: (Backend::Interp, Backend::Host),
-                jobs: 2,
-                ..Default::default()
-            };
+            let o = super::host_campaign(Dialect::Triton, seed, 256, 2);
             let s = campaign(&o, |_| {});
             let Some(&(index, _, _)) = s.found.first() else {
                 planted::set(None);
@@ -329,16 +314,8 @@ mod planted_bug_tests {
     /// there are mismatches to bucket).
     #[test]
     fn summary_with_mismatches_does_not_depend_on_jobs() {
-        let _host = super::HOST_BUILD_LOCK
-            .lock()
-            .unwrap_or_else(|p| p.into_inner());
-        let opts = |jobs| Options {
-            seed: 11,
-            count: Some(200),
-            backends: (Backend::Interp, Backend::Host),
-            jobs,
-            ..Default::default()
-        };
+        let _host = super::host_build_lock();
+        let opts = |jobs| super::host_campaign(Dialect::Triton, 11, 200, jobs);
         planted::set(Some(Bug::FloorDiv));
         let (o1, o2) = (opts(1), opts(2));
         let (a, b) = (campaign(&o1, |_| {}), campaign(&o2, |_| {}));
@@ -358,13 +335,7 @@ mod planted_bug_tests {
     /// errors, features).
     #[test]
     fn every_dialects_summary_does_not_depend_on_jobs() {
-        use ksem_interp::frontend::Dialect;
-        for dialect in [
-            Dialect::Triton,
-            Dialect::CudaPy,
-            Dialect::TileLang,
-            Dialect::Hidet,
-        ] {
+        for dialect in crate::registry::BUNDLES.iter().map(|b| b.dialect) {
             let opts = |jobs| Options {
                 seed: 3,
                 count: Some(48),
@@ -394,16 +365,10 @@ mod planted_bug_tests {
     /// and the summary counts K checks a program, less the sets skipped.
     #[test]
     fn more_input_sets_find_at_least_as_much() {
-        let _host = super::HOST_BUILD_LOCK
-            .lock()
-            .unwrap_or_else(|p| p.into_inner());
+        let _host = super::host_build_lock();
         let opts = |inputs: u32| Options {
-            seed: 11,
-            count: Some(80),
-            backends: (Backend::Interp, Backend::Host),
-            jobs: 2,
             inputs,
-            ..Default::default()
+            ..super::host_campaign(Dialect::Triton, 11, 80, 2)
         };
         planted::set(Some(Bug::FloorDiv));
         let one = campaign(&opts(1), |_| {});
@@ -434,18 +399,12 @@ mod planted_bug_tests {
     /// FloorDiv, interp against host).
     #[test]
     fn a_resumed_campaign_ends_like_one_run() {
-        let _host = super::HOST_BUILD_LOCK
-            .lock()
-            .unwrap_or_else(|p| p.into_inner());
+        let _host = super::host_build_lock();
         let base = std::env::temp_dir().join(format!("ksem-resume-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&base);
         let opts = |count: u64, out: &str| Options {
-            seed: 11,
-            count: Some(count),
-            backends: (Backend::Interp, Backend::Host),
-            jobs: 2,
             out: Some(base.join(out)),
-            ..Default::default()
+            ..super::host_campaign(Dialect::Triton, 11, count, 2)
         };
         planted::set(Some(Bug::FloorDiv));
         let one = campaign(&opts(150, "one"), |_| {});
@@ -491,19 +450,13 @@ mod planted_bug_tests {
     /// findings are the same (planted bug FloorDiv, interp against host).
     #[test]
     fn shards_merged_find_what_one_worker_finds() {
-        let _host = super::HOST_BUILD_LOCK
-            .lock()
-            .unwrap_or_else(|p| p.into_inner());
+        let _host = super::host_build_lock();
         let base = std::env::temp_dir().join(format!("ksem-shards-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&base);
         let opts = |shard: (u64, u64), out: &str| Options {
-            seed: 11,
-            count: Some(200),
-            backends: (Backend::Interp, Backend::Host),
-            jobs: 2,
             out: Some(base.join(out)),
             shard,
-            ..Default::default()
+            ..super::host_campaign(Dialect::Triton, 11, 200, 2)
         };
         planted::set(Some(Bug::FloorDiv));
         let one = campaign(&opts((0, 1), "one"), |_| {});

@@ -162,11 +162,7 @@ impl BackendPair {
     /// [`BackendPair::new`] with `jobs` workers.
     pub fn with_jobs(backends: (Backend, Backend), jobs: usize) -> Option<Self> {
         let mut workers = Vec::new();
-        if let Some(p) = backends
-            .1
-            .peer()
-            .filter(|p| *p == crate::peer::Peer::Triton)
-        {
+        if let Some(p) = backends.1.peer().filter(|p| p.serves) {
             for _ in 0..jobs.max(1) {
                 match Worker::start(p) {
                     Ok(w) => workers.push(w),

@@ -13,58 +13,112 @@ use crate::launch::Launch;
 use crate::span::{DResult, Diagnostic, Span};
 use py::Source;
 
-/// The kernel languages ksem reads.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Dialect {
-    Triton,
+/// One dialect's front end: its name, how a file is recognised as written
+/// in it and how it elaborates. [`FRONT_ENDS`] lists them all; everything
+/// that depends on the dialect looks its entry up there.
+pub struct FrontEnd {
+    /// The dialect's name on the command line and in messages.
+    pub name: &'static str,
+    /// The Python packages whose import marks a file as this dialect.
+    pub packages: &'static [&'static str],
+    /// The folder (from the repository root) of its corpus: kernels with
+    /// launch specs and expected results.
+    pub corpus: &'static str,
+    /// The module scan and elaboration of a parsed file's kernel for a launch.
+    pub elaborate: fn(Source, &Launch, Option<&str>) -> DResult<Kernel>,
+}
+
+/// Declares [`Dialect`] and [`FRONT_ENDS`] from one list, so that the enum
+/// and the registry cannot fall out of step: a dialect is one line here.
+macro_rules! registry {
+    ($($(#[$doc:meta])* $variant:ident => $entry:expr,)*) => {
+        /// The kernel languages ksem reads, one per entry of [`FRONT_ENDS`].
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum Dialect {
+            $($(#[$doc])* $variant,)*
+        }
+
+        /// Every dialect's front end, in the order detection tries them
+        /// (a file importing the packages of two is read as the first).
+        pub const FRONT_ENDS: &[FrontEnd] = &[$($entry,)*];
+
+        impl Dialect {
+            /// Every dialect, in the order of [`FRONT_ENDS`].
+            pub const ALL: &'static [Dialect] = &[$(Dialect::$variant,)*];
+        }
+    };
+}
+
+registry! {
     /// CUDA Python (numba-cuda, NumbaPro).
-    CudaPy,
-    TileLang,
+    CudaPy => FrontEnd {
+        name: "cudapy",
+        packages: &["numba", "numbapro"],
+        corpus: "corpus/cudapy",
+        elaborate: cudapy::elaborate,
+    },
+    TileLang => FrontEnd {
+        name: "tilelang",
+        packages: &["tilelang"],
+        corpus: "corpus/tilelang",
+        elaborate: tilelang::elaborate,
+    },
+    Triton => FrontEnd {
+        name: "triton",
+        packages: &["triton"],
+        corpus: "corpus/triton",
+        elaborate: triton_file,
+    },
     /// Hidet script.
-    Hidet,
+    Hidet => FrontEnd {
+        name: "hidet",
+        packages: &["hidet"],
+        corpus: "corpus/hidet",
+        elaborate: hidet::elaborate,
+    },
+}
+
+/// Triton's module scan (with its imports resolved) and elaboration.
+fn triton_file(source: Source, launch: &Launch, kernel: Option<&str>) -> DResult<Kernel> {
+    let mut m = triton::Module::from_source(source);
+    m.resolve_imports();
+    triton::elaborate(&m, launch, kernel)
 }
 
 impl Dialect {
+    /// The dialect a file importing none of the known packages is read as.
+    pub const FALLBACK: Dialect = Dialect::Triton;
+
+    /// The dialect's entry in [`FRONT_ENDS`].
+    pub fn front_end(self) -> &'static FrontEnd {
+        &FRONT_ENDS[self as usize]
+    }
+
     /// The dialect's name on the command line and in messages.
     pub fn name(self) -> &'static str {
-        match self {
-            Dialect::Triton => "triton",
-            Dialect::CudaPy => "cudapy",
-            Dialect::TileLang => "tilelang",
-            Dialect::Hidet => "hidet",
-        }
+        self.front_end().name
     }
 
     /// The dialect of a name as [`Dialect::name`] gives it.
     pub fn from_name(name: &str) -> Option<Dialect> {
-        [
-            Dialect::Triton,
-            Dialect::CudaPy,
-            Dialect::TileLang,
-            Dialect::Hidet,
-        ]
-        .into_iter()
-        .find(|d| d.name() == name)
+        Dialect::ALL.iter().copied().find(|d| d.name() == name)
     }
 
-    /// The dialect a parsed file is written in, from its imports; a file
-    /// that imports none of the known packages is read as Triton.
+    /// The dialect a parsed file is written in, from its imports: the first
+    /// of [`FRONT_ENDS`] whose packages it imports, else [`Dialect::FALLBACK`].
     pub fn detect(src: &Source) -> DResult<Dialect> {
         let pkgs = py::imported_packages(&src.body);
-        let has = |p: &str| pkgs.iter().any(|x| x == p);
-        if has("numba") || has("numbapro") {
-            return Ok(Dialect::CudaPy);
-        }
-        if has("tilelang") {
-            return Ok(Dialect::TileLang);
-        }
-        if has("triton") {
-            return Ok(Dialect::Triton);
-        }
-        if has("hidet") {
-            return Ok(Dialect::Hidet);
-        }
-        Ok(Dialect::Triton)
+        let imports = |d: &Dialect| {
+            d.front_end()
+                .packages
+                .iter()
+                .any(|p| pkgs.iter().any(|x| x == p))
+        };
+        Ok(Dialect::ALL
+            .iter()
+            .copied()
+            .find(imports)
+            .unwrap_or(Dialect::FALLBACK))
     }
 }
 
@@ -138,14 +192,5 @@ pub fn elaborate_in(
         Some(d) => d,
         None => Dialect::detect(&source)?,
     };
-    match dialect {
-        Dialect::Triton => {
-            let mut m = triton::Module::from_source(source);
-            m.resolve_imports();
-            triton::elaborate(&m, launch, kernel)
-        }
-        Dialect::CudaPy => cudapy::elaborate(source, launch, kernel),
-        Dialect::TileLang => tilelang::elaborate(source, launch, kernel),
-        Dialect::Hidet => hidet::elaborate(source, launch, kernel),
-    }
+    (dialect.front_end().elaborate)(source, launch, kernel)
 }

@@ -20,27 +20,19 @@
 //! no CUDA Python form (selects, tiles, other rounding modes, …) is an
 //! error, never a panic.
 
-use super::control::Structured;
-use super::pattern::{self, Counts, Deferred};
+use super::control::{self, Deferring, Own, Statements, StoreParts, Structured};
+use super::pattern::{self, Counts, Pending};
 use ksem_interp::dtype::DType;
 use ksem_interp::frontend::cudapy::types::{self, Named};
 use ksem_interp::ir::build::CONVERT;
-use ksem_interp::ir::canon::canonical;
 use ksem_interp::ir::*;
 use std::collections::HashMap;
 
-/// What a printing step gives: text, or why the kernel cannot be printed.
-pub type PResult<T> = Result<T, String>;
+pub use super::control::PResult;
 
 /// The source of a file that defines `k` as a `@cuda.jit` kernel.
 pub fn kernel(k: &Kernel) -> PResult<String> {
-    if !k.then.is_empty() {
-        return Err("a kernel of several launches does not print as CUDA Python".into());
-    }
-    if k.model != Model::Simt {
-        return Err("only SIMT kernels print as CUDA Python".into());
-    }
-    let k = canonical(k);
+    let k = pattern::simt_kernel(k, "CUDA Python")?;
     let mut p = Printer::new(&k)?;
     p.kernel()?;
     Ok(p.src.out)
@@ -158,74 +150,11 @@ impl<'k> Printer<'k> {
         if self.src.out.len() == before && k.arrays.is_empty() {
             self.line("pass");
         }
-        if let Some(v) = self.deferred.keys().next() {
-            return Err(format!(
-                "the value of `{}` is not read where it is computed",
-                self.var_name(*v)
-            ));
-        }
+        pattern::all_read(self.k, &self.deferred)?;
         Ok(())
     }
 
     // ---- statements ----------------------------------------------------------------
-
-    fn stmt(&mut self, s: &'k Stmt) -> PResult<()> {
-        match s {
-            Stmt::Let(v, e) => self.let_stmt(*v, e),
-            Stmt::Store {
-                ptr,
-                value,
-                mask: None,
-                ..
-            } => {
-                let target = self.place(ptr)?;
-                let value = self.operand_as(value, ptr.ty.dtype())?;
-                self.line(&format!("{target} = {value}"));
-                Ok(())
-            }
-            Stmt::Store { .. } => Err("a masked store has no CUDA Python form".into()),
-            Stmt::If { .. } | Stmt::While { .. } | Stmt::Break | Stmt::Continue | Stmt::Return => {
-                self.control(s)
-            }
-            Stmt::For {
-                var,
-                start,
-                end,
-                step,
-                body,
-                parallel: None,
-                ..
-            } => self.for_stmt(*var, [start, end, step], body),
-            Stmt::For { .. } => Err("a parallel loop has no CUDA Python form".into()),
-            Stmt::Barrier { .. } => self.simple("cuda.syncthreads()"),
-            Stmt::Print { prefix, args, .. } => self.print_stmt(prefix, args),
-            Stmt::Gemm(_) => Err("T.gemm is TileLang's; CUDA Python has none".into()),
-        }
-    }
-
-    fn let_stmt(&mut self, v: VarId, e: &'k Expr) -> PResult<()> {
-        let unused = self.uses.get(v) == Some(&0);
-        if unused && matches!(e.kind, ExprKind::Atomic { .. }) && self.var_name(v).starts_with('_')
-        {
-            let a = self.expr(e)?;
-            self.line(&a);
-            return Ok(());
-        }
-        let dv = self.k.vars.get(v).map(|x| x.1.dtype());
-        // inside a loop or branch the front end converts to the type the
-        // variable already has
-        let converts = self.src.depth > 0 && self.declared.get(v) == Some(&true);
-        let rhs = match (converts, dv) {
-            (true, Some(d)) => self.operand_as(e, d)?,
-            _ => self.expr(e)?,
-        };
-        let name = self.name(v)?.to_string();
-        if let Some(d) = self.declared.get_mut(v) {
-            *d = true;
-        }
-        self.line(&format!("{name} = {rhs}"));
-        Ok(())
-    }
 
     /// `for u in range(…)`: the loop variable of the IR is hidden; the body
     /// starts by copying it to the user's variable `u`.
@@ -313,62 +242,7 @@ impl<'k> Printer<'k> {
         Ok(None)
     }
 
-    /// Registers the statements that a deferred value's branch computes
-    /// first; each must itself be a deferred pattern.
-    fn defer_all(&mut self, pre: &'k [Stmt]) -> PResult<()> {
-        let counts = (&self.defs[..], &self.uses[..]);
-        pattern::defer_all(self.k, counts, &mut self.deferred, pre, "an if-expression")
-    }
-
-    fn print_deferred(&mut self, r: VarId, d: Deferred<'k>) -> PResult<String> {
-        let rd = self.k.vars.get(r).map_or(DType::Bool, |x| x.1.dtype());
-        match d {
-            Deferred::IfExp {
-                cond,
-                then_pre,
-                a,
-                else_pre,
-                b,
-            } => {
-                let Some((fa, fb)) = pick(a, b, rd, |x, y| {
-                    let c = types::compare_type(x, y);
-                    Some((c, c))
-                }) else {
-                    return Err(
-                        "an if-expression's branches are converted unlike CUDA Python".into(),
-                    );
-                };
-                let c = self.cond(cond)?;
-                self.defer_all(then_pre)?;
-                let ta = self.expr(fa)?;
-                self.defer_all(else_pre)?;
-                let tb = self.expr(fb)?;
-                Ok(format!("({ta} if {c} else {tb})"))
-            }
-            Deferred::BoolOp {
-                and,
-                first,
-                pre,
-                second,
-            } => {
-                let x = self.expr(first)?;
-                self.defer_all(pre)?;
-                let y = self.expr(second)?;
-                let op = if and { "and" } else { "or" };
-                Ok(format!("({x} {op} {y})"))
-            }
-        }
-    }
-
     // ---- expressions -------------------------------------------------------------------
-
-    /// A condition: a bool expression.
-    fn cond(&mut self, e: &'k Expr) -> PResult<String> {
-        if e.ty.dtype() != DType::Bool {
-            return Err("a condition that is not bool".into());
-        }
-        self.expr(e)
-    }
 
     /// `e` where the front end converts the printed value to `d` itself
     /// (stores, atomics' operands, assignments in loops and branches).
@@ -569,6 +443,100 @@ impl<'k> Printer<'k> {
 
 // ---- typing rules (the front end's, from `types`) -------------------------------------
 
+impl<'k> Statements<'k> for Printer<'k> {
+    fn let_stmt(&mut self, v: VarId, e: &'k Expr) -> PResult<()> {
+        let unused = self.uses.get(v) == Some(&0);
+        if unused && matches!(e.kind, ExprKind::Atomic { .. }) && self.var_name(v).starts_with('_')
+        {
+            let a = self.expr(e)?;
+            self.line(&a);
+            return Ok(());
+        }
+        let dv = self.k.vars.get(v).map(|x| x.1.dtype());
+        // inside a loop or branch the front end converts to the type the
+        // variable already has
+        let converts = self.src.depth > 0 && self.declared.get(v) == Some(&true);
+        let rhs = match (converts, dv) {
+            (true, Some(d)) => self.operand_as(e, d)?,
+            _ => self.expr(e)?,
+        };
+        let name = self.name(v)?.to_string();
+        if let Some(d) = self.declared.get_mut(v) {
+            *d = true;
+        }
+        self.line(&format!("{name} = {rhs}"));
+        Ok(())
+    }
+
+    fn store_stmt(&mut self, st: StoreParts<'k>) -> PResult<()> {
+        if st.mask.is_some() {
+            return Err("a masked store has no CUDA Python form".into());
+        }
+        let target = self.place(st.ptr)?;
+        let value = self.operand_as(st.value, st.ptr.ty.dtype())?;
+        self.line(&format!("{target} = {value}"));
+        Ok(())
+    }
+
+    fn range_loop(&mut self, var: VarId, range: [&'k Expr; 3], body: &'k [Stmt]) -> PResult<()> {
+        self.for_stmt(var, range, body)
+    }
+
+    fn own_stmt(&mut self, _: &'k Stmt, own: Own<'k>) -> PResult<()> {
+        match own {
+            Own::Barrier => self.simple("cuda.syncthreads()"),
+            Own::Print(prefix, args) => self.print_stmt(prefix, args),
+            Own::Gemm => Err("T.gemm is TileLang's; CUDA Python has none".into()),
+            Own::ParallelFor => Err("a parallel loop has no CUDA Python form".into()),
+        }
+    }
+}
+
+/// An if-expression's branches print where the front end converts them
+/// as the IR does; an operand of `and`/`or` is any expression.
+impl<'k> Deferring<'k> for Printer<'k> {
+    type At = VarId;
+    type Branch = ();
+    type Out = String;
+
+    const WHAT: &'static str = "an if-expression";
+
+    fn pending(&mut self) -> (&'k Kernel, (&[usize], &[usize]), &mut Pending<'k>) {
+        (self.k, (&self.defs, &self.uses), &mut self.deferred)
+    }
+
+    fn branch(&mut self, _: &'k Expr) -> PResult<()> {
+        Ok(())
+    }
+
+    fn if_exp(
+        &mut self,
+        r: VarId,
+        c: String,
+        (a, _): (&'k Expr, ()),
+        (b, _): (&'k Expr, ()),
+    ) -> PResult<String> {
+        let rd = self.k.vars.get(r).map_or(DType::Bool, |x| x.1.dtype());
+        let Some((fa, fb)) = pick(a, b, rd, |x, y| {
+            let c = types::compare_type(x, y);
+            Some((c, c))
+        }) else {
+            return Err("an if-expression's branches are converted unlike CUDA Python".into());
+        };
+        let ta = self.expr(fa)?;
+        let tb = self.expr(fb)?;
+        Ok(format!("({ta} if {c} else {tb})"))
+    }
+
+    fn bool_operand(&mut self, e: &'k Expr) -> PResult<String> {
+        self.expr(e)
+    }
+
+    fn bool_op(&mut self, _: VarId, text: String) -> PResult<String> {
+        Ok(text)
+    }
+}
+
 impl<'k> Structured<'k> for Printer<'k> {
     fn source(&mut self) -> &mut pattern::Source {
         &mut self.src
@@ -576,19 +544,20 @@ impl<'k> Structured<'k> for Printer<'k> {
 
     /// Prints the statement(s) at `b[i]`; the number consumed.
     fn stmt_at(&mut self, b: &'k [Stmt], i: usize) -> PResult<usize> {
-        let counts = (&self.defs[..], &self.uses[..]);
-        if let Some(n) = pattern::defer_at(self.k, counts, &mut self.deferred, b, i) {
-            return Ok(n);
+        let claimed = match self.defer_at(b, i) {
+            Some(n) => Some(n),
+            None => self.grid_tuple(b, i)?,
+        };
+        match claimed {
+            Some(n) => Ok(n),
+            None => self.stmt(&b[i]).map(|()| 1),
         }
-        if let Some(n) = self.grid_tuple(b, i)? {
-            return Ok(n);
-        }
-        self.stmt(&b[i])?;
-        Ok(1)
     }
 
+    /// A condition: a bool expression.
     fn cond_text(&mut self, e: &'k Expr) -> PResult<String> {
-        self.cond(e)
+        control::bool_condition(e)?;
+        self.expr(e)
     }
 }
 

@@ -27,29 +27,21 @@
 mod complex;
 mod vector;
 
-use super::control::Structured;
-use super::pattern::{self, Counts, Deferred};
+use super::control::{self, Deferring, Own, Statements, StoreParts, Structured};
+use super::pattern::{self, Counts, Pending};
 use crate::fuzz::gen_hidet::nodes::{self, HVal, Lit, Op};
 use ksem_interp::dtype::DType;
 use ksem_interp::frontend::hidet::layout::Layout;
 use ksem_interp::frontend::hidet::types::Named;
 use ksem_interp::ir::build::{fold, CONVERT};
-use ksem_interp::ir::canon::canonical;
 use ksem_interp::ir::*;
 use std::collections::{HashMap, HashSet};
 
-/// What a printing step gives: text, or why the kernel cannot be printed.
-pub type PResult<T> = Result<T, String>;
+pub use super::control::PResult;
 
 /// The source of a file that defines `k` as a Hidet script kernel.
 pub fn kernel(k: &Kernel) -> PResult<String> {
-    if !k.then.is_empty() {
-        return Err("a kernel of several launches does not print as Hidet script".into());
-    }
-    if k.model != Model::Simt {
-        return Err("only SIMT kernels print as Hidet script".into());
-    }
-    let k = canonical(k);
+    let k = pattern::simt_kernel(k, "Hidet script")?;
     let mut p = Printer::new(&k)?;
     p.kernel()?;
     Ok(p.src.out)
@@ -414,220 +406,27 @@ impl<'k> Printer<'k> {
                     .to_string(),
             };
             let name = self.arrays[id].clone();
-            let line = match (a.space, &self.layouts[id]) {
-                (AddrSpace::Shared, None) => {
-                    format!("{name} = shared_tensor({d}, {:?})", a.shape)
-                }
-                (AddrSpace::Shared, Some(l)) if l.is_row_major() => {
-                    format!("{name} = shared_tensor({d}, {:?})", l.shape())
-                }
-                (AddrSpace::Shared, Some(l)) => {
-                    format!("{name} = shared_tensor({d}, layout={})", layout_text(l)?)
-                }
-                (AddrSpace::Local, None) => {
-                    format!("{name} = tensor(dtype={d}, shape={:?})", a.shape)
-                }
-                (AddrSpace::Local, Some(l)) if l.is_row_major() => {
-                    format!("{name} = tensor(dtype={d}, shape={:?})", l.shape())
-                }
-                (AddrSpace::Local, Some(l)) => {
-                    format!("{name} = tensor(dtype={d}, layout={})", layout_text(l)?)
-                }
-                (AddrSpace::Global, _) => return Err("a global array cannot be declared".into()),
+            // `shared_tensor(dtype, shape)`, `tensor(dtype=…, shape=…)`
+            let (open, shape_kw) = match a.space {
+                AddrSpace::Shared => (format!("shared_tensor({d}, "), ""),
+                AddrSpace::Local => (format!("tensor(dtype={d}, "), "shape="),
+                AddrSpace::Global => return Err("a global array cannot be declared".into()),
             };
+            let args = match &self.layouts[id] {
+                None => format!("{shape_kw}{:?}", a.shape),
+                Some(l) if l.is_row_major() => format!("{shape_kw}{:?}", l.shape()),
+                Some(l) => format!("layout={}", layout_text(l)?),
+            };
+            let line = format!("{name} = {open}{args})");
             self.line(&line);
         }
         self.block(&k.body)?;
-        if let Some(v) = self.deferred.keys().next() {
-            return Err(format!(
-                "the value of `{}` is not read where it is computed",
-                self.var_name(*v)
-            ));
-        }
+        pattern::all_read(self.k, &self.deferred)?;
         self.src.out.push_str("\nmodule = script_module.build()\n");
         Ok(())
     }
 
     // ---- statements ------------------------------------------------------------------
-
-    fn stmt(&mut self, s: &'k Stmt) -> PResult<()> {
-        match s {
-            Stmt::Let(v, e) => self.let_stmt(*v, e),
-            Stmt::Store {
-                ptr,
-                value,
-                mask: None,
-                ..
-            } => {
-                let target = self.place(ptr)?;
-                let d = ptr.ty.dtype();
-                let f = self.pick(value, |f| Some(nodes::value_for(&f.v, d)))?;
-                self.line(&format!("{target} = {}", f.text));
-                Ok(())
-            }
-            Stmt::Store { .. } => Err("a masked store has no Hidet form".into()),
-            Stmt::If { .. } | Stmt::While { .. } | Stmt::Break | Stmt::Continue | Stmt::Return => {
-                self.control(s)
-            }
-            Stmt::For {
-                var,
-                start,
-                end,
-                step,
-                body,
-                parallel: None,
-                ..
-            } => {
-                let zero = start.kind == ExprKind::Const(0) && start.ty.dtype() == DType::I32;
-                let one = step.kind == ExprKind::Const(1) && step.ty.dtype() == DType::I32;
-                if !zero || !one || self.var_dtype(*var)? != DType::I32 {
-                    return Err("Hidet loops are range(end) over int32".into());
-                }
-                let f = self.pick(end, |f| Some(f.v.e.clone()))?;
-                let name = self.name(*var)?.to_string();
-                self.line(&format!("for {name} in range({}):", f.text));
-                self.nested_in(body, Some(*var))
-            }
-            Stmt::For { .. } => Err("a parallel loop has no Hidet form".into()),
-            Stmt::Barrier { .. } => self.simple("syncthreads()"),
-            Stmt::Print { .. } => Err("printf is not printed".into()),
-            Stmt::Gemm(_) => Err("T.gemm is TileLang's; Hidet script has none".into()),
-        }
-    }
-
-    fn let_stmt(&mut self, v: VarId, e: &'k Expr) -> PResult<()> {
-        if let ExprKind::Atomic {
-            op, ptr, val, cmp, ..
-        } = &e.kind
-        {
-            let a = self.atomic(*op, ptr, val, cmp.as_deref())?;
-            if self.uses.get(v) == Some(&0) && self.var_name(v).starts_with('_') {
-                self.line(&a);
-                return Ok(());
-            }
-            if self.visible(v) {
-                return Err("an atomic's old value assigned to an existing variable".into());
-            }
-            let name = self.name(v)?.to_string();
-            self.declare(v);
-            self.line(&format!("{name} = {a}"));
-            return Ok(());
-        }
-        let name = self.name(v)?.to_string();
-        if e.ty.is_ptr() {
-            let text = self.pointer_value(e)?;
-            if !self.visible(v) {
-                self.declare(v);
-            }
-            self.line(&format!("{name} = {text}"));
-            return Ok(());
-        }
-        let d = self.var_dtype(v)?;
-        if self.visible(v) {
-            let f = self.pick(e, |f| Some(nodes::value_for(&f.v, d)))?;
-            self.line(&format!("{name} = {}", f.text));
-            return Ok(());
-        }
-        // a first assignment defines the variable with the value's Hidet
-        // type; a declaration gives the type
-        let mut forms = self.operand_forms(e);
-        if forms.is_empty() {
-            forms = self.forms(e)?;
-        }
-        // preferably a form that already computes in the variable's type (an
-        // explicit cast written out): Hidet replaces a variable assigned once
-        // by its value, and the cast must survive that (divergence H10)
-        let same = |f: &&Form| fold_all(&build::convert(f.v.e.clone(), d)) == *e;
-        let exact = forms
-            .iter()
-            .find(|f| f.v.hty == d && f.v.pty == d && build::dtype_of(&f.v.e) == d && same(f));
-        let plain = exact.or_else(|| forms.iter().find(|f| f.v.hty == d && same(f)));
-        let text = match plain {
-            Some(f) => format!("{name} = {}", f.text),
-            None => {
-                let f = forms
-                    .iter()
-                    .find(|f| fold_all(&build::convert(f.v.e.clone(), d)) == *e)
-                    .ok_or_else(|| self.no_form(e))?;
-                format!("{name}: {} = {}", type_name(d)?, f.text)
-            }
-        };
-        self.declare(v);
-        self.line(&text);
-        Ok(())
-    }
-
-    /// Registers the statements that a deferred value's branch computes
-    /// first; each must itself be a deferred pattern.
-    fn defer_all(&mut self, pre: &'k [Stmt]) -> PResult<()> {
-        let counts = (&self.defs[..], &self.uses[..]);
-        pattern::defer_all(self.k, counts, &mut self.deferred, pre, "an if-expression")
-    }
-
-    fn print_deferred(&mut self, r: VarId, d: Deferred<'k>) -> PResult<Vec<Form>> {
-        let rd = self.var_dtype(r)?;
-        let var = build::mk(ExprKind::Var(r), Type::scalar(rd), nodes::S);
-        match d {
-            Deferred::IfExp {
-                cond,
-                then_pre,
-                a,
-                else_pre,
-                b,
-            } => {
-                let c = self.cond(cond)?;
-                self.defer_all(then_pre)?;
-                let fa = self.operand_forms(a);
-                self.defer_all(else_pre)?;
-                let fb = self.operand_forms(b);
-                let mut out = Vec::new();
-                for x in &fa {
-                    for y in &fb {
-                        // Hidet checks the branches' types while transpiling
-                        // and after its passes
-                        if x.v.hty != y.v.hty || x.v.pty != y.v.pty {
-                            continue;
-                        }
-                        // the branches' literals are Hidet constants of their own type
-                        let (xe, ye) = (plain_e(&x.v), plain_e(&y.v));
-                        let t = nodes::if_exp_type(&xe, &ye);
-                        if t != rd
-                            || fold_all(&build::convert(xe.clone(), t)) != *a
-                            || fold_all(&build::convert(ye.clone(), t)) != *b
-                        {
-                            continue;
-                        }
-                        out.push(Form {
-                            text: format!("({} if {c} else {})", x.text, y.text),
-                            v: HVal {
-                                e: var.clone(),
-                                hty: x.v.hty,
-                                pty: x.v.pty,
-                                lit: None,
-                            },
-                        });
-                        return Ok(out);
-                    }
-                }
-                Err("an if-expression whose branches are typed unlike Hidet's".into())
-            }
-            Deferred::BoolOp {
-                and,
-                first,
-                pre,
-                second,
-            } => {
-                let x = self.cond(first)?;
-                self.defer_all(pre)?;
-                let y = self.cond(second)?;
-                let op = if and { "and" } else { "or" };
-                Ok(vec![Form {
-                    text: format!("({x} {op} {y})"),
-                    v: HVal::num(var, DType::Bool),
-                }])
-            }
-        }
-    }
 
     // ---- expressions -----------------------------------------------------------------
 
@@ -649,14 +448,6 @@ impl<'k> Printer<'k> {
             .into_iter()
             .find(|f| build(f).is_some_and(|x| fold_all(&x) == *e))
             .ok_or_else(|| self.no_form(e))
-    }
-
-    /// A condition (a bool the front end tests as it is).
-    fn cond(&mut self, e: &'k Expr) -> PResult<String> {
-        if e.ty.dtype() != DType::Bool {
-            return Err("a condition that is not bool".into());
-        }
-        Ok(self.pick(e, |f| Some(nodes::truth(&f.v)))?.text)
     }
 
     /// The ways `e` may be written; each form's value may differ from `e`
@@ -1326,6 +1117,169 @@ fn fold_in(e: &mut Expr) {
 
 // ---- names ---------------------------------------------------------------------------
 
+/// An if-expression's branches print where Hidet types them alike and
+/// converts them as the IR does.
+impl<'k> Deferring<'k> for Printer<'k> {
+    type At = VarId;
+    type Branch = Vec<Form>;
+    type Out = Vec<Form>;
+
+    const WHAT: &'static str = "an if-expression";
+
+    fn pending(&mut self) -> (&'k Kernel, (&[usize], &[usize]), &mut Pending<'k>) {
+        (self.k, (&self.defs, &self.uses), &mut self.deferred)
+    }
+
+    fn branch(&mut self, e: &'k Expr) -> PResult<Vec<Form>> {
+        Ok(self.operand_forms(e))
+    }
+
+    fn if_exp(
+        &mut self,
+        r: VarId,
+        c: String,
+        (a, fa): (&'k Expr, Vec<Form>),
+        (b, fb): (&'k Expr, Vec<Form>),
+    ) -> PResult<Vec<Form>> {
+        let rd = self.var_dtype(r)?;
+        let var = build::mk(ExprKind::Var(r), Type::scalar(rd), nodes::S);
+        for x in &fa {
+            for y in &fb {
+                // Hidet checks the branches' types while transpiling
+                // and after its passes
+                if x.v.hty != y.v.hty || x.v.pty != y.v.pty {
+                    continue;
+                }
+                // the branches' literals are Hidet constants of their own type
+                let (xe, ye) = (plain_e(&x.v), plain_e(&y.v));
+                let t = nodes::if_exp_type(&xe, &ye);
+                if t != rd
+                    || fold_all(&build::convert(xe.clone(), t)) != *a
+                    || fold_all(&build::convert(ye.clone(), t)) != *b
+                {
+                    continue;
+                }
+                return Ok(vec![Form {
+                    text: format!("({} if {c} else {})", x.text, y.text),
+                    v: HVal {
+                        e: var,
+                        hty: x.v.hty,
+                        pty: x.v.pty,
+                        lit: None,
+                    },
+                }]);
+            }
+        }
+        Err("an if-expression whose branches are typed unlike Hidet's".into())
+    }
+
+    fn bool_op(&mut self, r: VarId, text: String) -> PResult<Vec<Form>> {
+        let rd = self.var_dtype(r)?;
+        let var = build::mk(ExprKind::Var(r), Type::scalar(rd), nodes::S);
+        Ok(vec![Form {
+            text,
+            v: HVal::num(var, DType::Bool),
+        }])
+    }
+}
+
+impl<'k> Statements<'k> for Printer<'k> {
+    fn let_stmt(&mut self, v: VarId, e: &'k Expr) -> PResult<()> {
+        if let ExprKind::Atomic {
+            op, ptr, val, cmp, ..
+        } = &e.kind
+        {
+            let a = self.atomic(*op, ptr, val, cmp.as_deref())?;
+            if self.uses.get(v) == Some(&0) && self.var_name(v).starts_with('_') {
+                self.line(&a);
+                return Ok(());
+            }
+            if self.visible(v) {
+                return Err("an atomic's old value assigned to an existing variable".into());
+            }
+            let name = self.name(v)?.to_string();
+            self.declare(v);
+            self.line(&format!("{name} = {a}"));
+            return Ok(());
+        }
+        let name = self.name(v)?.to_string();
+        if e.ty.is_ptr() {
+            let text = self.pointer_value(e)?;
+            if !self.visible(v) {
+                self.declare(v);
+            }
+            self.line(&format!("{name} = {text}"));
+            return Ok(());
+        }
+        let d = self.var_dtype(v)?;
+        if self.visible(v) {
+            let f = self.pick(e, |f| Some(nodes::value_for(&f.v, d)))?;
+            self.line(&format!("{name} = {}", f.text));
+            return Ok(());
+        }
+        // a first assignment defines the variable with the value's Hidet
+        // type; a declaration gives the type
+        let mut forms = self.operand_forms(e);
+        if forms.is_empty() {
+            forms = self.forms(e)?;
+        }
+        // preferably a form that already computes in the variable's type (an
+        // explicit cast written out): Hidet replaces a variable assigned once
+        // by its value, and the cast must survive that (divergence H10)
+        let same = |f: &&Form| fold_all(&build::convert(f.v.e.clone(), d)) == *e;
+        let exact = forms
+            .iter()
+            .find(|f| f.v.hty == d && f.v.pty == d && build::dtype_of(&f.v.e) == d && same(f));
+        let plain = exact.or_else(|| forms.iter().find(|f| f.v.hty == d && same(f)));
+        let text = match plain {
+            Some(f) => format!("{name} = {}", f.text),
+            None => {
+                let f = forms
+                    .iter()
+                    .find(|f| fold_all(&build::convert(f.v.e.clone(), d)) == *e)
+                    .ok_or_else(|| self.no_form(e))?;
+                format!("{name}: {} = {}", type_name(d)?, f.text)
+            }
+        };
+        self.declare(v);
+        self.line(&text);
+        Ok(())
+    }
+
+    fn store_stmt(&mut self, st: StoreParts<'k>) -> PResult<()> {
+        if st.mask.is_some() {
+            return Err("a masked store has no Hidet form".into());
+        }
+        let target = self.place(st.ptr)?;
+        let d = st.ptr.ty.dtype();
+        let f = self.pick(st.value, |f| Some(nodes::value_for(&f.v, d)))?;
+        self.line(&format!("{target} = {}", f.text));
+        Ok(())
+    }
+
+    fn range_loop(&mut self, var: VarId, range: [&'k Expr; 3], body: &'k [Stmt]) -> PResult<()> {
+        let [start, end, step] = range;
+        let zero = start.kind == ExprKind::Const(0) && start.ty.dtype() == DType::I32;
+        let one = step.kind == ExprKind::Const(1) && step.ty.dtype() == DType::I32;
+        if !zero || !one || self.var_dtype(var)? != DType::I32 {
+            return Err("Hidet loops are range(end) over int32".into());
+        }
+        let f = self.pick(end, |f| Some(f.v.e.clone()))?;
+        let name = self.name(var)?.to_string();
+        self.line(&format!("for {name} in range({}):", f.text));
+        self.nested_in(body, Some(var))
+    }
+
+    fn own_stmt(&mut self, _: &'k Stmt, own: Own<'k>) -> PResult<()> {
+        match own {
+            Own::Barrier => self.simple("syncthreads()"),
+            Own::Print(..) => Err("printf is not printed".into()),
+            Own::Gemm => Err("T.gemm is TileLang's; Hidet script has none".into()),
+            Own::ParallelFor => Err("a parallel loop has no Hidet form".into()),
+        }
+    }
+}
+
 /// Hidet's bodies are scopes: a name declared in one is gone after it; a
 /// loop's variable is declared in its body. Lines sit two levels below the
 /// module (the script module's `with` and the function).
@@ -1350,8 +1304,7 @@ impl<'k> Structured<'k> for Printer<'k> {
                 return Ok(1);
             }
         }
-        let counts = (&self.defs[..], &self.uses[..]);
-        if let Some(n) = pattern::defer_at(self.k, counts, &mut self.deferred, b, i) {
+        if let Some(n) = self.defer_at(b, i) {
             return Ok(n);
         }
         if let Some(n) = self.vector_at(b, i)? {
@@ -1364,8 +1317,10 @@ impl<'k> Structured<'k> for Printer<'k> {
         Ok(1)
     }
 
+    /// A condition (a bool the front end tests as it is).
     fn cond_text(&mut self, e: &'k Expr) -> PResult<String> {
-        self.cond(e)
+        control::bool_condition(e)?;
+        Ok(self.pick(e, |f| Some(nodes::truth(&f.v)))?.text)
     }
 
     fn enter_body(&mut self, var: Option<VarId>) {

@@ -3,6 +3,7 @@
 //! the same program (`ir::canon::same_program`), which the fuzzer checks
 //! before running it.
 
+pub mod checked;
 pub mod control;
 pub mod cudapy;
 pub mod hidet;

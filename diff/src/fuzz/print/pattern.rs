@@ -13,21 +13,12 @@ use std::collections::HashSet;
 /// A value the front end computed with statements, printed where it is read.
 #[derive(Clone, Copy, Debug)]
 pub enum Deferred<'k> {
-    /// `a if cond else b`; the branches' statements before the result.
-    IfExp {
-        cond: &'k Expr,
-        then_pre: &'k [Stmt],
-        a: &'k Expr,
-        else_pre: &'k [Stmt],
-        b: &'k Expr,
-    },
-    /// `first and second` / `first or second`.
-    BoolOp {
-        and: bool,
-        first: &'k Expr,
-        pre: &'k [Stmt],
-        second: &'k Expr,
-    },
+    /// `a if cond else b` as `IfExp(cond, then_pre, a, else_pre, b)`; the
+    /// branches' statements (`then_pre`, `else_pre`) come before the result.
+    IfExp(&'k Expr, &'k [Stmt], &'k Expr, &'k [Stmt], &'k Expr),
+    /// `first and second` / `first or second` as `BoolOp(and, first, pre,
+    /// second)`; `pre`: the statements before `second`.
+    BoolOp(bool, &'k Expr, &'k [Stmt], &'k Expr),
 }
 
 /// How often each variable of a kernel is defined (`Let`, loop variable)
@@ -65,6 +56,32 @@ impl Counts {
 /// if-expression or a boolean operator prints where its result is read), by
 /// result variable.
 pub type Pending<'k> = HashMap<VarId, Deferred<'k>>;
+
+/// The canonical form (`ir::canon`) of kernel `k` to print as `dialect`,
+/// a SIMT kernel of one launch; an error for any other.
+pub fn simt_kernel(k: &Kernel, dialect: &str) -> Result<Kernel, String> {
+    if !k.then.is_empty() {
+        return Err(format!(
+            "a kernel of several launches does not print as {dialect}"
+        ));
+    }
+    if k.model != Model::Simt {
+        return Err(format!("only SIMT kernels print as {dialect}"));
+    }
+    Ok(ksem_interp::ir::canon::canonical(k))
+}
+
+/// `Ok` where every registered deferred value has been printed where it
+/// is read; else the error naming the first one left.
+pub fn all_read(k: &Kernel, pending: &Pending) -> Result<(), String> {
+    match pending.keys().next() {
+        Some(v) => Err(format!(
+            "the value of `{}` is not read where it is computed",
+            k.vars.get(*v).map_or("", |x| x.0.as_str())
+        )),
+        None => Ok(()),
+    }
+}
 
 /// Registers the deferred value at `b[i]` in `pending`; how many statements
 /// it takes (`None`: `b[i]` starts no deferred value).
@@ -111,6 +128,14 @@ fn deferred_at<'k>(
     i: usize,
 ) -> Option<(VarId, Deferred<'k>, usize)> {
     let var_name = |v: VarId| k.vars.get(v).map_or("", |x| x.0.as_str());
+    // the pattern's result: one variable `r` (`r2` its second definition)
+    // named as the front end names it, defined twice, read `reads` times
+    let result = |r: VarId, r2: VarId, prefixes: &[&str], reads: usize| {
+        r == r2
+            && prefixes.iter().any(|p| var_name(r).starts_with(p))
+            && defs.get(r) == Some(&2)
+            && uses.get(r) == Some(&reads)
+    };
     match &b[i] {
         Stmt::If {
             cond,
@@ -122,21 +147,8 @@ fn deferred_at<'k>(
             else {
                 return None;
             };
-            let ok = r == r2
-                && (var_name(*r).starts_with("_ifexp") || var_name(*r).starts_with("_sel"))
-                && defs.get(*r) == Some(&2)
-                && uses.get(*r) == Some(&1);
-            ok.then_some((
-                *r,
-                Deferred::IfExp {
-                    cond,
-                    then_pre,
-                    a,
-                    else_pre,
-                    b: bb,
-                },
-                1,
-            ))
+            let ok = result(*r, *r2, &["_ifexp", "_sel"], 1);
+            ok.then_some((*r, Deferred::IfExp(cond, then_pre, a, else_pre, bb), 1))
         }
         Stmt::Let(r, first) => {
             let Some(Stmt::If {
@@ -159,22 +171,8 @@ fn deferred_at<'k>(
             let bools = [first, second]
                 .iter()
                 .all(|e| e.ty == Type::scalar(DType::Bool));
-            let ok = r == r2
-                && else_body.is_empty()
-                && bools
-                && var_name(*r).starts_with("_boolop")
-                && defs.get(*r) == Some(&2)
-                && uses.get(*r) == Some(&2);
-            ok.then_some((
-                *r,
-                Deferred::BoolOp {
-                    and,
-                    first,
-                    pre,
-                    second,
-                },
-                2,
-            ))
+            let ok = else_body.is_empty() && bools && result(*r, *r2, &["_boolop"], 2);
+            ok.then_some((*r, Deferred::BoolOp(and, first, pre, second), 2))
         }
         _ => None,
     }
@@ -252,15 +250,18 @@ pub fn names(
 /// The Python comparison operator of a comparison node, and its text.
 pub fn comparison(op: BinOp) -> Option<(rustpython_parser::ast::CmpOp, &'static str)> {
     use rustpython_parser::ast::CmpOp;
-    Some(match op {
-        BinOp::Eq => (CmpOp::Eq, "=="),
-        BinOp::Ne => (CmpOp::NotEq, "!="),
-        BinOp::Lt => (CmpOp::Lt, "<"),
-        BinOp::Le => (CmpOp::LtE, "<="),
-        BinOp::Gt => (CmpOp::Gt, ">"),
-        BinOp::Ge => (CmpOp::GtE, ">="),
-        _ => return None,
-    })
+    let table = [
+        (BinOp::Eq, CmpOp::Eq, "=="),
+        (BinOp::Ne, CmpOp::NotEq, "!="),
+        (BinOp::Lt, CmpOp::Lt, "<"),
+        (BinOp::Le, CmpOp::LtE, "<="),
+        (BinOp::Gt, CmpOp::Gt, ">"),
+        (BinOp::Ge, CmpOp::GtE, ">="),
+    ];
+    table
+        .into_iter()
+        .find(|c| c.0 == op)
+        .map(|(_, c, sym)| (c, sym))
 }
 
 /// Source text being printed: lines indented four spaces per level below

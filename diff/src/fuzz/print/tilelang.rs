@@ -44,8 +44,10 @@
 //! outputs, masked stores, copies between two partial regions, …) is an
 //! error, never a panic.
 
-use super::control::Structured;
-use super::pattern::{self, describe, Counts, Deferred};
+use super::checked::{self, Checked, PyBinary};
+use super::control::{Deferring, Structured};
+use super::pattern::Pending;
+use super::pattern::{self, describe, Counts};
 use ksem_interp::dtype::DType;
 use ksem_interp::float;
 use ksem_interp::frontend::tilelang::types::dtype_name;
@@ -53,7 +55,7 @@ use ksem_interp::frontend::tilelang::{Buffer, Const, Elab, LoopKind, Module, Val
 use ksem_interp::ir::build::{convert, CONVERT};
 use ksem_interp::ir::canon::{canonical, canonical_expr};
 use ksem_interp::ir::*;
-use ksem_interp::span::Span;
+use ksem_interp::span::{DResult, Span};
 use rustpython_parser::ast::{CmpOp, Operator, UnaryOp};
 use std::collections::{HashMap, HashSet};
 
@@ -124,11 +126,7 @@ type Place = (String, Vec<Value>);
 
 /// A way to write an expression: its text and the value the front end
 /// makes of that text.
-#[derive(Clone, Debug)]
-struct Form {
-    text: String,
-    val: Value,
-}
+type Form = checked::Form<Value>;
 
 struct Printer<'k, 'm> {
     k: &'k Kernel,
@@ -981,108 +979,7 @@ impl<'k, 'm> Printer<'k, 'm> {
 
     // ---- deferred values -------------------------------------------------------------
 
-    /// Registers the statements that a deferred value's branch computes
-    /// first; each must itself be a deferred pattern.
-    fn defer_all(&mut self, pre: &'k [Stmt]) -> PResult<()> {
-        let counts = (&self.defs[..], &self.uses[..]);
-        pattern::defer_all(self.k, counts, &mut self.deferred, pre, "T.if_then_else")
-    }
-
-    /// The text of a deferred value (`T.if_then_else(…)`, `a and b`).
-    fn print_deferred(&mut self, e: &'k Expr, d: Deferred<'k>) -> PResult<String> {
-        match d {
-            Deferred::IfExp {
-                cond,
-                then_pre,
-                a,
-                else_pre,
-                b,
-            } => {
-                let c = self.cond(cond)?;
-                self.defer_all(then_pre)?;
-                let fas = self.operand_forms(a)?;
-                self.defer_all(else_pre)?;
-                let fbs = self.operand_forms(b)?;
-                for fa in &fas {
-                    for fb in &fbs {
-                        let (Ok(x), Ok(y)) = (
-                            self.el.number(fa.val.clone(), Span::default()),
-                            self.el.number(fb.val.clone(), Span::default()),
-                        ) else {
-                            continue;
-                        };
-                        let ok = Elab::branch_join(x, y, Span::default()).is_ok_and(|(_, x, y)| {
-                            canonical_expr(&x) == *a && canonical_expr(&y) == *b
-                        });
-                        if ok {
-                            return Ok(format!("T.if_then_else({c}, {}, {})", fa.text, fb.text));
-                        }
-                    }
-                }
-                Err(format!("no T.if_then_else form for {}", describe(e)))
-            }
-            Deferred::BoolOp {
-                and,
-                first,
-                pre,
-                second,
-            } => {
-                let x = self.cond(first)?;
-                self.defer_all(pre)?;
-                let y = self.cond(second)?;
-                let op = if and { "and" } else { "or" };
-                Ok(format!("({x} {op} {y})"))
-            }
-        }
-    }
-
     // ---- expressions -------------------------------------------------------------------
-
-    /// The text of a condition: a form whose truth is `e`.
-    fn cond(&mut self, e: &'k Expr) -> PResult<String> {
-        let mut cands = vec![e];
-        if let ExprKind::Binary(BinOp::Ne, x, z) = &e.kind {
-            if literal_int(z) == Some(0) {
-                cands.push(x);
-            }
-        }
-        for c in cands {
-            for f in self.operand_forms(c)? {
-                // a Python value would make the `if` a compile-time choice
-                // (`if False:` keeps one branch): the condition of a runtime
-                // `if` is written as a runtime value
-                if f.val.constant().is_some() {
-                    continue;
-                }
-                let ok = self
-                    .el
-                    .condition(f.val.clone(), Span::default())
-                    .is_ok_and(|x| canonical_expr(&x) == *e);
-                if ok {
-                    return Ok(f.text);
-                }
-            }
-        }
-        // a condition that folded to a constant: a runtime cast of it
-        if let ExprKind::Const(bits) = e.kind {
-            let cast = self.el.call_fn(
-                "Cast",
-                vec![Value::string("bool"), Value::int((bits != 0) as i128)],
-                Span::default(),
-            );
-            let ok = cast.is_ok_and(|v| {
-                v.constant().is_none()
-                    && self
-                        .el
-                        .condition(v, Span::default())
-                        .is_ok_and(|x| canonical_expr(&x) == *e)
-            });
-            if ok {
-                return Ok(format!("T.Cast(\"bool\", {})", (bits != 0) as i32));
-            }
-        }
-        Err(format!("no condition form for {}", describe(e)))
-    }
 
     /// The ways to write `e` as an operand, most idiomatic first: Python
     /// literals for a constant, `e` without the conversion the front end
@@ -1288,7 +1185,7 @@ impl<'k, 'm> Printer<'k, 'm> {
                             } else {
                                 (Operator::Mod, "%")
                             };
-                            self.try_infix(e, o, s, fa, fb)
+                            self.try_binary(e, PyBinary::Arith(o), s, fa, fb)
                         } else {
                             Err(String::new())
                         };
@@ -1313,8 +1210,10 @@ impl<'k, 'm> Printer<'k, 'm> {
                         self.try_call(e, f, &[fa.clone(), fb.clone(), m])
                     }
                     _ => match (infix(op), pattern::comparison(op)) {
-                        (Some((o, sym)), _) => self.try_infix(e, o, sym, fa, fb),
-                        (None, Some((c, sym))) => self.try_compare(e, c, sym, fa, fb),
+                        (Some((o, sym)), _) => self.try_binary(e, PyBinary::Arith(o), sym, fa, fb),
+                        (None, Some((c, sym))) => {
+                            self.try_binary(e, PyBinary::Compare(c), sym, fa, fb)
+                        }
                         _ => return Err(format!("no TileLang operator for {op:?}")),
                     },
                 };
@@ -1328,76 +1227,11 @@ impl<'k, 'm> Printer<'k, 'm> {
 
     // ---- checked builders --------------------------------------------------------
 
-    /// `text` where the front end's value `v` is node `e` (and it emitted
-    /// no statement).
-    fn check(&mut self, e: &Expr, v: Value, text: String, mark: usize) -> PResult<Form> {
-        let pushed = !self.el.take_since(mark).is_empty();
-        match v.expr() {
-            Some(x) if !pushed && canonical_expr(x) == *e => Ok(Form {
-                text,
-                val: Value::runtime(e.clone()),
-            }),
-            _ => Err(format!("`{text}` is not {}", describe(e))),
-        }
-    }
-
-    fn try_infix(
-        &mut self,
-        e: &Expr,
-        op: Operator,
-        sym: &str,
-        a: &Form,
-        b: &Form,
-    ) -> PResult<Form> {
-        if a.val.constant().is_some() && b.val.constant().is_some() {
-            return Err("Python folds two numbers".into());
-        }
-        let m = self.el.mark();
-        let v = self
-            .el
-            .binop(op, a.val.clone(), b.val.clone(), Span::default())
-            .map_err(|d| d.message)?;
-        self.check(e, v, format!("({} {sym} {})", a.text, b.text), m)
-    }
-
-    fn try_compare(&mut self, e: &Expr, op: CmpOp, sym: &str, a: &Form, b: &Form) -> PResult<Form> {
-        if a.val.constant().is_some() && b.val.constant().is_some() {
-            return Err("Python folds two numbers".into());
-        }
-        let m = self.el.mark();
-        let v = self
-            .el
-            .compare(op, a.val.clone(), b.val.clone(), Span::default())
-            .map_err(|d| d.message)?;
-        self.check(e, v, format!("({} {sym} {})", a.text, b.text), m)
-    }
-
-    fn try_unary(&mut self, e: &Expr, op: UnaryOp, sym: &str, x: &Form) -> PResult<Form> {
-        if x.val.constant().is_some() {
-            return Err("Python folds a number".into());
-        }
-        let m = self.el.mark();
-        let v = self
-            .el
-            .unop(op, x.val.clone(), Span::default())
-            .map_err(|d| d.message)?;
-        self.check(e, v, format!("({sym}{})", x.text), m)
-    }
-
     /// `T.name(args…)`.
     fn try_call(&mut self, e: &Expr, name: &str, args: &[Form]) -> PResult<Form> {
-        let parts: Vec<String> = args.iter().map(|f| f.text.clone()).collect();
-        let text = format!("T.{name}({})", parts.join(", "));
-        let m = self.el.mark();
-        let v = self
-            .el
-            .call_fn(
-                name,
-                args.iter().map(|f| f.val.clone()).collect(),
-                Span::default(),
-            )
-            .map_err(|d| d.message)?;
-        self.check(e, v, text, m)
+        let text = format!("T.{name}({})", checked::call_args(args, &[]));
+        let vals = args.iter().map(|f| f.val.clone()).collect();
+        self.checked(e, text, |p| p.el.call_fn(name, vals, Span::default()))
     }
 
     /// The Python literals a constant of dtype `d` may have come from (an
@@ -1542,6 +1376,95 @@ fn short(s: &Stmt) -> String {
     t.chars().take(160).collect()
 }
 
+/// An if-expression prints as `T.if_then_else` where TileLang joins its
+/// branches as the IR does.
+impl<'k> Deferring<'k> for Printer<'k, '_> {
+    type At = &'k Expr;
+    type Branch = Vec<Form>;
+    type Out = String;
+
+    const WHAT: &'static str = "T.if_then_else";
+
+    fn pending(&mut self) -> (&'k Kernel, (&[usize], &[usize]), &mut Pending<'k>) {
+        (self.k, (&self.defs, &self.uses), &mut self.deferred)
+    }
+
+    fn branch(&mut self, e: &'k Expr) -> PResult<Vec<Form>> {
+        self.operand_forms(e)
+    }
+
+    fn if_exp(
+        &mut self,
+        e: &'k Expr,
+        c: String,
+        (a, fas): (&'k Expr, Vec<Form>),
+        (b, fbs): (&'k Expr, Vec<Form>),
+    ) -> PResult<String> {
+        for fa in &fas {
+            for fb in &fbs {
+                let (Ok(x), Ok(y)) = (
+                    self.el.number(fa.val.clone(), Span::default()),
+                    self.el.number(fb.val.clone(), Span::default()),
+                ) else {
+                    continue;
+                };
+                let ok = Elab::branch_join(x, y, Span::default())
+                    .is_ok_and(|(_, x, y)| canonical_expr(&x) == *a && canonical_expr(&y) == *b);
+                if ok {
+                    return Ok(format!("T.if_then_else({c}, {}, {})", fa.text, fb.text));
+                }
+            }
+        }
+        Err(format!("no T.if_then_else form for {}", describe(e)))
+    }
+
+    fn bool_op(&mut self, _: &'k Expr, text: String) -> PResult<String> {
+        Ok(text)
+    }
+}
+
+impl Checked for Printer<'_, '_> {
+    type Val = Value;
+
+    fn mark(&mut self) -> usize {
+        self.el.mark()
+    }
+
+    fn emitted_since(&mut self, mark: usize) -> bool {
+        !self.el.take_since(mark).is_empty()
+    }
+
+    fn node(v: &Value) -> Option<&Expr> {
+        v.expr()
+    }
+
+    fn runtime(e: &Expr) -> Value {
+        Value::runtime(e.clone())
+    }
+
+    fn folded(&self, operands: &[&Form]) -> Option<&'static str> {
+        match operands {
+            [x] if x.val.constant().is_some() => Some("Python folds a number"),
+            [a, b] if a.val.constant().is_some() && b.val.constant().is_some() => {
+                Some("Python folds two numbers")
+            }
+            _ => None,
+        }
+    }
+
+    fn binop(&mut self, op: Operator, a: Value, b: Value) -> DResult<Value> {
+        self.el.binop(op, a, b, Span::default())
+    }
+
+    fn compare(&mut self, op: CmpOp, a: Value, b: Value) -> DResult<Value> {
+        self.el.compare(op, a, b, Span::default())
+    }
+
+    fn unop(&mut self, op: UnaryOp, x: Value) -> DResult<Value> {
+        self.el.unop(op, x, Span::default())
+    }
+}
+
 impl<'k, 'm> Structured<'k> for Printer<'k, 'm> {
     fn source(&mut self) -> &mut pattern::Source {
         &mut self.src
@@ -1549,8 +1472,7 @@ impl<'k, 'm> Structured<'k> for Printer<'k, 'm> {
 
     /// Prints the statement(s) at `b[i]`; the number consumed.
     fn stmt_at(&mut self, b: &'k [Stmt], i: usize) -> PResult<usize> {
-        let counts = (&self.defs[..], &self.uses[..]);
-        if let Some(n) = pattern::defer_at(self.k, counts, &mut self.deferred, b, i) {
+        if let Some(n) = self.defer_at(b, i) {
             return Ok(n);
         }
         // arrays up to the highest this statement uses
@@ -1574,7 +1496,49 @@ impl<'k, 'm> Structured<'k> for Printer<'k, 'm> {
         Ok(1)
     }
 
+    /// The text of a condition: a form whose truth is `e`.
     fn cond_text(&mut self, e: &'k Expr) -> PResult<String> {
-        self.cond(e)
+        let mut cands = vec![e];
+        if let ExprKind::Binary(BinOp::Ne, x, z) = &e.kind {
+            if literal_int(z) == Some(0) {
+                cands.push(x);
+            }
+        }
+        for c in cands {
+            for f in self.operand_forms(c)? {
+                // a Python value would make the `if` a compile-time choice
+                // (`if False:` keeps one branch): the condition of a runtime
+                // `if` is written as a runtime value
+                if f.val.constant().is_some() {
+                    continue;
+                }
+                let ok = self
+                    .el
+                    .condition(f.val.clone(), Span::default())
+                    .is_ok_and(|x| canonical_expr(&x) == *e);
+                if ok {
+                    return Ok(f.text);
+                }
+            }
+        }
+        // a condition that folded to a constant: a runtime cast of it
+        if let ExprKind::Const(bits) = e.kind {
+            let cast = self.el.call_fn(
+                "Cast",
+                vec![Value::string("bool"), Value::int((bits != 0) as i128)],
+                Span::default(),
+            );
+            let ok = cast.is_ok_and(|v| {
+                v.constant().is_none()
+                    && self
+                        .el
+                        .condition(v, Span::default())
+                        .is_ok_and(|x| canonical_expr(&x) == *e)
+            });
+            if ok {
+                return Ok(format!("T.Cast(\"bool\", {})", (bits != 0) as i32));
+            }
+        }
+        Err(format!("no condition form for {}", describe(e)))
     }
 }

@@ -22,7 +22,8 @@
 //! What has no Triton form here (SIMT kernels, arrays, atomics, custom
 //! combiners, device prints, …) is an error, never a panic.
 
-use super::control::Structured;
+use super::checked::{self, Checked, PyBinary};
+use super::control::{Own, Statements, StoreParts, Structured};
 use super::pattern::{self, describe, Counts};
 use crate::fuzz::gen::tl_dtype;
 use ksem_interp::dtype::DType;
@@ -33,7 +34,7 @@ use ksem_interp::frontend::triton::value::Value;
 use ksem_interp::frontend::triton::Module;
 use ksem_interp::ir::canon::{canonical, canonical_expr};
 use ksem_interp::ir::*;
-use ksem_interp::span::Span;
+use ksem_interp::span::{DResult, Span};
 use rustpython_parser::ast::{CmpOp, Operator, UnaryOp};
 use std::collections::HashMap;
 
@@ -72,11 +73,7 @@ pub fn kernel(k: &Kernel) -> PResult<String> {
 
 /// A way to write an expression: its text and the value the front end
 /// makes of that text.
-#[derive(Clone)]
-struct Form {
-    text: String,
-    val: Value,
-}
+type Form = checked::Form<Value>;
 
 struct Printer<'k, 'm> {
     k: &'k Kernel,
@@ -158,54 +155,6 @@ impl<'k, 'm> Printer<'k, 'm> {
         self.body(&k.body)
     }
 
-    fn stmt(&mut self, s: &'k Stmt) -> PResult<()> {
-        match s {
-            Stmt::Let(v, e) => {
-                if let ExprKind::Var(y) = e.kind {
-                    if self.class.get(y) == self.class.get(*v) {
-                        return Ok(()); // a transfer: one Python name
-                    }
-                }
-                let text = self.assigned(e)?;
-                let line = format!("{} = {text}", self.name(*v)?);
-                self.line(&line);
-            }
-            Stmt::Store {
-                ptr, value, mask, ..
-            } => {
-                let text = self.store(s, ptr, value, mask.as_ref())?;
-                self.line(&text);
-            }
-            Stmt::If { .. } | Stmt::While { .. } | Stmt::Break | Stmt::Continue | Stmt::Return => {
-                return self.control(s)
-            }
-            Stmt::For {
-                var,
-                start,
-                end,
-                step,
-                body,
-                parallel: None,
-                ..
-            } => {
-                let mut b = Vec::new();
-                for e in [start, end, step] {
-                    b.push(match literal_int(e) {
-                        Some(i) => py_int(i),
-                        None => self.exact(e)?.text,
-                    });
-                }
-                let line = format!("for {} in range({}):", self.name(*var)?, b.join(", "));
-                self.line(&line);
-                self.nested(body)?;
-            }
-            Stmt::For { .. } | Stmt::Barrier { .. } | Stmt::Print { .. } | Stmt::Gemm(_) => {
-                return Err(format!("no Triton form for {s:?}"))
-            }
-        }
-        Ok(())
-    }
-
     /// The condition of a runtime `if`/`while`: never a Python value (the
     /// front end decides `if False:` at compile time); a condition that
     /// folded to a constant is a 0-d tile of it.
@@ -245,13 +194,13 @@ impl<'k, 'm> Printer<'k, 'm> {
     }
 
     /// `tl.store(ptr, value, mask=…)` that elaborates to statement `s`.
-    fn store(
-        &mut self,
-        s: &Stmt,
-        ptr: &'k Expr,
-        value: &'k Expr,
-        mask: Option<&'k Expr>,
-    ) -> PResult<String> {
+    fn store(&mut self, st: StoreParts<'k>) -> PResult<String> {
+        let StoreParts {
+            stmt: s,
+            ptr,
+            value,
+            mask,
+        } = st;
         let p = self.exact(ptr)?;
         let masks = match mask {
             Some(m) => self.operand_forms(m)?.into_iter().map(Some).collect(),
@@ -541,8 +490,12 @@ impl<'k, 'm> Printer<'k, 'm> {
                         self.try_call(e, name, &[fa.clone(), fb.clone()], &kw)
                     }
                     _ => match (infix(op), pattern::comparison(op)) {
-                        (Some((pyop, sym)), _) => self.try_infix(e, pyop, sym, fa, fb),
-                        (None, Some((cmp, sym))) => self.try_compare(e, cmp, sym, fa, fb),
+                        (Some((pyop, sym)), _) => {
+                            self.try_binary(e, PyBinary::Arith(pyop), sym, fa, fb)
+                        }
+                        (None, Some((cmp, sym))) => {
+                            self.try_binary(e, PyBinary::Compare(cmp), sym, fa, fb)
+                        }
                         _ => return Err(format!("no Triton operator for {op:?}")),
                     },
                 };
@@ -577,53 +530,6 @@ impl<'k, 'm> Printer<'k, 'm> {
 
     // ---- checked builders --------------------------------------------------------
 
-    /// `form` where the front end's value `v` is node `e`.
-    fn check(&mut self, e: &Expr, v: Value, text: String, pushed_from: usize) -> PResult<Form> {
-        let pushed = self.el.out.len() > pushed_from;
-        self.el.out.truncate(pushed_from);
-        match &v {
-            Value::Tensor(x) if !pushed && canonical_expr(x) == *e => Ok(Form {
-                text,
-                val: Value::Tensor(e.clone()),
-            }),
-            _ => Err(format!("`{text}` is not {}", describe(e))),
-        }
-    }
-
-    fn try_infix(
-        &mut self,
-        e: &Expr,
-        op: Operator,
-        sym: &str,
-        a: &Form,
-        b: &Form,
-    ) -> PResult<Form> {
-        let n = self.el.out.len();
-        let v = self
-            .el
-            .binop(op, a.val.clone(), b.val.clone(), Span::default())
-            .map_err(|d| d.message)?;
-        self.check(e, v, format!("({} {sym} {})", a.text, b.text), n)
-    }
-
-    fn try_compare(&mut self, e: &Expr, op: CmpOp, sym: &str, a: &Form, b: &Form) -> PResult<Form> {
-        let n = self.el.out.len();
-        let v = self
-            .el
-            .compare(op, a.val.clone(), b.val.clone(), Span::default())
-            .map_err(|d| d.message)?;
-        self.check(e, v, format!("({} {sym} {})", a.text, b.text), n)
-    }
-
-    fn try_unary(&mut self, e: &Expr, op: UnaryOp, sym: &str, x: &Form) -> PResult<Form> {
-        let n = self.el.out.len();
-        let v = self
-            .el
-            .unaryop(op, x.val.clone(), Span::default())
-            .map_err(|d| d.message)?;
-        self.check(e, v, format!("({sym}{})", x.text), n)
-    }
-
     /// `tl.name(args…, kw=…)`.
     fn try_call(
         &mut self,
@@ -632,23 +538,9 @@ impl<'k, 'm> Printer<'k, 'm> {
         args: &[Form],
         kw: &[(&str, Form)],
     ) -> PResult<Form> {
-        let all: Vec<&Form> = args.iter().collect();
-        let mut parts: Vec<String> = all.iter().map(|f| f.text.clone()).collect();
-        parts.extend(kw.iter().map(|(k, f)| format!("{k}={}", f.text)));
-        let text = format!("tl.{name}({})", parts.join(", "));
-        let n = self.el.out.len();
-        let v = self
-            .el
-            .call_builtin(
-                name,
-                all.iter().map(|f| f.val.clone()).collect(),
-                kw.iter()
-                    .map(|(k, f)| (k.to_string(), f.val.clone()))
-                    .collect(),
-                Span::default(),
-            )
-            .map_err(|d| d.message)?;
-        self.check(e, v, text, n)
+        let text = format!("tl.{name}({})", checked::call_args(args, kw));
+        let vals = args.iter().map(|f| f.val.clone()).collect();
+        self.try_builtin(e, text, name, vals, kw)
     }
 
     /// `recv.name(args…, kw=…)`.
@@ -660,24 +552,65 @@ impl<'k, 'm> Printer<'k, 'm> {
         args: &[Form],
         kw: &[(&str, Form)],
     ) -> PResult<Form> {
-        let mut parts: Vec<String> = args.iter().map(|f| f.text.clone()).collect();
-        parts.extend(kw.iter().map(|(k, f)| format!("{k}={}", f.text)));
-        let text = format!("{}.{name}({})", recv.text, parts.join(", "));
+        let text = format!("{}.{name}({})", recv.text, checked::call_args(args, kw));
         let mut vals = vec![recv.val.clone()];
         vals.extend(args.iter().map(|f| f.val.clone()));
-        let n = self.el.out.len();
-        let v = self
-            .el
-            .call_builtin(
-                name,
-                vals,
-                kw.iter()
-                    .map(|(k, f)| (k.to_string(), f.val.clone()))
-                    .collect(),
-                Span::default(),
-            )
-            .map_err(|d| d.message)?;
-        self.check(e, v, text, n)
+        self.try_builtin(e, text, name, vals, kw)
+    }
+
+    /// `text`, a call of builtin `name` with the values `vals` and `kw`.
+    fn try_builtin(
+        &mut self,
+        e: &Expr,
+        text: String,
+        name: &str,
+        vals: Vec<Value>,
+        kw: &[(&str, Form)],
+    ) -> PResult<Form> {
+        let kw = kw
+            .iter()
+            .map(|(k, f)| (k.to_string(), f.val.clone()))
+            .collect();
+        self.checked(e, text, |p| {
+            p.el.call_builtin(name, vals, kw, Span::default())
+        })
+    }
+}
+
+impl Checked for Printer<'_, '_> {
+    type Val = Value;
+
+    fn mark(&mut self) -> usize {
+        self.el.out.len()
+    }
+
+    fn emitted_since(&mut self, mark: usize) -> bool {
+        let pushed = self.el.out.len() > mark;
+        self.el.out.truncate(mark);
+        pushed
+    }
+
+    fn node(v: &Value) -> Option<&Expr> {
+        match v {
+            Value::Tensor(x) => Some(x),
+            _ => None,
+        }
+    }
+
+    fn runtime(e: &Expr) -> Value {
+        Value::Tensor(e.clone())
+    }
+
+    fn binop(&mut self, op: Operator, a: Value, b: Value) -> DResult<Value> {
+        self.el.binop(op, a, b, Span::default())
+    }
+
+    fn compare(&mut self, op: CmpOp, a: Value, b: Value) -> DResult<Value> {
+        self.el.compare(op, a, b, Span::default())
+    }
+
+    fn unop(&mut self, op: UnaryOp, x: Value) -> DResult<Value> {
+        self.el.unaryop(op, x, Span::default())
     }
 }
 
@@ -850,6 +783,43 @@ fn same_store(a: &Stmt, b: &Stmt) -> bool {
                 && m1.as_ref().map(canonical_expr) == m2.clone()
         }
         _ => false,
+    }
+}
+
+impl<'k> Statements<'k> for Printer<'k, '_> {
+    fn let_stmt(&mut self, v: VarId, e: &'k Expr) -> PResult<()> {
+        if let ExprKind::Var(y) = e.kind {
+            if self.class.get(y) == self.class.get(v) {
+                return Ok(()); // a transfer: one Python name
+            }
+        }
+        let text = self.assigned(e)?;
+        let line = format!("{} = {text}", self.name(v)?);
+        self.line(&line);
+        Ok(())
+    }
+
+    fn store_stmt(&mut self, st: StoreParts<'k>) -> PResult<()> {
+        let text = self.store(st)?;
+        self.line(&text);
+        Ok(())
+    }
+
+    fn range_loop(&mut self, var: VarId, range: [&'k Expr; 3], body: &'k [Stmt]) -> PResult<()> {
+        let mut b = Vec::new();
+        for e in range {
+            b.push(match literal_int(e) {
+                Some(i) => py_int(i),
+                None => self.exact(e)?.text,
+            });
+        }
+        let line = format!("for {} in range({}):", self.name(var)?, b.join(", "));
+        self.line(&line);
+        self.nested(body)
+    }
+
+    fn own_stmt(&mut self, s: &'k Stmt, _: Own<'k>) -> PResult<()> {
+        Err(format!("no Triton form for {s:?}"))
     }
 }
 
