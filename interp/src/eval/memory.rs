@@ -139,6 +139,70 @@ impl Buffer {
         }
     }
 
+    /// Plain stores of `vals` to the elements from `off` on, in order, as
+    /// [`Buffer::store`], [`Buffer::set_inexact`] (lane `j` inexact where
+    /// `inexact(j)`) and [`Buffer::set_defined`] lane by lane do.
+    ///
+    /// `exclusive`: no other thread touches the buffer meanwhile (the
+    /// blocks run one after another), so reading the old bits and writing
+    /// the new ones is the swap itself, without its locked instruction.
+    pub fn store_run(
+        &self,
+        off: usize,
+        vals: &[u64],
+        inexact: impl Fn(usize) -> bool,
+        exclusive: bool,
+    ) {
+        let n = vals.len();
+        let cells = &self.cells[off..off + n];
+        let writes = &self.writes.force()[off..off + n];
+        for ((c, w), &bits) in cells.iter().zip(writes).zip(vals) {
+            let old = if exclusive {
+                let old = c.load(Ordering::Relaxed);
+                c.store(bits, Ordering::Relaxed);
+                old
+            } else {
+                c.swap(bits, Ordering::Relaxed)
+            };
+            let state = w.load(Ordering::Relaxed);
+            let next = match state {
+                0 => 1,
+                3 => 3,
+                _ if old == bits => 2,
+                _ => 3,
+            };
+            if next != state {
+                w.store(next, Ordering::Relaxed);
+            }
+        }
+        match self.inexact.get() {
+            Some(f) => {
+                let f = &f[off..off + n];
+                for (j, x) in f.iter().enumerate() {
+                    x.store(inexact(j), Ordering::Relaxed);
+                }
+            }
+            None => (0..n).for_each(|j| self.set_inexact(off + j, inexact(j))),
+        }
+        if let Some(u) = self.undefined.get() {
+            u[off..off + n]
+                .iter()
+                .for_each(|x| x.store(false, Ordering::Relaxed));
+        }
+    }
+
+    /// Whether some element may hold an undefined value.
+    #[inline]
+    pub fn has_undefined(&self) -> bool {
+        self.undefined.get().is_some()
+    }
+
+    /// Whether some element may hold an inexact value.
+    #[inline]
+    pub fn has_inexact(&self) -> bool {
+        self.inexact.get().is_some()
+    }
+
     /// Whether every plain store to element `i` after the first stored the
     /// bits already there (so all of them stored the same bits).
     pub fn stores_identical(&self, i: usize) -> bool {
@@ -394,6 +458,7 @@ fn initial_state<'l>(
 pub const PTR_OFFSET_BITS: u32 = 48;
 
 /// The buffer index and element offset of a pointer.
+#[inline]
 pub fn ptr_parts(p: u64) -> (usize, i64) {
     let buf = (p >> PTR_OFFSET_BITS) as usize;
     let off = ((p << (64 - PTR_OFFSET_BITS)) as i64) >> (64 - PTR_OFFSET_BITS);
@@ -401,15 +466,21 @@ pub fn ptr_parts(p: u64) -> (usize, i64) {
 }
 
 /// A pointer to element `off` of buffer `buf`.
+#[inline]
 pub fn make_ptr(buf: usize, off: i64) -> u64 {
     ((buf as u64) << PTR_OFFSET_BITS) | ((off as u64) & ((1u64 << PTR_OFFSET_BITS) - 1))
 }
 
 /// `p` moved by `delta` elements (offsets saturate far outside any buffer).
 pub fn ptr_add(p: u64, delta: i128) -> u64 {
-    let (buf, off) = ptr_parts(p);
     // in i64: a sum past i64's range saturates, and is clamped just the same
-    let delta = delta.clamp(i64::MIN as i128, i64::MAX as i128) as i64;
+    ptr_add_i64(p, delta.clamp(i64::MIN as i128, i64::MAX as i128) as i64)
+}
+
+/// [`ptr_add`] of an offset that fits in i64.
+#[inline]
+pub fn ptr_add_i64(p: u64, delta: i64) -> u64 {
+    let (buf, off) = ptr_parts(p);
     let no = off.saturating_add(delta).clamp(-(1i64 << 46), 1i64 << 46);
     make_ptr(buf, no)
 }

@@ -229,6 +229,12 @@ impl<'a> Prepared<'a> {
     }
 }
 
+/// Whether [`for_each_block`] runs the blocks one after another on the
+/// calling thread.
+pub(crate) fn runs_sequentially(opts: &RunOptions, parallel: bool) -> bool {
+    !parallel || opts.threads == 1
+}
+
 /// Runs `one` for every block of `grid` (x fastest), in parallel when
 /// `parallel` (the blocks cannot observe each other) and the options allow.
 fn for_each_block(
@@ -241,7 +247,7 @@ fn for_each_block(
         .flat_map(|z| (0..grid[1]).flat_map(move |y| (0..grid[0]).map(move |x| [x, y, z])))
         .collect();
     // (`run` has installed the pool of `opts.threads`)
-    Ok(if !parallel || opts.threads == 1 {
+    Ok(if runs_sequentially(opts, parallel) {
         pids.into_iter().map(one).collect()
     } else {
         pids.into_par_iter().map(one).collect()
