@@ -1619,6 +1619,78 @@ mod tests {
     use super::*;
     use crate::eval::make_ptr;
 
+    /// The canonical tree (DESIGN.md) by `ops::binary` itself, slot by
+    /// slot: what the inlined float32 reductions must give.
+    fn reference_tree(op: BinOp, row: &[u64], shadows: &[Shadow]) -> (u64, Shadow) {
+        let (mut v, mut ix) = (row.to_vec(), shadows.to_vec());
+        let (mut live, mut s) = (row.len(), row.len().next_power_of_two() / 2);
+        while s >= 1 {
+            for i in 0..s.min(live.saturating_sub(s)) {
+                v[i] = ops::binary(op, DType::F32, v[i], v[i + s]).expect("no UB");
+                ix[i] = ix[i] | ix[i + s];
+            }
+            live = live.min(s);
+            s /= 2;
+        }
+        (v[0], ix[0])
+    }
+
+    #[test]
+    fn float32_reductions_agree_with_the_general_rule() {
+        // NaN payloads of both signs, zeros of both signs, infinities,
+        // overflow (3.4e38 + 3.4e38) and a subnormal, in rows of every
+        // length from 1 to 13 (padding slots when not a power of two)
+        let edge: Vec<u64> = [
+            0.0f32,
+            -0.0,
+            1.5,
+            -2.25,
+            3.4e38,
+            3.4e38,
+            1e-45,
+            f32::INFINITY,
+        ]
+        .iter()
+        .map(|v| v.to_bits() as u64)
+        .chain([
+            0x7fc0_0001,
+            0xffc0_0123,
+            0xff80_0000,
+            0x3dcc_cccd,
+            0x8000_0000,
+        ])
+        .collect();
+        let combiners = [
+            Combiner::Sum,
+            Combiner::Max(NanMode::Propagate),
+            Combiner::Max(NanMode::Ignore),
+            Combiner::Min(NanMode::Propagate),
+            Combiner::Min(NanMode::Ignore),
+        ];
+        for comb in &combiners {
+            let op = value_op(comb).expect("a value combiner");
+            for n in 1..=edge.len() {
+                for start in 0..edge.len() {
+                    let row: Vec<u64> = (0..n).map(|i| edge[(start + i) % edge.len()]).collect();
+                    let exact = vec![Shadow::EXACT; n];
+                    let want = reference_tree(op, &row, &exact);
+                    assert_eq!(
+                        tree_reduce(comb, DType::F32, &row, None),
+                        want,
+                        "{op:?} {row:x?}"
+                    );
+                    // one inexact element makes the result inexact
+                    let mut some = exact.clone();
+                    some[n - 1] = Shadow::INEXACT;
+                    let want = reference_tree(op, &row, &some);
+                    let got = tree_reduce(comb, DType::F32, &row, Some(&some));
+                    assert_eq!(got, want, "{op:?} {row:x?} inexact");
+                    assert!(got.1.inexact());
+                }
+            }
+        }
+    }
+
     #[test]
     fn pointer_adds_agree_with_the_general_rule() {
         // offsets of every width and sign at their edges, pointers near a
