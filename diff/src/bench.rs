@@ -6,8 +6,9 @@
 //! embeds those files and `tools/triton_run.py --wall-time` reads the same
 //! files, so both systems run one source and one launch.
 
-use ksem_interp::eval::RunOptions;
-use ksem_interp::launch::{parse_launch, Launch};
+use ksem_interp::eval::{Prepared, RunOptions};
+use ksem_interp::ir::Kernel;
+use ksem_interp::launch::{parse_launch, BufferResult, Launch, RunResult};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
@@ -60,24 +61,75 @@ pub struct BenchOptions {
     pub peer_runs: usize,
 }
 
-/// The best wall time of `repeat` runs of `case` on `threads` workers (0: all cores).
-fn time_ksem(case: &Case, l: &Launch, threads: usize, repeat: usize) -> Result<f64, String> {
-    let k = ksem_interp::elaborate_source(&format!("{}.py", case.name), case.source, l, None)
-        .map_err(|e| e.render())?;
+/// The best wall time of `repeat` launches of `k` on `threads` workers (0:
+/// all cores) on buffers built once: one untimed launch first (as Triton's
+/// side has), then before each timed one the buffers are reset to the
+/// launch's state. Also the buffers' contents after the last launch.
+fn time_ksem(
+    k: &Kernel,
+    l: &Launch,
+    threads: usize,
+    repeat: usize,
+) -> Result<(f64, Vec<BufferResult>), String> {
     let opts = RunOptions {
         threads,
         ..RunOptions::default()
     };
+    let mut p = Prepared::new(k, l, &opts).map_err(|d| d.message)?;
+    let launch = |p: &mut Prepared| -> Result<f64, String> {
+        let t = Instant::now();
+        let ub = p.launch(&opts).map_err(|d| d.message)?;
+        let s = t.elapsed().as_secs_f64();
+        if !ub.is_empty() {
+            return Err(format!("{}: the benchmark kernel hit UB", k.name));
+        }
+        Ok(s)
+    };
+    launch(&mut p)?;
     let mut best = f64::INFINITY;
     for _ in 0..repeat.max(1) {
-        let t = Instant::now();
-        let r = ksem_interp::eval::run(&k, l, &opts).map_err(|d| d.message)?;
-        if !r.ub.is_empty() {
-            return Err(format!("{}: the benchmark kernel hit UB", case.name));
-        }
-        best = best.min(t.elapsed().as_secs_f64());
+        p.reset();
+        best = best.min(launch(&mut p)?);
     }
-    Ok(best)
+    Ok((best, p.results()))
+}
+
+/// The wall time of one whole [`ksem_interp::eval::run`] of `k` on one
+/// thread (building the buffers, the launch, copying them out), and its
+/// result: what a reused launch's results must equal bit for bit.
+fn fresh_run(k: &Kernel, l: &Launch) -> Result<(f64, RunResult), String> {
+    let opts = RunOptions {
+        threads: 1,
+        ..RunOptions::default()
+    };
+    let t = Instant::now();
+    let r = ksem_interp::eval::run(k, l, &opts).map_err(|d| d.message)?;
+    Ok((t.elapsed().as_secs_f64(), r))
+}
+
+/// An error unless the buffers a reused launch left (`threads` workers)
+/// equal a fresh run's bit for bit, inexact and undefined flags included.
+fn check_reuse(
+    name: &str,
+    threads: usize,
+    fresh: &RunResult,
+    got: &[BufferResult],
+) -> Result<(), String> {
+    if !fresh.ub.is_empty() {
+        return Err(format!("{name}: the benchmark kernel hit UB"));
+    }
+    match fresh.buffers.iter().zip(got).find(|(a, b)| a != b) {
+        _ if fresh.buffers.len() != got.len() => Err(format!(
+            "{name}: reused launch ({threads}t) left {} buffers, a fresh run {}",
+            got.len(),
+            fresh.buffers.len()
+        )),
+        Some((a, _)) => Err(format!(
+            "{name}: buffer {} after a reused launch ({threads}t) differs from a fresh run's",
+            a.name
+        )),
+        None => Ok(()),
+    }
 }
 
 /// The repository's `tools/` folder: under the working directory, else
@@ -147,17 +199,31 @@ pub fn run(opts: &BenchOptions) -> Result<(), String> {
         "ksem: 1 thread and {all} threads (rayon); rates in M work items/s, best of {}",
         opts.repeat.max(1)
     );
+    println!(
+        "ksem 1t/{all}t time one launch on buffers built once and reset before it (as Triton's \
+         time is one launch on tensors that exist), each checked bit for bit against a fresh \
+         run; whole run 1t is one fresh eval::run (building and copying out the buffers too)"
+    );
     for case in cases() {
         if !opts.only.is_empty() && !opts.only.iter().any(|n| n == case.name) {
             continue;
         }
         let l = parse_launch(case.launch).map_err(|e| format!("{}.json: {e}", case.name))?;
+        let k = ksem_interp::elaborate_source(&format!("{}.py", case.name), case.source, &l, None)
+            .map_err(|e| e.render())?;
         let rate = |s: f64| case.work as f64 / s / 1e6;
-        let one = rate(time_ksem(&case, &l, 1, opts.repeat)?);
-        let many = rate(time_ksem(&case, &l, 0, opts.repeat)?);
+        let (whole, fresh) = fresh_run(&k, &l)?;
+        let (one, got) = time_ksem(&k, &l, 1, opts.repeat)?;
+        check_reuse(case.name, 1, &fresh, &got)?;
+        let (many, got) = time_ksem(&k, &l, 0, opts.repeat)?;
+        check_reuse(case.name, all, &fresh, &got)?;
+        let (one, many) = (rate(one), rate(many));
         let mut line = format!(
-            "{:<11} {:>9} {}: ksem 1t {one:>8.2}  ksem {all}t {many:>8.2}",
-            case.name, case.work, case.unit
+            "{:<11} {:>9} {}: ksem 1t {one:>8.2}  ksem {all}t {many:>8.2}  whole run 1t {:>8.2}",
+            case.name,
+            case.work,
+            case.unit,
+            rate(whole)
         );
         match peer {
             Ok(py) => match time_peer(py, &case, opts.peer_runs) {

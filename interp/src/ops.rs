@@ -176,6 +176,64 @@ pub fn div_f32(a: u64, b: u64) -> u64 {
     canon32(f32_of(a) / f32_of(b))
 }
 
+/// float32 `exp(a)` ([`unary`]'s `Math(Exp)`: the f64 exponential of the
+/// exact value, rounded to nearest even; NaN: the GPU's arithmetic NaN),
+/// named so callers can inline it.
+#[inline]
+pub fn exp_f32(a: u64) -> u64 {
+    let r = (f32_of(a) as f64).exp();
+    if r.is_nan() {
+        float::nan_bits(DType::F32)
+    } else {
+        (r as f32).to_bits() as u64
+    }
+}
+
+/// [`unary`] over a whole operand, appending every lane's value to `out`
+/// with the element function inlined into the loop: float32 `exp`,
+/// negation and `abs`. False, `out` untouched, for every other pair.
+pub fn fast_unary_slices(op: UnOp, d: DType, a: &[u64], out: &mut Vec<u64>) -> bool {
+    if d != DType::F32 {
+        return false;
+    }
+    match op {
+        UnOp::Math(MathFn::Exp) => out.extend(a.iter().map(|&x| exp_f32(x))),
+        UnOp::Neg => out.extend(a.iter().map(|&x| x ^ 0x8000_0000)),
+        UnOp::Math(MathFn::Abs) => out.extend(a.iter().map(|&x| x & 0x7fff_ffff)),
+        _ => return false,
+    }
+    true
+}
+
+/// float32 maximum (`max` true) or minimum of `a` and `b` as
+/// [`binary`]'s `Max`/`Min` with NaN `mode` (-0.0 below +0.0), on the
+/// float32 values themselves, for reductions to inline.
+#[inline]
+pub fn minmax_f32(a: u64, b: u64, max: bool, mode: NanMode) -> u64 {
+    let (x, y) = (f32_of(a), f32_of(b));
+    match (x.is_nan(), y.is_nan()) {
+        (true, true) => return float::nan_bits(DType::F32),
+        (true, false) | (false, true) if mode == NanMode::Propagate => {
+            return float::nan_bits(DType::F32)
+        }
+        (true, false) => return b,
+        (false, true) => return a,
+        _ => {}
+    }
+    let a_first = if x == y {
+        x.is_sign_negative() != max
+    } else if max {
+        x > y
+    } else {
+        x < y
+    };
+    if a_first {
+        a
+    } else {
+        b
+    }
+}
+
 /// `fast_int::$f::<W, S>($args)` for an integer dtype `$d` of W bits,
 /// signed when S (one monomorphised element function per dtype); `$other`
 /// for the rest.
@@ -291,16 +349,14 @@ pub fn fast_binary(op: BinOp, d: DType) -> Option<fn(u64, u64) -> u64> {
         (BinOp::FDiv, DType::F32) => div_f32,
         (BinOp::LogicalAnd, DType::Bool) => |a, b| ((a != 0) && (b != 0)) as u64,
         (BinOp::Max(NanMode::Propagate), DType::F32) => {
-            |a, b| fminmax(DType::F32, a, b, true, NanMode::Propagate)
+            |a, b| minmax_f32(a, b, true, NanMode::Propagate)
         }
-        (BinOp::Max(NanMode::Ignore), DType::F32) => {
-            |a, b| fminmax(DType::F32, a, b, true, NanMode::Ignore)
-        }
+        (BinOp::Max(NanMode::Ignore), DType::F32) => |a, b| minmax_f32(a, b, true, NanMode::Ignore),
         (BinOp::Min(NanMode::Propagate), DType::F32) => {
-            |a, b| fminmax(DType::F32, a, b, false, NanMode::Propagate)
+            |a, b| minmax_f32(a, b, false, NanMode::Propagate)
         }
         (BinOp::Min(NanMode::Ignore), DType::F32) => {
-            |a, b| fminmax(DType::F32, a, b, false, NanMode::Ignore)
+            |a, b| minmax_f32(a, b, false, NanMode::Ignore)
         }
         _ => return int_dispatch!(d, total, (op), None),
     })
@@ -983,6 +1039,51 @@ mod tests {
             }
         }
         assert_eq!(covered, 8 * 3);
+    }
+
+    #[test]
+    fn unary_and_minmax_fast_paths_agree_with_the_general_rule() {
+        // every float32 edge sample, plus values where exp overflows,
+        // underflows to a subnormal or zero, and NaN payloads of both signs
+        let mut lanes: Vec<u64> = edge_samples().iter().map(|&a| a & 0xffff_ffff).collect();
+        lanes.extend(
+            [88.72f32, 88.73, -87.3, -103.0, -104.0, -150.0, 1e-30, -0.5]
+                .iter()
+                .map(|v| v.to_bits() as u64),
+        );
+        lanes.extend([0x7fc0_0001u64, 0xffc0_0123, 0x7f80_0001, 0xff80_0001]);
+        let d = DType::F32;
+        let ops = [UnOp::Math(MathFn::Exp), UnOp::Neg, UnOp::Math(MathFn::Abs)];
+        for op in ops {
+            let mut out = Vec::new();
+            assert!(fast_unary_slices(op, d, &lanes, &mut out), "{op:?}");
+            for (&a, &v) in lanes.iter().zip(&out) {
+                assert_eq!(v, unary(op, d, a), "{op:?} {a:#x}");
+            }
+        }
+        let mut out = Vec::new();
+        let other = UnOp::Math(MathFn::Log);
+        assert!(!fast_unary_slices(other, d, &lanes, &mut out) && out.is_empty());
+        assert!(!fast_unary_slices(UnOp::Neg, DType::F64, &lanes, &mut out));
+        for mode in [NanMode::Propagate, NanMode::Ignore] {
+            for &a in &lanes {
+                for &b in &lanes {
+                    for max in [true, false] {
+                        let op = if max {
+                            BinOp::Max(mode)
+                        } else {
+                            BinOp::Min(mode)
+                        };
+                        let want = binary(op, d, a, b);
+                        assert_eq!(
+                            Ok(minmax_f32(a, b, max, mode)),
+                            want,
+                            "{op:?} {a:#x} {b:#x}"
+                        );
+                    }
+                }
+            }
+        }
     }
 
     fn edge_samples() -> Vec<u64> {

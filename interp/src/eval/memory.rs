@@ -64,6 +64,14 @@ impl<T: Default> LazyCells<T> {
         self.cells
             .get_or_init(|| (0..self.len).map(|_| T::default()).collect())
     }
+    /// Every cell back to the default, keeping an allocation made (every
+    /// reader takes absent cells as all default, so the state is the one
+    /// [`LazyCells::new`] gives).
+    fn clear(&mut self) {
+        if let Some(v) = self.cells.get_mut() {
+            v.iter_mut().for_each(|c| *c = T::default());
+        }
+    }
 }
 
 impl Buffer {
@@ -131,6 +139,70 @@ impl Buffer {
         }
     }
 
+    /// Plain stores of `vals` to the elements from `off` on, in order, as
+    /// [`Buffer::store`], [`Buffer::set_inexact`] (lane `j` inexact where
+    /// `inexact(j)`) and [`Buffer::set_defined`] lane by lane do.
+    ///
+    /// `exclusive`: no other thread touches the buffer meanwhile (the
+    /// blocks run one after another), so reading the old bits and writing
+    /// the new ones is the swap itself, without its locked instruction.
+    pub fn store_run(
+        &self,
+        off: usize,
+        vals: &[u64],
+        inexact: impl Fn(usize) -> bool,
+        exclusive: bool,
+    ) {
+        let n = vals.len();
+        let cells = &self.cells[off..off + n];
+        let writes = &self.writes.force()[off..off + n];
+        for ((c, w), &bits) in cells.iter().zip(writes).zip(vals) {
+            let old = if exclusive {
+                let old = c.load(Ordering::Relaxed);
+                c.store(bits, Ordering::Relaxed);
+                old
+            } else {
+                c.swap(bits, Ordering::Relaxed)
+            };
+            let state = w.load(Ordering::Relaxed);
+            let next = match state {
+                0 => 1,
+                3 => 3,
+                _ if old == bits => 2,
+                _ => 3,
+            };
+            if next != state {
+                w.store(next, Ordering::Relaxed);
+            }
+        }
+        match self.inexact.get() {
+            Some(f) => {
+                let f = &f[off..off + n];
+                for (j, x) in f.iter().enumerate() {
+                    x.store(inexact(j), Ordering::Relaxed);
+                }
+            }
+            None => (0..n).for_each(|j| self.set_inexact(off + j, inexact(j))),
+        }
+        if let Some(u) = self.undefined.get() {
+            u[off..off + n]
+                .iter()
+                .for_each(|x| x.store(false, Ordering::Relaxed));
+        }
+    }
+
+    /// Whether some element may hold an undefined value.
+    #[inline]
+    pub fn has_undefined(&self) -> bool {
+        self.undefined.get().is_some()
+    }
+
+    /// Whether some element may hold an inexact value.
+    #[inline]
+    pub fn has_inexact(&self) -> bool {
+        self.inexact.get().is_some()
+    }
+
     /// Whether every plain store to element `i` after the first stored the
     /// bits already there (so all of them stored the same bits).
     pub fn stores_identical(&self, i: usize) -> bool {
@@ -161,6 +233,56 @@ impl Buffer {
     /// element `i`; the one before (0: none).
     pub fn swap_last_atomic(&self, i: usize, id: u8) -> u8 {
         self.last_atomic.force()[i].swap(id, Ordering::Relaxed)
+    }
+
+    /// Puts the buffer back into the state [`Buffer::new`] gives for
+    /// `bits` (`None`: zeros) and `undefined`, in place.
+    fn reset(&mut self, bits: Option<&[u64]>, undefined: Option<&[bool]>) {
+        match bits {
+            Some(bits) => {
+                for (c, &b) in self.cells.iter_mut().zip(bits) {
+                    *c.get_mut() = b;
+                }
+            }
+            None => self.cells.iter_mut().for_each(|c| *c.get_mut() = 0),
+        }
+        self.inexact.clear();
+        self.last_atomic.clear();
+        self.writes.clear();
+        match undefined {
+            Some(u) => match self.undefined.cells.get_mut() {
+                Some(cells) => {
+                    for (c, &x) in cells.iter_mut().zip(u) {
+                        *c.get_mut() = x;
+                    }
+                }
+                None => {
+                    self.undefined =
+                        LazyCells::holding(u.iter().map(|&x| AtomicBool::new(x)).collect())
+                }
+            },
+            None => self.undefined.clear(),
+        }
+    }
+
+    /// The buffer's contents now, copied.
+    pub fn result(&self) -> BufferResult {
+        let n = self.cells.len();
+        let flags = |c: Option<&[AtomicBool]>, absent: Vec<bool>| match c {
+            Some(f) => f.iter().map(|x| x.load(Ordering::Relaxed)).collect(),
+            None => absent,
+        };
+        BufferResult {
+            name: self.name.clone(),
+            dtype: self.dtype,
+            bits: self
+                .cells
+                .iter()
+                .map(|c| c.load(Ordering::Relaxed))
+                .collect(),
+            inexact: flags(self.inexact.get(), vec![false; n]),
+            undefined: flags(self.undefined.get(), Vec::new()),
+        }
     }
 
     /// The buffer's final contents; the cells become the result's bits
@@ -201,85 +323,142 @@ pub struct Global {
     pub params: Vec<(VarId, u64)>,
 }
 
+/// Where one buffer of the launch starts from: its name, element type,
+/// initial bits (`None`: `len` zeros, an output the kernel makes) and the
+/// elements the launch left undefined.
+struct BufferInit<'l> {
+    name: &'l str,
+    dtype: DType,
+    bits: Option<&'l [u64]>,
+    len: usize,
+    undefined: Option<&'l [bool]>,
+}
+
 impl Global {
     /// Allocates the launch's buffers for `kernel`'s parameters (on the
     /// rayon pool when `parallel`).
     pub fn new(kernel: &Kernel, launch: &Launch, parallel: bool) -> Global {
-        let mut bufs: Vec<Buffer> = Vec::new();
-        let mut params = Vec::new();
-        let mut views = Vec::new();
-        for p in &kernel.params {
-            match (launch.arg(&p.name), p.var) {
-                (
-                    Some(ArgSpec::Buffer {
-                        view: Some(view), ..
-                    }),
-                    Some(v),
-                ) => views.push((v, view)),
-                (
-                    Some(ArgSpec::Buffer {
-                        dtype,
-                        bits,
-                        undefined,
-                        ..
-                    }),
-                    Some(v),
-                ) => {
-                    params.push((v, make_ptr(bufs.len(), 0)));
-                    let undefined = undefined.as_deref();
-                    bufs.push(Buffer::new(&p.name, *dtype, bits, undefined, parallel));
-                }
-                (Some(ArgSpec::Scalar { bits, .. }), Some(v)) => params.push((v, *bits)),
-                (None, Some(v)) => {
-                    // an output the kernel makes, not passed by the launch
-                    let (ParamKind::Pointer(dtype), Some(&(_, n))) = (
-                        &p.kind,
-                        kernel.fresh.iter().find(|(name, _)| *name == p.name),
-                    ) else {
-                        continue;
-                    };
-                    params.push((v, make_ptr(bufs.len(), 0)));
-                    bufs.push(Buffer::new(&p.name, *dtype, &vec![0; n], None, parallel));
-                }
-                _ => {}
-            }
-        }
-        // a view points into its base's memory; a base the kernel does not
-        // take as a parameter is allocated all the same (the launch parsed
-        // it as a buffer argument)
-        for (v, view) in views {
-            let at = match bufs.iter().position(|b| b.name == view.of) {
-                Some(i) => i,
-                None => {
-                    let Some(ArgSpec::Buffer {
-                        dtype,
-                        bits,
-                        undefined,
-                        ..
-                    }) = launch.arg(&view.of)
-                    else {
-                        continue; // the launch parser checked the base
-                    };
-                    let undefined = undefined.as_deref();
-                    bufs.push(Buffer::new(&view.of, *dtype, bits, undefined, parallel));
-                    bufs.len() - 1
-                }
-            };
-            params.push((v, make_ptr(at, view.offset as i64)));
-        }
+        let (inits, params) = initial_state(kernel, launch);
+        let bufs = inits
+            .iter()
+            .map(|b| {
+                let zeros;
+                let bits = match b.bits {
+                    Some(bits) => bits,
+                    None => {
+                        zeros = vec![0; b.len];
+                        &zeros
+                    }
+                };
+                Buffer::new(b.name, b.dtype, bits, b.undefined, parallel)
+            })
+            .collect();
         Global { bufs, params }
+    }
+
+    /// Puts every buffer back into the state [`Global::new`] gives for the
+    /// same kernel and launch, in place (no allocation: the memory stays
+    /// warm, as a real launch's tensors do between launches).
+    pub fn reset(&mut self, kernel: &Kernel, launch: &Launch) {
+        let (inits, _) = initial_state(kernel, launch);
+        for (buf, init) in self.bufs.iter_mut().zip(&inits) {
+            buf.reset(init.bits, init.undefined);
+        }
     }
 
     /// Every buffer's final contents.
     pub fn into_results(self) -> Vec<BufferResult> {
         self.bufs.into_iter().map(Buffer::into_result).collect()
     }
+
+    /// Every buffer's contents now, copied.
+    pub fn results(&self) -> Vec<BufferResult> {
+        self.bufs.iter().map(Buffer::result).collect()
+    }
+}
+
+/// The launch's buffers for `kernel`'s parameters, in the order
+/// [`Global::new`] allocates them, and each parameter variable's initial
+/// bits (a pointer to its buffer, or a scalar).
+fn initial_state<'l>(
+    kernel: &'l Kernel,
+    launch: &'l Launch,
+) -> (Vec<BufferInit<'l>>, Vec<(VarId, u64)>) {
+    let mut bufs: Vec<BufferInit<'l>> = Vec::new();
+    let mut params = Vec::new();
+    let mut views = Vec::new();
+    let from_launch = |name: &'l str, spec: &'l ArgSpec| match spec {
+        ArgSpec::Buffer {
+            dtype,
+            bits,
+            undefined,
+            ..
+        } => Some(BufferInit {
+            name,
+            dtype: *dtype,
+            bits: Some(bits),
+            len: bits.len(),
+            undefined: undefined.as_deref(),
+        }),
+        _ => None,
+    };
+    for p in &kernel.params {
+        match (launch.arg(&p.name), p.var) {
+            (
+                Some(ArgSpec::Buffer {
+                    view: Some(view), ..
+                }),
+                Some(v),
+            ) => views.push((v, view)),
+            (Some(spec @ ArgSpec::Buffer { .. }), Some(v)) => {
+                params.push((v, make_ptr(bufs.len(), 0)));
+                bufs.extend(from_launch(&p.name, spec));
+            }
+            (Some(ArgSpec::Scalar { bits, .. }), Some(v)) => params.push((v, *bits)),
+            (None, Some(v)) => {
+                // an output the kernel makes, not passed by the launch
+                let (ParamKind::Pointer(dtype), Some(&(_, n))) = (
+                    &p.kind,
+                    kernel.fresh.iter().find(|(name, _)| *name == p.name),
+                ) else {
+                    continue;
+                };
+                params.push((v, make_ptr(bufs.len(), 0)));
+                bufs.push(BufferInit {
+                    name: &p.name,
+                    dtype: *dtype,
+                    bits: None,
+                    len: n,
+                    undefined: None,
+                });
+            }
+            _ => {}
+        }
+    }
+    // a view points into its base's memory; a base the kernel does not
+    // take as a parameter is allocated all the same (the launch parsed
+    // it as a buffer argument)
+    for (v, view) in views {
+        let at = match bufs.iter().position(|b| b.name == view.of) {
+            Some(i) => i,
+            None => {
+                let Some(init) = launch.arg(&view.of).and_then(|a| from_launch(&view.of, a)) else {
+                    continue; // the launch parser checked the base
+                };
+                bufs.push(init);
+                bufs.len() - 1
+            }
+        };
+        params.push((v, make_ptr(at, view.offset as i64)));
+    }
+    (bufs, params)
 }
 
 /// Bits of a pointer that hold the element offset; the rest name the buffer.
 pub const PTR_OFFSET_BITS: u32 = 48;
 
 /// The buffer index and element offset of a pointer.
+#[inline]
 pub fn ptr_parts(p: u64) -> (usize, i64) {
     let buf = (p >> PTR_OFFSET_BITS) as usize;
     let off = ((p << (64 - PTR_OFFSET_BITS)) as i64) >> (64 - PTR_OFFSET_BITS);
@@ -287,15 +466,21 @@ pub fn ptr_parts(p: u64) -> (usize, i64) {
 }
 
 /// A pointer to element `off` of buffer `buf`.
+#[inline]
 pub fn make_ptr(buf: usize, off: i64) -> u64 {
     ((buf as u64) << PTR_OFFSET_BITS) | ((off as u64) & ((1u64 << PTR_OFFSET_BITS) - 1))
 }
 
 /// `p` moved by `delta` elements (offsets saturate far outside any buffer).
 pub fn ptr_add(p: u64, delta: i128) -> u64 {
-    let (buf, off) = ptr_parts(p);
     // in i64: a sum past i64's range saturates, and is clamped just the same
-    let delta = delta.clamp(i64::MIN as i128, i64::MAX as i128) as i64;
+    ptr_add_i64(p, delta.clamp(i64::MIN as i128, i64::MAX as i128) as i64)
+}
+
+/// [`ptr_add`] of an offset that fits in i64.
+#[inline]
+pub fn ptr_add_i64(p: u64, delta: i64) -> u64 {
+    let (buf, off) = ptr_parts(p);
     let no = off.saturating_add(delta).clamp(-(1i64 << 46), 1i64 << 46);
     make_ptr(buf, no)
 }

@@ -22,7 +22,7 @@ pub use undef::UNINITIALIZED_COPY;
 
 use crate::dtype::DType;
 use crate::ir::{Kernel, Model};
-use crate::launch::{Launch, RunResult, UbReport};
+use crate::launch::{BufferResult, Launch, RunResult, UbReport};
 use crate::ops;
 use crate::span::{Diagnostic, Span};
 use contention::Contention;
@@ -96,79 +96,143 @@ pub(crate) struct BlockOutcome {
 
 /// Runs `kernel` over `launch`'s grid and returns every buffer's final bits.
 pub fn run(kernel: &Kernel, launch: &Launch, opts: &RunOptions) -> Result<RunResult, Diagnostic> {
+    in_pool(opts, || {
+        let mut p = Prepared::build(kernel, launch, opts);
+        let ub = p.launch_in_pool(opts)?;
+        Ok(RunResult {
+            kernel: kernel.name.clone(),
+            backend: "interp".into(),
+            buffers: p.mem.into_results(),
+            ub,
+        })
+    })
+}
+
+/// `f` on a rayon pool of `opts.threads` workers when that is more than
+/// one, else on the current pool.
+fn in_pool<R: Send>(
+    opts: &RunOptions,
+    f: impl FnOnce() -> Result<R, Diagnostic> + Send,
+) -> Result<R, Diagnostic> {
     if opts.threads > 1 {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(opts.threads)
             .build()
             .map_err(|e| Diagnostic::new(Span::default(), format!("thread pool: {e}")))?;
-        pool.install(|| run_in_pool(kernel, launch, opts))
+        pool.install(f)
     } else {
-        run_in_pool(kernel, launch, opts)
+        f()
     }
 }
 
-/// [`run`] on the current rayon pool (one thread alone when `opts.threads` is 1).
-///
-/// A kernel of several launches runs them in order on the same global
-/// memory; each launch's blocks are checked for UB and races among
-/// themselves (a launch ends before the next begins, so two launches never
-/// race). The first launch that hits UB is the last to run.
-fn run_in_pool(
-    kernel: &Kernel,
-    launch: &Launch,
-    opts: &RunOptions,
-) -> Result<RunResult, Diagnostic> {
-    let parallel = opts.threads != 1;
-    let launches = kernel.launches();
-    let mut mem = Global::new(kernel, launch, parallel);
-    let run_model = |part: &Kernel, mem: &Global, c: &Contention| match part.model {
-        Model::Tile => tile::run(part, part.grid, mem, c, opts),
-        Model::Simt => simt::run(part, part.grid, part.block, mem, c, opts),
-    };
-    let mut ub = Vec::new();
-    for (i, part) in launches.iter().enumerate() {
-        let first = Contention::default();
-        let mut outcomes = run_model(part, &mem, &first)?;
-        if first.found_any() && contention::results_used(part) {
-            // again from the launch's buffers, knowing which old values
-            // depend on the order of the updates; the launches before this
-            // one replay as they ran (their blocks ran in grid order)
-            mem = Global::new(kernel, launch, parallel);
-            for before in &launches[..i] {
-                run_model(before, &mem, &Contention::default())?;
-            }
-            outcomes = run_model(part, &mem, &Contention::knowing(first))?;
-        }
-        let block = (part.model == Model::Simt).then_some(part.block);
-        let mut logs = Vec::with_capacity(outcomes.len());
-        for o in outcomes {
-            eprint!("{}", o.prints);
-            for d in o.deferred {
-                // one report per place of the launch
-                if !ub.iter().any(|u: &UbReport| {
-                    (u.kind.as_str(), u.line, u.col) == (d.kind.as_str(), d.line, d.col)
-                }) {
-                    ub.push(d);
-                }
-            }
-            match o.stop {
-                None => {}
-                Some(Stop::Ub(u)) => ub.push(*u),
-                Some(Stop::Error(d)) => return Err(d),
-            }
-            logs.push((o.pid, o.log));
-        }
-        ub.extend(race::find_races(&mem.bufs, &logs, block));
-        if !ub.is_empty() {
-            break;
+/// A launch whose buffers are built once and reused: [`Prepared::launch`]
+/// runs the kernel on them as they are, [`Prepared::reset`] puts them back
+/// into the state a fresh build gives. `ksem bench` times a launch on
+/// buffers that already exist, as Triton's figure is.
+pub struct Prepared<'a> {
+    kernel: &'a Kernel,
+    spec: &'a Launch,
+    mem: Global,
+}
+
+impl<'a> Prepared<'a> {
+    /// Builds `launch`'s buffers for `kernel` (on the rayon pool unless
+    /// `opts.threads` is 1).
+    pub fn new(
+        kernel: &'a Kernel,
+        launch: &'a Launch,
+        opts: &RunOptions,
+    ) -> Result<Prepared<'a>, Diagnostic> {
+        in_pool(opts, || Ok(Prepared::build(kernel, launch, opts)))
+    }
+
+    /// [`Prepared::new`] on the current rayon pool.
+    fn build(kernel: &'a Kernel, launch: &'a Launch, opts: &RunOptions) -> Prepared<'a> {
+        let mem = Global::new(kernel, launch, opts.threads != 1);
+        Prepared {
+            kernel,
+            spec: launch,
+            mem,
         }
     }
-    Ok(RunResult {
-        kernel: kernel.name.clone(),
-        backend: "interp".into(),
-        buffers: mem.into_results(),
-        ub,
-    })
+
+    /// Puts every buffer back into its state before the first launch.
+    pub fn reset(&mut self) {
+        self.mem.reset(self.kernel, self.spec);
+    }
+
+    /// Runs the kernel once on the buffers as they are now (after
+    /// [`Prepared::new`] or [`Prepared::reset`]: as [`run`] would); the UB
+    /// it found.
+    pub fn launch(&mut self, opts: &RunOptions) -> Result<Vec<UbReport>, Diagnostic> {
+        in_pool(opts, || self.launch_in_pool(opts))
+    }
+
+    /// Every buffer's contents now, copied.
+    pub fn results(&self) -> Vec<BufferResult> {
+        self.mem.results()
+    }
+
+    /// [`Prepared::launch`] on the current rayon pool (one thread alone
+    /// when `opts.threads` is 1).
+    ///
+    /// A kernel of several launches runs them in order on the same global
+    /// memory; each launch's blocks are checked for UB and races among
+    /// themselves (a launch ends before the next begins, so two launches
+    /// never race). The first launch that hits UB is the last to run.
+    fn launch_in_pool(&mut self, opts: &RunOptions) -> Result<Vec<UbReport>, Diagnostic> {
+        let kernel = self.kernel;
+        let launches = kernel.launches();
+        let run_model = |part: &Kernel, mem: &Global, c: &Contention| match part.model {
+            Model::Tile => tile::run(part, part.grid, mem, c, opts),
+            Model::Simt => simt::run(part, part.grid, part.block, mem, c, opts),
+        };
+        let mut ub = Vec::new();
+        for (i, part) in launches.iter().enumerate() {
+            let first = Contention::default();
+            let mut outcomes = run_model(part, &self.mem, &first)?;
+            if first.found_any() && contention::results_used(part) {
+                // again from the launch's buffers, knowing which old values
+                // depend on the order of the updates; the launches before this
+                // one replay as they ran (their blocks ran in grid order)
+                self.mem.reset(kernel, self.spec);
+                for before in &launches[..i] {
+                    run_model(before, &self.mem, &Contention::default())?;
+                }
+                outcomes = run_model(part, &self.mem, &Contention::knowing(first))?;
+            }
+            let block = (part.model == Model::Simt).then_some(part.block);
+            let mut logs = Vec::with_capacity(outcomes.len());
+            for o in outcomes {
+                eprint!("{}", o.prints);
+                for d in o.deferred {
+                    // one report per place of the launch
+                    if !ub.iter().any(|u: &UbReport| {
+                        (u.kind.as_str(), u.line, u.col) == (d.kind.as_str(), d.line, d.col)
+                    }) {
+                        ub.push(d);
+                    }
+                }
+                match o.stop {
+                    None => {}
+                    Some(Stop::Ub(u)) => ub.push(*u),
+                    Some(Stop::Error(d)) => return Err(d),
+                }
+                logs.push((o.pid, o.log));
+            }
+            ub.extend(race::find_races(&self.mem.bufs, &logs, block));
+            if !ub.is_empty() {
+                break;
+            }
+        }
+        Ok(ub)
+    }
+}
+
+/// Whether [`for_each_block`] runs the blocks one after another on the
+/// calling thread.
+pub(crate) fn runs_sequentially(opts: &RunOptions, parallel: bool) -> bool {
+    !parallel || opts.threads == 1
 }
 
 /// Runs `one` for every block of `grid` (x fastest), in parallel when
@@ -183,7 +247,7 @@ fn for_each_block(
         .flat_map(|z| (0..grid[1]).flat_map(move |y| (0..grid[0]).map(move |x| [x, y, z])))
         .collect();
     // (`run` has installed the pool of `opts.threads`)
-    Ok(if !parallel || opts.threads == 1 {
+    Ok(if runs_sequentially(opts, parallel) {
         pids.into_iter().map(one).collect()
     } else {
         pids.into_par_iter().map(one).collect()

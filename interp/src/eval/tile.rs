@@ -3,7 +3,9 @@
 //! patterns. Undefined behaviour stops the instance and is reported.
 
 use super::contention::{self, Contention, Elem};
-use super::memory::{ptr_add, ptr_add_bytes, ptr_parts, unravel, Access, Buffer, Global};
+use super::memory::{
+    ptr_add, ptr_add_bytes, ptr_add_i64, ptr_parts, unravel, Access, Buffer, Global,
+};
 use super::undef::{self, Origins, Shadow, Source, Use};
 use super::{format_value, Flow, RunOptions, Stop};
 use crate::dtype::DType;
@@ -80,10 +82,12 @@ impl Tile {
             return (x.is_undefined() && (0..self.data.len().max(1)).any(&active))
                 .then_some((0, x));
         }
-        s.iter()
-            .enumerate()
-            .find(|&(i, x)| x.is_undefined() && active(i))
-            .map(|(i, &x)| (i, x))
+        let undefined =
+            |(i, &x): (usize, &Shadow)| (x.is_undefined() && active(i)).then_some((i, x));
+        match s.as_slice() {
+            Some(flat) => flat.iter().enumerate().find_map(undefined),
+            None => s.iter().enumerate().find_map(undefined),
+        }
     }
     /// The elements in row-major order, borrowed when they are contiguous.
     fn vals(&self) -> Cow<'_, [u64]> {
@@ -164,6 +168,9 @@ struct Instance<'a> {
     /// UB reported without stopping the instance (stores of unchanged
     /// copies of uninitialised memory).
     deferred: Vec<UbReport>,
+    /// Whether the launch's instances run one after another on one thread
+    /// (no other thread touches the buffers meanwhile).
+    sequential: bool,
 }
 
 /// Runs a tile program: one instance per block of the grid, in parallel
@@ -176,6 +183,8 @@ pub(super) fn run(
     contention: &Contention,
     opts: &RunOptions,
 ) -> Result<Vec<super::BlockOutcome>, Diagnostic> {
+    let parallel = !contention::has_atomics(kernel);
+    let sequential = super::runs_sequentially(opts, parallel);
     let run_one = |pid: [u32; 3]| {
         let mut inst = Instance {
             k: kernel,
@@ -191,6 +200,7 @@ pub(super) fn run(
             max_iterations: opts.max_loop_iterations,
             origins: Origins::default(),
             deferred: Vec::new(),
+            sequential,
         };
         for &(v, b) in &mem.params {
             inst.env[v] = Some(Tile::scalar(b));
@@ -204,7 +214,7 @@ pub(super) fn run(
             deferred: inst.deferred,
         }
     };
-    super::for_each_block(grid, opts, !contention::has_atomics(kernel), run_one)
+    super::for_each_block(grid, opts, parallel, run_one)
 }
 
 impl Instance<'_> {
@@ -505,7 +515,11 @@ impl Instance<'_> {
             ExprKind::Unary(op, x) => {
                 let t = self.eval(x)?;
                 let d = x.ty.dtype();
-                let out: Vec<u64> = t.vals().iter().map(|&b| ops::unary(*op, d, b)).collect();
+                let vals = t.vals();
+                let mut out = Vec::with_capacity(vals.len());
+                if !ops::fast_unary_slices(*op, d, &vals, &mut out) {
+                    out.extend(vals.iter().map(|&b| ops::unary(*op, d, b)));
+                }
                 let approx = matches!(op, UnOp::Math(f) if f.is_inexact());
                 let shadow = if approx {
                     Some(with_inexact(computed(t.shadow_vec()), out.len()))
@@ -589,7 +603,7 @@ impl Instance<'_> {
                     Some(m) => Some(self.eval(m)?),
                     None => None,
                 };
-                let all_active = tm.as_ref().is_none_or(|m| m.data.iter().all(|&b| b != 0));
+                let all_active = tm.as_ref().is_none_or(|m| !m.vals().contains(&0));
                 let to = match other {
                     // no lane takes an undefined `other`: nothing to make
                     Some(o) if all_active && matches!(o.kind, ExprKind::Undef) => None,
@@ -787,9 +801,9 @@ impl Instance<'_> {
             };
             if op == BinOp::PtrAdd {
                 // (never UB: offsets saturate far outside any buffer)
-                out.extend((0..n).map(|i| ptr_add(at(&va, i), ops::int_value(od, at(&vb, i)))));
+                ptr_add_lanes(&va, &vb, od, &mut out);
             }
-            for i in (0..n).filter(|_| op != BinOp::PtrAdd) {
+            for i in (0..n).take(if op == BinOp::PtrAdd { 0 } else { n }) {
                 let k = ops::int_value(od, at(&vb, i));
                 match ptr_add_bytes(at(&va, i), k, d) {
                     Some(p) => out.push(p),
@@ -821,8 +835,17 @@ impl Instance<'_> {
                 out.push(self.binary_element(op, d, (x, y), undefined(i), &shape, i, e)?);
             }
         }
+        let defined = |t: &Tile| t.first_undefined(|_| true).is_none();
         let shadow = if ta.shadow.is_none() && tb.shadow.is_none() {
             op.is_inexact().then(|| vec![Shadow::INEXACT; n])
+        } else if defined(ta) && defined(tb) {
+            // (`binary_shadow` of two defined operands: their union)
+            let merged = merge_shadows(&[ta, tb], n);
+            if op.is_inexact() {
+                Some(with_inexact(merged, n))
+            } else {
+                merged
+            }
         } else {
             let (fa, fb) = (ta.shadows(), tb.shadows());
             let lane = |i: usize| {
@@ -865,6 +888,18 @@ impl Instance<'_> {
         }
         let active = |i: usize| mask.as_ref().is_none_or(|m| m[i] != 0);
         self.check_defined(tp, Use::Address, span, shape, active)?;
+        if let Some((b, off)) = self.exact_run(&ptrs, mask.as_deref(), false) {
+            // every lane active, one defined and exact element after another
+            let cells = &self.bufs[b].cells[off..off + ptrs.len()];
+            let bits = |c: &std::sync::atomic::AtomicU64| c.load(Ordering::Relaxed);
+            if d == DType::Bool {
+                out.extend(cells.iter().map(|c| (bits(c) != 0) as u64));
+            } else {
+                out.extend(cells.iter().map(bits));
+            }
+            self.log.push(make(b, off as u64, ptrs.len() as u64));
+            return Ok(Tile::from_vec(shape, out, None));
+        }
         for (i, &p) in ptrs.iter().enumerate() {
             if !active(i) {
                 out.push(other.as_ref().map_or(0, |o| o[i]));
@@ -903,6 +938,34 @@ impl Instance<'_> {
         let (b, off) = ptr_parts(p);
         let len = self.bufs.get(b)?.cells.len();
         (off >= 0 && (off as usize) < len).then_some((b, off as usize))
+    }
+
+    /// Where every lane of an access through `ptrs` is active (`mask`) and
+    /// the lanes reach consecutive elements of one buffer, all inside it:
+    /// the buffer and first element; `None` otherwise, or where the buffer
+    /// may hold undefined values or (unless `inexact_ok`) inexact ones.
+    fn exact_run(
+        &self,
+        ptrs: &[u64],
+        mask: Option<&[u64]>,
+        inexact_ok: bool,
+    ) -> Option<(usize, usize)> {
+        let first = *ptrs.first()?;
+        if mask.is_some_and(|m| m.len() != ptrs.len() || m.contains(&0)) {
+            return None;
+        }
+        let (b, off) = self.in_bounds(first)?;
+        let buf = &self.bufs[b];
+        let fits = off + ptrs.len() <= buf.cells.len();
+        if !fits || buf.has_undefined() || (!inexact_ok && buf.has_inexact()) {
+            return None;
+        }
+        // (inside the buffer, pointer + j is the pointer to element off + j)
+        let consecutive = ptrs
+            .iter()
+            .zip(0u64..)
+            .fold(true, |ok, (&p, j)| ok & (p == first.wrapping_add(j)));
+        consecutive.then_some((b, off))
     }
 
     /// The buffer and element lane `i` of an access through pointer `p`
@@ -1036,6 +1099,23 @@ impl Instance<'_> {
         // stopping the run (its destination stays undefined); any other
         // undefined value stored is UB that stops it
         let copies = self.stored_copies(&tv, span, &shape, active)?;
+        let lock = self.lock();
+        if let Some((b, off)) = self
+            .exact_run(&ptrs, m.as_deref(), true)
+            .filter(|_| copies.is_none() && vals.len() == ptrs.len())
+        {
+            // every lane active and defined, one element after another
+            // (ascending: no two lanes meet)
+            let flags = tv.shadows();
+            let exclusive = self.sequential;
+            self.bufs[b].store_run(off, &vals, |j| flags.at(j).inexact(), exclusive);
+            let a = access(b, off as u64, true, span, lock);
+            self.log.push(Access {
+                len: ptrs.len() as u64,
+                ..a
+            });
+            return Ok(());
+        }
         let mut targets = Vec::with_capacity(ptrs.len());
         for (i, &p) in ptrs.iter().enumerate() {
             if !active(i) {
@@ -1057,7 +1137,6 @@ impl Instance<'_> {
             self.same_element_race(&targets, &vals, &shape, span)?;
         }
         let mut run = Run::default();
-        let lock = self.lock();
         let make = |b: usize, start: u64, len: u64| Access {
             len,
             ..access(b, start, true, span, lock)
@@ -1179,15 +1258,17 @@ impl Instance<'_> {
             let moved = t.data.clone().permuted_axes(IxDyn(&perm));
             moved.iter().copied().collect()
         };
-        let inex: Vec<Shadow> = match &t.shadow {
-            Some(_) if last => t.shadow_vec().expect("some"),
-            Some(i) => i
-                .clone()
-                .permuted_axes(IxDyn(&perm))
-                .iter()
-                .copied()
-                .collect(),
-            None => vec![Shadow::EXACT; vals.len()],
+        // (`None`: every element exact and defined)
+        let shadows: Option<Vec<Shadow>> = match &t.shadow {
+            Some(_) if last => t.shadow_vec(),
+            Some(i) => Some(
+                i.clone()
+                    .permuted_axes(IxDyn(&perm))
+                    .iter()
+                    .copied()
+                    .collect(),
+            ),
+            None => None,
         };
         let rows = vals.len().checked_div(n).unwrap_or(0);
         let out_d = e.ty.dtype();
@@ -1210,6 +1291,7 @@ impl Instance<'_> {
             let mut cur: Vec<Vec<u64>> = (0..rows)
                 .map(|r| vals[r * n..(r + 1) * n].to_vec())
                 .collect();
+            let inex = shadows.unwrap_or_else(|| vec![Shadow::EXACT; vals.len()]);
             let mut cur_in: Vec<Vec<Shadow>> = (0..rows)
                 .map(|r| inex[r * n..(r + 1) * n].to_vec())
                 .collect();
@@ -1248,7 +1330,8 @@ impl Instance<'_> {
         } else {
             for r in 0..rows {
                 let row = &vals[r * n..(r + 1) * n];
-                let (v, i) = tree_reduce(comb, d, row, &inex[r * n..(r + 1) * n]);
+                let row_shadows = shadows.as_ref().map(|s| &s[r * n..(r + 1) * n]);
+                let (v, i) = tree_reduce(comb, d, row, row_shadows);
                 out.push(v);
                 out_inex.push(i);
             }
@@ -1259,28 +1342,59 @@ impl Instance<'_> {
     }
 }
 
-/// The canonical reduction order of DESIGN.md over one row (builtin combiners).
-fn tree_reduce(comb: &Combiner, d: DType, row: &[u64], inex: &[Shadow]) -> (u64, Shadow) {
+/// `PtrAdd` lane by lane: pointer `a[i]` moved by the `od` offset `b[i]`
+/// (an operand of one element stands for every lane), appended to `out`;
+/// the offset's sign extension decided once for 32- and 64-bit offsets.
+fn ptr_add_lanes(a: &[u64], b: &[u64], od: DType, out: &mut Vec<u64>) {
+    match od {
+        DType::I32 => ptr_add_widened(a, b, out, |y| y as u32 as i32 as i64),
+        DType::I64 => ptr_add_widened(a, b, out, |y| y as i64),
+        _ => {
+            let n = a.len().max(b.len());
+            let at = |v: &[u64], i: usize| if v.len() == 1 { v[0] } else { v[i] };
+            out.extend((0..n).map(|i| ptr_add(at(a, i), ops::int_value(od, at(b, i)))));
+        }
+    }
+}
+
+/// [`ptr_add_lanes`] with the offsets' widening `widen` (inlined).
+#[inline]
+fn ptr_add_widened(a: &[u64], b: &[u64], out: &mut Vec<u64>, widen: impl Fn(u64) -> i64) {
+    if a.len() == b.len() {
+        out.extend(a.iter().zip(b).map(|(&p, &y)| ptr_add_i64(p, widen(y))));
+    } else if a.len() == 1 {
+        out.extend(b.iter().map(|&y| ptr_add_i64(a[0], widen(y))));
+    } else {
+        let y = widen(b[0]);
+        out.extend(a.iter().map(|&p| ptr_add_i64(p, y)));
+    }
+}
+
+/// The canonical reduction order of DESIGN.md over one row (builtin
+/// combiners); `inex`: the elements' shadows (`None`: all exact and defined).
+fn tree_reduce(comb: &Combiner, d: DType, row: &[u64], inex: Option<&[Shadow]>) -> (u64, Shadow) {
+    if let Some(op) = value_op(comb) {
+        // float32's element functions called directly, so they inline
+        match (op, d) {
+            (BinOp::Add, DType::F32) => return tree_values(row, inex, ops::add_f32),
+            (BinOp::Max(m), DType::F32) => {
+                return tree_values(row, inex, |a, b| ops::minmax_f32(a, b, true, m))
+            }
+            (BinOp::Min(m), DType::F32) => {
+                return tree_values(row, inex, |a, b| ops::minmax_f32(a, b, false, m))
+            }
+            _ => {}
+        }
+        if let Some(f) = ops::fast_binary(op, d) {
+            return tree_values(row, inex, f);
+        }
+    }
     let n = row.len();
     let p = n.next_power_of_two();
-    if let Some(f) = value_op(comb).and_then(|op| ops::fast_binary(op, d)) {
-        // the same tree on values and flags alone (`combine`'s rule)
-        let (mut v, mut ix) = (row.to_vec(), inex.to_vec());
-        let (mut live, mut s) = (n, p / 2);
-        while s >= 1 {
-            for i in 0..s.min(live.saturating_sub(s)) {
-                v[i] = f(v[i], v[i + s]);
-                let other = ix[i + s];
-                ix[i] |= other;
-            }
-            live = live.min(s);
-            s /= 2;
-        }
-        return (v[0], ix[0]);
-    }
+    let shadow = |i: usize| inex.map_or(Shadow::EXACT, |s| s[i]);
     // (value, index, shadow); slots from `live` on are padding, which a
     // combine step passes over
-    let mut x: Vec<(u64, u64, Shadow)> = (0..n).map(|i| (row[i], i as u64, inex[i])).collect();
+    let mut x: Vec<(u64, u64, Shadow)> = (0..n).map(|i| (row[i], i as u64, shadow(i))).collect();
     let mut live = n;
     let mut s = p / 2;
     while s >= 1 {
@@ -1295,6 +1409,33 @@ fn tree_reduce(comb: &Combiner, d: DType, row: &[u64], inex: &[Shadow]) -> (u64,
         Combiner::ArgMax { value: false } | Combiner::ArgMin { value: false } => (idx, ix),
         _ => (v, ix),
     }
+}
+
+/// [`tree_reduce`] of a combiner that keeps no index, whose operation on
+/// two values is `f`: the same tree on values and shadows alone
+/// (`combine`'s rule; all exact and defined stays so).
+fn tree_values(row: &[u64], inex: Option<&[Shadow]>, f: impl Fn(u64, u64) -> u64) -> (u64, Shadow) {
+    let n = row.len();
+    let p = n.next_power_of_two();
+    let mut v = row.to_vec();
+    let mut ix = inex.map(|s| s.to_vec());
+    let (mut live, mut s) = (n, p / 2);
+    while s >= 1 {
+        let m = s.min(live.saturating_sub(s));
+        let (lo, hi) = v.split_at_mut(s);
+        for (x, &y) in lo[..m].iter_mut().zip(&hi[..m]) {
+            *x = f(*x, y);
+        }
+        if let Some(ix) = &mut ix {
+            for i in 0..m {
+                let other = ix[i + s];
+                ix[i] |= other;
+            }
+        }
+        live = live.min(s);
+        s /= 2;
+    }
+    (v[0], ix.map_or(Shadow::EXACT, |x| x[0]))
 }
 
 /// The operation a combiner that keeps no index applies to two values.
@@ -1471,4 +1612,121 @@ fn products(
         out.push(acc);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::make_ptr;
+
+    /// The canonical tree (DESIGN.md) by `ops::binary` itself, slot by
+    /// slot: what the inlined float32 reductions must give.
+    fn reference_tree(op: BinOp, row: &[u64], shadows: &[Shadow]) -> (u64, Shadow) {
+        let (mut v, mut ix) = (row.to_vec(), shadows.to_vec());
+        let (mut live, mut s) = (row.len(), row.len().next_power_of_two() / 2);
+        while s >= 1 {
+            for i in 0..s.min(live.saturating_sub(s)) {
+                v[i] = ops::binary(op, DType::F32, v[i], v[i + s]).expect("no UB");
+                ix[i] = ix[i] | ix[i + s];
+            }
+            live = live.min(s);
+            s /= 2;
+        }
+        (v[0], ix[0])
+    }
+
+    #[test]
+    fn float32_reductions_agree_with_the_general_rule() {
+        // NaN payloads of both signs, zeros of both signs, infinities,
+        // overflow (3.4e38 + 3.4e38) and a subnormal, in rows of every
+        // length from 1 to 13 (padding slots when not a power of two)
+        let edge: Vec<u64> = [
+            0.0f32,
+            -0.0,
+            1.5,
+            -2.25,
+            3.4e38,
+            3.4e38,
+            1e-45,
+            f32::INFINITY,
+        ]
+        .iter()
+        .map(|v| v.to_bits() as u64)
+        .chain([
+            0x7fc0_0001,
+            0xffc0_0123,
+            0xff80_0000,
+            0x3dcc_cccd,
+            0x8000_0000,
+        ])
+        .collect();
+        let combiners = [
+            Combiner::Sum,
+            Combiner::Max(NanMode::Propagate),
+            Combiner::Max(NanMode::Ignore),
+            Combiner::Min(NanMode::Propagate),
+            Combiner::Min(NanMode::Ignore),
+        ];
+        for comb in &combiners {
+            let op = value_op(comb).expect("a value combiner");
+            for n in 1..=edge.len() {
+                for start in 0..edge.len() {
+                    let row: Vec<u64> = (0..n).map(|i| edge[(start + i) % edge.len()]).collect();
+                    let exact = vec![Shadow::EXACT; n];
+                    let want = reference_tree(op, &row, &exact);
+                    assert_eq!(
+                        tree_reduce(comb, DType::F32, &row, None),
+                        want,
+                        "{op:?} {row:x?}"
+                    );
+                    // one inexact element makes the result inexact
+                    let mut some = exact.clone();
+                    some[n - 1] = Shadow::INEXACT;
+                    let want = reference_tree(op, &row, &some);
+                    let got = tree_reduce(comb, DType::F32, &row, Some(&some));
+                    assert_eq!(got, want, "{op:?} {row:x?} inexact");
+                    assert!(got.1.inexact());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn pointer_adds_agree_with_the_general_rule() {
+        // offsets of every width and sign at their edges, pointers near a
+        // buffer's start and far out, each operand as one element too
+        let offs: Vec<u64> = [0u64, 1, 5, 0x7f, 0x80, 0xff, 0x7fff, 0x8000, 0xffff]
+            .into_iter()
+            .chain([0x7fff_ffff, 0x8000_0000, 0xffff_ffff, 1 << 40, u64::MAX])
+            .chain([i64::MAX as u64, i64::MIN as u64, 0x1234_5678_9abc_def0])
+            .collect();
+        let ptrs: Vec<u64> = [0i64, 3, -2, (1 << 46) - 1, -(1 << 46)]
+            .iter()
+            .flat_map(|&o| [make_ptr(0, o), make_ptr(2, o)])
+            .collect();
+        let dtypes = [DType::I8, DType::I16, DType::I32, DType::I64, DType::U8]
+            .into_iter()
+            .chain([DType::U16, DType::U32, DType::U64]);
+        for od in dtypes {
+            let b: Vec<u64> = offs.iter().map(|&y| y & od.mask()).collect();
+            let a: Vec<u64> = (0..b.len()).map(|i| ptrs[i % ptrs.len()]).collect();
+            let general = |p: u64, y: u64| ptr_add(p, ops::int_value(od, y));
+            let mut out = Vec::new();
+            ptr_add_lanes(&a, &b, od, &mut out);
+            let want: Vec<u64> = a.iter().zip(&b).map(|(&p, &y)| general(p, y)).collect();
+            assert_eq!(out, want, "{od}");
+            for &p in &ptrs {
+                out.clear();
+                ptr_add_lanes(&[p], &b, od, &mut out);
+                let want: Vec<u64> = b.iter().map(|&y| general(p, y)).collect();
+                assert_eq!(out, want, "{od} one pointer");
+            }
+            for &y in &b {
+                out.clear();
+                ptr_add_lanes(&ptrs, &[y], od, &mut out);
+                let want: Vec<u64> = ptrs.iter().map(|&p| general(p, y)).collect();
+                assert_eq!(out, want, "{od} one offset");
+            }
+        }
+    }
 }
