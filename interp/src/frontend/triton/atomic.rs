@@ -56,12 +56,12 @@ impl Elab<'_> {
             return self.atomic_poll(args, kwargs, span);
         }
         let cas = name == "atomic_cas";
-        let params: &[&'static str] = if cas {
-            &["pointer", "cmp", "val", "sem", "scope"]
+        let params = if cas {
+            "pointer, cmp, val, sem, scope"
         } else {
-            &["pointer", "val", "mask", "sem", "scope"]
+            "pointer, val, mask, sem, scope"
         };
-        let b = bind(name, params, false, args, kwargs, span)?;
+        let b = bind(name, params, args, kwargs, span)?;
         check_option(&b.opt("sem"), "sem", SEMS, span)?;
         check_option(&b.opt("scope"), "scope", SCOPES, span)?;
         let (ptr, d, shape) = self.pointer(b.req("pointer", span)?, &format!("tl.{name}"), span)?;
@@ -125,8 +125,7 @@ impl Elab<'_> {
     ) -> DResult<Value> {
         let b = bind(
             "atomic_poll",
-            &["pointer", "expected_value", "sem", "scope", "timeout_ns"],
-            false,
+            "pointer, expected_value, sem, scope, timeout_ns",
             args,
             kwargs,
             span,

@@ -32,7 +32,7 @@ impl Elab<'_> {
         span: Span,
     ) -> DResult<Value> {
         if name == "advance" {
-            let b = bind(name, &["base", "offsets"], false, args, kwargs, span)?;
+            let b = bind(name, "base, offsets", args, kwargs, span)?;
             let Value::BlockPtr(mut bp) = b.req("base", span)? else {
                 return err(span, "tl.advance takes a block pointer (tl.make_block_ptr)");
             };
@@ -50,15 +50,7 @@ impl Elab<'_> {
         }
         let b = bind(
             name,
-            &[
-                "base",
-                "shape",
-                "strides",
-                "offsets",
-                "block_shape",
-                "order",
-            ],
-            false,
+            "base, shape, strides, offsets, block_shape, order",
             args,
             kwargs,
             span,

@@ -78,7 +78,6 @@ const HINT_KWARGS: &[&str] = &[
     "_semantic",
 ];
 
-/// Binds a builtin call's arguments to its parameter names.
 /// The value Triton leaves undefined, of dtype `d` and `shape`: the
 /// masked-off lanes of a `tl.load` without `other`, the padding of a
 /// block-pointer load without `padding_option`.
@@ -90,14 +89,23 @@ pub(super) fn undefined(d: DType, shape: &[usize], span: Span) -> Expr {
     }
 }
 
+/// Binds a builtin call's arguments to its parameter names.
+///
+/// `signature` lists the parameters as Python writes them, comma-separated
+/// (`"input, axis, keep_dims"`); a last entry `...` accepts further
+/// positional arguments, kept in order after the named ones.
 pub(super) fn bind(
     fname: &str,
-    params: &[&'static str],
-    varargs: bool,
+    signature: &'static str,
     args: Vec<Value>,
     kwargs: Vec<(String, Value)>,
     span: Span,
 ) -> DResult<Bound> {
+    let mut params: Vec<&'static str> = signature.split(',').map(str::trim).collect();
+    let varargs = params.last() == Some(&"...");
+    if varargs {
+        params.pop();
+    }
     let mut vals: Vec<(&'static str, Option<Value>)> = params.iter().map(|p| (*p, None)).collect();
     let mut rest = Vec::new();
     for (i, a) in args.into_iter().enumerate() {
@@ -339,7 +347,7 @@ impl Elab<'_> {
             return self.libdevice(ld, args, kwargs, span);
         }
         if let Some(f) = math_fn(name) {
-            let b = bind(name, &["x"], false, args, kwargs, span)?;
+            let b = bind(name, "x", args, kwargs, span)?;
             let x = self.float_tensor(b.req("x", span)?, name, span)?;
             check_math_dtype(&format!("tl.{name}"), math_dtypes(f), &x, span)?;
             let ty = x.ty.clone();
@@ -357,11 +365,11 @@ impl Elab<'_> {
         }
         match name {
             "constexpr" => {
-                let b = bind(name, &["value"], false, args, kwargs, span)?;
+                let b = bind(name, "value", args, kwargs, span)?;
                 b.req("value", span)
             }
             "program_id" | "num_programs" => {
-                let b = bind(name, &["axis"], false, args, kwargs, span)?;
+                let b = bind(name, "axis", args, kwargs, span)?;
                 let axis = const_int(&b.req("axis", span)?, "axis", span)?;
                 if !(0..3).contains(&axis) {
                     // Triton's wording (its tests match it)
@@ -382,7 +390,7 @@ impl Elab<'_> {
                 }))
             }
             "arange" => {
-                let b = bind(name, &["start", "end"], false, args, kwargs, span)?;
+                let b = bind(name, "start, end", args, kwargs, span)?;
                 let s = const_int(&b.req("start", span)?, "arange start", span)?;
                 let e = const_int(&b.req("end", span)?, "arange end", span)?;
                 if e <= s || s < i32::MIN as i128 || e > i32::MAX as i128 + 1 {
@@ -406,12 +414,12 @@ impl Elab<'_> {
                 }))
             }
             "zeros" | "full" => {
-                let params: &[&'static str] = if name == "zeros" {
-                    &["shape", "dtype"]
+                let params = if name == "zeros" {
+                    "shape, dtype"
                 } else {
-                    &["shape", "value", "dtype"]
+                    "shape, value, dtype"
                 };
-                let b = bind(name, params, false, args, kwargs, span)?;
+                let b = bind(name, params, args, kwargs, span)?;
                 let shape = shape_of(&b.req("shape", span)?, &[], span)?;
                 let d = as_dtype(&b.req("dtype", span)?, span)?;
                 let v = if name == "zeros" {
@@ -422,12 +430,12 @@ impl Elab<'_> {
                 self.full(shape, v, d, span)
             }
             "zeros_like" | "full_like" => {
-                let params: &[&'static str] = if name == "zeros_like" {
-                    &["input", "dtype"]
+                let params = if name == "zeros_like" {
+                    "input, dtype"
                 } else {
-                    &["input", "fill_value", "dtype"]
+                    "input, fill_value, dtype"
                 };
-                let b = bind(name, params, false, args, kwargs, span)?;
+                let b = bind(name, params, args, kwargs, span)?;
                 let x = self.to_tensor(b.req("input", span)?, span)?;
                 let d = match b.opt("dtype") {
                     Some(d) => as_dtype(&d, span)?,
@@ -443,14 +451,7 @@ impl Elab<'_> {
             "load" => {
                 let b = bind(
                     name,
-                    &[
-                        "pointer",
-                        "mask",
-                        "other",
-                        "boundary_check",
-                        "padding_option",
-                    ],
-                    false,
+                    "pointer, mask, other, boundary_check, padding_option",
                     args,
                     kwargs,
                     span,
@@ -497,8 +498,7 @@ impl Elab<'_> {
             "store" => {
                 let b = bind(
                     name,
-                    &["pointer", "value", "mask", "boundary_check"],
-                    false,
+                    "pointer, value, mask, boundary_check",
                     args,
                     kwargs,
                     span,
@@ -528,7 +528,7 @@ impl Elab<'_> {
                 Ok(Value::None)
             }
             "where" => {
-                let b = bind(name, &["condition", "x", "y"], false, args, kwargs, span)?;
+                let b = bind(name, "condition, x, y", args, kwargs, span)?;
                 let c = self.to_tensor(b.req("condition", span)?, span)?;
                 let c = if c.ty.dtype() == DType::Bool && !c.ty.is_ptr() {
                     c
@@ -584,14 +584,7 @@ impl Elab<'_> {
                 self.min_max(short == "min", args, kwargs, span)
             }
             "clamp" => {
-                let b = bind(
-                    name,
-                    &["x", "min", "max", "propagate_nan"],
-                    false,
-                    args,
-                    kwargs,
-                    span,
-                )?;
+                let b = bind(name, "x, min, max, propagate_nan", args, kwargs, span)?;
                 let nm = Value::NanMode(self.nan_mode(b.opt("propagate_nan"), span)?);
                 let lo = self.call_builtin(
                     "maximum",
@@ -608,7 +601,7 @@ impl Elab<'_> {
                 self.call_builtin("minimum", vec![lo, b.req("max", span)?, nm], vec![], span)
             }
             "abs" | "py:abs" => {
-                let b = bind(name, &["x"], false, args, kwargs, span)?;
+                let b = bind(name, "x", args, kwargs, span)?;
                 let x = b.req("x", span)?;
                 if let Value::Num(n) = x {
                     return Ok(Value::Num(match n {
@@ -632,7 +625,7 @@ impl Elab<'_> {
                 }))
             }
             "fma" => {
-                let b = bind(name, &["x", "y", "z"], false, args, kwargs, span)?;
+                let b = bind(name, "x, y, z", args, kwargs, span)?;
                 let (x, y) = self.promote_pair(b.req("x", span)?, b.req("y", span)?, span)?;
                 let z = b.req("z", span)?;
                 let (x, z) = self.promote_pair(Value::Tensor(x), z, span)?;
@@ -662,7 +655,7 @@ impl Elab<'_> {
             "next_power_of_2" => {
                 // triton.next_power_of_2: a host helper Triton lets kernels
                 // call on compile-time ints
-                let b = bind(name, &["n"], false, args, kwargs, span)?;
+                let b = bind(name, "n", args, kwargs, span)?;
                 match b.req("n", span)? {
                     Value::Num(PyNum::Int(n)) => {
                         Ok(Value::Num(PyNum::Int(super::value::next_power_of_2(n))))
@@ -677,7 +670,7 @@ impl Elab<'_> {
                 }
             }
             "cdiv" => {
-                let b = bind(name, &["x", "div"], false, args, kwargs, span)?;
+                let b = bind(name, "x, div", args, kwargs, span)?;
                 let (x, d) = (b.req("x", span)?, b.req("div", span)?);
                 use rustpython_parser::ast::Operator as O;
                 let s = self.binop(O::Add, x, d.clone(), span)?;
@@ -685,12 +678,12 @@ impl Elab<'_> {
                 self.binop(O::FloorDiv, s, d, span)
             }
             "div_rn" | "fdiv" => {
-                let params: &[&'static str] = if name == "fdiv" {
-                    &["x", "y", "ieee_rounding"]
+                let params = if name == "fdiv" {
+                    "x, y, ieee_rounding"
                 } else {
-                    &["x", "y"]
+                    "x, y"
                 };
-                let b = bind(name, params, false, args, kwargs, span)?;
+                let b = bind(name, params, args, kwargs, span)?;
                 let (x, y) = self.promote_pair(b.req("x", span)?, b.req("y", span)?, span)?;
                 if !x.ty.dtype().is_float() {
                     return err(
@@ -705,8 +698,7 @@ impl Elab<'_> {
             "cast" | "to" => {
                 let b = bind(
                     name,
-                    &["input", "dtype", "fp_downcast_rounding", "bitcast"],
-                    false,
+                    "input, dtype, fp_downcast_rounding, bitcast",
                     args,
                     kwargs,
                     span,
@@ -735,12 +727,12 @@ impl Elab<'_> {
                 Ok(Value::Tensor(c))
             }
             "sum" | "xor_sum" => {
-                let params: &[&'static str] = if name == "sum" {
-                    &["input", "axis", "keep_dims", "dtype"]
+                let params = if name == "sum" {
+                    "input, axis, keep_dims, dtype"
                 } else {
-                    &["input", "axis", "keep_dims"]
+                    "input, axis, keep_dims"
                 };
-                let b = bind(name, params, false, args, kwargs, span)?;
+                let b = bind(name, params, args, kwargs, span)?;
                 let x = self.to_tensor(b.req("input", span)?, span)?;
                 let d = x.ty.dtype();
                 let x = if name == "sum" {
@@ -772,14 +764,7 @@ impl Elab<'_> {
             "max" | "min" => {
                 let b = bind(
                     name,
-                    &[
-                        "input",
-                        "axis",
-                        "return_indices",
-                        "return_indices_tie_break_left",
-                        "keep_dims",
-                    ],
-                    false,
+                    "input, axis, return_indices, return_indices_tie_break_left, keep_dims",
                     args,
                     kwargs,
                     span,
@@ -829,8 +814,7 @@ impl Elab<'_> {
             "argmax" | "argmin" => {
                 let b = bind(
                     name,
-                    &["input", "axis", "tie_break_left", "keep_dims"],
-                    false,
+                    "input, axis, tie_break_left, keep_dims",
                     args,
                     kwargs,
                     span,
@@ -850,8 +834,7 @@ impl Elab<'_> {
             "reduce" => {
                 let b = bind(
                     name,
-                    &["input", "axis", "combine_fn", "keep_dims"],
-                    false,
+                    "input, axis, combine_fn, keep_dims",
                     args,
                     kwargs,
                     span,
@@ -876,12 +859,12 @@ impl Elab<'_> {
                 self.reduce(x, b.opt("axis"), keep, comb, span)
             }
             "cumsum" | "cumprod" => {
-                let params: &[&'static str] = if name == "cumsum" {
-                    &["input", "axis", "reverse", "dtype"]
+                let params = if name == "cumsum" {
+                    "input, axis, reverse, dtype"
                 } else {
-                    &["input", "axis", "reverse"]
+                    "input, axis, reverse"
                 };
-                let b = bind(name, params, false, args, kwargs, span)?;
+                let b = bind(name, params, args, kwargs, span)?;
                 let x = self.to_tensor(b.req("input", span)?, span)?;
                 if x.ty.is_ptr() {
                     return err(span, format!("tl.{name} of pointers ({})", x.ty));
@@ -928,14 +911,7 @@ impl Elab<'_> {
                 }))
             }
             "associative_scan" => {
-                let b = bind(
-                    name,
-                    &["input", "axis", "combine_fn", "reverse"],
-                    false,
-                    args,
-                    kwargs,
-                    span,
-                )?;
+                let b = bind(name, "input, axis, combine_fn, reverse", args, kwargs, span)?;
                 let Value::Func(f) = b.req("combine_fn", span)? else {
                     return err(
                         span,
@@ -947,21 +923,21 @@ impl Elab<'_> {
                 self.associative_scan(b.req("input", span)?, &f, axis, reverse, span)
             }
             "broadcast_to" => {
-                let b = bind(name, &["input", "shape"], true, args, kwargs, span)?;
+                let b = bind(name, "input, shape, ...", args, kwargs, span)?;
                 let x = self.to_tensor(b.req("input", span)?, span)?;
                 let shape = shape_of(&b.req("shape", span)?, &b.rest, span)?;
                 check_block_shape(&shape, span)?;
                 Ok(Value::Tensor(self.broadcast_to(x, &shape, span)?))
             }
             "broadcast" => {
-                let b = bind(name, &["input", "other"], false, args, kwargs, span)?;
+                let b = bind(name, "input, other", args, kwargs, span)?;
                 let x = self.to_tensor(b.req("input", span)?, span)?;
                 let y = self.to_tensor(b.req("other", span)?, span)?;
                 let (x, y) = self.broadcast_pair(x, y, span)?;
                 Ok(Value::Tuple(vec![Value::Tensor(x), Value::Tensor(y)]))
             }
             "expand_dims" => {
-                let b = bind(name, &["input", "axis"], false, args, kwargs, span)?;
+                let b = bind(name, "input, axis", args, kwargs, span)?;
                 let x = self.to_tensor(b.req("input", span)?, span)?;
                 let axes: Vec<i128> = match b.req("axis", span)? {
                     Value::Tuple(t) => t
@@ -996,7 +972,7 @@ impl Elab<'_> {
                     .into_iter()
                     .filter(|(k, _)| k != "can_reorder")
                     .collect();
-                let b = bind(name, &["input", "shape"], true, args, kwargs, span)?;
+                let b = bind(name, "input, shape, ...", args, kwargs, span)?;
                 let x = self.to_tensor(b.req("input", span)?, span)?;
                 let shape = shape_of(&b.req("shape", span)?, &b.rest, span)?;
                 check_block_shape(&shape, span)?;
@@ -1013,7 +989,7 @@ impl Elab<'_> {
                 Ok(Value::Tensor(self.reshape(x, shape, span)))
             }
             "trans" | "permute" => {
-                let b = bind(name, &["input", "dims"], true, args, kwargs, span)?;
+                let b = bind(name, "input, dims, ...", args, kwargs, span)?;
                 let x = self.to_tensor(b.req("input", span)?, span)?;
                 let rank = x.ty.shape.len();
                 let dims: Vec<usize> = match b.opt("dims") {
@@ -1051,7 +1027,7 @@ impl Elab<'_> {
                 Ok(Value::Tensor(self.permute(x, &dims, span)))
             }
             "multiple_of" | "max_contiguous" | "max_constancy" => {
-                let b = bind(name, &["input", "values"], false, args, kwargs, span)?;
+                let b = bind(name, "input, values", args, kwargs, span)?;
                 b.req("input", span)
             }
             "debug_barrier" => Ok(Value::None),
@@ -1060,7 +1036,7 @@ impl Elab<'_> {
                 // with debug=True (`semantic.device_assert` returns at once
                 // otherwise, on the GPU and in its interpreter alike); ksem
                 // runs the default build, so it checks only the arguments
-                let b = bind(name, &["cond", "msg", "mask"], false, args, kwargs, span)?;
+                let b = bind(name, "cond, msg, mask", args, kwargs, span)?;
                 let cond = b.req("cond", span)?;
                 if matches!(cond, Value::Tensor(_) | Value::Num(_)) {
                     Ok(Value::None)
@@ -1075,7 +1051,7 @@ impl Elab<'_> {
                 }
             }
             "static_assert" => {
-                let b = bind(name, &["cond", "msg"], false, args, kwargs, span)?;
+                let b = bind(name, "cond, msg", args, kwargs, span)?;
                 match truthy(&b.req("cond", span)?) {
                     Some(true) => Ok(Value::None),
                     Some(false) => {
@@ -1111,8 +1087,7 @@ impl Elab<'_> {
             "device_print" => {
                 let b = bind(
                     name,
-                    &["prefix"],
-                    true,
+                    "prefix, ...",
                     args,
                     kwargs.into_iter().filter(|(k, _)| k != "hex").collect(),
                     span,
@@ -1174,7 +1149,7 @@ impl Elab<'_> {
             }
             "tuple" | "py:tuple" => {
                 // tl.tuple(t) / tuple(t): a tuple of a tuple's elements
-                let b = bind(name, &["iterable"], false, args, kwargs, span)?;
+                let b = bind(name, "iterable", args, kwargs, span)?;
                 match b.req("iterable", span)? {
                     Value::Tuple(t) => Ok(Value::Tuple(t)),
                     other => err(
@@ -1184,7 +1159,7 @@ impl Elab<'_> {
                 }
             }
             "py:isinstance" => {
-                let b = bind(name, &["obj", "class_or_tuple"], false, args, kwargs, span)?;
+                let b = bind(name, "obj, class_or_tuple", args, kwargs, span)?;
                 let obj = b.req("obj", span)?;
                 let classes = match b.req("class_or_tuple", span)? {
                     Value::Tuple(t) => t,
@@ -1197,7 +1172,7 @@ impl Elab<'_> {
                 Ok(Value::Num(PyNum::Bool(any)))
             }
             "py:int" | "py:float" | "py:bool" => {
-                let b = bind(name, &["x"], false, args, kwargs, span)?;
+                let b = bind(name, "x", args, kwargs, span)?;
                 let x = b.req("x", span)?;
                 if let (Value::Str(s), "py:float") = (&x, name) {
                     let f = match s.trim().to_ascii_lowercase().as_str() {
@@ -1257,14 +1232,7 @@ impl Elab<'_> {
         span: Span,
     ) -> DResult<Value> {
         let fname = if is_min { "minimum" } else { "maximum" };
-        let b = bind(
-            fname,
-            &["x", "y", "propagate_nan"],
-            false,
-            args,
-            kwargs,
-            span,
-        )?;
+        let b = bind(fname, "x, y, propagate_nan", args, kwargs, span)?;
         let mode = self.nan_mode(b.opt("propagate_nan"), span)?;
         let mut ops = Vec::new();
         for v in [b.req("x", span)?, b.req("y", span)?] {
@@ -1325,7 +1293,7 @@ impl Elab<'_> {
     ) -> DResult<Value> {
         let what = format!("libdevice.{name}");
         if let Some(f) = libdevice_fn(name) {
-            let b = bind(name, &["arg0"], false, args, kwargs, span)?;
+            let b = bind(name, "arg0", args, kwargs, span)?;
             let x = self.float_tensor(b.req("arg0", span)?, name, span)?;
             check_math_dtype(&what, math_dtypes(f), &x, span)?;
             let ty = x.ty.clone();
@@ -1346,7 +1314,7 @@ impl Elab<'_> {
                 .with_help("supported: exp, exp2, expm1, log, log2, log10, log1p, sqrt, sqrt_rn, rsqrt, sin, cos, tan, asin, acos, atan, sinh, cosh, tanh, asinh, acosh, atanh, erf, floor, ceil, fabs, pow, fmod"))
             }
         };
-        let b = bind(name, &["arg0", "arg1"], false, args, kwargs, span)?;
+        let b = bind(name, "arg0, arg1", args, kwargs, span)?;
         let x = self.float_tensor(b.req("arg0", span)?, name, span)?;
         let y = self.float_tensor(b.req("arg1", span)?, name, span)?;
         check_math_dtype(&what, &[DType::F32, DType::F64], &x, span)?;

@@ -40,14 +40,7 @@ impl Elab<'_> {
     ) -> DResult<Value> {
         let out = match name {
             "histogram" => {
-                let b = bind(
-                    name,
-                    &["input", "num_bins", "mask"],
-                    false,
-                    args,
-                    kwargs,
-                    span,
-                )?;
+                let b = bind(name, "input, num_bins, mask", args, kwargs, span)?;
                 let x = self.to_tensor(b.req("input", span)?, span)?;
                 let bins = const_int(&b.req("num_bins", span)?, "num_bins", span)?;
                 let mask = match b.opt("mask") {
@@ -57,7 +50,7 @@ impl Elab<'_> {
                 self.histogram(x, bins, mask, span)?
             }
             "gather" => {
-                let b = bind(name, &["src", "index", "axis"], false, args, kwargs, span)?;
+                let b = bind(name, "src, index, axis", args, kwargs, span)?;
                 let src = self.to_tensor(b.req("src", span)?, span)?;
                 let index = self.to_tensor(b.req("index", span)?, span)?;
                 let axis = const_int(&b.req("axis", span)?, "axis", span)?;
@@ -65,12 +58,12 @@ impl Elab<'_> {
             }
             _ => {
                 let is_topk = name == "topk";
-                let params: &[&str] = if is_topk {
-                    &["x", "k", "dim", "descending"]
+                let params = if is_topk {
+                    "x, k, dim, descending"
                 } else {
-                    &["x", "dim", "descending"]
+                    "x, dim, descending"
                 };
-                let b = bind(name, params, false, args, kwargs, span)?;
+                let b = bind(name, params, args, kwargs, span)?;
                 let x = self.to_tensor(b.req("x", span)?, span)?;
                 let rank = x.ty.shape.len();
                 if rank == 0 {

@@ -26,12 +26,12 @@ impl Elab<'_> {
         span: Span,
     ) -> DResult<Value> {
         if name == "split" {
-            let b = bind(name, &["a"], false, args, kwargs, span)?;
+            let b = bind(name, "a", args, kwargs, span)?;
             let a = self.to_tensor(b.req("a", span)?, span)?;
             let (l, r) = self.split(a, span)?;
             return Ok(Value::Tuple(vec![Value::Tensor(l), Value::Tensor(r)]));
         }
-        let b = bind(name, &["a", "b"], false, args, kwargs, span)?;
+        let b = bind(name, "a, b", args, kwargs, span)?;
         let a = self.to_tensor(b.req("a", span)?, span)?;
         let bv = self.to_tensor(b.req("b", span)?, span)?;
         let j = self.join(a, bv, span)?;

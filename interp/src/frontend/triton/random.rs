@@ -48,12 +48,12 @@ impl Elab<'_> {
     ) -> DResult<Value> {
         match name {
             "uint_to_uniform_float" => {
-                let b = bind(name, &["x"], false, args, kwargs, span)?;
+                let b = bind(name, "x", args, kwargs, span)?;
                 let x = self.to_tensor(b.req("x", span)?, span)?;
                 return Ok(Value::Tensor(self.uniform(x, span)?));
             }
             "pair_uniform_to_normal" => {
-                let b = bind(name, &["u1", "u2"], false, args, kwargs, span)?;
+                let b = bind(name, "u1, u2", args, kwargs, span)?;
                 let u1 = self.to_tensor(b.req("u1", span)?, span)?;
                 let u2 = self.to_tensor(b.req("u2", span)?, span)?;
                 let (n1, n2) = self.normal_pair(u1, u2, span)?;
@@ -61,14 +61,7 @@ impl Elab<'_> {
             }
             _ => {}
         }
-        let b = bind(
-            name,
-            &["seed", "offset", "n_rounds"],
-            false,
-            args,
-            kwargs,
-            span,
-        )?;
+        let b = bind(name, "seed, offset, n_rounds", args, kwargs, span)?;
         let rounds = match b.opt("n_rounds") {
             Some(v) => const_int(&v, "n_rounds", span)?,
             None => DEFAULT_ROUNDS,

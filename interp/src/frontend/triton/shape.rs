@@ -36,7 +36,7 @@ impl Elab<'_> {
     ) -> DResult<Value> {
         let out = match name {
             "flip" => {
-                let b = bind(name, &["x", "dim"], false, args, kwargs, span)?;
+                let b = bind(name, "x, dim", args, kwargs, span)?;
                 let x = self.to_tensor(b.req("x", span)?, span)?;
                 let dim = match b.opt("dim") {
                     None | Some(Value::None) => None,
@@ -45,14 +45,7 @@ impl Elab<'_> {
                 self.flip(x, dim, span)?
             }
             "cat" => {
-                let b = bind(
-                    name,
-                    &["input", "other", "can_reorder", "dim"],
-                    false,
-                    args,
-                    kwargs,
-                    span,
-                )?;
+                let b = bind(name, "input, other, can_reorder, dim", args, kwargs, span)?;
                 let x = self.to_tensor(b.req("input", span)?, span)?;
                 let y = self.to_tensor(b.req("other", span)?, span)?;
                 let dim = match b.opt("dim") {
@@ -62,7 +55,7 @@ impl Elab<'_> {
                 self.cat(x, y, dim, span)?
             }
             "squeeze" => {
-                let b = bind(name, &["x", "dim"], false, args, kwargs, span)?;
+                let b = bind(name, "x, dim", args, kwargs, span)?;
                 let x = self.to_tensor(b.req("x", span)?, span)?;
                 let rank = x.ty.shape.len();
                 let d = normalize_axis(const_int(&b.req("dim", span)?, "dim", span)?, rank, span)?;
@@ -80,7 +73,7 @@ impl Elab<'_> {
                 self.reshape(x, shape, span)
             }
             "unsqueeze" => {
-                let b = bind(name, &["x", "dim"], false, args, kwargs, span)?;
+                let b = bind(name, "x, dim", args, kwargs, span)?;
                 let x = self.to_tensor(b.req("x", span)?, span)?;
                 let rank = x.ty.shape.len() + 1;
                 let d = normalize_axis(const_int(&b.req("dim", span)?, "dim", span)?, rank, span)?;
@@ -89,7 +82,7 @@ impl Elab<'_> {
                 self.reshape(x, shape, span)
             }
             "item" => {
-                let b = bind(name, &["input"], false, args, kwargs, span)?;
+                let b = bind(name, "input", args, kwargs, span)?;
                 let x = self.to_tensor(b.req("input", span)?, span)?;
                 if x.ty.numel() != 1 {
                     return err(
@@ -101,7 +94,7 @@ impl Elab<'_> {
             }
             _ => {
                 // "ravel"
-                let b = bind(name, &["x", "can_reorder"], false, args, kwargs, span)?;
+                let b = bind(name, "x, can_reorder", args, kwargs, span)?;
                 let x = self.to_tensor(b.req("x", span)?, span)?;
                 let n = x.ty.numel();
                 self.reshape(x, vec![n], span)

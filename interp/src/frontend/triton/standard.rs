@@ -37,7 +37,7 @@ impl Elab<'_> {
     ) -> DResult<Value> {
         match name {
             "umulhi" => {
-                let b = bind(name, &["x", "y"], false, args, kwargs, span)?;
+                let b = bind(name, "x, y", args, kwargs, span)?;
                 let x = self.to_tensor(b.req("x", span)?, span)?;
                 let y = self.to_tensor(b.req("y", span)?, span)?;
                 let (x, y) = self.broadcast_pair(x, y, span)?;
@@ -53,21 +53,14 @@ impl Elab<'_> {
                 Ok(Value::Tensor(self.mul_hi(x, y, span)?))
             }
             "swizzle2d" => {
-                let b = bind(
-                    name,
-                    &["i", "j", "size_i", "size_j", "size_g"],
-                    false,
-                    args,
-                    kwargs,
-                    span,
-                )?;
+                let b = bind(name, "i, j, size_i, size_j, size_g", args, kwargs, span)?;
                 let [i, j, size_i, size_j, size_g] =
                     ["i", "j", "size_i", "size_j", "size_g"].map(|n| b.req(n, span));
                 self.swizzle2d(i?, j?, size_i?, size_j?, size_g?, span)
             }
             _ => {
                 // "assume"
-                let b = bind(name, &["cond"], false, args, kwargs, span)?;
+                let b = bind(name, "cond", args, kwargs, span)?;
                 match b.req("cond", span)? {
                     Value::Num(_) => {}
                     Value::Tensor(c) if c.ty.dtype().is_int() || c.ty.dtype() == DType::Bool => {}
