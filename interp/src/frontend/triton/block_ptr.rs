@@ -11,7 +11,7 @@
 //! `boundary_check` names a dimension by `0 <= index < shape[d]`; masked
 //! lanes of a load read the padding (`"zero"`, or NaN with `"nan"`).
 
-use super::builtins::{bind, const_int, CONVERT};
+use super::builtins::{const_int, Bound, Signatures, CONVERT};
 use super::elab::{err, Elab};
 use super::value::{BlockPtr, Value};
 use crate::dtype::DType;
@@ -19,20 +19,20 @@ use crate::ir::build::{bin, konst};
 use crate::ir::*;
 use crate::span::{DResult, Span};
 
-/// The builtins of this module (without `tl.`).
-pub const NAMES: &[&str] = &["make_block_ptr", "advance"];
+/// The builtins of this module (without `tl.`), each with its Python
+/// signature (see [`super::builtins::bind`]).
+pub const BUILTINS: Signatures = &[
+    (
+        "make_block_ptr",
+        "base, shape, strides, offsets, block_shape, order",
+    ),
+    ("advance", "base, offsets"),
+];
 
 impl Elab<'_> {
     /// Elaborates `tl.make_block_ptr` or `tl.advance`.
-    pub(super) fn block_ptr_builtin(
-        &mut self,
-        name: &str,
-        args: Vec<Value>,
-        kwargs: Vec<(String, Value)>,
-        span: Span,
-    ) -> DResult<Value> {
+    pub(super) fn block_ptr_builtin(&mut self, name: &str, b: Bound, span: Span) -> DResult<Value> {
         if name == "advance" {
-            let b = bind(name, "base, offsets", args, kwargs, span)?;
             let Value::BlockPtr(mut bp) = b.req("base", span)? else {
                 return err(span, "tl.advance takes a block pointer (tl.make_block_ptr)");
             };
@@ -48,13 +48,6 @@ impl Elab<'_> {
             }
             return Ok(Value::BlockPtr(bp));
         }
-        let b = bind(
-            name,
-            "base, shape, strides, offsets, block_shape, order",
-            args,
-            kwargs,
-            span,
-        )?;
         let base = self.to_tensor(b.req("base", span)?, span)?;
         if !base.ty.is_ptr() || !base.ty.shape.is_empty() {
             return err(

@@ -316,21 +316,29 @@ fn check_math_dtype(what: &str, accepted: &[DType], x: &Expr, span: Span) -> DRe
     .with_help("convert first: x.to(tl.float32)"))
 }
 
-/// How a module of builtins elaborates a call of one of its names.
-type ElaborateBuiltin<'m> =
-    fn(&mut Elab<'m>, &str, Vec<Value>, Vec<(String, Value)>, Span) -> DResult<Value>;
+/// Builtins by name, each with its Python signature (see [`bind`]).
+pub(super) type Signatures = &'static [(&'static str, &'static str)];
 
-/// The builtins that live in modules of their own, each with the names it
-/// answers: one list, searched before the builtins of this file.
-fn builtin_modules<'m>() -> [(&'static [&'static str], ElaborateBuiltin<'m>); 7] {
+/// The signature of builtin `name` in `table`, if it is there.
+pub(super) fn signature(table: Signatures, name: &str) -> Option<&'static str> {
+    table.iter().find(|(n, _)| *n == name).map(|(_, s)| *s)
+}
+
+/// How a module of builtins elaborates a call of one of its names from
+/// the arguments bound to that builtin's signature.
+type ElaborateBuiltin<'m> = fn(&mut Elab<'m>, &str, Bound, Span) -> DResult<Value>;
+
+/// The builtins that live in modules of their own, each with the builtins
+/// it answers: one list, searched before the builtins of this file.
+fn builtin_modules<'m>() -> [(Signatures, ElaborateBuiltin<'m>); 7] {
     [
-        (super::block_ptr::NAMES, Elab::block_ptr_builtin),
-        (super::join::NAMES, Elab::join_split),
-        (super::shape::NAMES, Elab::shape_builtin),
-        (super::index::NAMES, Elab::index_builtin),
-        (super::standard::NAMES, Elab::standard_builtin),
-        (super::random::NAMES, Elab::random),
-        (super::atomic::NAMES, Elab::atomic),
+        (super::block_ptr::BUILTINS, Elab::block_ptr_builtin),
+        (super::join::BUILTINS, Elab::join_split),
+        (super::shape::BUILTINS, Elab::shape_builtin),
+        (super::index::BUILTINS, Elab::index_builtin),
+        (super::standard::BUILTINS, Elab::standard_builtin),
+        (super::random::BUILTINS, Elab::random),
+        (super::atomic::BUILTINS, Elab::atomic),
     ]
 }
 
@@ -357,11 +365,11 @@ impl Elab<'_> {
                 span,
             }));
         }
-        if let Some((_, elaborate)) = builtin_modules()
-            .into_iter()
-            .find(|(names, _)| names.contains(&name))
-        {
-            return elaborate(self, name, args, kwargs, span);
+        for (table, elaborate) in builtin_modules() {
+            if let Some(sig) = signature(table, name) {
+                let b = bind(name, sig, args, kwargs, span)?;
+                return elaborate(self, name, b, span);
+            }
         }
         match name {
             "constexpr" => {
