@@ -466,10 +466,7 @@ impl Elab<'_> {
         index: &ast::Expr,
         span: Span,
     ) -> DResult<Expr> {
-        let idx: Vec<&ast::Expr> = match index {
-            ast::Expr::Tuple(t) => t.elts.iter().collect(),
-            other => vec![other],
-        };
+        let idx = slices::index_items(index);
         let mut indices = Vec::new();
         for i in &idx {
             let ispan = self.span(*i);
