@@ -58,21 +58,10 @@ impl Elab<'_> {
                 ),
             );
         }
-        let block: Vec<usize> = match b.req("block_shape", span)? {
-            Value::Tuple(t) => t
-                .iter()
-                .map(|d| const_int(d, "block_shape", span).map(|n| n as usize))
-                .collect::<DResult<_>>()?,
-            other => {
-                return err(
-                    span,
-                    format!(
-                        "block_shape must be a tuple of constexprs, got {}",
-                        other.describe()
-                    ),
-                )
-            }
-        };
+        let block: Vec<usize> = const_ints(b.req("block_shape", span)?, "block_shape", span)?
+            .into_iter()
+            .map(|n| n as usize)
+            .collect();
         let rank = block.len();
         if rank == 0 || block.iter().any(|d| !d.is_power_of_two()) {
             return err(span, format!("block_shape {block:?} must be powers of 2"));
@@ -81,21 +70,7 @@ impl Elab<'_> {
         let shape = self.ints(b.req("shape", span)?, DType::I64, rank, "shape", span)?;
         let strides = self.ints(b.req("strides", span)?, DType::I64, rank, "strides", span)?;
         let offsets = self.ints(b.req("offsets", span)?, DType::I32, rank, "offsets", span)?;
-        let order: Vec<i128> = match b.req("order", span)? {
-            Value::Tuple(t) => t
-                .iter()
-                .map(|d| const_int(d, "order", span))
-                .collect::<DResult<_>>()?,
-            other => {
-                return err(
-                    span,
-                    format!(
-                        "order must be a tuple of constexprs, got {}",
-                        other.describe()
-                    ),
-                )
-            }
-        };
+        let order = const_ints(b.req("order", span)?, "order", span)?;
         let mut sorted = order.clone();
         sorted.sort();
         if sorted != (0..rank as i128).collect::<Vec<_>>() {
@@ -321,5 +296,19 @@ impl Elab<'_> {
             span,
         });
         Ok(())
+    }
+}
+
+/// A tuple of compile-time integers, argument `what` of make_block_ptr.
+fn const_ints(v: Value, what: &str, span: Span) -> DResult<Vec<i128>> {
+    match v {
+        Value::Tuple(t) => t.iter().map(|d| const_int(d, what, span)).collect(),
+        other => err(
+            span,
+            format!(
+                "{what} must be a tuple of constexprs, got {}",
+                other.describe()
+            ),
+        ),
     }
 }

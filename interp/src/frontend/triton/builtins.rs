@@ -973,15 +973,7 @@ impl Elab<'_> {
             }
             "cumsum" | "cumprod" => {
                 let x = self.to_tensor(b.req("input", span)?, span)?;
-                if x.ty.is_ptr() {
-                    return err(span, format!("tl.{name} of pointers ({})", x.ty));
-                }
-                if x.ty.shape.is_empty() {
-                    return err(
-                        span,
-                        format!("tl.{name} of a 0-d value (Triton scans tiles)"),
-                    );
-                }
+                super::combine::check_tile_operand(&x, &format!("tl.{name}"), "scans", span)?;
                 let axis = match b.opt("axis") {
                     Some(a) => {
                         normalize_axis(const_int(&a, "axis", span)?, x.ty.shape.len(), span)?
