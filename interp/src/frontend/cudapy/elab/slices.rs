@@ -414,6 +414,14 @@ impl Elab<'_> {
     }
 }
 
+/// The items of a subscript's index: a tuple's elements, else the index.
+pub(super) fn index_items(index: &ast::Expr) -> Vec<&ast::Expr> {
+    match index {
+        ast::Expr::Tuple(t) => t.elts.iter().collect(),
+        other => vec![other],
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::slice_indices;
@@ -431,13 +439,5 @@ mod tests {
         assert_eq!(slice_indices(Some(5), Some(2), 1, 10), (5, 0));
         assert_eq!(slice_indices(Some(-20), Some(20), 3, 10), (0, 4)); // 0 3 6 9
         assert_eq!(slice_indices(None, None, 1, 0), (0, 0));
-    }
-}
-
-/// The items of a subscript's index: a tuple's elements, else the index.
-pub(super) fn index_items(index: &ast::Expr) -> Vec<&ast::Expr> {
-    match index {
-        ast::Expr::Tuple(t) => t.elts.iter().collect(),
-        other => vec![other],
     }
 }
