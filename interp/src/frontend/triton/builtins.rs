@@ -404,11 +404,12 @@ const BUILTINS: Signatures = &[
     ("py:bool", "x"),
 ];
 
-/// The builtins that live in modules of their own, each with the builtins
-/// it answers: one list, searched before the builtins of this file.
+/// The builtins bound to their signature before elaboration, with the
+/// function that elaborates them: the modules of builtins, then this file's
+/// [`BUILTINS`]; one list, searched before the builtins of this file that
+/// read their arguments themselves.
 fn builtin_modules<'m>() -> [(Signatures, ElaborateBuiltin<'m>); 8] {
     [
-        (BUILTINS, Elab::bound_builtin),
         (super::block_ptr::BUILTINS, Elab::block_ptr_builtin),
         (super::join::BUILTINS, Elab::join_split),
         (super::shape::BUILTINS, Elab::shape_builtin),
@@ -416,6 +417,7 @@ fn builtin_modules<'m>() -> [(Signatures, ElaborateBuiltin<'m>); 8] {
         (super::standard::BUILTINS, Elab::standard_builtin),
         (super::random::BUILTINS, Elab::random),
         (super::atomic::BUILTINS, Elab::atomic),
+        (BUILTINS, Elab::bound_builtin),
     ]
 }
 
