@@ -248,3 +248,35 @@ fn complex_launch_arguments_are_checked() {
         other => panic!("{other:?}"),
     }
 }
+
+/// Python evaluates a call's arguments left to right: `first(c[0], put(c))`
+/// reads c[0] (1+2j) before `put` stores 5j there, so out[0] is 1+2j, by
+/// hand from that order (ksem read c[0] after the store, 5j, until a complex
+/// argument was held in variables before a later argument's statements, as a
+/// number argument already was).
+#[test]
+fn a_complex_call_argument_is_read_before_later_arguments_run() {
+    let src = "from numba import cuda
+
+@cuda.jit(device=True)
+def put(c):
+    c[0] = 5j
+    return 0
+
+@cuda.jit(device=True)
+def first(z, k):
+    return z
+
+@cuda.jit
+def k(c, out):
+    out[0] = first(c[0], put(c))
+";
+    let l = launch(
+        &[1],
+        json!({"c": {"buffer": {"dtype": "complex128", "data": [1.0, 2.0]}},
+               "out": {"buffer": {"dtype": "complex128", "len": 1}}}),
+    );
+    let r = run_clean(src, &l);
+    assert_eq!(bits(&r, "out"), vec![1f64.to_bits(), 2f64.to_bits()]);
+    assert_eq!(bits(&r, "c"), vec![0f64.to_bits(), 5f64.to_bits()]);
+}

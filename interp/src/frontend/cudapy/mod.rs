@@ -396,6 +396,11 @@ pub fn elaborate(src: Source, launch: &Launch, kernel: Option<&str>) -> DResult<
     let m = Module::scan(src)?;
     let top = Span { line: 1, col: 1 };
     let kernels: Vec<&String> = m.order.iter().filter(|n| !m.funcs[*n].device).collect();
+    let names = kernels
+        .iter()
+        .map(|s| s.as_str())
+        .collect::<Vec<_>>()
+        .join(", ");
     let name = match kernel.or(launch.kernel.as_deref()) {
         Some(n) => match m.funcs.get(n) {
             Some(f) if !f.device => n.to_string(),
@@ -407,16 +412,8 @@ pub fn elaborate(src: Source, launch: &Launch, kernel: Option<&str>) -> DResult<
             }
             None => {
                 return Err(
-                    Diagnostic::new(top, format!("no @cuda.jit kernel named `{n}`")).with_help(
-                        format!(
-                            "the file defines: {}",
-                            kernels
-                                .iter()
-                                .map(|s| s.as_str())
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        ),
-                    ),
+                    Diagnostic::new(top, format!("no @cuda.jit kernel named `{n}`"))
+                        .with_help(format!("the file defines: {names}")),
                 )
             }
         },
@@ -426,14 +423,7 @@ pub fn elaborate(src: Source, launch: &Launch, kernel: Option<&str>) -> DResult<
             _ => {
                 return Err(
                     Diagnostic::new(top, "the file has several kernels; say which one").with_help(
-                        format!(
-                            "pass --kernel NAME or \"kernel\" in the launch (one of: {})",
-                            kernels
-                                .iter()
-                                .map(|s| s.as_str())
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        ),
+                        format!("pass --kernel NAME or \"kernel\" in the launch (one of: {names})"),
                     ),
                 )
             }

@@ -64,12 +64,7 @@ impl Layout {
     pub fn shape(&self) -> Vec<i64> {
         match self {
             Layout::Strided { shape, .. } | Layout::Local { shape } => shape.clone(),
-            Layout::Composed(o, i) => o
-                .shape()
-                .iter()
-                .zip(i.shape())
-                .map(|(a, b)| a * b)
-                .collect(),
+            Layout::Composed(o, i) => super::mapping::composed_shape(&o.shape(), &i.shape()),
             Layout::Concat(l, r) => {
                 let mut s = l.shape();
                 s.extend(r.shape());

@@ -39,6 +39,12 @@ pub fn strides_from_ranks(shape: &[i64], ranks: &[usize]) -> Vec<i64> {
         .collect()
 }
 
+/// The shape of a composition (of task mappings or layouts), outer then
+/// inner: the element-wise product of their shapes.
+pub fn composed_shape(outer: &[i64], inner: &[i64]) -> Vec<i64> {
+    outer.iter().zip(inner).map(|(a, b)| a * b).collect()
+}
+
 fn gcd(a: i64, b: i64) -> i64 {
     if b == 0 {
         a
@@ -120,12 +126,7 @@ impl TaskMap {
     pub fn task_shape(&self) -> Vec<i64> {
         match self {
             TaskMap::Spatial { shape, .. } | TaskMap::Repeat { shape, .. } => shape.clone(),
-            TaskMap::Composed(o, i) => o
-                .task_shape()
-                .iter()
-                .zip(i.task_shape())
-                .map(|(a, b)| a * b)
-                .collect(),
+            TaskMap::Composed(o, i) => composed_shape(&o.task_shape(), &i.task_shape()),
         }
     }
 

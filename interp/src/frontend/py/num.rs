@@ -766,6 +766,11 @@ mod tests {
     // Every expected value below was printed by CPython 3.11.7
     // (`python3 -c 'print(repr(EXPR))'`) on this machine, or follows from
     // the Python language reference by the hand reasoning beside it.
+    /// Asserts that `a op b` raises ZeroDivisionError with message `m`.
+    fn zero_div(op: Operator, a: PyNum, b: PyNum, m: &'static str) {
+        assert_eq!(binop(op, a, b), Err(PyError::ZeroDivision(m)));
+    }
+
     #[test]
     fn float_floor_division_and_modulo_follow_cpython() {
         // 1.0 // 0.1 -> 9.0 (not 10.0: fmod(1.0, 0.1) = 0.09999999999999995)
@@ -793,13 +798,12 @@ mod tests {
             bits(binop(Operator::Mod, F(6.0), F(-3.0))),
             Ok(('f', (-0.0f64).to_bits() as u128))
         );
-        assert_eq!(
-            binop(Operator::Mod, F(1.0), F(0.0)),
-            Err(PyError::ZeroDivision("float modulo"))
-        );
-        assert_eq!(
-            binop(Operator::FloorDiv, I(1), F(0.0)),
-            Err(PyError::ZeroDivision("float floor division by zero"))
+        zero_div(Operator::Mod, F(1.0), F(0.0), "float modulo");
+        zero_div(
+            Operator::FloorDiv,
+            I(1),
+            F(0.0),
+            "float floor division by zero",
         );
     }
 
@@ -808,13 +812,12 @@ mod tests {
         assert_eq!(binop(Operator::FloorDiv, I(-7), I(2)), Ok(I(-4)));
         assert_eq!(binop(Operator::Mod, I(-7), I(2)), Ok(I(1)));
         assert_eq!(binop(Operator::Mod, I(7), I(-2)), Ok(I(-1)));
-        assert_eq!(
-            binop(Operator::Mod, I(1), I(0)),
-            Err(PyError::ZeroDivision("integer modulo by zero"))
-        );
-        assert_eq!(
-            binop(Operator::FloorDiv, I(1), I(0)),
-            Err(PyError::ZeroDivision("integer division or modulo by zero"))
+        zero_div(Operator::Mod, I(1), I(0), "integer modulo by zero");
+        zero_div(
+            Operator::FloorDiv,
+            I(1),
+            I(0),
+            "integer division or modulo by zero",
         );
         assert_eq!(binop(Operator::Div, I(7), I(2)), Ok(F(3.5)));
         // 2 ** -1 -> 0.5; 0 ** -1 raises

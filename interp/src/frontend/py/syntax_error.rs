@@ -86,23 +86,34 @@ pub fn locate(src: &str, offset: usize, message: &str) -> (usize, String) {
 mod tests {
     use super::*;
 
+    /// Asserts the offset and message `locate` gives for a parser error
+    /// `token` at the first `c` of `src`.
+    fn check(src: &str, c: char, token: &str, want_at: usize, want: &str) {
+        let (at, msg) = locate(src, src.find(c).unwrap(), token);
+        assert_eq!((at, msg.as_str()), (want_at, want));
+    }
+
     #[test]
     fn unclosed_bracket_on_an_earlier_line() {
         let src = "x = (1 + 2\ny = 3\n";
-        let (at, msg) = locate(src, src.find('y').unwrap(), "unexpected token");
-        assert_eq!(
-            (at, msg.as_str()),
-            (4, "invalid Python syntax: '(' was never closed")
+        check(
+            src,
+            'y',
+            "unexpected token",
+            4,
+            "invalid Python syntax: '(' was never closed",
         );
     }
 
     #[test]
     fn unterminated_string() {
         let src = "f(\"abc)\ny = 3\n";
-        let (at, msg) = locate(src, src.find('y').unwrap(), "EOL");
-        assert_eq!(
-            (at, msg.as_str()),
-            (2, "invalid Python syntax: unterminated string literal")
+        check(
+            src,
+            'y',
+            "EOL",
+            2,
+            "invalid Python syntax: unterminated string literal",
         );
     }
 

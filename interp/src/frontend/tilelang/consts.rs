@@ -896,6 +896,17 @@ fn run_host(
 
 /// Whether `e` is `T.dynamic(…)` or `T.symbolic(…)`: a size known only at
 /// launch.
+/// The shape of the buffer the launch passes for `name` (its given shape,
+/// or one dimension of its length); `None` where it passes no buffer.
+pub(super) fn launch_shape(launch: &Launch, name: &str) -> Option<Vec<usize>> {
+    match launch.arg(name) {
+        Some(crate::launch::ArgSpec::Buffer {
+            bits, shape: given, ..
+        }) => Some(given.clone().unwrap_or_else(|| vec![bits.len()])),
+        _ => None,
+    }
+}
+
 fn is_dynamic(m: &Module, e: &ast::Expr) -> bool {
     let ast::Expr::Call(c) = e else { return false };
     super::super::py::dotted(&c.func).is_some_and(|p| {
@@ -971,13 +982,9 @@ fn dynamic_sizes(
             },
             _ => continue,
         };
-        let Some(crate::launch::ArgSpec::Buffer {
-            bits, shape: given, ..
-        }) = launch.arg(p.def.arg.as_str())
-        else {
+        let Some(actual) = launch_shape(launch, p.def.arg.as_str()) else {
             continue;
         };
-        let actual: Vec<usize> = given.clone().unwrap_or_else(|| vec![bits.len()]);
         if actual.len() != items.len() {
             continue;
         }

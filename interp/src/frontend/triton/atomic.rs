@@ -17,7 +17,7 @@
 //! order (`sem`) and scope only order other memory accesses around the
 //! atomic; ksem checks their names and otherwise needs nothing of them.
 
-use super::builtins::{bind, CONVERT};
+use super::builtins::{Bound, Signatures, CONVERT};
 use super::elab::{err, Elab};
 use super::value::Value;
 use super::version::Rule;
@@ -30,38 +30,30 @@ const SEMS: &[&str] = &["acquire", "release", "acq_rel", "relaxed"];
 /// The names `scope=` accepts (`_str_to_scope`).
 const SCOPES: &[&str] = &["gpu", "cta", "sys"];
 
-/// The atomic builtins' names (without `tl.`).
-pub const NAMES: &[&str] = &[
-    "atomic_add",
-    "atomic_max",
-    "atomic_min",
-    "atomic_and",
-    "atomic_or",
-    "atomic_xor",
-    "atomic_xchg",
-    "atomic_cas",
-    "atomic_poll",
+/// The atomic builtins (without `tl.`), each with its Python signature
+/// (see [`super::builtins::bind`]).
+pub const BUILTINS: Signatures = &[
+    ("atomic_add", "pointer, val, mask, sem, scope"),
+    ("atomic_max", "pointer, val, mask, sem, scope"),
+    ("atomic_min", "pointer, val, mask, sem, scope"),
+    ("atomic_and", "pointer, val, mask, sem, scope"),
+    ("atomic_or", "pointer, val, mask, sem, scope"),
+    ("atomic_xor", "pointer, val, mask, sem, scope"),
+    ("atomic_xchg", "pointer, val, mask, sem, scope"),
+    ("atomic_cas", "pointer, cmp, val, sem, scope"),
+    (
+        "atomic_poll",
+        "pointer, expected_value, sem, scope, timeout_ns",
+    ),
 ];
 
 impl Elab<'_> {
-    /// Elaborates `tl.<name>(…)`, one of [`NAMES`].
-    pub(super) fn atomic(
-        &mut self,
-        name: &str,
-        args: Vec<Value>,
-        kwargs: Vec<(String, Value)>,
-        span: Span,
-    ) -> DResult<Value> {
+    /// Elaborates `tl.<name>(…)`, one of [`BUILTINS`].
+    pub(super) fn atomic(&mut self, name: &str, b: Bound, span: Span) -> DResult<Value> {
         if name == "atomic_poll" {
-            return self.atomic_poll(args, kwargs, span);
+            return self.atomic_poll(b, span);
         }
         let cas = name == "atomic_cas";
-        let params: &[&'static str] = if cas {
-            &["pointer", "cmp", "val", "sem", "scope"]
-        } else {
-            &["pointer", "val", "mask", "sem", "scope"]
-        };
-        let b = bind(name, params, false, args, kwargs, span)?;
         check_option(&b.opt("sem"), "sem", SEMS, span)?;
         check_option(&b.opt("scope"), "scope", SCOPES, span)?;
         let (ptr, d, shape) = self.pointer(b.req("pointer", span)?, &format!("tl.{name}"), span)?;
@@ -117,20 +109,7 @@ impl Elab<'_> {
 
     /// `tl.atomic_poll`: an atomic load of each element (an atomic `or`
     /// with 0) compared with the expected value.
-    fn atomic_poll(
-        &mut self,
-        args: Vec<Value>,
-        kwargs: Vec<(String, Value)>,
-        span: Span,
-    ) -> DResult<Value> {
-        let b = bind(
-            "atomic_poll",
-            &["pointer", "expected_value", "sem", "scope", "timeout_ns"],
-            false,
-            args,
-            kwargs,
-            span,
-        )?;
+    fn atomic_poll(&mut self, b: Bound, span: Span) -> DResult<Value> {
         check_option(&b.opt("sem"), "sem", SEMS, span)?;
         check_option(&b.opt("scope"), "scope", SCOPES, span)?;
         let (ptr, d, shape) = self.pointer(b.req("pointer", span)?, "tl.atomic_poll", span)?;

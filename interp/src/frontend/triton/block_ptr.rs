@@ -11,7 +11,7 @@
 //! `boundary_check` names a dimension by `0 <= index < shape[d]`; masked
 //! lanes of a load read the padding (`"zero"`, or NaN with `"nan"`).
 
-use super::builtins::{bind, const_int, CONVERT};
+use super::builtins::{const_int, Bound, Signatures, CONVERT};
 use super::elab::{err, Elab};
 use super::value::{BlockPtr, Value};
 use crate::dtype::DType;
@@ -19,20 +19,20 @@ use crate::ir::build::{bin, konst};
 use crate::ir::*;
 use crate::span::{DResult, Span};
 
-/// The builtins of this module (without `tl.`).
-pub const NAMES: &[&str] = &["make_block_ptr", "advance"];
+/// The builtins of this module (without `tl.`), each with its Python
+/// signature (see [`super::builtins::bind`]).
+pub const BUILTINS: Signatures = &[
+    (
+        "make_block_ptr",
+        "base, shape, strides, offsets, block_shape, order",
+    ),
+    ("advance", "base, offsets"),
+];
 
 impl Elab<'_> {
     /// Elaborates `tl.make_block_ptr` or `tl.advance`.
-    pub(super) fn block_ptr_builtin(
-        &mut self,
-        name: &str,
-        args: Vec<Value>,
-        kwargs: Vec<(String, Value)>,
-        span: Span,
-    ) -> DResult<Value> {
+    pub(super) fn block_ptr_builtin(&mut self, name: &str, b: Bound, span: Span) -> DResult<Value> {
         if name == "advance" {
-            let b = bind(name, &["base", "offsets"], false, args, kwargs, span)?;
             let Value::BlockPtr(mut bp) = b.req("base", span)? else {
                 return err(span, "tl.advance takes a block pointer (tl.make_block_ptr)");
             };
@@ -48,21 +48,6 @@ impl Elab<'_> {
             }
             return Ok(Value::BlockPtr(bp));
         }
-        let b = bind(
-            name,
-            &[
-                "base",
-                "shape",
-                "strides",
-                "offsets",
-                "block_shape",
-                "order",
-            ],
-            false,
-            args,
-            kwargs,
-            span,
-        )?;
         let base = self.to_tensor(b.req("base", span)?, span)?;
         if !base.ty.is_ptr() || !base.ty.shape.is_empty() {
             return err(
@@ -73,21 +58,10 @@ impl Elab<'_> {
                 ),
             );
         }
-        let block: Vec<usize> = match b.req("block_shape", span)? {
-            Value::Tuple(t) => t
-                .iter()
-                .map(|d| const_int(d, "block_shape", span).map(|n| n as usize))
-                .collect::<DResult<_>>()?,
-            other => {
-                return err(
-                    span,
-                    format!(
-                        "block_shape must be a tuple of constexprs, got {}",
-                        other.describe()
-                    ),
-                )
-            }
-        };
+        let block: Vec<usize> = const_ints(b.req("block_shape", span)?, "block_shape", span)?
+            .into_iter()
+            .map(|n| n as usize)
+            .collect();
         let rank = block.len();
         if rank == 0 || block.iter().any(|d| !d.is_power_of_two()) {
             return err(span, format!("block_shape {block:?} must be powers of 2"));
@@ -96,21 +70,7 @@ impl Elab<'_> {
         let shape = self.ints(b.req("shape", span)?, DType::I64, rank, "shape", span)?;
         let strides = self.ints(b.req("strides", span)?, DType::I64, rank, "strides", span)?;
         let offsets = self.ints(b.req("offsets", span)?, DType::I32, rank, "offsets", span)?;
-        let order: Vec<i128> = match b.req("order", span)? {
-            Value::Tuple(t) => t
-                .iter()
-                .map(|d| const_int(d, "order", span))
-                .collect::<DResult<_>>()?,
-            other => {
-                return err(
-                    span,
-                    format!(
-                        "order must be a tuple of constexprs, got {}",
-                        other.describe()
-                    ),
-                )
-            }
-        };
+        let order = const_ints(b.req("order", span)?, "order", span)?;
         let mut sorted = order.clone();
         sorted.sort();
         if sorted != (0..rank as i128).collect::<Vec<_>>() {
@@ -336,5 +296,19 @@ impl Elab<'_> {
             span,
         });
         Ok(())
+    }
+}
+
+/// A tuple of compile-time integers, argument `what` of make_block_ptr.
+fn const_ints(v: Value, what: &str, span: Span) -> DResult<Vec<i128>> {
+    match v {
+        Value::Tuple(t) => t.iter().map(|d| const_int(d, what, span)).collect(),
+        other => err(
+            span,
+            format!(
+                "{what} must be a tuple of constexprs, got {}",
+                other.describe()
+            ),
+        ),
     }
 }

@@ -78,7 +78,6 @@ const HINT_KWARGS: &[&str] = &[
     "_semantic",
 ];
 
-/// Binds a builtin call's arguments to its parameter names.
 /// The value Triton leaves undefined, of dtype `d` and `shape`: the
 /// masked-off lanes of a `tl.load` without `other`, the padding of a
 /// block-pointer load without `padding_option`.
@@ -90,14 +89,23 @@ pub(super) fn undefined(d: DType, shape: &[usize], span: Span) -> Expr {
     }
 }
 
+/// Binds a builtin call's arguments to its parameter names.
+///
+/// `signature` lists the parameters as Python writes them, comma-separated
+/// (`"input, axis, keep_dims"`); a last entry `...` accepts further
+/// positional arguments, kept in order after the named ones.
 pub(super) fn bind(
     fname: &str,
-    params: &[&'static str],
-    varargs: bool,
+    signature: &'static str,
     args: Vec<Value>,
     kwargs: Vec<(String, Value)>,
     span: Span,
 ) -> DResult<Bound> {
+    let mut params: Vec<&'static str> = signature.split(',').map(str::trim).collect();
+    let varargs = params.last() == Some(&"...");
+    if varargs {
+        params.pop();
+    }
     let mut vals: Vec<(&'static str, Option<Value>)> = params.iter().map(|p| (*p, None)).collect();
     let mut rest = Vec::new();
     for (i, a) in args.into_iter().enumerate() {
@@ -257,6 +265,20 @@ fn libdevice_fn(name: &str) -> Option<MathFn> {
     }
 }
 
+/// The signature of libdevice's `name` (see [`bind`]): one operand, or
+/// two for `pow` and `fmod`; an error for a function ksem does not model.
+fn libdevice_signature(name: &str, span: Span) -> DResult<&'static str> {
+    match name {
+        _ if libdevice_fn(name).is_some() => Ok("arg0"),
+        "pow" | "fmod" => Ok("arg0, arg1"),
+        _ => Err(Diagnostic::new(
+            span,
+            format!("libdevice.{name} is not modelled by ksem"),
+        )
+        .with_help("supported: exp, exp2, expm1, log, log2, log10, log1p, sqrt, sqrt_rn, rsqrt, sin, cos, tan, asin, acos, atan, sinh, cosh, tanh, asinh, acosh, atanh, erf, floor, ceil, fabs, pow, fmod")),
+    }
+}
+
 fn math_fn(name: &str) -> Option<MathFn> {
     Some(match name {
         "exp" => MathFn::Exp,
@@ -308,21 +330,94 @@ fn check_math_dtype(what: &str, accepted: &[DType], x: &Expr, span: Span) -> DRe
     .with_help("convert first: x.to(tl.float32)"))
 }
 
-/// How a module of builtins elaborates a call of one of its names.
-type ElaborateBuiltin<'m> =
-    fn(&mut Elab<'m>, &str, Vec<Value>, Vec<(String, Value)>, Span) -> DResult<Value>;
+/// Builtins by name, each with its Python signature (see [`bind`]).
+pub(super) type Signatures = &'static [(&'static str, &'static str)];
 
-/// The builtins that live in modules of their own, each with the names it
-/// answers: one list, searched before the builtins of this file.
-fn builtin_modules<'m>() -> [(&'static [&'static str], ElaborateBuiltin<'m>); 7] {
+/// The signature of builtin `name` in `table`, if it is there.
+pub(super) fn signature(table: Signatures, name: &str) -> Option<&'static str> {
+    table.iter().find(|(n, _)| *n == name).map(|(_, s)| *s)
+}
+
+/// How a module of builtins elaborates a call of one of its names from
+/// the arguments bound to that builtin's signature.
+type ElaborateBuiltin<'m> = fn(&mut Elab<'m>, &str, Bound, Span) -> DResult<Value>;
+
+/// The builtins of this file that bind their arguments to a signature
+/// before anything else (see [`bind`]); the others read their arguments
+/// themselves in [`Elab::call_builtin`].
+const BUILTINS: Signatures = &[
+    ("constexpr", "value"),
+    ("program_id", "axis"),
+    ("num_programs", "axis"),
+    ("arange", "start, end"),
+    ("zeros", "shape, dtype"),
+    ("full", "shape, value, dtype"),
+    ("zeros_like", "input, dtype"),
+    ("full_like", "input, fill_value, dtype"),
+    (
+        "load",
+        "pointer, mask, other, boundary_check, padding_option",
+    ),
+    ("store", "pointer, value, mask, boundary_check"),
+    ("where", "condition, x, y"),
+    ("clamp", "x, min, max, propagate_nan"),
+    ("abs", "x"),
+    ("py:abs", "x"),
+    ("fma", "x, y, z"),
+    ("next_power_of_2", "n"),
+    ("cdiv", "x, div"),
+    ("div_rn", "x, y"),
+    ("fdiv", "x, y, ieee_rounding"),
+    ("cast", "input, dtype, fp_downcast_rounding, bitcast"),
+    ("to", "input, dtype, fp_downcast_rounding, bitcast"),
+    ("sum", "input, axis, keep_dims, dtype"),
+    ("xor_sum", "input, axis, keep_dims"),
+    (
+        "max",
+        "input, axis, return_indices, return_indices_tie_break_left, keep_dims",
+    ),
+    (
+        "min",
+        "input, axis, return_indices, return_indices_tie_break_left, keep_dims",
+    ),
+    ("argmax", "input, axis, tie_break_left, keep_dims"),
+    ("argmin", "input, axis, tie_break_left, keep_dims"),
+    ("reduce", "input, axis, combine_fn, keep_dims"),
+    ("cumsum", "input, axis, reverse, dtype"),
+    ("cumprod", "input, axis, reverse"),
+    ("associative_scan", "input, axis, combine_fn, reverse"),
+    ("broadcast_to", "input, shape, ..."),
+    ("broadcast", "input, other"),
+    ("expand_dims", "input, axis"),
+    ("trans", "input, dims, ..."),
+    ("permute", "input, dims, ..."),
+    ("multiple_of", "input, values"),
+    ("max_contiguous", "input, values"),
+    ("max_constancy", "input, values"),
+    ("device_assert", "cond, msg, mask"),
+    ("static_assert", "cond, msg"),
+    ("tuple", "iterable"),
+    ("py:tuple", "iterable"),
+    ("py:isinstance", "obj, class_or_tuple"),
+    ("py:int", "x"),
+    ("py:float", "x"),
+    ("py:bool", "x"),
+];
+
+/// The builtins bound to their signature before elaboration, with the
+/// function that elaborates them: the modules of builtins, then this file's
+/// [`BUILTINS`]; one list, searched before the builtins of this file that
+/// read their arguments themselves.
+fn builtin_modules<'m>() -> [(Signatures, ElaborateBuiltin<'m>); 8] {
     [
-        (super::block_ptr::NAMES, Elab::block_ptr_builtin),
-        (super::join::NAMES, Elab::join_split),
-        (super::shape::NAMES, Elab::shape_builtin),
-        (super::index::NAMES, Elab::index_builtin),
-        (super::standard::NAMES, Elab::standard_builtin),
-        (super::random::NAMES, Elab::random),
-        (super::atomic::NAMES, Elab::atomic),
+        (super::block_ptr::BUILTINS, Elab::block_ptr_builtin),
+        (super::join::BUILTINS, Elab::join_split),
+        (super::shape::BUILTINS, Elab::shape_builtin),
+        (super::index::BUILTINS, Elab::index_builtin),
+        (super::standard::BUILTINS, Elab::standard_builtin),
+        (super::random::BUILTINS, Elab::random),
+        (super::atomic::BUILTINS, Elab::atomic),
+        (BUILTINS, Elab::bound_builtin),
     ]
 }
 
@@ -336,217 +431,20 @@ impl Elab<'_> {
         span: Span,
     ) -> DResult<Value> {
         if let Some(ld) = name.strip_prefix("libdevice:") {
-            return self.libdevice(ld, args, kwargs, span);
+            let b = bind(ld, libdevice_signature(ld, span)?, args, kwargs, span)?;
+            return self.libdevice(ld, b, span);
         }
         if let Some(f) = math_fn(name) {
-            let b = bind(name, &["x"], false, args, kwargs, span)?;
-            let x = self.float_tensor(b.req("x", span)?, name, span)?;
-            check_math_dtype(&format!("tl.{name}"), math_dtypes(f), &x, span)?;
-            let ty = x.ty.clone();
-            return Ok(Value::Tensor(Expr {
-                kind: ExprKind::Unary(UnOp::Math(f), Box::new(x)),
-                ty,
-                span,
-            }));
+            let b = bind(name, "x", args, kwargs, span)?;
+            return self.math_of(f, b.req("x", span)?, name, &format!("tl.{name}"), span);
         }
-        if let Some((_, elaborate)) = builtin_modules()
-            .into_iter()
-            .find(|(names, _)| names.contains(&name))
-        {
-            return elaborate(self, name, args, kwargs, span);
+        for (table, elaborate) in builtin_modules() {
+            if let Some(sig) = signature(table, name) {
+                let b = bind(name, sig, args, kwargs, span)?;
+                return elaborate(self, name, b, span);
+            }
         }
         match name {
-            "constexpr" => {
-                let b = bind(name, &["value"], false, args, kwargs, span)?;
-                b.req("value", span)
-            }
-            "program_id" | "num_programs" => {
-                let b = bind(name, &["axis"], false, args, kwargs, span)?;
-                let axis = const_int(&b.req("axis", span)?, "axis", span)?;
-                if !(0..3).contains(&axis) {
-                    // Triton's wording (its tests match it)
-                    return err(
-                        span,
-                        format!("{name} axis must be 0, 1, or 2 but got {axis}"),
-                    );
-                }
-                let kind = if name == "program_id" {
-                    ExprKind::BlockId(axis as u8)
-                } else {
-                    ExprKind::GridDim(axis as u8)
-                };
-                Ok(Value::Tensor(Expr {
-                    kind,
-                    ty: Type::scalar(DType::I32),
-                    span,
-                }))
-            }
-            "arange" => {
-                let b = bind(name, &["start", "end"], false, args, kwargs, span)?;
-                let s = const_int(&b.req("start", span)?, "arange start", span)?;
-                let e = const_int(&b.req("end", span)?, "arange end", span)?;
-                if e <= s || s < i32::MIN as i128 || e > i32::MAX as i128 + 1 {
-                    return err(
-                        span,
-                        format!("arange({s}, {e}): end must be greater than start, within int32"),
-                    );
-                }
-                let n = (e - s) as usize;
-                if !n.is_power_of_two() {
-                    return err(
-                        span,
-                        format!("arange's range must be a power of 2, got {n}"),
-                    );
-                }
-                check_block_shape(&[n], span)?;
-                Ok(Value::Tensor(Expr {
-                    kind: ExprKind::Iota(s as i64, e as i64),
-                    ty: Type::num(DType::I32, vec![n]),
-                    span,
-                }))
-            }
-            "zeros" | "full" => {
-                let params: &[&'static str] = if name == "zeros" {
-                    &["shape", "dtype"]
-                } else {
-                    &["shape", "value", "dtype"]
-                };
-                let b = bind(name, params, false, args, kwargs, span)?;
-                let shape = shape_of(&b.req("shape", span)?, &[], span)?;
-                let d = as_dtype(&b.req("dtype", span)?, span)?;
-                let v = if name == "zeros" {
-                    Value::Num(PyNum::Int(0))
-                } else {
-                    b.req("value", span)?
-                };
-                self.full(shape, v, d, span)
-            }
-            "zeros_like" | "full_like" => {
-                let params: &[&'static str] = if name == "zeros_like" {
-                    &["input", "dtype"]
-                } else {
-                    &["input", "fill_value", "dtype"]
-                };
-                let b = bind(name, params, false, args, kwargs, span)?;
-                let x = self.to_tensor(b.req("input", span)?, span)?;
-                let d = match b.opt("dtype") {
-                    Some(d) => as_dtype(&d, span)?,
-                    None => x.ty.dtype(),
-                };
-                let v = if name == "zeros_like" {
-                    Value::Num(PyNum::Int(0))
-                } else {
-                    b.req("fill_value", span)?
-                };
-                self.full(x.ty.shape.clone(), v, d, span)
-            }
-            "load" => {
-                let b = bind(
-                    name,
-                    &[
-                        "pointer",
-                        "mask",
-                        "other",
-                        "boundary_check",
-                        "padding_option",
-                    ],
-                    false,
-                    args,
-                    kwargs,
-                    span,
-                )?;
-                let pointer = b.req("pointer", span)?;
-                if let Value::BlockPtr(bp) = &pointer {
-                    if b.opt("mask").is_some() || b.opt("other").is_some() {
-                        return err(span, "`mask` and `other` arguments cannot be specified for loading block pointers");
-                    }
-                    return self.block_load(
-                        bp,
-                        b.opt("boundary_check"),
-                        b.opt("padding_option"),
-                        span,
-                    );
-                }
-                refuse_block_options(&b, span)?;
-                let (ptr, d, shape) = self.pointer(pointer, "tl.load", span)?;
-                let mask = match b.opt("mask") {
-                    Some(m) => Some(Box::new(self.mask(m, &shape, span)?)),
-                    None => None,
-                };
-                let other = match b.opt("other") {
-                    Some(Value::None) | None if mask.is_some() => {
-                        // Triton leaves masked-off lanes without `other` undefined
-                        Some(Box::new(undefined(d, &shape, span)))
-                    }
-                    Some(Value::None) | None => None,
-                    Some(o) => {
-                        let o = self.value_as(o, d, span)?;
-                        Some(Box::new(self.broadcast_to(o, &shape, span)?))
-                    }
-                };
-                Ok(Value::Tensor(Expr {
-                    kind: ExprKind::Load {
-                        ptr: Box::new(ptr),
-                        mask,
-                        other,
-                    },
-                    ty: Type::num(d, shape),
-                    span,
-                }))
-            }
-            "store" => {
-                let b = bind(
-                    name,
-                    &["pointer", "value", "mask", "boundary_check"],
-                    false,
-                    args,
-                    kwargs,
-                    span,
-                )?;
-                let pointer = b.req("pointer", span)?;
-                if let Value::BlockPtr(bp) = &pointer {
-                    if b.opt("mask").is_some() {
-                        return err(span, "`mask` and `other` arguments cannot be specified for loading block pointers");
-                    }
-                    self.block_store(bp, b.req("value", span)?, b.opt("boundary_check"), span)?;
-                    return Ok(Value::None);
-                }
-                refuse_block_options(&b, span)?;
-                let (ptr, d, shape) = self.pointer(pointer, "tl.store", span)?;
-                let value = self.value_as(b.req("value", span)?, d, span)?;
-                let value = self.broadcast_to(value, &shape, span)?;
-                let mask = match b.opt("mask") {
-                    Some(m) => Some(self.mask(m, &shape, span)?),
-                    None => None,
-                };
-                self.out.push(Stmt::Store {
-                    ptr,
-                    value,
-                    mask,
-                    span,
-                });
-                Ok(Value::None)
-            }
-            "where" => {
-                let b = bind(name, &["condition", "x", "y"], false, args, kwargs, span)?;
-                let c = self.to_tensor(b.req("condition", span)?, span)?;
-                let c = if c.ty.dtype() == DType::Bool && !c.ty.is_ptr() {
-                    c
-                } else {
-                    self.cast(c, DType::Bool, CONVERT)
-                };
-                let (x, y) = (b.req("x", span)?, b.req("y", span)?);
-                let (x, y) = self.promote_pair(x, y, span)?;
-                let (x, y) = self.broadcast_pair(x, y, span)?;
-                let (c, x) = self.broadcast_pair(c, x, span)?;
-                let (x, y) = self.broadcast_pair(x, y, span)?;
-                let ty = x.ty.clone();
-                Ok(Value::Tensor(Expr {
-                    kind: ExprKind::Select(Box::new(c), Box::new(x), Box::new(y)),
-                    ty,
-                    span,
-                }))
-            }
             "minimum" | "maximum" => self.min_max(name == "minimum", args, kwargs, span),
             "py:min" | "py:max" => {
                 // Triton 3.6's code generator binds Python's `min`/`max` to
@@ -583,412 +481,6 @@ impl Elab<'_> {
                 }
                 self.min_max(short == "min", args, kwargs, span)
             }
-            "clamp" => {
-                let b = bind(
-                    name,
-                    &["x", "min", "max", "propagate_nan"],
-                    false,
-                    args,
-                    kwargs,
-                    span,
-                )?;
-                let nm = Value::NanMode(self.nan_mode(b.opt("propagate_nan"), span)?);
-                let lo = self.call_builtin(
-                    "maximum",
-                    vec![b.req("x", span)?, b.req("min", span)?, nm.clone()],
-                    vec![],
-                    span,
-                )?;
-                if matches!(&lo, Value::Tensor(e) if !e.ty.dtype().is_float()) {
-                    return err(
-                        span,
-                        "tl.clamp is only defined for floating-point tensors (Triton)",
-                    );
-                }
-                self.call_builtin("minimum", vec![lo, b.req("max", span)?, nm], vec![], span)
-            }
-            "abs" | "py:abs" => {
-                let b = bind(name, &["x"], false, args, kwargs, span)?;
-                let x = b.req("x", span)?;
-                if let Value::Num(n) = x {
-                    return Ok(Value::Num(match n {
-                        PyNum::Int(i) => PyNum::Int(i.abs()),
-                        PyNum::Bool(v) => PyNum::Int(v as i128),
-                        PyNum::Float(f) => PyNum::Float(f.abs()),
-                    }));
-                }
-                let x = self.to_tensor(x, span)?;
-                if x.ty.is_ptr() {
-                    return err(span, "abs of a pointer");
-                }
-                if x.ty.dtype().is_unsigned_int() {
-                    return Ok(Value::Tensor(x));
-                }
-                let ty = x.ty.clone();
-                Ok(Value::Tensor(Expr {
-                    kind: ExprKind::Unary(UnOp::Math(MathFn::Abs), Box::new(x)),
-                    ty,
-                    span,
-                }))
-            }
-            "fma" => {
-                let b = bind(name, &["x", "y", "z"], false, args, kwargs, span)?;
-                let (x, y) = self.promote_pair(b.req("x", span)?, b.req("y", span)?, span)?;
-                let z = b.req("z", span)?;
-                let (x, z) = self.promote_pair(Value::Tensor(x), z, span)?;
-                let d = x.ty.dtype();
-                if !d.is_float() {
-                    return err(
-                        span,
-                        format!("tl.fma needs floating-point operands, got {d}"),
-                    );
-                }
-                let y = self.cast(y, d, CONVERT);
-                let (x, y) = self.broadcast_pair(x, y, span)?;
-                let (x, z) = self.broadcast_pair(x, z, span)?;
-                let (x, y) = self.broadcast_pair(x, y, span)?;
-                let ty = x.ty.clone();
-                Ok(Value::Tensor(Expr {
-                    kind: ExprKind::Fma(
-                        Box::new(x),
-                        Box::new(y),
-                        Box::new(z),
-                        crate::float::Rounding::NearestEven,
-                    ),
-                    ty,
-                    span,
-                }))
-            }
-            "next_power_of_2" => {
-                // triton.next_power_of_2: a host helper Triton lets kernels
-                // call on compile-time ints
-                let b = bind(name, &["n"], false, args, kwargs, span)?;
-                match b.req("n", span)? {
-                    Value::Num(PyNum::Int(n)) => {
-                        Ok(Value::Num(PyNum::Int(super::value::next_power_of_2(n))))
-                    }
-                    other => err(
-                        span,
-                        format!(
-                            "triton.next_power_of_2 takes a compile-time int, got {}",
-                            other.describe()
-                        ),
-                    ),
-                }
-            }
-            "cdiv" => {
-                let b = bind(name, &["x", "div"], false, args, kwargs, span)?;
-                let (x, d) = (b.req("x", span)?, b.req("div", span)?);
-                use rustpython_parser::ast::Operator as O;
-                let s = self.binop(O::Add, x, d.clone(), span)?;
-                let s = self.binop(O::Sub, s, Value::Num(PyNum::Int(1)), span)?;
-                self.binop(O::FloorDiv, s, d, span)
-            }
-            "div_rn" | "fdiv" => {
-                let params: &[&'static str] = if name == "fdiv" {
-                    &["x", "y", "ieee_rounding"]
-                } else {
-                    &["x", "y"]
-                };
-                let b = bind(name, params, false, args, kwargs, span)?;
-                let (x, y) = self.promote_pair(b.req("x", span)?, b.req("y", span)?, span)?;
-                if !x.ty.dtype().is_float() {
-                    return err(
-                        span,
-                        format!("tl.math.{name} needs floating-point operands, got {}", x.ty),
-                    );
-                }
-                let (x, y) = self.broadcast_pair(x, y, span)?;
-                let d = x.ty.dtype();
-                Ok(Value::Tensor(self.mk_binary(BinOp::FDiv, x, y, d, span)))
-            }
-            "cast" | "to" => {
-                let b = bind(
-                    name,
-                    &["input", "dtype", "fp_downcast_rounding", "bitcast"],
-                    false,
-                    args,
-                    kwargs,
-                    span,
-                )?;
-                let x = self.to_tensor(b.req("input", span)?, span)?;
-                let d = as_dtype(&b.req("dtype", span)?, span)?;
-                let bitcast = const_bool(b.get("bitcast"), false, span)?;
-                let rounding = match b.opt("fp_downcast_rounding") {
-                    None => None,
-                    Some(Value::Str(s)) if s == "rtne" => Some(Rounding::NearestEven),
-                    Some(Value::Str(s)) if s == "rtz" => Some(Rounding::TowardZero),
-                    Some(v) => {
-                        return err(
-                            span,
-                            format!(
-                                "fp_downcast_rounding must be \"rtne\" or \"rtz\", got {}",
-                                v.describe()
-                            ),
-                        )
-                    }
-                };
-                let mut c = self.convert(x, d, bitcast, rounding, span)?;
-                if matches!(c.kind, ExprKind::Cast(..)) {
-                    c.span = span; // UB of the conversion points at the call
-                }
-                Ok(Value::Tensor(c))
-            }
-            "sum" | "xor_sum" => {
-                let params: &[&'static str] = if name == "sum" {
-                    &["input", "axis", "keep_dims", "dtype"]
-                } else {
-                    &["input", "axis", "keep_dims"]
-                };
-                let b = bind(name, params, false, args, kwargs, span)?;
-                let x = self.to_tensor(b.req("input", span)?, span)?;
-                let d = x.ty.dtype();
-                let x = if name == "sum" {
-                    let out = match b.opt("dtype") {
-                        Some(v) => as_dtype(&v, span)?,
-                        None => sum_dtype(d),
-                    };
-                    match out {
-                        o if o != d => self.cast(x, o, CONVERT),
-                        _ => x,
-                    }
-                } else {
-                    if !d.is_int() {
-                        return err(
-                            span,
-                            format!("xor_sum needs an integer tensor, got {}", x.ty),
-                        );
-                    }
-                    x
-                };
-                let comb = if name == "sum" {
-                    Combiner::Sum
-                } else {
-                    Combiner::Xor
-                };
-                let keep = const_bool(b.get("keep_dims"), false, span)?;
-                self.reduce(x, b.opt("axis"), keep, comb, span)
-            }
-            "max" | "min" => {
-                let b = bind(
-                    name,
-                    &[
-                        "input",
-                        "axis",
-                        "return_indices",
-                        "return_indices_tie_break_left",
-                        "keep_dims",
-                    ],
-                    false,
-                    args,
-                    kwargs,
-                    span,
-                )?;
-                let x = self.to_tensor(b.req("input", span)?, span)?;
-                let keep = const_bool(b.get("keep_dims"), false, span)?;
-                let is_max = name == "max";
-                if const_bool(b.get("return_indices"), false, span)? {
-                    let axis = b.opt("axis");
-                    let vals = self.reduce(
-                        x.clone(),
-                        axis.clone(),
-                        keep,
-                        if is_max {
-                            Combiner::ArgMax { value: true }
-                        } else {
-                            Combiner::ArgMin { value: true }
-                        },
-                        span,
-                    )?;
-                    let idx = self.reduce(
-                        x,
-                        axis,
-                        keep,
-                        if is_max {
-                            Combiner::ArgMax { value: false }
-                        } else {
-                            Combiner::ArgMin { value: false }
-                        },
-                        span,
-                    )?;
-                    return Ok(Value::Tuple(vec![vals, idx]));
-                }
-                let d = x.ty.dtype();
-                let x = if minmax_dtype(d) != d {
-                    self.cast(x, minmax_dtype(d), CONVERT)
-                } else {
-                    x
-                };
-                let comb = if is_max {
-                    Combiner::Max(NanMode::Ignore)
-                } else {
-                    Combiner::Min(NanMode::Ignore)
-                };
-                self.reduce(x, b.opt("axis"), keep, comb, span)
-            }
-            "argmax" | "argmin" => {
-                let b = bind(
-                    name,
-                    &["input", "axis", "tie_break_left", "keep_dims"],
-                    false,
-                    args,
-                    kwargs,
-                    span,
-                )?;
-                let x = self.to_tensor(b.req("input", span)?, span)?;
-                if !const_bool(b.get("tie_break_left"), true, span)? {
-                    return err(span, "tie_break_left=False leaves ties unspecified; ksem supports only tie_break_left=True");
-                }
-                let keep = const_bool(b.get("keep_dims"), false, span)?;
-                let comb = if name == "argmax" {
-                    Combiner::ArgMax { value: false }
-                } else {
-                    Combiner::ArgMin { value: false }
-                };
-                self.reduce(x, b.opt("axis"), keep, comb, span)
-            }
-            "reduce" => {
-                let b = bind(
-                    name,
-                    &["input", "axis", "combine_fn", "keep_dims"],
-                    false,
-                    args,
-                    kwargs,
-                    span,
-                )?;
-                let input = b.req("input", span)?;
-                let Value::Func(f) = b.req("combine_fn", span)? else {
-                    return err(
-                        span,
-                        "tl.reduce's combine_fn must be a @triton.jit function",
-                    );
-                };
-                let keep = const_bool(b.get("keep_dims"), false, span)?;
-                if let Value::Tuple(inputs) = input {
-                    let axis = match b.opt("axis") {
-                        Some(a) => Some(const_int(&a, "axis", span)?),
-                        None => None,
-                    };
-                    return self.tuple_reduce(inputs, &f, axis, keep, span);
-                }
-                let x = self.to_tensor(input, span)?;
-                let comb = self.custom_combiner(&f, x.ty.dtype(), span)?;
-                self.reduce(x, b.opt("axis"), keep, comb, span)
-            }
-            "cumsum" | "cumprod" => {
-                let params: &[&'static str] = if name == "cumsum" {
-                    &["input", "axis", "reverse", "dtype"]
-                } else {
-                    &["input", "axis", "reverse"]
-                };
-                let b = bind(name, params, false, args, kwargs, span)?;
-                let x = self.to_tensor(b.req("input", span)?, span)?;
-                if x.ty.is_ptr() {
-                    return err(span, format!("tl.{name} of pointers ({})", x.ty));
-                }
-                if x.ty.shape.is_empty() {
-                    return err(
-                        span,
-                        format!("tl.{name} of a 0-d value (Triton scans tiles)"),
-                    );
-                }
-                let axis = match b.opt("axis") {
-                    Some(a) => {
-                        normalize_axis(const_int(&a, "axis", span)?, x.ty.shape.len(), span)?
-                    }
-                    None => 0,
-                };
-                let reverse = const_bool(b.get("reverse"), false, span)?;
-                // Triton 3.6 (standard.py): bfloat16 scans in float32; cumsum
-                // then converts to `dtype` or widens narrow integers (as tl.sum)
-                let x = if x.ty.dtype() == DType::BF16 {
-                    self.cast(x, DType::F32, CONVERT)
-                } else {
-                    x
-                };
-                let (x, op) = if name == "cumsum" {
-                    let out = match b.opt("dtype") {
-                        Some(v) => as_dtype(&v, span)?,
-                        None => sum_dtype(x.ty.dtype()),
-                    };
-                    (self.convert(x, out, false, None, span)?, BinOp::Add)
-                } else {
-                    (x, BinOp::Mul)
-                };
-                let ty = x.ty.clone();
-                Ok(Value::Tensor(Expr {
-                    kind: ExprKind::Scan {
-                        arg: Box::new(x),
-                        axis,
-                        reverse,
-                        op,
-                    },
-                    ty,
-                    span,
-                }))
-            }
-            "associative_scan" => {
-                let b = bind(
-                    name,
-                    &["input", "axis", "combine_fn", "reverse"],
-                    false,
-                    args,
-                    kwargs,
-                    span,
-                )?;
-                let Value::Func(f) = b.req("combine_fn", span)? else {
-                    return err(
-                        span,
-                        "tl.associative_scan's combine_fn must be a @triton.jit function",
-                    );
-                };
-                let axis = const_int(&b.req("axis", span)?, "axis", span)?;
-                let reverse = const_bool(b.get("reverse"), false, span)?;
-                self.associative_scan(b.req("input", span)?, &f, axis, reverse, span)
-            }
-            "broadcast_to" => {
-                let b = bind(name, &["input", "shape"], true, args, kwargs, span)?;
-                let x = self.to_tensor(b.req("input", span)?, span)?;
-                let shape = shape_of(&b.req("shape", span)?, &b.rest, span)?;
-                check_block_shape(&shape, span)?;
-                Ok(Value::Tensor(self.broadcast_to(x, &shape, span)?))
-            }
-            "broadcast" => {
-                let b = bind(name, &["input", "other"], false, args, kwargs, span)?;
-                let x = self.to_tensor(b.req("input", span)?, span)?;
-                let y = self.to_tensor(b.req("other", span)?, span)?;
-                let (x, y) = self.broadcast_pair(x, y, span)?;
-                Ok(Value::Tuple(vec![Value::Tensor(x), Value::Tensor(y)]))
-            }
-            "expand_dims" => {
-                let b = bind(name, &["input", "axis"], false, args, kwargs, span)?;
-                let x = self.to_tensor(b.req("input", span)?, span)?;
-                let axes: Vec<i128> = match b.req("axis", span)? {
-                    Value::Tuple(t) => t
-                        .iter()
-                        .map(|a| const_int(a, "axis", span))
-                        .collect::<DResult<_>>()?,
-                    v => vec![const_int(&v, "axis", span)?],
-                };
-                let rank = x.ty.shape.len() + axes.len();
-                let mut norm: Vec<usize> = axes
-                    .iter()
-                    .map(|&a| normalize_axis(a, rank, span))
-                    .collect::<DResult<_>>()?;
-                norm.sort();
-                if norm.windows(2).any(|w| w[0] == w[1]) {
-                    // Triton's semantic.expand_dims refuses it so
-                    return err(
-                        span,
-                        format!("expand_dims received duplicate axes, normalized axes = {norm:?}"),
-                    );
-                }
-                let mut shape = x.ty.shape.clone();
-                for a in norm {
-                    shape.insert(a, 1);
-                }
-                Ok(Value::Tensor(self.reshape(x, shape, span)))
-            }
             "reshape" | "view" => {
                 // reshape(input, *shape, can_reorder=False): can_reorder is
                 // keyword-only, so `x.reshape(4, 8)` is the shape (4, 8)
@@ -996,7 +488,7 @@ impl Elab<'_> {
                     .into_iter()
                     .filter(|(k, _)| k != "can_reorder")
                     .collect();
-                let b = bind(name, &["input", "shape"], true, args, kwargs, span)?;
+                let b = bind(name, "input, shape, ...", args, kwargs, span)?;
                 let x = self.to_tensor(b.req("input", span)?, span)?;
                 let shape = shape_of(&b.req("shape", span)?, &b.rest, span)?;
                 check_block_shape(&shape, span)?;
@@ -1012,82 +504,7 @@ impl Elab<'_> {
                 }
                 Ok(Value::Tensor(self.reshape(x, shape, span)))
             }
-            "trans" | "permute" => {
-                let b = bind(name, &["input", "dims"], true, args, kwargs, span)?;
-                let x = self.to_tensor(b.req("input", span)?, span)?;
-                let rank = x.ty.shape.len();
-                let dims: Vec<usize> = match b.opt("dims") {
-                    None => {
-                        if rank != 2 {
-                            return err(
-                                span,
-                                format!("tl.trans without dims needs a 2-D tensor, got {}", x.ty),
-                            );
-                        }
-                        vec![1, 0]
-                    }
-                    Some(v) => {
-                        let items: Vec<Value> = match v {
-                            Value::Tuple(t) => t,
-                            o => std::iter::once(o).chain(b.rest.iter().cloned()).collect(),
-                        };
-                        items
-                            .iter()
-                            .map(|a| {
-                                const_int(a, "dim", span)
-                                    .and_then(|a| normalize_axis(a, rank, span))
-                            })
-                            .collect::<DResult<_>>()?
-                    }
-                };
-                let mut sorted = dims.clone();
-                sorted.sort();
-                if sorted != (0..rank).collect::<Vec<_>>() {
-                    return err(
-                        span,
-                        format!("{dims:?} is not a permutation of the {rank} axes"),
-                    );
-                }
-                Ok(Value::Tensor(self.permute(x, &dims, span)))
-            }
-            "multiple_of" | "max_contiguous" | "max_constancy" => {
-                let b = bind(name, &["input", "values"], false, args, kwargs, span)?;
-                b.req("input", span)
-            }
             "debug_barrier" => Ok(Value::None),
-            "device_assert" => {
-                // Triton compiles `tl.device_assert` only for kernels built
-                // with debug=True (`semantic.device_assert` returns at once
-                // otherwise, on the GPU and in its interpreter alike); ksem
-                // runs the default build, so it checks only the arguments
-                let b = bind(name, &["cond", "msg", "mask"], false, args, kwargs, span)?;
-                let cond = b.req("cond", span)?;
-                if matches!(cond, Value::Tensor(_) | Value::Num(_)) {
-                    Ok(Value::None)
-                } else {
-                    err(
-                        span,
-                        format!(
-                            "tl.device_assert takes a condition, got {}",
-                            cond.describe()
-                        ),
-                    )
-                }
-            }
-            "static_assert" => {
-                let b = bind(name, &["cond", "msg"], false, args, kwargs, span)?;
-                match truthy(&b.req("cond", span)?) {
-                    Some(true) => Ok(Value::None),
-                    Some(false) => {
-                        let msg = match b.opt("msg") {
-                            Some(Value::Str(s)) => s,
-                            _ => String::new(),
-                        };
-                        err(span, format!("static_assert failed: {msg}"))
-                    }
-                    None => err(span, "tl.static_assert needs a compile-time condition"),
-                }
-            }
             "static_print" => {
                 let parts: Vec<String> = args
                     .iter()
@@ -1111,8 +528,7 @@ impl Elab<'_> {
             "device_print" => {
                 let b = bind(
                     name,
-                    &["prefix"],
-                    true,
+                    "prefix, ...",
                     args,
                     kwargs.into_iter().filter(|(k, _)| k != "hex").collect(),
                     span,
@@ -1172,9 +588,549 @@ impl Elab<'_> {
                     (Err(e), None) => Err(e),
                 }
             }
+            "range" | "static_range" | "py:range" => err(
+                span,
+                "range()/tl.range/tl.static_range may only appear as the iterable of a `for` loop",
+            ),
+            "jit" => err(span, "triton.jit cannot be called inside a kernel"),
+            "dot" => self.dot(args, kwargs, span),
+            other => err(
+                span,
+                format!("`{other}` is not a Triton builtin ksem knows"),
+            ),
+        }
+    }
+
+    /// Elaborates `tl.<name>(…)`, one of [`BUILTINS`].
+    fn bound_builtin(&mut self, name: &str, b: Bound, span: Span) -> DResult<Value> {
+        match name {
+            "constexpr" => b.req("value", span),
+            "program_id" | "num_programs" => {
+                let axis = const_int(&b.req("axis", span)?, "axis", span)?;
+                if !(0..3).contains(&axis) {
+                    // Triton's wording (its tests match it)
+                    return err(
+                        span,
+                        format!("{name} axis must be 0, 1, or 2 but got {axis}"),
+                    );
+                }
+                let kind = if name == "program_id" {
+                    ExprKind::BlockId(axis as u8)
+                } else {
+                    ExprKind::GridDim(axis as u8)
+                };
+                Ok(Value::Tensor(Expr {
+                    kind,
+                    ty: Type::scalar(DType::I32),
+                    span,
+                }))
+            }
+            "arange" => {
+                let s = const_int(&b.req("start", span)?, "arange start", span)?;
+                let e = const_int(&b.req("end", span)?, "arange end", span)?;
+                if e <= s || s < i32::MIN as i128 || e > i32::MAX as i128 + 1 {
+                    return err(
+                        span,
+                        format!("arange({s}, {e}): end must be greater than start, within int32"),
+                    );
+                }
+                let n = (e - s) as usize;
+                if !n.is_power_of_two() {
+                    return err(
+                        span,
+                        format!("arange's range must be a power of 2, got {n}"),
+                    );
+                }
+                check_block_shape(&[n], span)?;
+                Ok(Value::Tensor(Expr {
+                    kind: ExprKind::Iota(s as i64, e as i64),
+                    ty: Type::num(DType::I32, vec![n]),
+                    span,
+                }))
+            }
+            "zeros" | "full" => {
+                let shape = shape_of(&b.req("shape", span)?, &[], span)?;
+                let d = as_dtype(&b.req("dtype", span)?, span)?;
+                let v = if name == "zeros" {
+                    Value::Num(PyNum::Int(0))
+                } else {
+                    b.req("value", span)?
+                };
+                self.full(shape, v, d, span)
+            }
+            "zeros_like" | "full_like" => {
+                let x = self.to_tensor(b.req("input", span)?, span)?;
+                let d = match b.opt("dtype") {
+                    Some(d) => as_dtype(&d, span)?,
+                    None => x.ty.dtype(),
+                };
+                let v = if name == "zeros_like" {
+                    Value::Num(PyNum::Int(0))
+                } else {
+                    b.req("fill_value", span)?
+                };
+                self.full(x.ty.shape.clone(), v, d, span)
+            }
+            "load" => {
+                let pointer = b.req("pointer", span)?;
+                if let Value::BlockPtr(bp) = &pointer {
+                    if b.opt("mask").is_some() || b.opt("other").is_some() {
+                        return err(span, "`mask` and `other` arguments cannot be specified for loading block pointers");
+                    }
+                    return self.block_load(
+                        bp,
+                        b.opt("boundary_check"),
+                        b.opt("padding_option"),
+                        span,
+                    );
+                }
+                refuse_block_options(&b, span)?;
+                let (ptr, d, shape) = self.pointer(pointer, "tl.load", span)?;
+                let mask = match b.opt("mask") {
+                    Some(m) => Some(Box::new(self.mask(m, &shape, span)?)),
+                    None => None,
+                };
+                let other = match b.opt("other") {
+                    Some(Value::None) | None if mask.is_some() => {
+                        // Triton leaves masked-off lanes without `other` undefined
+                        Some(Box::new(undefined(d, &shape, span)))
+                    }
+                    Some(Value::None) | None => None,
+                    Some(o) => {
+                        let o = self.value_as(o, d, span)?;
+                        Some(Box::new(self.broadcast_to(o, &shape, span)?))
+                    }
+                };
+                Ok(Value::Tensor(Expr {
+                    kind: ExprKind::Load {
+                        ptr: Box::new(ptr),
+                        mask,
+                        other,
+                    },
+                    ty: Type::num(d, shape),
+                    span,
+                }))
+            }
+            "store" => {
+                let pointer = b.req("pointer", span)?;
+                if let Value::BlockPtr(bp) = &pointer {
+                    if b.opt("mask").is_some() {
+                        return err(span, "`mask` and `other` arguments cannot be specified for loading block pointers");
+                    }
+                    self.block_store(bp, b.req("value", span)?, b.opt("boundary_check"), span)?;
+                    return Ok(Value::None);
+                }
+                refuse_block_options(&b, span)?;
+                let (ptr, d, shape) = self.pointer(pointer, "tl.store", span)?;
+                let value = self.value_as(b.req("value", span)?, d, span)?;
+                let value = self.broadcast_to(value, &shape, span)?;
+                let mask = match b.opt("mask") {
+                    Some(m) => Some(self.mask(m, &shape, span)?),
+                    None => None,
+                };
+                self.out.push(Stmt::Store {
+                    ptr,
+                    value,
+                    mask,
+                    span,
+                });
+                Ok(Value::None)
+            }
+            "where" => {
+                let c = self.to_tensor(b.req("condition", span)?, span)?;
+                let c = if c.ty.dtype() == DType::Bool && !c.ty.is_ptr() {
+                    c
+                } else {
+                    self.cast(c, DType::Bool, CONVERT)
+                };
+                let (x, y) = (b.req("x", span)?, b.req("y", span)?);
+                let (x, y) = self.promote_pair(x, y, span)?;
+                let (x, y) = self.broadcast_pair(x, y, span)?;
+                let (c, x) = self.broadcast_pair(c, x, span)?;
+                let (x, y) = self.broadcast_pair(x, y, span)?;
+                let ty = x.ty.clone();
+                Ok(Value::Tensor(Expr {
+                    kind: ExprKind::Select(Box::new(c), Box::new(x), Box::new(y)),
+                    ty,
+                    span,
+                }))
+            }
+            "clamp" => {
+                let nm = Value::NanMode(self.nan_mode(b.opt("propagate_nan"), span)?);
+                let lo = self.call_builtin(
+                    "maximum",
+                    vec![b.req("x", span)?, b.req("min", span)?, nm.clone()],
+                    vec![],
+                    span,
+                )?;
+                if matches!(&lo, Value::Tensor(e) if !e.ty.dtype().is_float()) {
+                    return err(
+                        span,
+                        "tl.clamp is only defined for floating-point tensors (Triton)",
+                    );
+                }
+                self.call_builtin("minimum", vec![lo, b.req("max", span)?, nm], vec![], span)
+            }
+            "abs" | "py:abs" => {
+                let x = b.req("x", span)?;
+                if let Value::Num(n) = x {
+                    return Ok(Value::Num(match n {
+                        PyNum::Int(i) => PyNum::Int(i.abs()),
+                        PyNum::Bool(v) => PyNum::Int(v as i128),
+                        PyNum::Float(f) => PyNum::Float(f.abs()),
+                    }));
+                }
+                let x = self.to_tensor(x, span)?;
+                if x.ty.is_ptr() {
+                    return err(span, "abs of a pointer");
+                }
+                if x.ty.dtype().is_unsigned_int() {
+                    return Ok(Value::Tensor(x));
+                }
+                let ty = x.ty.clone();
+                Ok(Value::Tensor(Expr {
+                    kind: ExprKind::Unary(UnOp::Math(MathFn::Abs), Box::new(x)),
+                    ty,
+                    span,
+                }))
+            }
+            "fma" => {
+                let (x, y) = self.promote_pair(b.req("x", span)?, b.req("y", span)?, span)?;
+                let z = b.req("z", span)?;
+                let (x, z) = self.promote_pair(Value::Tensor(x), z, span)?;
+                let d = x.ty.dtype();
+                if !d.is_float() {
+                    return err(
+                        span,
+                        format!("tl.fma needs floating-point operands, got {d}"),
+                    );
+                }
+                let y = self.cast(y, d, CONVERT);
+                let (x, y) = self.broadcast_pair(x, y, span)?;
+                let (x, z) = self.broadcast_pair(x, z, span)?;
+                let (x, y) = self.broadcast_pair(x, y, span)?;
+                let ty = x.ty.clone();
+                Ok(Value::Tensor(Expr {
+                    kind: ExprKind::Fma(
+                        Box::new(x),
+                        Box::new(y),
+                        Box::new(z),
+                        crate::float::Rounding::NearestEven,
+                    ),
+                    ty,
+                    span,
+                }))
+            }
+            "next_power_of_2" => {
+                // triton.next_power_of_2: a host helper Triton lets kernels
+                // call on compile-time ints
+                match b.req("n", span)? {
+                    Value::Num(PyNum::Int(n)) => {
+                        Ok(Value::Num(PyNum::Int(super::value::next_power_of_2(n))))
+                    }
+                    other => err(
+                        span,
+                        format!(
+                            "triton.next_power_of_2 takes a compile-time int, got {}",
+                            other.describe()
+                        ),
+                    ),
+                }
+            }
+            "cdiv" => {
+                let (x, d) = (b.req("x", span)?, b.req("div", span)?);
+                use rustpython_parser::ast::Operator as O;
+                let s = self.binop(O::Add, x, d.clone(), span)?;
+                let s = self.binop(O::Sub, s, Value::Num(PyNum::Int(1)), span)?;
+                self.binop(O::FloorDiv, s, d, span)
+            }
+            "div_rn" | "fdiv" => {
+                let (x, y) = self.promote_pair(b.req("x", span)?, b.req("y", span)?, span)?;
+                if !x.ty.dtype().is_float() {
+                    return err(
+                        span,
+                        format!("tl.math.{name} needs floating-point operands, got {}", x.ty),
+                    );
+                }
+                let (x, y) = self.broadcast_pair(x, y, span)?;
+                let d = x.ty.dtype();
+                Ok(Value::Tensor(self.mk_binary(BinOp::FDiv, x, y, d, span)))
+            }
+            "cast" | "to" => {
+                let x = self.to_tensor(b.req("input", span)?, span)?;
+                let d = as_dtype(&b.req("dtype", span)?, span)?;
+                let bitcast = const_bool(b.get("bitcast"), false, span)?;
+                let rounding = match b.opt("fp_downcast_rounding") {
+                    None => None,
+                    Some(Value::Str(s)) if s == "rtne" => Some(Rounding::NearestEven),
+                    Some(Value::Str(s)) if s == "rtz" => Some(Rounding::TowardZero),
+                    Some(v) => {
+                        return err(
+                            span,
+                            format!(
+                                "fp_downcast_rounding must be \"rtne\" or \"rtz\", got {}",
+                                v.describe()
+                            ),
+                        )
+                    }
+                };
+                let mut c = self.convert(x, d, bitcast, rounding, span)?;
+                if matches!(c.kind, ExprKind::Cast(..)) {
+                    c.span = span; // UB of the conversion points at the call
+                }
+                Ok(Value::Tensor(c))
+            }
+            "sum" | "xor_sum" => {
+                let x = self.to_tensor(b.req("input", span)?, span)?;
+                let d = x.ty.dtype();
+                let x = if name == "sum" {
+                    let out = match b.opt("dtype") {
+                        Some(v) => as_dtype(&v, span)?,
+                        None => sum_dtype(d),
+                    };
+                    match out {
+                        o if o != d => self.cast(x, o, CONVERT),
+                        _ => x,
+                    }
+                } else {
+                    if !d.is_int() {
+                        return err(
+                            span,
+                            format!("xor_sum needs an integer tensor, got {}", x.ty),
+                        );
+                    }
+                    x
+                };
+                let comb = if name == "sum" {
+                    Combiner::Sum
+                } else {
+                    Combiner::Xor
+                };
+                let keep = const_bool(b.get("keep_dims"), false, span)?;
+                self.reduce(x, b.opt("axis"), keep, comb, span)
+            }
+            "max" | "min" => {
+                let x = self.to_tensor(b.req("input", span)?, span)?;
+                let keep = const_bool(b.get("keep_dims"), false, span)?;
+                let is_max = name == "max";
+                if const_bool(b.get("return_indices"), false, span)? {
+                    let axis = b.opt("axis");
+                    // the extreme values, then their indices
+                    let arg = |value| {
+                        if is_max {
+                            Combiner::ArgMax { value }
+                        } else {
+                            Combiner::ArgMin { value }
+                        }
+                    };
+                    let vals = self.reduce(x.clone(), axis.clone(), keep, arg(true), span)?;
+                    let idx = self.reduce(x, axis, keep, arg(false), span)?;
+                    return Ok(Value::Tuple(vec![vals, idx]));
+                }
+                let d = x.ty.dtype();
+                let x = if minmax_dtype(d) != d {
+                    self.cast(x, minmax_dtype(d), CONVERT)
+                } else {
+                    x
+                };
+                let comb = if is_max {
+                    Combiner::Max(NanMode::Ignore)
+                } else {
+                    Combiner::Min(NanMode::Ignore)
+                };
+                self.reduce(x, b.opt("axis"), keep, comb, span)
+            }
+            "argmax" | "argmin" => {
+                let x = self.to_tensor(b.req("input", span)?, span)?;
+                if !const_bool(b.get("tie_break_left"), true, span)? {
+                    return err(span, "tie_break_left=False leaves ties unspecified; ksem supports only tie_break_left=True");
+                }
+                let keep = const_bool(b.get("keep_dims"), false, span)?;
+                let comb = if name == "argmax" {
+                    Combiner::ArgMax { value: false }
+                } else {
+                    Combiner::ArgMin { value: false }
+                };
+                self.reduce(x, b.opt("axis"), keep, comb, span)
+            }
+            "reduce" => {
+                let input = b.req("input", span)?;
+                let Value::Func(f) = b.req("combine_fn", span)? else {
+                    return err(
+                        span,
+                        "tl.reduce's combine_fn must be a @triton.jit function",
+                    );
+                };
+                let keep = const_bool(b.get("keep_dims"), false, span)?;
+                if let Value::Tuple(inputs) = input {
+                    let axis = match b.opt("axis") {
+                        Some(a) => Some(const_int(&a, "axis", span)?),
+                        None => None,
+                    };
+                    return self.tuple_reduce(inputs, &f, axis, keep, span);
+                }
+                let x = self.to_tensor(input, span)?;
+                let comb = self.custom_combiner(&f, x.ty.dtype(), span)?;
+                self.reduce(x, b.opt("axis"), keep, comb, span)
+            }
+            "cumsum" | "cumprod" => {
+                let x = self.to_tensor(b.req("input", span)?, span)?;
+                super::combine::check_tile_operand(&x, &format!("tl.{name}"), "scans", span)?;
+                let axis = match b.opt("axis") {
+                    Some(a) => {
+                        normalize_axis(const_int(&a, "axis", span)?, x.ty.shape.len(), span)?
+                    }
+                    None => 0,
+                };
+                let reverse = const_bool(b.get("reverse"), false, span)?;
+                // Triton 3.6 (standard.py): bfloat16 scans in float32; cumsum
+                // then converts to `dtype` or widens narrow integers (as tl.sum)
+                let x = if x.ty.dtype() == DType::BF16 {
+                    self.cast(x, DType::F32, CONVERT)
+                } else {
+                    x
+                };
+                let (x, op) = if name == "cumsum" {
+                    let out = match b.opt("dtype") {
+                        Some(v) => as_dtype(&v, span)?,
+                        None => sum_dtype(x.ty.dtype()),
+                    };
+                    (self.convert(x, out, false, None, span)?, BinOp::Add)
+                } else {
+                    (x, BinOp::Mul)
+                };
+                let ty = x.ty.clone();
+                Ok(Value::Tensor(Expr {
+                    kind: ExprKind::Scan {
+                        arg: Box::new(x),
+                        axis,
+                        reverse,
+                        op,
+                    },
+                    ty,
+                    span,
+                }))
+            }
+            "associative_scan" => {
+                let Value::Func(f) = b.req("combine_fn", span)? else {
+                    return err(
+                        span,
+                        "tl.associative_scan's combine_fn must be a @triton.jit function",
+                    );
+                };
+                let axis = const_int(&b.req("axis", span)?, "axis", span)?;
+                let reverse = const_bool(b.get("reverse"), false, span)?;
+                self.associative_scan(b.req("input", span)?, &f, axis, reverse, span)
+            }
+            "broadcast_to" => {
+                let x = self.to_tensor(b.req("input", span)?, span)?;
+                let shape = shape_of(&b.req("shape", span)?, &b.rest, span)?;
+                check_block_shape(&shape, span)?;
+                Ok(Value::Tensor(self.broadcast_to(x, &shape, span)?))
+            }
+            "broadcast" => {
+                let x = self.to_tensor(b.req("input", span)?, span)?;
+                let y = self.to_tensor(b.req("other", span)?, span)?;
+                let (x, y) = self.broadcast_pair(x, y, span)?;
+                Ok(Value::Tuple(vec![Value::Tensor(x), Value::Tensor(y)]))
+            }
+            "expand_dims" => {
+                let x = self.to_tensor(b.req("input", span)?, span)?;
+                let axes: Vec<i128> = match b.req("axis", span)? {
+                    Value::Tuple(t) => t
+                        .iter()
+                        .map(|a| const_int(a, "axis", span))
+                        .collect::<DResult<_>>()?,
+                    v => vec![const_int(&v, "axis", span)?],
+                };
+                let rank = x.ty.shape.len() + axes.len();
+                let mut norm: Vec<usize> = axes
+                    .iter()
+                    .map(|&a| normalize_axis(a, rank, span))
+                    .collect::<DResult<_>>()?;
+                norm.sort();
+                if norm.windows(2).any(|w| w[0] == w[1]) {
+                    // Triton's semantic.expand_dims refuses it so
+                    return err(
+                        span,
+                        format!("expand_dims received duplicate axes, normalized axes = {norm:?}"),
+                    );
+                }
+                let mut shape = x.ty.shape.clone();
+                for a in norm {
+                    shape.insert(a, 1);
+                }
+                Ok(Value::Tensor(self.reshape(x, shape, span)))
+            }
+            "trans" | "permute" => {
+                let x = self.to_tensor(b.req("input", span)?, span)?;
+                let rank = x.ty.shape.len();
+                let dims: Vec<usize> = match b.opt("dims") {
+                    None => {
+                        if rank != 2 {
+                            return err(
+                                span,
+                                format!("tl.trans without dims needs a 2-D tensor, got {}", x.ty),
+                            );
+                        }
+                        vec![1, 0]
+                    }
+                    Some(v) => {
+                        let items: Vec<Value> = match v {
+                            Value::Tuple(t) => t,
+                            o => std::iter::once(o).chain(b.rest.iter().cloned()).collect(),
+                        };
+                        items
+                            .iter()
+                            .map(|a| {
+                                const_int(a, "dim", span)
+                                    .and_then(|a| normalize_axis(a, rank, span))
+                            })
+                            .collect::<DResult<_>>()?
+                    }
+                };
+                let mut sorted = dims.clone();
+                sorted.sort();
+                if sorted != (0..rank).collect::<Vec<_>>() {
+                    return err(
+                        span,
+                        format!("{dims:?} is not a permutation of the {rank} axes"),
+                    );
+                }
+                Ok(Value::Tensor(self.permute(x, &dims, span)))
+            }
+            "multiple_of" | "max_contiguous" | "max_constancy" => b.req("input", span),
+            "device_assert" => {
+                // Triton compiles `tl.device_assert` only for kernels built
+                // with debug=True (`semantic.device_assert` returns at once
+                // otherwise, on the GPU and in its interpreter alike); ksem
+                // runs the default build, so it checks only the arguments
+                let cond = b.req("cond", span)?;
+                if matches!(cond, Value::Tensor(_) | Value::Num(_)) {
+                    Ok(Value::None)
+                } else {
+                    err(
+                        span,
+                        format!(
+                            "tl.device_assert takes a condition, got {}",
+                            cond.describe()
+                        ),
+                    )
+                }
+            }
+            "static_assert" => match truthy(&b.req("cond", span)?) {
+                Some(true) => Ok(Value::None),
+                Some(false) => {
+                    let msg = match b.opt("msg") {
+                        Some(Value::Str(s)) => s,
+                        _ => String::new(),
+                    };
+                    err(span, format!("static_assert failed: {msg}"))
+                }
+                None => err(span, "tl.static_assert needs a compile-time condition"),
+            },
             "tuple" | "py:tuple" => {
                 // tl.tuple(t) / tuple(t): a tuple of a tuple's elements
-                let b = bind(name, &["iterable"], false, args, kwargs, span)?;
                 match b.req("iterable", span)? {
                     Value::Tuple(t) => Ok(Value::Tuple(t)),
                     other => err(
@@ -1184,7 +1140,6 @@ impl Elab<'_> {
                 }
             }
             "py:isinstance" => {
-                let b = bind(name, &["obj", "class_or_tuple"], false, args, kwargs, span)?;
                 let obj = b.req("obj", span)?;
                 let classes = match b.req("class_or_tuple", span)? {
                     Value::Tuple(t) => t,
@@ -1197,7 +1152,6 @@ impl Elab<'_> {
                 Ok(Value::Num(PyNum::Bool(any)))
             }
             "py:int" | "py:float" | "py:bool" => {
-                let b = bind(name, &["x"], false, args, kwargs, span)?;
                 let x = b.req("x", span)?;
                 if let (Value::Str(s), "py:float") = (&x, name) {
                     let f = match s.trim().to_ascii_lowercase().as_str() {
@@ -1233,16 +1187,7 @@ impl Elab<'_> {
                     .with_help("use x.to(dtype) for tensors")),
                 }
             }
-            "range" | "static_range" | "py:range" => err(
-                span,
-                "range()/tl.range/tl.static_range may only appear as the iterable of a `for` loop",
-            ),
-            "jit" => err(span, "triton.jit cannot be called inside a kernel"),
-            "dot" => self.dot(args, kwargs, span),
-            other => err(
-                span,
-                format!("`{other}` is not a Triton builtin ksem knows"),
-            ),
+            _ => unreachable!("BUILTINS lists the names this match elaborates"),
         }
     }
 
@@ -1257,14 +1202,7 @@ impl Elab<'_> {
         span: Span,
     ) -> DResult<Value> {
         let fname = if is_min { "minimum" } else { "maximum" };
-        let b = bind(
-            fname,
-            &["x", "y", "propagate_nan"],
-            false,
-            args,
-            kwargs,
-            span,
-        )?;
+        let b = bind(fname, "x, y, propagate_nan", args, kwargs, span)?;
         let mode = self.nan_mode(b.opt("propagate_nan"), span)?;
         let mut ops = Vec::new();
         for v in [b.req("x", span)?, b.req("y", span)?] {
@@ -1316,37 +1254,16 @@ impl Elab<'_> {
     /// `libdevice.NAME(…)`: one-argument functions as the math functions
     /// (float32 or float64, the dtypes libdevice has), `pow(x, y)` and
     /// `fmod(x, y)` of two operands of one float dtype.
-    fn libdevice(
-        &mut self,
-        name: &str,
-        args: Vec<Value>,
-        kwargs: Vec<(String, Value)>,
-        span: Span,
-    ) -> DResult<Value> {
+    fn libdevice(&mut self, name: &str, b: Bound, span: Span) -> DResult<Value> {
         let what = format!("libdevice.{name}");
         if let Some(f) = libdevice_fn(name) {
-            let b = bind(name, &["arg0"], false, args, kwargs, span)?;
-            let x = self.float_tensor(b.req("arg0", span)?, name, span)?;
-            check_math_dtype(&what, math_dtypes(f), &x, span)?;
-            let ty = x.ty.clone();
-            return Ok(Value::Tensor(Expr {
-                kind: ExprKind::Unary(UnOp::Math(f), Box::new(x)),
-                ty,
-                span,
-            }));
+            return self.math_of(f, b.req("arg0", span)?, name, &what, span);
         }
-        let op = match name {
-            "pow" => BinOp::Pow,
-            "fmod" => BinOp::FRem,
-            _ => {
-                return Err(Diagnostic::new(
-                    span,
-                    format!("libdevice.{name} is not modelled by ksem"),
-                )
-                .with_help("supported: exp, exp2, expm1, log, log2, log10, log1p, sqrt, sqrt_rn, rsqrt, sin, cos, tan, asin, acos, atan, sinh, cosh, tanh, asinh, acosh, atanh, erf, floor, ceil, fabs, pow, fmod"))
-            }
+        let op = if name == "pow" {
+            BinOp::Pow
+        } else {
+            BinOp::FRem
         };
-        let b = bind(name, &["arg0", "arg1"], false, args, kwargs, span)?;
         let x = self.float_tensor(b.req("arg0", span)?, name, span)?;
         let y = self.float_tensor(b.req("arg1", span)?, name, span)?;
         check_math_dtype(&what, &[DType::F32, DType::F64], &x, span)?;
@@ -1363,6 +1280,26 @@ impl Elab<'_> {
         let (x, y) = self.broadcast_pair(x, y, span)?;
         let d = x.ty.dtype();
         Ok(Value::Tensor(self.mk_binary(op, x, y, d, span)))
+    }
+
+    /// Math function `f` of the float tensor `v` (`fname`: the builtin's
+    /// name; `what`: how dtype errors name the call).
+    fn math_of(
+        &mut self,
+        f: MathFn,
+        v: Value,
+        fname: &str,
+        what: &str,
+        span: Span,
+    ) -> DResult<Value> {
+        let x = self.float_tensor(v, fname, span)?;
+        check_math_dtype(what, math_dtypes(f), &x, span)?;
+        let ty = x.ty.clone();
+        Ok(Value::Tensor(Expr {
+            kind: ExprKind::Unary(UnOp::Math(f), Box::new(x)),
+            ty,
+            span,
+        }))
     }
 
     fn float_tensor(&mut self, v: Value, fname: &str, span: Span) -> DResult<Expr> {

@@ -120,15 +120,7 @@ impl Elab<'_> {
         let mut args = Vec::with_capacity(inputs.len());
         for v in inputs {
             let x = self.to_tensor(v, span)?;
-            if x.ty.is_ptr() {
-                return err(span, format!("{what} of pointers ({})", x.ty));
-            }
-            if x.ty.shape.is_empty() {
-                return err(
-                    span,
-                    format!("{what} of a 0-d value (Triton combines tiles)"),
-                );
-            }
+            check_tile_operand(&x, what, "combines", span)?;
             if let Some(a) = args.first() {
                 let a: &Expr = a;
                 if a.ty.shape != x.ty.shape {
@@ -212,4 +204,16 @@ impl Elab<'_> {
             results,
         })
     }
+}
+
+/// Refuses an operand of a reduction or scan (`what`, the call; `does`,
+/// what Triton does with tiles) that is a pointer or 0-d.
+pub(super) fn check_tile_operand(x: &Expr, what: &str, does: &str, span: Span) -> DResult<()> {
+    if x.ty.is_ptr() {
+        return err(span, format!("{what} of pointers ({})", x.ty));
+    }
+    if x.ty.shape.is_empty() {
+        return err(span, format!("{what} of a 0-d value (Triton {does} tiles)"));
+    }
+    Ok(())
 }

@@ -42,16 +42,7 @@ impl Elab<'_> {
     ) -> DResult<Value> {
         let b = bind(
             "dot",
-            &[
-                "input",
-                "other",
-                "acc",
-                "input_precision",
-                "allow_tf32",
-                "max_num_imprecise_acc",
-                "out_dtype",
-            ],
-            false,
+            "input, other, acc, input_precision, allow_tf32, max_num_imprecise_acc, out_dtype",
             args,
             kwargs,
             span,

@@ -1421,7 +1421,10 @@ impl<'m> Elab<'m> {
                 types::attribute(&t, attr).map_err(|m| Diagnostic::new(span, m))
             }
             // `tl.random.rand(…)`: the random builtins through their module
-            Value::Builtin(b) if b == "random" && super::random::NAMES.contains(&attr) => {
+            Value::Builtin(b)
+                if b == "random"
+                    && super::builtins::signature(super::random::BUILTINS, attr).is_some() =>
+            {
                 Ok(Value::Builtin(attr.to_string()))
             }
             // `c.value` of a constexpr is the value itself

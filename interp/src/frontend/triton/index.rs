@@ -18,7 +18,7 @@
 //!   its rank bit for bit. `topk(x, k, dim=None, descending=True)` is the
 //!   first `k` of that order.
 
-use super::builtins::{bind, const_int, normalize_axis, CONVERT};
+use super::builtins::{const_int, normalize_axis, Bound, Signatures, CONVERT};
 use super::elab::{err, Elab};
 use super::value::Value;
 use crate::dtype::DType;
@@ -26,28 +26,20 @@ use crate::ir::build::{bin, konst, select};
 use crate::ir::*;
 use crate::span::{DResult, Span};
 
-/// The builtins of this module (without `tl.`).
-pub const NAMES: &[&str] = &["histogram", "gather", "sort", "topk"];
+/// The builtins of this module (without `tl.`), each with its Python
+/// signature (see [`super::builtins::bind`]).
+pub const BUILTINS: Signatures = &[
+    ("histogram", "input, num_bins, mask"),
+    ("gather", "src, index, axis"),
+    ("sort", "x, dim, descending"),
+    ("topk", "x, k, dim, descending"),
+];
 
 impl Elab<'_> {
-    /// Elaborates `tl.<name>(…)`, one of [`NAMES`].
-    pub(super) fn index_builtin(
-        &mut self,
-        name: &str,
-        args: Vec<Value>,
-        kwargs: Vec<(String, Value)>,
-        span: Span,
-    ) -> DResult<Value> {
+    /// Elaborates `tl.<name>(…)`, one of [`BUILTINS`].
+    pub(super) fn index_builtin(&mut self, name: &str, b: Bound, span: Span) -> DResult<Value> {
         let out = match name {
             "histogram" => {
-                let b = bind(
-                    name,
-                    &["input", "num_bins", "mask"],
-                    false,
-                    args,
-                    kwargs,
-                    span,
-                )?;
                 let x = self.to_tensor(b.req("input", span)?, span)?;
                 let bins = const_int(&b.req("num_bins", span)?, "num_bins", span)?;
                 let mask = match b.opt("mask") {
@@ -57,7 +49,6 @@ impl Elab<'_> {
                 self.histogram(x, bins, mask, span)?
             }
             "gather" => {
-                let b = bind(name, &["src", "index", "axis"], false, args, kwargs, span)?;
                 let src = self.to_tensor(b.req("src", span)?, span)?;
                 let index = self.to_tensor(b.req("index", span)?, span)?;
                 let axis = const_int(&b.req("axis", span)?, "axis", span)?;
@@ -65,12 +56,6 @@ impl Elab<'_> {
             }
             _ => {
                 let is_topk = name == "topk";
-                let params: &[&str] = if is_topk {
-                    &["x", "k", "dim", "descending"]
-                } else {
-                    &["x", "dim", "descending"]
-                };
-                let b = bind(name, params, false, args, kwargs, span)?;
                 let x = self.to_tensor(b.req("x", span)?, span)?;
                 let rank = x.ty.shape.len();
                 if rank == 0 {

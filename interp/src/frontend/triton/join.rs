@@ -5,7 +5,7 @@
 //! split reduces that axis with a combiner that keeps its left (right)
 //! operand, which over two elements is exactly element 0 (1).
 
-use super::builtins::bind;
+use super::builtins::{Bound, Signatures};
 use super::elab::{err, Elab};
 use super::value::Value;
 use crate::dtype::DType;
@@ -13,25 +13,18 @@ use crate::ir::build::{bin, int_const};
 use crate::ir::*;
 use crate::span::{DResult, Span};
 
-/// The builtins of this module (without `tl.`).
-pub const NAMES: &[&str] = &["join", "split", "interleave"];
+/// The builtins of this module (without `tl.`), each with its Python
+/// signature (see [`super::builtins::bind`]).
+pub const BUILTINS: Signatures = &[("join", "a, b"), ("split", "a"), ("interleave", "a, b")];
 
 impl Elab<'_> {
-    /// Elaborates `tl.<name>(…)`, one of [`NAMES`].
-    pub(super) fn join_split(
-        &mut self,
-        name: &str,
-        args: Vec<Value>,
-        kwargs: Vec<(String, Value)>,
-        span: Span,
-    ) -> DResult<Value> {
+    /// Elaborates `tl.<name>(…)`, one of [`BUILTINS`].
+    pub(super) fn join_split(&mut self, name: &str, b: Bound, span: Span) -> DResult<Value> {
         if name == "split" {
-            let b = bind(name, &["a"], false, args, kwargs, span)?;
             let a = self.to_tensor(b.req("a", span)?, span)?;
             let (l, r) = self.split(a, span)?;
             return Ok(Value::Tuple(vec![Value::Tensor(l), Value::Tensor(r)]));
         }
-        let b = bind(name, &["a", "b"], false, args, kwargs, span)?;
         let a = self.to_tensor(b.req("a", span)?, span)?;
         let bv = self.to_tensor(b.req("b", span)?, span)?;
         let j = self.join(a, bv, span)?;

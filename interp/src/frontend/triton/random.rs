@@ -9,7 +9,7 @@
 //! seeds 0, 42, -7 and 123456789012, 7 and 10 rounds
 //! (`tools/probes/triton_features/measure_atomics_random.py`).
 
-use super::builtins::{bind, const_int, CONVERT};
+use super::builtins::{const_int, Bound, Signatures, CONVERT};
 use super::elab::{err, Elab};
 use super::value::Value;
 use crate::dtype::DType;
@@ -17,16 +17,17 @@ use crate::ir::build::{bin, float_const, int_const, select, unary};
 use crate::ir::*;
 use crate::span::{DResult, Span};
 
-/// The random builtins' names (without `tl.`).
-pub const NAMES: &[&str] = &[
-    "randint",
-    "randint4x",
-    "rand",
-    "rand4x",
-    "randn",
-    "randn4x",
-    "uint_to_uniform_float",
-    "pair_uniform_to_normal",
+/// The random builtins (without `tl.`), each with its Python signature
+/// (see [`super::builtins::bind`]).
+pub const BUILTINS: Signatures = &[
+    ("randint", "seed, offset, n_rounds"),
+    ("randint4x", "seed, offset, n_rounds"),
+    ("rand", "seed, offset, n_rounds"),
+    ("rand4x", "seed, offset, n_rounds"),
+    ("randn", "seed, offset, n_rounds"),
+    ("randn4x", "seed, offset, n_rounds"),
+    ("uint_to_uniform_float", "x"),
+    ("pair_uniform_to_normal", "u1, u2"),
 ];
 
 /// Philox-4x32's round multipliers and key increments.
@@ -38,22 +39,14 @@ const KEY_B: u64 = 0xBB67_AE85;
 const DEFAULT_ROUNDS: i128 = 10;
 
 impl Elab<'_> {
-    /// Elaborates `tl.<name>(…)`, one of [`NAMES`].
-    pub(super) fn random(
-        &mut self,
-        name: &str,
-        args: Vec<Value>,
-        kwargs: Vec<(String, Value)>,
-        span: Span,
-    ) -> DResult<Value> {
+    /// Elaborates `tl.<name>(…)`, one of [`BUILTINS`].
+    pub(super) fn random(&mut self, name: &str, b: Bound, span: Span) -> DResult<Value> {
         match name {
             "uint_to_uniform_float" => {
-                let b = bind(name, &["x"], false, args, kwargs, span)?;
                 let x = self.to_tensor(b.req("x", span)?, span)?;
                 return Ok(Value::Tensor(self.uniform(x, span)?));
             }
             "pair_uniform_to_normal" => {
-                let b = bind(name, &["u1", "u2"], false, args, kwargs, span)?;
                 let u1 = self.to_tensor(b.req("u1", span)?, span)?;
                 let u2 = self.to_tensor(b.req("u2", span)?, span)?;
                 let (n1, n2) = self.normal_pair(u1, u2, span)?;
@@ -61,14 +54,6 @@ impl Elab<'_> {
             }
             _ => {}
         }
-        let b = bind(
-            name,
-            &["seed", "offset", "n_rounds"],
-            false,
-            args,
-            kwargs,
-            span,
-        )?;
         let rounds = match b.opt("n_rounds") {
             Some(v) => const_int(&v, "n_rounds", span)?,
             None => DEFAULT_ROUNDS,

@@ -16,27 +16,28 @@
 //!   one (`expand_dims`); `ravel(x)` is the row-major 1-D view; `item(x)` is
 //!   the one element of a one-element tensor as a 0-d value.
 
-use super::builtins::{bind, const_int, normalize_axis};
+use super::builtins::{const_int, normalize_axis, Bound, Signatures};
 use super::elab::{err, Elab};
 use super::value::Value;
 use crate::ir::*;
 use crate::span::{DResult, Span};
 
-/// The builtins of this module (without `tl.`).
-pub const NAMES: &[&str] = &["flip", "cat", "squeeze", "unsqueeze", "ravel", "item"];
+/// The builtins of this module (without `tl.`), each with its Python
+/// signature (see [`super::builtins::bind`]).
+pub const BUILTINS: Signatures = &[
+    ("flip", "x, dim"),
+    ("cat", "input, other, can_reorder, dim"),
+    ("squeeze", "x, dim"),
+    ("unsqueeze", "x, dim"),
+    ("ravel", "x, can_reorder"),
+    ("item", "input"),
+];
 
 impl Elab<'_> {
-    /// Elaborates `tl.<name>(…)`, one of [`NAMES`].
-    pub(super) fn shape_builtin(
-        &mut self,
-        name: &str,
-        args: Vec<Value>,
-        kwargs: Vec<(String, Value)>,
-        span: Span,
-    ) -> DResult<Value> {
+    /// Elaborates `tl.<name>(…)`, one of [`BUILTINS`].
+    pub(super) fn shape_builtin(&mut self, name: &str, b: Bound, span: Span) -> DResult<Value> {
         let out = match name {
             "flip" => {
-                let b = bind(name, &["x", "dim"], false, args, kwargs, span)?;
                 let x = self.to_tensor(b.req("x", span)?, span)?;
                 let dim = match b.opt("dim") {
                     None | Some(Value::None) => None,
@@ -45,14 +46,6 @@ impl Elab<'_> {
                 self.flip(x, dim, span)?
             }
             "cat" => {
-                let b = bind(
-                    name,
-                    &["input", "other", "can_reorder", "dim"],
-                    false,
-                    args,
-                    kwargs,
-                    span,
-                )?;
                 let x = self.to_tensor(b.req("input", span)?, span)?;
                 let y = self.to_tensor(b.req("other", span)?, span)?;
                 let dim = match b.opt("dim") {
@@ -62,7 +55,6 @@ impl Elab<'_> {
                 self.cat(x, y, dim, span)?
             }
             "squeeze" => {
-                let b = bind(name, &["x", "dim"], false, args, kwargs, span)?;
                 let x = self.to_tensor(b.req("x", span)?, span)?;
                 let rank = x.ty.shape.len();
                 let d = normalize_axis(const_int(&b.req("dim", span)?, "dim", span)?, rank, span)?;
@@ -80,7 +72,6 @@ impl Elab<'_> {
                 self.reshape(x, shape, span)
             }
             "unsqueeze" => {
-                let b = bind(name, &["x", "dim"], false, args, kwargs, span)?;
                 let x = self.to_tensor(b.req("x", span)?, span)?;
                 let rank = x.ty.shape.len() + 1;
                 let d = normalize_axis(const_int(&b.req("dim", span)?, "dim", span)?, rank, span)?;
@@ -89,7 +80,6 @@ impl Elab<'_> {
                 self.reshape(x, shape, span)
             }
             "item" => {
-                let b = bind(name, &["input"], false, args, kwargs, span)?;
                 let x = self.to_tensor(b.req("input", span)?, span)?;
                 if x.ty.numel() != 1 {
                     return err(
@@ -101,7 +91,6 @@ impl Elab<'_> {
             }
             _ => {
                 // "ravel"
-                let b = bind(name, &["x", "can_reorder"], false, args, kwargs, span)?;
                 let x = self.to_tensor(b.req("x", span)?, span)?;
                 let n = x.ty.numel();
                 self.reshape(x, vec![n], span)

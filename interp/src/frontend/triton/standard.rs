@@ -14,7 +14,7 @@
 //!   condition and otherwise does nothing. A false assumption is undefined
 //!   behaviour in Triton that ksem does not report yet (docs/semantics.md).
 
-use super::builtins::{bind, CONVERT};
+use super::builtins::{Bound, Signatures, CONVERT};
 use super::elab::{err, Elab};
 use super::value::Value;
 use crate::dtype::DType;
@@ -23,21 +23,19 @@ use crate::ir::*;
 use crate::span::{DResult, Span};
 use rustpython_parser::ast::Operator;
 
-/// The builtins of this module (without `tl.`).
-pub const NAMES: &[&str] = &["umulhi", "swizzle2d", "assume"];
+/// The builtins of this module (without `tl.`), each with its Python
+/// signature (see [`super::builtins::bind`]).
+pub const BUILTINS: Signatures = &[
+    ("umulhi", "x, y"),
+    ("swizzle2d", "i, j, size_i, size_j, size_g"),
+    ("assume", "cond"),
+];
 
 impl Elab<'_> {
-    /// Elaborates `tl.<name>(…)`, one of [`NAMES`].
-    pub(super) fn standard_builtin(
-        &mut self,
-        name: &str,
-        args: Vec<Value>,
-        kwargs: Vec<(String, Value)>,
-        span: Span,
-    ) -> DResult<Value> {
+    /// Elaborates `tl.<name>(…)`, one of [`BUILTINS`].
+    pub(super) fn standard_builtin(&mut self, name: &str, b: Bound, span: Span) -> DResult<Value> {
         match name {
             "umulhi" => {
-                let b = bind(name, &["x", "y"], false, args, kwargs, span)?;
                 let x = self.to_tensor(b.req("x", span)?, span)?;
                 let y = self.to_tensor(b.req("y", span)?, span)?;
                 let (x, y) = self.broadcast_pair(x, y, span)?;
@@ -53,21 +51,12 @@ impl Elab<'_> {
                 Ok(Value::Tensor(self.mul_hi(x, y, span)?))
             }
             "swizzle2d" => {
-                let b = bind(
-                    name,
-                    &["i", "j", "size_i", "size_j", "size_g"],
-                    false,
-                    args,
-                    kwargs,
-                    span,
-                )?;
                 let [i, j, size_i, size_j, size_g] =
                     ["i", "j", "size_i", "size_j", "size_g"].map(|n| b.req(n, span));
                 self.swizzle2d(i?, j?, size_i?, size_j?, size_g?, span)
             }
             _ => {
                 // "assume"
-                let b = bind(name, &["cond"], false, args, kwargs, span)?;
                 match b.req("cond", span)? {
                     Value::Num(_) => {}
                     Value::Tensor(c) if c.ty.dtype().is_int() || c.ty.dtype() == DType::Bool => {}

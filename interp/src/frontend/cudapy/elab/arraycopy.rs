@@ -43,35 +43,18 @@ impl Elab<'_> {
             pairs: Pairs::No,
             view: None,
         };
-        let ivars: Vec<VarId> = (0..arr.shape.len())
-            .map(|_| self.new_var("_c", Type::scalar(DType::I64)))
-            .collect();
-        let idx: Vec<Expr> = ivars.iter().map(|&v| self.var_expr(v, span)).collect();
         // the innermost body: dest[idx] = arr[idx]
-        self.blocks.push(Vec::new());
-        let src = if arr.view.is_some() {
-            self.view_elem_ptr(&arr, idx.clone(), span)
-        } else {
-            plain_ptr(&arr, idx.clone(), span)
-        };
-        let value = load(src, arr.dtype, span);
-        let to = plain_ptr(&dest, idx, span);
-        self.store(to, value, arr.dtype, span);
-        let mut body = self.blocks.pop().expect("pushed above");
-        for (d, &v) in arr.shape.iter().zip(&ivars).rev() {
-            body = vec![Stmt::For {
-                var: v,
-                start: int_const(DType::I64, 0, span),
-                end: int_const(DType::I64, *d as i128, span),
-                step: int_const(DType::I64, 1, span),
-                body,
-                span,
-                parallel: None,
-            }];
-        }
-        for s in body {
-            self.emit(s);
-        }
+        self.each_index(&arr.shape, "_c", span, |me, idx| {
+            let src = if arr.view.is_some() {
+                me.view_elem_ptr(&arr, idx.clone(), span)
+            } else {
+                plain_ptr(&arr, idx.clone(), span)
+            };
+            let value = load(src, arr.dtype, span);
+            let to = plain_ptr(&dest, idx, span);
+            me.store(to, value, arr.dtype, span);
+            Ok(())
+        })?;
         Ok(Val::Array(dest))
     }
 }

@@ -127,10 +127,7 @@ impl Elab<'_> {
             let _ = spread;
             pos = pos
                 .into_iter()
-                .map(|x| match x {
-                    Val::Num(e) => Val::Num(self.keep_order(e, mark)),
-                    other => other,
-                })
+                .map(|x| self.keep_order_val(x, mark))
                 .collect();
             pos.extend(v);
         }

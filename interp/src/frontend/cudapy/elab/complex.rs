@@ -277,10 +277,7 @@ impl Elab<'_> {
             let v = self.expr(a)?;
             vals = vals
                 .into_iter()
-                .map(|x| match x {
-                    Val::Num(e) => Val::Num(self.keep_order(e, mark)),
-                    other => other,
-                })
+                .map(|x| self.keep_order_val(x, mark))
                 .collect();
             match v {
                 Val::Tuple(items) if starred => vals.extend(items),

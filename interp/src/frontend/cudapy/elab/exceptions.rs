@@ -68,14 +68,8 @@ impl Elab<'_> {
         }
         let cond = self.cond(&a.test)?;
         let failed = unary(UnOp::LogicalNot, cond, span);
-        self.blocks.push(Vec::new());
-        self.fire(span);
-        let then_body = self.blocks.pop().expect("pushed above");
-        self.emit(Stmt::If {
-            cond: failed,
-            then_body,
-            else_body: vec![],
-        });
+        let kind = self.raise_kind();
+        self.fire_kind_if(failed, kind, self.debug, span);
         Ok(())
     }
 
@@ -110,12 +104,30 @@ impl Elab<'_> {
     /// The thread raises here: with `debug=True` it records itself in
     /// [`RAISE_BUFFER`] if it is the first; then it ends.
     fn fire(&mut self, span: Span) {
-        let kind = if self.frames.len() > 1 {
+        let kind = self.raise_kind();
+        self.fire_kind(kind, self.debug, span);
+    }
+
+    /// The kind of a `raise` here: in a device function or in the kernel.
+    fn raise_kind(&self) -> i128 {
+        if self.frames.len() > 1 {
             RAISE_IN_DEVICE_FUNCTION
         } else {
             RAISE_IN_KERNEL
-        };
-        self.fire_kind(kind, self.debug, span);
+        }
+    }
+
+    /// Where `cond` holds, the thread raises `kind` as
+    /// [`Elab::fire_kind`] does.
+    pub(super) fn fire_kind_if(&mut self, cond: Expr, kind: i128, record: bool, span: Span) {
+        self.blocks.push(Vec::new());
+        self.fire_kind(kind, record, span);
+        let then_body = self.blocks.pop().expect("pushed above");
+        self.emit(Stmt::If {
+            cond,
+            then_body,
+            else_body: vec![],
+        });
     }
 
     /// The thread ends here; where `record`, it first records itself (if
@@ -241,20 +253,12 @@ impl Elab<'_> {
         let low = bin(BinOp::Lt, j.clone(), int_const(i64, 0, span), span);
         let high = bin(BinOp::Ge, j.clone(), n, span);
         let out = bin(BinOp::Or, low, high, span);
-        self.blocks.push(Vec::new());
-        let debug = self.debug;
         let kind = if self.frames.len() > 1 {
             RAISE_IN_DEVICE_FUNCTION
         } else {
             TUPLE_INDEX_ERROR
         };
-        self.fire_kind(kind, debug, span);
-        let then_body = self.blocks.pop().expect("pushed above");
-        self.emit(Stmt::If {
-            cond: out,
-            then_body,
-            else_body: vec![],
-        });
+        self.fire_kind_if(out, kind, self.debug, span);
         let mut acc = xs.last().expect("a non-empty tuple").clone();
         for (k, x) in xs.iter().enumerate().rev().skip(1) {
             let at = bin(BinOp::Eq, j.clone(), int_const(i64, k as i128, span), span);

@@ -466,10 +466,7 @@ impl Elab<'_> {
         index: &ast::Expr,
         span: Span,
     ) -> DResult<Expr> {
-        let idx: Vec<&ast::Expr> = match index {
-            ast::Expr::Tuple(t) => t.elts.iter().collect(),
-            other => vec![other],
-        };
+        let idx = slices::index_items(index);
         let mut indices = Vec::new();
         for i in &idx {
             let ispan = self.span(*i);
@@ -571,13 +568,7 @@ impl Elab<'_> {
             return self.complex_arith(op, l, r, span);
         }
         if matches!(l, Val::Time(_)) || matches!(r, Val::Time(_)) {
-            let l = match l {
-                Val::Time(t) => Val::Time(time::TimeVal {
-                    bits: self.keep_order(t.bits, mark),
-                    ..t
-                }),
-                other => other,
-            };
+            let l = self.keep_order_val(l, mark);
             return self.time_arith(op, l, r, span);
         }
         let l = self.num(l, span)?;
@@ -586,10 +577,15 @@ impl Elab<'_> {
         Ok(Val::Num(self.arith(op, l, r, span)?))
     }
 
-    /// [`Elab::keep_order`] of a number's or complex's parts.
+    /// [`Elab::keep_order`] of a number's, complex's or
+    /// datetime64/timedelta64's parts; other values as they are.
     pub(super) fn keep_order_val(&mut self, v: Val, mark: usize) -> Val {
         match v {
             Val::Num(e) => Val::Num(self.keep_order(e, mark)),
+            Val::Time(t) => Val::Time(time::TimeVal {
+                bits: self.keep_order(t.bits, mark),
+                ..t
+            }),
             Val::Complex(z) => {
                 let im = self.keep_order(z.im, mark);
                 let re = self.keep_order(z.re, mark);
@@ -972,13 +968,7 @@ impl Elab<'_> {
                 }
             }
             if matches!(left, Val::Time(_)) || matches!(r, Val::Time(_)) {
-                let left = match left {
-                    Val::Time(t) => Val::Time(time::TimeVal {
-                        bits: self.keep_order(t.bits, mark),
-                        ..t
-                    }),
-                    other => other,
-                };
+                let left = self.keep_order_val(left, mark);
                 return Ok(Val::Num(self.time_cmp(c.ops[0], left, r, span)?));
             }
             let left = self.num(left, span)?;

@@ -192,21 +192,11 @@ impl Elab<'_> {
             bin(BinOp::Ne, xd.clone(), xd.clone(), span),
             bin(
                 BinOp::LogicalOr,
-                bin(
-                    BinOp::Eq,
-                    unary(UnOp::Math(MathFn::Abs), xd.clone(), span),
-                    f(f64::INFINITY),
-                    span,
-                ),
+                super::mathfns::is_inf(xd.clone(), span),
                 bin(
                     BinOp::LogicalAnd,
                     nonneg.clone(),
-                    bin(
-                        BinOp::Eq,
-                        unary(UnOp::Math(MathFn::Abs), y.clone(), span),
-                        f(f64::INFINITY),
-                        span,
-                    ),
+                    super::mathfns::is_inf(y.clone(), span),
                     span,
                 ),
                 span,

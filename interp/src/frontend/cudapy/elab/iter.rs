@@ -169,38 +169,19 @@ impl Elab<'_> {
                 let d = dtype_of(&start);
                 let i = |v: i128| int_const(d, v, span);
                 let zero = i(0);
-                // the count of range(start, end, step), 0 when empty
-                let up = bin(
-                    BinOp::Add,
-                    bin(
-                        BinOp::IDiv(INT_DIV),
-                        bin(
-                            BinOp::Sub,
-                            bin(BinOp::Sub, end.clone(), start.clone(), span),
-                            i(1),
-                            span,
-                        ),
-                        step.clone(),
-                        span,
-                    ),
-                    i(1),
-                    span,
-                );
-                let down = bin(
-                    BinOp::Add,
-                    bin(
-                        BinOp::IDiv(INT_DIV),
-                        bin(
-                            BinOp::Sub,
-                            bin(BinOp::Sub, start.clone(), end.clone(), span),
-                            i(1),
-                            span,
-                        ),
-                        bin(BinOp::Sub, zero.clone(), step.clone(), span),
-                        span,
-                    ),
-                    i(1),
-                    span,
+                // the count of range(start, end, step), 0 when empty:
+                // (to - from - 1) // by + 1 going up, and mirrored going down
+                let count = |from: &Expr, to: &Expr, by: Expr| {
+                    let gap = bin(BinOp::Sub, to.clone(), from.clone(), span);
+                    let gap = bin(BinOp::Sub, gap, i(1), span);
+                    let steps = bin(BinOp::IDiv(INT_DIV), gap, by, span);
+                    bin(BinOp::Add, steps, i(1), span)
+                };
+                let up = count(&start, &end, step.clone());
+                let down = count(
+                    &end,
+                    &start,
+                    bin(BinOp::Sub, zero.clone(), step.clone(), span),
                 );
                 let pos = bin(BinOp::Gt, step.clone(), zero.clone(), span);
                 let len = select(

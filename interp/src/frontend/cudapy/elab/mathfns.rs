@@ -189,12 +189,7 @@ impl Elab<'_> {
             span,
         );
         let ip = self.temp(ip);
-        let inf = bin(
-            BinOp::Eq,
-            unary(UnOp::Math(MathFn::Abs), x.clone(), span),
-            float_const(d, f64::INFINITY, span),
-            span,
-        );
+        let inf = is_inf(x.clone(), span);
         let frac = select(
             inf,
             bin(BinOp::CopySign, zero, x.clone(), span),
@@ -275,12 +270,7 @@ impl Elab<'_> {
             bin(
                 BinOp::LogicalOr,
                 bin(BinOp::Eq, p.clone(), fc(0.0), span),
-                bin(
-                    BinOp::Eq,
-                    unary(UnOp::Math(MathFn::Abs), x.clone(), span),
-                    fc(f64::INFINITY),
-                    span,
-                ),
+                is_inf(x.clone(), span),
                 span,
             ),
             span,
@@ -345,6 +335,17 @@ fn shr_u(a: Expr, n: u64, u: DType, span: Span) -> Expr {
         BinOp::Shr(ShrKind::Logical, ShiftRange::Ub),
         a,
         konst(u, n, span),
+        span,
+    )
+}
+
+/// `|x| == inf` for a float `x`: whether it is infinite.
+pub(super) fn is_inf(x: Expr, span: Span) -> Expr {
+    let inf = float_const(dtype_of(&x), f64::INFINITY, span);
+    bin(
+        BinOp::Eq,
+        unary(UnOp::Math(MathFn::Abs), x, span),
+        inf,
         span,
     )
 }

@@ -224,14 +224,7 @@ impl Elab<'_> {
             ),
             span,
         );
-        self.blocks.push(Vec::new());
-        self.fire_in_numba(span);
-        let then_body = self.blocks.pop().expect("pushed above");
-        self.emit(Stmt::If {
-            cond: bad,
-            then_body,
-            else_body: vec![],
-        });
+        self.fire_in_numba_if(bad, span);
         dims.into_iter()
             .zip(negs)
             .map(|(d, neg)| {
@@ -247,6 +240,13 @@ impl Elab<'_> {
     fn fire_in_numba(&mut self, span: Span) {
         let debug = self.debug;
         self.fire_kind(exceptions::RAISE_IN_DEVICE_FUNCTION, debug, span);
+    }
+
+    /// Where `cond` holds, a `ValueError` raised in numba's own code (see
+    /// [`Elab::fire_in_numba`]).
+    fn fire_in_numba_if(&mut self, cond: Expr, span: Span) {
+        let debug = self.debug;
+        self.fire_kind_if(cond, exceptions::RAISE_IN_DEVICE_FUNCTION, debug, span);
     }
 
     /// `arr.view(dtype)` of a 1-d contiguous uint8 array in global memory.
@@ -296,14 +296,7 @@ impl Elab<'_> {
             }
             _ => {
                 let bad = bin(BinOp::Ne, rem, i64c(0, span), span);
-                self.blocks.push(Vec::new());
-                self.fire_in_numba(span);
-                let then_body = self.blocks.pop().expect("pushed above");
-                self.emit(Stmt::If {
-                    cond: bad,
-                    then_body,
-                    else_body: vec![],
-                });
+                self.fire_in_numba_if(bad, span);
                 (arr.shape[0], Some(self.temp(n)))
             }
         };

@@ -138,10 +138,7 @@ impl Elab<'_> {
     /// Whether `index` of `arr` selects a sub-array (a slice among the
     /// indices, or fewer indices than dimensions) rather than an element.
     pub(super) fn selects_view(&self, arr: &ArrayVal, index: &ast::Expr) -> bool {
-        let items: Vec<&ast::Expr> = match index {
-            ast::Expr::Tuple(t) => t.elts.iter().collect(),
-            other => vec![other],
-        };
+        let items = index_items(index);
         if items.iter().any(|i| matches!(i, ast::Expr::Slice(_))) {
             return true;
         }
@@ -180,10 +177,7 @@ impl Elab<'_> {
         index: &ast::Expr,
         span: Span,
     ) -> DResult<ArrayVal> {
-        let items: Vec<&ast::Expr> = match index {
-            ast::Expr::Tuple(t) => t.elts.iter().collect(),
-            other => vec![other],
-        };
+        let items = index_items(index);
         if items.len() > arr.shape.len() {
             return err(
                 span,
@@ -417,6 +411,14 @@ impl Elab<'_> {
             arr.base.ty.clone(),
             span,
         )
+    }
+}
+
+/// The items of a subscript's index: a tuple's elements, else the index.
+pub(super) fn index_items(index: &ast::Expr) -> Vec<&ast::Expr> {
+    match index {
+        ast::Expr::Tuple(t) => t.elts.iter().collect(),
+        other => vec![other],
     }
 }
 

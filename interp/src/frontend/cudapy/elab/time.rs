@@ -152,14 +152,13 @@ impl Elab<'_> {
         r: Val,
         span: Span,
     ) -> DResult<Val> {
-        let (Val::Time(a), Val::Time(b)) = (&l, &r) else {
-            return py::unsupported(
-                span,
-                "arithmetic mixing a datetime64/timedelta64 with a number",
-                DIALECT,
-                "ksem supports datetime - datetime, datetime ± timedelta and timedelta ± timedelta",
-            );
-        };
+        let (a, b) = both_times(
+            &l,
+            &r,
+            "arithmetic mixing a datetime64/timedelta64 with a number",
+            "ksem supports datetime - datetime, datetime ± timedelta and timedelta ± timedelta",
+            span,
+        )?;
         if a.ty.unit != b.ty.unit {
             return py::unsupported(
                 span,
@@ -200,14 +199,13 @@ impl Elab<'_> {
     /// `l op r` (one comparison) where either operand is a
     /// datetime64/timedelta64 value: a bool.
     pub(super) fn time_cmp(&mut self, op: ast::CmpOp, l: Val, r: Val, span: Span) -> DResult<Expr> {
-        let (Val::Time(a), Val::Time(b)) = (&l, &r) else {
-            return py::unsupported(
-                span,
-                "comparing a datetime64/timedelta64 with a number",
-                DIALECT,
-                "compare two values of one datetime64/timedelta64 type",
-            );
-        };
+        let (a, b) = both_times(
+            &l,
+            &r,
+            "comparing a datetime64/timedelta64 with a number",
+            "compare two values of one datetime64/timedelta64 type",
+            span,
+        )?;
         if a.ty != b.ty {
             return py::unsupported(
                 span,
@@ -253,5 +251,20 @@ fn cmp_text(op: ast::CmpOp) -> &'static str {
         ast::CmpOp::In => "in",
         ast::CmpOp::NotIn => "not in",
         _ => "comparison",
+    }
+}
+
+/// The two operands of a binary operation on datetime64/timedelta64
+/// values; where either is not one, the refusal of `what` with `help`.
+fn both_times<'v>(
+    l: &'v Val,
+    r: &'v Val,
+    what: &str,
+    help: &str,
+    span: Span,
+) -> DResult<(&'v TimeVal, &'v TimeVal)> {
+    match (l, r) {
+        (Val::Time(a), Val::Time(b)) => Ok((a, b)),
+        _ => py::unsupported(span, what, DIALECT, help),
     }
 }

@@ -381,7 +381,7 @@ impl Elab<'_> {
                 other => other,
             })
             .collect();
-        self.each_index(&out.shape, span, |me, idx| {
+        self.each_index(&out.shape, "_ui", span, |me, idx| {
             let mut xs = Vec::new();
             for v in &ins {
                 let v = match v {
@@ -429,7 +429,7 @@ impl Elab<'_> {
                 other => other.clone(),
             })
             .collect();
-        self.each_index(&out.shape, span, |me, idx| {
+        self.each_index(&out.shape, "_ui", span, |me, idx| {
             let xs: Vec<Expr> = ins
                 .iter()
                 .zip(lin)
@@ -449,17 +449,18 @@ impl Elab<'_> {
         })
     }
 
-    /// Runs `body` (given the index variables) inside one loop per
-    /// dimension of `shape`.
-    fn each_index(
+    /// Runs `body` (given the index variables, named `var`) inside one
+    /// loop per dimension of `shape`.
+    pub(super) fn each_index(
         &mut self,
         shape: &[usize],
+        var: &str,
         span: Span,
         body: impl FnOnce(&mut Self, Vec<Expr>) -> DResult<()>,
     ) -> DResult<()> {
         let idx: Vec<VarId> = shape
             .iter()
-            .map(|_| self.new_var("_ui", Type::scalar(DType::I64)))
+            .map(|_| self.new_var(var, Type::scalar(DType::I64)))
             .collect();
         let exprs = idx.iter().map(|&v| self.var_expr(v, span)).collect();
         self.blocks.push(Vec::new());

@@ -2,6 +2,37 @@
 
 use super::*;
 
+/// A call's arguments: the positional ones in order, then the keyword ones.
+pub(super) struct Args {
+    /// The positional arguments (not yet taken).
+    pub(super) pos: Vec<Val>,
+    /// The keyword arguments, by name.
+    pub(super) kw: Vec<(String, Val)>,
+}
+
+impl Args {
+    /// The keyword argument `k`, if given.
+    pub(super) fn kw(&self, k: &str) -> Option<Val> {
+        self.kw.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone())
+    }
+
+    /// Positional argument `i`, else keyword argument `k`.
+    pub(super) fn get(&self, i: usize, k: &str) -> Option<Val> {
+        self.pos.get(i).cloned().or_else(|| self.kw(k))
+    }
+
+    /// Takes the next positional argument, if any is left.
+    pub(super) fn next(&mut self) -> Option<Val> {
+        (!self.pos.is_empty()).then(|| self.pos.remove(0))
+    }
+
+    /// Takes the next positional argument, else keyword argument `k`: the
+    /// next parameter, `k`, as Python binds it.
+    pub(super) fn take(&mut self, k: &str) -> Option<Val> {
+        self.next().or_else(|| self.kw(k))
+    }
+}
+
 impl<'m> Elab<'m> {
     // ---- calls -----------------------------------------------------------------
 
@@ -18,23 +49,24 @@ impl<'m> Elab<'m> {
                 args.push(self.expr(a)?);
             }
         }
-        let mut kwargs = Vec::new();
+        let mut kw = Vec::new();
         for k in &c.keywords {
             let Some(name) = &k.arg else {
                 return err(span, "`**kwargs` is not supported in a call");
             };
-            kwargs.push((name.to_string(), self.expr(&k.value)?));
+            kw.push((name.to_string(), self.expr(&k.value)?));
         }
+        let args = Args { pos: args, kw };
         match callee {
             Val::Type(HType::Scalar(d)) => {
-                let [x] = args.as_slice() else {
+                let [x] = args.pos.as_slice() else {
                     return err(span, format!("{}(…) takes one value", Named(d)));
                 };
                 self.supported_dtype(d, span)?;
                 self.cast_to(x.clone(), d, span)
             }
             Val::Type(HType::Compound(Elt::Complex(d))) => {
-                let [x] = args.as_slice() else {
+                let [x] = args.pos.as_slice() else {
                     return err(span, format!("{}(…) takes one value", Elt::Complex(d)));
                 };
                 Ok(Val::Cx(self.as_complex(x.clone(), d, span)?))
@@ -43,10 +75,10 @@ impl<'m> Elab<'m> {
                 span,
                 format!("{e}(…): Hidet has no conversion to a vector type; load it through a pointer (cast(p, ~{e})[0])"),
             ),
-            Val::Func(name) => self.inline(&name, args, kwargs, span),
+            Val::Func(name) => self.inline(&name, args, span),
             Val::Method(base, m) => match (*base, m.as_str()) {
                 (Val::TaskMap(t), "spatial" | "repeat") => {
-                    let inner = self.mapping_of(&m, args, kwargs, span)?;
+                    let inner = self.mapping_of(&m, args, span)?;
                     if t.task_shape().len() != inner.task_shape().len() {
                         return err(
                             span,
@@ -63,7 +95,7 @@ impl<'m> Elab<'m> {
                     format!("`.{m}(…)` is a loop iterable: for i, j in mapping.{m}(w)"),
                 ),
             },
-            Val::Path(p) => self.path_call(&p, args, kwargs, span),
+            Val::Path(p) => self.path_call(&p, args, span),
             _ => err(span, "this value cannot be called"),
         }
     }
@@ -77,16 +109,8 @@ impl<'m> Elab<'m> {
         Ok(Val::from_scalar(c))
     }
 
-    pub(super) fn path_call(
-        &mut self,
-        p: &str,
-        args: Vec<Val>,
-        kwargs: Vec<(String, Val)>,
-        span: Span,
-    ) -> DResult<Val> {
+    pub(super) fn path_call(&mut self, p: &str, args: Args, span: Span) -> DResult<Val> {
         let name = last(p);
-        let kw = |k: &str| kwargs.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
-        let arg = |i: usize, k: &str| args.get(i).cloned().or_else(|| kw(k));
         match name {
             "syncthreads" => {
                 if self.kind == FuncKind::CpuKernel {
@@ -99,7 +123,7 @@ impl<'m> Elab<'m> {
                 Ok(Val::None)
             }
             "printf" => {
-                let mut it = args.into_iter();
+                let mut it = args.pos.into_iter();
                 let fmt = match it.next() {
                     Some(Val::Str(s)) => s,
                     _ => return err(span, "printf takes a format string first"),
@@ -115,7 +139,7 @@ impl<'m> Elab<'m> {
                 });
                 Ok(Val::None)
             }
-            "cast" => match (arg(0, "obj"), arg(1, "dtype")) {
+            "cast" => match (args.get(0, "obj"), args.get(1, "dtype")) {
                 (Some(x), Some(Val::Type(HType::Scalar(d)))) => {
                     self.supported_dtype(d, span)?;
                     self.cast_to(x, d, span)
@@ -132,7 +156,7 @@ impl<'m> Elab<'m> {
             },
             "row_major" | "column_major" | "local_layout" => {
                 let mut shape = Vec::new();
-                for a in args {
+                for a in args.pos {
                     shape.extend(self.static_ints(a, span)?);
                 }
                 Ok(Val::Layout(match name {
@@ -142,11 +166,11 @@ impl<'m> Elab<'m> {
                 }))
             }
             "strided_layout" => {
-                let shape = match arg(0, "shape") {
+                let shape = match args.get(0, "shape") {
                     Some(v) => self.static_ints(v, span)?,
                     None => return err(span, "strided_layout(shape, ranks) needs a shape"),
                 };
-                let ranks: Vec<usize> = match arg(1, "ranks") {
+                let ranks: Vec<usize> = match args.get(1, "ranks") {
                     Some(v) => self
                         .static_ints(v, span)?
                         .into_iter()
@@ -168,16 +192,14 @@ impl<'m> Elab<'m> {
                 }
                 Ok(Val::Layout(Layout::strided(shape, &ranks)))
             }
-            "tensor_pointer" | "as_tensor_pointer" => self.tensor_pointer(name, args, kwargs, span),
+            "tensor_pointer" | "as_tensor_pointer" => self.tensor_pointer(name, args, span),
             "spatial" | "repeat" | "row_spatial" | "col_spatial" | "row_repeat" | "col_repeat"
             | "spatial_map" | "repeat_map" | "auto_map" => {
-                Ok(Val::TaskMap(self.mapping_of(name, args, kwargs, span)?))
+                Ok(Val::TaskMap(self.mapping_of(name, args, span)?))
             }
-            "tensor" | "shared_tensor" | "register_tensor" => {
-                self.tensor_decl(name, args, kwargs, span)
-            }
+            "tensor" | "shared_tensor" | "register_tensor" => self.tensor_decl(name, args, span),
             "bitwise_not" => {
-                let [x] = args.as_slice() else {
+                let [x] = args.pos.as_slice() else {
                     return err(span, "bitwise_not(x) takes one value");
                 };
                 let x = self.scalar_of(x.clone(), span)?;
@@ -185,7 +207,7 @@ impl<'m> Elab<'m> {
                 Ok(Val::from_scalar(n))
             }
             "real" | "imag" | "conj" | "make_complex" if p.contains(".primitives.") => {
-                match self.complex_primitive(name, args, span)? {
+                match self.complex_primitive(name, args.pos, span)? {
                     Some(v) => Ok(v),
                     None => err(
                         span,
@@ -196,7 +218,7 @@ impl<'m> Elab<'m> {
             _ if p.contains(".primitives.") && !p.contains(".cuda.")
                 || p.starts_with("hidet.lang.math") =>
             {
-                if let Some(v) = self.math(name, &args, span)? {
+                if let Some(v) = self.math(name, &args.pos, span)? {
                     return Ok(v);
                 }
                 err(
@@ -205,7 +227,7 @@ impl<'m> Elab<'m> {
                 )
             }
             "atomic_add" | "atomic_sub" | "atomic_min" | "atomic_max" | "atomic_exchange"
-            | "atomic_cas" => self.atomic(name, args, span),
+            | "atomic_cas" => self.atomic(name, args.pos, span),
             "range" | "grid" => err(
                 span,
                 format!("{name}(…) is a loop iterable: for i in {name}(…)"),
@@ -223,32 +245,24 @@ impl<'m> Elab<'m> {
     }
 
     /// `tensor(dtype, shape, layout, scope)`, `shared_tensor(…)`, `register_tensor(…)`.
-    pub(super) fn tensor_decl(
-        &mut self,
-        name: &str,
-        args: Vec<Val>,
-        kwargs: Vec<(String, Val)>,
-        span: Span,
-    ) -> DResult<Val> {
-        let mut pos = args.into_iter();
-        let get = |k: &str| kwargs.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
+    pub(super) fn tensor_decl(&mut self, name: &str, mut args: Args, span: Span) -> DResult<Val> {
         let mut scope = match name {
             "shared_tensor" => Some(Val::Str("shared".into())),
             "register_tensor" => Some(Val::Str("register".into())),
             _ => None,
         };
-        let mut first = pos.next();
+        let mut first = args.next();
         if name == "tensor" {
             // `tensor('shared', f32, …)` (a scope first) or `tensor('float32', …)`
             if matches!(&first, Some(Val::Str(s)) if types::scalar_named(s).is_none()) {
                 scope = first.take();
-                first = pos.next();
+                first = args.next();
             }
         }
-        let dtype = first.or_else(|| get("dtype"));
-        let shape = pos.next().or_else(|| get("shape"));
-        let layout = pos.next().or_else(|| get("layout"));
-        if let Some(s) = get("scope") {
+        let dtype = first.or_else(|| args.kw("dtype"));
+        let shape = args.take("shape");
+        let layout = args.take("layout");
+        if let Some(s) = args.kw("scope") {
             scope = Some(s);
         }
         let d = match dtype {
@@ -367,21 +381,18 @@ impl<'m> Elab<'m> {
     pub(super) fn tensor_pointer(
         &mut self,
         name: &str,
-        args: Vec<Val>,
-        kwargs: Vec<(String, Val)>,
+        mut args: Args,
         span: Span,
     ) -> DResult<Val> {
-        let kw = |k: &str| kwargs.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
-        let mut pos = args.into_iter();
         let init = if name == "as_tensor_pointer" {
-            pos.next().or_else(|| kw("expr"))
+            args.take("expr")
         } else {
             None
         };
-        let dtype = pos.next().or_else(|| kw("dtype"));
-        let shape = pos.next().or_else(|| kw("shape"));
-        let layout = pos.next().or_else(|| kw("layout"));
-        let init = init.or_else(|| pos.next()).or_else(|| kw("init"));
+        let dtype = args.take("dtype");
+        let shape = args.take("shape");
+        let layout = args.take("layout");
+        let init = init.or_else(|| args.take("init"));
         let d = match dtype {
             Some(Val::Type(HType::Scalar(d))) => Elt::Real(d),
             Some(Val::Type(HType::Compound(e))) => e,
@@ -421,17 +432,14 @@ impl<'m> Elab<'m> {
     pub(super) fn mapping_of(
         &mut self,
         name: &str,
-        args: Vec<Val>,
-        kwargs: Vec<(String, Val)>,
+        mut args: Args,
         span: Span,
     ) -> DResult<TaskMap> {
-        let kw = |k: &str| kwargs.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
         let mut shape = Vec::new();
         let (shape_vals, mut ranks): (Vec<Val>, Option<Vec<usize>>) =
             if matches!(name, "spatial_map" | "repeat_map") {
-                let mut it = args.into_iter();
-                let s = it.next().or_else(|| kw("task_shape")).into_iter().collect();
-                let r = it.next().or_else(|| kw("ranks"));
+                let s = args.take("task_shape").into_iter().collect();
+                let r = args.take("ranks");
                 (
                     s,
                     r.filter(|r| !matches!(r, Val::None))
@@ -441,7 +449,8 @@ impl<'m> Elab<'m> {
                 )
             } else {
                 (
-                    args.into_iter()
+                    std::mem::take(&mut args.pos)
+                        .into_iter()
                         .filter(|a| !matches!(a, Val::Str(_)))
                         .collect(),
                     None,
@@ -450,7 +459,7 @@ impl<'m> Elab<'m> {
         for v in shape_vals {
             shape.extend(self.static_ints(v, span)?);
         }
-        if let Some(r) = kw("ranks").filter(|r| !matches!(r, Val::None)) {
+        if let Some(r) = args.kw("ranks").filter(|r| !matches!(r, Val::None)) {
             ranks = Some(
                 self.static_ints(r, span)?
                     .into_iter()
@@ -479,7 +488,7 @@ impl<'m> Elab<'m> {
                 TaskMap::spatial(shape, ranks)
             }
             "auto_map" => {
-                let workers = match kw("workers") {
+                let workers = match args.kw("workers") {
                     Some(w) => self.static_ints(w, span)?.first().copied().unwrap_or(0),
                     None => return err(span, "auto_map(…) needs workers=…"),
                 };
@@ -653,15 +662,21 @@ impl<'m> Elab<'m> {
         Ok(Val::num(self.var_expr(v, span), d))
     }
 
+    /// A pointer parameter of an inlined helper: a variable of the helper
+    /// where it points to global memory, else the pointer held as it is.
+    fn pointer_param(&mut self, pname: &str, p: Expr, pspan: Span) -> Expr {
+        if p.ty.space() == Some(AddrSpace::Global) {
+            let v = self.new_var(pname, p.ty.clone());
+            self.emit(Stmt::Let(v, p));
+            self.var_expr(v, pspan)
+        } else {
+            self.hold_ptr(p)
+        }
+    }
+
     /// A call of a helper (`cuda_internal`, `cpu_internal`): inlined.
-    pub(super) fn inline(
-        &mut self,
-        name: &str,
-        args: Vec<Val>,
-        kwargs: Vec<(String, Val)>,
-        span: Span,
-    ) -> DResult<Val> {
-        if !kwargs.is_empty() {
+    pub(super) fn inline(&mut self, name: &str, args: Args, span: Span) -> DResult<Val> {
+        if !args.kw.is_empty() {
             return err(span, "Hidet do not support call with keyword.");
         }
         let f = &self.m.funcs[name];
@@ -683,6 +698,7 @@ impl<'m> Elab<'m> {
         if self.frames.iter().any(|fr| fr.name == name) || self.frames.len() > 32 {
             return py::unsupported(span, "recursion", DIALECT, "write the recursion as a loop");
         }
+        let args = args.pos;
         let def = f.def.clone();
         let params = self.param_list(&def)?;
         if params.len() != args.len() {
@@ -745,13 +761,7 @@ impl<'m> Elab<'m> {
                         );
                     }
                     // the parameter is a variable of the helper
-                    let p = if p.ty.space() == Some(AddrSpace::Global) {
-                        let v = self.new_var(pname, p.ty.clone());
-                        self.emit(Stmt::Let(v, p));
-                        self.var_expr(v, *pspan)
-                    } else {
-                        self.hold_ptr(p)
-                    };
+                    let p = self.pointer_param(pname, p, *pspan);
                     env.insert(pname.clone(), Val::Ptr(p, d, true));
                 }
                 HType::VoidPtr => {
@@ -760,13 +770,7 @@ impl<'m> Elab<'m> {
                     let Val::VoidPtr(p) = p else {
                         unreachable!("void_cast gives a void pointer")
                     };
-                    let p = if p.ty.space() == Some(AddrSpace::Global) {
-                        let v = self.new_var(pname, p.ty.clone());
-                        self.emit(Stmt::Let(v, p));
-                        self.var_expr(v, *pspan)
-                    } else {
-                        self.hold_ptr(p)
-                    };
+                    let p = self.pointer_param(pname, p, *pspan);
                     env.insert(pname.clone(), Val::VoidPtr(p));
                 }
                 HType::Void => return err(*pspan, "a parameter cannot be void"),

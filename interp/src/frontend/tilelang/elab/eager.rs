@@ -214,13 +214,9 @@ impl<'m> Elab<'m> {
             },
             one => vec![one.clone()],
         };
-        let Some(ArgSpec::Buffer {
-            bits, shape: given, ..
-        }) = launch.arg(name)
-        else {
+        let Some(actual) = super::super::consts::launch_shape(launch, name) else {
             return;
         };
-        let actual: Vec<usize> = given.clone().unwrap_or_else(|| vec![bits.len()]);
         if items.len() != actual.len() {
             return;
         }

@@ -312,17 +312,7 @@ impl<'m> Elab<'m> {
         idx: Vec<impl Into<IndexArg>>,
         span: Span,
     ) -> DResult<Expr> {
-        if idx.len() != b.shape.len() {
-            return err(
-                span,
-                format!(
-                    "buffer `{}` has {} dimension(s) but is indexed with {}",
-                    b.name,
-                    b.shape.len(),
-                    idx.len()
-                ),
-            );
-        }
+        check_rank(b, idx.len(), "is indexed with", span)?;
         let mut out = Vec::new();
         for (i, (x, &dim)) in idx.into_iter().zip(&b.shape).enumerate() {
             let e = match x.into() {
@@ -376,17 +366,7 @@ impl<'m> Elab<'m> {
             ast::Expr::Tuple(t) => t.elts.iter().collect(),
             one => vec![one],
         };
-        if items.len() != b.shape.len() {
-            return err(
-                self.span(slice),
-                format!(
-                    "buffer `{}` has {} dimension(s) but the region names {}",
-                    b.name,
-                    b.shape.len(),
-                    items.len()
-                ),
-            );
-        }
+        check_rank(b, items.len(), "the region names", self.span(slice))?;
         let mut parts = Vec::new();
         for (x, &dim) in items.into_iter().zip(&b.shape) {
             let span = self.span(x);
@@ -669,12 +649,6 @@ impl<'m> Elab<'m> {
             );
         }
         let op = match c.ops[0] {
-            ast::CmpOp::Eq => BinOp::Eq,
-            ast::CmpOp::NotEq => BinOp::Ne,
-            ast::CmpOp::Lt => BinOp::Lt,
-            ast::CmpOp::LtE => BinOp::Le,
-            ast::CmpOp::Gt => BinOp::Gt,
-            ast::CmpOp::GtE => BinOp::Ge,
             ast::CmpOp::In | ast::CmpOp::NotIn => {
                 return py::unsupported(
                     span,
@@ -705,6 +679,7 @@ impl<'m> Elab<'m> {
                     "compare with `==`",
                 );
             }
+            other => comparison(other).expect("the six comparisons are left"),
         };
         let l = self.expr(&c.left)?;
         let r = self.expr(&c.comparators[0])?;
@@ -1512,4 +1487,34 @@ pub(super) fn select_join(a: Expr, b: Expr, span: Span) -> DResult<(DType, Expr,
     let d = types::promote(dtype_of(&a), dtype_of(&b))
         .ok_or_else(|| Diagnostic::new(span, "the two branches have no common dtype"))?;
     Ok((d, convert(a, d), convert(b, d)))
+}
+
+/// Refuses indexing buffer `b` with `n` indices (`what`: how the message
+/// names them) unless `n` is its rank.
+pub(super) fn check_rank(b: &Buf, n: usize, what: &str, span: Span) -> DResult<()> {
+    if n != b.shape.len() {
+        return err(
+            span,
+            format!(
+                "buffer `{}` has {} dimension(s) but {what} {n}",
+                b.name,
+                b.shape.len(),
+            ),
+        );
+    }
+    Ok(())
+}
+
+/// The IR comparison of Python's `==`, `!=`, `<`, `<=`, `>`, `>=`; `None`
+/// for the others (`is`, `in`, …).
+pub(super) fn comparison(op: ast::CmpOp) -> Option<BinOp> {
+    Some(match op {
+        ast::CmpOp::Eq => BinOp::Eq,
+        ast::CmpOp::NotEq => BinOp::Ne,
+        ast::CmpOp::Lt => BinOp::Lt,
+        ast::CmpOp::LtE => BinOp::Le,
+        ast::CmpOp::Gt => BinOp::Gt,
+        ast::CmpOp::GtE => BinOp::Ge,
+        _ => return None,
+    })
 }

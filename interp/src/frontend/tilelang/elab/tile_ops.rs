@@ -567,30 +567,16 @@ impl<'m> Elab<'m> {
     /// The region that starts at element `idx` of `b`, its extent open
     /// (a copy's other side gives it).
     pub(super) fn element_region(&mut self, b: Buf, idx: Vec<Val>, span: Span) -> DResult<Region> {
-        {
-            {
-                if idx.len() != b.shape.len() {
-                    return err(
-                        span,
-                        format!(
-                            "buffer `{}` has {} dimension(s) but is indexed with {}",
-                            b.name,
-                            b.shape.len(),
-                            idx.len()
-                        ),
-                    );
-                }
-                let starts = idx
-                    .into_iter()
-                    .map(|v| self.num(v, span).map(|x| convert(x, DType::I64)))
-                    .collect::<DResult<Vec<_>>>()?;
-                Ok(Region {
-                    extents: vec![None; starts.len()],
-                    starts,
-                    buf: b,
-                })
-            }
-        }
+        super::expr::check_rank(&b, idx.len(), "is indexed with", span)?;
+        let starts = idx
+            .into_iter()
+            .map(|v| self.num(v, span).map(|x| convert(x, DType::I64)))
+            .collect::<DResult<Vec<_>>>()?;
+        Ok(Region {
+            extents: vec![None; starts.len()],
+            starts,
+            buf: b,
+        })
     }
 
     /// `T.copy(src, dst)`: element by element over the copied extent (the
