@@ -225,14 +225,8 @@ impl<'m> Elab<'m> {
 
     /// `l op r` for a comparison (`==`, `!=`, `<`, `<=`, `>`, `>=`).
     pub fn compare(&mut self, op: ast::CmpOp, l: Value, r: Value, span: Span) -> DResult<Value> {
-        let op = match op {
-            ast::CmpOp::Eq => BinOp::Eq,
-            ast::CmpOp::NotEq => BinOp::Ne,
-            ast::CmpOp::Lt => BinOp::Lt,
-            ast::CmpOp::LtE => BinOp::Le,
-            ast::CmpOp::Gt => BinOp::Gt,
-            ast::CmpOp::GtE => BinOp::Ge,
-            other => return err(span, format!("{other:?} is not a comparison of numbers")),
+        let Some(op) = crate::frontend::py::value_cmp(op) else {
+            return err(span, format!("{op:?} is not a comparison of numbers"));
         };
         self.cmp_val(op, l.0, r.0, span).map(Value)
     }

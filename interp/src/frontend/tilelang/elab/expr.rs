@@ -668,14 +668,9 @@ impl<'m> Elab<'m> {
                 "combine comparisons with `and`",
             );
         }
-        let op = match c.ops[0] {
-            ast::CmpOp::Eq => BinOp::Eq,
-            ast::CmpOp::NotEq => BinOp::Ne,
-            ast::CmpOp::Lt => BinOp::Lt,
-            ast::CmpOp::LtE => BinOp::Le,
-            ast::CmpOp::Gt => BinOp::Gt,
-            ast::CmpOp::GtE => BinOp::Ge,
-            ast::CmpOp::In | ast::CmpOp::NotIn => {
+        let op = match (py::value_cmp(c.ops[0]), c.ops[0]) {
+            (Some(op), _) => op,
+            (None, ast::CmpOp::In | ast::CmpOp::NotIn) => {
                 return py::unsupported(
                     span,
                     "membership testing (`in`)",
@@ -683,7 +678,7 @@ impl<'m> Elab<'m> {
                     "compare with `==` explicitly",
                 )
             }
-            ast::CmpOp::Is | ast::CmpOp::IsNot => {
+            (None, _) => {
                 // `x is None` is Python meta-programming: compile-time
                 // values compare as Python does, and a buffer or a runtime
                 // value is never None
@@ -1368,13 +1363,7 @@ impl<'m> Elab<'m> {
                 "use explicit parameters",
             );
         }
-        let params: Vec<&ast::ArgWithDefault> = f
-            .args
-            .posonlyargs
-            .iter()
-            .chain(&f.args.args)
-            .chain(&f.args.kwonlyargs)
-            .collect();
+        let params = py::params(&f.args);
         if c.args.len() > params.len() {
             return err(
                 span,
