@@ -110,17 +110,42 @@ fn the_standard_refusals_have_one_form_in_every_dialect() {
     // Hidet refused `global`, `try` and `import` only as "this statement"
     // before the walker; the others named them, each in its own words
     let cases = [
-        ("x = 1\ndel x", "del x", "del", "`del` is not supported in a {D} kernel"),
-        ("global G", "global G", "global", "`global`/`nonlocal` is not supported in a {D} kernel"),
-        ("nonlocal G", "nonlocal G", "nonlocal", "`global`/`nonlocal` is not supported in a {D} kernel"),
+        (
+            "x = 1\ndel x",
+            "del x",
+            "del",
+            "`del` is not supported in a {D} kernel",
+        ),
+        (
+            "global G",
+            "global G",
+            "global",
+            "`global`/`nonlocal` is not supported in a {D} kernel",
+        ),
+        (
+            "nonlocal G",
+            "nonlocal G",
+            "nonlocal",
+            "`global`/`nonlocal` is not supported in a {D} kernel",
+        ),
         (
             "try:\n    pass\nexcept Exception:\n    pass",
             "try:",
             "try",
             "`try`/`except` is not supported in a {D} kernel",
         ),
-        ("import math", "import math", "import", "`import` inside a kernel is not supported in a {D} kernel"),
-        ("class C:\n    pass", "class C:", "class", "a `class` definition is not supported in a {D} kernel"),
+        (
+            "import math",
+            "import math",
+            "import",
+            "`import` inside a kernel is not supported in a {D} kernel",
+        ),
+        (
+            "class C:\n    pass",
+            "class C:",
+            "class",
+            "a `class` definition is not supported in a {D} kernel",
+        ),
         (
             "match 1:\n    case 1:\n        pass",
             "match 1:",
@@ -154,7 +179,13 @@ fn for_else_and_while_else_are_refused_at_the_loop() {
 #[test]
 fn break_and_continue_outside_a_loop_are_refused() {
     refused_in(&ALL, "break", "break", "break", &["`break` outside a loop"]);
-    refused_in(&ALL, "continue", "continue", "continue", &["`continue` outside a loop"]);
+    refused_in(
+        &ALL,
+        "continue",
+        "continue",
+        "continue",
+        &["`continue` outside a loop"],
+    );
 }
 
 #[test]
@@ -196,7 +227,10 @@ fn a_condition_known_while_elaborating_takes_its_branch_alone() {
     let body = "if 1 < 2:\n    o[0] = 5\nelse:\n    o[0] = undefined_name";
     // (CUDA Python prunes only conditions that name a module constant,
     // `cudapy_branch_prune.rs`; Triton cannot store into `o[0]`)
-    for d in DIALECTS.iter().filter(|d| matches!(d.name, "Hidet script" | "TileLang")) {
+    for d in DIALECTS
+        .iter()
+        .filter(|d| matches!(d.name, "Hidet script" | "TileLang"))
+    {
         let r = run_clean(&(d.src)(body), &(d.launch)());
         assert_eq!(bits(&r, "o"), vec![5, 0, 0, 0], "{}", d.name);
     }

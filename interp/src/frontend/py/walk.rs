@@ -344,9 +344,9 @@ mod tests {
         // CPython 3.11: `a, b = 1, 2, 3` and `a, b, c = 1, 2`
         let s = Span::default();
         assert!(unpack(2, 2, s).is_ok());
-        let e = unpack(3, 2, s).err().expect("refused");
+        let e = unpack(3, 2, s).expect_err("refused");
         assert_eq!(e.message, "too many values to unpack (expected 2)");
-        let e = unpack(2, 3, s).err().expect("refused");
+        let e = unpack(2, 3, s).expect_err("refused");
         assert_eq!(e.message, "not enough values to unpack (expected 3, got 2)");
     }
 
@@ -357,9 +357,9 @@ mod tests {
         assert_eq!(f(vec![7]).ok(), Some((0, 7, 1)));
         assert_eq!(f(vec![2, 7]).ok(), Some((2, 7, 1)));
         assert_eq!(f(vec![2, 7, 3]).ok(), Some((2, 7, 3)));
-        let e = f(vec![]).err().expect("refused");
+        let e = f(vec![]).expect_err("refused");
         assert_eq!(e.message, "range expected at least 1 argument, got 0");
-        let e = f(vec![1, 2, 3, 4]).err().expect("refused");
+        let e = f(vec![1, 2, 3, 4]).expect_err("refused");
         assert_eq!(e.message, "range expected at most 3 arguments, got 4");
     }
 }
