@@ -92,6 +92,20 @@ pub trait Blocks {
         self.var_expr(r, span)
     }
 
+    /// After a loop inside an inlined function whose "returned" flag is
+    /// `done` (`None` outside one): a `return` in the loop left only that
+    /// loop, so the function's one-trip loop is left too: `if done { break }`.
+    fn leave_if_returned(&mut self, done: Option<VarId>) {
+        if let Some(d) = done {
+            let cond = self.var_expr(d, Span::default());
+            self.emit(Stmt::If {
+                cond,
+                then_body: vec![Stmt::Break],
+                else_body: vec![],
+            });
+        }
+    }
+
     /// Where the current block stands (statements emitted so far).
     fn mark(&self) -> usize {
         self.blocks().last().map_or(0, |b| b.len())
@@ -179,16 +193,5 @@ pub fn once_loop(once: VarId, body: Block, span: Span) -> Stmt {
         body,
         span,
         parallel: None,
-    }
-}
-
-/// After a loop inside an inlined function whose "returned" flag is
-/// `done`: a `return` in the loop left only that loop, so leave the
-/// function's one-trip loop too: `if done { break }`.
-pub fn leave_if_returned(done: Expr) -> Stmt {
-    Stmt::If {
-        cond: done,
-        then_body: vec![Stmt::Break],
-        else_body: vec![],
     }
 }

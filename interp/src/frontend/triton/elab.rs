@@ -1126,18 +1126,11 @@ impl<'m> Elab<'m> {
             }
             E::Call(c) => self.call_expr(c, span),
             E::Subscript(s) => self.subscript(s, span),
-            E::Tuple(t) => Ok(Value::Tuple(
-                t.elts
-                    .iter()
-                    .map(|x| self.expr(x))
-                    .collect::<DResult<_>>()?,
-            )),
-            E::List(l) => Ok(Value::Tuple(
-                l.elts
-                    .iter()
-                    .map(|x| self.expr(x))
-                    .collect::<DResult<_>>()?,
-            )),
+            // a list and a tuple make the same tuple value
+            E::Tuple(ast::ExprTuple { elts, .. }) | E::List(ast::ExprList { elts, .. }) => {
+                let items = elts.iter().map(|x| self.expr(x));
+                Ok(Value::Tuple(items.collect::<DResult<_>>()?))
+            }
             E::IfExp(i) => self.if_exp(i, span),
             E::Slice(s) => {
                 // a bound that is None (`x[None:]`, `x[::None]`) is no bound,

@@ -187,18 +187,11 @@ impl<'m> Elab<'m> {
                 let base = self.expr(&a.value)?;
                 self.attribute(base, a.attr.as_str(), span)
             }
-            E::Tuple(t) => Ok(Val::List(
-                t.elts
-                    .iter()
-                    .map(|x| self.expr(x))
-                    .collect::<DResult<_>>()?,
-            )),
-            E::List(t) => Ok(Val::List(
-                t.elts
-                    .iter()
-                    .map(|x| self.expr(x))
-                    .collect::<DResult<_>>()?,
-            )),
+            // a tuple and a list are the same sequence value
+            E::Tuple(ast::ExprTuple { elts, .. }) | E::List(ast::ExprList { elts, .. }) => {
+                let items = elts.iter().map(|x| self.expr(x));
+                Ok(Val::List(items.collect::<DResult<_>>()?))
+            }
             E::BinOp(b) => {
                 let l = self.expr(&b.left)?;
                 let mark = self.mark();

@@ -408,10 +408,9 @@ impl<'m> Elab<'m> {
     /// After a loop inside an inlined helper: a `return` in it left only
     /// that loop, so leave the helper's wrapper too.
     pub(super) fn after_loop(&mut self) {
-        if let Some(inl) = &self.frames.last().expect("a frame").inline {
-            let done = self.var_expr(inl.done, Span::default());
-            self.emit(simt::leave_if_returned(done));
-        }
+        let frame = self.frames.last().expect("a frame");
+        let done = frame.inline.as_ref().map(|inl| inl.done);
+        self.leave_if_returned(done);
     }
 }
 
