@@ -104,6 +104,12 @@ impl DType {
         }
     }
 
+    /// The dtype whose [`DType::json_name`] is `n` (`bool`, `int8`, …,
+    /// `bfloat16`, `float32`): NumPy's names and Triton's, bool aside.
+    pub fn from_json_name(n: &str) -> Option<DType> {
+        DType::ALL.into_iter().find(|d| d.json_name() == n)
+    }
+
     /// The name used in launch and result JSON.
     pub fn json_name(self) -> &'static str {
         match self {

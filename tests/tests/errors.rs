@@ -912,7 +912,7 @@ type_error!(
     "for i in range(0, 4, 0):\n    pass",
     "for i in range(0, 4, 0):",
     "for",
-    ["step"]
+    ["range() arg 3 must not be zero"]
 );
 type_error!(
     and_on_non_bool_tensors,

@@ -611,7 +611,7 @@ fn no_objects_no_exceptions() {
         &src,
         &d,
         loc1(&src, "class A"),
-        &["a class definition"],
+        &["a `class` definition"],
         Some("no objects"),
     );
 }

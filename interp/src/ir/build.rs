@@ -2,8 +2,9 @@
 //! constant folding by the evaluator's own element semantics.
 
 use super::expr::{Expr, ExprKind};
+use super::kernel::ArrayId;
 use super::op::{BinOp, CastKind, UnOp};
-use super::types::Type;
+use super::types::{AddrSpace, Elem, Type};
 use crate::dtype::DType;
 use crate::float::{Overflow, Rounding};
 use crate::span::Span;
@@ -11,6 +12,18 @@ use crate::span::Span;
 /// A node of `kind` with type `ty` at `span`.
 pub fn mk(kind: ExprKind, ty: Type, span: Span) -> Expr {
     Expr { kind, ty, span }
+}
+
+/// The base pointer of array `id`: its first `d` element in `space`.
+pub fn array_base(id: ArrayId, d: DType, space: AddrSpace, span: Span) -> Expr {
+    mk(
+        ExprKind::ArrayBase(id),
+        Type {
+            elem: Elem::Ptr(d, space),
+            shape: vec![],
+        },
+        span,
+    )
 }
 
 /// A 0-d constant of dtype `d` holding `bits`.

@@ -5,7 +5,9 @@
 pub mod consts;
 pub mod modules;
 pub mod num;
+pub mod simt;
 mod syntax_error;
+pub mod walk;
 
 use crate::span::{DResult, Diagnostic, LineIndex, Span};
 use rustpython_parser::ast::{self, Ranged};
@@ -106,4 +108,31 @@ pub fn op_text(op: ast::Operator) -> &'static str {
         O::BitAnd => "&",
         O::FloorDiv => "//",
     }
+}
+
+/// The IR comparison of a Python comparison of values (`==`, `!=`, `<`,
+/// `<=`, `>`, `>=`); `None` for the identity and membership tests
+/// (`is`, `is not`, `in`, `not in`), which each dialect decides itself.
+pub fn value_cmp(op: ast::CmpOp) -> Option<crate::ir::BinOp> {
+    use crate::ir::BinOp;
+    use ast::CmpOp as C;
+    Some(match op {
+        C::Eq => BinOp::Eq,
+        C::NotEq => BinOp::Ne,
+        C::Lt => BinOp::Lt,
+        C::LtE => BinOp::Le,
+        C::Gt => BinOp::Gt,
+        C::GtE => BinOp::Ge,
+        C::Is | C::IsNot | C::In | C::NotIn => return None,
+    })
+}
+
+/// A function's parameters that a call can bind, in order: the
+/// positional-only, the ordinary and the keyword-only ones.
+pub fn params(args: &ast::Arguments) -> Vec<&ast::ArgWithDefault> {
+    args.posonlyargs
+        .iter()
+        .chain(&args.args)
+        .chain(&args.kwonlyargs)
+        .collect()
 }

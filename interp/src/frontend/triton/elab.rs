@@ -10,6 +10,7 @@ use super::version::Rule;
 use crate::dtype::DType;
 use crate::float::{self, Overflow, Rounding};
 use crate::frontend::py::num;
+use crate::frontend::py::walk::{self, Walk};
 use crate::ir::*;
 use crate::launch::{ArgSpec, ConstArg, Launch};
 use crate::span::{DResult, Diagnostic, Span};
@@ -426,154 +427,10 @@ impl<'m> Elab<'m> {
                 format!("statements nested more than {MAX_NESTING} levels deep"),
             )
         } else {
-            self.stmt_inner(s)
+            walk::stmt(self, s)
         };
         self.depth -= 1;
         r
-    }
-
-    fn stmt_inner(&mut self, s: &ast::Stmt) -> DResult<()> {
-        use ast::Stmt as S;
-        let span = self.span(s);
-        match s {
-            S::Expr(e) => {
-                match &*e.value {
-                    ast::Expr::Constant(_) => return Ok(()), // docstring
-                    // `f(a) if c else g(b)` as a statement: an `if` whose
-                    // branches evaluate one expression each, values unused
-                    ast::Expr::IfExp(x) => self.if_expression_statement(x)?,
-                    other => {
-                        self.expr(other)?;
-                    }
-                }
-            }
-            S::Assign(a) => {
-                if a.targets.len() > 1 {
-                    return unsupported(
-                        span,
-                        "chained assignment `a = b = c`",
-                        "use separate assignment statements",
-                    );
-                }
-                let v = self.expr(&a.value)?;
-                self.assign(&a.targets[0], v)?;
-            }
-            S::AnnAssign(a) => {
-                let cx = self.is_constexpr_annotation(&a.annotation);
-                let v = match (&a.value, &*a.target) {
-                    (Some(v), _) => self.expr(v)?,
-                    (None, ast::Expr::Name(n)) if cx => {
-                        self.declared_constexpr.insert(n.id.to_string());
-                        return Ok(());
-                    }
-                    (None, _) => {
-                        return unsupported(
-                            span,
-                            "a declaration without a value other than `name: tl.constexpr`",
-                            "assign a value: `x: tl.constexpr = 4`",
-                        )
-                    }
-                };
-                if cx && matches!(v, Value::Tensor(_)) {
-                    return err(
-                        span,
-                        "a tl.constexpr variable must be given a compile-time value",
-                    );
-                }
-                self.assign_as(&a.target, v, cx)?;
-            }
-            S::AugAssign(a) => {
-                let cur = self.expr(&a.target)?;
-                let rhs = self.expr(&a.value)?;
-                let v = self.binop(a.op, cur, rhs, span)?;
-                self.assign(&a.target, v)?;
-            }
-            S::If(i) => self.if_stmt(i)?,
-            S::For(f) => self.for_stmt(f)?,
-            S::While(w) => self.while_stmt(w)?,
-            S::Break(_) | S::Continue(_) => {
-                if self.loops.len() <= self.loop_base {
-                    return err(span, "`break`/`continue` outside a runtime loop (static_range loops cannot break)");
-                }
-                self.write_carried(span)?;
-                self.out.push(if matches!(s, S::Break(_)) {
-                    Stmt::Break
-                } else {
-                    Stmt::Continue
-                });
-                self.terminated = true;
-            }
-            S::Return(r) => {
-                if self.loops.len() > self.loop_base {
-                    return unsupported(
-                        span,
-                        "`return` inside a loop",
-                        "assign the result to a variable and return it after the loop",
-                    );
-                }
-                let v = match &r.value {
-                    Some(e) => self.expr(e)?,
-                    None => Value::None,
-                };
-                if self.calls.len() <= 1 {
-                    // The kernel itself returns: the instance stops here,
-                    // also where a runtime `if` decided it.
-                    self.out.push(Stmt::Return);
-                } else if let Some(flag) = self.returned {
-                    // a helper returning under a runtime `if`
-                    self.out
-                        .push(Stmt::Let(flag, build::konst(DType::Bool, 1, span)));
-                }
-                self.ret = Some(v);
-                self.terminated = true;
-            }
-            S::Pass(_) => {}
-            S::Assert(_) => {
-                return unsupported(
-                    span,
-                    "`assert`",
-                    "use tl.static_assert(cond, msg) for compile-time checks or tl.device_assert",
-                )
-            }
-            S::FunctionDef(_) | S::AsyncFunctionDef(_) => {
-                return unsupported(
-                    span,
-                    "a nested function definition",
-                    "define the helper at module level with @triton.jit and call it",
-                )
-            }
-            S::ClassDef(_) => {
-                return unsupported(span, "`class`", "define classes outside the kernel")
-            }
-            S::Try(_) | S::TryStar(_) => {
-                return unsupported(
-                    span,
-                    "`try`/`except`",
-                    "check conditions with `if` (kernels cannot raise)",
-                )
-            }
-            S::With(_) | S::AsyncWith(_) => {
-                return unsupported(span, "`with`", "write the body without the context manager")
-            }
-            S::Import(_) | S::ImportFrom(_) => {
-                return unsupported(span, "`import` inside a kernel", "import at module level")
-            }
-            S::Global(_) | S::Nonlocal(_) => {
-                return unsupported(span, "`global`/`nonlocal`", "pass values as parameters")
-            }
-            S::Delete(_) => return unsupported(span, "`del`", "let the variable go out of use"),
-            S::Raise(_) => {
-                return unsupported(
-                    span,
-                    "`raise`",
-                    "use tl.static_assert for compile-time checks",
-                )
-            }
-            S::Match(_) => return unsupported(span, "`match`", "use if/elif/else"),
-            S::AsyncFor(_) => return unsupported(span, "`async for`", "use `for i in range(...)`"),
-            _ => return unsupported(span, "this statement", "see docs for the supported subset"),
-        }
-        Ok(())
     }
 
     /// Assigns a value to a target (a name, or a tuple of names for unpacking).
@@ -601,16 +458,7 @@ impl<'m> Elab<'m> {
                         )
                     }
                 };
-                if items.len() != t.elts.len() {
-                    return err(
-                        span,
-                        format!(
-                            "cannot unpack {} values into {} names",
-                            items.len(),
-                            t.elts.len()
-                        ),
-                    );
-                }
+                walk::unpack(items.len(), t.elts.len(), span)?;
                 for (e, v) in t.elts.iter().zip(items) {
                     self.assign_as(e, v, constexpr)?;
                 }
@@ -747,29 +595,27 @@ impl<'m> Elab<'m> {
         ))
     }
 
-    fn if_stmt(&mut self, i: &ast::StmtIf) -> DResult<()> {
-        let span = self.span(i);
-        let c = self.expr(&i.test)?;
-        match self.cond_of(c, span)? {
-            Ok(true) => self.stmts(&i.body),
-            Ok(false) => self.stmts(&i.orelse),
-            Err(cond) => {
-                let returns = self.loops.len() == self.loop_base
-                    && self.calls.len() > 1
-                    && contains_return(&i.body, &i.orelse);
-                if returns && both_return_a_value_last(&i.body, &i.orelse) {
-                    return self.if_returning_in_both(cond, i, span);
-                }
-                if returns && (self.returned.is_none() || returns_value(&i.body, &i.orelse)) {
-                    return unsupported(span, "`return` of a value inside a runtime `if` of a helper", "assign the result to a variable in both branches and return it after the `if`");
-                }
-                self.runtime_if(cond, span, |s, then| {
-                    s.stmts(if then { &i.body } else { &i.orelse })
-                })?;
-                self.may_have_returned |= returns;
-                Ok(())
-            }
+    /// An `if` on a runtime condition: a helper's `return` inside it is
+    /// joined or refused; the environments of the branches are merged.
+    fn runtime_if_stmt(&mut self, cond: Expr, i: &ast::StmtIf, span: Span) -> DResult<()> {
+        let returns = self.loops.len() == self.loop_base
+            && self.calls.len() > 1
+            && contains_return(&i.body, &i.orelse);
+        if returns && both_return_a_value_last(&i.body, &i.orelse) {
+            return self.if_returning_in_both(cond, i, span);
         }
+        if returns && (self.returned.is_none() || returns_value(&i.body, &i.orelse)) {
+            return unsupported(
+                span,
+                "`return` of a value inside a runtime `if` of a helper",
+                "assign the result to a variable in both branches and return it after the `if`",
+            );
+        }
+        self.runtime_if(cond, span, |s, then| {
+            s.stmts(if then { &i.body } else { &i.orelse })
+        })?;
+        self.may_have_returned |= returns;
+        Ok(())
     }
 
     /// `a if c else b` as a statement (Triton's
@@ -1028,9 +874,6 @@ impl<'m> Elab<'m> {
 
     fn for_stmt(&mut self, f: &ast::StmtFor) -> DResult<()> {
         let span = self.span(f);
-        if !f.orelse.is_empty() {
-            return unsupported(span, "`for … else`", "use a flag variable");
-        }
         let ast::Expr::Name(target) = &*f.target else {
             return unsupported(
                 self.span(&*f.target),
@@ -1087,20 +930,13 @@ impl<'m> Elab<'m> {
                 bounds.push(self.expr(&k.value)?);
             }
         }
-        let (start, end, step) = match bounds.len() {
-            1 => (
-                Value::Num(PyNum::Int(0)),
-                bounds[0].clone(),
-                Value::Num(PyNum::Int(1)),
-            ),
-            2 => (
-                bounds[0].clone(),
-                bounds[1].clone(),
-                Value::Num(PyNum::Int(1)),
-            ),
-            3 => (bounds[0].clone(), bounds[1].clone(), bounds[2].clone()),
-            n => return err(span, format!("range() takes 1 to 3 arguments, got {n}")),
-        };
+        let (start, end, step) = walk::range_args(
+            "range",
+            bounds,
+            || Value::Num(PyNum::Int(0)),
+            || Value::Num(PyNum::Int(1)),
+            span,
+        )?;
         let name = target.id.to_string();
         let all_const = [&start, &end, &step]
             .iter()
@@ -1112,15 +948,14 @@ impl<'m> Elab<'m> {
                 return err(span, "tl.static_range bounds must be compile-time integers");
             };
             if *s == 0 {
-                return err(span, "tl.static_range step must not be zero");
+                return Err(walk::zero_step(span));
             }
-            let mut i = *a;
-            let mut n = 0;
-            while (*s > 0 && i < *b) || (*s < 0 && i > *b) {
-                n += 1;
-                if n > 4096 {
-                    return err(span, "tl.static_range unrolls more than 4096 iterations");
-                }
+            let n = walk::trip_count(*a, *b, *s);
+            if n > 4096 {
+                return err(span, "tl.static_range unrolls more than 4096 iterations");
+            }
+            for k in 0..n as i128 {
+                let i = a + k * s;
                 self.env.insert(name.clone(), Value::Num(PyNum::Int(i)));
                 self.stmts(&f.body)?;
                 if self.terminated {
@@ -1129,13 +964,12 @@ impl<'m> Elab<'m> {
                         "`break`/`continue`/`return` in a tl.static_range loop is not supported",
                     );
                 }
-                i += s;
             }
             return Ok(());
         }
         if all_const {
             if let Value::Num(PyNum::Int(0)) = step {
-                return err(span, "range() step must not be zero");
+                return Err(walk::zero_step(span));
             }
         }
         let mut assigned = Vec::new();
@@ -1202,9 +1036,6 @@ impl<'m> Elab<'m> {
 
     fn while_stmt(&mut self, w: &ast::StmtWhile) -> DResult<()> {
         let span = self.span(w);
-        if !w.orelse.is_empty() {
-            return unsupported(span, "`while … else`", "use a flag variable");
-        }
         let mut assigned = Vec::new();
         assigned_names(&w.body, &mut assigned);
         self.while_loop(assigned, span, |s| s.expr(&w.test), |s| s.stmts(&w.body))
@@ -1295,18 +1126,11 @@ impl<'m> Elab<'m> {
             }
             E::Call(c) => self.call_expr(c, span),
             E::Subscript(s) => self.subscript(s, span),
-            E::Tuple(t) => Ok(Value::Tuple(
-                t.elts
-                    .iter()
-                    .map(|x| self.expr(x))
-                    .collect::<DResult<_>>()?,
-            )),
-            E::List(l) => Ok(Value::Tuple(
-                l.elts
-                    .iter()
-                    .map(|x| self.expr(x))
-                    .collect::<DResult<_>>()?,
-            )),
+            // a list and a tuple make the same tuple value
+            E::Tuple(ast::ExprTuple { elts, .. }) | E::List(ast::ExprList { elts, .. }) => {
+                let items = elts.iter().map(|x| self.expr(x));
+                Ok(Value::Tuple(items.collect::<DResult<_>>()?))
+            }
             E::IfExp(i) => self.if_exp(i, span),
             E::Slice(s) => {
                 // a bound that is None (`x[None:]`, `x[::None]`) is no bound,
@@ -1904,14 +1728,7 @@ impl<'m> Elab<'m> {
             return err(span, "comparing pointers is not supported by ksem");
         }
         let d = promote::computation_type(oa, ob, false).map_err(|m| Diagnostic::new(span, m))?;
-        let bop = match op {
-            C::Eq => BinOp::Eq,
-            C::NotEq => BinOp::Ne,
-            C::Lt => BinOp::Lt,
-            C::LtE => BinOp::Le,
-            C::Gt => BinOp::Gt,
-            _ => BinOp::Ge,
-        };
+        let bop = crate::frontend::py::value_cmp(op).unwrap_or(BinOp::Ge);
         let (x, y) = self.coerce_pair(a, b, d, span)?;
         Ok(Value::Tensor(self.mk_binary(bop, x, y, d, span)))
     }
@@ -2063,13 +1880,7 @@ impl<'m> Elab<'m> {
         }
         let f = self.m.funcs.get(name).expect("jit function exists");
         self.reject_star_args(&f.args)?;
-        let params: Vec<&ast::ArgWithDefault> = f
-            .args
-            .posonlyargs
-            .iter()
-            .chain(&f.args.args)
-            .chain(&f.args.kwonlyargs)
-            .collect();
+        let params = crate::frontend::py::params(&f.args);
         if args.len() > params.len() {
             return err(
                 span,
@@ -2354,5 +2165,167 @@ fn launch_const(c: &ConstArg) -> Value {
             None => Value::Str(s.clone()),
         },
         ConstArg::Tuple(t) => Value::Tuple(t.iter().map(launch_const).collect()),
+    }
+}
+
+impl Walk for Elab<'_> {
+    type Cond = Expr;
+
+    const DIALECT: &'static str = "Triton";
+
+    fn span_of(&self, node: &impl Ranged) -> Span {
+        self.span(node)
+    }
+
+    fn help(&self, r: walk::Refused) -> &'static str {
+        use walk::Refused as R;
+        match r {
+            R::Try => "check conditions with `if` (kernels cannot raise)",
+            R::With => "write the body without the context manager",
+            R::NestedDef => "define the helper at module level with @triton.jit and call it",
+            R::Global => "pass values as parameters",
+            R::Delete => "let the variable go out of use",
+            R::Raise => "use tl.static_assert for compile-time checks",
+            R::Assert => {
+                "use tl.static_assert(cond, msg) for compile-time checks or tl.device_assert"
+            }
+            R::Other => "see docs for the supported subset",
+            r => r.default_help(),
+        }
+    }
+
+    fn in_loop(&self) -> bool {
+        self.loops.len() > self.loop_base
+    }
+
+    fn loop_help(&self) -> Option<&'static str> {
+        Some("only a runtime loop can be left: tl.static_range loops are unrolled while compiling")
+    }
+
+    fn stmts(&mut self, body: &[ast::Stmt]) -> DResult<()> {
+        Elab::stmts(self, body)
+    }
+
+    fn expr_statement(&mut self, e: &ast::Expr, _span: Span) -> DResult<()> {
+        match e {
+            // `f(a) if c else g(b)` as a statement: an `if` whose
+            // branches evaluate one expression each, values unused
+            ast::Expr::IfExp(x) => self.if_expression_statement(x),
+            other => self.expr(other).map(drop),
+        }
+    }
+
+    fn assign_statement(&mut self, a: &ast::StmtAssign, span: Span) -> DResult<()> {
+        if a.targets.len() > 1 {
+            return unsupported(
+                span,
+                "chained assignment `a = b = c`",
+                "use separate assignment statements",
+            );
+        }
+        let v = self.expr(&a.value)?;
+        self.assign(&a.targets[0], v)
+    }
+
+    fn ann_assign_statement(&mut self, a: &ast::StmtAnnAssign, span: Span) -> DResult<()> {
+        let cx = self.is_constexpr_annotation(&a.annotation);
+        let v = match (&a.value, &*a.target) {
+            (Some(v), _) => self.expr(v)?,
+            (None, ast::Expr::Name(n)) if cx => {
+                self.declared_constexpr.insert(n.id.to_string());
+                return Ok(());
+            }
+            (None, _) => {
+                return unsupported(
+                    span,
+                    "a declaration without a value other than `name: tl.constexpr`",
+                    "assign a value: `x: tl.constexpr = 4`",
+                )
+            }
+        };
+        if cx && matches!(v, Value::Tensor(_)) {
+            return err(
+                span,
+                "a tl.constexpr variable must be given a compile-time value",
+            );
+        }
+        self.assign_as(&a.target, v, cx)
+    }
+
+    fn aug_assign_statement(&mut self, a: &ast::StmtAugAssign, span: Span) -> DResult<()> {
+        walk::desugar_aug_assign(self, a, span)
+    }
+
+    fn if_condition(&mut self, test: &ast::Expr, span: Span) -> DResult<walk::Truth<Expr>> {
+        let c = self.expr(test)?;
+        Ok(match self.cond_of(c, span)? {
+            Ok(b) => walk::Truth::Known(b),
+            Err(cond) => walk::Truth::Runtime(cond),
+        })
+    }
+
+    fn runtime_branches(&mut self, c: Expr, i: &ast::StmtIf, span: Span) -> DResult<()> {
+        self.runtime_if_stmt(c, i, span)
+    }
+
+    fn for_statement(&mut self, f: &ast::StmtFor, _span: Span) -> DResult<()> {
+        self.for_stmt(f)
+    }
+
+    fn while_statement(&mut self, w: &ast::StmtWhile, _span: Span) -> DResult<()> {
+        self.while_stmt(w)
+    }
+
+    fn jump(&mut self, is_break: bool, span: Span) -> DResult<()> {
+        self.write_carried(span)?;
+        self.out.push(if is_break {
+            Stmt::Break
+        } else {
+            Stmt::Continue
+        });
+        self.terminated = true;
+        Ok(())
+    }
+
+    fn return_statement(&mut self, r: &ast::StmtReturn, span: Span) -> DResult<()> {
+        if self.loops.len() > self.loop_base {
+            return unsupported(
+                span,
+                "`return` inside a loop",
+                "assign the result to a variable and return it after the loop",
+            );
+        }
+        let v = match &r.value {
+            Some(e) => self.expr(e)?,
+            None => Value::None,
+        };
+        if self.calls.len() <= 1 {
+            // The kernel itself returns: the instance stops here,
+            // also where a runtime `if` decided it.
+            self.out.push(Stmt::Return);
+        } else if let Some(flag) = self.returned {
+            // a helper returning under a runtime `if`
+            self.out
+                .push(Stmt::Let(flag, build::konst(DType::Bool, 1, span)));
+        }
+        self.ret = Some(v);
+        self.terminated = true;
+        Ok(())
+    }
+}
+
+impl walk::Desugar for Elab<'_> {
+    type Value = Value;
+
+    fn eval(&mut self, e: &ast::Expr) -> DResult<Value> {
+        self.expr(e)
+    }
+
+    fn binary(&mut self, op: ast::Operator, a: Value, b: Value, span: Span) -> DResult<Value> {
+        self.binop(op, a, b, span)
+    }
+
+    fn assign_to(&mut self, target: &ast::Expr, v: Value) -> DResult<()> {
+        self.assign(target, v)
     }
 }

@@ -528,24 +528,12 @@ pub fn member(p: ModPath, name: &str) -> Value {
 
 /// Triton's dtype attribute names (`tl.float32`, `tl.int1`, …).
 pub fn dtype_name(n: &str) -> Option<DType> {
-    Some(match n {
-        "int1" => DType::Bool,
-        "int8" => DType::I8,
-        "int16" => DType::I16,
-        "int32" => DType::I32,
-        "int64" => DType::I64,
-        "uint8" => DType::U8,
-        "uint16" => DType::U16,
-        "uint32" => DType::U32,
-        "uint64" => DType::U64,
-        "float8e4nv" => DType::F8E4Nv,
-        "float8e5" => DType::F8E5,
-        "float16" => DType::F16,
-        "bfloat16" => DType::BF16,
-        "float32" => DType::F32,
-        "float64" => DType::F64,
-        _ => return None,
-    })
+    // Triton calls bool `int1`; the others are their JSON names
+    match n {
+        "int1" => Some(DType::Bool),
+        "bool" => None,
+        n => DType::from_json_name(n),
+    }
 }
 
 /// The dtype a launch's string constexpr names, if it names one (the rule of

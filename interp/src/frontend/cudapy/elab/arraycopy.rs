@@ -28,14 +28,7 @@ impl Elab<'_> {
             span,
         });
         let id = self.arrays.len() - 1;
-        let base = mk(
-            ExprKind::ArrayBase(id),
-            Type {
-                elem: Elem::Ptr(arr.dtype, AddrSpace::Local),
-                shape: vec![],
-            },
-            span,
-        );
+        let base = array_base(id, arr.dtype, AddrSpace::Local, span);
         let dest = ArrayVal {
             base,
             dtype: arr.dtype,

@@ -384,14 +384,7 @@ impl Elab<'_> {
             span,
         });
         let id = self.arrays.len() - 1;
-        let base = mk(
-            ExprKind::ArrayBase(id),
-            Type {
-                elem: Elem::Ptr(d, space),
-                shape: vec![],
-            },
-            span,
-        );
+        let base = array_base(id, d, space, span);
         Ok(Val::Array(ArrayVal {
             base,
             dtype: d,
@@ -852,15 +845,7 @@ impl Elab<'_> {
         let frame = self.frames.pop().expect("pushed above");
         let body = body?;
         let once = self.new_var("_once", Type::scalar(DType::I32));
-        self.emit(Stmt::For {
-            var: once,
-            start: int_const(DType::I32, 0, span),
-            end: int_const(DType::I32, 1, span),
-            step: int_const(DType::I32, 1, span),
-            body,
-            span,
-            parallel: None,
-        });
+        self.emit(simt::once_loop(once, body, span));
         let inl = frame.inline.expect("an inlined frame");
         if let Some((v, layout)) = inl.rret {
             if inl.tret.is_some() || inl.ret.is_some() || inl.cret.is_some() {

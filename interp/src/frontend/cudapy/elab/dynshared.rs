@@ -40,14 +40,7 @@ impl Elab<'_> {
             }
         };
         let n = self.arrays[id].shape[0];
-        let base = mk(
-            ExprKind::ArrayBase(id),
-            Type {
-                elem: Elem::Ptr(d, AddrSpace::Shared),
-                shape: vec![],
-            },
-            span,
-        );
+        let base = array_base(id, d, AddrSpace::Shared, span);
         Ok(Val::Array(ArrayVal {
             base,
             dtype: d,

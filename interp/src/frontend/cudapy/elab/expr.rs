@@ -1014,14 +1014,11 @@ impl Elab<'_> {
     pub(super) fn cmp(&mut self, op: ast::CmpOp, a: Expr, b: Expr, span: Span) -> DResult<Expr> {
         use ast::CmpOp as C;
         let c = types::compare_type(dtype_of(&a), dtype_of(&b));
-        let bop = match op {
-            C::Eq | C::Is => BinOp::Eq,
-            C::NotEq | C::IsNot => BinOp::Ne,
-            C::Lt => BinOp::Lt,
-            C::LtE => BinOp::Le,
-            C::Gt => BinOp::Gt,
-            C::GtE => BinOp::Ge,
-            C::In | C::NotIn => {
+        let bop = match (py::value_cmp(op), op) {
+            (Some(b), _) => b,
+            (None, C::Is) => BinOp::Eq,
+            (None, C::IsNot) => BinOp::Ne,
+            (None, _) => {
                 return py::unsupported(span, "`in`", DIALECT, "compare with == in a loop")
             }
         };
@@ -1039,16 +1036,7 @@ impl Elab<'_> {
         let pre_b = self.blocks.pop().expect("pushed");
         let b = b?;
         let d = types::compare_type(dtype_of(&a), dtype_of(&b));
-        let r = self.new_var("_ifexp", Type::scalar(d));
-        let mut then_body = pre_a;
-        then_body.push(Stmt::Let(r, convert(a, d)));
-        let mut else_body = pre_b;
-        else_body.push(Stmt::Let(r, convert(b, d)));
-        self.emit(Stmt::If {
-            cond,
-            then_body,
-            else_body,
-        });
-        Ok(Val::Num(self.var_expr(r, span)))
+        let r = self.branch_value("_ifexp", cond, (pre_a, a), (pre_b, b), d, span);
+        Ok(Val::Num(r))
     }
 }

@@ -412,14 +412,7 @@ impl Elab<'_> {
             span,
         });
         let id = self.arrays.len() - 1;
-        let ptr = mk(
-            ExprKind::ArrayBase(id),
-            Type {
-                elem: Elem::Ptr(DType::I32, AddrSpace::Shared),
-                shape: vec![],
-            },
-            span,
-        );
+        let ptr = array_base(id, DType::I32, AddrSpace::Shared, span);
         let zero = int_const(DType::I32, 0, span);
         let first = |d: u8| {
             bin(

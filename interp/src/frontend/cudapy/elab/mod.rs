@@ -14,6 +14,8 @@ use super::types::Named;
 use super::{types, Global, Module, SigType};
 use crate::dtype::DType;
 use crate::frontend::py::op_text;
+use crate::frontend::py::simt::{self, Blocks};
+use crate::frontend::py::walk::{self, Walk};
 use crate::frontend::py::{self, dotted};
 use crate::ir::build::*;
 use crate::ir::*;
@@ -194,6 +196,8 @@ fn type_path(path: &str) -> Option<DType> {
     known.then(|| types::dtype_named(last)).flatten()
 }
 
+simt::impl_blocks!(Elab<'_>);
+
 impl<'m> Elab<'m> {
     /// An elaborator for kernels of module `m`.
     pub fn new(m: &'m Module) -> Self {
@@ -225,48 +229,6 @@ impl<'m> Elab<'m> {
             .expect("a function is being elaborated")
     }
 
-    fn emit(&mut self, s: Stmt) {
-        self.blocks.last_mut().expect("a block is open").push(s);
-    }
-
-    fn new_var(&mut self, name: &str, ty: Type) -> VarId {
-        self.vars.push((name.to_string(), ty));
-        self.vars.len() - 1
-    }
-
-    /// Stores `value` into the element at `ptr` of a `d` array (the seed:
-    /// "the value is coerced if necessary").
-    fn store(&mut self, ptr: Expr, value: Expr, d: DType, span: Span) {
-        let value = convert(value, d);
-        self.emit(Stmt::Store {
-            ptr,
-            value,
-            mask: None,
-            span,
-        });
-    }
-
-    fn var_expr(&self, v: VarId, span: Span) -> Expr {
-        mk(ExprKind::Var(v), self.vars[v].1.clone(), span)
-    }
-
-    /// `e` held in a fresh variable unless it is already a variable or a constant
-    /// (so that an operand used twice is evaluated once).
-    fn temp(&mut self, e: Expr) -> Expr {
-        if matches!(e.kind, ExprKind::Var(_) | ExprKind::Const(_)) {
-            return e;
-        }
-        let span = e.span;
-        let v = self.new_var("_t", e.ty.clone());
-        self.emit(Stmt::Let(v, e));
-        self.var_expr(v, span)
-    }
-
-    /// Where the current block stands (for [`Elab::keep_order`]).
-    fn mark(&self) -> usize {
-        self.blocks.last().map_or(0, |b| b.len())
-    }
-
     /// `e`, an operand elaborated before the statements emitted since
     /// `mark` (a later operand's atomic or inlined device function): Python
     /// evaluates operands left to right, so an earlier one that reads
@@ -285,9 +247,7 @@ impl<'m> Elab<'m> {
 
     /// Elaborates the statements of `body` into a new block.
     fn block_of(&mut self, body: &[ast::Stmt]) -> DResult<Block> {
-        self.blocks.push(Vec::new());
-        let r = self.stmts(body);
-        let b = self.blocks.pop().expect("pushed above");
+        let (r, b) = self.collect(|me| me.stmts(body));
         r.map(|()| b)
     }
 

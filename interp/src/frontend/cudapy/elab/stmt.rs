@@ -38,157 +38,6 @@ impl Elab<'_> {
         }
     }
 
-    pub(super) fn stmts(&mut self, body: &[ast::Stmt]) -> DResult<()> {
-        for s in body {
-            self.stmt(s)?;
-        }
-        Ok(())
-    }
-
-    pub(super) fn stmt(&mut self, s: &ast::Stmt) -> DResult<()> {
-        let span = self.span(s);
-        use ast::Stmt as S;
-        match s {
-            S::Pass(_) => Ok(()),
-            S::Expr(e) => {
-                if matches!(&*e.value, ast::Expr::Constant(c) if matches!(c.value, Constant::Str(_)))
-                {
-                    return Ok(()); // a docstring
-                }
-                self.expr(&e.value)?;
-                Ok(())
-            }
-            S::Assign(a) => {
-                let v = self.expr(&a.value)?;
-                // `c = Color.red`, the only assignment of c, in the
-                // function's entry block: c is that member (its class kept
-                // for comparisons, `enums.rs`); elsewhere its value
-                if let ([ast::Expr::Name(n)], Val::Member(..)) = (a.targets.as_slice(), &v) {
-                    let name = n.id.as_str();
-                    if self.frame().depth == 0
-                        && !self.frame().env.contains_key(name)
-                        && self.assignments_in_function(name) == 1
-                    {
-                        self.frame().env.insert(name.to_string(), v);
-                        return Ok(());
-                    }
-                }
-                // `N = 100`, the only assignment of N, in the function's
-                // entry block, N sizing an array: N is that constant (numba
-                // folds it, so `cuda.shared.array(N, int32)` compiles);
-                // elsewhere a variable, as before
-                if let ([ast::Expr::Name(n)], Val::Num(e)) = (a.targets.as_slice(), &v) {
-                    let name = n.id.as_str();
-                    if matches!(e.kind, ExprKind::Const(_))
-                        && self.frame().depth == 0
-                        && !self.frame().env.contains_key(name)
-                        && self.assignments_in_function(name) == 1
-                        && self.sizes_an_array_here(name)
-                    {
-                        self.frame().env.insert(name.to_string(), v);
-                        return Ok(());
-                    }
-                }
-                let v = self.materialize(v);
-                for t in &a.targets {
-                    self.assign(t, v.clone())?;
-                }
-                Ok(())
-            }
-            S::AugAssign(a) => self.aug_assign(a, span),
-            S::If(i) => {
-                let cond = self.cond(&i.test)?;
-                if self.prunable(&i.test) {
-                    if let Some(b) = fold(&cond) {
-                        // numba's dead-branch pruning: only the branch
-                        // taken is compiled (and typed)
-                        return self.stmts(if b != 0 { &i.body } else { &i.orelse });
-                    }
-                }
-                self.frame().depth += 1;
-                let then_body = self.block_of(&i.body);
-                let else_body = then_body.and_then(|t| Ok((t, self.block_of(&i.orelse)?)));
-                self.frame().depth -= 1;
-                let (then_body, else_body) = else_body?;
-                self.emit(Stmt::If {
-                    cond,
-                    then_body,
-                    else_body,
-                });
-                Ok(())
-            }
-            S::For(f) => self.for_stmt(f, span),
-            S::While(w) => self.while_stmt(w, span),
-            S::Break(_) => {
-                if self.frames.last().map_or(0, |f| f.loops) == 0 {
-                    return err(span, "`break` outside a loop");
-                }
-                self.emit(Stmt::Break);
-                Ok(())
-            }
-            S::Continue(_) => {
-                if self.frames.last().map_or(0, |f| f.loops) == 0 {
-                    return err(span, "`continue` outside a loop");
-                }
-                self.emit(Stmt::Continue);
-                Ok(())
-            }
-            S::Return(r) => self.return_stmt(r.value.as_deref(), span),
-            S::AnnAssign(_) => py::unsupported(
-                span,
-                "an annotated assignment",
-                DIALECT,
-                "assign without an annotation; force a type with a type object: x = int16(0)",
-            ),
-            S::Raise(r) => self.raise_stmt(r, span),
-            S::Assert(a) => self.assert_stmt(a, span),
-            S::Try(_) | S::TryStar(_) => py::unsupported(
-                span,
-                "`try`",
-                DIALECT,
-                "the no-Python mode catches no exceptions: test the condition with `if`",
-            ),
-            S::With(_) | S::AsyncWith(_) => py::unsupported(
-                span,
-                "a `with` statement",
-                DIALECT,
-                "write the statements without `with`",
-            ),
-            S::ClassDef(_) => py::unsupported(
-                span,
-                "a class definition",
-                DIALECT,
-                "the no-Python mode has no objects: use scalars and arrays",
-            ),
-            S::FunctionDef(f) => self.def_closure(f),
-            S::AsyncFunctionDef(_) => py::unsupported(
-                span,
-                "a nested function",
-                DIALECT,
-                "define a device function at module level with @cuda.jit(device=True)",
-            ),
-            S::Global(_) | S::Nonlocal(_) => py::unsupported(
-                span,
-                "`global`/`nonlocal`",
-                DIALECT,
-                "pass the value as a parameter; module-level constants can be read directly",
-            ),
-            S::Import(_) | S::ImportFrom(_) => py::unsupported(
-                span,
-                "an import inside a kernel",
-                DIALECT,
-                "import at module level",
-            ),
-            S::Delete(_) => py::unsupported(span, "`del`", DIALECT, "leave the variable alone"),
-            _ => py::unsupported(
-                span,
-                "this statement",
-                DIALECT,
-                "use assignments, if, for over range, while, break, continue and return",
-            ),
-        }
-    }
-
     /// `value` with numbers of a tuple held in fresh variables (a tuple bound to
     /// a name keeps the values it had when it was made).
     pub(super) fn materialize(&mut self, v: Val) -> Val {
@@ -221,16 +70,7 @@ impl Elab<'_> {
                     }
                     _ => return err(span, "cannot unpack a non-tuple value"),
                 };
-                if items.len() != t.elts.len() {
-                    return err(
-                        span,
-                        format!(
-                            "cannot unpack {} values into {} targets",
-                            items.len(),
-                            t.elts.len()
-                        ),
-                    );
-                }
+                walk::unpack(items.len(), t.elts.len(), span)?;
                 for (e, v) in t.elts.iter().zip(items) {
                     self.assign(e, v)?;
                 }
@@ -511,7 +351,189 @@ impl Elab<'_> {
         Ok(id)
     }
 
-    pub(super) fn aug_assign(&mut self, a: &ast::StmtAugAssign, span: Span) -> DResult<()> {
+    /// An element pointer whose indices are held in variables, so that it can
+    /// be used twice (load, then store) with its indices evaluated once.
+    pub(super) fn hold_indices(&mut self, ptr: Expr) -> Expr {
+        let Expr { kind, ty, span } = ptr;
+        match kind {
+            ExprKind::ElemPtr {
+                base,
+                indices,
+                dims,
+                neg,
+                offset,
+            } => {
+                let indices = indices.into_iter().map(|i| self.temp(i)).collect();
+                mk(
+                    ExprKind::ElemPtr {
+                        base,
+                        indices,
+                        dims,
+                        neg,
+                        offset,
+                    },
+                    ty,
+                    span,
+                )
+            }
+            kind => mk(kind, ty, span),
+        }
+    }
+
+    /// The arguments of `range(…)` as (start, end, step), each held in a
+    /// variable, of the dtype they promote to (int64 for bools).
+    pub(super) fn range_bounds(
+        &mut self,
+        range_args: &[ast::Expr],
+        span: Span,
+    ) -> DResult<(Expr, Expr, Expr)> {
+        let mut vals = Vec::new();
+        for a in range_args {
+            let v = self.expr(a)?;
+            let e = self.num(v, self.span(a))?;
+            if !dtype_of(&e).is_int() && dtype_of(&e) != DType::Bool {
+                return err(
+                    self.span(a),
+                    format!("range() takes integers, not {}", Named(dtype_of(&e))),
+                );
+            }
+            vals.push(e);
+        }
+        let d = vals
+            .iter()
+            .map(dtype_of)
+            .reduce(types::promote)
+            .unwrap_or(DType::I64);
+        let d = if d == DType::Bool { DType::I64 } else { d };
+        let zero = || int_const(d, 0, span);
+        let one = || int_const(d, 1, span);
+        let (start, end, step) = walk::range_args("range", vals, zero, one, span)?;
+        if let ExprKind::Const(0) = step.kind {
+            return Err(walk::zero_step(span));
+        }
+        let (start, end, step) = (convert(start, d), convert(end, d), convert(step, d));
+        Ok((self.temp(start), self.temp(end), self.temp(step)))
+    }
+
+    pub(super) fn not_range<T>(&self, iter: &ast::Expr) -> DResult<T> {
+        py::unsupported(
+            self.span(iter),
+            "a for loop over this value",
+            DIALECT,
+            "loop over range(), a 1-d array, a tuple of numbers, enumerate() or zip() of these",
+        )
+    }
+
+    /// Elaborates a loop body with `prologue` at its start.
+    pub(super) fn loop_body(
+        &mut self,
+        body: &[ast::Stmt],
+        prologue: impl FnOnce(&mut Self),
+    ) -> DResult<Block> {
+        self.frame().depth += 1;
+        self.frame().loops += 1;
+        self.blocks.push(Vec::new());
+        prologue(self);
+        let r = self.stmts(body);
+        let b = self.blocks.pop().expect("pushed above");
+        self.frame().depth -= 1;
+        self.frame().loops -= 1;
+        r.map(|()| b)
+    }
+
+    /// After a loop inside an inlined device function: a `return` in it
+    /// left only that loop, so leave the function's wrapper too.
+    pub(super) fn after_loop(&mut self) {
+        let frame = self.frames.last().expect("a frame");
+        let done = frame.inline.as_ref().map(|inl| inl.done);
+        self.leave_if_returned(done);
+    }
+}
+
+impl Walk for Elab<'_> {
+    type Cond = Expr;
+
+    const DIALECT: &'static str = DIALECT;
+
+    fn span_of(&self, node: &impl ast::Ranged) -> Span {
+        self.span(node)
+    }
+
+    fn help(&self, r: walk::Refused) -> &'static str {
+        use walk::Refused as R;
+        match r {
+            R::Try => "the no-Python mode catches no exceptions: test the condition with `if`",
+            R::Class => "the no-Python mode has no objects: use scalars and arrays",
+            R::NestedDef => "define a device function at module level with @cuda.jit(device=True)",
+            R::Global => {
+                "pass the value as a parameter; module-level constants can be read directly"
+            }
+            R::AnnAssign => {
+                "assign without an annotation; force a type with a type object: x = int16(0)"
+            }
+            R::Other => "use assignments, if, for over range, while, break, continue and return",
+            r => r.default_help(),
+        }
+    }
+
+    fn in_loop(&self) -> bool {
+        self.frames.last().map_or(0, |f| f.loops) > 0
+    }
+
+    fn own_statement(&mut self, s: &ast::Stmt, span: Span) -> Option<DResult<()>> {
+        match s {
+            ast::Stmt::Raise(r) => Some(self.raise_stmt(r, span)),
+            ast::Stmt::Assert(a) => Some(self.assert_stmt(a, span)),
+            ast::Stmt::FunctionDef(f) => Some(self.def_closure(f)),
+            _ => None,
+        }
+    }
+
+    fn expr_statement(&mut self, e: &ast::Expr, _span: Span) -> DResult<()> {
+        self.expr(e).map(|_| ())
+    }
+
+    /// `t = v` (and `a = b = v`): see the comments for the two names
+    /// numba folds.
+    fn assign_statement(&mut self, a: &ast::StmtAssign, _span: Span) -> DResult<()> {
+        let v = self.expr(&a.value)?;
+        // `c = Color.red`, the only assignment of c, in the
+        // function's entry block: c is that member (its class kept
+        // for comparisons, `enums.rs`); elsewhere its value
+        if let ([ast::Expr::Name(n)], Val::Member(..)) = (a.targets.as_slice(), &v) {
+            let name = n.id.as_str();
+            if self.frame().depth == 0
+                && !self.frame().env.contains_key(name)
+                && self.assignments_in_function(name) == 1
+            {
+                self.frame().env.insert(name.to_string(), v);
+                return Ok(());
+            }
+        }
+        // `N = 100`, the only assignment of N, in the function's
+        // entry block, N sizing an array: N is that constant (numba
+        // folds it, so `cuda.shared.array(N, int32)` compiles);
+        // elsewhere a variable, as before
+        if let ([ast::Expr::Name(n)], Val::Num(e)) = (a.targets.as_slice(), &v) {
+            let name = n.id.as_str();
+            if matches!(e.kind, ExprKind::Const(_))
+                && self.frame().depth == 0
+                && !self.frame().env.contains_key(name)
+                && self.assignments_in_function(name) == 1
+                && self.sizes_an_array_here(name)
+            {
+                self.frame().env.insert(name.to_string(), v);
+                return Ok(());
+            }
+        }
+        let v = self.materialize(v);
+        for t in &a.targets {
+            self.assign(t, v.clone())?;
+        }
+        Ok(())
+    }
+
+    fn aug_assign_statement(&mut self, a: &ast::StmtAugAssign, span: Span) -> DResult<()> {
         match &*a.target {
             ast::Expr::Name(n) => {
                 let cur = self.lookup(n.id.as_str(), span)?;
@@ -553,44 +575,34 @@ impl Elab<'_> {
         }
     }
 
-    /// An element pointer whose indices are held in variables, so that it can
-    /// be used twice (load, then store) with its indices evaluated once.
-    pub(super) fn hold_indices(&mut self, ptr: Expr) -> Expr {
-        let Expr { kind, ty, span } = ptr;
-        match kind {
-            ExprKind::ElemPtr {
-                base,
-                indices,
-                dims,
-                neg,
-                offset,
-            } => {
-                let indices = indices.into_iter().map(|i| self.temp(i)).collect();
-                mk(
-                    ExprKind::ElemPtr {
-                        base,
-                        indices,
-                        dims,
-                        neg,
-                        offset,
-                    },
-                    ty,
-                    span,
-                )
+    fn if_condition(&mut self, test: &ast::Expr, _span: Span) -> DResult<walk::Truth<Expr>> {
+        let cond = self.cond(test)?;
+        if self.prunable(test) {
+            if let Some(b) = fold(&cond) {
+                // numba's dead-branch pruning: only the branch taken is
+                // compiled (and typed)
+                return Ok(walk::Truth::Known(b != 0));
             }
-            kind => mk(kind, ty, span),
         }
+        Ok(walk::Truth::Runtime(cond))
     }
 
-    pub(super) fn for_stmt(&mut self, f: &ast::StmtFor, span: Span) -> DResult<()> {
-        if !f.orelse.is_empty() {
-            return py::unsupported(
-                span,
-                "`for … else`",
-                DIALECT,
-                "set a flag before `break` and test it after the loop",
-            );
-        }
+    /// A runtime `if`: both branches, one level deeper.
+    fn runtime_branches(&mut self, cond: Expr, i: &ast::StmtIf, _span: Span) -> DResult<()> {
+        self.frame().depth += 1;
+        let then_body = self.block_of(&i.body);
+        let else_body = then_body.and_then(|t| Ok((t, self.block_of(&i.orelse)?)));
+        self.frame().depth -= 1;
+        let (then_body, else_body) = else_body?;
+        self.emit(Stmt::If {
+            cond,
+            then_body,
+            else_body,
+        });
+        Ok(())
+    }
+
+    fn for_statement(&mut self, f: &ast::StmtFor, span: Span) -> DResult<()> {
         let range_args = match (&*f.iter, &*f.target) {
             (ast::Expr::Call(c), ast::Expr::Name(_))
                 if c.keywords.is_empty()
@@ -629,136 +641,22 @@ impl Elab<'_> {
         Ok(())
     }
 
-    /// The arguments of `range(…)` as (start, end, step), each held in a
-    /// variable, of the dtype they promote to (int64 for bools).
-    pub(super) fn range_bounds(
-        &mut self,
-        range_args: &[ast::Expr],
-        span: Span,
-    ) -> DResult<(Expr, Expr, Expr)> {
-        let mut vals = Vec::new();
-        for a in range_args {
-            let v = self.expr(a)?;
-            let e = self.num(v, self.span(a))?;
-            if !dtype_of(&e).is_int() && dtype_of(&e) != DType::Bool {
-                return err(
-                    self.span(a),
-                    format!("range() takes integers, not {}", Named(dtype_of(&e))),
-                );
-            }
-            vals.push(e);
-        }
-        let d = vals
-            .iter()
-            .map(dtype_of)
-            .reduce(types::promote)
-            .ok_or_else(|| Diagnostic::new(span, "range expected at least 1 argument, got 0"))?;
-        let d = if d == DType::Bool { DType::I64 } else { d };
-        let (start, end, step) = match vals.len() {
-            1 => (int_const(d, 0, span), vals.remove(0), int_const(d, 1, span)),
-            2 => {
-                let s = vals.remove(0);
-                (s, vals.remove(0), int_const(d, 1, span))
-            }
-            3 => {
-                let s = vals.remove(0);
-                let e = vals.remove(0);
-                (s, e, vals.remove(0))
-            }
-            n => return err(span, format!("range expected at most 3 arguments, got {n}")),
-        };
-        if let ExprKind::Const(0) = step.kind {
-            return err(span, "range() arg 3 must not be zero");
-        }
-        let (start, end, step) = (convert(start, d), convert(end, d), convert(step, d));
-        Ok((self.temp(start), self.temp(end), self.temp(step)))
-    }
-
-    pub(super) fn not_range<T>(&self, iter: &ast::Expr) -> DResult<T> {
-        py::unsupported(
-            self.span(iter),
-            "a for loop over this value",
-            DIALECT,
-            "loop over range(), a 1-d array, a tuple of numbers, enumerate() or zip() of these",
-        )
-    }
-
-    /// Elaborates a loop body with `prologue` at its start.
-    pub(super) fn loop_body(
-        &mut self,
-        body: &[ast::Stmt],
-        prologue: impl FnOnce(&mut Self),
-    ) -> DResult<Block> {
-        self.frame().depth += 1;
-        self.frame().loops += 1;
-        self.blocks.push(Vec::new());
-        prologue(self);
-        let r = self.stmts(body);
-        let b = self.blocks.pop().expect("pushed above");
-        self.frame().depth -= 1;
-        self.frame().loops -= 1;
-        r.map(|()| b)
-    }
-
-    /// After a loop inside an inlined device function: a `return` in it
-    /// left only that loop, so leave the function's wrapper too.
-    pub(super) fn after_loop(&mut self) {
-        if let Some(inl) = &self.frames.last().expect("a frame").inline {
-            let cond = self.var_expr(inl.done, Span::default());
-            self.emit(Stmt::If {
-                cond,
-                then_body: vec![Stmt::Break],
-                else_body: vec![],
-            });
-        }
-    }
-
-    pub(super) fn while_stmt(&mut self, w: &ast::StmtWhile, span: Span) -> DResult<()> {
-        if !w.orelse.is_empty() {
-            return py::unsupported(
-                span,
-                "`while … else`",
-                DIALECT,
-                "set a flag before `break` and test it after the loop",
-            );
-        }
-        // The condition may need statements (short-circuit operators): then it
-        // is evaluated at the top of an endless loop that it leaves.
-        self.blocks.push(Vec::new());
-        let cond = self.cond(&w.test);
-        let pre = self.blocks.pop().expect("pushed above");
+    fn while_statement(&mut self, w: &ast::StmtWhile, span: Span) -> DResult<()> {
+        // the condition may need statements (short-circuit operators)
+        let (cond, pre) = self.collect(|me| me.cond(&w.test));
         let cond = cond?;
-        if pre.is_empty() {
-            let body = self.loop_body(&w.body, |_| {})?;
-            self.emit(Stmt::While { cond, body, span });
-        } else {
-            let body = self.loop_body(&w.body, |me| {
-                for s in pre {
-                    me.emit(s);
-                }
-                let stop = unary(UnOp::LogicalNot, cond, span);
-                me.emit(Stmt::If {
-                    cond: stop,
-                    then_body: vec![Stmt::Break],
-                    else_body: vec![],
-                });
-            })?;
-            let t = konst(DType::Bool, 1, span);
-            self.emit(Stmt::While {
-                cond: t,
-                body,
-                span,
-            });
-        }
+        let body = self.loop_body(&w.body, |_| {})?;
+        self.emit(simt::while_loop(pre, cond, body, span));
         self.after_loop();
         Ok(())
     }
 
-    pub(super) fn return_stmt(&mut self, value: Option<&ast::Expr>, span: Span) -> DResult<()> {
-        let v = match value {
-            Some(e) => Some(self.expr(e)?),
-            None => None,
-        };
+    fn jump(&mut self, is_break: bool, _span: Span) -> DResult<()> {
+        simt::jump(self, is_break)
+    }
+
+    fn return_statement(&mut self, r: &ast::StmtReturn, span: Span) -> DResult<()> {
+        let v = r.value.as_deref().map(|e| self.expr(e)).transpose()?;
         let frame = self.frames.last().expect("a frame");
         let Some(inl) = &frame.inline else {
             if let Some(v) = v {

@@ -214,28 +214,19 @@ impl Elab<'_> {
                 "compare two values of one datetime64/timedelta64 type",
             );
         }
-        use ast::CmpOp as C;
-        let bop = match op {
-            C::Eq => BinOp::Eq,
-            C::NotEq => BinOp::Ne,
-            C::Lt => BinOp::Lt,
-            C::LtE => BinOp::Le,
-            C::Gt => BinOp::Gt,
-            C::GtE => BinOp::Ge,
-            _ => {
-                return py::unsupported(
-                    span,
-                    &format!("`{}` of datetime64/timedelta64 values", cmp_text(op)),
-                    DIALECT,
-                    "==, !=, <, <=, > or >=",
-                )
-            }
+        let Some(bop) = py::value_cmp(op) else {
+            return py::unsupported(
+                span,
+                &format!("`{}` of datetime64/timedelta64 values", cmp_text(op)),
+                DIALECT,
+                "==, !=, <, <=, > or >=",
+            );
         };
         let x = self.temp(a.bits.clone());
         let y = self.temp(b.bits.clone());
         let either = self.either_nat(&x, &y, span);
         let c = bin(bop, x, y, span);
-        Ok(if op == C::NotEq {
+        Ok(if op == ast::CmpOp::NotEq {
             bin(BinOp::LogicalOr, either, c, span)
         } else {
             let none = unary(UnOp::LogicalNot, either, span);

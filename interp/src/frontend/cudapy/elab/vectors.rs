@@ -16,19 +16,13 @@ pub(super) fn vector_type(name: &str) -> Option<(DType, usize)> {
         return None;
     }
     let d = match base.strip_suffix('x') {
-        Some(b) => match b {
-            "int8" => DType::I8,
-            "int16" => DType::I16,
-            "int32" => DType::I32,
-            "int64" => DType::I64,
-            "uint8" => DType::U8,
-            "uint16" => DType::U16,
-            "uint32" => DType::U32,
-            "uint64" => DType::U64,
-            "float32" => DType::F32,
-            "float64" => DType::F64,
-            _ => return None,
-        },
+        // numba's vector types: of the integer widths, float32 and float64
+        Some(b) => DType::from_json_name(b).filter(|d| {
+            !matches!(
+                d,
+                DType::Bool | DType::F8E4Nv | DType::F8E5 | DType::F16 | DType::BF16
+            )
+        })?,
         None => match base {
             "char" => DType::I8,
             "short" => DType::I16,

@@ -803,15 +803,7 @@ impl<'m> Elab<'m> {
         let frame = self.frames.pop().expect("pushed above");
         r?;
         let once = self.new_var("_once", Type::scalar(DType::I32));
-        self.emit(Stmt::For {
-            var: once,
-            start: int_const(DType::I32, 0, span),
-            end: int_const(DType::I32, 1, span),
-            step: int_const(DType::I32, 1, span),
-            body,
-            span,
-            parallel: None,
-        });
+        self.emit(simt::once_loop(once, body, span));
         let inl = frame.inline.expect("an inlined frame");
         match (inl.ret, inl.ret_ty) {
             (Some(r), Some(d)) => Ok(Val::num(self.var_expr(r, span), d)),

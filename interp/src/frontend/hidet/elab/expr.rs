@@ -187,18 +187,11 @@ impl<'m> Elab<'m> {
                 let base = self.expr(&a.value)?;
                 self.attribute(base, a.attr.as_str(), span)
             }
-            E::Tuple(t) => Ok(Val::List(
-                t.elts
-                    .iter()
-                    .map(|x| self.expr(x))
-                    .collect::<DResult<_>>()?,
-            )),
-            E::List(t) => Ok(Val::List(
-                t.elts
-                    .iter()
-                    .map(|x| self.expr(x))
-                    .collect::<DResult<_>>()?,
-            )),
+            // a tuple and a list are the same sequence value
+            E::Tuple(ast::ExprTuple { elts, .. }) | E::List(ast::ExprList { elts, .. }) => {
+                let items = elts.iter().map(|x| self.expr(x));
+                Ok(Val::List(items.collect::<DResult<_>>()?))
+            }
             E::BinOp(b) => {
                 let l = self.expr(&b.left)?;
                 let mark = self.mark();
@@ -738,7 +731,6 @@ impl<'m> Elab<'m> {
     }
 
     pub(super) fn cmp(&mut self, op: ast::CmpOp, l: Val, r: Val, span: Span) -> DResult<Val> {
-        use ast::CmpOp as C;
         if let Some(v) = host_cmp(op, &l, &r) {
             return Ok(Val::Bool(v));
         }
@@ -751,19 +743,11 @@ impl<'m> Elab<'m> {
         }) {
             return err(span, format!("Hidet cannot compare vector values such as {e} (its type inference raises NotImplementedError)"));
         }
-        let bop = match op {
-            C::Eq => BinOp::Eq,
-            C::NotEq => BinOp::Ne,
-            C::Lt => BinOp::Lt,
-            C::LtE => BinOp::Le,
-            C::Gt => BinOp::Gt,
-            C::GtE => BinOp::Ge,
-            _ => {
-                return err(
-                    span,
-                    "Currently, we do not support this operator for hidet vars.",
-                )
-            }
+        let Some(bop) = py::value_cmp(op) else {
+            return err(
+                span,
+                "Currently, we do not support this operator for hidet vars.",
+            );
         };
         let a = self.scalar_of(l, span)?;
         let b = self.scalar_of(r, span)?;
@@ -803,20 +787,7 @@ impl<'m> Elab<'m> {
         let (ha, pty) = (a.hty, a.pty);
         let (a, b) = (a.e, b.e);
         let c = ops::if_exp_type(dtype_of(&a), dtype_of(&b));
-        let r = self.new_var("_ifexp", Type::scalar(c));
-        let mut then_body = pre_a;
-        then_body.push(Stmt::Let(r, convert(a, c)));
-        let mut else_body = pre_b;
-        else_body.push(Stmt::Let(r, convert(b, c)));
-        self.emit(Stmt::If {
-            cond,
-            then_body,
-            else_body,
-        });
-        Ok(Val::Num {
-            e: self.var_expr(r, span),
-            hty: ha,
-            pty,
-        })
+        let e = self.branch_value("_ifexp", cond, (pre_a, a), (pre_b, b), c, span);
+        Ok(Val::Num { e, hty: ha, pty })
     }
 }

@@ -36,14 +36,7 @@ impl<'m> Elab<'m> {
 
     pub(super) fn array_base(&self, id: ArrayId, span: Span) -> Expr {
         let a = &self.arrays[id];
-        mk(
-            ExprKind::ArrayBase(id),
-            Type {
-                elem: Elem::Ptr(a.dtype, a.space),
-                shape: vec![],
-            },
-            span,
-        )
+        array_base(id, a.dtype, a.space, span)
     }
 
     pub(super) fn cell_ptr(&self, id: ArrayId, _d: DType, span: Span) -> Expr {

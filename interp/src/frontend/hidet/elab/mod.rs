@@ -27,6 +27,8 @@ use super::types::{self, Elt, Named};
 use super::{Func, Global, Module};
 use crate::complex::Cx;
 use crate::dtype::DType;
+use crate::frontend::py::simt::{self, Blocks};
+use crate::frontend::py::walk::{self, Walk};
 use crate::frontend::py::{self, dotted};
 use crate::ir::build::*;
 use crate::ir::*;
@@ -238,6 +240,8 @@ pub fn is_kernel(m: &Module, f: &Func) -> bool {
     )
 }
 
+simt::impl_blocks!(Elab<'_>);
+
 impl<'m> Elab<'m> {
     /// An elaborator for kernels of module `m`.
     pub fn new(m: &'m Module) -> Self {
@@ -263,35 +267,6 @@ impl<'m> Elab<'m> {
         self.frames
             .last_mut()
             .expect("a function is being elaborated")
-    }
-
-    fn emit(&mut self, s: Stmt) {
-        self.blocks.last_mut().expect("a block is open").push(s);
-    }
-
-    fn new_var(&mut self, name: &str, ty: Type) -> VarId {
-        self.vars.push((name.to_string(), ty));
-        self.vars.len() - 1
-    }
-
-    fn var_expr(&self, v: VarId, span: Span) -> Expr {
-        mk(ExprKind::Var(v), self.vars[v].1.clone(), span)
-    }
-
-    /// `e` held in a fresh variable unless it is a variable or a constant.
-    fn temp(&mut self, e: Expr) -> Expr {
-        if matches!(e.kind, ExprKind::Var(_) | ExprKind::Const(_)) {
-            return e;
-        }
-        let span = e.span;
-        let v = self.new_var("_t", e.ty.clone());
-        self.emit(Stmt::Let(v, e));
-        self.var_expr(v, span)
-    }
-
-    /// Where the current block stands (for [`Elab::keep_order`]).
-    fn mark(&self) -> usize {
-        self.blocks.last().map_or(0, |b| b.len())
     }
 
     /// `v`, an operand elaborated before the statements emitted since
@@ -326,11 +301,9 @@ impl<'m> Elab<'m> {
 
     /// Elaborates `body` in a new scope into a new block.
     fn block_of(&mut self, body: &[ast::Stmt]) -> DResult<Block> {
-        self.blocks.push(Vec::new());
         self.frame().scopes.push(HashMap::new());
-        let r = self.stmts(body);
+        let (r, b) = self.collect(|me| me.stmts(body));
         self.frame().scopes.pop();
-        let b = self.blocks.pop().expect("pushed above");
         r.map(|()| b)
     }
 

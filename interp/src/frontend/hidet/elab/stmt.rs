@@ -5,194 +5,6 @@ use super::*;
 impl<'m> Elab<'m> {
     // ---- statements ------------------------------------------------------------
 
-    pub(super) fn stmts(&mut self, body: &[ast::Stmt]) -> DResult<()> {
-        for s in body {
-            self.stmt(s)?;
-        }
-        Ok(())
-    }
-
-    pub(super) fn stmt(&mut self, s: &ast::Stmt) -> DResult<()> {
-        let span = self.span(s);
-        use ast::Stmt as S;
-        match s {
-            S::Pass(_) => Ok(()),
-            S::Expr(e) => {
-                if matches!(&*e.value, ast::Expr::Constant(c) if matches!(c.value, Constant::Str(_)))
-                {
-                    return Ok(()); // a docstring
-                }
-                self.expr(&e.value)?;
-                Ok(())
-            }
-            S::Assign(a) => self.assign_stmt(a, span),
-            S::AnnAssign(a) => self.ann_assign(a, span),
-            S::AugAssign(a) => self.aug_assign(a, span),
-            S::If(i) => self.if_stmt(i),
-            S::For(f) => self.for_stmt(f, span),
-            S::While(w) => self.while_stmt(w, span),
-            S::Break(_) | S::Continue(_) => {
-                if self.frames.last().map_or(0, |f| f.loops) == 0 {
-                    return err(span, "`break`/`continue` outside a loop");
-                }
-                self.emit(if matches!(s, S::Break(_)) {
-                    Stmt::Break
-                } else {
-                    Stmt::Continue
-                });
-                Ok(())
-            }
-            S::Return(r) => self.return_stmt(r.value.as_deref(), span),
-            S::Assert(_) => py::unsupported(
-                span,
-                "`assert`",
-                DIALECT,
-                "test the condition with `if` and return early",
-            ),
-            S::With(_) => py::unsupported(span, "a `with` statement", DIALECT, "write the statements without `with`"),
-            S::FunctionDef(_) => py::unsupported(
-                span,
-                "a nested function",
-                DIALECT,
-                "define the helper as another @hidet.script function with attrs.func_kind = 'cuda_internal'",
-            ),
-            S::Delete(_) => err(span, "Hidet does not support del statement."),
-            _ => py::unsupported(
-                span,
-                "this statement",
-                DIALECT,
-                "use assignments, declarations (x: i32 = 0), if, for over range()/grid(), while, break, continue and return",
-            ),
-        }
-    }
-
-    pub(super) fn assign_stmt(&mut self, a: &ast::StmtAssign, span: Span) -> DResult<()> {
-        let [target] = a.targets.as_slice() else {
-            return err(span, "Hidet does not support syntax like \"a = b = 1\".");
-        };
-        match (target, &*a.value) {
-            (
-                ast::Expr::Tuple(_) | ast::Expr::List(_),
-                ast::Expr::Tuple(_) | ast::Expr::List(_),
-            ) if elts(target).len() == elts(&a.value).len() => {
-                let vals = elts(&a.value)
-                    .iter()
-                    .map(|x| self.expr(x))
-                    .collect::<DResult<Vec<_>>>()?;
-                for (t, v) in elts(target).iter().zip(vals) {
-                    self.assign(t, v)?;
-                }
-                Ok(())
-            }
-            (ast::Expr::Tuple(ast::ExprTuple { elts, .. }), _)
-            | (ast::Expr::List(ast::ExprList { elts, .. }), _) => {
-                let v = self.expr(&a.value)?;
-                let items = match v {
-                    Val::List(items) => items,
-                    _ => {
-                        return err(
-                            span,
-                            "The number of left values and right values does not match.",
-                        )
-                    }
-                };
-                if items.len() != elts.len() {
-                    return err(
-                        span,
-                        "The number of left values and right values does not match.",
-                    );
-                }
-                for (t, v) in elts.iter().zip(items) {
-                    self.assign(t, v)?;
-                }
-                Ok(())
-            }
-            _ => {
-                let v = self.expr(&a.value)?;
-                self.assign(target, v)
-            }
-        }
-    }
-
-    /// `name: T = value` and `name: T` declare a variable of type `T`.
-    pub(super) fn ann_assign(&mut self, a: &ast::StmtAnnAssign, span: Span) -> DResult<()> {
-        let ast::Expr::Name(n) = &*a.target else {
-            return err(span, "only a name can be declared with a type");
-        };
-        let name = n.id.as_str();
-        if self
-            .frames
-            .last()
-            .and_then(|f| f.scopes.last())
-            .is_some_and(|s| s.contains_key(name))
-        {
-            return err(
-                span,
-                "Can not define two variables with the same name in the same scope.",
-            );
-        }
-        let ty = self.annotation_type(&a.annotation)?;
-        let value = match &a.value {
-            Some(v) => Some(self.expr(v)?),
-            None => None,
-        };
-        match (ty, value) {
-            (HType::Scalar(d), None) => {
-                self.supported_dtype(d, span)?;
-                let id = self.alloc(name, d, vec![1], AddrSpace::Local, span)?;
-                self.define(name, Val::Cell(id, d));
-                Ok(())
-            }
-            (HType::Scalar(d), Some(v)) => {
-                self.supported_dtype(d, span)?;
-                let (e, _) = self.scalar(v, span)?;
-                self.define_scalar(name, convert(e, d), d, span)
-            }
-            (HType::Tensor(d, layout), None) => {
-                let space = AddrSpace::Local;
-                let t = self.declare_tensor(name, d, layout, space, span)?;
-                self.define(name, t);
-                Ok(())
-            }
-            (HType::Compound(Elt::Complex(d)), Some(v)) => {
-                let c = self.as_complex(v, d, span)?;
-                self.define_compound(name, Val::Cx(c), span)
-            }
-            (HType::Compound(e), Some(v)) => {
-                let held = match v {
-                    Val::Lanes(l, ve) if ve == e => Val::Lanes(l, ve),
-                    _ => return err(span, format!("a {e} variable takes a {e} value (Hidet has no conversion to a vector type)")),
-                };
-                self.define_compound(name, held, span)
-            }
-            (HType::Compound(e), None) => Err(Diagnostic::new(
-                span,
-                format!("ksem needs a {e} variable's value where it is declared"),
-            )
-            .with_help(format!("declare it with its first value: {name}: {e} = …"))),
-            (HType::Pointer(d), Some(v)) => {
-                let p = self.pointer(v, span)?;
-                if p.1 != d {
-                    return err(span, format!("a ~{d} cannot point to {}", p.1));
-                }
-                if p.0.ty.space() == Some(AddrSpace::Global) {
-                    return self.define_pointer(name, p.0, d, span);
-                }
-                self.define_new(name, Val::Ptr(p.0, d, true), span)
-            }
-            (HType::VoidPtr, Some(v)) => {
-                // any pointer converts to `void *` (C++)
-                let v = self.void_cast(v, span)?;
-                self.define_new(name, v, span)
-            }
-            (HType::Pointer(_) | HType::VoidPtr, None) => {
-                err(span, "declare a pointer with its value: p: ~f32 = ~a[0]")
-            }
-            (HType::Tensor(..), Some(_)) => err(span, "a tensor declaration takes no value"),
-            (HType::Void, _) => err(span, "a variable cannot be void"),
-        }
-    }
-
     /// Assigns `v` to an assignment target (Hidet's `process_assign`).
     pub(super) fn assign(&mut self, target: &ast::Expr, v: Val) -> DResult<()> {
         let span = self.span(target);
@@ -481,7 +293,294 @@ impl<'m> Elab<'m> {
         Ok(())
     }
 
-    pub(super) fn aug_assign(&mut self, a: &ast::StmtAugAssign, span: Span) -> DResult<()> {
+    /// A pointer expression with its indices and offsets held in variables,
+    /// so that using it again computes the same address.
+    pub(super) fn hold_ptr(&mut self, p: Expr) -> Expr {
+        match p.kind {
+            ExprKind::Binary(op @ (BinOp::PtrAdd | BinOp::PtrAddBytes), base, k) => {
+                let base = self.hold_ptr(*base);
+                let k = self.temp(*k);
+                bin(op, base, k, p.span)
+            }
+            ExprKind::ElemPtr { .. } => self.hold(p),
+            kind => mk(kind, p.ty, p.span),
+        }
+    }
+
+    /// An element pointer whose indices (and offset) are held in variables.
+    pub(super) fn hold(&mut self, ptr: Expr) -> Expr {
+        let Expr { kind, ty, span } = ptr;
+        match kind {
+            ExprKind::ElemPtr {
+                base,
+                indices,
+                dims,
+                neg,
+                offset,
+            } => {
+                let held: Vec<Expr> = indices.into_iter().map(|i| self.temp(i)).collect();
+                let offset = offset.map(|o| Box::new(self.temp(*o)));
+                mk(
+                    ExprKind::ElemPtr {
+                        base,
+                        indices: held,
+                        dims,
+                        neg,
+                        offset,
+                    },
+                    ty,
+                    span,
+                )
+            }
+            kind => {
+                let e = mk(kind, ty, span);
+                self.temp(e)
+            }
+        }
+    }
+
+    /// `for (int32_t v = 0; v < end; v = v + 1)` nests, outermost first.
+    pub(super) fn nested_loops(
+        &mut self,
+        names: &[String],
+        tuple_target: bool,
+        ends: &[Expr],
+        body: &[ast::Stmt],
+        span: Span,
+    ) -> DResult<Stmt> {
+        let vars: Vec<VarId> = (0..ends.len())
+            .map(|k| {
+                let n = if tuple_target {
+                    format!("{}{k}", names[0])
+                } else {
+                    names[k].clone()
+                };
+                self.new_var(&n, Type::scalar(DType::I32))
+            })
+            .collect();
+        if tuple_target {
+            let items = vars
+                .iter()
+                .map(|&v| Val::num(self.var_expr(v, span), DType::I32))
+                .collect();
+            self.define(&names[0], Val::List(items));
+        } else {
+            for (n, &v) in names.iter().zip(&vars) {
+                let e = self.var_expr(v, span);
+                self.define(n, Val::num(e, DType::I32));
+            }
+        }
+        self.blocks.push(Vec::new());
+        let r = self.stmts(body);
+        let mut inner = self.blocks.pop().expect("pushed above");
+        r?;
+        for (k, (&v, end)) in vars.iter().zip(ends).enumerate().rev() {
+            // `v < end` in C's common type of int32 and the extent's type
+            let c = types::c_arith(DType::I32, dtype_of(end));
+            if c != DType::I32 {
+                return err(span, format!(
+                    "loop extent {k} is {}: ksem runs loops over int32 extents (C compares the int32 loop variable in {})",
+                    Named(dtype_of(end)),
+                    Named(c)
+                ));
+            }
+            inner = vec![Stmt::For {
+                var: v,
+                start: int_const(DType::I32, 0, span),
+                end: end.clone(),
+                step: int_const(DType::I32, 1, span),
+                body: inner,
+                span,
+                parallel: None,
+            }];
+        }
+        Ok(inner.pop().expect("at least one loop"))
+    }
+
+    pub(super) fn not_loop<T>(&self, iter: &ast::Expr) -> DResult<T> {
+        Err(Diagnostic::new(
+            self.span(iter),
+            "For loop iterable must be range(...) or grid(...)",
+        )
+        .with_help("for i in range(n): …  or  for i, j in grid(m, n): …"))
+    }
+
+    /// After a loop inside an inlined helper: a `return` in it left only
+    /// that loop, so leave the helper's wrapper too.
+    pub(super) fn after_loop(&mut self) {
+        let frame = self.frames.last().expect("a frame");
+        let done = frame.inline.as_ref().map(|inl| inl.done);
+        self.leave_if_returned(done);
+    }
+}
+
+/// Whether a complex or vector value is a variable (its parts are IR variables).
+fn compound_vars(v: &Val) -> bool {
+    let is_var = |e: &Expr| matches!(e.kind, ExprKind::Var(_));
+    match v {
+        Val::Cx(c) => is_var(&c.re) && is_var(&c.im),
+        Val::Lanes(l, _) => l.iter().all(is_var),
+        _ => false,
+    }
+}
+
+impl Walk for Elab<'_> {
+    type Cond = Expr;
+
+    const DIALECT: &'static str = DIALECT;
+
+    fn span_of(&self, node: &impl ast::Ranged) -> Span {
+        self.span(node)
+    }
+
+    fn help(&self, r: walk::Refused) -> &'static str {
+        use walk::Refused as R;
+        match r {
+            R::Assert => "test the condition with `if` and return early",
+            R::NestedDef => "define the helper as another @hidet.script function with attrs.func_kind = 'cuda_internal'",
+            // measured: Hidet says "Hidet does not support del statement."
+            R::Delete => "leave the variable alone (Hidet has no `del`)",
+            R::Other => "use assignments, declarations (x: i32 = 0), if, for over range()/grid(), while, break, continue and return",
+            r => r.default_help(),
+        }
+    }
+
+    fn in_loop(&self) -> bool {
+        self.frames.last().map_or(0, |f| f.loops) > 0
+    }
+
+    fn expr_statement(&mut self, e: &ast::Expr, _span: Span) -> DResult<()> {
+        self.expr(e).map(|_| ())
+    }
+
+    fn assign_statement(&mut self, a: &ast::StmtAssign, span: Span) -> DResult<()> {
+        let [target] = a.targets.as_slice() else {
+            return err(span, "Hidet does not support syntax like \"a = b = 1\".");
+        };
+        match (target, &*a.value) {
+            (
+                ast::Expr::Tuple(_) | ast::Expr::List(_),
+                ast::Expr::Tuple(_) | ast::Expr::List(_),
+            ) if elts(target).len() == elts(&a.value).len() => {
+                let vals = elts(&a.value)
+                    .iter()
+                    .map(|x| self.expr(x))
+                    .collect::<DResult<Vec<_>>>()?;
+                for (t, v) in elts(target).iter().zip(vals) {
+                    self.assign(t, v)?;
+                }
+                Ok(())
+            }
+            (ast::Expr::Tuple(ast::ExprTuple { elts, .. }), _)
+            | (ast::Expr::List(ast::ExprList { elts, .. }), _) => {
+                let v = self.expr(&a.value)?;
+                let items = match v {
+                    Val::List(items) => items,
+                    _ => {
+                        return err(
+                            span,
+                            "The number of left values and right values does not match.",
+                        )
+                    }
+                };
+                if items.len() != elts.len() {
+                    return err(
+                        span,
+                        "The number of left values and right values does not match.",
+                    );
+                }
+                for (t, v) in elts.iter().zip(items) {
+                    self.assign(t, v)?;
+                }
+                Ok(())
+            }
+            _ => {
+                let v = self.expr(&a.value)?;
+                self.assign(target, v)
+            }
+        }
+    }
+
+    /// `name: T = value` and `name: T` declare a variable of type `T`.
+    fn ann_assign_statement(&mut self, a: &ast::StmtAnnAssign, span: Span) -> DResult<()> {
+        let ast::Expr::Name(n) = &*a.target else {
+            return err(span, "only a name can be declared with a type");
+        };
+        let name = n.id.as_str();
+        if self
+            .frames
+            .last()
+            .and_then(|f| f.scopes.last())
+            .is_some_and(|s| s.contains_key(name))
+        {
+            return err(
+                span,
+                "Can not define two variables with the same name in the same scope.",
+            );
+        }
+        let ty = self.annotation_type(&a.annotation)?;
+        let value = match &a.value {
+            Some(v) => Some(self.expr(v)?),
+            None => None,
+        };
+        match (ty, value) {
+            (HType::Scalar(d), None) => {
+                self.supported_dtype(d, span)?;
+                let id = self.alloc(name, d, vec![1], AddrSpace::Local, span)?;
+                self.define(name, Val::Cell(id, d));
+                Ok(())
+            }
+            (HType::Scalar(d), Some(v)) => {
+                self.supported_dtype(d, span)?;
+                let (e, _) = self.scalar(v, span)?;
+                self.define_scalar(name, convert(e, d), d, span)
+            }
+            (HType::Tensor(d, layout), None) => {
+                let space = AddrSpace::Local;
+                let t = self.declare_tensor(name, d, layout, space, span)?;
+                self.define(name, t);
+                Ok(())
+            }
+            (HType::Compound(Elt::Complex(d)), Some(v)) => {
+                let c = self.as_complex(v, d, span)?;
+                self.define_compound(name, Val::Cx(c), span)
+            }
+            (HType::Compound(e), Some(v)) => {
+                let held = match v {
+                    Val::Lanes(l, ve) if ve == e => Val::Lanes(l, ve),
+                    _ => return err(span, format!("a {e} variable takes a {e} value (Hidet has no conversion to a vector type)")),
+                };
+                self.define_compound(name, held, span)
+            }
+            (HType::Compound(e), None) => Err(Diagnostic::new(
+                span,
+                format!("ksem needs a {e} variable's value where it is declared"),
+            )
+            .with_help(format!("declare it with its first value: {name}: {e} = …"))),
+            (HType::Pointer(d), Some(v)) => {
+                let p = self.pointer(v, span)?;
+                if p.1 != d {
+                    return err(span, format!("a ~{d} cannot point to {}", p.1));
+                }
+                if p.0.ty.space() == Some(AddrSpace::Global) {
+                    return self.define_pointer(name, p.0, d, span);
+                }
+                self.define_new(name, Val::Ptr(p.0, d, true), span)
+            }
+            (HType::VoidPtr, Some(v)) => {
+                // any pointer converts to `void *` (C++)
+                let v = self.void_cast(v, span)?;
+                self.define_new(name, v, span)
+            }
+            (HType::Pointer(_) | HType::VoidPtr, None) => {
+                err(span, "declare a pointer with its value: p: ~f32 = ~a[0]")
+            }
+            (HType::Tensor(..), Some(_)) => err(span, "a tensor declaration takes no value"),
+            (HType::Void, _) => err(span, "a variable cannot be void"),
+        }
+    }
+
+    fn aug_assign_statement(&mut self, a: &ast::StmtAugAssign, span: Span) -> DResult<()> {
         let cur = match &*a.target {
             ast::Expr::Name(n) => self.lookup(n.id.as_str(), span)?,
             ast::Expr::Subscript(s) => {
@@ -532,61 +631,18 @@ impl<'m> Elab<'m> {
         self.assign(&a.target, r)
     }
 
-    /// A pointer expression with its indices and offsets held in variables,
-    /// so that using it again computes the same address.
-    pub(super) fn hold_ptr(&mut self, p: Expr) -> Expr {
-        match p.kind {
-            ExprKind::Binary(op @ (BinOp::PtrAdd | BinOp::PtrAddBytes), base, k) => {
-                let base = self.hold_ptr(*base);
-                let k = self.temp(*k);
-                bin(op, base, k, p.span)
-            }
-            ExprKind::ElemPtr { .. } => self.hold(p),
-            kind => mk(kind, p.ty, p.span),
-        }
-    }
-
-    /// An element pointer whose indices (and offset) are held in variables.
-    pub(super) fn hold(&mut self, ptr: Expr) -> Expr {
-        let Expr { kind, ty, span } = ptr;
-        match kind {
-            ExprKind::ElemPtr {
-                base,
-                indices,
-                dims,
-                neg,
-                offset,
-            } => {
-                let held: Vec<Expr> = indices.into_iter().map(|i| self.temp(i)).collect();
-                let offset = offset.map(|o| Box::new(self.temp(*o)));
-                mk(
-                    ExprKind::ElemPtr {
-                        base,
-                        indices: held,
-                        dims,
-                        neg,
-                        offset,
-                    },
-                    ty,
-                    span,
-                )
-            }
-            kind => {
-                let e = mk(kind, ty, span);
-                self.temp(e)
-            }
-        }
-    }
-
-    pub(super) fn if_stmt(&mut self, i: &ast::StmtIf) -> DResult<()> {
-        let span = self.span(&*i.test);
-        let c = self.expr(&i.test)?;
+    fn if_condition(&mut self, test: &ast::Expr, _span: Span) -> DResult<walk::Truth<Expr>> {
+        let span = self.span(test);
+        let c = self.expr(test)?;
         // a condition known while transpiling elaborates only its branch
         if let Some(b) = host_truth(&c) {
-            let body = if b { &i.body } else { &i.orelse };
-            return self.stmts(body);
+            return Ok(walk::Truth::Known(b));
         }
-        let cond = self.truth(c, span)?;
+        Ok(walk::Truth::Runtime(self.truth(c, span)?))
+    }
+
+    /// A runtime `if`: each branch in a scope of its own.
+    fn runtime_branches(&mut self, cond: Expr, i: &ast::StmtIf, _span: Span) -> DResult<()> {
         let then_body = self.block_of(&i.body)?;
         let else_body = self.block_of(&i.orelse)?;
         self.emit(Stmt::If {
@@ -597,15 +653,7 @@ impl<'m> Elab<'m> {
         Ok(())
     }
 
-    pub(super) fn for_stmt(&mut self, f: &ast::StmtFor, span: Span) -> DResult<()> {
-        if !f.orelse.is_empty() {
-            return py::unsupported(
-                span,
-                "`for … else`",
-                DIALECT,
-                "set a flag before `break` and test it after the loop",
-            );
-        }
+    fn for_statement(&mut self, f: &ast::StmtFor, span: Span) -> DResult<()> {
         let targets: Vec<&ast::Expr> = match &*f.target {
             ast::Expr::Tuple(t) => t.elts.iter().collect(),
             ast::Expr::List(t) => t.elts.iter().collect(),
@@ -702,136 +750,27 @@ impl<'m> Elab<'m> {
         Ok(())
     }
 
-    /// `for (int32_t v = 0; v < end; v = v + 1)` nests, outermost first.
-    pub(super) fn nested_loops(
-        &mut self,
-        names: &[String],
-        tuple_target: bool,
-        ends: &[Expr],
-        body: &[ast::Stmt],
-        span: Span,
-    ) -> DResult<Stmt> {
-        let vars: Vec<VarId> = (0..ends.len())
-            .map(|k| {
-                let n = if tuple_target {
-                    format!("{}{k}", names[0])
-                } else {
-                    names[k].clone()
-                };
-                self.new_var(&n, Type::scalar(DType::I32))
-            })
-            .collect();
-        if tuple_target {
-            let items = vars
-                .iter()
-                .map(|&v| Val::num(self.var_expr(v, span), DType::I32))
-                .collect();
-            self.define(&names[0], Val::List(items));
-        } else {
-            for (n, &v) in names.iter().zip(&vars) {
-                let e = self.var_expr(v, span);
-                self.define(n, Val::num(e, DType::I32));
-            }
-        }
-        self.blocks.push(Vec::new());
-        let r = self.stmts(body);
-        let mut inner = self.blocks.pop().expect("pushed above");
-        r?;
-        for (k, (&v, end)) in vars.iter().zip(ends).enumerate().rev() {
-            // `v < end` in C's common type of int32 and the extent's type
-            let c = types::c_arith(DType::I32, dtype_of(end));
-            if c != DType::I32 {
-                return err(span, format!(
-                    "loop extent {k} is {}: ksem runs loops over int32 extents (C compares the int32 loop variable in {})",
-                    Named(dtype_of(end)),
-                    Named(c)
-                ));
-            }
-            inner = vec![Stmt::For {
-                var: v,
-                start: int_const(DType::I32, 0, span),
-                end: end.clone(),
-                step: int_const(DType::I32, 1, span),
-                body: inner,
-                span,
-                parallel: None,
-            }];
-        }
-        Ok(inner.pop().expect("at least one loop"))
-    }
-
-    pub(super) fn not_loop<T>(&self, iter: &ast::Expr) -> DResult<T> {
-        Err(Diagnostic::new(
-            self.span(iter),
-            "For loop iterable must be range(...) or grid(...)",
-        )
-        .with_help("for i in range(n): …  or  for i, j in grid(m, n): …"))
-    }
-
-    /// After a loop inside an inlined helper: a `return` in it left only
-    /// that loop, so leave the helper's wrapper too.
-    pub(super) fn after_loop(&mut self) {
-        if let Some(inl) = &self.frames.last().expect("a frame").inline {
-            let cond = self.var_expr(inl.done, Span::default());
-            self.emit(Stmt::If {
-                cond,
-                then_body: vec![Stmt::Break],
-                else_body: vec![],
-            });
-        }
-    }
-
-    pub(super) fn while_stmt(&mut self, w: &ast::StmtWhile, span: Span) -> DResult<()> {
-        if !w.orelse.is_empty() {
-            return py::unsupported(
-                span,
-                "`while … else`",
-                DIALECT,
-                "set a flag before `break` and test it after the loop",
-            );
-        }
-        self.blocks.push(Vec::new());
-        let c = self.expr(&w.test);
-        let c = c.and_then(|c| self.truth(c, span));
-        let pre = self.blocks.pop().expect("pushed above");
-        let cond = c?;
-        // a condition that needs statements is tested at the top of an
-        // endless loop instead
-        let tested_inside = !pre.is_empty();
+    fn while_statement(&mut self, w: &ast::StmtWhile, span: Span) -> DResult<()> {
+        // the condition may need statements (short-circuit operators)
+        let (cond, pre) = self.collect(|me| {
+            let c = me.expr(&w.test)?;
+            me.truth(c, span)
+        });
+        let cond = cond?;
         self.frame().loops += 1;
-        let body = if pre.is_empty() {
-            self.block_of(&w.body)
-        } else {
-            // the condition needs statements: test it at the top of an endless loop
-            let b = self.block_of(&w.body);
-            b.map(|b| {
-                let mut all = pre;
-                all.push(Stmt::If {
-                    cond: unary(UnOp::LogicalNot, cond.clone(), span),
-                    then_body: vec![Stmt::Break],
-                    else_body: vec![],
-                });
-                all.extend(b);
-                all
-            })
-        };
+        let body = self.block_of(&w.body);
         self.frame().loops -= 1;
-        let body = body?;
-        let cond = if tested_inside {
-            konst(DType::Bool, 1, span)
-        } else {
-            cond
-        };
-        self.emit(Stmt::While { cond, body, span });
+        self.emit(simt::while_loop(pre, cond, body?, span));
         self.after_loop();
         Ok(())
     }
 
-    pub(super) fn return_stmt(&mut self, value: Option<&ast::Expr>, span: Span) -> DResult<()> {
-        let v = match value {
-            Some(e) => Some(self.expr(e)?),
-            None => None,
-        };
+    fn jump(&mut self, is_break: bool, _span: Span) -> DResult<()> {
+        simt::jump(self, is_break)
+    }
+
+    fn return_statement(&mut self, r: &ast::StmtReturn, span: Span) -> DResult<()> {
+        let v = r.value.as_deref().map(|e| self.expr(e)).transpose()?;
         let frame = self.frames.last().expect("a frame");
         let Some(inl) = &frame.inline else {
             match (v, self.ret_out) {
@@ -890,15 +829,5 @@ impl<'m> Elab<'m> {
         self.emit(Stmt::Let(done, konst(DType::Bool, 1, span)));
         self.emit(Stmt::Break);
         Ok(())
-    }
-}
-
-/// Whether a complex or vector value is a variable (its parts are IR variables).
-fn compound_vars(v: &Val) -> bool {
-    let is_var = |e: &Expr| matches!(e.kind, ExprKind::Var(_));
-    match v {
-        Val::Cx(c) => is_var(&c.re) && is_var(&c.im),
-        Val::Lanes(l, _) => l.iter().all(is_var),
-        _ => false,
     }
 }

@@ -225,7 +225,7 @@ impl<'m> Elab<'m> {
 
     /// `l op r` for a comparison (`==`, `!=`, `<`, `<=`, `>`, `>=`).
     pub fn compare(&mut self, op: ast::CmpOp, l: Value, r: Value, span: Span) -> DResult<Value> {
-        let Some(op) = super::expr::comparison(op) else {
+        let Some(op) = crate::frontend::py::value_cmp(op) else {
             return err(span, format!("{op:?} is not a comparison of numbers"));
         };
         self.cmp_val(op, l.0, r.0, span).map(Value)

@@ -648,8 +648,9 @@ impl<'m> Elab<'m> {
                 "combine comparisons with `and`",
             );
         }
-        let op = match c.ops[0] {
-            ast::CmpOp::In | ast::CmpOp::NotIn => {
+        let op = match (py::value_cmp(c.ops[0]), c.ops[0]) {
+            (Some(op), _) => op,
+            (None, ast::CmpOp::In | ast::CmpOp::NotIn) => {
                 return py::unsupported(
                     span,
                     "membership testing (`in`)",
@@ -657,7 +658,7 @@ impl<'m> Elab<'m> {
                     "compare with `==` explicitly",
                 )
             }
-            ast::CmpOp::Is | ast::CmpOp::IsNot => {
+            (None, _) => {
                 // `x is None` is Python meta-programming: compile-time
                 // values compare as Python does, and a buffer or a runtime
                 // value is never None
@@ -679,7 +680,6 @@ impl<'m> Elab<'m> {
                     "compare with `==`",
                 );
             }
-            other => comparison(other).expect("the six comparisons are left"),
         };
         let l = self.expr(&c.left)?;
         let r = self.expr(&c.comparators[0])?;
@@ -1343,13 +1343,7 @@ impl<'m> Elab<'m> {
                 "use explicit parameters",
             );
         }
-        let params: Vec<&ast::ArgWithDefault> = f
-            .args
-            .posonlyargs
-            .iter()
-            .chain(&f.args.args)
-            .chain(&f.args.kwonlyargs)
-            .collect();
+        let params = py::params(&f.args);
         if c.args.len() > params.len() {
             return err(
                 span,
@@ -1503,18 +1497,4 @@ pub(super) fn check_rank(b: &Buf, n: usize, what: &str, span: Span) -> DResult<(
         );
     }
     Ok(())
-}
-
-/// The IR comparison of Python's `==`, `!=`, `<`, `<=`, `>`, `>=`; `None`
-/// for the others (`is`, `in`, …).
-pub(super) fn comparison(op: ast::CmpOp) -> Option<BinOp> {
-    Some(match op {
-        ast::CmpOp::Eq => BinOp::Eq,
-        ast::CmpOp::NotEq => BinOp::Ne,
-        ast::CmpOp::Lt => BinOp::Lt,
-        ast::CmpOp::LtE => BinOp::Le,
-        ast::CmpOp::Gt => BinOp::Gt,
-        ast::CmpOp::GtE => BinOp::Ge,
-        _ => return None,
-    })
 }

@@ -14,6 +14,8 @@ use super::consts::{self, Const};
 use super::{types, Module, DIALECT};
 use crate::dtype::DType;
 use crate::float::Rounding;
+use crate::frontend::py::simt::{self, Blocks};
+use crate::frontend::py::walk::Walk;
 use crate::frontend::py::{self, dotted, op_text};
 use crate::ir::build::*;
 use crate::ir::*;
@@ -158,6 +160,8 @@ fn module_env(m: &Module, consts: HashMap<String, Const>) -> HashMap<String, Val
     env
 }
 
+simt::impl_blocks!(Elab<'_>);
+
 impl<'m> Elab<'m> {
     /// An elaborator for a kernel of `m` that sees the compile-time names `consts`.
     pub fn new(m: &'m Module, consts: HashMap<String, Const>) -> Self {
@@ -192,23 +196,8 @@ impl<'m> Elab<'m> {
         self.call_site.unwrap_or_else(|| self.m.span(node))
     }
 
-    fn emit(&mut self, s: Stmt) {
-        self.blocks.last_mut().expect("a block is open").push(s);
-    }
-
-    fn new_var(&mut self, name: &str, ty: Type) -> VarId {
-        self.vars.push((name.to_string(), ty));
-        self.vars.len() - 1
-    }
-
-    fn var_expr(&self, v: VarId, span: Span) -> Expr {
-        mk(ExprKind::Var(v), self.vars[v].1.clone(), span)
-    }
-
     fn block_of(&mut self, body: &[ast::Stmt]) -> DResult<Block> {
-        self.blocks.push(Vec::new());
-        let r = self.stmts(body);
-        let b = self.blocks.pop().expect("pushed above");
+        let (r, b) = self.collect(|me| me.stmts(body));
         r.map(|()| b)
     }
 

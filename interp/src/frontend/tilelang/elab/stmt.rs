@@ -4,191 +4,25 @@
 use super::*;
 
 impl<'m> Elab<'m> {
-    pub(super) fn stmts(&mut self, body: &[ast::Stmt]) -> DResult<()> {
-        for s in body {
-            self.stmt(s)?;
-        }
-        Ok(())
+    /// Elaborates one statement (the shared walker, `py/walk.rs`).
+    pub(super) fn stmt(&mut self, s: &ast::Stmt) -> DResult<()> {
+        py::walk::stmt(self, s)
     }
 
-    pub(super) fn stmt(&mut self, s: &ast::Stmt) -> DResult<()> {
-        let span = self.span(s);
-        match s {
-            ast::Stmt::With(w) => self.with_stmt(w, span),
-            ast::Stmt::Assign(a) => {
-                if a.targets.len() > 1 && self.grid.is_none() {
-                    // host Python before the kernel: `x = y = 16`
-                    let v = self.py_value(&a.value)?;
-                    for t in &a.targets {
-                        let mut bound = HashMap::new();
-                        consts::bind(t, Some(&v), &mut bound);
-                        for (k, v) in bound {
-                            self.env.insert(k, Val::Py(v));
-                        }
-                    }
-                    return Ok(());
-                }
-                if a.targets.len() > 1 {
-                    return err(
-                        span,
-                        "Consequential assignments like 'a = b = c' are not supported",
-                    )
-                    .map_err(|d| d.with_help("use separate assignment statements"));
-                }
-                if let Some(done) = self.eager_assign(&a.targets[0], &a.value, span)? {
-                    return Ok(done);
-                }
-                if let ast::Expr::Tuple(_) | ast::Expr::List(_) = &a.targets[0] {
-                    return self.assign(&a.targets[0], Val::Py(Const::None));
-                }
-                let v = self.expr(&a.value)?;
-                self.assign(&a.targets[0], v)
-            }
-            ast::Stmt::AugAssign(a) => {
-                let cur = self.expr(&a.target)?;
-                let rhs = self.expr(&a.value)?;
-                let v = self.bin_val(a.op, cur, rhs, span)?;
-                self.assign(&a.target, v)
-            }
-            ast::Stmt::AnnAssign(a) => match &a.value {
-                Some(v) => {
-                    let v = self.expr(v)?;
-                    let v = match self.py_value(&a.annotation).ok().and_then(|c| c.as_dtype()) {
-                        Some(d) => Val::Num(convert(self.num(v, span)?, d)),
-                        None => v,
-                    };
-                    self.assign(&a.target, v)
-                }
-                None => err(
-                    span,
-                    "an annotation without a value declares nothing in a TileLang kernel",
-                ),
-            },
-            ast::Stmt::For(f) => self.for_stmt(f, span),
-            ast::Stmt::While(w) => {
-                self.materialize_assigned(&w.body, span)?;
-                self.blocks.push(Vec::new());
-                let c = self.cond(&w.test);
-                let pre = self.blocks.pop().expect("pushed");
-                let c = c?;
-                self.loops += 1;
-                let body = self.block_of(&w.body);
-                self.loops -= 1;
-                let mut body = body?;
-                if !w.orelse.is_empty() {
-                    return py::unsupported(
-                        span,
-                        "`while … else`",
-                        DIALECT,
-                        "use a flag after the loop",
-                    );
-                }
-                // while True: { pre; if !c: break; body }
-                let mut full = pre;
-                full.push(Stmt::If {
-                    cond: unary(UnOp::LogicalNot, c, span),
-                    then_body: vec![Stmt::Break],
-                    else_body: vec![],
-                });
-                full.append(&mut body);
-                let t = konst(DType::Bool, 1, span);
-                self.emit(Stmt::While {
-                    cond: t,
-                    body: full,
-                    span,
-                });
-                Ok(())
-            }
-            ast::Stmt::If(i) => {
-                let c = self.expr(&i.test)?;
-                let mut assigned = Vec::new();
-                assigned_names(&i.body, &mut assigned);
-                assigned_names(&i.orelse, &mut assigned);
-                self.if_with(
-                    c,
-                    &assigned,
-                    &mut |me, then| me.stmts(if then { &i.body } else { &i.orelse }),
-                    span,
-                )
-            }
-            ast::Stmt::Break(_) | ast::Stmt::Continue(_) if self.loops == 0 => {
-                err(span, "`break`/`continue` outside a loop")
-            }
-            ast::Stmt::Break(_) => {
-                self.emit(Stmt::Break);
-                Ok(())
-            }
-            ast::Stmt::Continue(_) => {
-                self.emit(Stmt::Continue);
-                Ok(())
-            }
-            ast::Stmt::Pass(_) => Ok(()),
-            ast::Stmt::Expr(e) => {
-                if let ast::Expr::Call(c) = &*e.value {
-                    if let Some(done) = self.statement_call(c, span)? {
-                        return Ok(done);
-                    }
-                }
-                if let ast::Expr::Constant(_) = &*e.value {
-                    return Ok(()); // a docstring
-                }
-                self.expr(&e.value).map(|_| ())
-            }
-            ast::Stmt::Return(_) => py::unsupported(
-                span,
-                "`return` in a kernel",
-                DIALECT,
-                "let the kernel's body end; guard the rest with `if`",
-            ),
-            ast::Stmt::Import(_) | ast::Stmt::ImportFrom(_) => py::unsupported(
-                span,
-                "`import`",
-                DIALECT,
-                "import at module level, not inside the kernel",
-            ),
-            ast::Stmt::Try(_) | ast::Stmt::TryStar(_) => py::unsupported(
-                span,
-                "`try` / `except`",
-                DIALECT,
-                "check conditions with `if`",
-            ),
-            ast::Stmt::ClassDef(_) => py::unsupported(
-                span,
-                "`class`",
-                DIALECT,
-                "define classes outside the kernel",
-            ),
-            ast::Stmt::FunctionDef(_) | ast::Stmt::AsyncFunctionDef(_) => py::unsupported(
-                span,
-                "a nested function definition",
-                DIALECT,
-                "define the helper at module level and call it",
-            ),
-            // an assert on compile-time values is Python's (meta-programming)
-            ast::Stmt::Assert(a) => match self
-                .py_value(&a.test)
-                .ok()
-                .and_then(|c| consts::truthy(&c))
-            {
-                Some(true) => Ok(()),
-                Some(false) => err(span, "this assertion fails for these arguments"),
-                None => {
-                    py::unsupported(span, "`assert`", DIALECT, "use T.device_assert or T.assert")
-                }
-            },
-            ast::Stmt::Global(_) | ast::Stmt::Nonlocal(_) => py::unsupported(
-                span,
-                "`global` / `nonlocal`",
-                DIALECT,
-                "pass the value as a parameter",
-            ),
-            _ => py::unsupported(
-                span,
-                "this statement",
-                DIALECT,
-                "see the TileLang seed's table of supported syntax",
-            ),
+    /// A condition's truth: a Python value's while elaborating (as Python
+    /// runs the kernel's builder), else the runtime value's.
+    fn truth_of(&mut self, c: Val, span: Span) -> DResult<py::walk::Truth<Expr>> {
+        if let Val::Py(c) = c {
+            return match c {
+                Const::Bool(b) => Ok(py::walk::Truth::Known(b)),
+                Const::Int(n) => Ok(py::walk::Truth::Known(n != 0)),
+                Const::None => Ok(py::walk::Truth::Known(false)),
+                _ => err(span, "Python objects as conditions are not supported: this condition is not a number"),
+            };
         }
+        Ok(py::walk::Truth::Runtime(
+            self.truth(self.num(c, span)?, span)?,
+        ))
     }
 
     /// `if c:` … `else:` … where `body(true)` elaborates the first branch
@@ -203,24 +37,25 @@ impl<'m> Elab<'m> {
         body: &mut dyn FnMut(&mut Self, bool) -> DResult<()>,
         span: Span,
     ) -> DResult<()> {
-        if let Val::Py(c) = c {
-            let taken = match c {
-                Const::Bool(b) => b,
-                Const::Int(n) => n != 0,
-                Const::None => false,
-                _ => return err(span, "Python objects as conditions are not supported: this condition is not a number"),
-            };
-            return body(self, taken);
+        match self.truth_of(c, span)? {
+            py::walk::Truth::Known(taken) => body(self, taken),
+            py::walk::Truth::Runtime(c) => self.branches(c, assigned, body, span),
         }
-        let c = self.truth(self.num(c, span)?, span)?;
+    }
+
+    /// A runtime `if` on `c`: the names in `assigned` become runtime
+    /// variables, then `body(true)` and `body(false)` make the branches.
+    fn branches(
+        &mut self,
+        c: Expr,
+        assigned: &[String],
+        body: &mut dyn FnMut(&mut Self, bool) -> DResult<()>,
+        span: Span,
+    ) -> DResult<()> {
         self.materialize(assigned, span)?;
-        self.blocks.push(Vec::new());
-        let r = body(self, true);
-        let then_body = self.blocks.pop().expect("pushed");
+        let (r, then_body) = self.collect(|me| body(me, true));
         r?;
-        self.blocks.push(Vec::new());
-        let r = body(self, false);
-        let else_body = self.blocks.pop().expect("pushed");
+        let (r, else_body) = self.collect(|me| body(me, false));
         r?;
         self.emit(Stmt::If {
             cond: c,
@@ -527,21 +362,214 @@ impl<'m> Elab<'m> {
         Ok(())
     }
 
-    pub(super) fn store(&mut self, ptr: Expr, value: Expr, d: DType, span: Span) {
-        let value = convert(value, d);
-        self.emit(Stmt::Store {
-            ptr,
-            value,
-            mask: None,
-            span,
+    /// A loop of `kind` binding `names` (one per nested loop, outermost
+    /// first) over `ranges` (start, end, step); `body` elaborates the body.
+    /// The names in `assigned` (those the body assigns) stop being
+    /// compile-time values first. `T.Parallel` loops are marked parallel,
+    /// with the arrays their body allocates private to an iteration; the
+    /// other kinds are the same sequential loop.
+    pub(super) fn for_with(
+        &mut self,
+        kind: LoopKind,
+        names: &[String],
+        ranges: Vec<(Val, Val, Val)>,
+        assigned: &[String],
+        body: &mut dyn FnMut(&mut Self) -> DResult<()>,
+        span: Span,
+    ) -> DResult<()> {
+        if names.len() != ranges.len() {
+            return err(
+                span,
+                format!("{} loop indices for {} ranges", names.len(), ranges.len()),
+            );
+        }
+        let mut loop_vars = Vec::new();
+        let mut bounds = Vec::new();
+        for (n, (s, e, st)) in names.iter().zip(ranges) {
+            let (s, e, st) = (self.num(s, span)?, self.num(e, span)?, self.num(st, span)?);
+            let d = [&s, &e, &st]
+                .iter()
+                .map(|x| dtype_of(x))
+                .try_fold(DType::I32, types::promote)
+                .filter(|d| d.is_int() && *d != DType::Bool);
+            let Some(d) = d else {
+                return err(span, "loop bounds must be integers");
+            };
+            if fold_int(&st) == Some(0) {
+                return Err(py::walk::zero_step(span));
+            }
+            let v = self.new_var(n, Type::scalar(d));
+            let ve = self.var_expr(v, span);
+            self.env.insert(n.clone(), Val::Num(ve));
+            loop_vars.push(v);
+            bounds.push((convert(s, d), convert(e, d), convert(st, d)));
+        }
+        self.materialize(assigned, span)?;
+        let outer = self.parallel.len();
+        let is_parallel = kind == LoopKind::Parallel;
+        if is_parallel {
+            self.parallel.extend(loop_vars.iter().copied());
+        }
+        let first_array = self.arrays.len();
+        self.loops += 1;
+        self.blocks.push(Vec::new());
+        let r = body(self);
+        let body = self.blocks.pop().expect("pushed");
+        self.loops -= 1;
+        self.parallel.truncate(outer);
+        r?;
+        let mut body = body;
+        // T.Parallel's iterations are independent: arrays allocated in its
+        // body belong to one iteration each
+        let parallel = is_parallel.then(|| Parallel {
+            private: (first_array..self.arrays.len()).collect(),
         });
+        for (v, (start, end, step)) in loop_vars.into_iter().zip(bounds).rev() {
+            body = vec![Stmt::For {
+                var: v,
+                start,
+                end,
+                step,
+                body,
+                span,
+                parallel: parallel.clone(),
+            }];
+        }
+        for s in body {
+            self.emit(s);
+        }
+        Ok(())
+    }
+}
+
+impl Walk for Elab<'_> {
+    type Cond = Expr;
+
+    const DIALECT: &'static str = DIALECT;
+
+    fn span_of(&self, node: &impl ast::Ranged) -> Span {
+        self.span(node)
+    }
+
+    fn help(&self, r: py::walk::Refused) -> &'static str {
+        use py::walk::Refused as R;
+        match r {
+            R::Import => "import at module level, not inside the kernel",
+            R::Other => "see the TileLang seed's table of supported syntax",
+            r => r.default_help(),
+        }
+    }
+
+    fn in_loop(&self) -> bool {
+        self.loops > 0
+    }
+
+    fn own_statement(&mut self, s: &ast::Stmt, span: Span) -> Option<DResult<()>> {
+        match s {
+            ast::Stmt::With(w) => Some(self.with_stmt(w, span)),
+            // an assert on compile-time values is Python's (meta-programming)
+            ast::Stmt::Assert(a) => Some(
+                match self.py_value(&a.test).ok().and_then(|c| consts::truthy(&c)) {
+                    Some(true) => Ok(()),
+                    Some(false) => err(span, "this assertion fails for these arguments"),
+                    None => py::unsupported(
+                        span,
+                        "`assert`",
+                        DIALECT,
+                        "use T.device_assert or T.assert",
+                    ),
+                },
+            ),
+            _ => None,
+        }
+    }
+
+    fn expr_statement(&mut self, e: &ast::Expr, span: Span) -> DResult<()> {
+        if let ast::Expr::Call(c) = e {
+            if let Some(done) = self.statement_call(c, span)? {
+                return Ok(done);
+            }
+        }
+        self.expr(e).map(|_| ())
+    }
+
+    /// `t = v`: host Python before the kernel, an eager assignment, or a
+    /// store or binding.
+    fn assign_statement(&mut self, a: &ast::StmtAssign, span: Span) -> DResult<()> {
+        if a.targets.len() > 1 && self.grid.is_none() {
+            // host Python before the kernel: `x = y = 16`
+            let v = self.py_value(&a.value)?;
+            for t in &a.targets {
+                let mut bound = HashMap::new();
+                consts::bind(t, Some(&v), &mut bound);
+                for (k, v) in bound {
+                    self.env.insert(k, Val::Py(v));
+                }
+            }
+            return Ok(());
+        }
+        if a.targets.len() > 1 {
+            return err(
+                span,
+                "Consequential assignments like 'a = b = c' are not supported",
+            )
+            .map_err(|d| d.with_help("use separate assignment statements"));
+        }
+        if let Some(done) = self.eager_assign(&a.targets[0], &a.value, span)? {
+            return Ok(done);
+        }
+        if let ast::Expr::Tuple(_) | ast::Expr::List(_) = &a.targets[0] {
+            return self.assign(&a.targets[0], Val::Py(Const::None));
+        }
+        let v = self.expr(&a.value)?;
+        self.assign(&a.targets[0], v)
+    }
+
+    /// `t: T = v`: the value converted to `T` where `T` is a dtype.
+    fn ann_assign_statement(&mut self, a: &ast::StmtAnnAssign, span: Span) -> DResult<()> {
+        match &a.value {
+            Some(v) => {
+                let v = self.expr(v)?;
+                let v = match self.py_value(&a.annotation).ok().and_then(|c| c.as_dtype()) {
+                    Some(d) => Val::Num(convert(self.num(v, span)?, d)),
+                    None => v,
+                };
+                self.assign(&a.target, v)
+            }
+            None => err(
+                span,
+                "an annotation without a value declares nothing in a TileLang kernel",
+            ),
+        }
+    }
+
+    fn aug_assign_statement(&mut self, a: &ast::StmtAugAssign, span: Span) -> DResult<()> {
+        // `t = t op v`: the target's value, then `v`, then the operation
+        let cur = self.expr(&a.target)?;
+        let rhs = self.expr(&a.value)?;
+        let v = self.bin_val(a.op, cur, rhs, span)?;
+        self.assign(&a.target, v)
+    }
+
+    fn if_condition(&mut self, test: &ast::Expr, span: Span) -> DResult<py::walk::Truth<Expr>> {
+        let c = self.expr(test)?;
+        self.truth_of(c, span)
+    }
+
+    fn runtime_branches(&mut self, c: Expr, i: &ast::StmtIf, span: Span) -> DResult<()> {
+        let mut assigned = Vec::new();
+        assigned_names(&i.body, &mut assigned);
+        assigned_names(&i.orelse, &mut assigned);
+        self.branches(
+            c,
+            &assigned,
+            &mut |me, then| me.stmts(if then { &i.body } else { &i.orelse }),
+            span,
+        )
     }
 
     /// `for` over `range`, `T.serial`, `T.unroll`, `T.Pipelined`, `T.Parallel`, `T.grid`.
-    pub(super) fn for_stmt(&mut self, f: &ast::StmtFor, span: Span) -> DResult<()> {
-        if !f.orelse.is_empty() {
-            return py::unsupported(span, "`for … else`", DIALECT, "use a flag after the loop");
-        }
+    fn for_statement(&mut self, f: &ast::StmtFor, span: Span) -> DResult<()> {
         let not_loop = |me: &Self| {
             py::unsupported::<()>(me.span(&*f.iter), "iterating over a collection (Expect the for loop to be one of: range, T.serial, T.grid, T.Parallel, T.Pipelined, T.unroll)", DIALECT, "use range(), T.serial(), or T.Parallel() with an index")
         };
@@ -576,26 +604,14 @@ impl<'m> Elab<'m> {
             // TIR's lower-case T.parallel(start, stop) is the loop kind
             // T.Parallel makes (ForKind.PARALLEL), one dimension
             "serial" | "unroll" | "Pipelined" | "vectorized" | "parallel" => {
-                let mut a = args;
+                let a = args;
                 if kind == "Pipelined" && a.len() > 2 {
                     return err(
                         span,
                         "T.Pipelined takes an extent (or start, stop) and keyword options",
                     );
                 }
-                match a.len() {
-                    1 => ranges.push((zero(), a.remove(0), one())),
-                    2 => {
-                        let e = a.remove(1);
-                        ranges.push((a.remove(0), e, one()))
-                    }
-                    3 => {
-                        let s = a.remove(2);
-                        let e = a.remove(1);
-                        ranges.push((a.remove(0), e, s))
-                    }
-                    _ => return err(span, format!("{fname} takes 1 to 3 arguments")),
-                }
+                ranges.push(py::walk::range_args(&fname, a, zero, one, span)?);
             }
             "Parallel" | "grid" => {
                 if args.is_empty() {
@@ -647,82 +663,42 @@ impl<'m> Elab<'m> {
         )
     }
 
-    /// A loop of `kind` binding `names` (one per nested loop, outermost
-    /// first) over `ranges` (start, end, step); `body` elaborates the body.
-    /// The names in `assigned` (those the body assigns) stop being
-    /// compile-time values first. `T.Parallel` loops are marked parallel,
-    /// with the arrays their body allocates private to an iteration; the
-    /// other kinds are the same sequential loop.
-    pub(super) fn for_with(
-        &mut self,
-        kind: LoopKind,
-        names: &[String],
-        ranges: Vec<(Val, Val, Val)>,
-        assigned: &[String],
-        body: &mut dyn FnMut(&mut Self) -> DResult<()>,
-        span: Span,
-    ) -> DResult<()> {
-        if names.len() != ranges.len() {
-            return err(
-                span,
-                format!("{} loop indices for {} ranges", names.len(), ranges.len()),
-            );
-        }
-        let mut loop_vars = Vec::new();
-        let mut bounds = Vec::new();
-        for (n, (s, e, st)) in names.iter().zip(ranges) {
-            let (s, e, st) = (self.num(s, span)?, self.num(e, span)?, self.num(st, span)?);
-            let d = [&s, &e, &st]
-                .iter()
-                .map(|x| dtype_of(x))
-                .try_fold(DType::I32, types::promote)
-                .filter(|d| d.is_int() && *d != DType::Bool);
-            let Some(d) = d else {
-                return err(span, "loop bounds must be integers");
-            };
-            if fold_int(&st) == Some(0) {
-                return err(span, "a loop step of 0");
-            }
-            let v = self.new_var(n, Type::scalar(d));
-            let ve = self.var_expr(v, span);
-            self.env.insert(n.clone(), Val::Num(ve));
-            loop_vars.push(v);
-            bounds.push((convert(s, d), convert(e, d), convert(st, d)));
-        }
-        self.materialize(assigned, span)?;
-        let outer = self.parallel.len();
-        let is_parallel = kind == LoopKind::Parallel;
-        if is_parallel {
-            self.parallel.extend(loop_vars.iter().copied());
-        }
-        let first_array = self.arrays.len();
+    /// `while c:` with the names it assigns made runtime variables first:
+    /// `while true { pre; if !c { break }; body }`.
+    fn while_statement(&mut self, w: &ast::StmtWhile, span: Span) -> DResult<()> {
+        self.materialize_assigned(&w.body, span)?;
+        let (c, pre) = self.collect(|me| me.cond(&w.test));
+        let c = c?;
         self.loops += 1;
-        self.blocks.push(Vec::new());
-        let r = body(self);
-        let body = self.blocks.pop().expect("pushed");
+        let body = self.block_of(&w.body);
         self.loops -= 1;
-        self.parallel.truncate(outer);
-        r?;
-        let mut body = body;
-        // T.Parallel's iterations are independent: arrays allocated in its
-        // body belong to one iteration each
-        let parallel = is_parallel.then(|| Parallel {
-            private: (first_array..self.arrays.len()).collect(),
+        let mut body = body?;
+        let mut full = pre;
+        full.push(Stmt::If {
+            cond: unary(UnOp::LogicalNot, c, span),
+            then_body: vec![Stmt::Break],
+            else_body: vec![],
         });
-        for (v, (start, end, step)) in loop_vars.into_iter().zip(bounds).rev() {
-            body = vec![Stmt::For {
-                var: v,
-                start,
-                end,
-                step,
-                body,
-                span,
-                parallel: parallel.clone(),
-            }];
-        }
-        for s in body {
-            self.emit(s);
-        }
+        full.append(&mut body);
+        let t = konst(DType::Bool, 1, span);
+        self.emit(Stmt::While {
+            cond: t,
+            body: full,
+            span,
+        });
         Ok(())
+    }
+
+    fn jump(&mut self, is_break: bool, _span: Span) -> DResult<()> {
+        simt::jump(self, is_break)
+    }
+
+    fn return_statement(&mut self, _r: &ast::StmtReturn, span: Span) -> DResult<()> {
+        py::unsupported(
+            span,
+            "`return` in a kernel",
+            DIALECT,
+            "let the kernel's body end; guard the rest with `if`",
+        )
     }
 }

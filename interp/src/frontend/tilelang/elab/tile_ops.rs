@@ -24,14 +24,7 @@ impl<'m> Elab<'m> {
             shape: shape.clone(),
             span,
         });
-        let base = mk(
-            ExprKind::ArrayBase(id),
-            Type {
-                elem: Elem::Ptr(d, space),
-                shape: vec![],
-            },
-            span,
-        );
+        let base = array_base(id, d, space, span);
         Buf {
             name,
             base,
