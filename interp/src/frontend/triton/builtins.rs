@@ -836,9 +836,10 @@ impl Elab<'_> {
                     span,
                 )?;
                 let x = self.to_tensor(b.req("input", span)?, span)?;
-                if !const_bool(b.get("tie_break_left"), true, span)? {
-                    return err(span, "tie_break_left=False leaves ties unspecified; ksem supports only tie_break_left=True");
-                }
+                // tie_break_left=False leaves the index of tied values to
+                // the reduction's order; ksem gives the tie-left one, one of
+                // the outcomes Triton allows (docs/semantics.md)
+                const_bool(b.get("tie_break_left"), true, span)?;
                 let keep = const_bool(b.get("keep_dims"), false, span)?;
                 let comb = if name == "argmax" {
                     Combiner::ArgMax { value: false }
