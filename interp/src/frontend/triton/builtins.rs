@@ -314,9 +314,10 @@ type ElaborateBuiltin<'m> =
 
 /// The builtins that live in modules of their own, each with the names it
 /// answers: one list, searched before the builtins of this file.
-fn builtin_modules<'m>() -> [(&'static [&'static str], ElaborateBuiltin<'m>); 7] {
+fn builtin_modules<'m>() -> [(&'static [&'static str], ElaborateBuiltin<'m>); 8] {
     [
         (super::block_ptr::NAMES, Elab::block_ptr_builtin),
+        (super::descriptor::NAMES, Elab::descriptor_builtin),
         (super::join::NAMES, Elab::join_split),
         (super::shape::NAMES, Elab::shape_builtin),
         (super::index::NAMES, Elab::index_builtin),
