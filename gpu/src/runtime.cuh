@@ -292,9 +292,8 @@ KSEM_FN ku64 ksem_e4b15_from_f16(ku64 h) {
   return ((h >> 8) & 0x80ull) | (((mag < 0x3f80ull ? mag : 0x3f80ull) + 0x40ull) >> 7);
 }
 
-// Rounds (-1)^neg * m * 2^e once into dtype d (float.rs round_exact).
-KSEM_FN ku64 ksem_round_exact(int d, bool neg, ku64 m, int e, bool rtz, bool sat) {
-  if (d == KF8E4B15) return ksem_e4b15_from_f16(ksem_round_exact(KF16, neg, m, e, rtz, false));
+// Rounds (-1)^neg * m * 2^e once into dtype d, by its fields.
+KSEM_FN ku64 ksem_round_fields(int d, bool neg, ku64 m, int e, bool rtz, bool sat) {
   const int eb = kexpbits(d), mb = kmanbits(d);
   const bool hasinf = khasinf(d);
   if (KSEM_PLANT_F16_TRUNC && eb == 5 && mb == 10) rtz = true;
@@ -337,6 +336,12 @@ KSEM_FN ku64 ksem_round_exact(int d, bool neg, ku64 m, int e, bool rtz, bool sat
   if (over) return sign | ((sat || rtz) ? maxfin : infb);
   if (bits == 0) return zero;
   return sign | bits;
+}
+// Rounds (-1)^neg * m * 2^e once into dtype d (float.rs round_exact;
+// float8e4b15 through float16, as Triton converts it).
+KSEM_FN ku64 ksem_round_exact(int d, bool neg, ku64 m, int e, bool rtz, bool sat) {
+  if (d == KF8E4B15) return ksem_e4b15_from_f16(ksem_round_fields(KF16, neg, m, e, rtz, false));
+  return ksem_round_fields(d, neg, m, e, rtz, sat);
 }
 
 // Rounds a double into float dtype D (float.rs from_f64); NaN -> the standard quiet NaN.
