@@ -57,9 +57,12 @@ typedef long long ki64;
 
 // dtype ids (KB, KI8, ... KF64) come from the generated header (gpu/src/ids.rs)
 
+KSEM_CFN bool kfp8(int d) {
+  return d == KF8E4 || d == KF8E5 || d == KF8E4B15 || d == KF8E4B8 || d == KF8E5B16;
+}
 KSEM_CFN int kbits(int d) {
   return d == KB ? 1
-       : (d == KI8 || d == KU8 || d == KF8E4 || d == KF8E5) ? 8
+       : (d == KI8 || d == KU8 || kfp8(d)) ? 8
        : (d == KI16 || d == KU16 || d == KF16 || d == KBF16) ? 16
        : (d == KI32 || d == KU32 || d == KF32) ? 32 : 64;
 }
@@ -67,18 +70,43 @@ KSEM_CFN bool ksigned(int d) { return d == KI8 || d == KI16 || d == KI32 || d ==
 KSEM_CFN bool kfloat(int d) { return d >= KF8E4; }
 KSEM_CFN ku64 kmask(int d) { return kbits(d) == 64 ? ~0ull : ((1ull << kbits(d)) - 1ull); }
 KSEM_CFN int kexpbits(int d) {
-  return d == KF8E4 ? 4 : d == KF8E5 ? 5 : d == KF16 ? 5 : d == KBF16 ? 8 : d == KF32 ? 8 : 11;
+  return (d == KF8E4 || d == KF8E4B15 || d == KF8E4B8) ? 4
+       : (d == KF8E5 || d == KF8E5B16 || d == KF16) ? 5 : d == KBF16 ? 8 : d == KF32 ? 8 : 11;
 }
 KSEM_CFN int kmanbits(int d) {
-  return d == KF8E4 ? 3 : d == KF8E5 ? 2 : d == KF16 ? 10 : d == KBF16 ? 7 : d == KF32 ? 23 : 52;
+  return (d == KF8E4 || d == KF8E4B15 || d == KF8E4B8) ? 3
+       : (d == KF8E5 || d == KF8E5B16) ? 2 : d == KF16 ? 10 : d == KBF16 ? 7 : d == KF32 ? 23 : 52;
 }
-KSEM_CFN bool khasinf(int d) { return d != KF8E4; }
+// The exponent bias (dtype.rs float_format).
+KSEM_CFN int kbias(int d) {
+  return d == KF8E4B15 ? 15 : d == KF8E4B8 ? 8 : d == KF8E5B16 ? 16 : (1 << (kexpbits(d) - 1)) - 1;
+}
+// Where infinities and NaNs are (dtype.rs Specials): 0 IEEE, 1 S.1111.111 is
+// NaN (e4m3fn), 2 "fnuz" (the -0 pattern is the one NaN), 3 all finite.
+KSEM_CFN int kspecials(int d) {
+  return d == KF8E4 ? 1 : (d == KF8E4B8 || d == KF8E5B16) ? 2 : d == KF8E4B15 ? 3 : 0;
+}
+KSEM_CFN bool khasinf(int d) { return kspecials(d) == 0; }
 KSEM_CFN ku64 ksignbit(int d) { return 1ull << (kexpbits(d) + kmanbits(d)); }
+// The largest finite pattern (float.rs max_finite_bits).
+KSEM_CFN ku64 kmaxfin(int d) {
+  const ku64 ones = (1ull << kexpbits(d)) - 1ull, mm = (1ull << kmanbits(d)) - 1ull;
+  return kspecials(d) == 0 ? (((ones - 1ull) << kmanbits(d)) | mm)
+       : kspecials(d) == 1 ? ((ones << kmanbits(d)) | (mm - 1ull)) : ((ones << kmanbits(d)) | mm);
+}
 // The NaN arithmetic produces (float.rs nan_bits): all exponent and mantissa
-// bits set up to float32; float64's default NaN 0xfff8000000000000.
+// bits set up to float32; float64's default NaN 0xfff8000000000000; a
+// "fnuz" format's -0 pattern; float8e4b15 (no NaN) -max.
 KSEM_CFN ku64 knanbits(int d) {
   return d == KF64 ? 0xfff8000000000000ull
-                   : ((((1ull << kexpbits(d)) - 1ull) << kmanbits(d)) | ((1ull << kmanbits(d)) - 1ull));
+       : kspecials(d) == 2 ? ksignbit(d)
+       : kspecials(d) == 3 ? (ksignbit(d) | kmaxfin(d))
+                           : ((((1ull << kexpbits(d)) - 1ull) << kmanbits(d)) | ((1ull << kmanbits(d)) - 1ull));
+}
+// Positive infinity, or what stands for it (float.rs inf_bits).
+KSEM_CFN ku64 kinfbits(int d) {
+  return kspecials(d) == 0 ? (((1ull << kexpbits(d)) - 1ull) << kmanbits(d))
+       : kspecials(d) == 3 ? kmaxfin(d) : knanbits(d);
 }
 // The standard quiet NaN (float.rs qnan_bits): only the top mantissa bit set.
 KSEM_CFN ku64 kqnanbits(int d) {
@@ -212,8 +240,10 @@ KSEM_FN double ksem_dinf(bool neg) { return ksem_f64(neg ? 0xfff0000000000000ull
 template <int D> KSEM_FN bool ksem_isnan(ku64 a) {
   const ku64 ones = (1ull << kexpbits(D)) - 1ull, mm = (1ull << kmanbits(D)) - 1ull;
   ku64 e = (a >> kmanbits(D)) & ones, m = a & mm;
-  if constexpr (khasinf(D)) return e == ones && m != 0;
-  else return e == ones && m == mm;
+  if constexpr (kspecials(D) == 0) return e == ones && m != 0;
+  else if constexpr (kspecials(D) == 1) return e == ones && m == mm;
+  else if constexpr (kspecials(D) == 2) return (a & kmask(D)) == ksignbit(D);
+  else return false;
 }
 
 // Exact value of a float dtype's bits as a double.
@@ -236,7 +266,7 @@ template <int D> KSEM_FN double ksem_dec(ku64 a) {
   } else {
     const int eb = kexpbits(D), mb = kmanbits(D);
     const ku64 ones = (1ull << eb) - 1ull;
-    const int bias = (1 << (eb - 1)) - 1;
+    const int bias = kbias(D);
     bool neg = (a >> (eb + mb)) & 1ull;
     ku64 e = (a >> mb) & ones, m = a & ((1ull << mb) - 1ull);
     if (ksem_isnan<D>(a)) return ksem_dnan();
@@ -254,12 +284,24 @@ template <int D> KSEM_FN double ksem_dec(ku64 a) {
   }
 }
 
-// Rounds (-1)^neg * m * 2^e once into the format (float.rs round_exact).
-KSEM_FN ku64 ksem_round_exact(int eb, int mb, bool hasinf, bool neg, ku64 m, int e, bool rtz, bool sat) {
+// float16 bits to float8e4b15 (float.rs e4b15_from_f16): the magnitude
+// clamped to 1.875, rounded half away from zero; NaN -> 0xff.
+KSEM_FN ku64 ksem_e4b15_from_f16(ku64 h) {
+  const ku64 mag = h & 0x7fffull;
+  if (mag > 0x7c00ull) return 0xffull;
+  return ((h >> 8) & 0x80ull) | (((mag < 0x3f80ull ? mag : 0x3f80ull) + 0x40ull) >> 7);
+}
+
+// Rounds (-1)^neg * m * 2^e once into dtype d, by its fields.
+KSEM_FN ku64 ksem_round_fields(int d, bool neg, ku64 m, int e, bool rtz, bool sat) {
+  const int eb = kexpbits(d), mb = kmanbits(d);
+  const bool hasinf = khasinf(d);
   if (KSEM_PLANT_F16_TRUNC && eb == 5 && mb == 10) rtz = true;
   const ku64 sign = neg ? (1ull << (eb + mb)) : 0ull;
-  if (m == 0) return sign;
-  const int bias = (1 << (eb - 1)) - 1;
+  // a zero of a format without -0 is +0
+  const ku64 zero = kspecials(d) == 2 ? 0ull : sign;
+  if (m == 0) return zero;
+  const int bias = kbias(d);
   const int emin = 1 - bias;
   const int p = 64 - __clzll((long long)m);
   const int x = e + p - 1;
@@ -288,12 +330,18 @@ KSEM_FN ku64 ksem_round_exact(int eb, int mb, bool hasinf, bool neg, ku64 m, int
   const ku64 mmask = (1ull << mb) - 1ull;
   const ku64 frac = q & mmask;
   const ku64 bits = ((ku64)biased << mb) | frac;
-  const ku64 nanb = (ones << mb) | mmask;
-  const ku64 maxfin = hasinf ? (((ones - 1ull) << mb) | mmask) : ((ones << mb) | (mmask - 1ull));
-  const ku64 infb = hasinf ? (ones << mb) : nanb;
+  const ku64 maxfin = kmaxfin(d);
+  const ku64 infb = kinfbits(d);
   bool over = hasinf ? ((ku64)biased >= ones) : ((ku64)biased > ones || bits > maxfin);
   if (over) return sign | ((sat || rtz) ? maxfin : infb);
+  if (bits == 0) return zero;
   return sign | bits;
+}
+// Rounds (-1)^neg * m * 2^e once into dtype d (float.rs round_exact;
+// float8e4b15 through float16, as Triton converts it).
+KSEM_FN ku64 ksem_round_exact(int d, bool neg, ku64 m, int e, bool rtz, bool sat) {
+  if (d == KF8E4B15) return ksem_e4b15_from_f16(ksem_round_fields(KF16, neg, m, e, rtz, false));
+  return ksem_round_fields(d, neg, m, e, rtz, sat);
 }
 
 // Rounds a double into float dtype D (float.rs from_f64); NaN -> the standard quiet NaN.
@@ -325,10 +373,7 @@ template <int D> KSEM_FN ku64 ksem_from_f64(double v, bool rtz, bool sat) {
     const bool neg = b >> 63;
     const ku64 sign = neg ? ksignbit(D) : 0ull;
     if ((b & 0x7fffffffffffffffull) == 0x7ff0000000000000ull) {
-      const ku64 ones = (1ull << kexpbits(D)) - 1ull, mmask = (1ull << kmanbits(D)) - 1ull;
-      const ku64 maxfin = khasinf(D) ? (((ones - 1ull) << kmanbits(D)) | mmask) : ((ones << kmanbits(D)) | (mmask - 1ull));
-      const ku64 infb = khasinf(D) ? (ones << kmanbits(D)) : knanbits(D);
-      return sign | (sat ? maxfin : infb);
+      return sign | (sat ? kmaxfin(D) : kinfbits(D));
     }
     const int ex = (int)((b >> 52) & 0x7ffull);
     const ku64 man = b & ((1ull << 52) - 1ull);
@@ -341,7 +386,7 @@ template <int D> KSEM_FN ku64 ksem_from_f64(double v, bool rtz, bool sat) {
       m = man | (1ull << 52);
       e = ex - 1075;
     }
-    return ksem_round_exact(kexpbits(D), kmanbits(D), khasinf(D), neg, m, e, rtz, sat);
+    return ksem_round_exact(D, neg, m, e, rtz, sat);
   }
 }
 // Rounds an arithmetic result (narrower than float64) into D (ops.rs fround): NaN -> nan_bits.
@@ -593,6 +638,9 @@ template <int D> KSEM_FN ku64 ksem_hypot(ku64 a, ku64 b) {
   else return ksem_fround<D>(r);
 }
 template <int D> KSEM_FN ku64 ksem_copysign(ku64 a, ku64 b) {
+  // a "fnuz" zero or NaN keeps its bits (ops.rs copysign_bits)
+  if constexpr (kspecials(D) == 2)
+    if ((a & (ksignbit(D) - 1ull)) == 0) return a & kmask(D);
   return (a & ~ksignbit(D)) | (b & ksignbit(D));
 }
 
@@ -608,7 +656,7 @@ template <int F, int T> KSEM_FN ku64 ksem_convert_nan(ku64 a) {
   else if constexpr (F == KF64 && T == KF32)
     return ((a >> 63) << 31) | (0xffull << 23) | ((a >> 29) & 0x7fffffull) | (1ull << 22);
   else if constexpr (F == KBF16 && T == KF64) return ksem_nan_f32_to_f64((a & 0xffffull) << 16);
-  else if constexpr ((F == KF16 || F == KF8E4 || F == KF8E5) && T == KF64)
+  else if constexpr ((F == KF16 || kfp8(F)) && T == KF64)
     return ksem_nan_f32_to_f64(knanbits(KF32));
   else return knanbits(T);
 }
@@ -646,7 +694,7 @@ template <int F, int T> KSEM_FN ku64 ksem_cvt(ku64 a, bool rtz, bool sat) {
         return ksem_from_f64<T>(ksem_f64(ksem_f64bits((double)m) | (neg ? 0x8000000000000000ull : 0ull)), false, false);
     }
 #endif
-    return ksem_round_exact(kexpbits(T), kmanbits(T), khasinf(T), neg, m, 0, rtz, false);
+    return ksem_round_exact(T, neg, m, 0, rtz, false);
   } else if constexpr (kfloat(F) && !kfloat(T)) {
     double v = ksem_dec<F>(a);
     if (v != v) return 0;

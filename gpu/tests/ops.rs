@@ -227,7 +227,7 @@ fn values(d: DType, seed: u64) -> Vec<u64> {
             f.nan_bits(),
             f.inf_bits(),
         ];
-        if f.has_inf {
+        if f.has_inf() {
             mags.push(f.inf_bits() + 1); // a non-canonical NaN
         }
         for x in [

@@ -19,6 +19,15 @@ pub enum DType {
     F8E4Nv,
     /// float8 e5m2: IEEE-like, with infinities and NaNs.
     F8E5,
+    /// Triton's float8e4b15: e4m3 with exponent bias 15, no infinities and
+    /// no NaN (every pattern finite, max 1.875).
+    F8E4B15,
+    /// Triton's float8e4b8 (e4m3 "fnuz"): bias 8, no infinities, no -0;
+    /// 0x80 is the one NaN, max 240.
+    F8E4B8,
+    /// Triton's float8e5b16 (e5m2 "fnuz"): bias 16, no infinities, no -0;
+    /// 0x80 is the one NaN, max 57344.
+    F8E5B16,
     F16,
     BF16,
     F32,
@@ -33,17 +42,39 @@ pub enum Kind {
     Float,
 }
 
+/// Which bit patterns of a float format are infinities and NaNs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Specials {
+    /// IEEE: exponent all ones is infinity (mantissa 0) or NaN.
+    Ieee,
+    /// e4m3fn: no infinities; S.1111.111 is NaN.
+    MaxIsNan,
+    /// "fnuz": no infinities and no -0; the negative-zero pattern is the one NaN.
+    NegZeroIsNan,
+    /// No infinities and no NaN: every pattern is a finite number.
+    AllFinite,
+}
+
 /// Binary floating-point format parameters of a float dtype.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FloatFormat {
     pub exp_bits: u32,
     pub man_bits: u32,
-    /// True for formats with infinities (all but e4m3fn).
-    pub has_inf: bool,
+    /// The exponent bias (IEEE formats: 2^(exp_bits-1) - 1).
+    pub bias: i32,
+    /// Where the format's infinities and NaNs are.
+    pub specials: Specials,
+}
+
+impl FloatFormat {
+    /// True for formats with infinities (the IEEE ones).
+    pub fn has_inf(self) -> bool {
+        self.specials == Specials::Ieee
+    }
 }
 
 impl DType {
-    pub const ALL: [DType; 15] = [
+    pub const ALL: [DType; 18] = [
         DType::Bool,
         DType::I8,
         DType::I16,
@@ -55,6 +86,9 @@ impl DType {
         DType::U64,
         DType::F8E4Nv,
         DType::F8E5,
+        DType::F8E4B15,
+        DType::F8E4B8,
+        DType::F8E5B16,
         DType::F16,
         DType::BF16,
         DType::F32,
@@ -75,6 +109,9 @@ impl DType {
             "uint64" | "u64" => DType::U64,
             "float8e4nv" | "fp8e4nv" => DType::F8E4Nv,
             "float8e5" | "fp8e5" => DType::F8E5,
+            "float8e4b15" | "fp8e4b15" => DType::F8E4B15,
+            "float8e4b8" | "fp8e4b8" => DType::F8E4B8,
+            "float8e5b16" | "fp8e5b16" => DType::F8E5B16,
             "float16" | "fp16" | "f16" => DType::F16,
             "bfloat16" | "bf16" => DType::BF16,
             "float32" | "fp32" | "f32" => DType::F32,
@@ -97,6 +134,9 @@ impl DType {
             DType::U64 => "uint64",
             DType::F8E4Nv => "fp8e4nv",
             DType::F8E5 => "fp8e5",
+            DType::F8E4B15 => "fp8e4b15",
+            DType::F8E4B8 => "fp8e4b8",
+            DType::F8E5B16 => "fp8e5b16",
             DType::F16 => "fp16",
             DType::BF16 => "bf16",
             DType::F32 => "fp32",
@@ -116,6 +156,9 @@ impl DType {
             DType::Bool => "bool",
             DType::F8E4Nv => "float8e4nv",
             DType::F8E5 => "float8e5",
+            DType::F8E4B15 => "float8e4b15",
+            DType::F8E4B8 => "float8e4b8",
+            DType::F8E5B16 => "float8e5b16",
             DType::F16 => "float16",
             DType::BF16 => "bfloat16",
             DType::F32 => "float32",
@@ -128,7 +171,8 @@ impl DType {
     pub fn bits(self) -> u32 {
         match self {
             DType::Bool => 1,
-            DType::I8 | DType::U8 | DType::F8E4Nv | DType::F8E5 => 8,
+            DType::I8 | DType::U8 => 8,
+            DType::F8E4Nv | DType::F8E5 | DType::F8E4B15 | DType::F8E4B8 | DType::F8E5B16 => 8,
             DType::I16 | DType::U16 | DType::F16 | DType::BF16 => 16,
             DType::I32 | DType::U32 | DType::F32 => 32,
             DType::I64 | DType::U64 | DType::F64 => 64,
@@ -153,10 +197,7 @@ impl DType {
     }
 
     pub fn is_float(self) -> bool {
-        matches!(
-            self,
-            DType::F8E4Nv | DType::F8E5 | DType::F16 | DType::BF16 | DType::F32 | DType::F64
-        )
+        self.is_fp8() || matches!(self, DType::F16 | DType::BF16 | DType::F32 | DType::F64)
     }
 
     /// Integer dtypes, bool included (bool is the 1-bit unsigned integer).
@@ -176,7 +217,10 @@ impl DType {
     }
 
     pub fn is_fp8(self) -> bool {
-        matches!(self, DType::F8E4Nv | DType::F8E5)
+        matches!(
+            self,
+            DType::F8E4Nv | DType::F8E5 | DType::F8E4B15 | DType::F8E4B8 | DType::F8E5B16
+        )
     }
 
     /// Bit mask covering the value's width.
@@ -191,19 +235,30 @@ impl DType {
 
     /// The float format of a float dtype.
     pub fn float_format(self) -> Option<FloatFormat> {
-        let (e, m, inf) = match self {
-            DType::F8E4Nv => (4, 3, false),
-            DType::F8E5 => (5, 2, true),
-            DType::F16 => (5, 10, true),
-            DType::BF16 => (8, 7, true),
-            DType::F32 => (8, 23, true),
-            DType::F64 => (11, 52, true),
+        use Specials::*;
+        let (e, m, specials) = match self {
+            DType::F8E4Nv => (4, 3, MaxIsNan),
+            DType::F8E5 => (5, 2, Ieee),
+            DType::F8E4B15 => (4, 3, AllFinite),
+            DType::F8E4B8 => (4, 3, NegZeroIsNan),
+            DType::F8E5B16 => (5, 2, NegZeroIsNan),
+            DType::F16 => (5, 10, Ieee),
+            DType::BF16 => (8, 7, Ieee),
+            DType::F32 => (8, 23, Ieee),
+            DType::F64 => (11, 52, Ieee),
             _ => return None,
+        };
+        let bias = match self {
+            DType::F8E4B15 => 15,
+            DType::F8E4B8 => 8,
+            DType::F8E5B16 => 16,
+            _ => (1 << (e - 1)) - 1,
         };
         Some(FloatFormat {
             exp_bits: e,
             man_bits: m,
-            has_inf: inf,
+            bias,
+            specials,
         })
     }
 

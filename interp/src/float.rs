@@ -1,7 +1,7 @@
 //! Exact conversions between numbers and the bit patterns of every float
 //! format: decoding, and rounding an exact value once into a format.
 
-use crate::dtype::{DType, FloatFormat};
+use crate::dtype::{DType, FloatFormat, Specials};
 
 /// How a value is rounded into a narrower format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -27,7 +27,7 @@ pub enum Overflow {
 
 impl FloatFormat {
     fn bias(self) -> i32 {
-        (1 << (self.exp_bits - 1)) - 1
+        self.bias
     }
     fn exp_all_ones(self) -> u64 {
         (1u64 << self.exp_bits) - 1
@@ -35,36 +35,55 @@ impl FloatFormat {
     fn sign_bit(self) -> u64 {
         1u64 << (self.exp_bits + self.man_bits)
     }
+    fn man_mask(self) -> u64 {
+        (1u64 << self.man_bits) - 1
+    }
     /// Largest finite bit pattern (positive).
     pub fn max_finite_bits(self) -> u64 {
-        if self.has_inf {
-            ((self.exp_all_ones() - 1) << self.man_bits) | ((1u64 << self.man_bits) - 1)
-        } else {
+        let top = self.exp_all_ones() << self.man_bits;
+        match self.specials {
+            Specials::Ieee => ((self.exp_all_ones() - 1) << self.man_bits) | self.man_mask(),
             // e4m3fn: S.1111.110
-            (self.exp_all_ones() << self.man_bits) | ((1u64 << self.man_bits) - 2)
+            Specials::MaxIsNan => top | (self.man_mask() - 1),
+            Specials::NegZeroIsNan | Specials::AllFinite => top | self.man_mask(),
         }
     }
-    /// Canonical quiet NaN (positive, every exponent and mantissa bit set).
+    /// The NaN arithmetic produces: every exponent and mantissa bit set; a
+    /// "fnuz" format's one NaN (the negative-zero pattern); for a format
+    /// without NaN (float8e4b15) what Triton's conversion makes of a NaN,
+    /// -max (docs/semantics.md, "Triton's other fp8 formats").
     pub fn nan_bits(self) -> u64 {
-        (self.exp_all_ones() << self.man_bits) | ((1u64 << self.man_bits) - 1)
+        match self.specials {
+            Specials::Ieee | Specials::MaxIsNan => {
+                (self.exp_all_ones() << self.man_bits) | self.man_mask()
+            }
+            Specials::NegZeroIsNan => self.sign_bit(),
+            Specials::AllFinite => self.sign_bit() | self.max_finite_bits(),
+        }
     }
-    /// Positive infinity (NaN for formats without infinities).
+    /// Positive infinity; a NaN for formats with NaN but no infinities, the
+    /// largest finite value for a format with neither.
     pub fn inf_bits(self) -> u64 {
-        if self.has_inf {
-            self.exp_all_ones() << self.man_bits
-        } else {
-            self.nan_bits()
+        match self.specials {
+            Specials::Ieee => self.exp_all_ones() << self.man_bits,
+            Specials::MaxIsNan | Specials::NegZeroIsNan => self.nan_bits(),
+            Specials::AllFinite => self.max_finite_bits(),
         }
     }
     /// Whether `bits` encodes a NaN.
     pub fn is_nan(self, bits: u64) -> bool {
         let exp = (bits >> self.man_bits) & self.exp_all_ones();
-        let man = bits & ((1u64 << self.man_bits) - 1);
-        if self.has_inf {
-            exp == self.exp_all_ones() && man != 0
-        } else {
-            exp == self.exp_all_ones() && man == (1u64 << self.man_bits) - 1
+        let man = bits & self.man_mask();
+        match self.specials {
+            Specials::Ieee => exp == self.exp_all_ones() && man != 0,
+            Specials::MaxIsNan => exp == self.exp_all_ones() && man == self.man_mask(),
+            Specials::NegZeroIsNan => bits == self.sign_bit(),
+            Specials::AllFinite => false,
         }
+    }
+    /// Whether the format has no negative zero (a zero result is +0).
+    fn unsigned_zero(self) -> bool {
+        self.specials == Specials::NegZeroIsNan
     }
 }
 
@@ -98,7 +117,7 @@ fn decoded(d: DType, bits: u64) -> f64 {
     let man = bits & ((1u64 << f.man_bits) - 1);
     let mag = if f.is_nan(bits) {
         f64::NAN
-    } else if f.has_inf && exp as u64 == f.exp_all_ones() {
+    } else if f.has_inf() && exp as u64 == f.exp_all_ones() {
         f64::INFINITY
     } else if exp == 0 {
         man as f64 * 2f64.powi(1 - f.bias() - f.man_bits as i32)
@@ -121,10 +140,16 @@ pub fn round_exact(
     rounding: Rounding,
     overflow: Overflow,
 ) -> u64 {
+    if d == DType::F8E4B15 {
+        let h = round_exact(DType::F16, neg, m, e, rounding, Overflow::Infinity);
+        return e4b15_from_f16(h);
+    }
     let f = fmt_of(d);
     let sign = if neg { f.sign_bit() } else { 0 };
+    // a zero of a format without -0 is +0
+    let zero = if f.unsigned_zero() { 0 } else { sign };
     if m == 0 {
-        return sign;
+        return zero;
     }
     let bias = f.bias();
     let emin = 1 - bias;
@@ -168,7 +193,7 @@ pub fn round_exact(
     }
     let frac = (q as u64) & ((1u64 << mb) - 1);
     let bits = ((biased as u64) << mb) | frac;
-    let overflowed = if f.has_inf {
+    let overflowed = if f.has_inf() {
         biased as u64 >= f.exp_all_ones()
     } else {
         biased as u64 > f.exp_all_ones() || bits > f.max_finite_bits()
@@ -185,7 +210,24 @@ pub fn round_exact(
                 f.inf_bits()
             };
     }
+    if bits == 0 {
+        return zero;
+    }
     sign | bits
+}
+
+/// float16 bits to float8e4b15 as Triton's conversion does (its only one,
+/// for either rounding mode): the magnitude clamped to 1.875 (infinities
+/// too), then its top 7 bits past the sign rounded half away from zero; a
+/// NaN becomes -1.875 (the clamp's `max(x, -1.875)` drops it). Other
+/// sources reach it through float16 (docs/semantics.md).
+pub fn e4b15_from_f16(h: u64) -> u64 {
+    let sign = (h >> 8) & 0x80;
+    let mag = h & 0x7fff;
+    if mag > 0x7c00 {
+        return 0xff;
+    }
+    sign | ((mag.min(0x3f80) + 0x40) >> 7)
 }
 
 /// Rounds an f64 into float dtype `d`; a NaN becomes the standard quiet NaN
@@ -258,7 +300,7 @@ pub const F64_DEFAULT_NAN: u64 = 0xfff8_0000_0000_0000;
 /// (e4m3fn has one NaN encoding per sign).
 pub fn qnan_bits(d: DType) -> u64 {
     let f = fmt_of(d);
-    if f.has_inf {
+    if f.has_inf() {
         (f.exp_all_ones() << f.man_bits) | (1u64 << (f.man_bits - 1))
     } else {
         f.nan_bits()
@@ -296,7 +338,7 @@ pub fn convert_nan(from: DType, to: DType, bits: u64) -> u64 {
             (sign << 31) | (0xffu64 << 23) | ((bits >> 29) & 0x7f_ffff) | (1 << 22)
         }
         (DType::BF16, DType::F64) => convert_nan(DType::F32, DType::F64, bits << 16),
-        (DType::F16 | DType::F8E4Nv | DType::F8E5, DType::F64) => {
+        (f, DType::F64) if f == DType::F16 || f.is_fp8() => {
             convert_nan(DType::F32, DType::F64, nan_bits(DType::F32))
         }
         (_, to) => nan_bits(to),

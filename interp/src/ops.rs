@@ -694,8 +694,13 @@ fn binary_float(op: BinOp, d: DType, a: u64, b: u64) -> u64 {
 }
 
 /// `a` with the sign bit of `b` (float dtype `d`).
+/// A "fnuz" format has no -0 (its pattern is the NaN): a zero or NaN
+/// keeps its bits.
 fn copysign_bits(d: DType, a: u64, b: u64) -> u64 {
     let sign = 1u64 << (d.bits() - 1);
+    if matches!(d, DType::F8E4B8 | DType::F8E5B16) && a & (sign - 1) == 0 {
+        return a;
+    }
     (a & !sign) | (b & sign)
 }
 
@@ -788,7 +793,7 @@ pub fn unary(op: UnOp, d: DType, a: u64) -> u64 {
     match op {
         UnOp::Not => !a & d.mask(),
         UnOp::LogicalNot => (a == 0) as u64,
-        UnOp::Neg if d.is_float() => a ^ (1u64 << (d.bits() - 1)),
+        UnOp::Neg if d.is_float() => copysign_bits(d, a, !a),
         UnOp::Neg => a.wrapping_neg() & d.mask(),
         UnOp::Math(f) => math(f, d, a),
         UnOp::Ieee(o, r) => crate::ieee::unary(o, d, r, a),

@@ -320,3 +320,28 @@ y = {call}"
         assert_diag(&src, &d, loc1(&src, call), msg, None);
     }
 }
+
+/// `tl.argmax`/`tl.argmin` with `tie_break_left=False` (docs/semantics.md,
+/// "Reductions"): ties go to the lowest index, as with the default, and a
+/// NaN is skipped (`v1 > v2` is false for it). x = [nan, 6, 8, 8]: argmax 2
+/// (8 at 2 and 3); y = [nan, 6, 6, 8]: argmin 1 (6 at 1 and 2).
+#[test]
+fn argmax_argmin_without_tie_break_left() {
+    let src = kernel(
+        "x_ptr, y_ptr, o_ptr",
+        "offs = tl.arange(0, 4)
+x = tl.load(x_ptr + offs)
+y = tl.load(y_ptr + offs)
+tl.store(o_ptr, tl.argmax(x, axis=0, tie_break_left=False))
+tl.store(o_ptr + 1, tl.argmin(y, axis=0, tie_break_left=False))",
+    );
+    let l = launch(
+        &[1],
+        json!({
+            "x_ptr": buf("float32", json!(["nan", 6.0, 8.0, 8.0])),
+            "y_ptr": buf("float32", json!(["nan", 6.0, 6.0, 8.0])),
+            "o_ptr": zeros("int32", 2),
+        }),
+    );
+    assert_eq!(i32s(&src, &l, "o_ptr"), [2, 1]);
+}

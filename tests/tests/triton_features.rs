@@ -1566,3 +1566,36 @@ def kern(t_ptr, f_ptr, out_ptr, S: tl.constexpr):
         vec![7, 9, 7, 9, 9, 9, 9, 9]
     );
 }
+
+// ----- tl.make_tensor_descriptor: Triton's checks, then ksem's refusal -------
+
+/// Triton 3.9's `semantic.make_tensor_descriptor` refuses a block whose last
+/// dimension holds fewer than 16 bytes, in its words (Triton's
+/// `test_tma_load_block_shape_err` matches them): int32 [1, 2] has 2 * 4 = 8
+/// bytes, int16 [8, 4] has 4 * 2 = 8. A valid descriptor (int32 [1, 4], 16
+/// bytes) is refused as not run by ksem.
+#[test]
+fn make_tensor_descriptor_checks_then_refuses() {
+    for (dtype, block, msg) in [
+        ("int32", "[1, 2]", "but got 2 * 4 = 8 bytes"),
+        ("int16", "[8, 4]", "but got 4 * 2 = 8 bytes"),
+        ("int32", "[1, 4]", "are not supported by ksem yet"),
+    ] {
+        let src = kernel(
+            "ptr",
+            &format!("desc = tl.make_tensor_descriptor(ptr, [128, 128], [128, 1], {block})"),
+        );
+        let l = launch(&[1], json!({ "ptr": zeros(dtype, 4) }));
+        let d = refused(&src, &l);
+        assert!(d.message.contains(msg), "{dtype} {block}: {}", d.message);
+        if !msg.contains("ksem") {
+            assert!(d.message.contains(
+                "Descriptor block shape must have at least 16 bytes in the last dimension"
+            ));
+        }
+        assert_eq!(
+            (d.span.line, d.span.col),
+            loc1(&src, "tl.make_tensor_descriptor")
+        );
+    }
+}

@@ -74,7 +74,13 @@ pub fn c_elem_type(d: DType) -> &'static str {
         DType::U16 | DType::F16 | DType::BF16 => "unsigned short",
         DType::U32 => "unsigned int",
         DType::U64 => "unsigned long long",
-        DType::Bool | DType::U8 | DType::F8E4Nv | DType::F8E5 => "unsigned char",
+        DType::Bool
+        | DType::U8
+        | DType::F8E4Nv
+        | DType::F8E5
+        | DType::F8E4B15
+        | DType::F8E4B8
+        | DType::F8E5B16 => "unsigned char",
     }
 }
 
@@ -94,7 +100,7 @@ pub(super) fn unary_c(op: UnOp, d: DType, a: &str) -> String {
     match op {
         UnOp::Not => format!("ksem_inot<{}>({a})", dt(d)),
         UnOp::LogicalNot => format!("({a} == 0 ? 1ull : 0ull)"),
-        UnOp::Neg if d.is_float() => format!("({a} ^ ksignbit({}))", dt(d)),
+        UnOp::Neg if d.is_float() => format!("ksem_copysign<{}>({a}, ~{a})", dt(d)),
         UnOp::Neg => format!("((0ull - {a}) & kmask({}))", dt(d)),
         UnOp::Math(_) if d.is_int() => format!("ksem_iabs<{}>({a})", dt(d)),
         UnOp::Math(f) => format!("ksem_math<{}>({}, {a})", dt(d), ids::math_macro(f)),

@@ -737,9 +737,7 @@ fn id_text(what: &str, d: u8, e: &Expr) -> PResult<String> {
 fn type_name(d: DType) -> PResult<String> {
     match d {
         DType::Bool => Ok("bool_".into()),
-        DType::BF16 | DType::F8E4Nv | DType::F8E5 => {
-            Err(format!("CUDA Python has no {} type", d.name()))
-        }
+        d if d == DType::BF16 || d.is_fp8() => Err(format!("CUDA Python has no {} type", d.name())),
         d => Ok(Named(d).to_string()),
     }
 }

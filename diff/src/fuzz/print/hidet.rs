@@ -945,7 +945,7 @@ fn lit_text(l: Lit) -> String {
 fn type_name(d: DType) -> PResult<String> {
     match d {
         DType::Bool => Ok("boolean".into()),
-        DType::F8E4Nv | DType::F8E5 => Err(format!("ksem runs no Hidet {}", d.name())),
+        d if d.is_fp8() => Err(format!("ksem runs no Hidet {}", d.name())),
         d => Ok(Named(d).to_string()),
     }
 }

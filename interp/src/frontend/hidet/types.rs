@@ -138,6 +138,8 @@ impl fmt::Display for Named {
             DType::F64 => "f64",
             DType::F8E4Nv => "float8_e4m3",
             DType::F8E5 => "float8_e5m2",
+            // not Hidet dtypes (Triton's): their Triton names
+            DType::F8E4B15 | DType::F8E4B8 | DType::F8E5B16 => self.0.name(),
         };
         f.write_str(s)
     }

@@ -408,9 +408,10 @@ const BUILTINS: Signatures = &[
 /// function that elaborates them: the modules of builtins, then this file's
 /// [`BUILTINS`]; one list, searched before the builtins of this file that
 /// read their arguments themselves.
-fn builtin_modules<'m>() -> [(Signatures, ElaborateBuiltin<'m>); 8] {
+fn builtin_modules<'m>() -> [(Signatures, ElaborateBuiltin<'m>); 9] {
     [
         (super::block_ptr::BUILTINS, Elab::block_ptr_builtin),
+        (super::descriptor::BUILTINS, Elab::descriptor_builtin),
         (super::join::BUILTINS, Elab::join_split),
         (super::shape::BUILTINS, Elab::shape_builtin),
         (super::index::BUILTINS, Elab::index_builtin),
@@ -942,9 +943,10 @@ impl Elab<'_> {
             }
             "argmax" | "argmin" => {
                 let x = self.to_tensor(b.req("input", span)?, span)?;
-                if !const_bool(b.get("tie_break_left"), true, span)? {
-                    return err(span, "tie_break_left=False leaves ties unspecified; ksem supports only tie_break_left=True");
-                }
+                // tie_break_left=False leaves the index of tied values to
+                // the reduction's order; ksem gives the tie-left one, one of
+                // the outcomes Triton allows (docs/semantics.md)
+                const_bool(b.get("tie_break_left"), true, span)?;
                 let keep = const_bool(b.get("keep_dims"), false, span)?;
                 let comb = if name == "argmax" {
                     Combiner::ArgMax { value: false }

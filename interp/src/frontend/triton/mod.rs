@@ -5,6 +5,7 @@ pub mod autotune;
 mod block_ptr;
 pub mod builtins;
 mod combine;
+mod descriptor;
 mod dot;
 pub mod elab;
 pub mod heuristics;

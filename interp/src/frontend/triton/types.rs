@@ -6,7 +6,6 @@
 
 use super::promote::PyNum;
 use super::value::Value;
-use crate::dtype::DType;
 use crate::ir::Elem;
 
 // Triton's classification lists (`dtype.SINT_TYPES`, …); int1 is unsigned.
@@ -101,20 +100,12 @@ pub fn attribute(v: &Value, attr: &str) -> Result<Value, String> {
         (Value::DType(d), "primitive_bitwidth") => int(d.bits() as i128),
         (Value::DType(d), "itemsize") => int(d.bits() as i128 / 8),
         (Value::DType(d), "int_bitwidth") if d.is_int() => int(d.bits() as i128),
-        (Value::DType(d), "fp_mantissa_width") if d.is_float() => int(match d {
-            DType::F8E4Nv => 3,
-            DType::F8E5 => 2,
-            DType::F16 => 10,
-            DType::BF16 => 7,
-            DType::F32 => 23,
-            _ => 52,
-        }),
-        (Value::DType(d), "exponent_bias") if d.is_float() => int(match d {
-            DType::F8E4Nv => 7,
-            DType::F8E5 | DType::F16 => 15,
-            DType::BF16 | DType::F32 => 127,
-            _ => 1023,
-        }),
+        (Value::DType(d), "fp_mantissa_width") if d.is_float() => {
+            int(d.float_format().map_or(0, |f| f.man_bits) as i128)
+        }
+        (Value::DType(d), "exponent_bias") if d.is_float() => {
+            int(d.float_format().map_or(0, |f| f.bias) as i128)
+        }
         (Value::PtrDType(d), "element_ty") => Ok(Value::DType(*d)),
         (Value::PtrDType(_), "address_space") => int(1),
         (Value::PtrDType(_), "const") => Ok(Value::Num(PyNum::Bool(false))),
@@ -181,6 +172,7 @@ pub fn call_method(v: &Value, m: &str) -> Result<Value, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dtype::DType;
 
     fn call(v: Value, m: &str) -> Value {
         call_method(&v, m).unwrap()
@@ -245,6 +237,14 @@ mod tests {
             attribute(&Value::DType(DType::F8E4Nv), "exponent_bias"),
             int(7)
         );
+        // Triton's `core.py`: fp8e4b15 is e4m3 with bias 15, fp8e4b8 bias 8,
+        // fp8e5b16 e5m2 with bias 16
+        let f8 = |d, a| attribute(&Value::DType(d), a);
+        assert_eq!(f8(DType::F8E4B15, "exponent_bias"), int(15));
+        assert_eq!(f8(DType::F8E4B8, "exponent_bias"), int(8));
+        assert_eq!(f8(DType::F8E5B16, "exponent_bias"), int(16));
+        assert_eq!(f8(DType::F8E4B15, "fp_mantissa_width"), int(3));
+        assert_eq!(f8(DType::F8E5B16, "fp_mantissa_width"), int(2));
         assert_eq!(
             attribute(&Value::PtrDType(DType::F16), "element_ty"),
             Ok(Value::DType(DType::F16))

@@ -670,7 +670,7 @@ impl<'m> Elab<'m> {
 
     /// Refuses the scalar types ksem does not run for Hidet yet.
     fn supported_dtype(&self, d: DType, span: Span) -> DResult<()> {
-        if matches!(d, DType::F8E4Nv | DType::F8E5) {
+        if d.is_fp8() {
             return Err(Diagnostic::new(
                 span,
                 format!("{} is not supported yet in Hidet kernels", Named(d)),
