@@ -343,126 +343,135 @@ mod tests {
         assert!(differ.contains("1 of 4 elements differ"), "{differ}");
     }
 
+    /// One system's finding: its program and launch, in which element 2 of
+    /// the second buffer differs (10 instead of `right`), and what the
+    /// script must hold.
+    struct Case<'a> {
+        system: &'a str,
+        /// The module whose import says the system is installed.
+        module: &'a str,
+        program: &'a str,
+        launch: Json,
+        /// The first buffer's argument, as the script's launch holds it.
+        inputs: &'a str,
+        /// The second buffer's expected bits, as the script holds them.
+        expected: &'a str,
+        /// How the script names the kernel.
+        kernel_line: &'a str,
+        /// Element 2's expected bits, as the script holds them.
+        right: &'a str,
+    }
+
+    /// Writes `c`'s folder, checks its script (and `more` of the folder and
+    /// script), then runs it on the system where installed.
+    fn check_case(c: Case, more: impl Fn(&Path, &str)) {
+        let (folder, root) = folder_of(c.system, c.program, c.launch, (1, 2, 10));
+        let script = check_script(&folder, c.program, c.inputs, c.expected);
+        assert!(script.contains(c.kernel_line), "{script}");
+        more(&folder, &script);
+        run_on_system(c.system, c.module, &folder, c.right, "\"0x00000008\"");
+        let _ = std::fs::remove_dir_all(&root);
+    }
+
     /// A finding against Triton becomes a folder: the program, its launch,
     /// a standalone script (valid Python that needs no ksem, with the
     /// inputs as bits and the expected bits of the differing buffer) and a
     /// README that shows the differing element and what is left to do.
     #[test]
     fn a_triton_finding_becomes_a_bugs_folder() {
-        let src = "import triton\nimport triton.language as tl\n\n\n@triton.jit\ndef k(x_ptr, o_ptr, n):\n    offs = tl.arange(0, 4)\n    x = tl.load(x_ptr + offs)\n    tl.store(o_ptr + offs, x * n)\n";
-        let launch = json!({"kernel": "k", "grid": [1], "args": {
-            "x_ptr": {"buffer": {"dtype": "int16", "data": [1, -2, 3, -4]}},
-            "o_ptr": {"buffer": {"dtype": "int32", "len": 4}},
-            "n": {"scalar": {"dtype": "int32", "value": 3}}}});
-        // 3 * 3 = 9 expected; the system says 10
-        let (folder, root) = folder_of("triton", src, launch, (1, 2, 10));
-        let script = check_script(
-            &folder,
-            src,
-            r#""x_ptr":{"buffer":{"bits":["0x0001","0xfffe","0x0003","0xfffc"]"#,
-            r#""o_ptr":{"bits":["0x00000003","0xfffffffa","0x00000009","0xfffffff4"]"#,
+        check_case(
+            Case {
+                system: "triton",
+                module: "triton",
+                program: "import triton\nimport triton.language as tl\n\n\n@triton.jit\ndef k(x_ptr, o_ptr, n):\n    offs = tl.arange(0, 4)\n    x = tl.load(x_ptr + offs)\n    tl.store(o_ptr + offs, x * n)\n",
+                launch: json!({"kernel": "k", "grid": [1], "args": {
+                    "x_ptr": {"buffer": {"dtype": "int16", "data": [1, -2, 3, -4]}},
+                    "o_ptr": {"buffer": {"dtype": "int32", "len": 4}},
+                    "n": {"scalar": {"dtype": "int32", "value": 3}}}}),
+                inputs: r#""x_ptr":{"buffer":{"bits":["0x0001","0xfffe","0x0003","0xfffc"]"#,
+                // 3 * 3 = 9 expected; the system says 10
+                expected: r#""o_ptr":{"bits":["0x00000003","0xfffffffa","0x00000009","0xfffffff4"]"#,
+                kernel_line: "KERNEL = k\n",
+                right: "\"0x00000009\"",
+            },
+            |folder, script| {
+                let scalar = r#""n":{"scalar":{"bits":"0x00000003","dtype":"int32","value":3}}"#;
+                assert!(script.contains(scalar));
+                let readme = std::fs::read_to_string(folder.join("README.md")).unwrap();
+                assert!(
+                    readme.contains("[2] expected 9 0x00000009  actual 10 0x0000000a"),
+                    "{readme}"
+                );
+                assert!(readme.contains("To do before filing"));
+            },
         );
-        assert!(script.contains("KERNEL = k\n"));
-        assert!(
-            script.contains(r#""n":{"scalar":{"bits":"0x00000003","dtype":"int32","value":3}}"#)
-        );
-        let readme = std::fs::read_to_string(folder.join("README.md")).unwrap();
-        assert!(
-            readme.contains("[2] expected 9 0x00000009  actual 10 0x0000000a"),
-            "{readme}"
-        );
-        assert!(readme.contains("To do before filing"));
-        run_on_system(
-            "triton",
-            "triton",
-            &folder,
-            "\"0x00000009\"",
-            "\"0x00000008\"",
-        );
-        let _ = std::fs::remove_dir_all(&root);
     }
 
     /// numba-cuda: the kernel is launched with the launch's grid and block,
     /// arrays keep their shape, scalars are NumPy scalars of their dtype.
     #[test]
     fn a_numba_finding_gets_a_numba_script() {
-        let src = "from numba import cuda\n\n\n@cuda.jit\ndef k(x, o, n):\n    i, j = cuda.grid(2)\n    o[i, j] = x[i, j] * n - j\n";
-        let launch = json!({"kernel": "k", "grid": [1, 1], "block": [2, 2], "args": {
-            "x": {"buffer": {"dtype": "int16", "data": [1, -2, 3, -4], "shape": [2, 2]}},
-            "o": {"buffer": {"dtype": "int32", "len": 4, "shape": [2, 2]}},
-            "n": {"scalar": {"dtype": "int32", "value": 3}}}});
-        // o = x * 3 - j: [3, -7, 9, -13]; the system says 10 at [1, 0]
-        let (folder, root) = folder_of("numba", src, launch, (1, 2, 10));
-        let script = check_script(
-            &folder,
-            src,
-            r#""x":{"buffer":{"bits":["0x0001","0xfffe","0x0003","0xfffc"],"dtype":"int16","shape":[2,2]}}"#,
-            r#""o":{"bits":["0x00000003","0xfffffff9","0x00000009","0xfffffff3"]"#,
+        check_case(
+            Case {
+                system: "numba",
+                module: "numba.cuda",
+                program: "from numba import cuda\n\n\n@cuda.jit\ndef k(x, o, n):\n    i, j = cuda.grid(2)\n    o[i, j] = x[i, j] * n - j\n",
+                launch: json!({"kernel": "k", "grid": [1, 1], "block": [2, 2], "args": {
+                    "x": {"buffer": {"dtype": "int16", "data": [1, -2, 3, -4], "shape": [2, 2]}},
+                    "o": {"buffer": {"dtype": "int32", "len": 4, "shape": [2, 2]}},
+                    "n": {"scalar": {"dtype": "int32", "value": 3}}}}),
+                inputs: r#""x":{"buffer":{"bits":["0x0001","0xfffe","0x0003","0xfffc"],"dtype":"int16","shape":[2,2]}}"#,
+                // o = x * 3 - j: [3, -7, 9, -13]
+                expected: r#""o":{"bits":["0x00000003","0xfffffff9","0x00000009","0xfffffff3"]"#,
+                kernel_line: "KERNEL_NAME = \"k\"\n",
+                right: "\"0x00000009\"",
+            },
+            |_, script| assert!(script.contains(r#""block":[2,2]"#)),
         );
-        assert!(script.contains("KERNEL_NAME = \"k\"\n"));
-        assert!(script.contains(r#""block":[2,2]"#));
-        run_on_system(
-            "numba",
-            "numba.cuda",
-            &folder,
-            "\"0x00000009\"",
-            "\"0x00000008\"",
-        );
-        let _ = std::fs::remove_dir_all(&root);
     }
 
     /// TileLang: the prim_func's buffers are reshaped to their declared
     /// shapes, the kernel compiled for the C target as campaigns run it.
     #[test]
     fn a_tilelang_finding_gets_a_tilelang_script() {
-        let src = "import tilelang\nimport tilelang.language as T\n\n\n@T.prim_func\ndef main(X: T.Tensor((2, 2), \"int16\"), O: T.Tensor((2, 2), \"int32\")):\n    with T.Kernel(1, threads=1) as bx:\n        for i, j in T.grid(2, 2):\n            O[i, j] = T.Cast(\"int32\", X[i, j]) * 3 - j\n";
-        let launch = json!({"args": {
-            "X": {"buffer": {"dtype": "int16", "data": [1, -2, 3, -4]}},
-            "O": {"buffer": {"dtype": "int32", "len": 4}}}});
-        // O = X * 3 - j: [3, -7, 9, -13]
-        let (folder, root) = folder_of("tilelang", src, launch, (1, 2, 10));
-        let script = check_script(
-            &folder,
-            src,
-            r#""X":{"buffer":{"bits":["0x0001","0xfffe","0x0003","0xfffc"],"dtype":"int16"}}"#,
-            r#""O":{"bits":["0x00000003","0xfffffff9","0x00000009","0xfffffff3"]"#,
+        check_case(
+            Case {
+                system: "tilelang",
+                module: "tilelang",
+                program: "import tilelang\nimport tilelang.language as T\n\n\n@T.prim_func\ndef main(X: T.Tensor((2, 2), \"int16\"), O: T.Tensor((2, 2), \"int32\")):\n    with T.Kernel(1, threads=1) as bx:\n        for i, j in T.grid(2, 2):\n            O[i, j] = T.Cast(\"int32\", X[i, j]) * 3 - j\n",
+                launch: json!({"args": {
+                    "X": {"buffer": {"dtype": "int16", "data": [1, -2, 3, -4]}},
+                    "O": {"buffer": {"dtype": "int32", "len": 4}}}}),
+                inputs: r#""X":{"buffer":{"bits":["0x0001","0xfffe","0x0003","0xfffc"],"dtype":"int16"}}"#,
+                // O = X * 3 - j: [3, -7, 9, -13]
+                expected: r#""O":{"bits":["0x00000003","0xfffffff9","0x00000009","0xfffffff3"]"#,
+                kernel_line: "KERNEL_NAME = \"main\"\n",
+                right: "\"0x00000009\"",
+            },
+            |_, _| {},
         );
-        assert!(script.contains("KERNEL_NAME = \"main\"\n"));
-        run_on_system(
-            "tilelang",
-            "tilelang",
-            &folder,
-            "\"0x00000009\"",
-            "\"0x00000008\"",
-        );
-        let _ = std::fs::remove_dir_all(&root);
     }
 
     /// Hidet: a cpu_kernel called with pointers to the buffers' bits and its
     /// scalars as numbers.
     #[test]
     fn a_hidet_finding_gets_a_hidet_script() {
-        let src = "import hidet\nfrom hidet.lang import attrs\nfrom hidet.lang.types import i16, i32\n\nwith hidet.script_module() as script_module:\n    @hidet.script\n    def k(x: i16[4], o: i32[4], n: i32):\n        attrs.func_kind = 'cpu_kernel'\n        for i in range(4):\n            o[i] = i32(x[i]) * n - i\n\nmodule = script_module.build()\n";
-        let launch = json!({"args": {
-            "x": {"buffer": {"dtype": "int16", "data": [1, -2, 3, -4]}},
-            "o": {"buffer": {"dtype": "int32", "len": 4}},
-            "n": {"scalar": {"dtype": "int32", "value": 3}}}});
-        // o = x * 3 - i: [3, -7, 7, -15]
-        let (folder, root) = folder_of("hidet", src, launch, (1, 2, 10));
-        let script = check_script(
-            &folder,
-            src,
-            r#""x":{"buffer":{"bits":["0x0001","0xfffe","0x0003","0xfffc"],"dtype":"int16"}}"#,
-            r#""o":{"bits":["0x00000003","0xfffffff9","0x00000007","0xfffffff1"]"#,
+        check_case(
+            Case {
+                system: "hidet",
+                module: "hidet",
+                program: "import hidet\nfrom hidet.lang import attrs\nfrom hidet.lang.types import i16, i32\n\nwith hidet.script_module() as script_module:\n    @hidet.script\n    def k(x: i16[4], o: i32[4], n: i32):\n        attrs.func_kind = 'cpu_kernel'\n        for i in range(4):\n            o[i] = i32(x[i]) * n - i\n\nmodule = script_module.build()\n",
+                launch: json!({"args": {
+                    "x": {"buffer": {"dtype": "int16", "data": [1, -2, 3, -4]}},
+                    "o": {"buffer": {"dtype": "int32", "len": 4}},
+                    "n": {"scalar": {"dtype": "int32", "value": 3}}}}),
+                inputs: r#""x":{"buffer":{"bits":["0x0001","0xfffe","0x0003","0xfffc"],"dtype":"int16"}}"#,
+                // o = x * 3 - i: [3, -7, 7, -15]
+                expected: r#""o":{"bits":["0x00000003","0xfffffff9","0x00000007","0xfffffff1"]"#,
+                kernel_line: "KERNEL_NAME = \"k\"\n",
+                right: "\"0x00000007\"",
+            },
+            |_, _| {},
         );
-        assert!(script.contains("KERNEL_NAME = \"k\"\n"));
-        run_on_system(
-            "hidet",
-            "hidet",
-            &folder,
-            "\"0x00000007\"",
-            "\"0x00000008\"",
-        );
-        let _ = std::fs::remove_dir_all(&root);
     }
 }
