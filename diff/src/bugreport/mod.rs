@@ -341,6 +341,7 @@ mod tests {
         let differ = run();
         assert!(differ.contains("BUG REPRODUCED"), "{differ}");
         assert!(differ.contains("1 of 4 elements differ"), "{differ}");
+        eprintln!("ran the {backend} script on {python}: NOT REPRODUCED, then BUG REPRODUCED");
     }
 
     /// One system's finding: its program and launch, in which element 2 of
