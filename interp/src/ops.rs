@@ -109,24 +109,54 @@ fn cmp_i(op: BinOp, x: i128, y: i128) -> bool {
     }
 }
 
-/// Float minimum/maximum: NaN per `mode`; -0.0 orders below +0.0.
-fn fminmax(d: DType, a: u64, b: u64, max: bool, mode: NanMode) -> u64 {
-    let (x, y) = (fval(d, a), fval(d, b));
-    match (x.is_nan(), y.is_nan()) {
-        (true, true) => return float::nan_bits(d),
-        (true, false) | (false, true) if mode == NanMode::Propagate => return float::nan_bits(d),
+/// A float type min/max can pick between: the one rule ([`min_max_pick`])
+/// runs on float32 values (the inlined reductions) and on the f64 values
+/// every other format widens to.
+trait PickFloat: PartialOrd + Copy {
+    fn nan(self) -> bool;
+    fn negative(self) -> bool;
+}
+
+impl PickFloat for f32 {
+    fn nan(self) -> bool {
+        self.is_nan()
+    }
+    fn negative(self) -> bool {
+        self.is_sign_negative()
+    }
+}
+
+impl PickFloat for f64 {
+    fn nan(self) -> bool {
+        self.is_nan()
+    }
+    fn negative(self) -> bool {
+        self.is_sign_negative()
+    }
+}
+
+/// Float maximum (`max` true) or minimum of `a` and `b` (values `x`, `y`):
+/// NaN per `mode` (`nan`: the format's NaN); -0.0 orders below +0.0.
+#[inline(always)]
+fn min_max_pick<T: PickFloat>(
+    x: T,
+    y: T,
+    a: u64,
+    b: u64,
+    nan: u64,
+    max: bool,
+    mode: NanMode,
+) -> u64 {
+    match (x.nan(), y.nan()) {
+        (true, true) => return nan,
+        (true, false) | (false, true) if mode == NanMode::Propagate => return nan,
         (true, false) => return b,
         (false, true) => return a,
         _ => {}
     }
     let a_first = if x == y {
         // equal values: only the zero signs can differ
-        let a_neg = x.is_sign_negative();
-        if max {
-            !a_neg
-        } else {
-            a_neg
-        }
+        x.negative() != max
     } else if max {
         x > y
     } else {
@@ -137,6 +167,11 @@ fn fminmax(d: DType, a: u64, b: u64, max: bool, mode: NanMode) -> u64 {
     } else {
         b
     }
+}
+
+/// Float minimum/maximum: NaN per `mode`; -0.0 orders below +0.0.
+fn fminmax(d: DType, a: u64, b: u64, max: bool, mode: NanMode) -> u64 {
+    min_max_pick(fval(d, a), fval(d, b), a, b, float::nan_bits(d), max, mode)
 }
 
 fn f32_of(x: u64) -> f32 {
@@ -210,28 +245,8 @@ pub fn fast_unary_slices(op: UnOp, d: DType, a: &[u64], out: &mut Vec<u64>) -> b
 /// float32 values themselves, for reductions to inline.
 #[inline]
 pub fn minmax_f32(a: u64, b: u64, max: bool, mode: NanMode) -> u64 {
-    let (x, y) = (f32_of(a), f32_of(b));
-    match (x.is_nan(), y.is_nan()) {
-        (true, true) => return float::nan_bits(DType::F32),
-        (true, false) | (false, true) if mode == NanMode::Propagate => {
-            return float::nan_bits(DType::F32)
-        }
-        (true, false) => return b,
-        (false, true) => return a,
-        _ => {}
-    }
-    let a_first = if x == y {
-        x.is_sign_negative() != max
-    } else if max {
-        x > y
-    } else {
-        x < y
-    };
-    if a_first {
-        a
-    } else {
-        b
-    }
+    let nan = float::nan_bits(DType::F32);
+    min_max_pick(f32_of(a), f32_of(b), a, b, nan, max, mode)
 }
 
 /// `fast_int::$f::<W, S>($args)` for an integer dtype `$d` of W bits,
