@@ -74,6 +74,23 @@ impl<T: Default> LazyCells<T> {
     }
 }
 
+/// Records in `w`, an element's store state (`Buffer::writes`), a plain
+/// store of `bits` over `old`: the one rule both [`Buffer::store`] and
+/// [`Buffer::store_run`] follow.
+#[inline]
+fn record_store(w: &AtomicU8, old: u64, bits: u64) {
+    let state = w.load(Ordering::Relaxed);
+    let next = match state {
+        0 => 1,
+        3 => 3,
+        _ if old == bits => 2,
+        _ => 3,
+    };
+    if next != state {
+        w.store(next, Ordering::Relaxed);
+    }
+}
+
 impl Buffer {
     /// A buffer holding `bits`, written by nothing yet (on the rayon pool
     /// when `parallel`); the elements `undefined` marks hold no defined value.
@@ -126,17 +143,7 @@ impl Buffer {
     #[inline]
     pub fn store(&self, i: usize, bits: u64) {
         let old = self.cells[i].swap(bits, Ordering::Relaxed);
-        let w = &self.writes.force()[i];
-        let state = w.load(Ordering::Relaxed);
-        let next = match state {
-            0 => 1,
-            3 => 3,
-            _ if old == bits => 2,
-            _ => 3,
-        };
-        if next != state {
-            w.store(next, Ordering::Relaxed);
-        }
+        record_store(&self.writes.force()[i], old, bits);
     }
 
     /// Plain stores of `vals` to the elements from `off` on, in order, as
@@ -164,16 +171,7 @@ impl Buffer {
             } else {
                 c.swap(bits, Ordering::Relaxed)
             };
-            let state = w.load(Ordering::Relaxed);
-            let next = match state {
-                0 => 1,
-                3 => 3,
-                _ if old == bits => 2,
-                _ => 3,
-            };
-            if next != state {
-                w.store(next, Ordering::Relaxed);
-            }
+            record_store(w, old, bits);
         }
         match self.inexact.get() {
             Some(f) => {
