@@ -2,7 +2,7 @@
 //! comparison and shift-range ids are generated here from the Rust enums
 //! (as `#define`s ahead of the runtime), so the two sides cannot disagree.
 
-use ksem_interp::dtype::DType;
+use ksem_interp::dtype::{DType, FloatFormat, Specials};
 use ksem_interp::ir::{AtomicOp, BinOp, MathFn, ShiftRange};
 use std::fmt::Write;
 
@@ -92,7 +92,32 @@ pub fn atomic_macro(op: AtomicOp) -> String {
     format!("KSEM_ATOMIC_{}", op.name().to_uppercase())
 }
 
-/// The `#define`s of every id, which `runtime.cuh` is written against.
+/// The id of where a float format's infinities and NaNs are
+/// (`KSEM_SPECIALS_*`, `runtime.cuh`'s `kspecials`).
+fn specials_id(s: Specials) -> u32 {
+    match s {
+        Specials::Ieee => 0,
+        Specials::MaxIsNan => 1,
+        Specials::NegZeroIsNan => 2,
+        Specials::AllFinite => 3,
+    }
+}
+
+/// `#define NAME(d)`: a float dtype id's `field` of its format
+/// (`dtype.rs`'s `float_format`), as one conditional expression.
+fn format_macro(s: &mut String, name: &str, field: impl Fn(FloatFormat) -> i64) {
+    let _ = write!(s, "#define {name}(d) (");
+    for d in DType::ALL {
+        if let Some(f) = d.float_format() {
+            let _ = write!(s, "(d) == {} ? {} : ", dtype_macro(d), field(f));
+        }
+    }
+    let _ = writeln!(s, "0)");
+}
+
+/// The `#define`s of every id, which `runtime.cuh` is written against, and
+/// the float formats' parameters (so the header and `dtype.rs` cannot
+/// disagree on a format).
 pub fn header() -> String {
     let mut s = String::from("// ---- ids generated from the Rust enums (gpu/src/ids.rs)\n");
     for d in DType::ALL {
@@ -114,6 +139,18 @@ pub fn header() -> String {
     for op in AtomicOp::ALL {
         let _ = writeln!(s, "#define {} {}", atomic_macro(op), atomic_id(op));
     }
+    for (sp, name) in [
+        (Specials::Ieee, "IEEE"),
+        (Specials::MaxIsNan, "MAX_IS_NAN"),
+        (Specials::NegZeroIsNan, "NEG_ZERO_IS_NAN"),
+        (Specials::AllFinite, "ALL_FINITE"),
+    ] {
+        let _ = writeln!(s, "#define KSEM_SPECIALS_{name} {}", specials_id(sp));
+    }
+    format_macro(&mut s, "KSEM_EXPBITS", |f| f.exp_bits.into());
+    format_macro(&mut s, "KSEM_MANBITS", |f| f.man_bits.into());
+    format_macro(&mut s, "KSEM_BIAS", |f| f.bias.into());
+    format_macro(&mut s, "KSEM_SPECIALS", |f| specials_id(f.specials).into());
     s
 }
 

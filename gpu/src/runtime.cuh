@@ -69,44 +69,35 @@ KSEM_CFN int kbits(int d) {
 KSEM_CFN bool ksigned(int d) { return d == KI8 || d == KI16 || d == KI32 || d == KI64; }
 KSEM_CFN bool kfloat(int d) { return d >= KF8E4; }
 KSEM_CFN ku64 kmask(int d) { return kbits(d) == 64 ? ~0ull : ((1ull << kbits(d)) - 1ull); }
-KSEM_CFN int kexpbits(int d) {
-  return (d == KF8E4 || d == KF8E4B15 || d == KF8E4B8) ? 4
-       : (d == KF8E5 || d == KF8E5B16 || d == KF16) ? 5 : d == KBF16 ? 8 : d == KF32 ? 8 : 11;
-}
-KSEM_CFN int kmanbits(int d) {
-  return (d == KF8E4 || d == KF8E4B15 || d == KF8E4B8) ? 3
-       : (d == KF8E5 || d == KF8E5B16) ? 2 : d == KF16 ? 10 : d == KBF16 ? 7 : d == KF32 ? 23 : 52;
-}
-// The exponent bias (dtype.rs float_format).
-KSEM_CFN int kbias(int d) {
-  return d == KF8E4B15 ? 15 : d == KF8E4B8 ? 8 : d == KF8E5B16 ? 16 : (1 << (kexpbits(d) - 1)) - 1;
-}
-// Where infinities and NaNs are (dtype.rs Specials): 0 IEEE, 1 S.1111.111 is
-// NaN (e4m3fn), 2 "fnuz" (the -0 pattern is the one NaN), 3 all finite.
-KSEM_CFN int kspecials(int d) {
-  return d == KF8E4 ? 1 : (d == KF8E4B8 || d == KF8E5B16) ? 2 : d == KF8E4B15 ? 3 : 0;
-}
-KSEM_CFN bool khasinf(int d) { return kspecials(d) == 0; }
+// A float format's exponent and mantissa widths, bias, and where its
+// infinities and NaNs are (KSEM_SPECIALS_*: IEEE; MAX_IS_NAN, e4m3fn's
+// S.1111.111; NEG_ZERO_IS_NAN, "fnuz"; ALL_FINITE): generated from dtype.rs's
+// float_format (gpu/src/ids.rs).
+KSEM_CFN int kexpbits(int d) { return KSEM_EXPBITS(d); }
+KSEM_CFN int kmanbits(int d) { return KSEM_MANBITS(d); }
+KSEM_CFN int kbias(int d) { return KSEM_BIAS(d); }
+KSEM_CFN int kspecials(int d) { return KSEM_SPECIALS(d); }
+KSEM_CFN bool khasinf(int d) { return kspecials(d) == KSEM_SPECIALS_IEEE; }
 KSEM_CFN ku64 ksignbit(int d) { return 1ull << (kexpbits(d) + kmanbits(d)); }
 // The largest finite pattern (float.rs max_finite_bits).
 KSEM_CFN ku64 kmaxfin(int d) {
   const ku64 ones = (1ull << kexpbits(d)) - 1ull, mm = (1ull << kmanbits(d)) - 1ull;
-  return kspecials(d) == 0 ? (((ones - 1ull) << kmanbits(d)) | mm)
-       : kspecials(d) == 1 ? ((ones << kmanbits(d)) | (mm - 1ull)) : ((ones << kmanbits(d)) | mm);
+  return kspecials(d) == KSEM_SPECIALS_IEEE ? (((ones - 1ull) << kmanbits(d)) | mm)
+       : kspecials(d) == KSEM_SPECIALS_MAX_IS_NAN ? ((ones << kmanbits(d)) | (mm - 1ull)) : ((ones << kmanbits(d)) | mm);
 }
 // The NaN arithmetic produces (float.rs nan_bits): all exponent and mantissa
 // bits set up to float32; float64's default NaN 0xfff8000000000000; a
 // "fnuz" format's -0 pattern; float8e4b15 (no NaN) -max.
 KSEM_CFN ku64 knanbits(int d) {
   return d == KF64 ? 0xfff8000000000000ull
-       : kspecials(d) == 2 ? ksignbit(d)
-       : kspecials(d) == 3 ? (ksignbit(d) | kmaxfin(d))
+       : kspecials(d) == KSEM_SPECIALS_NEG_ZERO_IS_NAN ? ksignbit(d)
+       : kspecials(d) == KSEM_SPECIALS_ALL_FINITE ? (ksignbit(d) | kmaxfin(d))
                            : ((((1ull << kexpbits(d)) - 1ull) << kmanbits(d)) | ((1ull << kmanbits(d)) - 1ull));
 }
 // Positive infinity, or what stands for it (float.rs inf_bits).
 KSEM_CFN ku64 kinfbits(int d) {
-  return kspecials(d) == 0 ? (((1ull << kexpbits(d)) - 1ull) << kmanbits(d))
-       : kspecials(d) == 3 ? kmaxfin(d) : knanbits(d);
+  return kspecials(d) == KSEM_SPECIALS_IEEE ? (((1ull << kexpbits(d)) - 1ull) << kmanbits(d))
+       : kspecials(d) == KSEM_SPECIALS_ALL_FINITE ? kmaxfin(d) : knanbits(d);
 }
 // The standard quiet NaN (float.rs qnan_bits): only the top mantissa bit set.
 KSEM_CFN ku64 kqnanbits(int d) {
@@ -240,9 +231,9 @@ KSEM_FN double ksem_dinf(bool neg) { return ksem_f64(neg ? 0xfff0000000000000ull
 template <int D> KSEM_FN bool ksem_isnan(ku64 a) {
   const ku64 ones = (1ull << kexpbits(D)) - 1ull, mm = (1ull << kmanbits(D)) - 1ull;
   ku64 e = (a >> kmanbits(D)) & ones, m = a & mm;
-  if constexpr (kspecials(D) == 0) return e == ones && m != 0;
-  else if constexpr (kspecials(D) == 1) return e == ones && m == mm;
-  else if constexpr (kspecials(D) == 2) return (a & kmask(D)) == ksignbit(D);
+  if constexpr (kspecials(D) == KSEM_SPECIALS_IEEE) return e == ones && m != 0;
+  else if constexpr (kspecials(D) == KSEM_SPECIALS_MAX_IS_NAN) return e == ones && m == mm;
+  else if constexpr (kspecials(D) == KSEM_SPECIALS_NEG_ZERO_IS_NAN) return (a & kmask(D)) == ksignbit(D);
   else return false;
 }
 
@@ -299,7 +290,7 @@ KSEM_FN ku64 ksem_round_fields(int d, bool neg, ku64 m, int e, bool rtz, bool sa
   if (KSEM_PLANT_F16_TRUNC && eb == 5 && mb == 10) rtz = true;
   const ku64 sign = neg ? (1ull << (eb + mb)) : 0ull;
   // a zero of a format without -0 is +0
-  const ku64 zero = kspecials(d) == 2 ? 0ull : sign;
+  const ku64 zero = kspecials(d) == KSEM_SPECIALS_NEG_ZERO_IS_NAN ? 0ull : sign;
   if (m == 0) return zero;
   const int bias = kbias(d);
   const int emin = 1 - bias;
@@ -639,7 +630,7 @@ template <int D> KSEM_FN ku64 ksem_hypot(ku64 a, ku64 b) {
 }
 template <int D> KSEM_FN ku64 ksem_copysign(ku64 a, ku64 b) {
   // a "fnuz" zero or NaN keeps its bits (ops.rs copysign_bits)
-  if constexpr (kspecials(D) == 2)
+  if constexpr (kspecials(D) == KSEM_SPECIALS_NEG_ZERO_IS_NAN)
     if ((a & (ksignbit(D) - 1ull)) == 0) return a & kmask(D);
   return (a & ~ksignbit(D)) | (b & ksignbit(D));
 }
