@@ -131,3 +131,77 @@ fn a_release_before_3_6_or_malformed_is_a_launch_error() {
         );
     }
 }
+
+/// `a @ b` of an M×K by K×2 tile (row-major buffers), K a parameter.
+fn dot_kernel(k: usize, precision: &str) -> String {
+    kernel(
+        "a_ptr, b_ptr, c_ptr",
+        &format!(
+            "m = tl.arange(0, 2)
+k = tl.arange(0, {k})
+a = tl.load(a_ptr + m[:, None] * {k} + k[None, :])
+b = tl.load(b_ptr + k[:, None] * 2 + m[None, :])
+c = tl.dot(a, b{precision})
+tl.store(c_ptr + m[:, None] * 2 + m[None, :], c)"
+        ),
+    )
+}
+
+/// a = [[1, 2, ..., K], [K+1, ..., 2K]], b = all ones: each row of the
+/// product is its row's sum, 1+..+K and (K+1)+..+2K.
+fn dot_args(dtype: &str, k: usize) -> Json {
+    let a: Vec<u64> = (1..=2 * k as u64).collect();
+    json!({"a_ptr": buf(dtype, json!(a)), "b_ptr": buf(dtype, json!(vec![1; 2 * k])),
+           "c_ptr": zeros(dtype, 4)})
+}
+
+/// Triton 3.6's NVIDIA backend asks K >= 16 of a float64 or float32 `tl.dot`
+/// (`min_dot_size`: 32 for 8-bit operands, 16 for every other width).
+#[test]
+fn dot_k_below_16_is_refused_for_3_6() {
+    for (dtype, k) in [("float64", 4), ("float32", 8)] {
+        let src = dot_kernel(k, "");
+        let d = refused(&src, &launch_for(None, dot_args(dtype, k)));
+        assert_diag(
+            &src,
+            &d,
+            loc1(&src, "tl.dot"),
+            &["K >= 16 (Triton 3.6 on NVIDIA GPUs)", &format!("K is {k}")],
+            None,
+        );
+    }
+}
+
+/// From 3.8 on the smallest K is 4 for 64-bit and 8 for 32-bit operands:
+/// K = 4 in float64 gives the rows' sums 1+2+3+4 = 10 (0x4024000000000000)
+/// and 5+6+7+8 = 26 (0x403a000000000000); K = 8 in float32 (ieee) gives
+/// 36 (0x42100000) and 9+..+16 = 100 (0x42c80000); every value is exact.
+#[test]
+fn dot_k_follows_the_width_from_3_8() {
+    let r = run_clean(
+        &dot_kernel(4, ""),
+        &launch_for(Some("3.9"), dot_args("float64", 4)),
+    );
+    let (ten, twenty_six) = (0x4024_0000_0000_0000, 0x403a_0000_0000_0000);
+    assert_eq!(bits(&r, "c_ptr"), vec![ten, ten, twenty_six, twenty_six]);
+    let src = dot_kernel(8, ", input_precision=\"ieee\"");
+    let r = run_clean(&src, &launch_for(Some("3.8"), dot_args("float32", 8)));
+    assert_eq!(
+        bits(&r, "c_ptr"),
+        vec![0x4210_0000, 0x4210_0000, 0x42c8_0000, 0x42c8_0000]
+    );
+}
+
+/// Below the new bounds 3.9 still refuses: float32 with K = 4 asks K >= 8.
+#[test]
+fn dot_k_below_the_width_bound_is_refused_from_3_8() {
+    let src = dot_kernel(4, "");
+    let d = refused(&src, &launch_for(Some("3.9"), dot_args("float32", 4)));
+    assert_diag(
+        &src,
+        &d,
+        loc1(&src, "tl.dot"),
+        &["K >= 8 (Triton 3.9 on NVIDIA GPUs)", "K is 4"],
+        None,
+    );
+}

@@ -7,13 +7,15 @@
 //! accumulator shape checks), `language/semantic.py` `TritonSemantic.dot`
 //! (operand dtypes, result dtype, `acc`'s dtype, `max_num_imprecise_acc`)
 //! and the NVIDIA backend's `min_dot_size` (`backends/nvidia/compiler.py`:
-//! K ≥ 32 for 8-bit operands, K ≥ 16 otherwise; M and N ≥ 1) and
+//! K ≥ 32 for 8-bit operands, K ≥ 16 otherwise; from 3.8, K ≥ 8 for 32-bit
+//! and K ≥ 4 for 64-bit operands; M and N ≥ 1) and
 //! `CUDAOptions.allowed_dot_input_precisions`.
 
 use super::builtins::{as_dtype, bind, const_int, CONVERT};
 use super::elab::{check_tile_size, err, Elab};
 use super::promote::PyNum;
 use super::value::{truthy, Value};
+use super::version::Rule;
 use crate::dtype::DType;
 use crate::ir::*;
 use crate::span::{DResult, Diagnostic, Span};
@@ -32,6 +34,18 @@ const OPERAND_DTYPES: [DType; 6] = [
 ];
 
 impl Elab<'_> {
+    /// The smallest reduction size K of `tl.dot` on operands of dtype `d`:
+    /// the NVIDIA backend's `min_dot_size` of this Triton release (M and N
+    /// may be 1 in every release).
+    fn min_dot_k(&self, d: DType) -> usize {
+        match d.bits() {
+            8 => 32,
+            64 if self.version.has(Rule::NarrowDotK) => 4,
+            32 if self.version.has(Rule::NarrowDotK) => 8,
+            _ => 16,
+        }
+    }
+
     /// `tl.dot(input, other, acc=None, input_precision=None, allow_tf32=None,
     /// max_num_imprecise_acc=None, out_dtype=tl.float32)`.
     pub(super) fn dot(
@@ -165,14 +179,14 @@ impl Elab<'_> {
                 ),
             );
         }
-        // the NVIDIA backend's min_dot_size
-        let kmin = if da.bits() == 8 { 32 } else { 16 };
+        let kmin = self.min_dot_k(da);
         if kdim < kmin {
             return Err(Diagnostic::new(
                 span,
                 format!(
                     "tl.dot of shapes {sa:?} and {sb:?}: Input shapes should have M >= 1, \
-                     N >= 1 and K >= {kmin} (Triton 3.6 on NVIDIA GPUs); K is {kdim}"
+                     N >= 1 and K >= {kmin} (Triton {} on NVIDIA GPUs); K is {kdim}",
+                    self.version
                 ),
             )
             .with_help(format!(

@@ -17,6 +17,13 @@ pub enum Rule {
     /// but Triton 3.6's compiler fails on 16-bit compare-and-swap (measured
     /// on an H100, `docs/divergences.md`), so ksem refuses it for 3.6.
     SixteenBitCas,
+    /// `tl.dot`'s smallest reduction size K on NVIDIA GPUs depends on the
+    /// operands' width: 4 for 64-bit, 8 for 32-bit, 16 for 16-bit and 32 for
+    /// 8-bit operands; before, 16 for every width but 8-bit's 32. The NVIDIA
+    /// backend's `min_dot_size` (`backends/nvidia/compiler.py`) gives the
+    /// 64- and 32-bit cases from Triton 3.8.0 on (read in the 3.6.0, 3.7.0
+    /// and 3.8.0 wheels).
+    NarrowDotK,
 }
 
 impl Rule {
@@ -25,6 +32,7 @@ impl Rule {
         match self {
             Rule::FloatNegFlipsSign => (3, 8),
             Rule::SixteenBitCas => (3, 7),
+            Rule::NarrowDotK => (3, 8),
         }
     }
 }
