@@ -135,10 +135,13 @@ fn tensor_pair(x: DType, y: DType, div_or_mod: bool) -> Result<DType, String> {
     }
     // int1 counts as unsigned (Triton's dtype puts it with the unsigned
     // types): bool with a signed int is refused too (measured on Triton
-    // 3.6: "Cannot use /, #, or % with int1 and int64 … different signedness")
+    // 3.6: "Cannot use /, #, or % with int1 and int64 … different signedness").
+    // The message is Triton's (3.9 names the dtypes by their repr), which
+    // its test suite matches: 'Cannot use .* because they have different
+    // signedness'.
     if x.is_signed_int() != y.is_signed_int() {
         return Err(format!(
-            "cannot use /, // or % with {x} and {y} because they have different signedness; cast them to the same signedness"
+            "Cannot use /, #, or % with triton.language.{x} and triton.language.{y} because they have different signedness; this is unlikely to result in a useful answer. Cast them to the same signedness."
         ));
     }
     Ok(t)
