@@ -13,7 +13,7 @@
 
 use crate::bugreport;
 use crate::divergence::{NUMBA_ROWS, TRITON_ROWS};
-use crate::fuzz::gen::{Config, Program};
+use crate::fuzz::gen::{Config, Knob, Program};
 use crate::fuzz::print::control::PResult;
 use crate::fuzz::{gen_cudapy, gen_hidet, gen_tilelang, gen_triton, print};
 use crate::peer::Peer;
@@ -28,6 +28,8 @@ pub struct Bundle {
     /// Program `index` of campaign `seed` under a generator config: IR,
     /// printed as the dialect's source.
     pub generate: fn(&Config, u64, u64) -> Program,
+    /// The generator's feature switches, which swarm mode draws from.
+    pub knobs: &'static [Knob],
     /// The printer: an IR kernel as the dialect's source text.
     pub print: fn(&Kernel) -> PResult<String>,
     /// The real system that runs the dialect's files.
@@ -40,6 +42,7 @@ pub const BUNDLES: &[Bundle] = &[
     Bundle {
         dialect: Dialect::Triton,
         generate: gen_triton::generate,
+        knobs: gen_triton::KNOBS,
         print: print::triton::kernel,
         peer: Peer {
             backend: "triton",
@@ -64,7 +67,8 @@ pub const BUNDLES: &[Bundle] = &[
     },
     Bundle {
         dialect: Dialect::CudaPy,
-        generate: |_, seed, index| gen_cudapy::generate(seed, index),
+        generate: |cfg, seed, index| gen_cudapy::generate_with(&cfg.cudapy, seed, index),
+        knobs: gen_cudapy::knobs::KNOBS,
         print: print::cudapy::kernel,
         peer: Peer {
             backend: "numba",
@@ -84,7 +88,10 @@ pub const BUNDLES: &[Bundle] = &[
     },
     Bundle {
         dialect: Dialect::TileLang,
-        generate: |cfg, seed, index| gen_tilelang::generate(seed, index, cfg.avoid_divergences()),
+        generate: |cfg, seed, index| {
+            gen_tilelang::generate_with(&cfg.tilelang, seed, index, cfg.avoid_divergences())
+        },
+        knobs: gen_tilelang::knobs::KNOBS,
         print: |k| print::tilelang::kernel(k, &Default::default()),
         peer: Peer {
             backend: "tilelang",
@@ -105,7 +112,10 @@ pub const BUNDLES: &[Bundle] = &[
     },
     Bundle {
         dialect: Dialect::Hidet,
-        generate: |cfg, seed, index| gen_hidet::generate(seed, index, cfg.avoid_divergences()),
+        generate: |cfg, seed, index| {
+            gen_hidet::generate_with(&cfg.hidet, seed, index, cfg.avoid_divergences())
+        },
+        knobs: gen_hidet::knobs::KNOBS,
         print: print::hidet::kernel,
         peer: Peer {
             backend: "hidet",

@@ -45,6 +45,18 @@ pub enum Hazard {
     UnrelatedPointers,
 }
 
+/// The operand whose value alone decides a hazard, where one does: its
+/// use is UB when it is undefined (`eval::undef`), since an undefined value
+/// may be the one that hits the hazard and the other operand cannot make it
+/// defined (LLVM: `sdiv x, undef` is UB).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DecidingOperand {
+    /// The right operand of a division or remainder.
+    Divisor,
+    /// The right operand of a shift.
+    ShiftAmount,
+}
+
 /// The hazards of one operation: at most two.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Hazards([Option<Hazard>; 2]);
@@ -83,6 +95,22 @@ impl Hazard {
             Hazard::FloatToInt { .. } => UbKind::FloatToIntOutOfRange,
             Hazard::MisalignedOffset => UbKind::MisalignedPointer,
             Hazard::UnrelatedPointers => UbKind::UnrelatedPointers,
+        }
+    }
+
+    /// The operand whose value alone decides the hazard, if one does. A
+    /// hazard of both operands (`MIN / -1`) or of a value computed with
+    /// (a float→int conversion) gives an undefined result on an undefined
+    /// operand instead, as LLVM's poison does; the pointer hazards are the
+    /// evaluator's, which gives an undefined result too.
+    pub fn deciding_operand(self) -> Option<DecidingOperand> {
+        match self {
+            Hazard::ZeroDivisor(_) => Some(DecidingOperand::Divisor),
+            Hazard::ShiftAmount { .. } => Some(DecidingOperand::ShiftAmount),
+            Hazard::MinByMinusOne
+            | Hazard::FloatToInt { .. }
+            | Hazard::MisalignedOffset
+            | Hazard::UnrelatedPointers => None,
         }
     }
 
@@ -283,6 +311,43 @@ mod tests {
             Err(UbKind::ShiftOutOfRange)
         );
         assert!(binary(BinOp::Shl(ShiftRange::Mask), DType::I32).is_empty());
+    }
+
+    /// A zero divisor and a shift amount are decided by the right operand
+    /// alone; `MIN / -1` by both, a float→int conversion by the value: an
+    /// op declares an undefined right operand UB exactly where it has one
+    /// of the first two.
+    #[test]
+    fn the_deciding_operand_of_each_hazard() {
+        let deciding = |op, d| {
+            binary(op, d)
+                .iter()
+                .filter_map(Hazard::deciding_operand)
+                .collect::<Vec<_>>()
+        };
+        use DecidingOperand::*;
+        assert_eq!(deciding(BinOp::IDiv(IntDiv::TRUNC), DType::I32), [Divisor]);
+        assert_eq!(deciding(BinOp::IRem(IntDiv::FLOOR), DType::U8), [Divisor]);
+        let cudapy = IntDiv {
+            round: DivRound::Floor,
+            zero: DivZero::Zero,
+        };
+        assert_eq!(deciding(BinOp::IDiv(cudapy), DType::I32), []);
+        assert_eq!(
+            deciding(BinOp::Shl(ShiftRange::Ub), DType::I32),
+            [ShiftAmount]
+        );
+        let sat = BinOp::Shr(ShrKind::Logical, ShiftRange::Saturate);
+        assert_eq!(deciding(sat, DType::U32), [ShiftAmount]);
+        assert_eq!(deciding(BinOp::Shl(ShiftRange::Mask), DType::I32), []);
+        assert_eq!(Hazard::MinByMinusOne.deciding_operand(), None);
+        let cv = CastKind::Convert(Rounding::NearestEven, Overflow::Infinity);
+        let h = cast(cv, DType::F32, DType::I32)
+            .iter()
+            .next()
+            .expect("hazard");
+        assert_eq!(h.deciding_operand(), None);
+        assert_eq!(deciding(BinOp::PtrAddBytes, DType::I64), []);
     }
 
     #[test]

@@ -429,6 +429,47 @@ fn cudapy_undefined_index_and_condition() {
     assert!(ub[0].message.contains("the condition"));
 }
 
+/// Whether an undefined operand is UB is the op's hazard declaration's
+/// (`interp/src/hazard.rs`): CUDA Python defines integer division by zero
+/// (0), so its `//` declares no hazard, and an undefined divisor gives an
+/// undefined quotient, UB only at its use, the store, made at the read of
+/// the divisor (Triton's `//`, whose zero divisor is UB, is UB at the
+/// division: `an_undefined_divisor_or_shift_amount`). CUDA Python's `<<`
+/// declares the shift range: an undefined amount is UB at the shift.
+#[test]
+fn cudapy_an_undefined_divisor_gives_an_undefined_quotient() {
+    let body = |e: &str| {
+        format!("{CUDAPY}@cuda.jit\ndef kern(d, out):\n    i = cuda.threadIdx.x\n    q = {e}\n    out[i] = q\n")
+    };
+    let l = || {
+        simt(
+            2,
+            json!({"d": uninit("int32", 2), "out": zeros("int64", 2)}),
+        )
+    };
+    let src = body("100 // d[i]");
+    let ub = ub_of(&src, &l());
+    assert_undefined(
+        &src,
+        &ub[0],
+        loc(&src, "out[i] = q", "out[i]"),
+        loc(&src, "q = 100", "d[i]"),
+        &["the value stored", "d[0]"],
+    );
+    let src = body("1 << d[i]");
+    let ub = ub_of(&src, &l());
+    assert_eq!(
+        (ub[0].kind.as_str(), ub[0].line),
+        (UNDEF, loc1(&src, "q = 1 <<").0),
+        "{ub:?}"
+    );
+    assert!(
+        ub[0].message.contains("the shift amount"),
+        "{}",
+        ub[0].message
+    );
+}
+
 /// Elements of an uninitialised buffer that nothing wrote stay undefined
 /// in the result (`"undefined_elements"`); written ones are defined.
 #[test]

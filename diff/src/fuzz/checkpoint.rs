@@ -6,6 +6,7 @@
 //! that prefix with that summary, so a campaign stopped at any moment and
 //! resumed ends with the summary and findings of one uninterrupted run.
 
+use super::gen::Config;
 use super::run::{Options, Summary};
 use serde_json::{json, Value as Json};
 use std::collections::BTreeMap;
@@ -28,10 +29,7 @@ pub struct Checkpoint {
 /// dialect, shard, backends and generator configuration.
 pub fn campaign_key(o: &Options) -> Json {
     let mut h = siphasher::sip::SipHasher13::new_with_keys(0, 0);
-    // a campaign without swarm mode keys as it did before the switch
-    // existed, so that its checkpoints still resume
-    let config = format!("{:?}", o.config).replace(", swarm: false }", " }");
-    h.write(config.as_bytes());
+    h.write(config_key_text(&o.config).as_bytes());
     json!({
         "seed": o.seed,
         "dialect": o.config.dialect.name(),
@@ -40,6 +38,23 @@ pub fn campaign_key(o: &Options) -> Json {
         "config": format!("{:016x}", h.finish()),
         "inputs": o.inputs.max(1),
     })
+}
+
+/// The text of a generator configuration that a campaign key hashes: its
+/// `Debug` form, less what the configs before `--swarm` and before the
+/// CUDA Python, TileLang and Hidet feature switches did not have where it
+/// has its default (so that their checkpoints still resume).
+fn config_key_text(c: &Config) -> String {
+    let mut text = format!("{c:?}");
+    let d = Config::default();
+    for default in [
+        format!(", cudapy: {:?}", d.cudapy),
+        format!(", tilelang: {:?}", d.tilelang),
+        format!(", hidet: {:?}", d.hidet),
+    ] {
+        text = text.replacen(&default, "", 1);
+    }
+    text.replace(", swarm: false }", " }")
 }
 
 /// Writes `dir/checkpoint.json` (through a temporary file and a rename, so
@@ -174,6 +189,17 @@ mod tests {
         assert_eq!(campaign_key(&o)["config"], "3644930bdeb69703");
         o.config.swarm = true;
         assert_ne!(campaign_key(&o)["config"], "3644930bdeb69703");
+        // a CUDA Python, TileLang or Hidet switch turned off changes it too
+        o.config.swarm = false;
+        for off in [
+            |c: &mut Config| c.cudapy.loops = false,
+            |c: &mut Config| c.tilelang.ieee = false,
+            |c: &mut Config| c.hidet.complex = false,
+        ] {
+            let mut p = o.clone();
+            off(&mut p.config);
+            assert_ne!(campaign_key(&p)["config"], "3644930bdeb69703");
+        }
     }
 
     /// Every field survives the file: a resumed campaign starts from the

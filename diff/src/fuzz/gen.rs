@@ -12,9 +12,12 @@ use std::collections::BTreeSet;
 /// `Config`): a campaign's programs are a function of the config, the seed
 /// and the index. The feature switches (`two_d` … `math`) and the sizes
 /// are the Triton generator's; the CUDA Python, TileLang and Hidet
-/// generators read `real_peer` and `divergent_ops` only and choose their
-/// features themselves. With `swarm`, each program turns off a random half
-/// of the enabled switches ([`Config::swarmed`]).
+/// generators have their feature switches in `cudapy`, `tilelang` and
+/// `hidet`, and read `real_peer` and `divergent_ops`. Each dialect's
+/// switches are listed, with how each shows in a printed program, in its
+/// bundle's `knobs` ([`crate::registry`]). With `swarm`, each program turns
+/// off a random half of the dialect's enabled switches
+/// ([`Config::swarmed`]).
 #[derive(Clone, Debug)]
 pub struct Config {
     /// The language programs are written in: its generator is the
@@ -60,6 +63,12 @@ pub struct Config {
     /// `%`, float `tl.sum`, approximate math, …: `gen_triton`'s list), and
     /// what it finds there is bucketed under the row (`divergence.rs`).
     pub divergent_ops: bool,
+    /// The CUDA Python generator's feature switches.
+    pub cudapy: super::gen_cudapy::knobs::Knobs,
+    /// The TileLang generator's feature switches.
+    pub tilelang: super::gen_tilelang::knobs::Knobs,
+    /// The Hidet generator's feature switches.
+    pub hidet: super::gen_hidet::knobs::Knobs,
     /// Swarm testing (`fuzz --swarm`): each program keeps a random subset
     /// of the enabled feature switches, chosen from (seed, index), so that
     /// programs without some features (whose interactions they would
@@ -74,27 +83,21 @@ impl Config {
         self.real_peer && !self.divergent_ops
     }
 
-    /// The feature switches swarm mode draws from, by name.
-    pub const FEATURES: &'static [(&'static str, Switch)] = &[
-        ("two_d", |c| &mut c.two_d),
-        ("loops", |c| &mut c.loops),
-        ("branches", |c| &mut c.branches),
-        ("reductions", |c| &mut c.reductions),
-        ("masks", |c| &mut c.masks),
-        ("casts", |c| &mut c.casts),
-        ("fp8", |c| &mut c.fp8),
-        ("math", |c| &mut c.math),
-    ];
+    /// The feature switches of the dialect's generator, which swarm mode
+    /// draws from (its bundle's `knobs`).
+    pub fn knobs(&self) -> &'static [Knob] {
+        crate::registry::bundle(self.dialect).knobs
+    }
 
     /// The config program `index` of campaign `seed` is generated with in
-    /// swarm mode: each enabled feature switch stays on with probability
-    /// 1/2 (a disabled one stays off), drawn from a stream of its own so
-    /// that the program's other choices keep their stream.
+    /// swarm mode: each enabled feature switch of the dialect stays on with
+    /// probability 1/2 (a disabled one stays off), drawn from a stream of
+    /// its own so that the program's other choices keep their stream.
     pub fn swarmed(&self, seed: u64, index: u64) -> Config {
         let mut c = self.clone();
         let mut rng = super::rng::Rng::new(seed ^ SWARM_STREAM, index);
-        for (_, switch) in Config::FEATURES {
-            let on = switch(&mut c);
+        for k in self.knobs() {
+            let on = (k.switch)(&mut c);
             *on &= rng.chance(0.5);
         }
         c.swarm = false;
@@ -104,6 +107,19 @@ impl Config {
 
 /// A feature switch of a [`Config`].
 pub type Switch = fn(&mut Config) -> &mut bool;
+
+/// One feature switch of a generator, as documented data: its name, where
+/// it is in the [`Config`], and how the feature shows in a printed program
+/// (the self-test checks that a program generated with the switch off
+/// never shows it).
+pub struct Knob {
+    /// The switch's name (its field's).
+    pub name: &'static str,
+    /// The switch in a config.
+    pub switch: Switch,
+    /// Whether a printed program has the feature.
+    pub shows: fn(&str) -> bool,
+}
 
 /// What sets the swarm choices' random stream apart from the programs'.
 const SWARM_STREAM: u64 = 0x5757_4152_4d00_0001;
@@ -129,6 +145,9 @@ impl Default for Config {
             math: true,
             real_peer: false,
             divergent_ops: false,
+            cudapy: Default::default(),
+            tilelang: Default::default(),
+            hidet: Default::default(),
             swarm: false,
         }
     }

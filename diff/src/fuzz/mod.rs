@@ -19,6 +19,7 @@ pub mod safe;
 pub mod save;
 #[cfg(test)]
 pub mod selftest;
+pub mod shows;
 
 /// Held by tests that build the host lowering: a planted bug is process-wide,
 /// so no other such test may build while one is planted.

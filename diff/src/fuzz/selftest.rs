@@ -274,26 +274,76 @@ fn every_dialect_is_one_complete_bundle() {
     }
 }
 
-/// Swarm mode: every feature switch is both on and off among 200 programs,
-/// a switch the config turns off stays off, and swarm programs still run
-/// UB-free and print back.
+/// Swarm mode, for every dialect's generator: every feature switch is
+/// both on and off among 200 programs, a switch the config turns off stays
+/// off, a program whose switch is off never shows its feature in its text
+/// (and some program whose switch is on does), and swarm programs still
+/// run UB-free and print back.
 #[test]
 fn swarm_programs_vary_their_features_and_still_print_back() {
-    let cfg = Config {
-        swarm: true,
-        ..Config::default()
-    };
-    for (name, switch) in Config::FEATURES {
-        let ons: Vec<bool> = (0..200).map(|i| *switch(&mut cfg.swarmed(9, i))).collect();
-        assert!(ons.contains(&true) && ons.contains(&false), "{name}");
-        let mut off = cfg.clone();
-        *switch(&mut off) = false;
-        assert!((0..50).all(|i| !*switch(&mut off.swarmed(9, i))), "{name}");
+    for b in BUNDLES {
+        let cfg = Config {
+            dialect: b.dialect,
+            swarm: true,
+            ..Config::default()
+        };
+        assert!(
+            !b.knobs.is_empty(),
+            "{:?} has no feature switches",
+            b.dialect
+        );
+        for k in b.knobs {
+            let ons: Vec<bool> = (0..200)
+                .map(|i| *(k.switch)(&mut cfg.swarmed(9, i)))
+                .collect();
+            assert!(ons.contains(&true) && ons.contains(&false), "{}", k.name);
+            let mut off = cfg.clone();
+            *(k.switch)(&mut off) = false;
+            assert!(
+                (0..50).all(|i| !*(k.switch)(&mut off.swarmed(9, i))),
+                "{}",
+                k.name
+            );
+        }
+        let mut shown = BTreeSet::new();
+        for i in 0..150 {
+            let mut c = cfg.swarmed(9, i);
+            let text = generate(&cfg, 9, i).source;
+            for k in b.knobs {
+                let on = *(k.switch)(&mut c);
+                let shows = (k.shows)(&text);
+                assert!(
+                    on || !shows,
+                    "{:?} program {i}: `{}` is off, yet the text shows it:\n{text}",
+                    b.dialect,
+                    k.name
+                );
+                if shows {
+                    shown.insert(k.name);
+                }
+            }
+        }
+        for k in b.knobs {
+            assert!(
+                shown.contains(k.name),
+                "{:?}: no program shows `{}`",
+                b.dialect,
+                k.name
+            );
+        }
+        assert_ne!(
+            generate(&cfg, 9, 3).source,
+            generate(&config(b.dialect, false), 9, 3).source,
+            "{:?}",
+            b.dialect
+        );
+        let f = failures(100, |i| generate(&cfg, 9, i));
+        assert!(
+            f.is_empty(),
+            "{:?}: {} failures:\n{}",
+            b.dialect,
+            f.len(),
+            f[0]
+        );
     }
-    assert_ne!(
-        generate(&cfg, 9, 3).source,
-        generate(&Config::default(), 9, 3).source
-    );
-    let f = failures(100, |i| generate(&cfg, 9, i));
-    assert!(f.is_empty(), "{} failures:\n{}", f.len(), f[0]);
 }

@@ -1381,7 +1381,7 @@ impl<'a> BlockRun<'a> {
         span: Span,
         active: &Mask,
     ) -> Result<Lanes, Stop> {
-        if let Some(what) = undef::right_operand_use(op) {
+        if let Some(what) = undef::right_operand_use(op, d) {
             self.check_defined(b, what, span, active)?;
         }
         let mut out = Lanes::splat(self.n, 0);
@@ -1412,7 +1412,7 @@ impl<'a> BlockRun<'a> {
                 match ops::binary(op, d, x, y) {
                     Ok(v) => v,
                     // an operation on an undefined value gives an undefined value
-                    Err(k) if undefined && !undef::defined_operand_ub(k) => 0,
+                    Err(k) if undefined && !undef::defined_operand_ub(op, d, k) => 0,
                     Err(k) => {
                         let msg = format!(
                             "{op:?} of {d} values {} and {}",

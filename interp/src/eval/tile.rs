@@ -744,7 +744,7 @@ impl Instance<'_> {
         e: &Expr,
     ) -> Result<u64, Stop> {
         match ops::binary(op, d, x, y) {
-            Err(k) if undefined && !undef::defined_operand_ub(k) => return Ok(0),
+            Err(k) if undefined && !undef::defined_operand_ub(op, d, k) => return Ok(0),
             r => r,
         }
         .map_err(|k| {
@@ -774,7 +774,7 @@ impl Instance<'_> {
         };
         let (va, vb) = (ta.vals(), tb.vals());
         let at = |v: &[u64], i: usize| if v.len() == 1 { v[0] } else { v[i] };
-        if let Some(what) = undef::right_operand_use(op) {
+        if let Some(what) = undef::right_operand_use(op, d) {
             if let Some((i, s)) = tb.first_undefined(|_| true) {
                 let lane = if tb.data.len() == 1 {
                     vec![]

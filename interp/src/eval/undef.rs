@@ -14,7 +14,8 @@
 //! as before, on the interpreter and in the CUDA lowering alike.
 
 use crate::dtype::DType;
-use crate::ir::{BinOp, ShiftRange};
+use crate::hazard::{self, DecidingOperand, Hazard};
+use crate::ir::BinOp;
 use crate::launch::{UbReport, UbSite};
 use crate::ops::UbKind;
 use crate::span::Span;
@@ -308,27 +309,37 @@ impl Use {
     }
 }
 
-/// The use an undefined *right* operand of `op` is: the divisor of an
-/// integer division or remainder, the amount of a shift whose range is
-/// checked. `None`: the operation gives an undefined result instead.
-pub fn right_operand_use(op: BinOp) -> Option<Use> {
-    match op {
-        BinOp::IDiv(_) | BinOp::IRem(_) => Some(Use::Divisor),
-        BinOp::Shl(r) | BinOp::Shr(_, r) if r != ShiftRange::Mask => Some(Use::ShiftAmount),
-        _ => None,
+/// The use an operand that decides a hazard alone is.
+fn deciding_use(o: DecidingOperand) -> Use {
+    match o {
+        DecidingOperand::Divisor => Use::Divisor,
+        DecidingOperand::ShiftAmount => Use::ShiftAmount,
     }
 }
 
-/// Whether UB of `kind` in a binary operation comes from its right
-/// operand alone (a zero divisor, a shift amount out of range), which is
-/// defined where it is reached (an undefined one is a [`Use`] already): an
-/// undefined left operand does not excuse it. Other UB of an operation on
-/// an undefined operand (`MIN / -1`) gives an undefined result instead.
-pub fn defined_operand_ub(kind: UbKind) -> bool {
-    matches!(
-        kind,
-        UbKind::DivisionByZero | UbKind::RemainderByZero | UbKind::ShiftOutOfRange
-    )
+/// The use an undefined *right* operand of `op` on dtype `d` is, as the
+/// op's hazards declare (`hazard::binary`): the operand that decides one
+/// of them alone (a divisor where a zero divisor is UB, the amount of a
+/// shift whose range is checked). `None`: the operation gives an undefined
+/// result instead (CUDA Python's `//`, whose zero divisor is defined; a
+/// shift that wraps its amount).
+pub fn right_operand_use(op: BinOp, d: DType) -> Option<Use> {
+    hazard::binary(op, d)
+        .iter()
+        .find_map(Hazard::deciding_operand)
+        .map(deciding_use)
+}
+
+/// Whether UB of `kind`, which `op` on dtype `d` reported with an
+/// undefined operand, stands: it comes from a hazard its right operand
+/// decides alone (that operand is then defined, or it would have been
+/// reported as a [`Use`] already), which an undefined left operand does
+/// not excuse. Other UB of an operation on an undefined operand
+/// (`MIN / -1`) gives an undefined result instead.
+pub fn defined_operand_ub(op: BinOp, d: DType, kind: UbKind) -> bool {
+    hazard::binary(op, d)
+        .iter()
+        .any(|h| h.kind() == kind && h.deciding_operand().is_some())
 }
 
 /// The shadow of `x op y` (dtype `d`) from the operands' bits and shadows.
@@ -379,6 +390,7 @@ impl Origins {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ir::{DivRound, DivZero, IntDiv, ShiftRange};
 
     #[test]
     fn merging_keeps_the_first_origin_and_either_inexact_flag() {
@@ -424,16 +436,41 @@ mod tests {
         // any other operation: undefined
         assert_eq!(binary_shadow(BinOp::Mul, i8, 0, 9, e, u), u.computed());
         assert_eq!(binary_shadow(BinOp::Add, i8, 0, 9, u, e), u.computed());
-        assert_eq!(right_operand_use(BinOp::Add), None);
+        let i32 = DType::I32;
+        assert_eq!(right_operand_use(BinOp::Add, i32), None);
         assert_eq!(
-            right_operand_use(BinOp::Shl(ShiftRange::Mask)),
+            right_operand_use(BinOp::Shl(ShiftRange::Mask), i32),
             None,
             "a masked shift amount gives an undefined result, not UB"
         );
         assert_eq!(
-            right_operand_use(BinOp::Shl(ShiftRange::Ub)),
+            right_operand_use(BinOp::Shl(ShiftRange::Ub), i32),
             Some(Use::ShiftAmount)
         );
+    }
+
+    /// An undefined divisor is UB exactly where the op declares a zero
+    /// divisor UB; an undefined dividend excuses `MIN / -1` but not a zero
+    /// divisor.
+    #[test]
+    fn the_hazard_table_decides_an_undefined_operand() {
+        let (i32, u8) = (DType::I32, DType::U8);
+        let c_div = BinOp::IDiv(IntDiv::TRUNC);
+        assert_eq!(right_operand_use(c_div, i32), Some(Use::Divisor));
+        assert_eq!(
+            right_operand_use(BinOp::IRem(IntDiv::FLOOR), u8),
+            Some(Use::Divisor)
+        );
+        let cudapy = BinOp::IDiv(IntDiv {
+            round: DivRound::Floor,
+            zero: DivZero::Zero,
+        });
+        assert_eq!(right_operand_use(cudapy, i32), None, "0 by zero: defined");
+        assert!(defined_operand_ub(c_div, i32, UbKind::DivisionByZero));
+        assert!(!defined_operand_ub(c_div, i32, UbKind::DivisionOverflow));
+        let shl = BinOp::Shl(ShiftRange::Ub);
+        assert!(defined_operand_ub(shl, i32, UbKind::ShiftOutOfRange));
+        assert!(!defined_operand_ub(cudapy, i32, UbKind::DivisionByZero));
     }
 
     #[test]

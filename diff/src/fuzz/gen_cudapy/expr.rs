@@ -89,11 +89,11 @@ impl Gen {
         if depth == 0 || self.rng.chance(0.3) {
             return self.leaf();
         }
+        let k = self.knobs;
         match self.rng.below(12) {
-            0..=4 => self.arith(depth),
-            5 => self.bitwise(depth),
-            6 => self.conversion(depth),
-            7 => self.if_exp(depth),
+            5 if k.bitwise => self.bitwise(depth),
+            6 if k.conversions => self.conversion(depth),
+            7 if k.ifexp => self.if_exp(depth),
             8 => {
                 let (a, b) = (self.expr(depth - 1), self.expr(depth - 1));
                 self.features.insert("minmax");
@@ -101,11 +101,13 @@ impl Gen {
                 nodes::min_max(is_min, a, b)
             }
             10 => self.unary(depth),
-            _ => {
+            9 | 11 if k.math => {
                 let x = self.expr(depth - 1);
                 self.features.insert("abs");
                 nodes::abs(x)
             }
+            // 0..=4, and a construct the knobs leave out
+            _ => self.arith(depth),
         }
     }
 
@@ -113,6 +115,13 @@ impl Gen {
         let (a, b) = (self.expr(depth - 1), self.expr(depth - 1));
         use Arith::*;
         let op = *self.rng.pick(&[Add, Sub, Mul, TrueDiv, Mod, FloorDiv]);
+        // without division, its draws become the other operators
+        let op = match op {
+            TrueDiv if !self.knobs.division => Add,
+            FloorDiv if !self.knobs.division => Sub,
+            Mod if !self.knobs.division => Mul,
+            _ => op,
+        };
         let float = types::promote(dtype_of(&a), dtype_of(&b)).is_float();
         match op {
             // Python's float `//` and `%` elaborate to selects, which have
@@ -189,7 +198,7 @@ impl Gen {
             let op = *self.rng.pick(&[UnOp::Neg, UnOp::Not]);
             return nodes::negate(op, x);
         }
-        if self.rng.chance(0.5) {
+        if self.rng.chance(0.5) && self.knobs.math {
             self.features.insert("math");
             use MathFn::*;
             let f = *self.rng.pick(&[Sqrt, Abs, Floor, Ceil]);
@@ -225,7 +234,7 @@ impl Gen {
         use BinOp::*;
         let op = *self.rng.pick(&[Lt, Le, Gt, Ge, Eq, Ne]);
         let c = nodes::compare(op, a, b);
-        if !self.rng.chance(0.25) {
+        if !self.rng.chance(0.25) || !self.knobs.boolops {
             return c;
         }
         self.features.insert("and/or");

@@ -19,6 +19,7 @@
 //! printer has no form for an inlined body (see `print::cudapy`).
 
 mod expr;
+pub mod knobs;
 mod nodes;
 mod stmt;
 
@@ -33,6 +34,8 @@ use std::collections::BTreeSet;
 /// The state of one program being generated.
 struct Gen {
     rng: Rng,
+    /// The constructs the program may contain.
+    knobs: knobs::Knobs,
     /// The kernel's variables (name, type).
     vars: Vec<(String, Type)>,
     /// Variables expressions may read.
@@ -91,11 +94,18 @@ impl Gen {
     }
 }
 
-/// Generates program `index` of campaign `seed`.
+/// Generates program `index` of campaign `seed` with every construct.
 pub fn generate(seed: u64, index: u64) -> Program {
+    generate_with(&knobs::Knobs::default(), seed, index)
+}
+
+/// Generates program `index` of campaign `seed` with the constructs
+/// `knobs` allows.
+pub fn generate_with(knobs: &knobs::Knobs, seed: u64, index: u64) -> Program {
     let mut rng = Rng::new(seed, index);
     // 1-, 2- or 3-d ids; `block` threads per block in all
     let dims = 1 + rng.below(3);
+    let dims = if knobs.ids_nd { dims } else { 1 };
     let (bdim, gdim): ([u32; 3], [u32; 3]) = match dims {
         1 => (
             [*rng.pick(&[8u32, 16, 32]), 1, 1],
@@ -118,6 +128,7 @@ pub fn generate(seed: u64, index: u64) -> Program {
     let shared_dtype = *rng.pick(&expr::dtypes());
     let mut g = Gen {
         rng,
+        knobs: *knobs,
         vars: Vec::new(),
         live: Vec::new(),
         next_var: 0,
@@ -135,7 +146,7 @@ pub fn generate(seed: u64, index: u64) -> Program {
     };
     let params = g.params(n_inputs);
     g.ids(dims);
-    let uses_shared = g.rng.chance(0.5);
+    let uses_shared = g.rng.chance(0.5) && knobs.shared;
     for k in 0..n_inputs {
         g.read_input(k);
     }
@@ -143,9 +154,9 @@ pub fn generate(seed: u64, index: u64) -> Program {
     for _ in 0..stmts {
         match g.rng.below(10) {
             0 | 1 if uses_shared => g.exchange(),
-            2 => g.branch(),
-            3 => g.loop_(),
-            4 => g.atomic(),
+            2 if knobs.branches => g.branch(),
+            3 if knobs.loops => g.loop_(),
+            4 if knobs.atomics => g.atomic(),
             _ => g.assign(),
         }
     }

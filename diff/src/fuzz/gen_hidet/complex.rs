@@ -32,6 +32,12 @@ impl Gen {
         let d = *self.rng.pick(&[DType::F32, DType::F64]);
         let a = self.make_complex(d, false);
         let which = self.rng.below(7);
+        // (complex division is division: a product where the knobs leave it out)
+        let which = if which == 3 && !self.knobs.division {
+            2
+        } else {
+            which
+        };
         let b = (which < 4 || which == 6).then(|| self.make_complex(d, which == 3));
         if let (6, Some(b)) = (which, &b) {
             self.features.insert("complex-compare");

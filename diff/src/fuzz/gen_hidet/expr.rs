@@ -126,8 +126,9 @@ impl Gen {
             return self.leaf();
         }
         match self.rng.below(12) {
-            0..=4 => self.arith(depth),
-            5 | 6 => self.bitwise(depth),
+            5 | 6 if self.knobs.bitwise => self.bitwise(depth),
+            // 0..=4, and bitwise operators the knobs leave out
+            0..=6 => self.arith(depth),
             7 => self.conversion(depth),
             8 => self.if_exp(depth),
             9 => {
@@ -176,6 +177,13 @@ impl Gen {
         let op = *self
             .rng
             .pick(&[Add, Sub, Mul, Add, Sub, Mul, Div, FloorDiv, Mod]);
+        // without division, its draws become the other operators
+        let op = match op {
+            Div if !self.knobs.division => Add,
+            FloorDiv if !self.knobs.division => Sub,
+            Mod if !self.knobs.division => Mul,
+            _ => op,
+        };
         match op {
             Div | FloorDiv | Mod => {
                 let float = ksem_interp::frontend::hidet::types::promote(a.hty, b.hty)

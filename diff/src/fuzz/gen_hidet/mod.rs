@@ -34,6 +34,7 @@
 
 mod complex;
 mod expr;
+pub mod knobs;
 pub mod nodes;
 mod stmt;
 mod vector;
@@ -50,6 +51,8 @@ use std::collections::BTreeSet;
 /// The state of one program being generated.
 struct Gen {
     rng: Rng,
+    /// The constructs the program may contain.
+    knobs: knobs::Knobs,
     real_peer: bool,
     /// A `cuda_kernel` (else a one-thread `cpu_kernel`).
     cuda: bool,
@@ -127,10 +130,15 @@ impl Gen {
 
 /// Generates program `index` of campaign `seed`.
 pub fn generate(seed: u64, index: u64, real_peer: bool) -> Program {
+    generate_with(&knobs::Knobs::default(), seed, index, real_peer)
+}
+
+/// [`generate`] with the constructs `knobs` allows.
+pub fn generate_with(knobs: &knobs::Knobs, seed: u64, index: u64, real_peer: bool) -> Program {
     let mut rng = Rng::new(seed, index);
-    let cuda = !real_peer && rng.chance(0.8);
+    let cuda = !real_peer && rng.chance(0.8) && knobs.cuda_kernel;
     let (block, grid) = if cuda {
-        if rng.chance(0.3) {
+        if rng.chance(0.3) && knobs.ids_2d {
             (
                 [*rng.pick(&[4u32, 8]), *rng.pick(&[2u32, 4]), 1],
                 [1 + rng.below(2) as u32, 1, 1],
@@ -154,6 +162,7 @@ pub fn generate(seed: u64, index: u64, real_peer: bool) -> Program {
     let input_dtypes: Vec<DType> = (0..n_inputs).map(|_| *rng.pick(&dts)).collect();
     let mut g = Gen {
         rng,
+        knobs: *knobs,
         real_peer,
         cuda,
         vars: Vec::new(),
@@ -173,7 +182,7 @@ pub fn generate(seed: u64, index: u64, real_peer: bool) -> Program {
         t: 0,
     };
     let mut params = g.params(&input_dtypes);
-    if cuda && g.rng.chance(0.5) {
+    if cuda && g.rng.chance(0.5) && knobs.shared {
         let d = *g.rng.pick(&dts);
         g.arrays.push(ArrayDecl {
             name: "s".into(),
@@ -247,17 +256,18 @@ impl Gen {
             self.read_input(k);
         }
         let stmts = 3 + self.rng.below(6);
+        let k = self.knobs;
         for _ in 0..stmts {
             match self.rng.below(15) {
                 0 | 1 if entry && self.shared.is_some() => self.exchange(),
-                2 | 3 => self.branch(),
-                4 => self.loop_(),
-                5 => self.while_(),
-                6 if self.cuda => self.atomic(),
-                7 => self.pointer(),
-                8 => self.layout_tensor(),
-                9 => self.complex(),
-                10 | 11 => self.vector(),
+                2 | 3 if k.branches => self.branch(),
+                4 if k.loops => self.loop_(),
+                5 if k.loops => self.while_(),
+                6 if self.cuda && k.atomics => self.atomic(),
+                7 if k.pointers => self.pointer(),
+                8 if k.layouts => self.layout_tensor(),
+                9 if k.complex => self.complex(),
+                10 | 11 if k.vectors => self.vector(),
                 _ => self.assign(),
             }
         }

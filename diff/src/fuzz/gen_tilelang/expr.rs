@@ -34,6 +34,22 @@ pub(super) fn is_const(v: &Value) -> bool {
     !reads
 }
 
+/// Whether `v` has a constant part that folds to an infinity or NaN, which
+/// has no TileLang literal (`1 << 20` converted to float16, a float16
+/// product of constants past 65504).
+fn non_finite_constant(v: &Value) -> bool {
+    let Some(e) = v.expr() else { return false };
+    let mut found = false;
+    e.for_each(&mut |x| {
+        let d = x.ty.dtype();
+        found = found
+            || d.is_float()
+                && ksem_interp::ir::build::fold(x)
+                    .is_some_and(|b| !ksem_interp::float::to_f64(d, b).is_finite());
+    });
+    found
+}
+
 /// The dtype a value computes in.
 fn dt(v: &Value) -> DType {
     v.num_dtype().unwrap_or(DType::I32)
@@ -126,7 +142,7 @@ impl Gen {
             return read(el, &n);
         }
         if self.rng.chance(0.6) {
-            if self.rng.chance(0.2) {
+            if self.rng.chance(0.2) && self.knobs.python_constants {
                 self.features.insert("python-constants");
                 let k = self.rng.pick(&self.consts).clone();
                 return read(el, &k);
@@ -157,7 +173,14 @@ impl Gen {
         // as 2147483520.0 would print as a value out of range
         let limit = self.peer.then_some(1000.0);
         let x = fcvt::guard(&mut Guards { g: self, el }, x, to, limit)?;
-        el.call_fn("Cast", vec![Value::of_dtype(to), x], sp())
+        let r = el.call_fn("Cast", vec![Value::of_dtype(to), x.clone()], sp())?;
+        if non_finite_constant(&r) {
+            // a constant past float16's range: clamped into it first
+            let (lo, hi) = (Value::float(-65504.0), Value::float(65504.0));
+            let x = self.clamp(el, x, lo, hi)?;
+            return el.call_fn("Cast", vec![Value::of_dtype(to), x], sp());
+        }
+        Ok(r)
     }
 
     /// `T.min(T.max(x, lo), hi)`.
@@ -202,59 +225,13 @@ impl Gen {
         if depth == 0 || self.rng.chance(0.25) {
             return self.leaf(el);
         }
+        let k = self.knobs;
         match self.rng.below(10) {
-            0..=2 => {
-                let a = self.expr(el, depth - 1)?;
-                let b = self.expr(el, depth - 1)?;
-                let d = promote(dt(&a), dt(&b)).unwrap_or(DType::F32);
-                let folded = is_const(&a) && is_const(&b);
-                if !self.peer
-                    && !folded
-                    && matches!(d, DType::F32 | DType::F64)
-                    && self.rng.chance(0.3)
-                {
-                    // IEEE operations with a rounding mode (the C target
-                    // cannot compile them: refusals against real TileLang)
-                    self.features.insert("ieee");
-                    let mut f = *self.rng.pick(&[
-                        "ieee_add",
-                        "ieee_sub",
-                        "ieee_mul",
-                        "ieee_fmaf",
-                        "ieee_frsqrt",
-                    ]);
-                    if f == "ieee_frsqrt" && is_const(&a) {
-                        // a folded 1/sqrt may be a NaN, which has no literal
-                        // (T.ieee_fmaf is never folded: a or b is not constant)
-                        f = "ieee_add";
-                    }
-                    let mode = *self.rng.pick(&["rn", "rz", "ru", "rd"]);
-                    let a = self.convert_to(el, a, d)?;
-                    let b = self.convert_to(el, b, d)?;
-                    return match f {
-                        // float32 only, round to nearest only (no mode argument)
-                        "ieee_frsqrt" => {
-                            let a = self.convert_to(el, a, DType::F32)?;
-                            el.call_fn(f, vec![a], sp())
-                        }
-                        "ieee_fmaf" => {
-                            let c = self.expr(el, depth - 1)?;
-                            let c = self.convert_to(el, c, d)?;
-                            el.call_fn(f, vec![a, b, c, Value::string(mode)], sp())
-                        }
-                        _ => el.call_fn(f, vec![a, b, Value::string(mode)], sp()),
-                    };
-                }
-                let op = *self
-                    .rng
-                    .pick(&[Operator::Add, Operator::Sub, Operator::Mult]);
-                self.features.insert("arith");
-                self.bin(el, a, op, b)
-            }
+            0..=2 => self.arith(el, depth),
             3 => {
                 let a = self.expr(el, depth - 1)?;
                 let b = self.expr(el, depth - 1)?;
-                let Some(d) = promote(dt(&a), dt(&b)).filter(|d| d.is_float()) else {
+                let Some(d) = promote(dt(&a), dt(&b)).filter(|d| d.is_float() && k.division) else {
                     return self.bin(el, a, Operator::Add, b);
                 };
                 if (self.peer || d == DType::F64) && is_const(&b) {
@@ -271,7 +248,7 @@ impl Gen {
                 let q = el.binop(Operator::Add, sq, Value::float(1.0), sp())?;
                 el.binop(Operator::Div, a, q, sp())
             }
-            4 | 5 => {
+            4 | 5 if k.division => {
                 let a = self.int_expr(el, depth - 1)?;
                 // the divisor's dtype (its value is made below)
                 let ints: Vec<DType> = self
@@ -304,7 +281,7 @@ impl Gen {
                     f => el.call_fn(f, vec![a, q], sp()),
                 }
             }
-            6 => {
+            6 if k.bitwise => {
                 let a = self.int_expr(el, depth - 1)?;
                 let b = self.int_expr(el, depth - 1)?;
                 let op = *self.rng.pick(&[
@@ -342,9 +319,12 @@ impl Gen {
                 let b = self.settle(el, b)?;
                 el.call_fn(f, vec![a, b], sp())
             }
+            // a construct the knobs leave out
+            4..=6 => self.arith(el, depth),
             // not inside a lazily evaluated operand: a value there is read
             // once, and a clamp or T.min would read it twice
             _ if self.lazy > 0 => self.leaf(el),
+            _ if !k.ifexp => self.arith(el, depth),
             _ => {
                 let c = self.cond(el, depth - 1)?;
                 self.features.insert("if_then_else");
@@ -373,9 +353,65 @@ impl Gen {
         }
     }
 
+    /// `a + b`, `a - b`, `a * b`, or a `T.ieee_*` operation with a
+    /// rounding mode.
+    fn arith(&mut self, el: &mut Elab, depth: usize) -> DResult<Value> {
+        let a = self.expr(el, depth - 1)?;
+        let b = self.expr(el, depth - 1)?;
+        let d = promote(dt(&a), dt(&b)).unwrap_or(DType::F32);
+        let folded = is_const(&a) && is_const(&b);
+        if !self.peer
+            && !folded
+            && matches!(d, DType::F32 | DType::F64)
+            && self.rng.chance(0.3)
+            && self.knobs.ieee
+        {
+            // IEEE operations with a rounding mode (the C target
+            // cannot compile them: refusals against real TileLang)
+            self.features.insert("ieee");
+            let mut f = *self.rng.pick(&[
+                "ieee_add",
+                "ieee_sub",
+                "ieee_mul",
+                "ieee_fmaf",
+                "ieee_frsqrt",
+            ]);
+            if f == "ieee_frsqrt" && is_const(&a) {
+                // a folded 1/sqrt may be a NaN, which has no literal
+                // (T.ieee_fmaf is never folded: a or b is not constant)
+                f = "ieee_add";
+            }
+            let mode = *self.rng.pick(&["rn", "rz", "ru", "rd"]);
+            let a = self.convert_to(el, a, d)?;
+            let b = self.convert_to(el, b, d)?;
+            return match f {
+                // float32 only, round to nearest only (no mode argument)
+                "ieee_frsqrt" => {
+                    let a = self.convert_to(el, a, DType::F32)?;
+                    el.call_fn(f, vec![a], sp())
+                }
+                "ieee_fmaf" => {
+                    let c = self.expr(el, depth - 1)?;
+                    let c = self.convert_to(el, c, d)?;
+                    el.call_fn(f, vec![a, b, c, Value::string(mode)], sp())
+                }
+                _ => el.call_fn(f, vec![a, b, Value::string(mode)], sp()),
+            };
+        }
+        let op = *self
+            .rng
+            .pick(&[Operator::Add, Operator::Sub, Operator::Mult]);
+        self.features.insert("arith");
+        self.bin(el, a, op, b)
+    }
+
     /// `a op b`.
     fn bin(&mut self, el: &mut Elab, a: Value, op: Operator, b: Value) -> DResult<Value> {
         let r = el.binop(op, a.clone(), b.clone(), sp())?;
+        if non_finite_constant(&r) {
+            // a folded infinity has no TileLang literal
+            return Ok(if non_finite_constant(&a) { b } else { a });
+        }
         let float = dt(&r).is_float();
         if (self.peer && float || dt(&r) == DType::F64) && is_const(&a) && is_const(&b) {
             // Python or TVM would fold it into a constant that real
@@ -393,7 +429,7 @@ impl Gen {
         let a = self.expr(el, depth)?;
         let b = self.expr(el, depth)?;
         let op = *self.rng.pick(&safe::COMPARISONS);
-        if self.rng.chance(0.25) {
+        if self.rng.chance(0.25) && self.knobs.boolops {
             self.features.insert("and/or");
             let and = self.rng.chance(0.5);
             return el.bool_values(

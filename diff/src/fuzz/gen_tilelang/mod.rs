@@ -27,6 +27,7 @@
 //! constant (`K1 = B * -7 // 3`) that Python, not TileLang, folds.
 
 mod expr;
+pub mod knobs;
 
 use super::gen::Program;
 use super::print::tilelang::{self as printer, Hints};
@@ -83,12 +84,17 @@ fn bug<T>(msg: impl Into<String>) -> DResult<T> {
 /// or gets wrong for known reasons (narrow integers T7, folded float
 /// constants T5), so that what the campaign finds is new.
 pub fn generate(seed: u64, index: u64, peer: bool) -> Program {
+    generate_with(&knobs::Knobs::default(), seed, index, peer)
+}
+
+/// [`generate`] with the constructs `knobs` allows.
+pub fn generate_with(knobs: &knobs::Knobs, seed: u64, index: u64, peer: bool) -> Program {
     let mut rng = Rng::new(seed, index);
     let block = *rng.pick(&[4usize, 8, 16]);
     let blocks = 1 + rng.below(3);
     let mut features = BTreeSet::new();
     // the last block is ragged half of the time
-    let n = if rng.chance(0.5) && blocks > 1 {
+    let n = if rng.chance(0.5) && blocks > 1 && knobs.ragged {
         features.insert("ragged-edge");
         blocks * block - 1 - rng.below(block - 1)
     } else {
@@ -99,7 +105,14 @@ pub fn generate(seed: u64, index: u64, peer: bool) -> Program {
         ("N".to_string(), n.to_string()),
         ("B".into(), block.to_string()),
     ];
-    for k in 1..=1 + rng.below(2) {
+    // (none without the knob: the printer writes a literal equal to a
+    // constant as its name)
+    let n_consts = if knobs.python_constants {
+        1 + rng.below(2)
+    } else {
+        0
+    };
+    for k in 1..=n_consts {
         let v = rng.below(31) as i64 - 15;
         consts.push((format!("K{k}"), format!("B * {v} // 3")));
     }
@@ -114,6 +127,7 @@ pub fn generate(seed: u64, index: u64, peer: bool) -> Program {
     let mut el = Elab::for_module(&module);
     let mut g = Gen {
         rng,
+        knobs: *knobs,
         vars: Vec::new(),
         next_var: 0,
         features,
@@ -157,6 +171,8 @@ pub fn generate(seed: u64, index: u64, peer: bool) -> Program {
 /// its nodes is passed alongside).
 struct Gen {
     rng: Rng,
+    /// The constructs the program may contain.
+    knobs: knobs::Knobs,
     /// Names expressions may read.
     vars: Vec<String>,
     next_var: usize,
@@ -225,14 +241,16 @@ impl Gen {
             .collect();
         let out_d = *self.rng.pick(self.dtypes());
         // a tile of input 0 staged through shared memory (copy in, copy out)
-        let staged = self.rng.chance(0.4);
+        let k = self.knobs;
+        let staged = self.rng.chance(0.4) && k.shared;
         // T.atomic_add into a histogram shared by every block and iteration
-        let hist = self.rng.chance(0.3);
-        let acc = self.rng.chance(0.4);
+        let hist = self.rng.chance(0.3) && k.atomics;
+        let acc = self.rng.chance(0.4) && k.accumulator;
         // a reduction of a tile of input 0 in a fragment (TileLang's C target
         // cannot compile reductions: against real TileLang these programs are
         // refusals, against host and cuda they check the canonical order)
-        let reduce = (!self.peer && self.rng.chance(0.25)).then(|| *self.rng.pick(&REDUCTIONS));
+        let reduce = (!self.peer && self.rng.chance(0.25) && k.reductions)
+            .then(|| *self.rng.pick(&REDUCTIONS));
         let kind = *self.rng.pick(&[
             LoopKind::Serial,
             LoopKind::Parallel,
@@ -241,6 +259,7 @@ impl Gen {
             LoopKind::Range,
             LoopKind::Grid,
         ]);
+        let kind = if k.loop_kinds { kind } else { LoopKind::Serial };
 
         let mut a = Vec::new();
         for (k, d) in inputs.iter().enumerate() {
@@ -392,7 +411,7 @@ impl Gen {
                 let stmts = 2 + self.rng.below(4);
                 for _ in 0..stmts {
                     match self.rng.below(8) {
-                        0 => self.branch(el)?,
+                        0 if self.knobs.branches => self.branch(el)?,
                         1 if self.acc.is_some() && !self.parallel => self.accumulate(el)?,
                         2 if self.hist.is_some() => self.atomic(el)?,
                         _ => self.assign(el)?,

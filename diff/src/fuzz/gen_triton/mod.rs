@@ -33,9 +33,10 @@
 mod expr;
 mod stmt;
 
-use super::gen::{Config, Program};
+use super::gen::{Config, Knob, Program};
 use super::rng::Rng;
 use super::safe;
+use super::shows;
 use ksem_interp::dtype::DType;
 use ksem_interp::frontend::triton::elab::Elab;
 use ksem_interp::frontend::triton::promote::PyNum;
@@ -46,6 +47,80 @@ use ksem_interp::launch::{hex_bits, parse_launch};
 use ksem_interp::span::{DResult, Diagnostic, Span};
 use serde_json::{json, Map, Value as Json};
 use std::collections::BTreeSet;
+
+/// The Triton generator's feature switches (fields of [`Config`]), in the
+/// order swarm mode draws them, with how each shows in a printed program.
+pub const KNOBS: &[Knob] = &[
+    Knob {
+        name: "two_d",
+        switch: |c| &mut c.two_d,
+        shows: |s| s.contains("R: tl.constexpr"),
+    },
+    Knob {
+        name: "loops",
+        switch: |c| &mut c.loops,
+        shows: |s| shows::line_starts(s, "for ") || shows::line_starts(s, "while "),
+    },
+    Knob {
+        name: "branches",
+        switch: |c| &mut c.branches,
+        shows: |s| shows::line_starts(s, "if "),
+    },
+    Knob {
+        name: "reductions",
+        switch: |c| &mut c.reductions,
+        // (a statement `vN = tl.sum(…)`; a loop's accumulator `accN` may
+        // be summed too)
+        shows: |s| {
+            shows::in_lines(
+                s,
+                |l| l.trim_start().starts_with('v'),
+                &[
+                    "tl.sum(",
+                    "tl.max(",
+                    "tl.min(",
+                    "tl.argmax(",
+                    "tl.argmin(",
+                    "tl.xor_sum(",
+                ],
+            )
+        },
+    },
+    Knob {
+        name: "masks",
+        switch: |c| &mut c.masks,
+        shows: |s| s.contains("mask="),
+    },
+    Knob {
+        name: "casts",
+        switch: |c| &mut c.casts,
+        shows: |s| shows::any(s, &["bitcast=True", "fp_downcast_rounding"]),
+    },
+    Knob {
+        name: "fp8",
+        switch: |c| &mut c.fp8,
+        shows: |s| s.contains("float8"),
+    },
+    Knob {
+        name: "math",
+        switch: |c| &mut c.math,
+        shows: |s| {
+            shows::any(
+                s,
+                &[
+                    "tl.exp(",
+                    "tl.log(",
+                    "tl.sin(",
+                    "tl.cos(",
+                    "tl.sqrt(",
+                    "tl.floor(",
+                    "tl.ceil(",
+                    "tl.exp2(",
+                ],
+            )
+        },
+    },
+];
 
 /// The name of every generated kernel.
 const KERNEL: &str = "fuzz_kernel";
