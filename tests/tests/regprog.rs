@@ -89,8 +89,9 @@ fn fast(src: &str, l: &Launch) {
 
 #[test]
 fn partial_masks_and_the_last_block_agree() {
-    // 10 elements in blocks of 4: the last block's mask is partial (that
-    // instance goes to the tree evaluator), the others take the fast path
+    // 10 elements in blocks of 4: the last block's mask is partial and `x`
+    // has no `other` (undefined lanes: that instance goes to the tree
+    // evaluator), the others take the fast path
     let src = kernel(
         "x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr",
         "pid = tl.program_id(0)
@@ -108,14 +109,30 @@ tl.store(out_ptr + offs, x * y - x, mask=mask)",
                "BLOCK": cx(json!(4))}),
     );
     covered(&src, &l);
-    // masks from the other side and of every ordering
-    for m in [
+    // masks from the other side and of every ordering, over 8 elements (all
+    // lanes active) and over 6 (the last block's mask a prefix, its other
+    // lanes from `other`: still the register program); a mask whose active
+    // lanes are not a prefix (`offs >= 2`) falls back; `offs % 4 < 2` is a
+    // mask in lanes (a prefix of each block), `offs < 0` turns every lane off
+    let masks = [
+        "offs < n",
         "n > offs",
         "offs <= n - 1",
+        "n - 1 >= offs",
         "offs >= 0",
-        "0 <= offs",
-        "offs > -1",
-    ] {
+    ];
+    for (m, n) in masks
+        .into_iter()
+        .chain([
+            "0 <= offs",
+            "offs > -1",
+            "-1 < offs",
+            "offs % 4 < 2",
+            "offs < 0",
+        ])
+        .chain(["offs >= 2"])
+        .flat_map(|m| [(m, 8), (m, 6)])
+    {
         let src = kernel(
             "x_ptr, out_ptr, n, BLOCK: tl.constexpr",
             &format!(
@@ -127,10 +144,14 @@ tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=mask, other=0.0) + 1.0, mask
         let l = launch(
             &[2],
             json!({"x_ptr": buf("float32", json!([1, 2, 3, 4, 5, 6, 7, 8])),
-                   "out_ptr": zeros("float32", 8), "n": scalar("int32", json!(8)),
+                   "out_ptr": zeros("float32", 8), "n": scalar("int32", json!(n)),
                    "BLOCK": cx(json!(4))}),
         );
-        fast(&src, &l);
+        if m == "offs >= 2" {
+            covered(&src, &l);
+        } else {
+            fast(&src, &l);
+        }
     }
 }
 
@@ -251,11 +272,8 @@ tl.store(out_ptr + row * n_cols + offs, num / den, mask=mask)",
             json!({"out_ptr": zeros("float32", 4 * cols), "in_ptr": buf("float32", json!(vals)),
                    "n_cols": scalar("int32", json!(cols)), "BLOCK": cx(json!(block))}),
         );
-        if cols == block {
-            fast(&soft, &l);
-        } else {
-            covered(&soft, &l);
-        }
+        // (rows shorter than the block: `other` fills the rest)
+        fast(&soft, &l);
     }
     let src = kernel(
         "u_ptr, v_ptr, BLOCK: tl.constexpr",

@@ -391,12 +391,16 @@ impl Compiler {
                     Some(m) => Some(self.expr(m)?),
                     None => None,
                 };
-                // the tree evaluator computes `other` unless it is
-                // undefined; its value is never used here (a lane it
-                // would fill gives the instance up), its UB is
-                if let Some(o) = other.as_deref().filter(|o| o.kind != ExprKind::Undef) {
-                    self.expr(o)?;
-                }
+                // (the tree evaluator computes `other` unless it is
+                // undefined and every lane active)
+                let other = match other.as_deref() {
+                    None => Other::Absent,
+                    Some(o) if o.kind == ExprKind::Undef => Other::Undef,
+                    Some(o) => {
+                        let v = self.expr(o)?;
+                        Other::Val(self.src(v))
+                    }
+                };
                 let ptr = self.ptr_src(p)?;
                 let mask = self.mask_src(m)?;
                 let dst = if n == 1 {
@@ -407,6 +411,7 @@ impl Compiler {
                 self.emit(Inst::Load {
                     ptr,
                     mask,
+                    other,
                     d: e.ty.dtype(),
                     n,
                     dst,

@@ -51,8 +51,8 @@ pub enum MaskSrc {
     /// Every lane active.
     All,
     /// The int32 comparison `(base + i) op bound` (`bound op (base + i)`
-    /// where not `affine_left`): every lane is active when the comparison
-    /// holds at the lanes' extreme, decided once per access.
+    /// where not `affine_left`): the active lanes (a prefix, or all, or
+    /// none) are counted from the lanes' extremes, once per access.
     AffineCmp {
         op: BinOp,
         base: Slot,
@@ -82,6 +82,18 @@ pub enum Form {
     AffinePtr { ptr: Slot, base: Slot },
 }
 
+/// What a load's masked-off lanes take.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Other {
+    /// 0 (the load gives no `other`).
+    Absent,
+    /// An undefined value (Triton's load without `other`): an instance
+    /// where some lane takes it gives up.
+    Undef,
+    /// The operand's lanes.
+    Val(Src),
+}
+
 /// Where an instruction whose result may have one lane writes it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Dst {
@@ -95,8 +107,9 @@ pub enum Dst {
 /// on `n` lanes, writing a register. Every element value is computed by
 /// `crate::ops` (or the pointer rules of `eval::memory`), as the tree
 /// evaluator computes it; an instruction whose operands leave the cases it
-/// covers (a lane the general rule reports as UB, a partial mask, a
-/// non-contiguous access, a buffer holding undefined or inexact elements)
+/// covers (a lane the general rule reports as UB, active lanes that are
+/// not a prefix, a non-contiguous access, a buffer holding undefined or
+/// inexact elements)
 /// gives up the program instance, which the tree evaluator then runs.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Inst {
@@ -214,12 +227,14 @@ pub enum Inst {
     },
     /// `dst =` the lanes of a symbolic value.
     Materialize { form: Form, n: usize, dst: Reg },
-    /// `dst =` the `n` elements the pointers reach (every lane active, one
-    /// element after another, of a buffer holding only exact, defined
-    /// ones), logged as one read range at `span`.
+    /// `dst =` the elements the active lanes' pointers reach (a prefix of
+    /// the lanes, one element after another, of a buffer holding only
+    /// exact, defined ones), logged as one read range at `span`; the other
+    /// lanes from `other`.
     Load {
         ptr: PtrSrc,
         mask: MaskSrc,
+        other: Other,
         d: DType,
         n: usize,
         dst: Dst,
@@ -235,9 +250,9 @@ pub enum Inst {
         rows: usize,
         dst: Dst,
     },
-    /// Stores `n` lanes of `value` through the pointers (every lane active,
-    /// one element after another, inside a buffer holding no undefined
-    /// element), logged as one write range at `span`. Stores run after
+    /// Stores the active lanes of `value` (a prefix of the `n` lanes) through
+    /// their pointers (one element after another, inside a buffer holding
+    /// no undefined element), logged as one write range at `span`. Stores run after
     /// every other instruction of the program instance (see
     /// [`Program::stores`]).
     Store {

@@ -16,16 +16,19 @@
 //! prints or atomics) where no load follows the first store; constants,
 //! program ids, `arange`, broadcasts of one element, reshapes, casts,
 //! unary and binary element operations, selects, fused multiply-adds,
-//! loads and stores whose lanes are all active and reach one element after
+//! loads and stores whose active lanes are a prefix (all, some or none;
+//! a load's other lanes take its `other`) and reach one element after
 //! another, reductions (builtin combiners) along the last axis. An
 //! `arange` shifted by scalars stays symbolic (a base slot: lane i is
 //! base + i), and so do pointers moved by it and its comparisons with a
-//! scalar, so that a `ptr + offs` access and an `offs < n` mask are decided
-//! contiguous and all-active once per instance, not per lane. A value of
-//! one element lives in a slot and a broadcast of it is never copied.
-//! Instances give up on a partial mask, a non-contiguous or out-of-bounds
-//! access, a buffer holding undefined (or, for loads, inexact) elements,
-//! and any lane the general element rule reports as UB.
+//! scalar, so that a `ptr + offs` access is decided contiguous, and an
+//! `offs < n` mask's active lanes counted, once per instance, not per
+//! lane. A value of one element lives in a slot and a broadcast of it is
+//! never copied.
+//! Instances give up where the active lanes are not a prefix, a load
+//! without `other` has a masked-off lane (an undefined value), an access is
+//! not contiguous or leaves its buffer, a buffer holds undefined (or, for
+//! loads, inexact) elements, or a lane's general element rule is UB.
 //!
 //! Element values come from `crate::ops` (the element functions the tree
 //! evaluator's fast paths inline, or `ops::binary`/`ops::unary`/

@@ -43,8 +43,9 @@ pub struct State {
     ix64: Vec<bool>,
     /// A row widened to 64-bit lanes (reductions the 32-bit path lacks).
     wide: Vec<u64>,
-    /// Each store's (buffer, first element), checked before any is made.
-    targets: Vec<(usize, usize)>,
+    /// Each store's (buffer, first element, active lanes), checked before
+    /// any is made.
+    targets: Vec<(usize, usize, usize)>,
 }
 
 /// A register file of one lane width.
@@ -172,36 +173,41 @@ pub fn run(p: &Program, st: &mut State, cx: &Ctx, pid: [u32; 3]) -> R<Vec<Access
         let Inst::Store { ptr, mask, n, .. } = s else {
             return Err(Bail);
         };
-        if !all_active(st, *mask, *n)? {
-            return Err(Bail);
+        let k = active_prefix(st, *mask, *n)?;
+        if k == 0 {
+            st.targets.push((usize::MAX, 0, 0));
+            continue;
         }
-        let (b, off) = contiguous(st, cx, *ptr, *n)?;
+        let (b, off) = contiguous(st, cx, *ptr, k)?;
         if cx.bufs[b].has_undefined() {
             return Err(Bail);
         }
-        st.targets.push((b, off));
+        st.targets.push((b, off, k));
     }
     // every store checked: none gives up from here on
-    for (s, &(b, off)) in p.stores.iter().zip(&st.targets) {
-        let Inst::Store { value, n, span, .. } = s else {
+    for (s, &(b, off, k)) in p.stores.iter().zip(&st.targets) {
+        let Inst::Store { value, span, .. } = s else {
             continue;
         };
+        if k == 0 {
+            continue; // no lane active: nothing stored, nothing logged
+        }
         let buf = &cx.bufs[b];
         match *value {
             Src::Lanes(Reg::W32(r)) => {
                 let ix = st.ix32[r];
-                buf.store_run(off, &st.r32[r], |_| ix, cx.sequential)
+                buf.store_run(off, &st.r32[r][..k], |_| ix, cx.sequential)
             }
             Src::Lanes(Reg::W64(r)) => {
                 let ix = st.ix64[r];
-                buf.store_run(off, &st.r64[r], |_| ix, cx.sequential)
+                buf.store_run(off, &st.r64[r][..k], |_| ix, cx.sequential)
             }
             Src::Splat(x) | Src::Affine(x) => {
                 let ix = st.slot_ix[x];
                 buf.store_run(off, &[st.slots[x]], |_| ix, cx.sequential)
             }
         }
-        log.push(access(b, off, *n, true, *span));
+        log.push(access(b, off, k, true, *span));
     }
     Ok(log)
 }
@@ -328,46 +334,12 @@ fn exec(i: &Inst, st: &mut State, cx: &Ctx, pid: [u32; 3], log: &mut Vec<Access>
         Inst::Load {
             ptr,
             mask,
+            other,
             d,
             n,
             dst,
             span,
-        } => {
-            if !all_active(st, mask, n)? {
-                return Err(Bail);
-            }
-            let (b, off) = contiguous(st, cx, ptr, n)?;
-            let buf = &cx.bufs[b];
-            if buf.has_undefined() || buf.has_inexact() {
-                return Err(Bail);
-            }
-            let cells = &buf.cells[off..off + n];
-            let bool_ = d == DType::Bool;
-            match dst {
-                Dst::Slot(s) => {
-                    let v = cells[0].load(Ordering::Relaxed);
-                    st.set(s, if bool_ { (v != 0) as u64 } else { v }, false)
-                }
-                Dst::Reg(Reg::W32(r)) => {
-                    let out = &mut st.r32[r];
-                    out.clear();
-                    let bits = |c: &AtomicU64| c.load(Ordering::Relaxed);
-                    if bool_ {
-                        out.extend(cells.iter().map(|c| (bits(c) != 0) as u32));
-                    } else {
-                        out.extend(cells.iter().map(|c| bits(c) as u32));
-                    }
-                    st.ix32[r] = false;
-                }
-                Dst::Reg(Reg::W64(r)) => {
-                    let out = &mut st.r64[r];
-                    out.clear();
-                    out.extend(cells.iter().map(|c| c.load(Ordering::Relaxed)));
-                    st.ix64[r] = false;
-                }
-            }
-            log.push(access(b, off, n, false, span));
-        }
+        } => load(st, cx, (ptr, mask, other), (d, n, dst), log, span)?,
         Inst::Reduce {
             ref comb,
             d,
@@ -625,14 +597,28 @@ fn materialize_as<U: File>(st: &mut State, form: Form, n: usize, dst: Reg) -> R 
     st.put(dst, out, ix)
 }
 
-/// Whether every one of `n` lanes of `mask` is active (an affine
-/// comparison decided at its lanes' extreme; `false` also where the
-/// affine lanes wrap).
-fn all_active(st: &State, mask: MaskSrc, n: usize) -> R<bool> {
+/// How many of `n` lanes of `mask` are active, where they are a prefix
+/// (lanes `0..k`); an affine comparison is decided from its lanes' extremes
+/// (given up where the int32 lanes wrap, or where the active lanes are not
+/// a prefix).
+fn active_prefix(st: &State, mask: MaskSrc, n: usize) -> R<usize> {
     Ok(match mask {
-        MaskSrc::All => true,
-        MaskSrc::Lanes(Src::Splat(s)) => st.slots[s] != 0,
-        MaskSrc::Lanes(Src::Lanes(Reg::W32(r))) => st.r32[r].iter().all(|&m| m != 0),
+        MaskSrc::All => n,
+        MaskSrc::Lanes(Src::Splat(s)) => {
+            if st.slots[s] != 0 {
+                n
+            } else {
+                0
+            }
+        }
+        MaskSrc::Lanes(Src::Lanes(Reg::W32(r))) => {
+            let m = &st.r32[r];
+            let k = m.iter().position(|&x| x == 0).unwrap_or(m.len());
+            if m[k..].iter().any(|&x| x != 0) {
+                return Err(Bail);
+            }
+            k
+        }
         MaskSrc::Lanes(_) => return Err(Bail),
         MaskSrc::AffineCmp {
             op,
@@ -643,22 +629,127 @@ fn all_active(st: &State, mask: MaskSrc, n: usize) -> R<bool> {
             let lo = st.slots[base] as u32 as i32 as i64;
             let hi = lo + n as i64 - 1;
             if hi > i32::MAX as i64 {
-                return Ok(false);
+                return Err(Bail);
             }
             let s = st.slots[bound] as u32 as i32 as i64;
+            // lanes below a bound: a prefix of `count` lanes
+            let below = |count: i64| count.clamp(0, n as i64) as usize;
+            // lanes above a bound: all of them, or none, or given up
+            let above = |all: bool, none: bool| match (all, none) {
+                (true, _) => Ok(n),
+                (_, true) => Ok(0),
+                _ => Err(Bail),
+            };
             match (op, affine_left) {
-                (BinOp::Lt, true) => hi < s,
-                (BinOp::Le, true) => hi <= s,
-                (BinOp::Gt, true) => lo > s,
-                (BinOp::Ge, true) => lo >= s,
-                (BinOp::Lt, false) => s < lo,
-                (BinOp::Le, false) => s <= lo,
-                (BinOp::Gt, false) => s > hi,
-                (BinOp::Ge, false) => s >= hi,
-                _ => false,
+                // lo + i < s, s > lo + i
+                (BinOp::Lt, true) | (BinOp::Gt, false) => below(s - lo),
+                (BinOp::Le, true) | (BinOp::Ge, false) => below(s - lo + 1),
+                (BinOp::Gt, true) => above(lo > s, hi <= s)?,
+                (BinOp::Ge, true) => above(lo >= s, hi < s)?,
+                (BinOp::Lt, false) => above(s < lo, s >= hi)?,
+                (BinOp::Le, false) => above(s <= lo, s > hi)?,
+                _ => return Err(Bail),
             }
         }
     })
+}
+
+/// [`Inst::Load`]: the active prefix of lanes from one element after
+/// another of a buffer holding only exact, defined elements, the rest
+/// from `other` (or 0 where the load has none); given up where `other`
+/// is undefined and some lane takes it, or inexact beside loaded lanes.
+fn load(
+    st: &mut State,
+    cx: &Ctx,
+    (ptr, mask, other): (PtrSrc, MaskSrc, Other),
+    (d, n, dst): (DType, usize, Dst),
+    log: &mut Vec<Access>,
+    span: Span,
+) -> R {
+    let k = active_prefix(st, mask, n)?;
+    let (fill, fill_ix) = match other {
+        _ if k == n => (None, false),
+        Other::Undef => return Err(Bail),
+        Other::Absent => (None, false),
+        Other::Val(s) => {
+            let ix = match s {
+                Src::Splat(x) | Src::Affine(x) => st.slot_ix[x],
+                Src::Lanes(r) => st.reg_ix(r),
+            };
+            (Some(s), ix)
+        }
+    };
+    if fill_ix && k > 0 {
+        return Err(Bail);
+    }
+    let cells: &[AtomicU64] = if k > 0 {
+        let (b, off) = contiguous(st, cx, ptr, k)?;
+        let buf = &cx.bufs[b];
+        if buf.has_undefined() || buf.has_inexact() {
+            return Err(Bail);
+        }
+        log.push(access(b, off, k, false, span));
+        &buf.cells[off..off + k]
+    } else {
+        &[]
+    };
+    let bool_ = d == DType::Bool;
+    let bits = |c: &AtomicU64| {
+        let v = c.load(Ordering::Relaxed);
+        if bool_ {
+            (v != 0) as u64
+        } else {
+            v
+        }
+    };
+    match dst {
+        Dst::Slot(s) => {
+            let v = match (cells.first(), fill) {
+                (Some(c), _) => bits(c),
+                (None, Some(f)) => lane_of(st, f, 0),
+                (None, None) => 0,
+            };
+            st.set(s, v, fill_ix);
+        }
+        Dst::Reg(r @ Reg::W32(_)) => fill_lanes::<u32>(st, r, cells, bool_, (fill, n), fill_ix)?,
+        Dst::Reg(r @ Reg::W64(_)) => fill_lanes::<u64>(st, r, cells, bool_, (fill, n), fill_ix)?,
+    }
+    Ok(())
+}
+
+/// Lane `i` of operand `s`.
+fn lane_of(st: &State, s: Src, i: usize) -> u64 {
+    match s {
+        Src::Splat(x) => st.slots[x],
+        Src::Affine(b) => (st.slots[b] as u32).wrapping_add(i as u32) as u64,
+        Src::Lanes(Reg::W32(r)) => st.r32[r][i] as u64,
+        Src::Lanes(Reg::W64(r)) => st.r64[r][i],
+    }
+}
+
+/// Register `r` = the loaded `cells` (bools as 0/1), then lanes from
+/// `fill` (or 0) up to `n`.
+fn fill_lanes<U: File>(
+    st: &mut State,
+    r: Reg,
+    cells: &[AtomicU64],
+    bool_: bool,
+    (fill, n): (Option<Src>, usize),
+    ix: bool,
+) -> R {
+    let mut out = st.take::<U>(r)?;
+    out.clear();
+    let bits = |c: &AtomicU64| c.load(Ordering::Relaxed);
+    if bool_ {
+        out.extend(cells.iter().map(|c| U::from64((bits(c) != 0) as u64)));
+    } else {
+        out.extend(cells.iter().map(|c| U::from64(bits(c))));
+    }
+    match fill {
+        Some(f) => out.extend((cells.len()..n).map(|i| U::from64(lane_of(st, f, i)))),
+        None => out.resize(n, U::default()),
+    }
+    st.put(r, out, ix)
 }
 
 /// The buffer and first element of `n` lanes of pointers that reach one
