@@ -224,6 +224,20 @@ pub fn exp_f32(a: u64) -> u64 {
     }
 }
 
+/// float32 `-a` ([`unary`]'s `Neg`: the sign bit flipped, NaNs too),
+/// named so callers can inline it.
+#[inline]
+pub fn neg_f32(a: u64) -> u64 {
+    a ^ 0x8000_0000
+}
+
+/// float32 `abs(a)` ([`unary`]'s `Math(Abs)`: the sign bit cleared),
+/// named so callers can inline it.
+#[inline]
+pub fn abs_f32(a: u64) -> u64 {
+    a & 0x7fff_ffff
+}
+
 /// [`unary`] over a whole operand, appending every lane's value to `out`
 /// with the element function inlined into the loop: float32 `exp`,
 /// negation and `abs`. False, `out` untouched, for every other pair.
@@ -233,8 +247,8 @@ pub fn fast_unary_slices(op: UnOp, d: DType, a: &[u64], out: &mut Vec<u64>) -> b
     }
     match op {
         UnOp::Math(MathFn::Exp) => out.extend(a.iter().map(|&x| exp_f32(x))),
-        UnOp::Neg => out.extend(a.iter().map(|&x| x ^ 0x8000_0000)),
-        UnOp::Math(MathFn::Abs) => out.extend(a.iter().map(|&x| x & 0x7fff_ffff)),
+        UnOp::Neg => out.extend(a.iter().map(|&x| neg_f32(x))),
+        UnOp::Math(MathFn::Abs) => out.extend(a.iter().map(|&x| abs_f32(x))),
         _ => return false,
     }
     true

@@ -162,6 +162,7 @@ const RUN_OPTS: RunOptions = RunOptions {
     threads: 1,
     max_loop_iterations: 1 << 16,
     gemm: ksem_interp::eval::GemmPath::Fast,
+    register_program: ksem_interp::eval::ProgramPath::Register,
 };
 
 /// One program's verdict over its input sets: the first set that does not

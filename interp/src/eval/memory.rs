@@ -153,10 +153,10 @@ impl Buffer {
     /// `exclusive`: no other thread touches the buffer meanwhile (the
     /// blocks run one after another), so reading the old bits and writing
     /// the new ones is the swap itself, without its locked instruction.
-    pub fn store_run(
+    pub fn store_run<T: Copy + Into<u64>>(
         &self,
         off: usize,
-        vals: &[u64],
+        vals: &[T],
         inexact: impl Fn(usize) -> bool,
         exclusive: bool,
     ) {
@@ -164,6 +164,7 @@ impl Buffer {
         let cells = &self.cells[off..off + n];
         let writes = &self.writes.force()[off..off + n];
         for ((c, w), &bits) in cells.iter().zip(writes).zip(vals) {
+            let bits: u64 = bits.into();
             let old = if exclusive {
                 let old = c.load(Ordering::Relaxed);
                 c.store(bits, Ordering::Relaxed);
@@ -180,7 +181,10 @@ impl Buffer {
                     x.store(inexact(j), Ordering::Relaxed);
                 }
             }
-            None => (0..n).for_each(|j| self.set_inexact(off + j, inexact(j))),
+            // (no flags yet: an exact lane has nothing to clear)
+            None => (0..n)
+                .filter(|&j| inexact(j))
+                .for_each(|j| self.set_inexact(off + j, true)),
         }
         if let Some(u) = self.undefined.get() {
             u[off..off + n]

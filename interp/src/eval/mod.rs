@@ -12,6 +12,7 @@
 mod contention;
 mod memory;
 mod race;
+mod regprog;
 mod simt;
 mod tile;
 pub mod undef;
@@ -39,6 +40,25 @@ pub struct RunOptions {
     pub threads: usize,
     /// How a `Stmt::Gemm` runs.
     pub gemm: GemmPath,
+    /// How tile programs run: through their register program where it
+    /// covers them (`eval::regprog`), or on the tree evaluator alone.
+    pub register_program: ProgramPath,
+}
+
+/// How the interpreter runs a tile program's instances.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ProgramPath {
+    /// Through the register program where it covers the kernel, the tree
+    /// evaluator for the instances it gives up.
+    #[default]
+    Register,
+    /// On the tree evaluator alone (the meaning the register program must
+    /// match).
+    Tree,
+    /// Through the register program, or stop with an error saying it gave
+    /// an instance up or does not cover the kernel (for checking that it
+    /// runs).
+    RegisterOnly,
 }
 
 /// How the interpreter runs a matrix product (`Stmt::Gemm`).
@@ -61,6 +81,7 @@ impl Default for RunOptions {
             max_loop_iterations: 1 << 24,
             threads: 0,
             gemm: GemmPath::Fast,
+            register_program: ProgramPath::Register,
         }
     }
 }
@@ -229,6 +250,13 @@ impl<'a> Prepared<'a> {
     }
 }
 
+/// Whether the register program (`eval::regprog`) covers `kernel`: its
+/// instances run through it unless one of them leaves what it covers
+/// at run time (a partial mask, an access that is not contiguous, UB).
+pub fn register_program_covers(kernel: &Kernel) -> bool {
+    regprog::compile(kernel).is_some()
+}
+
 /// Whether [`for_each_block`] runs the blocks one after another on the
 /// calling thread.
 pub(crate) fn runs_sequentially(opts: &RunOptions, parallel: bool) -> bool {
@@ -236,21 +264,25 @@ pub(crate) fn runs_sequentially(opts: &RunOptions, parallel: bool) -> bool {
 }
 
 /// Runs `one` for every block of `grid` (x fastest), in parallel when
-/// `parallel` (the blocks cannot observe each other) and the options allow.
-fn for_each_block(
+/// `parallel` (the blocks cannot observe each other) and the options allow;
+/// each worker's blocks share one state `init` makes (scratch reused from
+/// block to block).
+fn for_each_block<S>(
     grid: [u32; 3],
     opts: &RunOptions,
     parallel: bool,
-    one: impl Fn([u32; 3]) -> BlockOutcome + Sync + Send,
+    init: impl Fn() -> S + Sync + Send,
+    one: impl Fn(&mut S, [u32; 3]) -> BlockOutcome + Sync + Send,
 ) -> Result<Vec<BlockOutcome>, Diagnostic> {
     let pids: Vec<[u32; 3]> = (0..grid[2])
         .flat_map(|z| (0..grid[1]).flat_map(move |y| (0..grid[0]).map(move |x| [x, y, z])))
         .collect();
     // (`run` has installed the pool of `opts.threads`)
     Ok(if runs_sequentially(opts, parallel) {
-        pids.into_iter().map(one).collect()
+        let mut state = init();
+        pids.into_iter().map(|p| one(&mut state, p)).collect()
     } else {
-        pids.into_par_iter().map(one).collect()
+        pids.into_par_iter().map_init(init, one).collect()
     })
 }
 

@@ -37,19 +37,25 @@ pub(super) fn run(
     opts: &RunOptions,
 ) -> Result<Vec<BlockOutcome>, Diagnostic> {
     let parallel = !contention::has_atomics(kernel);
-    super::for_each_block(grid, opts, parallel, |pid| {
-        let mut b = BlockRun::new(kernel, mem, pid, grid, block, contention, opts);
-        let all = smallvec![true; b.n];
-        let stop = b.block(&kernel.body, all).err();
-        b.runs.flush(&mut b.log);
-        BlockOutcome {
-            pid,
-            stop,
-            log: b.log,
-            prints: b.prints,
-            deferred: b.deferred,
-        }
-    })
+    super::for_each_block(
+        grid,
+        opts,
+        parallel,
+        || (),
+        |_: &mut (), pid| {
+            let mut b = BlockRun::new(kernel, mem, pid, grid, block, contention, opts);
+            let all = smallvec![true; b.n];
+            let stop = b.block(&kernel.body, all).err();
+            b.runs.flush(&mut b.log);
+            BlockOutcome {
+                pid,
+                stop,
+                log: b.log,
+                prints: b.prints,
+                deferred: b.deferred,
+            }
+        },
+    )
 }
 
 /// A loop of independent iterations being run: the current iteration and

@@ -7,7 +7,7 @@ use super::memory::{
     ptr_add, ptr_add_bytes, ptr_add_i64, ptr_parts, unravel, Access, Buffer, Global,
 };
 use super::undef::{self, Origins, Shadow, Source, Use};
-use super::{format_value, Flow, RunOptions, Stop};
+use super::{format_value, regprog, Flow, ProgramPath, RunOptions, Stop};
 use crate::dtype::DType;
 use crate::ir::*;
 use crate::launch::UbReport;
@@ -185,7 +185,29 @@ pub(super) fn run(
 ) -> Result<Vec<super::BlockOutcome>, Diagnostic> {
     let parallel = !contention::has_atomics(kernel);
     let sequential = super::runs_sequentially(opts, parallel);
-    let run_one = |pid: [u32; 3]| {
+    let fast = register_program(kernel, grid, mem, opts, sequential);
+    let run_one = |state: &mut regprog::State, pid: [u32; 3]| {
+        let outcome = |stop, log| super::BlockOutcome {
+            pid,
+            stop,
+            log,
+            prints: String::new(),
+            deferred: Vec::new(),
+        };
+        if let Some((prog, cx)) = &fast {
+            if let Ok(log) = regprog::run(prog, state, cx, pid) {
+                return outcome(None, log);
+            }
+        }
+        if opts.register_program == ProgramPath::RegisterOnly {
+            let why = if fast.is_some() {
+                "the register program gave this program instance up"
+            } else {
+                "the register program does not cover this kernel"
+            };
+            let d = Diagnostic::new(Span::default(), format!("{why} ({pid:?})"));
+            return outcome(Some(Stop::Error(d)), Vec::new());
+        }
         let mut inst = Instance {
             k: kernel,
             bufs: &mem.bufs,
@@ -214,7 +236,35 @@ pub(super) fn run(
             deferred: inst.deferred,
         }
     };
-    super::for_each_block(grid, opts, parallel, run_one)
+    super::for_each_block(grid, opts, parallel, regprog::State::default, run_one)
+}
+
+/// The kernel's register program and what its instances run against,
+/// where the options allow it and the compiler covers the kernel.
+fn register_program<'m>(
+    kernel: &Kernel,
+    grid: [u32; 3],
+    mem: &'m Global,
+    opts: &RunOptions,
+    sequential: bool,
+) -> Option<(regprog::Program, regprog::Ctx<'m>)> {
+    if opts.register_program == ProgramPath::Tree {
+        return None;
+    }
+    let prog = regprog::compile(kernel)?;
+    let mut params = Vec::with_capacity(prog.params.len());
+    for &(v, slot) in &prog.params {
+        // a parameter without bits: the tree evaluator says why
+        let &(_, bits) = mem.params.iter().find(|(pv, _)| *pv == v)?;
+        params.push((slot, bits));
+    }
+    let cx = regprog::Ctx {
+        bufs: &mem.bufs,
+        params,
+        grid,
+        sequential,
+    };
+    Some((prog, cx))
 }
 
 impl Instance<'_> {
@@ -1345,7 +1395,7 @@ impl Instance<'_> {
 /// `PtrAdd` lane by lane: pointer `a[i]` moved by the `od` offset `b[i]`
 /// (an operand of one element stands for every lane), appended to `out`;
 /// the offset's sign extension decided once for 32- and 64-bit offsets.
-fn ptr_add_lanes(a: &[u64], b: &[u64], od: DType, out: &mut Vec<u64>) {
+pub(super) fn ptr_add_lanes(a: &[u64], b: &[u64], od: DType, out: &mut Vec<u64>) {
     match od {
         DType::I32 => ptr_add_widened(a, b, out, |y| y as u32 as i32 as i64),
         DType::I64 => ptr_add_widened(a, b, out, |y| y as i64),
@@ -1372,7 +1422,12 @@ fn ptr_add_widened(a: &[u64], b: &[u64], out: &mut Vec<u64>, widen: impl Fn(u64)
 
 /// The canonical reduction order of DESIGN.md over one row (builtin
 /// combiners); `inex`: the elements' shadows (`None`: all exact and defined).
-fn tree_reduce(comb: &Combiner, d: DType, row: &[u64], inex: Option<&[Shadow]>) -> (u64, Shadow) {
+pub(super) fn tree_reduce(
+    comb: &Combiner,
+    d: DType,
+    row: &[u64],
+    inex: Option<&[Shadow]>,
+) -> (u64, Shadow) {
     if let Some(op) = value_op(comb) {
         // float32's element functions called directly, so they inline
         match (op, d) {
@@ -1413,8 +1468,13 @@ fn tree_reduce(comb: &Combiner, d: DType, row: &[u64], inex: Option<&[Shadow]>) 
 
 /// [`tree_reduce`] of a combiner that keeps no index, whose operation on
 /// two values is `f`: the same tree on values and shadows alone
-/// (`combine`'s rule; all exact and defined stays so).
-fn tree_values(row: &[u64], inex: Option<&[Shadow]>, f: impl Fn(u64, u64) -> u64) -> (u64, Shadow) {
+/// (`combine`'s rule; all exact and defined stays so). Generic over the
+/// lane type, so the register program runs it on its 32-bit lanes.
+pub(super) fn tree_values<T: Copy>(
+    row: &[T],
+    inex: Option<&[Shadow]>,
+    f: impl Fn(T, T) -> T,
+) -> (T, Shadow) {
     let n = row.len();
     let p = n.next_power_of_two();
     let mut v = row.to_vec();
@@ -1439,7 +1499,7 @@ fn tree_values(row: &[u64], inex: Option<&[Shadow]>, f: impl Fn(u64, u64) -> u64
 }
 
 /// The operation a combiner that keeps no index applies to two values.
-fn value_op(comb: &Combiner) -> Option<BinOp> {
+pub(super) fn value_op(comb: &Combiner) -> Option<BinOp> {
     Some(match comb {
         Combiner::Sum => BinOp::Add,
         Combiner::Max(m) => BinOp::Max(*m),
