@@ -3,6 +3,7 @@
 //! alternative" diagnostic, and recognising a file's dialect from its imports.
 
 pub mod consts;
+pub mod inline;
 pub mod modules;
 pub mod num;
 pub mod simt;

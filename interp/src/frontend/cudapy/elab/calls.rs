@@ -825,30 +825,16 @@ impl Elab<'_> {
             }
             _ => None,
         };
-        let done = self.new_var(&format!("{name}.done"), Type::scalar(DType::Bool));
-        self.emit(Stmt::Let(done, konst(DType::Bool, 0, span)));
-        self.frames.push(Frame {
-            name: name.to_string(),
-            env,
-            depth: 0,
-            loops: 0,
-            inline: Some(Inline {
-                ret: None,
-                sig_ret,
-                cret: None,
-                tret: None,
-                rret: None,
-                done,
-            }),
-        });
-        let body = self.block_of(&def.body);
-        let frame = self.frames.pop().expect("pushed above");
-        let body = body?;
-        let once = self.new_var("_once", Type::scalar(DType::I32));
-        self.emit(simt::once_loop(once, body, span));
-        let inl = frame.inline.expect("an inlined frame");
-        if let Some((v, layout)) = inl.rret {
-            if inl.tret.is_some() || inl.ret.is_some() || inl.cret.is_some() {
+        let results = Results {
+            sig_ret,
+            cret: None,
+            tret: None,
+            rret: None,
+        };
+        let names = Names { env, depth: 0 };
+        let inl = self.inline_call(name, (names, results), |me| me.stmts(&def.body), span)?;
+        if let Some((v, layout)) = inl.more.rret {
+            if inl.more.tret.is_some() || inl.ret.is_some() || inl.more.cret.is_some() {
                 return err(span, format!("`{name}` returns a record in one place and another kind of value in another"));
             }
             return Ok(Val::Record(records::RecordVal {
@@ -856,7 +842,7 @@ impl Elab<'_> {
                 layout,
             }));
         }
-        if let Some(t) = inl.tret {
+        if let Some(t) = inl.more.tret {
             return Ok(t);
         }
         Ok(match (inl.ret, inl.cret) {

@@ -784,28 +784,12 @@ impl<'m> Elab<'m> {
                 _ => return err(self.span(&**r), "a helper returns a scalar or nothing"),
             },
         };
-        let done = self.new_var(&format!("{name}.done"), Type::scalar(DType::Bool));
-        self.emit(Stmt::Let(done, konst(DType::Bool, 0, span)));
-        self.frames.push(Frame {
-            name: name.to_string(),
+        let names = Names {
             scopes: vec![env],
-            loops: 0,
-            inline: Some(Inline {
-                ret: None,
-                ret_ty,
-                done,
-            }),
             addressed: address::addressed_names(&def.body),
-        });
-        self.blocks.push(Vec::new());
-        let r = self.stmts(&def.body);
-        let body = self.blocks.pop().expect("pushed above");
-        let frame = self.frames.pop().expect("pushed above");
-        r?;
-        let once = self.new_var("_once", Type::scalar(DType::I32));
-        self.emit(simt::once_loop(once, body, span));
-        let inl = frame.inline.expect("an inlined frame");
-        match (inl.ret, inl.ret_ty) {
+        };
+        let inl = self.inline_call(name, (names, ret_ty), |me| me.stmts(&def.body), span)?;
+        match (inl.ret, inl.more) {
             (Some(r), Some(d)) => Ok(Val::num(self.var_expr(r, span), d)),
             (None, Some(_)) => err(span, format!("`{name}` never returns a value")),
             _ => Ok(Val::None),

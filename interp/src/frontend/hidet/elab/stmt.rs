@@ -404,14 +404,6 @@ impl<'m> Elab<'m> {
         )
         .with_help("for i in range(n): …  or  for i, j in grid(m, n): …"))
     }
-
-    /// After a loop inside an inlined helper: a `return` in it left only
-    /// that loop, so leave the helper's wrapper too.
-    pub(super) fn after_loop(&mut self) {
-        let frame = self.frames.last().expect("a frame");
-        let done = frame.inline.as_ref().map(|inl| inl.done);
-        self.leave_if_returned(done);
-    }
 }
 
 /// Whether a complex or vector value is a variable (its parts are IR variables).
@@ -446,7 +438,7 @@ impl Walk for Elab<'_> {
     }
 
     fn in_loop(&self) -> bool {
-        self.frames.last().map_or(0, |f| f.loops) > 0
+        self.loop_open()
     }
 
     fn expr_statement(&mut self, e: &ast::Expr, _span: Span) -> DResult<()> {
@@ -796,7 +788,7 @@ impl Walk for Elab<'_> {
             self.emit(Stmt::Return);
             return Ok(());
         };
-        let (done, ret, ret_ty, fname) = (inl.done, inl.ret, inl.ret_ty, frame.name.clone());
+        let (done, ret_ty, fname) = (inl.done, inl.more, frame.name.clone());
         match v {
             None | Some(Val::None) => {
                 if ret_ty.is_some() {
@@ -813,21 +805,11 @@ impl Walk for Elab<'_> {
                     );
                 };
                 let (e, _) = self.scalar(v, span)?;
-                let id = match ret {
-                    Some(id) => id,
-                    None => {
-                        let id = self.new_var(&format!("{fname}.ret"), Type::scalar(d));
-                        if let Some(inl) = &mut self.frame().inline {
-                            inl.ret = Some(id);
-                        }
-                        id
-                    }
-                };
+                let id = self.result_var(d);
                 self.emit(Stmt::Let(id, convert(e, d)));
             }
         }
-        self.emit(Stmt::Let(done, konst(DType::Bool, 1, span)));
-        self.emit(Stmt::Break);
+        self.leave_function(done, span);
         Ok(())
     }
 }
