@@ -6,6 +6,7 @@ pub mod consts;
 pub mod inline;
 pub mod modules;
 pub mod num;
+pub mod pick;
 pub mod simt;
 mod syntax_error;
 pub mod walk;
