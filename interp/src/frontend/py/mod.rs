@@ -2,6 +2,7 @@
 //! CPython-like error positions, spans, the "unsupported syntax → supported
 //! alternative" diagnostic, and recognising a file's dialect from its imports.
 
+pub mod arity;
 pub mod consts;
 pub mod inline;
 pub mod modules;

@@ -114,10 +114,8 @@ pub(super) fn bind(
         } else if varargs {
             rest.push(a);
         } else {
-            return err(
-                span,
-                format!("{fname}() takes at most {} arguments", params.len()),
-            );
+            let what = format!("{fname}()");
+            crate::frontend::py::arity::check_args(span, &what, (0, params.len()), i + 1)?;
         }
     }
     for (k, v) in kwargs {

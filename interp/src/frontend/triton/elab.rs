@@ -1881,16 +1881,8 @@ impl<'m> Elab<'m> {
         let f = self.m.funcs.get(name).expect("jit function exists");
         self.reject_star_args(&f.args)?;
         let params = crate::frontend::py::params(&f.args);
-        if args.len() > params.len() {
-            return err(
-                span,
-                format!(
-                    "`{name}` takes {} arguments but {} were given",
-                    params.len(),
-                    args.len()
-                ),
-            );
-        }
+        let takes = (0, params.len());
+        crate::frontend::py::arity::check_args(span, &format!("`{name}`"), takes, args.len())?;
         let mut env = HashMap::new();
         let mut given: Vec<Option<Value>> = vec![None; params.len()];
         for (i, a) in args.into_iter().enumerate() {

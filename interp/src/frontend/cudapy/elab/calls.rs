@@ -78,9 +78,7 @@ impl Elab<'_> {
         what: &str,
         span: Span,
     ) -> DResult<Vec<Expr>> {
-        if c.args.len() != n || !c.keywords.is_empty() {
-            return err(span, format!("{what} takes {n} positional argument(s)"));
-        }
+        py::arity::positional(c, what, (n, n), span)?;
         let mut out: Vec<Expr> = Vec::new();
         for a in &c.args {
             let mark = self.mark();
@@ -425,12 +423,8 @@ impl Elab<'_> {
             "cas" => 4,
             _ => 3,
         };
-        if c.args.len() != want || !c.keywords.is_empty() {
-            return err(
-                span,
-                format!("cuda.atomic.{name} takes {want} positional arguments"),
-            );
-        }
+        let what = format!("cuda.atomic.{name}");
+        py::arity::positional(c, &what, (want, want), span)?;
         let arr = self.array_of(&c.args[0])?;
         let ptr = if name == "compare_and_swap" {
             // element 0 (of a view too: `res[i:]`)

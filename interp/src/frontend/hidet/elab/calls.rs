@@ -631,9 +631,7 @@ impl<'m> Elab<'m> {
             _ => AtomicOp::Cas,
         };
         let want = if op == AtomicOp::Cas { 3 } else { 2 };
-        if args.len() != want {
-            return err(span, format!("{name} takes {want} arguments"));
-        }
+        py::arity::expect_args(span, name, want, args.len())?;
         let mut it = args.into_iter();
         let (ptr, elt) = self.pointer(it.next().expect("checked"), span)?;
         let Elt::Real(d) = elt else {
@@ -701,16 +699,7 @@ impl<'m> Elab<'m> {
         let args = args.pos;
         let def = f.def.clone();
         let params = self.param_list(&def)?;
-        if params.len() != args.len() {
-            return err(
-                span,
-                format!(
-                    "`{name}` takes {} arguments, {} given",
-                    params.len(),
-                    args.len()
-                ),
-            );
-        }
+        py::arity::expect_args(span, &format!("`{name}`"), params.len(), args.len())?;
         let mut env = HashMap::new();
         for ((pname, pspan, ann), a) in params.iter().zip(args) {
             match self.annotation_type(ann)? {

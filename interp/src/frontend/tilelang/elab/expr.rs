@@ -858,12 +858,7 @@ impl<'m> Elab<'m> {
         what: &str,
         span: Span,
     ) -> DResult<Vec<Val>> {
-        if c.args.len() != n {
-            return err(
-                span,
-                format!("{what} takes {n} argument(s), got {}", c.args.len()),
-            );
-        }
+        py::arity::expect_args(span, what, n, c.args.len())?;
         c.args.iter().map(|a| self.expr(a)).collect()
     }
 
@@ -882,16 +877,8 @@ impl<'m> Elab<'m> {
     /// `T.floordiv` … `T.ceildiv`, the math functions) applied to `vals`,
     /// whose number [`value_call_arity`] gives.
     pub(super) fn call_val(&mut self, f: &str, vals: Vec<Val>, span: Span) -> DResult<Val> {
-        if vals.len() != value_call_arity(f).unwrap_or(usize::MAX) {
-            return err(
-                span,
-                format!(
-                    "T.{f} takes {} argument(s), got {}",
-                    value_call_arity(f).unwrap_or(0),
-                    vals.len()
-                ),
-            );
-        }
+        let n = value_call_arity(f).unwrap_or(0);
+        py::arity::expect_args(span, &format!("T.{f}"), n, vals.len())?;
         if let Some(m) = math_fn(f) {
             let [v]: [Val; 1] = vals.try_into().expect("one");
             let e = self.num(v, span)?;
@@ -1344,16 +1331,8 @@ impl<'m> Elab<'m> {
             );
         }
         let params = py::params(&f.args);
-        if c.args.len() > params.len() {
-            return err(
-                span,
-                format!(
-                    "`{name}` takes {} argument(s), got {}",
-                    params.len(),
-                    c.args.len()
-                ),
-            );
-        }
+        let takes = (0, params.len());
+        py::arity::check_args(span, &format!("`{name}`"), takes, c.args.len())?;
         let mut bound: Vec<Option<Val>> = vec![None; params.len()];
         for (k, a) in c.args.iter().enumerate() {
             bound[k] = Some(self.expr(a)?);

@@ -82,9 +82,7 @@ impl<'m> Elab<'m> {
             }
             "fill" | "clear" => {
                 let n = if f == "fill" { 2 } else { 1 };
-                if c.args.len() != n {
-                    return err(span, format!("T.{f} takes {n} argument(s)"));
-                }
+                py::arity::expect_args(span, &format!("T.{f}"), n, c.args.len())?;
                 let dst = self.region_arg(&c.args[0])?;
                 if dst.buf.space != AddrSpace::Local {
                     self.block_level_op(&format!("T.{f} of shared or global memory"), span)?;
