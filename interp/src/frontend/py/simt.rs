@@ -92,6 +92,41 @@ pub trait Blocks {
         self.var_expr(r, span)
     }
 
+    /// `r = v0; if go_on(r) { r = v1; if go_on(r) { r = v2 … } }`: a value
+    /// of `n` operands where each one after the first is elaborated (its
+    /// statements emitted) only where those before left the value
+    /// undecided (`go_on` of `r`). Python's short-circuit `and` (go on
+    /// while true) and `or` (while false), and a comparison chain (`a < b
+    /// < c`: `b < c` only where `a < b`). `operand(k)` elaborates the k-th
+    /// operand's value into the current block.
+    fn short_circuit(
+        &mut self,
+        r: VarId,
+        n: usize,
+        operand: &mut dyn FnMut(&mut Self, usize) -> crate::span::DResult<Expr>,
+        go_on: &dyn Fn(&Self, Expr) -> Expr,
+        span: Span,
+    ) -> crate::span::DResult<()>
+    where
+        Self: Sized,
+    {
+        let v = operand(self, 0)?;
+        self.emit(Stmt::Let(r, v));
+        if n < 2 {
+            return Ok(());
+        }
+        let (rest, then_body) = self
+            .collect(|me| me.short_circuit(r, n - 1, &mut |me, k| operand(me, k + 1), go_on, span));
+        rest?;
+        let cond = go_on(self, self.var_expr(r, span));
+        self.emit(Stmt::If {
+            cond,
+            then_body,
+            else_body: vec![],
+        });
+        Ok(())
+    }
+
     /// After a loop inside an inlined function whose "returned" flag is
     /// `done` (`None` outside one): a `return` in the loop left only that
     /// loop, so the function's one-trip loop is left too: `if done { break }`.

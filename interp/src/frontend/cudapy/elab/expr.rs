@@ -904,6 +904,7 @@ impl Elab<'_> {
     /// evaluated only when Python evaluates it.
     pub(super) fn bool_op(&mut self, b: &ast::ExprBoolOp, span: Span) -> DResult<Val> {
         let is_and = matches!(b.op, ast::BoolOp::And);
+        let n_operands = b.values.len();
         let first = self.expr(&b.values[0])?;
         let mut vals = vec![self.num(first, span)?];
         let mut pres = vec![Vec::new()];
@@ -922,32 +923,21 @@ impl Elab<'_> {
                 .expect("two or more")
         };
         let r = self.new_var("_boolop", Type::scalar(d));
-        let go_on = |me: &Self| {
-            let t = me.truth(me.var_expr(r, span));
+        let mut operands: Vec<_> = pres.into_iter().zip(vals).map(Some).collect();
+        let mut operand = |me: &mut Self, k: usize| {
+            let (pre, v) = operands[k].take().expect("each operand once");
+            pre.into_iter().for_each(|s| me.emit(s));
+            Ok(convert(v, d))
+        };
+        let go_on = |me: &Self, v: Expr| {
+            let t = me.truth(v);
             if is_and {
                 t
             } else {
                 unary(UnOp::LogicalNot, t, span)
             }
         };
-        // r = v0; if go_on(r) { pre1; r = v1; if go_on(r) { … } }
-        let mut inner: Block = Vec::new();
-        let n = vals.len();
-        for (i, (pre, v)) in pres.into_iter().zip(vals).enumerate().rev() {
-            let mut body = pre;
-            body.push(Stmt::Let(r, convert(v, d)));
-            if i + 1 < n {
-                body.push(Stmt::If {
-                    cond: go_on(self),
-                    then_body: std::mem::take(&mut inner),
-                    else_body: vec![],
-                });
-            }
-            inner = body;
-        }
-        for s in inner {
-            self.emit(s);
-        }
+        self.short_circuit(r, n_operands, &mut operand, &go_on, span)?;
         Ok(Val::Num(self.var_expr(r, span)))
     }
 
@@ -976,39 +966,18 @@ impl Elab<'_> {
             return Ok(Val::Num(self.cmp(c.ops[0], left, r, span)?));
         }
         let left = self.num(left, span)?;
-        let left = self.temp(left);
+        let mut prev = self.temp(left);
         let res = self.new_var("_cmp", Type::scalar(DType::Bool));
-        self.chain(left, &c.ops, &c.comparators, res, span)?;
+        let mut operand = |me: &mut Self, k: usize| {
+            let r = me.expr(&c.comparators[k])?;
+            let r = me.num(r, span)?;
+            let r = me.temp(r);
+            let t = me.cmp(c.ops[k], prev.clone(), r.clone(), span);
+            prev = r;
+            t
+        };
+        self.short_circuit(res, c.ops.len(), &mut operand, &|_, v| v, span)?;
         Ok(Val::Num(self.var_expr(res, span)))
-    }
-
-    /// `res = left ops[0] rhs[0]`, then the rest of the chain if it holds.
-    pub(super) fn chain(
-        &mut self,
-        left: Expr,
-        ops: &[ast::CmpOp],
-        rhs: &[ast::Expr],
-        res: VarId,
-        span: Span,
-    ) -> DResult<()> {
-        let r = self.expr(&rhs[0])?;
-        let r = self.num(r, span)?;
-        let r = self.temp(r);
-        let t = self.cmp(ops[0], left, r.clone(), span)?;
-        self.emit(Stmt::Let(res, t));
-        if ops.len() > 1 {
-            self.blocks.push(Vec::new());
-            let rest = self.chain(r, &ops[1..], &rhs[1..], res, span);
-            let inner = self.blocks.pop().expect("pushed above");
-            rest?;
-            let cond = self.var_expr(res, span);
-            self.emit(Stmt::If {
-                cond,
-                then_body: inner,
-                else_body: vec![],
-            });
-        }
-        Ok(())
     }
 
     pub(super) fn cmp(&mut self, op: ast::CmpOp, a: Expr, b: Expr, span: Span) -> DResult<Expr> {

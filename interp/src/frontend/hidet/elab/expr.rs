@@ -656,43 +656,22 @@ impl<'m> Elab<'m> {
             }
         }
         let r = self.new_var("_boolop", Type::scalar(DType::Bool));
-        let t0 = self.truth(first, span)?;
-        self.emit(Stmt::Let(r, t0));
-        let mut opened = 0;
-        for x in &b.values[1..] {
-            let cond = {
-                let v = self.var_expr(r, span);
-                if is_and {
-                    v
-                } else {
-                    unary(UnOp::LogicalNot, v, span)
-                }
+        let mut first = Some(first);
+        let mut operand = |me: &mut Self, k: usize| {
+            let v = match first.take() {
+                Some(v) => v,
+                None => me.expr(&b.values[k])?,
             };
-            self.blocks.push(Vec::new());
-            opened += 1;
-            let v = self.expr(x)?;
-            let t = self.truth(v, span)?;
-            self.emit(Stmt::Let(r, t));
-            // the rest goes inside this `if`
-            let _ = cond;
-        }
-        // close the nested ifs innermost first
-        for x in (1..b.values.len()).rev() {
-            let _ = x;
-            let inner = self.blocks.pop().expect("pushed above");
-            let v = self.var_expr(r, span);
-            let cond = if is_and {
+            me.truth(v, span)
+        };
+        let go_on = |_: &Self, v: Expr| {
+            if is_and {
                 v
             } else {
                 unary(UnOp::LogicalNot, v, span)
-            };
-            self.emit(Stmt::If {
-                cond,
-                then_body: inner,
-                else_body: vec![],
-            });
-        }
-        debug_assert!(opened == b.values.len() - 1);
+            }
+        };
+        self.short_circuit(r, b.values.len(), &mut operand, &go_on, span)?;
         Ok(Val::num(self.var_expr(r, span), DType::Bool))
     }
 

@@ -612,30 +612,20 @@ impl<'m> Elab<'m> {
         value: &mut dyn FnMut(&mut Self, usize) -> DResult<Val>,
         span: Span,
     ) -> DResult<Val> {
-        let first = value(self, 0)?;
-        let first = self.num(first, span)?;
         let r = self.new_var("_boolop", Type::scalar(DType::Bool));
-        let t = self.truth(first, span)?;
-        self.emit(Stmt::Let(r, t));
-        for k in 1..n {
-            self.blocks.push(Vec::new());
-            let v = value(self, k)
-                .and_then(|v| self.num(v, span))
-                .and_then(|e| self.truth(e, span));
-            let mut body = self.blocks.pop().expect("pushed");
-            body.push(Stmt::Let(r, v?));
-            let cur = self.var_expr(r, span);
-            let go_on = if is_and {
-                cur
+        let mut operand = |me: &mut Self, k: usize| {
+            let v = value(me, k)?;
+            let e = me.num(v, span)?;
+            me.truth(e, span)
+        };
+        let go_on = |_: &Self, v: Expr| {
+            if is_and {
+                v
             } else {
-                unary(UnOp::LogicalNot, cur, span)
-            };
-            self.emit(Stmt::If {
-                cond: go_on,
-                then_body: body,
-                else_body: vec![],
-            });
-        }
+                unary(UnOp::LogicalNot, v, span)
+            }
+        };
+        self.short_circuit(r, n, &mut operand, &go_on, span)?;
         Ok(Val::Num(self.var_expr(r, span)))
     }
 
