@@ -675,38 +675,59 @@ impl<'m> Elab<'m> {
         Ok(Val::num(self.var_expr(r, span), DType::Bool))
     }
 
-    /// `a < b`, `a < b < c` (each comparison in C's common type; the chain
-    /// joined with `&&`).
+    /// `a < b`, `a < b < c`: each comparison in C's common type, the chain
+    /// joined with C's `&&` (Hidet's transpiler builds `(a < b) && (b <
+    /// c)`): a comparison known false while transpiling decides it; after
+    /// a runtime one, the next is evaluated only where it holds.
     pub(super) fn compare(&mut self, c: &ast::ExprCompare, span: Span) -> DResult<Val> {
-        let mut left = self.expr(&c.left)?;
-        let mut parts: Vec<Val> = Vec::new();
-        for (op, rhs) in c.ops.iter().zip(&c.comparators) {
-            let r = self.expr(rhs)?;
-            let r = match r {
-                Val::Num { e, hty, pty } if c.ops.len() > 1 => Val::Num {
-                    e: self.temp(e),
-                    hty,
-                    pty,
-                },
-                other => other,
-            };
-            parts.push(self.cmp(*op, left, r.clone(), span)?);
-            left = r;
+        let mut prev = self.expr(&c.left)?;
+        let n = c.ops.len();
+        let mut k = 0;
+        let first_runtime = loop {
+            let p = self.chain_part(c, k, &mut prev, span)?;
+            k += 1;
+            match host_truth(&p) {
+                Some(false) if n > 1 => return Ok(Val::Bool(false)),
+                Some(true) if k < n => {}
+                _ => break p,
+            }
+        };
+        if k == n {
+            return Ok(first_runtime);
         }
-        let mut acc = parts.remove(0);
-        for p in parts {
-            acc = match (host_truth(&acc), host_truth(&p)) {
-                (Some(a), Some(b)) => Val::Bool(a && b),
-                (Some(false), _) => Val::Bool(false),
-                (Some(true), _) => p,
-                _ => {
-                    let a = self.truth(acc, span)?;
-                    let b = self.truth(p, span)?;
-                    Val::num(bin(BinOp::LogicalAnd, a, b, span), DType::Bool)
-                }
+        let r = self.new_var("_cmp", Type::scalar(DType::Bool));
+        let mut first = Some(first_runtime);
+        let mut operand = |me: &mut Self, j: usize| {
+            let p = match first.take() {
+                Some(p) => p,
+                None => me.chain_part(c, k + j - 1, &mut prev, span)?,
             };
-        }
-        Ok(acc)
+            me.truth(p, span)
+        };
+        self.short_circuit(r, n - k + 1, &mut operand, &|_, v| v, span)?;
+        Ok(Val::num(self.var_expr(r, span), DType::Bool))
+    }
+
+    /// The `k`-th comparison of chain `c`: `prev` against its next operand
+    /// (held in a variable in a chain, which compares it twice), which
+    /// becomes `prev`.
+    fn chain_part(
+        &mut self,
+        c: &ast::ExprCompare,
+        k: usize,
+        prev: &mut Val,
+        span: Span,
+    ) -> DResult<Val> {
+        let r = match self.expr(&c.comparators[k])? {
+            Val::Num { e, hty, pty } if c.ops.len() > 1 => Val::Num {
+                e: self.temp(e),
+                hty,
+                pty,
+            },
+            other => other,
+        };
+        let l = std::mem::replace(prev, r.clone());
+        self.cmp(c.ops[k], l, r, span)
     }
 
     pub(super) fn cmp(&mut self, op: ast::CmpOp, l: Val, r: Val, span: Span) -> DResult<Val> {
