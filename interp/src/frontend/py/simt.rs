@@ -184,6 +184,16 @@ macro_rules! impl_blocks {
 }
 pub(crate) use impl_blocks;
 
+/// Whether `a and …` (`is_and`) or `a or …` goes on past an operand
+/// whose truth is `truth`: `and` while it is true, `or` while it is false.
+pub fn undecided(is_and: bool, truth: Expr, span: Span) -> Expr {
+    if is_and {
+        truth
+    } else {
+        crate::ir::build::unary(UnOp::LogicalNot, truth, span)
+    }
+}
+
 /// `break` (`is_break`) or `continue`, emitted into the current block.
 pub fn jump(b: &mut impl Blocks, is_break: bool) -> crate::span::DResult<()> {
     b.emit(if is_break {

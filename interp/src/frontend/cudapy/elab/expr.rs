@@ -929,14 +929,7 @@ impl Elab<'_> {
             pre.into_iter().for_each(|s| me.emit(s));
             Ok(convert(v, d))
         };
-        let go_on = |me: &Self, v: Expr| {
-            let t = me.truth(v);
-            if is_and {
-                t
-            } else {
-                unary(UnOp::LogicalNot, t, span)
-            }
-        };
+        let go_on = |me: &Self, v: Expr| simt::undecided(is_and, me.truth(v), span);
         self.short_circuit(r, n_operands, &mut operand, &go_on, span)?;
         Ok(Val::Num(self.var_expr(r, span)))
     }

@@ -353,31 +353,12 @@ impl Elab<'_> {
 
     /// An element pointer whose indices are held in variables, so that it can
     /// be used twice (load, then store) with its indices evaluated once.
-    pub(super) fn hold_indices(&mut self, ptr: Expr) -> Expr {
-        let Expr { kind, ty, span } = ptr;
-        match kind {
-            ExprKind::ElemPtr {
-                base,
-                indices,
-                dims,
-                neg,
-                offset,
-            } => {
-                let indices = indices.into_iter().map(|i| self.temp(i)).collect();
-                mk(
-                    ExprKind::ElemPtr {
-                        base,
-                        indices,
-                        dims,
-                        neg,
-                        offset,
-                    },
-                    ty,
-                    span,
-                )
-            }
-            kind => mk(kind, ty, span),
+    pub(super) fn hold_indices(&mut self, mut ptr: Expr) -> Expr {
+        if let ExprKind::ElemPtr { indices, .. } = &mut ptr.kind {
+            let held = std::mem::take(indices).into_iter().map(|i| self.temp(i));
+            *indices = held.collect();
         }
+        ptr
     }
 
     /// The arguments of `range(…)` as (start, end, step), each held in a

@@ -540,30 +540,9 @@ impl<'m> Elab<'m> {
         let mut targets = Vec::new();
         for (d, terms) in coords.iter().enumerate() {
             let mut sum = i64c(0);
+            let iv = |k: usize| convert(self.var_expr(loop_vars[k], span), DType::I64);
             for t in terms {
-                let e = match *t {
-                    Term::Worker {
-                        pre_div,
-                        pre_mod,
-                        div,
-                        modulo,
-                        scale,
-                    } => {
-                        let mut x = bin(BinOp::IDiv(C_DIV), w.clone(), i64c(pre_div), span);
-                        if let Some(pm) = pre_mod {
-                            x = bin(BinOp::IRem(C_DIV), x, i64c(pm), span);
-                        }
-                        x = bin(BinOp::IDiv(C_DIV), x, i64c(div), span);
-                        if let Some(md) = modulo {
-                            x = bin(BinOp::IRem(C_DIV), x, i64c(md), span);
-                        }
-                        bin(BinOp::Mul, x, i64c(scale), span)
-                    }
-                    Term::Loop { index, scale } => {
-                        let v = convert(self.var_expr(loop_vars[index], span), DType::I64);
-                        bin(BinOp::Mul, v, i64c(scale), span)
-                    }
-                };
+                let e = t.value(&Ir(span), &w, iv);
                 sum = bin(BinOp::Add, sum, e, span);
             }
             let name = if tuple_target {
@@ -791,4 +770,23 @@ fn elt_named(s: &str) -> Option<Elt> {
     types::scalar_named(s)
         .map(Elt::Real)
         .or_else(|| Elt::compound_named(s))
+}
+
+/// Task-mapping terms as int64 IR expressions at `span` (C's division).
+struct Ir(Span);
+
+impl TermArith for Ir {
+    type N = Expr;
+    fn konst(&self, v: i64) -> Expr {
+        int_const(DType::I64, v as i128, self.0)
+    }
+    fn div(&self, a: Expr, b: Expr) -> Expr {
+        bin(BinOp::IDiv(C_DIV), a, b, self.0)
+    }
+    fn rem(&self, a: Expr, b: Expr) -> Expr {
+        bin(BinOp::IRem(C_DIV), a, b, self.0)
+    }
+    fn mul(&self, a: Expr, b: Expr) -> Expr {
+        bin(BinOp::Mul, a, b, self.0)
+    }
 }

@@ -664,13 +664,7 @@ impl<'m> Elab<'m> {
             };
             me.truth(v, span)
         };
-        let go_on = |_: &Self, v: Expr| {
-            if is_and {
-                v
-            } else {
-                unary(UnOp::LogicalNot, v, span)
-            }
-        };
+        let go_on = |_: &Self, v: Expr| simt::undecided(is_and, v, span);
         self.short_circuit(r, b.values.len(), &mut operand, &go_on, span)?;
         Ok(Val::num(self.var_expr(r, span), DType::Bool))
     }

@@ -39,6 +39,27 @@ impl<'m> Elab<'m> {
         array_base(id, a.dtype, a.space, span)
     }
 
+    /// Stores `value` (already of the cell's dtype `d`) into the memory
+    /// of cell `id`, the one-element array of a variable whose address the
+    /// function takes.
+    pub(super) fn set_cell(&mut self, id: ArrayId, d: DType, value: Expr, span: Span) {
+        let ptr = self.cell_ptr(id, d, span);
+        self.emit(Stmt::Store {
+            ptr,
+            value,
+            mask: None,
+            span,
+        });
+    }
+
+    /// Whether the current function takes the address of variable `name`
+    /// (`~name`): its scalar lives in a cell.
+    pub(super) fn addressed(&self, name: &str) -> bool {
+        self.frames
+            .last()
+            .is_some_and(|f| f.addressed.contains(name))
+    }
+
     pub(super) fn cell_ptr(&self, id: ArrayId, _d: DType, span: Span) -> Expr {
         let base = self.array_base(id, span);
         let ty = base.ty.clone();

@@ -21,7 +21,7 @@
 //! and `docs/divergences.md` says so.
 
 use super::layout::Layout;
-use super::mapping::{TaskMap, Term};
+use super::mapping::{TaskMap, TermArith};
 use super::ops::{self, fits, C_DIV};
 use super::types::{self, Elt, Named};
 use super::{Func, Global, Module};

@@ -117,24 +117,12 @@ impl<'m> Elab<'m> {
             }
             Some(Val::PtrCell(id, d)) => {
                 let value = self.pointer_to_store(v, d, span)?;
-                let ptr = self.cell_ptr(id, DType::U64, span);
-                self.emit(Stmt::Store {
-                    ptr,
-                    value,
-                    mask: None,
-                    span,
-                });
+                self.set_cell(id, DType::U64, value, span);
                 Ok(())
             }
             Some(Val::Cell(id, d)) => {
                 let value = self.value_for(v, d, span)?;
-                let ptr = self.cell_ptr(id, d, span);
-                self.emit(Stmt::Store {
-                    ptr,
-                    value,
-                    mask: None,
-                    span,
-                });
+                self.set_cell(id, d, value, span);
                 Ok(())
             }
             Some(Val::Ptr(
@@ -188,19 +176,10 @@ impl<'m> Elab<'m> {
         d: DType,
         span: Span,
     ) -> DResult<()> {
-        let addressed = self
-            .frames
-            .last()
-            .is_some_and(|f| f.addressed.contains(name));
+        let addressed = self.addressed(name);
         if addressed {
             let id = self.alloc(name, d, vec![1], AddrSpace::Local, span)?;
-            let ptr = self.cell_ptr(id, d, span);
-            self.emit(Stmt::Store {
-                ptr,
-                value: e,
-                mask: None,
-                span,
-            });
+            self.set_cell(id, d, e, span);
             self.define(name, Val::Cell(id, d));
         } else {
             let id = self.new_var(name, Type::scalar(d));
@@ -215,20 +194,11 @@ impl<'m> Elab<'m> {
     /// variable, or (where the function takes its address, `~name`) a
     /// one-element local array of the pointer's `uint64` representation.
     fn define_pointer(&mut self, name: &str, p: Expr, d: Elt, span: Span) -> DResult<()> {
-        let addressed = self
-            .frames
-            .last()
-            .is_some_and(|f| f.addressed.contains(name));
+        let addressed = self.addressed(name);
         match d {
             Elt::Real(n) if addressed => {
                 let id = self.alloc(name, DType::U64, vec![1], AddrSpace::Local, span)?;
-                let ptr = self.cell_ptr(id, DType::U64, span);
-                self.emit(Stmt::Store {
-                    ptr,
-                    value: pointer_bits(p),
-                    mask: None,
-                    span,
-                });
+                self.set_cell(id, DType::U64, pointer_bits(p), span);
                 self.define(name, Val::PtrCell(id, n));
             }
             _ => {

@@ -618,13 +618,7 @@ impl<'m> Elab<'m> {
             let e = me.num(v, span)?;
             me.truth(e, span)
         };
-        let go_on = |_: &Self, v: Expr| {
-            if is_and {
-                v
-            } else {
-                unary(UnOp::LogicalNot, v, span)
-            }
-        };
+        let go_on = |_: &Self, v: Expr| simt::undecided(is_and, v, span);
         self.short_circuit(r, n, &mut operand, &go_on, span)?;
         Ok(Val::Num(self.var_expr(r, span)))
     }

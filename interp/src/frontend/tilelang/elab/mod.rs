@@ -299,28 +299,10 @@ impl<'m> Elab<'m> {
             let arg = launch.arg(&name);
             match self.annotation(ann)? {
                 (Some(shape), d) => {
-                    let Some(ArgSpec::Buffer {
-                        dtype,
-                        bits,
-                        shape: given,
-                        complex: false,
-                        ..
-                    }) = arg
-                    else {
-                        return err(
-                            span,
-                            format!("the launch must pass a buffer of numbers for `{name}`"),
-                        );
-                    };
-                    same_dtype(
-                        &format!("`{name}` is a {} tensor", types::dtype_name(d)),
-                        d,
-                        *dtype,
-                        span,
-                    )?;
+                    let (count, given) = tensor_arg(arg, &name, d, span)?;
                     let n: usize = shape.iter().product();
-                    if bits.len() != n || given.as_ref().is_some_and(|g| *g != shape) {
-                        return err(span, format!("`{name}` has shape {shape:?} ({n} elements) but the launch passes {} elements{}", bits.len(), given.as_ref().map_or(String::new(), |g| format!(" of shape {g:?}"))));
+                    if count != n || given.as_ref().is_some_and(|g| *g != shape) {
+                        return err(span, format!("`{name}` has shape {shape:?} ({n} elements) but the launch passes {count} elements{}", given.as_ref().map_or(String::new(), |g| format!(" of shape {g:?}"))));
                     }
                     self.global_param(&name, d, shape, false, span);
                 }
@@ -690,6 +672,33 @@ impl<'m> Elab<'m> {
             None => err(span, "a dtype must be known at compile time"),
         }
     }
+}
+
+/// The launch's buffer for tensor parameter `name` of dtype `d`: its
+/// element count and shape. Refused where the launch passes no buffer of
+/// (real) numbers, or one of another dtype.
+fn tensor_arg<'l>(
+    arg: Option<&'l ArgSpec>,
+    name: &str,
+    d: DType,
+    span: Span,
+) -> DResult<(usize, &'l Option<Vec<usize>>)> {
+    let Some(ArgSpec::Buffer {
+        dtype,
+        bits,
+        shape,
+        complex: false,
+        ..
+    }) = arg
+    else {
+        return err(
+            span,
+            format!("the launch must pass a buffer of numbers for `{name}`"),
+        );
+    };
+    let what = format!("`{name}` is a {} tensor", types::dtype_name(d));
+    same_dtype(&what, d, *dtype, span)?;
+    Ok((bits.len(), shape))
 }
 
 /// Refuses a launch argument of dtype `got` for a parameter declared `want`
