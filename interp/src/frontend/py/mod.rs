@@ -10,6 +10,7 @@ pub mod num;
 pub mod pick;
 pub mod simt;
 mod syntax_error;
+pub mod visit;
 pub mod walk;
 
 use crate::span::{DResult, Diagnostic, LineIndex, Span};

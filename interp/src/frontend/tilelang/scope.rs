@@ -211,37 +211,9 @@ pub fn names_read(e: &ast::Expr) -> Vec<&ast::ExprName> {
 }
 
 fn collect<'e>(e: &'e ast::Expr, out: &mut Vec<&'e ast::ExprName>) {
-    use ast::Expr as E;
-    match e {
-        E::Name(n) => out.push(n),
-        E::BinOp(b) => {
-            collect(&b.left, out);
-            collect(&b.right, out);
+    crate::frontend::py::visit::walk(e, &mut |x| {
+        if let ast::Expr::Name(n) = x {
+            out.push(n);
         }
-        E::UnaryOp(u) => collect(&u.operand, out),
-        E::BoolOp(b) => b.values.iter().for_each(|v| collect(v, out)),
-        E::Compare(c) => {
-            collect(&c.left, out);
-            c.comparators.iter().for_each(|v| collect(v, out));
-        }
-        E::Call(c) => {
-            collect(&c.func, out);
-            c.args.iter().for_each(|v| collect(v, out));
-            c.keywords.iter().for_each(|k| collect(&k.value, out));
-        }
-        E::Attribute(a) => collect(&a.value, out),
-        E::Subscript(s) => {
-            collect(&s.value, out);
-            collect(&s.slice, out);
-        }
-        E::IfExp(i) => {
-            collect(&i.test, out);
-            collect(&i.body, out);
-            collect(&i.orelse, out);
-        }
-        E::Tuple(t) => t.elts.iter().for_each(|v| collect(v, out)),
-        E::List(t) => t.elts.iter().for_each(|v| collect(v, out)),
-        E::Starred(s) => collect(&s.value, out),
-        _ => {}
-    }
+    });
 }

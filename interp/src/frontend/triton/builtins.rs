@@ -277,23 +277,15 @@ fn libdevice_signature(name: &str, span: Span) -> DResult<&'static str> {
     }
 }
 
+/// The math function `tl.name` (`tl.math.name`) computes.
 fn math_fn(name: &str) -> Option<MathFn> {
-    Some(match name {
-        "exp" => MathFn::Exp,
-        "exp2" => MathFn::Exp2,
-        "log" => MathFn::Log,
-        "log2" => MathFn::Log2,
-        "sqrt" => MathFn::Sqrt,
-        "sqrt_rn" => MathFn::SqrtRn,
-        "rsqrt" => MathFn::Rsqrt,
-        "sin" => MathFn::Sin,
-        "cos" => MathFn::Cos,
-        "sigmoid" => MathFn::Sigmoid,
-        "erf" => MathFn::Erf,
-        "floor" => MathFn::Floor,
-        "ceil" => MathFn::Ceil,
-        _ => return None,
-    })
+    const MATH: [MathFn; 13] = {
+        use MathFn::*;
+        [
+            Exp, Exp2, Log, Log2, Sqrt, SqrtRn, Rsqrt, Sin, Cos, Sigmoid, Erf, Floor, Ceil,
+        ]
+    };
+    MathFn::named(name).filter(|m| MATH.contains(m))
 }
 
 /// The dtypes a math function accepts: Triton 3.6 checks libdevice's

@@ -900,17 +900,7 @@ impl<'m> Elab<'m> {
                 )
             }
         };
-        let mut bounds = Vec::new();
-        for a in &call.args {
-            if let ast::Expr::Starred(_) = a {
-                return unsupported(
-                    self.span(a),
-                    "`*args` in a call",
-                    "pass arguments explicitly",
-                );
-            }
-            bounds.push(self.expr(a)?);
-        }
+        let mut bounds = self.positional_args(&call.args)?;
         for k in &call.keywords {
             let ok = matches!(
                 k.arg.as_ref().map(|a| a.as_str()),
@@ -1779,10 +1769,11 @@ impl<'m> Elab<'m> {
 
     // ----- calls ----------------------------------------------------------
 
-    fn call_expr(&mut self, c: &ast::ExprCall, span: Span) -> DResult<Value> {
-        let func = self.expr(&c.func)?;
-        let mut args = Vec::new();
-        for a in &c.args {
+    /// The values of a call's positional arguments, in order; `*args`
+    /// is refused.
+    fn positional_args(&mut self, args: &[ast::Expr]) -> DResult<Vec<Value>> {
+        let mut out = Vec::with_capacity(args.len());
+        for a in args {
             if let ast::Expr::Starred(_) = a {
                 return unsupported(
                     self.span(a),
@@ -1790,8 +1781,14 @@ impl<'m> Elab<'m> {
                     "pass arguments explicitly",
                 );
             }
-            args.push(self.expr(a)?);
+            out.push(self.expr(a)?);
         }
+        Ok(out)
+    }
+
+    fn call_expr(&mut self, c: &ast::ExprCall, span: Span) -> DResult<Value> {
+        let func = self.expr(&c.func)?;
+        let args = self.positional_args(&c.args)?;
         let mut kwargs = Vec::new();
         for k in &c.keywords {
             let Some(name) = &k.arg else {

@@ -498,32 +498,11 @@ impl Elab<'_> {
     /// The functions of `math` (CUDA-C semantics; approximate ones are inexact).
     pub(super) fn math_call(&mut self, f: &str, c: &ast::ExprCall, span: Span) -> DResult<Val> {
         let unary_fn = match f {
-            "acos" => Some(MathFn::Acos),
-            "asin" => Some(MathFn::Asin),
-            "atan" | "arctan" => Some(MathFn::Atan),
-            "acosh" => Some(MathFn::Acosh),
-            "asinh" => Some(MathFn::Asinh),
-            "atanh" => Some(MathFn::Atanh),
-            "cos" => Some(MathFn::Cos),
-            "sin" => Some(MathFn::Sin),
-            "tan" => Some(MathFn::Tan),
-            "cosh" => Some(MathFn::Cosh),
-            "sinh" => Some(MathFn::Sinh),
-            "tanh" => Some(MathFn::Tanh),
-            "exp" => Some(MathFn::Exp),
-            "expm1" => Some(MathFn::Expm1),
-            "log" => Some(MathFn::Log),
-            "log10" => Some(MathFn::Log10),
-            "log1p" => Some(MathFn::Log1p),
-            "log2" => Some(MathFn::Log2),
-            "sqrt" => Some(MathFn::Sqrt),
-            "erf" => Some(MathFn::Erf),
-            "erfc" => Some(MathFn::Erfc),
+            // numba's names for C's atan, tgamma and fabs
+            "arctan" => Some(MathFn::Atan),
             "gamma" => Some(MathFn::Tgamma),
-            "lgamma" => Some(MathFn::Lgamma),
             "fabs" => Some(MathFn::Abs),
-            "exp2" => Some(MathFn::Exp2),
-            _ => None,
+            _ => MathFn::named(f).filter(|m| MATH.contains(m)),
         };
         let fl = types::math_type;
         if let Some(m) = unary_fn {
@@ -849,3 +828,13 @@ impl Elab<'_> {
         })
     }
 }
+
+/// The functions of Python's `math` module numba-cuda compiles to one C
+/// function (besides `fabs` and `gamma`, named differently in C).
+const MATH: [MathFn; 23] = {
+    use MathFn::*;
+    [
+        Acos, Asin, Atan, Acosh, Asinh, Atanh, Cos, Sin, Tan, Cosh, Sinh, Tanh, Exp, Expm1, Log,
+        Log10, Log1p, Log2, Sqrt, Erf, Erfc, Lgamma, Exp2,
+    ]
+};

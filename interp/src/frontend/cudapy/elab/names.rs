@@ -71,37 +71,7 @@ pub(super) fn walk_stmts(body: &[ast::Stmt], f: &mut dyn FnMut(&ast::Expr)) {
 
 /// Calls `f` on `e` and every expression inside it.
 pub(super) fn walk_expr(e: &ast::Expr, f: &mut dyn FnMut(&ast::Expr)) {
-    f(e);
-    match e {
-        ast::Expr::Call(c) => {
-            walk_expr(&c.func, f);
-            c.args.iter().for_each(|a| walk_expr(a, f));
-            c.keywords.iter().for_each(|k| walk_expr(&k.value, f));
-        }
-        ast::Expr::BinOp(b) => {
-            walk_expr(&b.left, f);
-            walk_expr(&b.right, f);
-        }
-        ast::Expr::UnaryOp(u) => walk_expr(&u.operand, f),
-        ast::Expr::BoolOp(b) => b.values.iter().for_each(|v| walk_expr(v, f)),
-        ast::Expr::Compare(c) => {
-            walk_expr(&c.left, f);
-            c.comparators.iter().for_each(|v| walk_expr(v, f));
-        }
-        ast::Expr::IfExp(i) => {
-            walk_expr(&i.test, f);
-            walk_expr(&i.body, f);
-            walk_expr(&i.orelse, f);
-        }
-        ast::Expr::Tuple(t) => t.elts.iter().for_each(|v| walk_expr(v, f)),
-        ast::Expr::List(t) => t.elts.iter().for_each(|v| walk_expr(v, f)),
-        ast::Expr::Subscript(s) => {
-            walk_expr(&s.value, f);
-            walk_expr(&s.slice, f);
-        }
-        ast::Expr::Attribute(a) => walk_expr(&a.value, f),
-        _ => {}
-    }
+    crate::frontend::py::visit::walk(e, f)
 }
 
 /// How many statements of `body` (nested blocks included) assign `name`

@@ -307,33 +307,9 @@ impl<'m> Elab<'m> {
     /// type: sqrtf, expf, …); `min`/`max` of the promoted type (C's fminf,
     /// fmaxf for floats: a NaN operand is ignored). `None`: not one of them.
     pub(super) fn math(&mut self, name: &str, args: &[Val], span: Span) -> DResult<Option<Val>> {
-        let unary_fn = match name {
-            "sin" => MathFn::Sin,
-            "cos" => MathFn::Cos,
-            "tan" => MathFn::Tan,
-            "sinh" => MathFn::Sinh,
-            "cosh" => MathFn::Cosh,
-            "tanh" => MathFn::Tanh,
-            "asin" => MathFn::Asin,
-            "acos" => MathFn::Acos,
-            "atan" => MathFn::Atan,
-            "asinh" => MathFn::Asinh,
-            "acosh" => MathFn::Acosh,
-            "atanh" => MathFn::Atanh,
-            "exp" => MathFn::Exp,
-            "exp2" => MathFn::Exp2,
-            "expm1" => MathFn::Expm1,
-            "erf" => MathFn::Erf,
-            "sqrt" => MathFn::Sqrt,
-            "rsqrt" => MathFn::Rsqrt,
-            "log" => MathFn::Log,
-            "log2" => MathFn::Log2,
-            "log10" => MathFn::Log10,
-            "log1p" => MathFn::Log1p,
-            "abs" => MathFn::Abs,
-            "ceil" => MathFn::Ceil,
-            "floor" => MathFn::Floor,
-            "min" | "max" => {
+        let unary_fn = match MathFn::named(name).filter(|m| MATH.contains(m)) {
+            Some(m) => m,
+            None if name == "min" || name == "max" => {
                 let [a, b] = args else {
                     return err(span, format!("{name}(a, b) takes two values"));
                 };
@@ -790,3 +766,12 @@ impl TermArith for Ir {
         bin(BinOp::Mul, a, b, self.0)
     }
 }
+
+/// The unary functions of `hidet.ir.primitives.math`.
+const MATH: [MathFn; 25] = {
+    use MathFn::*;
+    [
+        Sin, Cos, Tan, Sinh, Cosh, Tanh, Asin, Acos, Atan, Asinh, Acosh, Atanh, Exp, Exp2, Expm1,
+        Erf, Sqrt, Rsqrt, Log, Log2, Log10, Log1p, Abs, Ceil, Floor,
+    ]
+};

@@ -1381,24 +1381,14 @@ impl<'m> Elab<'m> {
 
 /// The math function `T.name` computes (`T.exp`, `T.sqrt`, …).
 fn math_fn(name: &str) -> Option<MathFn> {
-    Some(match name {
-        "exp" => MathFn::Exp,
-        "exp2" => MathFn::Exp2,
-        "log" => MathFn::Log,
-        "log2" => MathFn::Log2,
-        "log10" => MathFn::Log10,
-        "sqrt" => MathFn::Sqrt,
-        "rsqrt" => MathFn::Rsqrt,
-        "sin" => MathFn::Sin,
-        "cos" => MathFn::Cos,
-        "tan" => MathFn::Tan,
-        "tanh" => MathFn::Tanh,
-        "sigmoid" => MathFn::Sigmoid,
-        "erf" => MathFn::Erf,
-        "floor" => MathFn::Floor,
-        "ceil" => MathFn::Ceil,
-        _ => return None,
-    })
+    const MATH: [MathFn; 15] = {
+        use MathFn::*;
+        [
+            Exp, Exp2, Log, Log2, Log10, Sqrt, Rsqrt, Sin, Cos, Tan, Tanh, Sigmoid, Erf, Floor,
+            Ceil,
+        ]
+    };
+    MathFn::named(name).filter(|m| MATH.contains(m))
 }
 
 /// The number of values `T.f` takes where it is a function of values
