@@ -1503,40 +1503,15 @@ impl Elab<'_> {
         Ok(Value::Tensor(self.reshape(e, out_shape, span)))
     }
 
+    /// The combiner of a reduction or scan of one operand of dtype `d` by
+    /// combine function `f`.
     fn custom_combiner(&mut self, f: &str, d: DType, span: Span) -> DResult<Combiner> {
-        let lhs = self.new_var("lhs", Type::scalar(d));
-        let rhs = self.new_var("rhs", Type::scalar(d));
-        let (l, r) = (self.var_expr(lhs, span), self.var_expr(rhs, span));
-        let mut result = Value::None;
-        let env = self.env.clone();
-        let (body, _, _) = self.sub_block(|s| {
-            result = s.call_jit(f, vec![Value::Tensor(l), Value::Tensor(r)], vec![], span)?;
-            Ok(())
-        })?;
-        self.env = env;
-        let res = self.to_tensor(result, span)?;
-        if res.ty != Type::scalar(d) {
-            return err(
-                span,
-                format!(
-                    "combine function `{f}` must return one {d} scalar, returned {}",
-                    res.ty
-                ),
-            );
-        }
-        for s in &body {
-            if !matches!(s, Stmt::Let(..)) {
-                return err(
-                    span,
-                    format!("combine function `{f}` must be straight-line element-wise code"),
-                );
-            }
-        }
+        let mut c = self.combine_region(f, &[d], span)?;
         Ok(Combiner::Custom {
-            lhs,
-            rhs,
-            body,
-            result: Box::new(res),
+            lhs: c.lhs[0],
+            rhs: c.rhs[0],
+            body: c.body,
+            result: Box::new(c.results.remove(0)),
         })
     }
 }

@@ -63,6 +63,25 @@ pub fn err<T>(span: Span, msg: impl Into<String>) -> DResult<T> {
     Err(Diagnostic::new(span, msg))
 }
 
+/// Refuses operands `a` and `b` of `what` that differ in `property` (their
+/// shape, element type or dtype: `same` says whether they agree), in one
+/// message form: "{what} needs operands of one {property}, got A and B".
+pub(super) fn operands_agree(
+    what: &str,
+    property: &str,
+    same: bool,
+    (a, b): (&Type, &Type),
+    span: Span,
+) -> DResult<()> {
+    if same {
+        return Ok(());
+    }
+    err(
+        span,
+        format!("{what} needs operands of one {property}, got {a} and {b}"),
+    )
+}
+
 /// A tile may hold at most [`MAX_TILE_ELEMS`] elements.
 pub fn check_tile_size(shape: &[usize], span: Span) -> DResult<()> {
     let n = shape.iter().try_fold(1usize, |a, &d| a.checked_mul(d));
