@@ -140,3 +140,18 @@ pub fn params(args: &ast::Arguments) -> Vec<&ast::ArgWithDefault> {
         .chain(&args.kwonlyargs)
         .collect()
 }
+
+/// A function's [`params`], where it has no `*args` or `**kwargs`: those
+/// are refused at the first of them (`span_of`), in one message form with
+/// the dialect's `help`.
+pub fn plain_params<'a>(
+    args: &'a ast::Arguments,
+    span_of: impl Fn(&ast::Arg) -> Span,
+    dialect: &str,
+    help: &str,
+) -> DResult<Vec<&'a ast::ArgWithDefault>> {
+    if let Some(v) = args.vararg.as_deref().or(args.kwarg.as_deref()) {
+        return unsupported(span_of(v), "`*args`/`**kwargs`", dialect, help);
+    }
+    Ok(params(args))
+}

@@ -194,6 +194,27 @@ pub fn undecided(is_and: bool, truth: Expr, span: Span) -> Expr {
     }
 }
 
+/// The most elements ksem gives one local or shared array of a SIMT kernel.
+pub const MAX_ARRAY_ELEMS: usize = 1 << 20;
+
+/// The number of elements of a local or shared array of `shape` (`what`:
+/// "shared array", "local tensor"), refused where it is over
+/// [`MAX_ARRAY_ELEMS`] (checked: a shape such as (2**40, 2**40) must not
+/// overflow).
+pub fn array_elems(shape: &[usize], what: &str, span: Span) -> crate::span::DResult<usize> {
+    let n = shape
+        .iter()
+        .try_fold(1usize, |a, &d| a.checked_mul(d))
+        .unwrap_or(usize::MAX);
+    if n > MAX_ARRAY_ELEMS {
+        return Err(crate::span::Diagnostic::new(
+            span,
+            format!("{n} elements is too large for a {what}"),
+        ));
+    }
+    Ok(n)
+}
+
 /// `break` (`is_break`) or `continue`, emitted into the current block.
 pub fn jump(b: &mut impl Blocks, is_break: bool) -> crate::span::DResult<()> {
     b.emit(if is_break {

@@ -398,14 +398,8 @@ impl<'m> Elab<'m> {
     }
 
     fn reject_star_args(&self, args: &ast::Arguments) -> DResult<()> {
-        if let Some(v) = args.vararg.as_ref().or(args.kwarg.as_ref()) {
-            return unsupported(
-                self.span(&**v),
-                "`*args` / `**kwargs`",
-                "use explicit parameters",
-            );
-        }
-        Ok(())
+        let help = "use explicit parameters";
+        crate::frontend::py::plain_params(args, |v| self.span(v), "Triton", help).map(|_| ())
     }
 
     // ----- statements -----------------------------------------------------

@@ -363,17 +363,8 @@ impl Elab<'_> {
         if space == AddrSpace::Shared && shape == [0] {
             return self.dynamic_shared(d, span);
         }
-        // checked: a mutated shape such as (2**40, 2**40) must not overflow
-        let n = shape
-            .iter()
-            .try_fold(1usize, |a, &d| a.checked_mul(d))
-            .unwrap_or(usize::MAX);
-        if n > (1 << 20) {
-            return err(
-                sspan,
-                format!("{n} elements is too large for a {} array", space.name()),
-            );
-        }
+        let what = format!("{} array", space.name());
+        simt::array_elems(&shape, &what, sspan)?;
         self.arrays.push(ArrayDecl {
             name: format!("{}{}", space.name(), self.arrays.len()),
             dtype: d,

@@ -518,17 +518,9 @@ impl<'m> Elab<'m> {
 
     /// The plain positional parameters of a function; other forms are refused.
     fn param_names(&self, def: &ast::StmtFunctionDef) -> DResult<Vec<(String, Span)>> {
-        let a = &def.args;
-        if let Some(v) = a.vararg.as_deref().or(a.kwarg.as_deref()) {
-            return py::unsupported(
-                self.span(v),
-                "`*args`/`**kwargs`",
-                DIALECT,
-                "list every parameter by name",
-            );
-        }
+        let help = "list every parameter by name";
         let mut out = Vec::new();
-        for p in a.posonlyargs.iter().chain(&a.args).chain(&a.kwonlyargs) {
+        for p in py::plain_params(&def.args, |v| self.span(v), DIALECT, help)? {
             if p.default.is_some() {
                 return py::unsupported(
                     self.span(&p.def),

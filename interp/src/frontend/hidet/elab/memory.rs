@@ -14,16 +14,8 @@ impl<'m> Elab<'m> {
         space: AddrSpace,
         span: Span,
     ) -> DResult<ArrayId> {
-        let n = shape
-            .iter()
-            .try_fold(1usize, |a, &x| a.checked_mul(x))
-            .unwrap_or(usize::MAX);
-        if n > (1 << 20) {
-            return err(
-                span,
-                format!("{n} elements is too large for a {} tensor", space.name()),
-            );
-        }
+        let what = format!("{} tensor", space.name());
+        simt::array_elems(&shape, &what, span)?;
         self.arrays.push(ArrayDecl {
             name: name.to_string(),
             dtype: d,

@@ -352,20 +352,12 @@ impl<'m> Elab<'m> {
         &self,
         f: &'f ast::StmtFunctionDef,
     ) -> DResult<Vec<&'f ast::ArgWithDefault>> {
-        let a = &f.args;
-        if let Some(v) = a.vararg.as_deref().or(a.kwarg.as_deref()) {
-            return py::unsupported(
-                self.span(v),
-                "`*args` / `**kwargs`",
-                DIALECT,
-                "use explicit parameters",
-            );
-        }
-        Ok(a.posonlyargs
-            .iter()
-            .chain(&a.args)
-            .chain(&a.kwonlyargs)
-            .collect())
+        py::plain_params(
+            &f.args,
+            |v| self.span(v),
+            DIALECT,
+            "use explicit parameters",
+        )
     }
 
     /// A global buffer parameter `name` of dtype `d` and `shape`, bound to
