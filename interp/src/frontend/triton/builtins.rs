@@ -1,7 +1,7 @@
 //! The `tl.*` builtins (and `tl.math.*`, tensor methods, the few Python
 //! builtins a kernel may call) elaborated into typed-program nodes.
 
-use super::elab::{err, Elab, MAX_TILE_ELEMS};
+use super::elab::{elementwise_unary, err, Elab, MAX_TILE_ELEMS};
 use super::promote::{self, Operand, PyNum};
 use super::value::{truthy, Value};
 use crate::dtype::DType;
@@ -778,12 +778,8 @@ impl Elab<'_> {
                 if x.ty.dtype().is_unsigned_int() {
                     return Ok(Value::Tensor(x));
                 }
-                let ty = x.ty.clone();
-                Ok(Value::Tensor(Expr {
-                    kind: ExprKind::Unary(UnOp::Math(MathFn::Abs), Box::new(x)),
-                    ty,
-                    span,
-                }))
+                let abs = UnOp::Math(MathFn::Abs);
+                Ok(Value::Tensor(elementwise_unary(abs, x, span)))
             }
             "fma" => {
                 let (x, y) = self.promote_pair(b.req("x", span)?, b.req("y", span)?, span)?;
@@ -1286,12 +1282,7 @@ impl Elab<'_> {
     ) -> DResult<Value> {
         let x = self.float_tensor(v, fname, span)?;
         check_math_dtype(what, math_dtypes(f), &x, span)?;
-        let ty = x.ty.clone();
-        Ok(Value::Tensor(Expr {
-            kind: ExprKind::Unary(UnOp::Math(f), Box::new(x)),
-            ty,
-            span,
-        }))
+        Ok(Value::Tensor(elementwise_unary(UnOp::Math(f), x, span)))
     }
 
     fn float_tensor(&mut self, v: Value, fname: &str, span: Span) -> DResult<Expr> {

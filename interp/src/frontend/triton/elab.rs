@@ -58,6 +58,17 @@ pub struct Elab<'m> {
 /// Deepest nesting of expressions and statements ksem elaborates.
 pub const MAX_NESTING: usize = 256;
 
+/// `op e` element-wise: the result has `e`'s type (a tensor keeps its
+/// shape; `not` of a bool tensor is a bool tensor).
+pub(super) fn elementwise_unary(op: UnOp, e: Expr, span: Span) -> Expr {
+    let ty = e.ty.clone();
+    Expr {
+        kind: ExprKind::Unary(op, Box::new(e)),
+        ty,
+        span,
+    }
+}
+
 /// Error at a node.
 pub fn err<T>(span: Span, msg: impl Into<String>) -> DResult<T> {
     Err(Diagnostic::new(span, msg))
@@ -1382,12 +1393,7 @@ impl<'m> Elab<'m> {
         Ok(Value::Tensor(match op {
             U::UAdd => e,
             U::USub if d.is_float() && self.version.has(Rule::FloatNegFlipsSign) => {
-                let ty = e.ty.clone();
-                Expr {
-                    kind: ExprKind::Unary(UnOp::Neg, Box::new(e)),
-                    ty,
-                    span,
-                }
+                elementwise_unary(UnOp::Neg, e, span)
             }
             U::USub => {
                 // Triton's minus: 0 - x in the operand's type.
@@ -1404,12 +1410,7 @@ impl<'m> Elab<'m> {
                 if d.is_float() {
                     return err(span, format!("unary ~ is not defined for {d}"));
                 }
-                let ty = e.ty.clone();
-                Expr {
-                    kind: ExprKind::Unary(UnOp::Not, Box::new(e)),
-                    ty,
-                    span,
-                }
+                elementwise_unary(UnOp::Not, e, span)
             }
             U::Not => {
                 if d != DType::Bool {
@@ -1419,12 +1420,7 @@ impl<'m> Elab<'m> {
                     )
                     .with_help("use `x == 0`"));
                 }
-                let ty = e.ty.clone();
-                Expr {
-                    kind: ExprKind::Unary(UnOp::LogicalNot, Box::new(e)),
-                    ty,
-                    span,
-                }
+                elementwise_unary(UnOp::LogicalNot, e, span)
             }
         }))
     }
