@@ -444,14 +444,26 @@ impl<'m> Elab<'m> {
     }
 
     fn stmt(&mut self, s: &ast::Stmt) -> DResult<()> {
+        self.deeper("statements", |me| me.span(s), |me| walk::stmt(me, s))
+    }
+
+    /// Runs `f` one nesting level deeper; past [`MAX_NESTING`] levels,
+    /// `what` is refused at `span` (a deep program must not overflow the
+    /// stack).
+    fn deeper<T>(
+        &mut self,
+        what: &str,
+        span: impl FnOnce(&Self) -> Span,
+        f: impl FnOnce(&mut Self) -> DResult<T>,
+    ) -> DResult<T> {
         self.depth += 1;
         let r = if self.depth > MAX_NESTING {
             err(
-                self.span(s),
-                format!("statements nested more than {MAX_NESTING} levels deep"),
+                span(self),
+                format!("{what} nested more than {MAX_NESTING} levels deep"),
             )
         } else {
-            walk::stmt(self, s)
+            f(self)
         };
         self.depth -= 1;
         r
@@ -1081,17 +1093,7 @@ impl<'m> Elab<'m> {
     // ----- expressions ----------------------------------------------------
 
     pub fn expr(&mut self, e: &ast::Expr) -> DResult<Value> {
-        self.depth += 1;
-        let r = if self.depth > MAX_NESTING {
-            err(
-                self.span(e),
-                format!("expression nested more than {MAX_NESTING} levels deep"),
-            )
-        } else {
-            self.expr_inner(e)
-        };
-        self.depth -= 1;
-        r
+        self.deeper("expression", |me| me.span(e), |me| me.expr_inner(e))
     }
 
     fn expr_inner(&mut self, e: &ast::Expr) -> DResult<Value> {
