@@ -173,3 +173,34 @@ fn tilelang_and_triton_refuse_a_comparison_chain() {
         None,
     );
 }
+
+#[test]
+fn refused_expression_forms_have_one_form_in_every_dialect() {
+    // `py/exprs.rs` names each form once; each dialect gives its own help
+    let cases = [
+        ("f = lambda v: v", "lambda", "`lambda`"),
+        ("y = [i for i in range(2)]", "[i", "a list comprehension"),
+        (
+            "y = {i: i for i in range(2)}",
+            "{i:",
+            "a dict comprehension",
+        ),
+        (
+            "y = (i for i in range(2))",
+            "(i for",
+            "a generator expression",
+        ),
+    ];
+    for (body, at, what) in cases {
+        let mut srcs: Vec<(&str, String, Launch)> = SIMT
+            .iter()
+            .map(|d| (d.name, (d.src)(body), (d.launch)()))
+            .collect();
+        srcs.push(("Triton", kernel("o", body), triton_launch()));
+        for (name, src, l) in srcs {
+            let d = refused(&src, &l);
+            let msg = format!("{what} is not supported in a {name} kernel");
+            assert_diag(&src, &d, loc(&src, body, at), &[&msg], None);
+        }
+    }
+}

@@ -4,6 +4,7 @@
 
 pub mod arity;
 pub mod consts;
+pub mod exprs;
 pub mod inline;
 pub mod modules;
 pub mod num;

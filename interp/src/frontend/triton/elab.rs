@@ -1165,28 +1165,21 @@ impl<'m> Elab<'m> {
                 }
                 Ok(Value::Slice)
             }
-            E::NamedExpr(_) => unsupported(
-                span,
-                "the walrus operator `:=`",
-                "assign in a separate statement",
-            ),
-            E::Lambda(_) => unsupported(span, "`lambda`", "define a named @triton.jit function"),
-            E::ListComp(_) => unsupported(span, "a list comprehension", "use an explicit loop"),
-            E::SetComp(_) => unsupported(span, "a set comprehension", "use an explicit loop"),
-            E::DictComp(_) => unsupported(span, "a dict comprehension", "use an explicit loop"),
-            E::GeneratorExp(_) => {
-                unsupported(span, "a generator expression", "use an explicit loop")
-            }
-            E::Dict(_) => unsupported(span, "a dict literal", "use separate variables"),
-            E::Set(_) => unsupported(span, "a set literal", "use separate variables"),
-            E::Starred(_) => unsupported(span, "`*args` in a call", "pass arguments explicitly"),
-            E::JoinedStr(_) | E::FormattedValue(_) => unsupported(
-                span,
-                "an f-string",
-                "use tl.static_print / tl.device_print with a plain string prefix",
-            ),
-            E::Await(_) | E::Yield(_) | E::YieldFrom(_) => {
-                unsupported(span, "`await`/`yield`", "kernels are plain functions")
+            E::NamedExpr(_)
+            | E::Lambda(_)
+            | E::ListComp(_)
+            | E::SetComp(_)
+            | E::DictComp(_)
+            | E::GeneratorExp(_)
+            | E::Dict(_)
+            | E::Set(_)
+            | E::Starred(_)
+            | E::JoinedStr(_)
+            | E::FormattedValue(_)
+            | E::Await(_)
+            | E::Yield(_)
+            | E::YieldFrom(_) => {
+                crate::frontend::py::exprs::refuse(e, span, "Triton", refused_help)
             }
         }
     }
@@ -2327,5 +2320,20 @@ impl walk::Desugar for Elab<'_> {
 
     fn assign_to(&mut self, target: &ast::Expr, v: Value) -> DResult<()> {
         self.assign(target, v)
+    }
+}
+
+/// Triton's alternative to an expression form it refuses.
+fn refused_help(form: Option<crate::frontend::py::exprs::Form>) -> &'static str {
+    use crate::frontend::py::exprs::Form as F;
+    match form {
+        Some(F::Walrus) => "assign in a separate statement",
+        Some(F::Lambda) => "define a named @triton.jit function",
+        Some(F::ListComp | F::SetComp | F::DictComp | F::GeneratorExp) => "use an explicit loop",
+        Some(F::DictLiteral | F::SetLiteral) => "use separate variables",
+        Some(F::Starred) => "pass arguments explicitly",
+        Some(F::FString) => "use tl.static_print / tl.device_print with a plain string prefix",
+        Some(F::AwaitYield) => "kernels are plain functions",
+        _ => "use tensors, numbers, tuples and calls",
     }
 }

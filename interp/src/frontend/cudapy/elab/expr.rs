@@ -153,39 +153,21 @@ impl Elab<'_> {
                 }
                 Ok(Val::Tuple(items))
             }
-            E::List(_) | E::ListComp(_) => py::unsupported(
-                span,
-                "a list",
-                DIALECT,
-                "use a local array: cuda.local.array(n, float32)",
-            ),
-            E::Dict(_) | E::DictComp(_) | E::Set(_) | E::SetComp(_) => py::unsupported(
-                span,
-                "dicts and sets",
-                DIALECT,
-                "the no-Python mode has no objects: use arrays",
-            ),
-            E::Lambda(_) => py::unsupported(
-                span,
-                "a lambda",
-                DIALECT,
-                "define a device function with @cuda.jit(device=True)",
-            ),
-            E::GeneratorExp(_) | E::Yield(_) | E::YieldFrom(_) | E::Await(_) => {
-                py::unsupported(span, "generators", DIALECT, "write a for loop over range()")
-            }
-            E::JoinedStr(_) | E::FormattedValue(_) => py::unsupported(
-                span,
-                "a string",
-                DIALECT,
-                "print numbers with print(\"label\", x)",
-            ),
-            E::Slice(_) => py::unsupported(
-                span,
-                "slicing",
-                DIALECT,
-                "slicing is not supported: index each element with a[i]",
-            ),
+            E::List(_)
+            | E::ListComp(_)
+            | E::Dict(_)
+            | E::DictComp(_)
+            | E::Set(_)
+            | E::SetComp(_)
+            | E::Lambda(_)
+            | E::GeneratorExp(_)
+            | E::Yield(_)
+            | E::YieldFrom(_)
+            | E::Await(_)
+            | E::JoinedStr(_)
+            | E::FormattedValue(_)
+            | E::Slice(_)
+            | E::Starred(_) => py::exprs::refuse(e, span, DIALECT, refused_help),
             E::NamedExpr(n) => {
                 // `(x := v)`: assigns v to x (the assignment's rule), is v
                 let v = self.expr(&n.value)?;
@@ -193,7 +175,6 @@ impl Elab<'_> {
                 self.assign(&n.target, v.clone())?;
                 Ok(v)
             }
-            E::Starred(_) => py::unsupported(span, "`*` unpacking", DIALECT, "pass each value"),
         }
     }
 
@@ -1000,5 +981,22 @@ impl Elab<'_> {
         let d = types::compare_type(dtype_of(&a), dtype_of(&b));
         let r = self.branch_value("_ifexp", cond, (pre_a, a), (pre_b, b), d, span);
         Ok(Val::Num(r))
+    }
+}
+
+/// CUDA Python's alternative to an expression form it refuses.
+fn refused_help(form: Option<py::exprs::Form>) -> &'static str {
+    use py::exprs::Form as F;
+    match form {
+        Some(F::ListLiteral | F::ListComp) => "use a local array: cuda.local.array(n, float32)",
+        Some(F::DictLiteral | F::DictComp | F::SetLiteral | F::SetComp) => {
+            "the no-Python mode has no objects: use arrays"
+        }
+        Some(F::Lambda) => "define a device function with @cuda.jit(device=True)",
+        Some(F::GeneratorExp | F::AwaitYield) => "write a for loop over range()",
+        Some(F::FString) => "print numbers with print(\"label\", x)",
+        Some(F::Slice) => "slicing is not supported: index each element with a[i]",
+        Some(F::Starred) => "pass each value",
+        Some(F::Walrus) | None => "use numbers, arrays, tuples and calls",
     }
 }

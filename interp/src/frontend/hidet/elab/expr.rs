@@ -243,27 +243,7 @@ impl<'m> Elab<'m> {
                 }
             }
             E::Call(c) => self.call(c, span),
-            E::Lambda(_) => py::unsupported(
-                span,
-                "a lambda",
-                DIALECT,
-                "write a @hidet.script helper function",
-            ),
-            E::ListComp(_) | E::SetComp(_) | E::DictComp(_) | E::GeneratorExp(_) => {
-                py::unsupported(span, "a comprehension", DIALECT, "write a for loop")
-            }
-            E::Starred(_) => py::unsupported(
-                span,
-                "a starred expression",
-                DIALECT,
-                "pass each value by name",
-            ),
-            _ => py::unsupported(
-                span,
-                "this expression",
-                DIALECT,
-                "use arithmetic, comparisons, calls and indexing",
-            ),
+            _ => py::exprs::refuse(e, span, DIALECT, refused_help),
         }
     }
 
@@ -783,5 +763,16 @@ impl<'m> Elab<'m> {
         let c = ops::if_exp_type(dtype_of(&a), dtype_of(&b));
         let e = self.branch_value("_ifexp", cond, (pre_a, a), (pre_b, b), c, span);
         Ok(Val::Num { e, hty: ha, pty })
+    }
+}
+
+/// Hidet's alternative to an expression form it refuses.
+fn refused_help(form: Option<py::exprs::Form>) -> &'static str {
+    use py::exprs::Form as F;
+    match form {
+        Some(F::Lambda) => "write a @hidet.script helper function",
+        Some(F::ListComp | F::SetComp | F::DictComp | F::GeneratorExp) => "write a for loop",
+        Some(F::Starred) => "pass each value by name",
+        _ => "use arithmetic, comparisons, calls and indexing",
     }
 }

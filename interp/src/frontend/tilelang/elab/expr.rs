@@ -133,42 +133,7 @@ impl<'m> Elab<'m> {
                 self.lazy_select(c, &i.body, &i.orelse, span)
             }
             ast::Expr::Call(c) => self.call(c, span),
-            ast::Expr::Lambda(_) => {
-                py::unsupported(span, "`lambda`", DIALECT, "define a named function")
-            }
-            ast::Expr::ListComp(_) | ast::Expr::SetComp(_) => py::unsupported(
-                span,
-                "a list comprehension",
-                DIALECT,
-                "use an explicit loop",
-            ),
-            ast::Expr::DictComp(_) => py::unsupported(
-                span,
-                "a dict comprehension",
-                DIALECT,
-                "use an explicit loop",
-            ),
-            ast::Expr::GeneratorExp(_) => py::unsupported(
-                span,
-                "a generator expression",
-                DIALECT,
-                "use an explicit loop",
-            ),
-            ast::Expr::NamedExpr(_) => py::unsupported(
-                span,
-                "the walrus operator `:=`",
-                DIALECT,
-                "assign on a line of its own",
-            ),
-            ast::Expr::Starred(_) => {
-                py::unsupported(span, "`*args`", DIALECT, "use explicit arguments")
-            }
-            _ => py::unsupported(
-                span,
-                "this expression",
-                DIALECT,
-                "see the TileLang seed's table of supported syntax",
-            ),
+            _ => py::exprs::refuse(e, span, DIALECT, refused_help),
         }
     }
 
@@ -1450,4 +1415,16 @@ pub(super) fn check_rank(b: &Buf, n: usize, what: &str, span: Span) -> DResult<(
         );
     }
     Ok(())
+}
+
+/// TileLang's alternative to an expression form it refuses.
+fn refused_help(form: Option<py::exprs::Form>) -> &'static str {
+    use py::exprs::Form as F;
+    match form {
+        Some(F::Lambda) => "define a named function",
+        Some(F::ListComp | F::SetComp | F::DictComp | F::GeneratorExp) => "use an explicit loop",
+        Some(F::Walrus) => "assign on a line of its own",
+        Some(F::Starred) => "use explicit arguments",
+        _ => "see the TileLang seed's table of supported syntax",
+    }
 }
