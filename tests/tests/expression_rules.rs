@@ -1,6 +1,7 @@
 //! The expression rules the front ends share (`interp/src/frontend/py/simt.rs`'s
-//! `short_circuit`, `branch_value`): one expression in four dialects gets
-//! one decision about which operands are evaluated. Each case reads
+//! `short_circuit`, `branch_value`; `py/exprs.rs`'s refused forms): one
+//! expression in four dialects gets one decision about which operands are
+//! evaluated, or one refusal. Each case reads
 //! `o[n + 100]` of a 4-element `o` (out of bounds: ksem reports it as UB)
 //! in the operand Python does not evaluate, with `n = o[0] = 0` known only
 //! at run time, so a run without UB shows that operand was not evaluated.
