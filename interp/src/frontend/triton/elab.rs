@@ -1165,22 +1165,8 @@ impl<'m> Elab<'m> {
                 }
                 Ok(Value::Slice)
             }
-            E::NamedExpr(_)
-            | E::Lambda(_)
-            | E::ListComp(_)
-            | E::SetComp(_)
-            | E::DictComp(_)
-            | E::GeneratorExp(_)
-            | E::Dict(_)
-            | E::Set(_)
-            | E::Starred(_)
-            | E::JoinedStr(_)
-            | E::FormattedValue(_)
-            | E::Await(_)
-            | E::Yield(_)
-            | E::YieldFrom(_) => {
-                crate::frontend::py::exprs::refuse(e, span, "Triton", refused_help)
-            }
+            // comprehensions, lambdas, dicts, sets, f-strings, `:=`, …
+            _ => crate::frontend::py::exprs::refuse(e, span, "Triton", refused_help),
         }
     }
 

@@ -153,21 +153,6 @@ impl Elab<'_> {
                 }
                 Ok(Val::Tuple(items))
             }
-            E::List(_)
-            | E::ListComp(_)
-            | E::Dict(_)
-            | E::DictComp(_)
-            | E::Set(_)
-            | E::SetComp(_)
-            | E::Lambda(_)
-            | E::GeneratorExp(_)
-            | E::Yield(_)
-            | E::YieldFrom(_)
-            | E::Await(_)
-            | E::JoinedStr(_)
-            | E::FormattedValue(_)
-            | E::Slice(_)
-            | E::Starred(_) => py::exprs::refuse(e, span, DIALECT, refused_help),
             E::NamedExpr(n) => {
                 // `(x := v)`: assigns v to x (the assignment's rule), is v
                 let v = self.expr(&n.value)?;
@@ -175,6 +160,8 @@ impl Elab<'_> {
                 self.assign(&n.target, v.clone())?;
                 Ok(v)
             }
+            // lists, dicts, sets, comprehensions, lambdas, f-strings, …
+            _ => py::exprs::refuse(e, span, DIALECT, refused_help),
         }
     }
 
