@@ -50,6 +50,18 @@ pub fn walk<'e>(e: &'e ast::Expr, f: &mut dyn FnMut(&'e ast::Expr)) {
     children(e, &mut |c| walk(c, f));
 }
 
+/// Whether assignment target `t` binds `name` (`name`, `(a, name)`,
+/// `[name, b]`, `*name`).
+pub fn target_binds(t: &ast::Expr, name: &str) -> bool {
+    match t {
+        ast::Expr::Name(n) => n.id.as_str() == name,
+        ast::Expr::Tuple(ast::ExprTuple { elts, .. })
+        | ast::Expr::List(ast::ExprList { elts, .. }) => elts.iter().any(|x| target_binds(x, name)),
+        ast::Expr::Starred(s) => target_binds(&s.value, name),
+        _ => false,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,6 +2,7 @@
 //! name a kernel uses is defined at all (else Python raises NameError), as
 //! opposed to defined by host code whose value ksem does not know.
 
+use crate::frontend::py::visit::target_binds;
 use rustpython_parser::ast::{self, Ranged};
 
 /// The names of Python 3.11's `builtins` module (`dir(builtins)` without
@@ -189,17 +190,6 @@ fn params_bind(a: &ast::Arguments, name: &str) -> bool {
         .any(|p| p.def.arg.as_str() == name)
         || a.vararg.as_ref().is_some_and(|v| v.arg.as_str() == name)
         || a.kwarg.as_ref().is_some_and(|v| v.arg.as_str() == name)
-}
-
-/// Whether an assignment target binds `name` (`name`, `(a, name)`, `*name`).
-fn target_binds(e: &ast::Expr, name: &str) -> bool {
-    match e {
-        ast::Expr::Name(n) => n.id.as_str() == name,
-        ast::Expr::Tuple(t) => t.elts.iter().any(|x| target_binds(x, name)),
-        ast::Expr::List(t) => t.elts.iter().any(|x| target_binds(x, name)),
-        ast::Expr::Starred(s) => target_binds(&s.value, name),
-        _ => false,
-    }
 }
 
 /// The names an expression reads, in source order (not those bound inside

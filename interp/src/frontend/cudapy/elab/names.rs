@@ -3,6 +3,7 @@
 //! elaboration.
 
 use super::*;
+use crate::frontend::py::visit::target_binds as binds_name;
 
 /// Whether `name` is read in the shape of a `cuda.shared.array` /
 /// `cuda.local.array` call of `body` (its first argument or `shape=`).
@@ -101,17 +102,6 @@ pub(super) fn assignment_count(body: &[ast::Stmt], name: &str) -> usize {
             _ => 0,
         })
         .sum()
-}
-
-/// Whether assignment target `t` binds `name`.
-pub(super) fn binds_name(t: &ast::Expr, name: &str) -> bool {
-    match t {
-        ast::Expr::Name(n) => n.id.as_str() == name,
-        ast::Expr::Tuple(t) => t.elts.iter().any(|e| binds_name(e, name)),
-        ast::Expr::List(t) => t.elts.iter().any(|e| binds_name(e, name)),
-        ast::Expr::Starred(s) => binds_name(&s.value, name),
-        _ => false,
-    }
 }
 
 /// Whether a loop or branch of `body` (at any depth) assigns `name`.
