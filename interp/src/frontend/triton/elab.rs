@@ -1376,17 +1376,7 @@ impl<'m> Elab<'m> {
             U::USub if d.is_float() && self.version.has(Rule::FloatNegFlipsSign) => {
                 elementwise_unary(UnOp::Neg, e, span)
             }
-            U::USub => {
-                // Triton's minus: 0 - x in the operand's type.
-                let zero = self.num_const(PyNum::Int(0), d, span);
-                let zero = self.broadcast_to(zero, &e.ty.shape, span)?;
-                let ty = e.ty.clone();
-                Expr {
-                    kind: ExprKind::Binary(BinOp::Sub, Box::new(zero), Box::new(e)),
-                    ty,
-                    span,
-                }
-            }
+            U::USub => self.zero_minus(e, span)?,
             U::Invert => {
                 if d.is_float() {
                     return err(span, format!("unary ~ is not defined for {d}"));
@@ -1404,6 +1394,19 @@ impl<'m> Elab<'m> {
                 elementwise_unary(UnOp::LogicalNot, e, span)
             }
         }))
+    }
+
+    /// Triton's minus of an integer (and, before the sign-flip rule, of a
+    /// float): `0 - x` in `x`'s type.
+    fn zero_minus(&mut self, e: Expr, span: Span) -> DResult<Expr> {
+        let zero = self.num_const(PyNum::Int(0), e.ty.dtype(), span);
+        let zero = self.broadcast_to(zero, &e.ty.shape, span)?;
+        let ty = e.ty.clone();
+        Ok(Expr {
+            kind: ExprKind::Binary(BinOp::Sub, Box::new(zero), Box::new(e)),
+            ty,
+            span,
+        })
     }
 
     fn operand(&self, v: &Value, span: Span) -> DResult<Operand> {
@@ -1616,15 +1619,7 @@ impl<'m> Elab<'m> {
             }
         };
         let off = if op == ast::Operator::Sub {
-            let d = off.ty.dtype();
-            let zero = self.num_const(PyNum::Int(0), d, span);
-            let zero = self.broadcast_to(zero, &off.ty.shape, span)?;
-            let ty = off.ty.clone();
-            Expr {
-                kind: ExprKind::Binary(BinOp::Sub, Box::new(zero), Box::new(off)),
-                ty,
-                span,
-            }
+            self.zero_minus(off, span)?
         } else {
             off
         };

@@ -957,13 +957,11 @@ impl Elab<'_> {
 
     pub(super) fn if_exp(&mut self, i: &ast::ExprIfExp, span: Span) -> DResult<Val> {
         let cond = self.cond(&i.test)?;
-        self.blocks.push(vec![]);
-        let a = self.expr(&i.body).and_then(|v| self.num(v, span));
-        let pre_a = self.blocks.pop().expect("pushed");
+        // each side in its own block: evaluated only where taken
+        let side = |me: &mut Self, e| me.expr(e).and_then(|v| me.num(v, span));
+        let (a, pre_a) = self.collect(|me| side(me, &i.body));
         let a = a?;
-        self.blocks.push(vec![]);
-        let b = self.expr(&i.orelse).and_then(|v| self.num(v, span));
-        let pre_b = self.blocks.pop().expect("pushed");
+        let (b, pre_b) = self.collect(|me| side(me, &i.orelse));
         let b = b?;
         let d = types::compare_type(dtype_of(&a), dtype_of(&b));
         let r = self.branch_value("_ifexp", cond, (pre_a, a), (pre_b, b), d, span);

@@ -736,13 +736,11 @@ impl<'m> Elab<'m> {
             return self.expr(if t { &i.body } else { &i.orelse });
         }
         let cond = self.truth(c, span)?;
-        self.blocks.push(vec![]);
-        let a = self.expr(&i.body).and_then(|v| self.scalar_of(v, span));
-        let pre_a = self.blocks.pop().expect("pushed");
+        // each side in its own block: evaluated only where taken
+        let side = |me: &mut Self, e| me.expr(e).and_then(|v| me.scalar_of(v, span));
+        let (a, pre_a) = self.collect(|me| side(me, &i.body));
         let a = a?;
-        self.blocks.push(vec![]);
-        let b = self.expr(&i.orelse).and_then(|v| self.scalar_of(v, span));
-        let pre_b = self.blocks.pop().expect("pushed");
+        let (b, pre_b) = self.collect(|me| side(me, &i.orelse));
         let b = b?;
         // Hidet checks the branches' types while transpiling and again
         // after its passes have cast operands
