@@ -341,34 +341,19 @@ impl<'m> Elab<'m> {
                         ),
                     );
                 }
-                let var = self.new_var(
-                    &pname,
-                    Type {
-                        elem: Elem::Ptr(*dtype, AddrSpace::Global),
-                        shape: vec![],
-                    },
-                );
-                self.env
-                    .insert(pname.clone(), Value::Tensor(self.var_expr(var, pspan)));
-                Ok(Param {
-                    name: pname,
-                    kind: ParamKind::Pointer(*dtype),
-                    var: Some(var),
-                })
+                let ty = Type {
+                    elem: Elem::Ptr(*dtype, AddrSpace::Global),
+                    shape: vec![],
+                };
+                Ok(self.runtime_param(pname, ty, ParamKind::Pointer(*dtype), pspan))
             }
             Some(ArgSpec::Scalar { dtype, .. }) => {
                 if is_constexpr {
                     return Err(Diagnostic::new(pspan, format!("parameter `{pname}` is tl.constexpr but the launch passes a runtime scalar"))
                         .with_help(format!("pass it as \"{pname}\": {{\"constexpr\": VALUE}}")));
                 }
-                let var = self.new_var(&pname, Type::scalar(*dtype));
-                self.env
-                    .insert(pname.clone(), Value::Tensor(self.var_expr(var, pspan)));
-                Ok(Param {
-                    name: pname,
-                    kind: ParamKind::Scalar(*dtype),
-                    var: Some(var),
-                })
+                let ty = Type::scalar(*dtype);
+                Ok(self.runtime_param(pname, ty, ParamKind::Scalar(*dtype), pspan))
             }
             Some(ArgSpec::Constexpr(c)) => {
                 self.env.insert(pname.clone(), launch_const(c));
@@ -405,6 +390,19 @@ impl<'m> Elab<'m> {
                 matches!(&c.value, ast::Constant::Str(s) if s.ends_with("constexpr"))
             }
             _ => false,
+        }
+    }
+
+    /// Runtime parameter `pname` (a pointer or a scalar of type `ty`): a
+    /// variable of the kernel, bound to its name.
+    fn runtime_param(&mut self, pname: String, ty: Type, kind: ParamKind, pspan: Span) -> Param {
+        let var = self.new_var(&pname, ty);
+        let v = Value::Tensor(self.var_expr(var, pspan));
+        self.env.insert(pname.clone(), v);
+        Param {
+            name: pname,
+            kind,
+            var: Some(var),
         }
     }
 
