@@ -7,8 +7,9 @@ mod elab;
 pub mod types;
 
 use super::py::consts::{self, raises_at_import, HostNames, NotNumber};
+use super::py::modules::{self, Scanned};
 use super::py::num::PyNum;
-use super::py::{dotted, modules, pick, Source};
+use super::py::{dotted, pick, Source};
 use crate::dtype::DType;
 use crate::ir::Kernel;
 use crate::launch::Launch;
@@ -80,6 +81,12 @@ impl Global {
     }
 }
 
+impl Scanned for Module {
+    fn source_mut(&mut self) -> &mut Source {
+        &mut self.src
+    }
+}
+
 impl HostNames for Module {
     fn number(&self, name: &str) -> Option<PyNum> {
         self.globals.get(name)?.number()
@@ -111,11 +118,7 @@ impl Module {
             int_classes: Default::default(),
             src,
         };
-        let body = std::mem::take(&mut m.src.body);
-        for s in &body {
-            m.scan_stmt(s)?;
-        }
-        m.src.body = body;
+        m.with_body(|m, body| body.iter().try_for_each(|s| m.scan_stmt(s)))?;
         Ok(m)
     }
 

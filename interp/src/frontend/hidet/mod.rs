@@ -15,8 +15,9 @@ pub mod ops;
 pub mod types;
 
 use super::py::consts::{self, raises_at_import, HostNames, NotNumber};
+use super::py::modules::{self, Scanned};
 use super::py::num::PyNum;
-use super::py::{dotted, modules, pick, Source};
+use super::py::{dotted, pick, Source};
 use crate::ir::Kernel;
 use crate::launch::Launch;
 use crate::span::{DResult, Span};
@@ -61,10 +62,8 @@ impl Module {
             globals: HashMap::new(),
             src,
         };
-        let body = std::mem::take(&mut m.src.body);
-        let scanned = m.scan_block(&body, 0);
-        m.src.body = body;
-        scanned.map(|()| m)
+        m.with_body(|m, body| m.scan_block(body, 0))?;
+        Ok(m)
     }
 
     fn scan_block(&mut self, body: &[ast::Stmt], depth: usize) -> DResult<()> {
@@ -209,6 +208,12 @@ impl From<PyNum> for Global {
             PyNum::Int(i) => Global::Int(i),
             PyNum::Float(f) => Global::Float(f),
         }
+    }
+}
+
+impl Scanned for Module {
+    fn source_mut(&mut self) -> &mut Source {
+        &mut self.src
     }
 }
 

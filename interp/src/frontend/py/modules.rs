@@ -3,6 +3,7 @@
 //! project's other files (`from .utils import helper`, `from sibling import
 //! CONSTANT`).
 
+use super::Source;
 use rustpython_parser::ast;
 use std::path::{Path, PathBuf};
 
@@ -151,5 +152,23 @@ pub fn bindings(s: &ast::Stmt) -> Vec<Bound> {
                 .collect()
         }
         _ => Vec::new(),
+    }
+}
+
+/// A module a front end scans from its file.
+pub trait Scanned {
+    /// The parsed file the module holds.
+    fn source_mut(&mut self) -> &mut Source;
+
+    /// Runs `scan` over the file's top-level statements, which are lent out
+    /// of the module while `scan` fills the module in, and put back after.
+    fn with_body<R>(&mut self, scan: impl FnOnce(&mut Self, &[ast::Stmt]) -> R) -> R
+    where
+        Self: Sized,
+    {
+        let body = std::mem::take(&mut self.source_mut().body);
+        let r = scan(self, &body);
+        self.source_mut().body = body;
+        r
     }
 }

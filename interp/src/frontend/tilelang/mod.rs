@@ -25,7 +25,8 @@ use crate::span::{DResult, Diagnostic, Span};
 use rustpython_parser::ast;
 use std::collections::HashMap;
 
-use super::py::{modules, pick, Source};
+use super::py::modules::{self, Scanned};
+use super::py::{pick, Source};
 
 /// The name of the dialect in messages.
 const DIALECT: &str = "TileLang";
@@ -72,6 +73,12 @@ pub struct Module {
     import_error: Option<Diagnostic>,
 }
 
+impl Scanned for Module {
+    fn source_mut(&mut self) -> &mut Source {
+        &mut self.src
+    }
+}
+
 impl Module {
     /// Parses a TileLang file: its imports, module constants and kernels
     /// (what the programmatic elaborator, [`Elab::for_module`], works in).
@@ -105,8 +112,17 @@ impl Module {
             host_depth: Default::default(),
             import_error: None,
         };
-        let body = std::mem::take(&mut m.src.body);
-        for s in &body {
+        m.with_body(|m, body| m.scan_body(body, chain));
+        if m.lang.is_empty() {
+            m.lang.push("T".into());
+        }
+        m
+    }
+
+    /// Scans the file's top-level statements into the module.
+    fn scan_body(&mut self, body: &[ast::Stmt], chain: &mut imports::Chain) {
+        let m = self;
+        for s in body {
             match s {
                 ast::Stmt::Import(i) => {
                     for b in modules::bindings(s) {
@@ -172,11 +188,6 @@ impl Module {
                 _ => {}
             }
         }
-        m.src.body = body;
-        if m.lang.is_empty() {
-            m.lang.push("T".into());
-        }
-        m
     }
 
     /// Whether a decorator is `@T.prim_func` (also `@tilelang.language.prim_func`).
