@@ -1014,23 +1014,10 @@ impl<'m> Elab<'m> {
                 "T.const(…) must be unpacked into names: `M, N = T.const(\"M, N\")`",
             ),
             "alloc_var" => {
-                let dtype_e = c
-                    .args
-                    .first()
-                    .or_else(|| {
-                        c.keywords
-                            .iter()
-                            .find(|k| k.arg.as_deref() == Some("dtype"))
-                            .map(|k| &k.value)
-                    })
+                let dtype_e = Self::kwarg(c, "dtype", 0)
                     .ok_or_else(|| Diagnostic::new(span, "T.alloc_var needs a dtype"))?;
                 let d = self.dtype_arg(dtype_e)?;
-                let init = c.args.get(1).or_else(|| {
-                    c.keywords
-                        .iter()
-                        .find(|k| k.arg.as_deref() == Some("init"))
-                        .map(|k| &k.value)
-                });
+                let init = Self::kwarg(c, "init", 1);
                 let init = init.map(|i| self.expr(i)).transpose()?;
                 Ok(Val::Buf(self.alloc_var(d, init, span)?))
             }
@@ -1088,12 +1075,7 @@ impl<'m> Elab<'m> {
                 format!("T.{f} takes {arity} operand(s) and a rounding mode"),
             );
         }
-        let mode_e = c.args.get(arity).or_else(|| {
-            c.keywords
-                .iter()
-                .find(|k| k.arg.as_deref() == Some("rounding_mode"))
-                .map(|k| &k.value)
-        });
+        let mode_e = Self::kwarg(c, "rounding_mode", arity);
         let mode = match mode_e {
             None => Rounding::NearestEven,
             Some(e) => match self.py_value(e) {
