@@ -160,7 +160,7 @@ impl Module {
                 }
                 // `N = 1024`, `M = N = K = 1024`, `A, B = 1, 2`
                 ast::Stmt::Assign(a) => {
-                    let v = match consts::eval(&m, &m.globals, &a.value) {
+                    let v = match consts::eval(m, &m.globals, &a.value) {
                         Ok(v) => Some(v),
                         Err(d) => {
                             if consts::is_located(&d) && m.import_error.is_none() {
