@@ -587,11 +587,11 @@ fn no_objects_no_exceptions() {
             "constant exception arguments",
         ),
         ("x = [1, 2]", "[1, 2]", "a list", "cuda.local.array"),
-        ("x = {1: 2}", "{1: 2}", "dicts and sets", "use arrays"),
+        ("x = {1: 2}", "{1: 2}", "a dict literal", "use arrays"),
         // a constant string is a value numba types (`Literal[str]`); it
         // can be stored only into an S<n>/U<n> element (cudapy_text.rs)
         ("o[0] = 'hi'", "o[0]", "a string used as a value", "print"),
-        ("f = lambda q: q", "lambda", "a lambda", "device function"),
+        ("f = lambda q: q", "lambda", "`lambda`", "device function"),
         (
             "with open('f') as h:\n    pass",
             "with",

@@ -232,6 +232,13 @@ impl MathFn {
         MathFn::Exp10,
     ];
 
+    /// The function of name `name` ([`MathFn::name`]): the names the
+    /// kernel languages' math libraries give these functions, for each front
+    /// end to look up among the functions its language has.
+    pub fn named(name: &str) -> Option<MathFn> {
+        MathFn::ALL.into_iter().find(|m| m.name() == name)
+    }
+
     /// Whether the result is an approximation on the GPU (compared within a ULP bound).
     pub fn is_inexact(self) -> bool {
         !matches!(

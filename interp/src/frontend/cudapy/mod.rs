@@ -7,8 +7,9 @@ mod elab;
 pub mod types;
 
 use super::py::consts::{self, raises_at_import, HostNames, NotNumber};
+use super::py::modules::{self, Scanned};
 use super::py::num::PyNum;
-use super::py::{dotted, Source};
+use super::py::{dotted, pick, Source};
 use crate::dtype::DType;
 use crate::ir::Kernel;
 use crate::launch::Launch;
@@ -80,6 +81,12 @@ impl Global {
     }
 }
 
+impl Scanned for Module {
+    fn source_mut(&mut self) -> &mut Source {
+        &mut self.src
+    }
+}
+
 impl HostNames for Module {
     fn number(&self, name: &str) -> Option<PyNum> {
         self.globals.get(name)?.number()
@@ -111,40 +118,21 @@ impl Module {
             int_classes: Default::default(),
             src,
         };
-        let body = std::mem::take(&mut m.src.body);
-        for s in &body {
-            m.scan_stmt(s)?;
-        }
-        m.src.body = body;
+        m.with_body(|m, body| body.iter().try_for_each(|s| m.scan_stmt(s)))?;
         Ok(m)
     }
 
     fn scan_stmt(&mut self, s: &ast::Stmt) -> DResult<()> {
         match s {
-            ast::Stmt::Import(i) => {
-                for a in &i.names {
-                    let full = a.name.to_string();
-                    match &a.asname {
-                        Some(n) => self
-                            .globals
-                            .insert(n.to_string(), Global::Path(canon(&full))),
-                        None => {
-                            let top = full.split('.').next().unwrap_or("").to_string();
-                            self.globals.insert(top.clone(), Global::Path(canon(&top)))
-                        }
+            ast::Stmt::Import(_) | ast::Stmt::ImportFrom(_) => {
+                for b in modules::bindings(s) {
+                    let module = canon(&b.module);
+                    let g = match (&b.attr, b.attr.as_deref().and_then(types::dtype_named)) {
+                        (_, Some(d)) if module == "numba" || module == "numpy" => Global::Type(d),
+                        (Some(attr), _) => Global::Path(format!("{module}.{attr}")),
+                        (None, _) => Global::Path(module),
                     };
-                }
-            }
-            ast::Stmt::ImportFrom(f) => {
-                let module = f.module.as_ref().map(|m| canon(m)).unwrap_or_default();
-                for a in &f.names {
-                    let name = a.name.to_string();
-                    let local = a.asname.as_ref().map_or(name.clone(), |n| n.to_string());
-                    let g = match types::dtype_named(&name) {
-                        Some(d) if module == "numba" || module == "numpy" => Global::Type(d),
-                        _ => Global::Path(format!("{module}.{name}")),
-                    };
-                    self.globals.insert(local, g);
+                    self.globals.insert(b.name, g);
                 }
             }
             ast::Stmt::Assign(a) => {
@@ -394,41 +382,23 @@ fn sig_type(s: &str) -> Result<SigType, String> {
 /// Elaborates the kernel of a CUDA Python file for `launch`.
 pub fn elaborate(src: Source, launch: &Launch, kernel: Option<&str>) -> DResult<Kernel> {
     let m = Module::scan(src)?;
-    let top = Span { line: 1, col: 1 };
-    let kernels: Vec<&String> = m.order.iter().filter(|n| !m.funcs[*n].device).collect();
-    let names = kernels
-        .iter()
-        .map(|s| s.as_str())
-        .collect::<Vec<_>>()
-        .join(", ");
-    let name = match kernel.or(launch.kernel.as_deref()) {
-        Some(n) => match m.funcs.get(n) {
-            Some(f) if !f.device => n.to_string(),
-            Some(f) => {
-                return Err(Diagnostic::new(
-                    f.span,
-                    format!("`{n}` is a device function (device=True); launch a kernel"),
-                ))
-            }
-            None => {
-                return Err(
-                    Diagnostic::new(top, format!("no @cuda.jit kernel named `{n}`"))
-                        .with_help(format!("the file defines: {names}")),
-                )
-            }
-        },
-        None => match kernels.as_slice() {
-            [one] => (*one).clone(),
-            [] => return Err(Diagnostic::new(top, "the file has no @cuda.jit kernel")),
-            _ => {
-                return Err(
-                    Diagnostic::new(top, "the file has several kernels; say which one").with_help(
-                        format!("pass --kernel NAME or \"kernel\" in the launch (one of: {names})"),
-                    ),
-                )
-            }
-        },
+    let want = kernel.or(launch.kernel.as_deref());
+    if let Some(f) = want.and_then(|n| m.funcs.get(n)).filter(|f| f.device) {
+        return Err(Diagnostic::new(
+            f.span,
+            format!(
+                "`{}` is a device function (device=True); launch a kernel",
+                f.def.name
+            ),
+        ));
+    }
+    let kernels: Vec<&str> = m.order.iter().map(|s| s.as_str()).collect();
+    let words = pick::Words {
+        function: "@cuda.jit kernel",
+        kernel: "@cuda.jit kernel",
     };
+    let is_kernel = |n: &str| !m.funcs[n].device;
+    let name = pick::pick_kernel(want, &kernels, is_kernel, words)?;
     elab::Elab::new(&m).kernel(&name, launch)
 }
 

@@ -77,6 +77,66 @@ pub enum Term {
     },
 }
 
+/// The arithmetic a [`Term`] is evaluated in: host numbers (`i64`) or IR
+/// expressions; division and remainder truncate, as C's do.
+pub trait TermArith {
+    /// The number type.
+    type N: Clone;
+    /// A constant.
+    fn konst(&self, v: i64) -> Self::N;
+    /// `a / b`, truncating.
+    fn div(&self, a: Self::N, b: Self::N) -> Self::N;
+    /// `a % b`, with the sign of `a`.
+    fn rem(&self, a: Self::N, b: Self::N) -> Self::N;
+    /// `a * b`.
+    fn mul(&self, a: Self::N, b: Self::N) -> Self::N;
+}
+
+/// Host numbers: the worker's and loops' values known.
+pub struct Host;
+
+impl TermArith for Host {
+    type N = i64;
+    fn konst(&self, v: i64) -> i64 {
+        v
+    }
+    fn div(&self, a: i64, b: i64) -> i64 {
+        a / b
+    }
+    fn rem(&self, a: i64, b: i64) -> i64 {
+        a % b
+    }
+    fn mul(&self, a: i64, b: i64) -> i64 {
+        a * b
+    }
+}
+
+impl Term {
+    /// The term's value for worker `w`, with repeat loop `k` at `iv(k)`.
+    pub fn value<A: TermArith>(&self, a: &A, w: &A::N, iv: impl Fn(usize) -> A::N) -> A::N {
+        match *self {
+            Term::Worker {
+                pre_div,
+                pre_mod,
+                div,
+                modulo,
+                scale,
+            } => {
+                let mut x = a.div(w.clone(), a.konst(pre_div));
+                if let Some(m) = pre_mod {
+                    x = a.rem(x, a.konst(m));
+                }
+                x = a.div(x, a.konst(div));
+                if let Some(m) = modulo {
+                    x = a.rem(x, a.konst(m));
+                }
+                a.mul(x, a.konst(scale))
+            }
+            Term::Loop { index, scale } => a.mul(iv(index), a.konst(scale)),
+        }
+    }
+}
+
 impl TaskMap {
     /// `spatial(*shape)` with default ranks.
     pub fn spatial(shape: Vec<i64>, ranks: Option<Vec<usize>>) -> TaskMap {
@@ -277,31 +337,7 @@ mod tests {
                 }
                 coords
                     .iter()
-                    .map(|terms| {
-                        terms
-                            .iter()
-                            .map(|t| match *t {
-                                Term::Worker {
-                                    pre_div,
-                                    pre_mod,
-                                    div,
-                                    modulo,
-                                    scale,
-                                } => {
-                                    let mut x = w / pre_div;
-                                    if let Some(m) = pre_mod {
-                                        x %= m;
-                                    }
-                                    x /= div;
-                                    if let Some(m) = modulo {
-                                        x %= m;
-                                    }
-                                    x * scale
-                                }
-                                Term::Loop { index, scale } => iv[index] * scale,
-                            })
-                            .sum()
-                    })
+                    .map(|terms| terms.iter().map(|t| t.value(&Host, &w, |k| iv[k])).sum())
                     .collect()
             })
             .collect()

@@ -15,11 +15,12 @@ pub mod ops;
 pub mod types;
 
 use super::py::consts::{self, raises_at_import, HostNames, NotNumber};
+use super::py::modules::{self, Scanned};
 use super::py::num::PyNum;
-use super::py::{dotted, Source};
+use super::py::{dotted, pick, Source};
 use crate::ir::Kernel;
 use crate::launch::Launch;
-use crate::span::{DResult, Diagnostic, Span};
+use crate::span::{DResult, Span};
 use rustpython_parser::ast::{self, Constant};
 use std::collections::HashMap;
 
@@ -61,10 +62,8 @@ impl Module {
             globals: HashMap::new(),
             src,
         };
-        let body = std::mem::take(&mut m.src.body);
-        let scanned = m.scan_block(&body, 0);
-        m.src.body = body;
-        scanned.map(|()| m)
+        m.with_body(|m, body| m.scan_block(body, 0))?;
+        Ok(m)
     }
 
     fn scan_block(&mut self, body: &[ast::Stmt], depth: usize) -> DResult<()> {
@@ -76,27 +75,9 @@ impl Module {
 
     fn scan_stmt(&mut self, s: &ast::Stmt, depth: usize) -> DResult<()> {
         match s {
-            ast::Stmt::Import(i) => {
-                for a in &i.names {
-                    let full = a.name.to_string();
-                    match &a.asname {
-                        Some(n) => {
-                            self.globals.insert(n.to_string(), Global::Path(full));
-                        }
-                        None => {
-                            let top = full.split('.').next().unwrap_or("").to_string();
-                            self.globals.insert(top.clone(), Global::Path(top));
-                        }
-                    }
-                }
-            }
-            ast::Stmt::ImportFrom(f) => {
-                let module = f.module.as_ref().map(|m| m.to_string()).unwrap_or_default();
-                for a in &f.names {
-                    let name = a.name.to_string();
-                    let local = a.asname.as_ref().map_or(name.clone(), |n| n.to_string());
-                    self.globals
-                        .insert(local, Global::Path(format!("{module}.{name}")));
+            ast::Stmt::Import(_) | ast::Stmt::ImportFrom(_) => {
+                for b in modules::bindings(s) {
+                    self.globals.insert(b.name.clone(), Global::Path(b.path()));
                 }
             }
             ast::Stmt::Assign(a) if depth == 0 => {
@@ -230,6 +211,12 @@ impl From<PyNum> for Global {
     }
 }
 
+impl Scanned for Module {
+    fn source_mut(&mut self) -> &mut Source {
+        &mut self.src
+    }
+}
+
 impl HostNames for Module {
     fn number(&self, name: &str) -> Option<PyNum> {
         match self.globals.get(name)? {
@@ -250,44 +237,12 @@ impl HostNames for Module {
 pub fn elaborate(src: Source, launch: &Launch, kernel: Option<&str>) -> DResult<Kernel> {
     let m = Module::scan(src)?;
     let want = kernel.or(launch.kernel.as_deref());
-    let name = match want {
-        Some(n) => {
-            if !m.funcs.contains_key(n) {
-                return Err(Diagnostic::new(
-                    Span { line: 1, col: 1 },
-                    format!("no @hidet.script function named `{n}`"),
-                )
-                .with_help(format!("the file defines: {}", m.order.join(", "))));
-            }
-            n.to_string()
-        }
-        None => {
-            let kernels: Vec<&String> = m
-                .order
-                .iter()
-                .filter(|n| elab::is_kernel(&m, &m.funcs[*n]))
-                .collect();
-            match kernels.as_slice() {
-                [k] => (*k).clone(),
-                [] => {
-                    return Err(Diagnostic::new(
-                        Span { line: 1, col: 1 },
-                        "no Hidet kernel found (a @hidet.script function with attrs.func_kind = 'cuda_kernel' or 'cpu_kernel')",
-                    ))
-                }
-                many => {
-                    return Err(Diagnostic::new(
-                        Span { line: 1, col: 1 },
-                        format!(
-                            "the file has {} kernels ({}); say which",
-                            many.len(),
-                            many.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")
-                        ),
-                    )
-                    .with_help("give \"kernel\": NAME in the launch spec"))
-                }
-            }
-        }
+    let defined: Vec<&str> = m.order.iter().map(|s| s.as_str()).collect();
+    let words = pick::Words {
+        function: "@hidet.script function",
+        kernel: "Hidet kernel (a @hidet.script function with attrs.func_kind = 'cuda_kernel' or 'cpu_kernel')",
     };
+    let is_kernel = |n: &str| elab::is_kernel(&m, &m.funcs[n]);
+    let name = pick::pick_kernel(want, &defined, is_kernel, words)?;
     elab::Elab::new(&m).kernel(&name, launch)
 }

@@ -2,11 +2,16 @@
 //! CPython-like error positions, spans, the "unsupported syntax → supported
 //! alternative" diagnostic, and recognising a file's dialect from its imports.
 
+pub mod arity;
 pub mod consts;
+pub mod exprs;
+pub mod inline;
 pub mod modules;
 pub mod num;
+pub mod pick;
 pub mod simt;
 mod syntax_error;
+pub mod visit;
 pub mod walk;
 
 use crate::span::{DResult, Diagnostic, LineIndex, Span};
@@ -135,4 +140,19 @@ pub fn params(args: &ast::Arguments) -> Vec<&ast::ArgWithDefault> {
         .chain(&args.args)
         .chain(&args.kwonlyargs)
         .collect()
+}
+
+/// A function's [`params`], where it has no `*args` or `**kwargs`: those
+/// are refused at the first of them (`span_of`), in one message form with
+/// the dialect's `help`.
+pub fn plain_params<'a>(
+    args: &'a ast::Arguments,
+    span_of: impl Fn(&ast::Arg) -> Span,
+    dialect: &str,
+    help: &str,
+) -> DResult<Vec<&'a ast::ArgWithDefault>> {
+    if let Some(v) = args.vararg.as_deref().or(args.kwarg.as_deref()) {
+        return unsupported(span_of(v), "`*args`/`**kwargs`", dialect, help);
+    }
+    Ok(params(args))
 }

@@ -3,6 +3,8 @@
 //! project's other files (`from .utils import helper`, `from sibling import
 //! CONSTANT`).
 
+use super::Source;
+use rustpython_parser::ast;
 use std::path::{Path, PathBuf};
 
 /// Top-level packages that never hold a project's kernel helpers (the
@@ -91,4 +93,82 @@ pub fn find(roots: &[PathBuf], module: &str) -> Option<PathBuf> {
         let init = base.join("__init__.py");
         [file, init].into_iter().find(|p| p.is_file())
     })
+}
+
+/// A name an `import` statement binds, as CPython binds it: `import a.b`
+/// binds `a` to module `a`; `import a.b as c` binds `c` to module `a.b`;
+/// `from m import x as y` binds `y` to attribute `x` of module `m`.
+pub struct Bound {
+    /// The name bound in the importing module.
+    pub name: String,
+    /// The module the statement names (with a `from` import's dots left off).
+    pub module: String,
+    /// For `from m import x`: `x`.
+    pub attr: Option<String>,
+}
+
+impl Bound {
+    /// The dotted path the name stands for (`m.x`, `a.b`).
+    pub fn path(&self) -> String {
+        match &self.attr {
+            Some(a) => format!("{}.{a}", self.module),
+            None => self.module.clone(),
+        }
+    }
+}
+
+/// The names an `import` or `from … import` statement binds (none for
+/// another statement).
+pub fn bindings(s: &ast::Stmt) -> Vec<Bound> {
+    match s {
+        ast::Stmt::Import(i) => i
+            .names
+            .iter()
+            .map(|a| match &a.asname {
+                Some(n) => Bound {
+                    name: n.to_string(),
+                    module: a.name.to_string(),
+                    attr: None,
+                },
+                None => {
+                    let top = a.name.split('.').next().unwrap_or_default();
+                    Bound {
+                        name: top.to_string(),
+                        module: top.to_string(),
+                        attr: None,
+                    }
+                }
+            })
+            .collect(),
+        ast::Stmt::ImportFrom(f) => {
+            let module = f.module.as_ref().map(|m| m.to_string()).unwrap_or_default();
+            f.names
+                .iter()
+                .map(|a| Bound {
+                    name: a.asname.as_ref().unwrap_or(&a.name).to_string(),
+                    module: module.clone(),
+                    attr: Some(a.name.to_string()),
+                })
+                .collect()
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// A module a front end scans from its file.
+pub trait Scanned {
+    /// The parsed file the module holds.
+    fn source_mut(&mut self) -> &mut Source;
+
+    /// Runs `scan` over the file's top-level statements, which are lent out
+    /// of the module while `scan` fills the module in, and put back after.
+    fn with_body<R>(&mut self, scan: impl FnOnce(&mut Self, &[ast::Stmt]) -> R) -> R
+    where
+        Self: Sized,
+    {
+        let body = std::mem::take(&mut self.source_mut().body);
+        let r = scan(self, &body);
+        self.source_mut().body = body;
+        r
+    }
 }

@@ -92,6 +92,41 @@ pub trait Blocks {
         self.var_expr(r, span)
     }
 
+    /// `r = v0; if go_on(r) { r = v1; if go_on(r) { r = v2 … } }`: a value
+    /// of `n` operands where each one after the first is elaborated (its
+    /// statements emitted) only where those before left the value
+    /// undecided (`go_on` of `r`). Python's short-circuit `and` (go on
+    /// while true) and `or` (while false), and a comparison chain (`a < b
+    /// < c`: `b < c` only where `a < b`). `operand(k)` elaborates the k-th
+    /// operand's value into the current block.
+    fn short_circuit(
+        &mut self,
+        r: VarId,
+        n: usize,
+        operand: &mut dyn FnMut(&mut Self, usize) -> crate::span::DResult<Expr>,
+        go_on: &dyn Fn(&Self, Expr) -> Expr,
+        span: Span,
+    ) -> crate::span::DResult<()>
+    where
+        Self: Sized,
+    {
+        let v = operand(self, 0)?;
+        self.emit(Stmt::Let(r, v));
+        if n < 2 {
+            return Ok(());
+        }
+        let (rest, then_body) = self
+            .collect(|me| me.short_circuit(r, n - 1, &mut |me, k| operand(me, k + 1), go_on, span));
+        rest?;
+        let cond = go_on(self, self.var_expr(r, span));
+        self.emit(Stmt::If {
+            cond,
+            then_body,
+            else_body: vec![],
+        });
+        Ok(())
+    }
+
     /// After a loop inside an inlined function whose "returned" flag is
     /// `done` (`None` outside one): a `return` in the loop left only that
     /// loop, so the function's one-trip loop is left too: `if done { break }`.
@@ -148,6 +183,37 @@ macro_rules! impl_blocks {
     };
 }
 pub(crate) use impl_blocks;
+
+/// Whether `a and …` (`is_and`) or `a or …` goes on past an operand
+/// whose truth is `truth`: `and` while it is true, `or` while it is false.
+pub fn undecided(is_and: bool, truth: Expr, span: Span) -> Expr {
+    if is_and {
+        truth
+    } else {
+        crate::ir::build::unary(UnOp::LogicalNot, truth, span)
+    }
+}
+
+/// The most elements ksem gives one local or shared array of a SIMT kernel.
+pub const MAX_ARRAY_ELEMS: usize = 1 << 20;
+
+/// The number of elements of a local or shared array of `shape` (`what`:
+/// "shared array", "local tensor"), refused where it is over
+/// [`MAX_ARRAY_ELEMS`] (checked: a shape such as (2**40, 2**40) must not
+/// overflow).
+pub fn array_elems(shape: &[usize], what: &str, span: Span) -> crate::span::DResult<usize> {
+    let n = shape
+        .iter()
+        .try_fold(1usize, |a, &d| a.checked_mul(d))
+        .unwrap_or(usize::MAX);
+    if n > MAX_ARRAY_ELEMS {
+        return Err(crate::span::Diagnostic::new(
+            span,
+            format!("{n} elements is too large for a {what}"),
+        ));
+    }
+    Ok(n)
+}
 
 /// `break` (`is_break`) or `continue`, emitted into the current block.
 pub fn jump(b: &mut impl Blocks, is_break: bool) -> crate::span::DResult<()> {

@@ -25,7 +25,8 @@ use crate::span::{DResult, Diagnostic, Span};
 use rustpython_parser::ast;
 use std::collections::HashMap;
 
-use super::py::Source;
+use super::py::modules::{self, Scanned};
+use super::py::{pick, Source};
 
 /// The name of the dialect in messages.
 const DIALECT: &str = "TileLang";
@@ -72,6 +73,12 @@ pub struct Module {
     import_error: Option<Diagnostic>,
 }
 
+impl Scanned for Module {
+    fn source_mut(&mut self) -> &mut Source {
+        &mut self.src
+    }
+}
+
 impl Module {
     /// Parses a TileLang file: its imports, module constants and kernels
     /// (what the programmatic elaborator, [`Elab::for_module`], works in).
@@ -105,20 +112,23 @@ impl Module {
             host_depth: Default::default(),
             import_error: None,
         };
-        let body = std::mem::take(&mut m.src.body);
-        for s in &body {
+        m.with_body(|m, body| m.scan_body(body, chain));
+        if m.lang.is_empty() {
+            m.lang.push("T".into());
+        }
+        m
+    }
+
+    /// Scans the file's top-level statements into the module.
+    fn scan_body(&mut self, body: &[ast::Stmt], chain: &mut imports::Chain) {
+        let m = self;
+        for s in body {
             match s {
                 ast::Stmt::Import(i) => {
+                    for b in modules::bindings(s) {
+                        m.imports.insert(b.name.clone(), b.path());
+                    }
                     for a in &i.names {
-                        // `import a.b` binds `a`; `import a.b as c` binds `c` to `a.b`
-                        let (bound, path) = match &a.asname {
-                            Some(n) => (n.to_string(), a.name.to_string()),
-                            None => {
-                                let top = a.name.split('.').next().unwrap_or_default();
-                                (top.to_string(), top.to_string())
-                            }
-                        };
-                        m.imports.insert(bound, path);
                         if a.name.as_str() == "tilelang.language" {
                             let alias = a.asname.as_ref().map_or("tilelang.language", |n| n);
                             m.lang.push(alias.to_string());
@@ -133,12 +143,9 @@ impl Module {
                 }
                 ast::Stmt::ImportFrom(f) => {
                     m.import_from(f, chain);
-                    if f.level.is_none_or(|l| l.to_u32() == 0) {
-                        if let Some(from) = &f.module {
-                            for a in &f.names {
-                                let bound = a.asname.as_ref().unwrap_or(&a.name).to_string();
-                                m.imports.insert(bound, format!("{from}.{}", a.name));
-                            }
+                    if f.level.is_none_or(|l| l.to_u32() == 0) && f.module.is_some() {
+                        for b in modules::bindings(s) {
+                            m.imports.insert(b.name.clone(), b.path());
                         }
                     }
                     if f.module.as_deref() != Some("tilelang") {
@@ -153,7 +160,7 @@ impl Module {
                 }
                 // `N = 1024`, `M = N = K = 1024`, `A, B = 1, 2`
                 ast::Stmt::Assign(a) => {
-                    let v = match consts::eval(&m, &m.globals, &a.value) {
+                    let v = match consts::eval(m, &m.globals, &a.value) {
                         Ok(v) => Some(v),
                         Err(d) => {
                             if consts::is_located(&d) && m.import_error.is_none() {
@@ -181,11 +188,6 @@ impl Module {
                 _ => {}
             }
         }
-        m.src.body = body;
-        if m.lang.is_empty() {
-            m.lang.push("T".into());
-        }
-        m
     }
 
     /// Whether a decorator is `@T.prim_func` (also `@tilelang.language.prim_func`).
@@ -291,31 +293,16 @@ pub fn elaborate(src: Source, launch: &Launch, kernel: Option<&str>) -> DResult<
     }
     let want = kernel.or(launch.kernel.as_deref());
     let names: Vec<&str> = m.kernels.iter().map(|(n, _)| n.as_str()).collect();
-    let (name, def) = match want {
-        Some(w) => m.kernels.iter().find(|(n, _)| n == w).ok_or_else(|| {
-            Diagnostic::new(
-                Span { line: 1, col: 1 },
-                format!("no @T.prim_func kernel or kernel factory named `{w}`"),
-            )
-            .with_help(format!("the file defines: {}", names.join(", ")))
-        })?,
-        None => match m.kernels.as_slice() {
-            [one] => one,
-            [] => {
-                return Err(Diagnostic::new(
-                    Span { line: 1, col: 1 },
-                    "no @T.prim_func kernel or kernel factory in this file",
-                ))
-            }
-            _ => {
-                return Err(Diagnostic::new(
-                    Span { line: 1, col: 1 },
-                    format!("several kernels ({}): say which one", names.join(", ")),
-                )
-                .with_help("give \"kernel\" in the launch spec or --kernel NAME"))
-            }
-        },
+    let words = pick::Words {
+        function: "@T.prim_func kernel or kernel factory",
+        kernel: "@T.prim_func kernel or kernel factory",
     };
+    let picked = pick::pick_kernel(want, &names, |_| true, words)?;
+    let (name, def) = m
+        .kernels
+        .iter()
+        .find(|(n, _)| *n == picked)
+        .expect("picked from these");
     let (func, env) = match def {
         KernelDef::PrimFunc(f) => (f.clone(), m.globals.clone()),
         KernelDef::Factory(f) => consts::call_factory(&m, f, launch)?,

@@ -2,6 +2,7 @@
 //! name a kernel uses is defined at all (else Python raises NameError), as
 //! opposed to defined by host code whose value ksem does not know.
 
+use crate::frontend::py::visit::target_binds;
 use rustpython_parser::ast::{self, Ranged};
 
 /// The names of Python 3.11's `builtins` module (`dir(builtins)` without
@@ -191,17 +192,6 @@ fn params_bind(a: &ast::Arguments, name: &str) -> bool {
         || a.kwarg.as_ref().is_some_and(|v| v.arg.as_str() == name)
 }
 
-/// Whether an assignment target binds `name` (`name`, `(a, name)`, `*name`).
-fn target_binds(e: &ast::Expr, name: &str) -> bool {
-    match e {
-        ast::Expr::Name(n) => n.id.as_str() == name,
-        ast::Expr::Tuple(t) => t.elts.iter().any(|x| target_binds(x, name)),
-        ast::Expr::List(t) => t.elts.iter().any(|x| target_binds(x, name)),
-        ast::Expr::Starred(s) => target_binds(&s.value, name),
-        _ => false,
-    }
-}
-
 /// The names an expression reads, in source order (not those bound inside
 /// its own lambdas and comprehensions, which it does not walk into).
 pub fn names_read(e: &ast::Expr) -> Vec<&ast::ExprName> {
@@ -211,37 +201,9 @@ pub fn names_read(e: &ast::Expr) -> Vec<&ast::ExprName> {
 }
 
 fn collect<'e>(e: &'e ast::Expr, out: &mut Vec<&'e ast::ExprName>) {
-    use ast::Expr as E;
-    match e {
-        E::Name(n) => out.push(n),
-        E::BinOp(b) => {
-            collect(&b.left, out);
-            collect(&b.right, out);
+    crate::frontend::py::visit::walk(e, &mut |x| {
+        if let ast::Expr::Name(n) = x {
+            out.push(n);
         }
-        E::UnaryOp(u) => collect(&u.operand, out),
-        E::BoolOp(b) => b.values.iter().for_each(|v| collect(v, out)),
-        E::Compare(c) => {
-            collect(&c.left, out);
-            c.comparators.iter().for_each(|v| collect(v, out));
-        }
-        E::Call(c) => {
-            collect(&c.func, out);
-            c.args.iter().for_each(|v| collect(v, out));
-            c.keywords.iter().for_each(|k| collect(&k.value, out));
-        }
-        E::Attribute(a) => collect(&a.value, out),
-        E::Subscript(s) => {
-            collect(&s.value, out);
-            collect(&s.slice, out);
-        }
-        E::IfExp(i) => {
-            collect(&i.test, out);
-            collect(&i.body, out);
-            collect(&i.orelse, out);
-        }
-        E::Tuple(t) => t.elts.iter().for_each(|v| collect(v, out)),
-        E::List(t) => t.elts.iter().for_each(|v| collect(v, out)),
-        E::Starred(s) => collect(&s.value, out),
-        _ => {}
-    }
+    });
 }

@@ -1,7 +1,7 @@
 //! The `tl.*` builtins (and `tl.math.*`, tensor methods, the few Python
 //! builtins a kernel may call) elaborated into typed-program nodes.
 
-use super::elab::{err, Elab, MAX_TILE_ELEMS};
+use super::elab::{elementwise_unary, err, Elab, MAX_TILE_ELEMS};
 use super::promote::{self, Operand, PyNum};
 use super::value::{truthy, Value};
 use crate::dtype::DType;
@@ -114,10 +114,8 @@ pub(super) fn bind(
         } else if varargs {
             rest.push(a);
         } else {
-            return err(
-                span,
-                format!("{fname}() takes at most {} arguments", params.len()),
-            );
+            let what = format!("{fname}()");
+            crate::frontend::py::arity::check_args(span, &what, (0, params.len()), i + 1)?;
         }
     }
     for (k, v) in kwargs {
@@ -279,23 +277,15 @@ fn libdevice_signature(name: &str, span: Span) -> DResult<&'static str> {
     }
 }
 
+/// The math function `tl.name` (`tl.math.name`) computes.
 fn math_fn(name: &str) -> Option<MathFn> {
-    Some(match name {
-        "exp" => MathFn::Exp,
-        "exp2" => MathFn::Exp2,
-        "log" => MathFn::Log,
-        "log2" => MathFn::Log2,
-        "sqrt" => MathFn::Sqrt,
-        "sqrt_rn" => MathFn::SqrtRn,
-        "rsqrt" => MathFn::Rsqrt,
-        "sin" => MathFn::Sin,
-        "cos" => MathFn::Cos,
-        "sigmoid" => MathFn::Sigmoid,
-        "erf" => MathFn::Erf,
-        "floor" => MathFn::Floor,
-        "ceil" => MathFn::Ceil,
-        _ => return None,
-    })
+    const MATH: [MathFn; 13] = {
+        use MathFn::*;
+        [
+            Exp, Exp2, Log, Log2, Sqrt, SqrtRn, Rsqrt, Sin, Cos, Sigmoid, Erf, Floor, Ceil,
+        ]
+    };
+    MathFn::named(name).filter(|m| MATH.contains(m))
 }
 
 /// The dtypes a math function accepts: Triton 3.6 checks libdevice's
@@ -788,12 +778,8 @@ impl Elab<'_> {
                 if x.ty.dtype().is_unsigned_int() {
                     return Ok(Value::Tensor(x));
                 }
-                let ty = x.ty.clone();
-                Ok(Value::Tensor(Expr {
-                    kind: ExprKind::Unary(UnOp::Math(MathFn::Abs), Box::new(x)),
-                    ty,
-                    span,
-                }))
+                let abs = UnOp::Math(MathFn::Abs);
+                Ok(Value::Tensor(elementwise_unary(abs, x, span)))
             }
             "fma" => {
                 let (x, y) = self.promote_pair(b.req("x", span)?, b.req("y", span)?, span)?;
@@ -1296,12 +1282,7 @@ impl Elab<'_> {
     ) -> DResult<Value> {
         let x = self.float_tensor(v, fname, span)?;
         check_math_dtype(what, math_dtypes(f), &x, span)?;
-        let ty = x.ty.clone();
-        Ok(Value::Tensor(Expr {
-            kind: ExprKind::Unary(UnOp::Math(f), Box::new(x)),
-            ty,
-            span,
-        }))
+        Ok(Value::Tensor(elementwise_unary(UnOp::Math(f), x, span)))
     }
 
     fn float_tensor(&mut self, v: Value, fname: &str, span: Span) -> DResult<Expr> {
@@ -1513,40 +1494,15 @@ impl Elab<'_> {
         Ok(Value::Tensor(self.reshape(e, out_shape, span)))
     }
 
+    /// The combiner of a reduction or scan of one operand of dtype `d` by
+    /// combine function `f`.
     fn custom_combiner(&mut self, f: &str, d: DType, span: Span) -> DResult<Combiner> {
-        let lhs = self.new_var("lhs", Type::scalar(d));
-        let rhs = self.new_var("rhs", Type::scalar(d));
-        let (l, r) = (self.var_expr(lhs, span), self.var_expr(rhs, span));
-        let mut result = Value::None;
-        let env = self.env.clone();
-        let (body, _, _) = self.sub_block(|s| {
-            result = s.call_jit(f, vec![Value::Tensor(l), Value::Tensor(r)], vec![], span)?;
-            Ok(())
-        })?;
-        self.env = env;
-        let res = self.to_tensor(result, span)?;
-        if res.ty != Type::scalar(d) {
-            return err(
-                span,
-                format!(
-                    "combine function `{f}` must return one {d} scalar, returned {}",
-                    res.ty
-                ),
-            );
-        }
-        for s in &body {
-            if !matches!(s, Stmt::Let(..)) {
-                return err(
-                    span,
-                    format!("combine function `{f}` must be straight-line element-wise code"),
-                );
-            }
-        }
+        let mut c = self.combine_region(f, &[d], span)?;
         Ok(Combiner::Custom {
-            lhs,
-            rhs,
-            body,
-            result: Box::new(res),
+            lhs: c.lhs[0],
+            rhs: c.rhs[0],
+            body: c.body,
+            result: Box::new(c.results.remove(0)),
         })
     }
 }

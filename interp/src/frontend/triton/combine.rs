@@ -3,7 +3,7 @@
 //! and `ExprKind::TupleScan` (one node per result, over operands bound once).
 
 use super::builtins::normalize_axis;
-use super::elab::{err, Elab};
+use super::elab::{err, operands_agree, Elab};
 use super::value::Value;
 use crate::dtype::DType;
 use crate::ir::*;
@@ -123,15 +123,8 @@ impl Elab<'_> {
             check_tile_operand(&x, what, "combines", span)?;
             if let Some(a) = args.first() {
                 let a: &Expr = a;
-                if a.ty.shape != x.ty.shape {
-                    return err(
-                        span,
-                        format!(
-                            "{what} needs operands of one shape, got {} and {}",
-                            a.ty, x.ty
-                        ),
-                    );
-                }
+                let same = a.ty.shape == x.ty.shape;
+                operands_agree(what, "shape", same, (&a.ty, &x.ty), span)?;
             }
             args.push(self.bind("combine_in", x));
         }
@@ -143,6 +136,19 @@ impl Elab<'_> {
     /// values of the operands' dtypes from straight-line element-wise code.
     fn tuple_combine(&mut self, f: &str, args: &[Expr], span: Span) -> DResult<Combine> {
         let dtypes: Vec<DType> = args.iter().map(|a| a.ty.dtype()).collect();
+        self.combine_region(f, &dtypes, span)
+    }
+
+    /// Elaborates combine function `f` over operands of `dtypes` (N of
+    /// them: 2N fresh 0-d variables, N left, then N right, as Triton calls
+    /// it); it must return N values of those dtypes from straight-line
+    /// element-wise code.
+    pub(super) fn combine_region(
+        &mut self,
+        f: &str,
+        dtypes: &[DType],
+        span: Span,
+    ) -> DResult<Combine> {
         let side = |s: &mut Self, name: &str| -> Vec<VarId> {
             dtypes
                 .iter()
@@ -178,7 +184,7 @@ impl Elab<'_> {
             );
         }
         let mut results = Vec::with_capacity(values.len());
-        for (k, (v, &d)) in values.into_iter().zip(&dtypes).enumerate() {
+        for (k, (v, &d)) in values.into_iter().zip(dtypes).enumerate() {
             let r = self.to_tensor(v, span)?;
             if r.ty != Type::scalar(d) {
                 return err(

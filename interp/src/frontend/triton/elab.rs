@@ -58,9 +58,39 @@ pub struct Elab<'m> {
 /// Deepest nesting of expressions and statements ksem elaborates.
 pub const MAX_NESTING: usize = 256;
 
+/// `op e` element-wise: the result has `e`'s type (a tensor keeps its
+/// shape; `not` of a bool tensor is a bool tensor).
+pub(super) fn elementwise_unary(op: UnOp, e: Expr, span: Span) -> Expr {
+    let ty = e.ty.clone();
+    Expr {
+        kind: ExprKind::Unary(op, Box::new(e)),
+        ty,
+        span,
+    }
+}
+
 /// Error at a node.
 pub fn err<T>(span: Span, msg: impl Into<String>) -> DResult<T> {
     Err(Diagnostic::new(span, msg))
+}
+
+/// Refuses operands `a` and `b` of `what` that differ in `property` (their
+/// shape, element type or dtype: `same` says whether they agree), in one
+/// message form: "{what} needs operands of one {property}, got A and B".
+pub(super) fn operands_agree(
+    what: &str,
+    property: &str,
+    same: bool,
+    (a, b): (&Type, &Type),
+    span: Span,
+) -> DResult<()> {
+    if same {
+        return Ok(());
+    }
+    err(
+        span,
+        format!("{what} needs operands of one {property}, got {a} and {b}"),
+    )
 }
 
 /// A tile may hold at most [`MAX_TILE_ELEMS`] elements.
@@ -311,34 +341,19 @@ impl<'m> Elab<'m> {
                         ),
                     );
                 }
-                let var = self.new_var(
-                    &pname,
-                    Type {
-                        elem: Elem::Ptr(*dtype, AddrSpace::Global),
-                        shape: vec![],
-                    },
-                );
-                self.env
-                    .insert(pname.clone(), Value::Tensor(self.var_expr(var, pspan)));
-                Ok(Param {
-                    name: pname,
-                    kind: ParamKind::Pointer(*dtype),
-                    var: Some(var),
-                })
+                let ty = Type {
+                    elem: Elem::Ptr(*dtype, AddrSpace::Global),
+                    shape: vec![],
+                };
+                Ok(self.runtime_param(pname, ty, ParamKind::Pointer(*dtype), pspan))
             }
             Some(ArgSpec::Scalar { dtype, .. }) => {
                 if is_constexpr {
                     return Err(Diagnostic::new(pspan, format!("parameter `{pname}` is tl.constexpr but the launch passes a runtime scalar"))
                         .with_help(format!("pass it as \"{pname}\": {{\"constexpr\": VALUE}}")));
                 }
-                let var = self.new_var(&pname, Type::scalar(*dtype));
-                self.env
-                    .insert(pname.clone(), Value::Tensor(self.var_expr(var, pspan)));
-                Ok(Param {
-                    name: pname,
-                    kind: ParamKind::Scalar(*dtype),
-                    var: Some(var),
-                })
+                let ty = Type::scalar(*dtype);
+                Ok(self.runtime_param(pname, ty, ParamKind::Scalar(*dtype), pspan))
             }
             Some(ArgSpec::Constexpr(c)) => {
                 self.env.insert(pname.clone(), launch_const(c));
@@ -378,15 +393,22 @@ impl<'m> Elab<'m> {
         }
     }
 
-    fn reject_star_args(&self, args: &ast::Arguments) -> DResult<()> {
-        if let Some(v) = args.vararg.as_ref().or(args.kwarg.as_ref()) {
-            return unsupported(
-                self.span(&**v),
-                "`*args` / `**kwargs`",
-                "use explicit parameters",
-            );
+    /// Runtime parameter `pname` (a pointer or a scalar of type `ty`): a
+    /// variable of the kernel, bound to its name.
+    fn runtime_param(&mut self, pname: String, ty: Type, kind: ParamKind, pspan: Span) -> Param {
+        let var = self.new_var(&pname, ty);
+        let v = Value::Tensor(self.var_expr(var, pspan));
+        self.env.insert(pname.clone(), v);
+        Param {
+            name: pname,
+            kind,
+            var: Some(var),
         }
-        Ok(())
+    }
+
+    fn reject_star_args(&self, args: &ast::Arguments) -> DResult<()> {
+        let help = "use explicit parameters";
+        crate::frontend::py::plain_params(args, |v| self.span(v), "Triton", help).map(|_| ())
     }
 
     // ----- statements -----------------------------------------------------
@@ -420,14 +442,26 @@ impl<'m> Elab<'m> {
     }
 
     fn stmt(&mut self, s: &ast::Stmt) -> DResult<()> {
+        self.deeper("statements", |me| me.span(s), |me| walk::stmt(me, s))
+    }
+
+    /// Runs `f` one nesting level deeper; past [`MAX_NESTING`] levels,
+    /// `what` is refused at `span` (a deep program must not overflow the
+    /// stack).
+    fn deeper<T>(
+        &mut self,
+        what: &str,
+        span: impl FnOnce(&Self) -> Span,
+        f: impl FnOnce(&mut Self) -> DResult<T>,
+    ) -> DResult<T> {
         self.depth += 1;
         let r = if self.depth > MAX_NESTING {
             err(
-                self.span(s),
-                format!("statements nested more than {MAX_NESTING} levels deep"),
+                span(self),
+                format!("{what} nested more than {MAX_NESTING} levels deep"),
             )
         } else {
-            walk::stmt(self, s)
+            f(self)
         };
         self.depth -= 1;
         r
@@ -900,17 +934,7 @@ impl<'m> Elab<'m> {
                 )
             }
         };
-        let mut bounds = Vec::new();
-        for a in &call.args {
-            if let ast::Expr::Starred(_) = a {
-                return unsupported(
-                    self.span(a),
-                    "`*args` in a call",
-                    "pass arguments explicitly",
-                );
-            }
-            bounds.push(self.expr(a)?);
-        }
+        let mut bounds = self.positional_args(&call.args)?;
         for k in &call.keywords {
             let ok = matches!(
                 k.arg.as_ref().map(|a| a.as_str()),
@@ -1067,17 +1091,7 @@ impl<'m> Elab<'m> {
     // ----- expressions ----------------------------------------------------
 
     pub fn expr(&mut self, e: &ast::Expr) -> DResult<Value> {
-        self.depth += 1;
-        let r = if self.depth > MAX_NESTING {
-            err(
-                self.span(e),
-                format!("expression nested more than {MAX_NESTING} levels deep"),
-            )
-        } else {
-            self.expr_inner(e)
-        };
-        self.depth -= 1;
-        r
+        self.deeper("expression", |me| me.span(e), |me| me.expr_inner(e))
     }
 
     fn expr_inner(&mut self, e: &ast::Expr) -> DResult<Value> {
@@ -1149,29 +1163,8 @@ impl<'m> Elab<'m> {
                 }
                 Ok(Value::Slice)
             }
-            E::NamedExpr(_) => unsupported(
-                span,
-                "the walrus operator `:=`",
-                "assign in a separate statement",
-            ),
-            E::Lambda(_) => unsupported(span, "`lambda`", "define a named @triton.jit function"),
-            E::ListComp(_) => unsupported(span, "a list comprehension", "use an explicit loop"),
-            E::SetComp(_) => unsupported(span, "a set comprehension", "use an explicit loop"),
-            E::DictComp(_) => unsupported(span, "a dict comprehension", "use an explicit loop"),
-            E::GeneratorExp(_) => {
-                unsupported(span, "a generator expression", "use an explicit loop")
-            }
-            E::Dict(_) => unsupported(span, "a dict literal", "use separate variables"),
-            E::Set(_) => unsupported(span, "a set literal", "use separate variables"),
-            E::Starred(_) => unsupported(span, "`*args` in a call", "pass arguments explicitly"),
-            E::JoinedStr(_) | E::FormattedValue(_) => unsupported(
-                span,
-                "an f-string",
-                "use tl.static_print / tl.device_print with a plain string prefix",
-            ),
-            E::Await(_) | E::Yield(_) | E::YieldFrom(_) => {
-                unsupported(span, "`await`/`yield`", "kernels are plain functions")
-            }
+            // comprehensions, lambdas, dicts, sets, f-strings, `:=`, …
+            _ => crate::frontend::py::exprs::refuse(e, span, "Triton", refused_help),
         }
     }
 
@@ -1379,34 +1372,14 @@ impl<'m> Elab<'m> {
         Ok(Value::Tensor(match op {
             U::UAdd => e,
             U::USub if d.is_float() && self.version.has(Rule::FloatNegFlipsSign) => {
-                let ty = e.ty.clone();
-                Expr {
-                    kind: ExprKind::Unary(UnOp::Neg, Box::new(e)),
-                    ty,
-                    span,
-                }
+                elementwise_unary(UnOp::Neg, e, span)
             }
-            U::USub => {
-                // Triton's minus: 0 - x in the operand's type.
-                let zero = self.num_const(PyNum::Int(0), d, span);
-                let zero = self.broadcast_to(zero, &e.ty.shape, span)?;
-                let ty = e.ty.clone();
-                Expr {
-                    kind: ExprKind::Binary(BinOp::Sub, Box::new(zero), Box::new(e)),
-                    ty,
-                    span,
-                }
-            }
+            U::USub => self.zero_minus(e, span)?,
             U::Invert => {
                 if d.is_float() {
                     return err(span, format!("unary ~ is not defined for {d}"));
                 }
-                let ty = e.ty.clone();
-                Expr {
-                    kind: ExprKind::Unary(UnOp::Not, Box::new(e)),
-                    ty,
-                    span,
-                }
+                elementwise_unary(UnOp::Not, e, span)
             }
             U::Not => {
                 if d != DType::Bool {
@@ -1416,14 +1389,22 @@ impl<'m> Elab<'m> {
                     )
                     .with_help("use `x == 0`"));
                 }
-                let ty = e.ty.clone();
-                Expr {
-                    kind: ExprKind::Unary(UnOp::LogicalNot, Box::new(e)),
-                    ty,
-                    span,
-                }
+                elementwise_unary(UnOp::LogicalNot, e, span)
             }
         }))
+    }
+
+    /// Triton's minus of an integer (and, before the sign-flip rule, of a
+    /// float): `0 - x` in `x`'s type.
+    fn zero_minus(&mut self, e: Expr, span: Span) -> DResult<Expr> {
+        let zero = self.num_const(PyNum::Int(0), e.ty.dtype(), span);
+        let zero = self.broadcast_to(zero, &e.ty.shape, span)?;
+        let ty = e.ty.clone();
+        Ok(Expr {
+            kind: ExprKind::Binary(BinOp::Sub, Box::new(zero), Box::new(e)),
+            ty,
+            span,
+        })
     }
 
     fn operand(&self, v: &Value, span: Span) -> DResult<Operand> {
@@ -1636,15 +1617,7 @@ impl<'m> Elab<'m> {
             }
         };
         let off = if op == ast::Operator::Sub {
-            let d = off.ty.dtype();
-            let zero = self.num_const(PyNum::Int(0), d, span);
-            let zero = self.broadcast_to(zero, &off.ty.shape, span)?;
-            let ty = off.ty.clone();
-            Expr {
-                kind: ExprKind::Binary(BinOp::Sub, Box::new(zero), Box::new(off)),
-                ty,
-                span,
-            }
+            self.zero_minus(off, span)?
         } else {
             off
         };
@@ -1779,10 +1752,11 @@ impl<'m> Elab<'m> {
 
     // ----- calls ----------------------------------------------------------
 
-    fn call_expr(&mut self, c: &ast::ExprCall, span: Span) -> DResult<Value> {
-        let func = self.expr(&c.func)?;
-        let mut args = Vec::new();
-        for a in &c.args {
+    /// The values of a call's positional arguments, in order; `*args`
+    /// is refused.
+    fn positional_args(&mut self, args: &[ast::Expr]) -> DResult<Vec<Value>> {
+        let mut out = Vec::with_capacity(args.len());
+        for a in args {
             if let ast::Expr::Starred(_) = a {
                 return unsupported(
                     self.span(a),
@@ -1790,8 +1764,14 @@ impl<'m> Elab<'m> {
                     "pass arguments explicitly",
                 );
             }
-            args.push(self.expr(a)?);
+            out.push(self.expr(a)?);
         }
+        Ok(out)
+    }
+
+    fn call_expr(&mut self, c: &ast::ExprCall, span: Span) -> DResult<Value> {
+        let func = self.expr(&c.func)?;
+        let args = self.positional_args(&c.args)?;
         let mut kwargs = Vec::new();
         for k in &c.keywords {
             let Some(name) = &k.arg else {
@@ -1881,16 +1861,8 @@ impl<'m> Elab<'m> {
         let f = self.m.funcs.get(name).expect("jit function exists");
         self.reject_star_args(&f.args)?;
         let params = crate::frontend::py::params(&f.args);
-        if args.len() > params.len() {
-            return err(
-                span,
-                format!(
-                    "`{name}` takes {} arguments but {} were given",
-                    params.len(),
-                    args.len()
-                ),
-            );
-        }
+        let takes = (0, params.len());
+        crate::frontend::py::arity::check_args(span, &format!("`{name}`"), takes, args.len())?;
         let mut env = HashMap::new();
         let mut given: Vec<Option<Value>> = vec![None; params.len()];
         for (i, a) in args.into_iter().enumerate() {
@@ -2327,5 +2299,20 @@ impl walk::Desugar for Elab<'_> {
 
     fn assign_to(&mut self, target: &ast::Expr, v: Value) -> DResult<()> {
         self.assign(target, v)
+    }
+}
+
+/// Triton's alternative to an expression form it refuses.
+fn refused_help(form: Option<crate::frontend::py::exprs::Form>) -> &'static str {
+    use crate::frontend::py::exprs::Form as F;
+    match form {
+        Some(F::Walrus) => "assign in a separate statement",
+        Some(F::Lambda) => "define a named @triton.jit function",
+        Some(F::ListComp | F::SetComp | F::DictComp | F::GeneratorExp) => "use an explicit loop",
+        Some(F::DictLiteral | F::SetLiteral) => "use separate variables",
+        Some(F::Starred) => "pass arguments explicitly",
+        Some(F::FString) => "use tl.static_print / tl.device_print with a plain string prefix",
+        Some(F::AwaitYield) => "kernels are plain functions",
+        _ => "use tensors, numbers, tuples and calls",
     }
 }

@@ -6,7 +6,7 @@
 //! operand, which over two elements is exactly element 0 (1).
 
 use super::builtins::{Bound, Signatures};
-use super::elab::{err, Elab};
+use super::elab::{err, operands_agree, Elab};
 use super::value::Value;
 use crate::dtype::DType;
 use crate::ir::build::{bin, int_const};
@@ -42,15 +42,9 @@ impl Elab<'_> {
 
     /// `join(a, b)`: shape `S + [2]` with `[.., 0]` from `a`, `[.., 1]` from `b`.
     pub(super) fn join(&mut self, a: Expr, b: Expr, span: Span) -> DResult<Expr> {
-        if a.ty.elem != b.ty.elem {
-            return err(
-                span,
-                format!(
-                    "tl.join needs operands of one type, got {} and {} (convert one with .to())",
-                    a.ty, b.ty
-                ),
-            );
-        }
+        let same = a.ty.elem == b.ty.elem;
+        operands_agree("tl.join", "type", same, (&a.ty, &b.ty), span)
+            .map_err(|d| d.with_help("convert one with .to()"))?;
         let (a, b) = self.broadcast_pair(a, b, span)?;
         let scalar = a.ty.shape.is_empty();
         let mut s = a.ty.shape.clone();

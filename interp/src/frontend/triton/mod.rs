@@ -21,46 +21,24 @@ pub mod types;
 pub mod value;
 pub mod version;
 
+use super::py::pick;
 use crate::ir::Kernel;
 use crate::launch::Launch;
-use crate::span::{DResult, Diagnostic, Span};
+use crate::span::DResult;
 pub use module::Module;
 
 /// Picks the kernel to run: the one named (by `--kernel` or the launch), else
 /// the only `@triton.jit` function no other one calls.
 pub fn pick_kernel(m: &Module, name: Option<&str>) -> DResult<String> {
-    let top = Span { line: 1, col: 1 };
-    if let Some(n) = name {
-        if m.funcs.contains_key(n) {
-            return Ok(n.to_string());
-        }
-        return Err(
-            Diagnostic::new(top, format!("no @triton.jit function named `{n}`"))
-                .with_help(format!("the file defines: {}", m.func_order.join(", "))),
-        );
-    }
-    let called: Vec<&String> = m
-        .func_order
-        .iter()
-        .filter(|f| m.func_order.iter().any(|g| g != *f && calls(m, g, f)))
-        .collect();
-    let roots: Vec<&String> = m
-        .func_order
-        .iter()
-        .filter(|f| !called.contains(f))
-        .collect();
-    match roots.as_slice() {
-        [one] => Ok((*one).clone()),
-        [] if m.func_order.is_empty() => {
-            Err(Diagnostic::new(top, "the file has no @triton.jit function"))
-        }
-        _ => Err(
-            Diagnostic::new(top, "the file has several kernels; say which one").with_help(format!(
-                "pass --kernel NAME or \"kernel\" in the launch (one of: {})",
-                m.func_order.join(", ")
-            )),
-        ),
-    }
+    let defined: Vec<&str> = m.func_order.iter().map(|s| s.as_str()).collect();
+    let called = |f: &str| defined.iter().any(|g| *g != f && calls(m, g, f));
+    // functions that all call one another: none is the root, each is a kernel
+    let all_called = defined.iter().all(|f| called(f));
+    let words = pick::Words {
+        function: "@triton.jit function",
+        kernel: "@triton.jit function",
+    };
+    pick::pick_kernel(name, &defined, |f| all_called || !called(f), words)
 }
 
 /// Whether the source text of function `g` mentions `name(` or passes

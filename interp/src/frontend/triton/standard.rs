@@ -15,7 +15,7 @@
 //!   behaviour in Triton that ksem does not report yet (docs/semantics.md).
 
 use super::builtins::{Bound, Signatures, CONVERT};
-use super::elab::{err, Elab};
+use super::elab::{err, operands_agree, Elab};
 use super::value::Value;
 use crate::dtype::DType;
 use crate::ir::build::{bin, int_const};
@@ -39,15 +39,8 @@ impl Elab<'_> {
                 let x = self.to_tensor(b.req("x", span)?, span)?;
                 let y = self.to_tensor(b.req("y", span)?, span)?;
                 let (x, y) = self.broadcast_pair(x, y, span)?;
-                if x.ty.elem != y.ty.elem {
-                    return err(
-                        span,
-                        format!(
-                            "tl.umulhi needs operands of one dtype, got {} and {}",
-                            x.ty, y.ty
-                        ),
-                    );
-                }
+                let same = x.ty.elem == y.ty.elem;
+                operands_agree("tl.umulhi", "dtype", same, (&x.ty, &y.ty), span)?;
                 Ok(Value::Tensor(self.mul_hi(x, y, span)?))
             }
             "swizzle2d" => {

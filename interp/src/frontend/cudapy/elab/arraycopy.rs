@@ -16,10 +16,7 @@ impl Elab<'_> {
             );
         }
         self.static_shape(&arr, "copy()", span)?;
-        let n: usize = arr.shape.iter().product();
-        if n > (1 << 20) {
-            return err(span, format!("{n} elements is too large for a local array"));
-        }
+        simt::array_elems(&arr.shape, "local array", span)?;
         self.arrays.push(ArrayDecl {
             name: format!("local{}", self.arrays.len()),
             dtype: arr.dtype,

@@ -78,9 +78,7 @@ impl Elab<'_> {
         what: &str,
         span: Span,
     ) -> DResult<Vec<Expr>> {
-        if c.args.len() != n || !c.keywords.is_empty() {
-            return err(span, format!("{what} takes {n} positional argument(s)"));
-        }
+        py::arity::positional(c, what, (n, n), span)?;
         let mut out: Vec<Expr> = Vec::new();
         for a in &c.args {
             let mark = self.mark();
@@ -365,17 +363,8 @@ impl Elab<'_> {
         if space == AddrSpace::Shared && shape == [0] {
             return self.dynamic_shared(d, span);
         }
-        // checked: a mutated shape such as (2**40, 2**40) must not overflow
-        let n = shape
-            .iter()
-            .try_fold(1usize, |a, &d| a.checked_mul(d))
-            .unwrap_or(usize::MAX);
-        if n > (1 << 20) {
-            return err(
-                sspan,
-                format!("{n} elements is too large for a {} array", space.name()),
-            );
-        }
+        let what = format!("{} array", space.name());
+        simt::array_elems(&shape, &what, sspan)?;
         self.arrays.push(ArrayDecl {
             name: format!("{}{}", space.name(), self.arrays.len()),
             dtype: d,
@@ -425,12 +414,8 @@ impl Elab<'_> {
             "cas" => 4,
             _ => 3,
         };
-        if c.args.len() != want || !c.keywords.is_empty() {
-            return err(
-                span,
-                format!("cuda.atomic.{name} takes {want} positional arguments"),
-            );
-        }
+        let what = format!("cuda.atomic.{name}");
+        py::arity::positional(c, &what, (want, want), span)?;
         let arr = self.array_of(&c.args[0])?;
         let ptr = if name == "compare_and_swap" {
             // element 0 (of a view too: `res[i:]`)
@@ -504,32 +489,11 @@ impl Elab<'_> {
     /// The functions of `math` (CUDA-C semantics; approximate ones are inexact).
     pub(super) fn math_call(&mut self, f: &str, c: &ast::ExprCall, span: Span) -> DResult<Val> {
         let unary_fn = match f {
-            "acos" => Some(MathFn::Acos),
-            "asin" => Some(MathFn::Asin),
-            "atan" | "arctan" => Some(MathFn::Atan),
-            "acosh" => Some(MathFn::Acosh),
-            "asinh" => Some(MathFn::Asinh),
-            "atanh" => Some(MathFn::Atanh),
-            "cos" => Some(MathFn::Cos),
-            "sin" => Some(MathFn::Sin),
-            "tan" => Some(MathFn::Tan),
-            "cosh" => Some(MathFn::Cosh),
-            "sinh" => Some(MathFn::Sinh),
-            "tanh" => Some(MathFn::Tanh),
-            "exp" => Some(MathFn::Exp),
-            "expm1" => Some(MathFn::Expm1),
-            "log" => Some(MathFn::Log),
-            "log10" => Some(MathFn::Log10),
-            "log1p" => Some(MathFn::Log1p),
-            "log2" => Some(MathFn::Log2),
-            "sqrt" => Some(MathFn::Sqrt),
-            "erf" => Some(MathFn::Erf),
-            "erfc" => Some(MathFn::Erfc),
+            // numba's names for C's atan, tgamma and fabs
+            "arctan" => Some(MathFn::Atan),
             "gamma" => Some(MathFn::Tgamma),
-            "lgamma" => Some(MathFn::Lgamma),
             "fabs" => Some(MathFn::Abs),
-            "exp2" => Some(MathFn::Exp2),
-            _ => None,
+            _ => MathFn::named(f).filter(|m| MATH.contains(m)),
         };
         let fl = types::math_type;
         if let Some(m) = unary_fn {
@@ -825,30 +789,16 @@ impl Elab<'_> {
             }
             _ => None,
         };
-        let done = self.new_var(&format!("{name}.done"), Type::scalar(DType::Bool));
-        self.emit(Stmt::Let(done, konst(DType::Bool, 0, span)));
-        self.frames.push(Frame {
-            name: name.to_string(),
-            env,
-            depth: 0,
-            loops: 0,
-            inline: Some(Inline {
-                ret: None,
-                sig_ret,
-                cret: None,
-                tret: None,
-                rret: None,
-                done,
-            }),
-        });
-        let body = self.block_of(&def.body);
-        let frame = self.frames.pop().expect("pushed above");
-        let body = body?;
-        let once = self.new_var("_once", Type::scalar(DType::I32));
-        self.emit(simt::once_loop(once, body, span));
-        let inl = frame.inline.expect("an inlined frame");
-        if let Some((v, layout)) = inl.rret {
-            if inl.tret.is_some() || inl.ret.is_some() || inl.cret.is_some() {
+        let results = Results {
+            sig_ret,
+            cret: None,
+            tret: None,
+            rret: None,
+        };
+        let names = Names { env, depth: 0 };
+        let inl = self.inline_call(name, (names, results), |me| me.stmts(&def.body), span)?;
+        if let Some((v, layout)) = inl.more.rret {
+            if inl.more.tret.is_some() || inl.ret.is_some() || inl.more.cret.is_some() {
                 return err(span, format!("`{name}` returns a record in one place and another kind of value in another"));
             }
             return Ok(Val::Record(records::RecordVal {
@@ -856,7 +806,7 @@ impl Elab<'_> {
                 layout,
             }));
         }
-        if let Some(t) = inl.tret {
+        if let Some(t) = inl.more.tret {
             return Ok(t);
         }
         Ok(match (inl.ret, inl.cret) {
@@ -869,3 +819,13 @@ impl Elab<'_> {
         })
     }
 }
+
+/// The functions of Python's `math` module numba-cuda compiles to one C
+/// function (besides `fabs` and `gamma`, named differently in C).
+const MATH: [MathFn; 23] = {
+    use MathFn::*;
+    [
+        Acos, Asin, Atan, Acosh, Asinh, Atanh, Cos, Sin, Tan, Cosh, Sinh, Tanh, Exp, Expm1, Log,
+        Log10, Log1p, Log2, Sqrt, Erf, Erfc, Lgamma, Exp2,
+    ]
+};

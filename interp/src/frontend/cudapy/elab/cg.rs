@@ -23,9 +23,7 @@ impl Elab<'_> {
             "cg.<grid group>.sync" => "g.sync()",
             _ => return Ok(None),
         };
-        if !c.args.is_empty() || !c.keywords.is_empty() {
-            return err(span, format!("{what} takes no arguments"));
-        }
+        py::arity::positional(c, what, (0, 0), span)?;
         if f == "cg.this_grid" {
             return Ok(Some(Val::Path(GRID_GROUP.to_string())));
         }

@@ -208,13 +208,8 @@ impl Elab<'_> {
                 pos: None,
             }),
             None if !rest.is_empty() => {
-                return err(
-                    span,
-                    format!(
-                        "`{fname}` takes {} arguments, {given} given",
-                        positional.len()
-                    ),
-                )
+                let what = format!("`{fname}`");
+                py::arity::check_args(span, &what, (0, positional.len()), given)?;
             }
             None => {}
         }

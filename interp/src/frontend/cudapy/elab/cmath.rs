@@ -831,9 +831,7 @@ impl Elab<'_> {
 
     /// `cmath.<f>(…)`.
     pub(super) fn cmath_call(&mut self, f: &str, c: &ast::ExprCall, span: Span) -> DResult<Val> {
-        if !c.keywords.is_empty() {
-            return err(span, format!("cmath.{f} takes positional arguments only"));
-        }
+        py::arity::no_keywords(c, &format!("cmath.{f}"), span)?;
         let mut args: Vec<(Val, Span)> = Vec::new();
         for a in &c.args {
             let mark = self.mark();
@@ -844,13 +842,8 @@ impl Elab<'_> {
                 .collect();
             args.push((v, self.span(a)));
         }
-        let arity = |n: usize| -> DResult<()> {
-            if args.len() == n {
-                Ok(())
-            } else {
-                err(span, format!("cmath.{f} takes {n} argument(s)"))
-            }
-        };
+        let what = format!("cmath.{f}");
+        let arity = |n: usize| py::arity::expect_args(span, &what, n, args.len());
         match f {
             "log" if args.len() == 2 => {
                 let mut it = args.into_iter();

@@ -260,12 +260,7 @@ impl Elab<'_> {
         c: &ast::ExprCall,
         span: Span,
     ) -> DResult<Val> {
-        if !c.keywords.is_empty() || c.args.is_empty() || c.args.len() > 2 {
-            return err(
-                span,
-                "complex(real, imag) takes one or two positional arguments",
-            );
-        }
+        py::arity::positional(c, "complex()", (1, 2), span)?;
         let mut vals = Vec::new();
         for a in &c.args {
             let mark = self.mark();
@@ -285,12 +280,7 @@ impl Elab<'_> {
                 v => vals.push(v),
             }
         }
-        if vals.is_empty() || vals.len() > 2 {
-            return err(
-                span,
-                "complex(real, imag) takes one or two positional arguments",
-            );
-        }
+        py::arity::check_args(span, "complex()", (1, 2), vals.len())?;
         let d = d.unwrap_or(DType::F64);
         if vals.len() == 2 && vals.iter().any(|v| matches!(v, Val::Complex(_))) {
             return py::unsupported(

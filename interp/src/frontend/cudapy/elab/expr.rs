@@ -153,39 +153,6 @@ impl Elab<'_> {
                 }
                 Ok(Val::Tuple(items))
             }
-            E::List(_) | E::ListComp(_) => py::unsupported(
-                span,
-                "a list",
-                DIALECT,
-                "use a local array: cuda.local.array(n, float32)",
-            ),
-            E::Dict(_) | E::DictComp(_) | E::Set(_) | E::SetComp(_) => py::unsupported(
-                span,
-                "dicts and sets",
-                DIALECT,
-                "the no-Python mode has no objects: use arrays",
-            ),
-            E::Lambda(_) => py::unsupported(
-                span,
-                "a lambda",
-                DIALECT,
-                "define a device function with @cuda.jit(device=True)",
-            ),
-            E::GeneratorExp(_) | E::Yield(_) | E::YieldFrom(_) | E::Await(_) => {
-                py::unsupported(span, "generators", DIALECT, "write a for loop over range()")
-            }
-            E::JoinedStr(_) | E::FormattedValue(_) => py::unsupported(
-                span,
-                "a string",
-                DIALECT,
-                "print numbers with print(\"label\", x)",
-            ),
-            E::Slice(_) => py::unsupported(
-                span,
-                "slicing",
-                DIALECT,
-                "slicing is not supported: index each element with a[i]",
-            ),
             E::NamedExpr(n) => {
                 // `(x := v)`: assigns v to x (the assignment's rule), is v
                 let v = self.expr(&n.value)?;
@@ -193,7 +160,8 @@ impl Elab<'_> {
                 self.assign(&n.target, v.clone())?;
                 Ok(v)
             }
-            E::Starred(_) => py::unsupported(span, "`*` unpacking", DIALECT, "pass each value"),
+            // lists, dicts, sets, comprehensions, lambdas, f-strings, …
+            _ => py::exprs::refuse(e, span, DIALECT, refused_help),
         }
     }
 
@@ -904,6 +872,7 @@ impl Elab<'_> {
     /// evaluated only when Python evaluates it.
     pub(super) fn bool_op(&mut self, b: &ast::ExprBoolOp, span: Span) -> DResult<Val> {
         let is_and = matches!(b.op, ast::BoolOp::And);
+        let n_operands = b.values.len();
         let first = self.expr(&b.values[0])?;
         let mut vals = vec![self.num(first, span)?];
         let mut pres = vec![Vec::new()];
@@ -922,32 +891,14 @@ impl Elab<'_> {
                 .expect("two or more")
         };
         let r = self.new_var("_boolop", Type::scalar(d));
-        let go_on = |me: &Self| {
-            let t = me.truth(me.var_expr(r, span));
-            if is_and {
-                t
-            } else {
-                unary(UnOp::LogicalNot, t, span)
-            }
+        let mut operands: Vec<_> = pres.into_iter().zip(vals).map(Some).collect();
+        let mut operand = |me: &mut Self, k: usize| {
+            let (pre, v) = operands[k].take().expect("each operand once");
+            pre.into_iter().for_each(|s| me.emit(s));
+            Ok(convert(v, d))
         };
-        // r = v0; if go_on(r) { pre1; r = v1; if go_on(r) { … } }
-        let mut inner: Block = Vec::new();
-        let n = vals.len();
-        for (i, (pre, v)) in pres.into_iter().zip(vals).enumerate().rev() {
-            let mut body = pre;
-            body.push(Stmt::Let(r, convert(v, d)));
-            if i + 1 < n {
-                body.push(Stmt::If {
-                    cond: go_on(self),
-                    then_body: std::mem::take(&mut inner),
-                    else_body: vec![],
-                });
-            }
-            inner = body;
-        }
-        for s in inner {
-            self.emit(s);
-        }
+        let go_on = |me: &Self, v: Expr| simt::undecided(is_and, me.truth(v), span);
+        self.short_circuit(r, n_operands, &mut operand, &go_on, span)?;
         Ok(Val::Num(self.var_expr(r, span)))
     }
 
@@ -976,39 +927,18 @@ impl Elab<'_> {
             return Ok(Val::Num(self.cmp(c.ops[0], left, r, span)?));
         }
         let left = self.num(left, span)?;
-        let left = self.temp(left);
+        let mut prev = self.temp(left);
         let res = self.new_var("_cmp", Type::scalar(DType::Bool));
-        self.chain(left, &c.ops, &c.comparators, res, span)?;
+        let mut operand = |me: &mut Self, k: usize| {
+            let r = me.expr(&c.comparators[k])?;
+            let r = me.num(r, span)?;
+            let r = me.temp(r);
+            let t = me.cmp(c.ops[k], prev.clone(), r.clone(), span);
+            prev = r;
+            t
+        };
+        self.short_circuit(res, c.ops.len(), &mut operand, &|_, v| v, span)?;
         Ok(Val::Num(self.var_expr(res, span)))
-    }
-
-    /// `res = left ops[0] rhs[0]`, then the rest of the chain if it holds.
-    pub(super) fn chain(
-        &mut self,
-        left: Expr,
-        ops: &[ast::CmpOp],
-        rhs: &[ast::Expr],
-        res: VarId,
-        span: Span,
-    ) -> DResult<()> {
-        let r = self.expr(&rhs[0])?;
-        let r = self.num(r, span)?;
-        let r = self.temp(r);
-        let t = self.cmp(ops[0], left, r.clone(), span)?;
-        self.emit(Stmt::Let(res, t));
-        if ops.len() > 1 {
-            self.blocks.push(Vec::new());
-            let rest = self.chain(r, &ops[1..], &rhs[1..], res, span);
-            let inner = self.blocks.pop().expect("pushed above");
-            rest?;
-            let cond = self.var_expr(res, span);
-            self.emit(Stmt::If {
-                cond,
-                then_body: inner,
-                else_body: vec![],
-            });
-        }
-        Ok(())
     }
 
     pub(super) fn cmp(&mut self, op: ast::CmpOp, a: Expr, b: Expr, span: Span) -> DResult<Expr> {
@@ -1027,16 +957,31 @@ impl Elab<'_> {
 
     pub(super) fn if_exp(&mut self, i: &ast::ExprIfExp, span: Span) -> DResult<Val> {
         let cond = self.cond(&i.test)?;
-        self.blocks.push(vec![]);
-        let a = self.expr(&i.body).and_then(|v| self.num(v, span));
-        let pre_a = self.blocks.pop().expect("pushed");
+        // each side in its own block: evaluated only where taken
+        let side = |me: &mut Self, e| me.expr(e).and_then(|v| me.num(v, span));
+        let (a, pre_a) = self.collect(|me| side(me, &i.body));
         let a = a?;
-        self.blocks.push(vec![]);
-        let b = self.expr(&i.orelse).and_then(|v| self.num(v, span));
-        let pre_b = self.blocks.pop().expect("pushed");
+        let (b, pre_b) = self.collect(|me| side(me, &i.orelse));
         let b = b?;
         let d = types::compare_type(dtype_of(&a), dtype_of(&b));
         let r = self.branch_value("_ifexp", cond, (pre_a, a), (pre_b, b), d, span);
         Ok(Val::Num(r))
+    }
+}
+
+/// CUDA Python's alternative to an expression form it refuses.
+fn refused_help(form: Option<py::exprs::Form>) -> &'static str {
+    use py::exprs::Form as F;
+    match form {
+        Some(F::ListLiteral | F::ListComp) => "use a local array: cuda.local.array(n, float32)",
+        Some(F::DictLiteral | F::DictComp | F::SetLiteral | F::SetComp) => {
+            "the no-Python mode has no objects: use arrays"
+        }
+        Some(F::Lambda) => "define a device function with @cuda.jit(device=True)",
+        Some(F::GeneratorExp | F::AwaitYield) => "write a for loop over range()",
+        Some(F::FString) => "print numbers with print(\"label\", x)",
+        Some(F::Slice) => "slicing is not supported: index each element with a[i]",
+        Some(F::Starred) => "pass each value",
+        Some(F::Walrus) | None => "use numbers, arrays, tuples and calls",
     }
 }

@@ -124,9 +124,7 @@ impl Elab<'_> {
                 None => return Ok(None),
             },
             "threadfence" | "threadfence_block" | "threadfence_system" => {
-                if !c.args.is_empty() || !c.keywords.is_empty() {
-                    return err(span, format!("cuda.{f}() takes no arguments"));
-                }
+                py::arity::positional(c, &format!("cuda.{f}()"), (0, 0), span)?;
                 Val::None
             }
             _ => return Ok(None),
@@ -136,9 +134,7 @@ impl Elab<'_> {
     /// The builtin `round(x)` / `round(x, ndigits)`.
     pub(super) fn round_builtin(&mut self, c: &ast::ExprCall, span: Span) -> DResult<Val> {
         let n = c.args.len();
-        if !(1..=2).contains(&n) || !c.keywords.is_empty() {
-            return err(span, "round() takes a number and optionally ndigits");
-        }
+        py::arity::positional(c, "round()", (1, 2), span)?;
         let args = self.num_args(c, n, "round", span)?;
         let x = args[0].clone();
         let d = dtype_of(&x);

@@ -13,6 +13,7 @@
 use super::types::Named;
 use super::{types, Global, Module, SigType};
 use crate::dtype::DType;
+use crate::frontend::py::inline::{self, Frames};
 use crate::frontend::py::op_text;
 use crate::frontend::py::simt::{self, Blocks};
 use crate::frontend::py::walk::{self, Walk};
@@ -123,10 +124,9 @@ enum Val {
     None,
 }
 
-/// The inlining state of a device function being elaborated.
-struct Inline {
-    /// The result variable (created at the first `return`).
-    ret: Option<VarId>,
+/// What a device function being inlined keeps of its results besides
+/// the scalar result variable ([`inline::Inline`]).
+pub struct Results {
     /// The result type from a signature string.
     sig_ret: Option<DType>,
     /// The complex result's part variables (created at the first `return`
@@ -138,20 +138,17 @@ struct Inline {
     /// A record result: the variable of its uint8 pointer (made at the
     /// first `return` of a record) and its dtype.
     rret: Option<(VarId, std::sync::Arc<crate::launch::RecordLayout>)>,
-    /// Set when the function has returned (checked after inner loops).
-    done: VarId,
 }
 
-/// One function being elaborated: the kernel or an inlined device function.
-struct Frame {
-    name: String,
+/// The names of one function being elaborated.
+pub struct Names {
     env: HashMap<String, Val>,
     /// Nesting of loops and branches in this function (0: its entry block).
     depth: usize,
-    /// Loops of this function enclosing the current statement.
-    loops: usize,
-    inline: Option<Inline>,
 }
+
+/// One function being elaborated: the kernel or an inlined device function.
+type Frame = inline::Frame<Names, Results>;
 
 /// The elaborator of one kernel.
 pub struct Elab<'m> {
@@ -197,6 +194,7 @@ fn type_path(path: &str) -> Option<DType> {
 }
 
 simt::impl_blocks!(Elab<'_>);
+inline::impl_frames!(Elab<'_>, Names, Results);
 
 impl<'m> Elab<'m> {
     /// An elaborator for kernels of module `m`.
@@ -221,12 +219,6 @@ impl<'m> Elab<'m> {
 
     fn span(&self, node: &impl ast::Ranged) -> Span {
         self.m.src.span(node)
-    }
-
-    fn frame(&mut self) -> &mut Frame {
-        self.frames
-            .last_mut()
-            .expect("a function is being elaborated")
     }
 
     /// `e`, an operand elaborated before the statements emitted since
@@ -413,13 +405,8 @@ impl<'m> Elab<'m> {
                 );
             }
         }
-        self.frames.push(Frame {
-            name: name.to_string(),
-            env,
-            depth: 0,
-            loops: 0,
-            inline: None,
-        });
+        self.frames
+            .push(Frame::kernel(name, Names { env, depth: 0 }));
         let def = self.m.funcs[name].def.clone();
         let body = self.block_of(&def.body)?;
         let mut entry = std::mem::take(&mut self.entry);
@@ -531,17 +518,9 @@ impl<'m> Elab<'m> {
 
     /// The plain positional parameters of a function; other forms are refused.
     fn param_names(&self, def: &ast::StmtFunctionDef) -> DResult<Vec<(String, Span)>> {
-        let a = &def.args;
-        if let Some(v) = a.vararg.as_deref().or(a.kwarg.as_deref()) {
-            return py::unsupported(
-                self.span(v),
-                "`*args`/`**kwargs`",
-                DIALECT,
-                "list every parameter by name",
-            );
-        }
+        let help = "list every parameter by name";
         let mut out = Vec::new();
-        for p in a.posonlyargs.iter().chain(&a.args).chain(&a.kwonlyargs) {
+        for p in py::plain_params(&def.args, |v| self.span(v), DIALECT, help)? {
             if p.default.is_some() {
                 return py::unsupported(
                     self.span(&p.def),

@@ -3,6 +3,7 @@
 //! elaboration.
 
 use super::*;
+use crate::frontend::py::visit::target_binds as binds_name;
 
 /// Whether `name` is read in the shape of a `cuda.shared.array` /
 /// `cuda.local.array` call of `body` (its first argument or `shape=`).
@@ -71,37 +72,7 @@ pub(super) fn walk_stmts(body: &[ast::Stmt], f: &mut dyn FnMut(&ast::Expr)) {
 
 /// Calls `f` on `e` and every expression inside it.
 pub(super) fn walk_expr(e: &ast::Expr, f: &mut dyn FnMut(&ast::Expr)) {
-    f(e);
-    match e {
-        ast::Expr::Call(c) => {
-            walk_expr(&c.func, f);
-            c.args.iter().for_each(|a| walk_expr(a, f));
-            c.keywords.iter().for_each(|k| walk_expr(&k.value, f));
-        }
-        ast::Expr::BinOp(b) => {
-            walk_expr(&b.left, f);
-            walk_expr(&b.right, f);
-        }
-        ast::Expr::UnaryOp(u) => walk_expr(&u.operand, f),
-        ast::Expr::BoolOp(b) => b.values.iter().for_each(|v| walk_expr(v, f)),
-        ast::Expr::Compare(c) => {
-            walk_expr(&c.left, f);
-            c.comparators.iter().for_each(|v| walk_expr(v, f));
-        }
-        ast::Expr::IfExp(i) => {
-            walk_expr(&i.test, f);
-            walk_expr(&i.body, f);
-            walk_expr(&i.orelse, f);
-        }
-        ast::Expr::Tuple(t) => t.elts.iter().for_each(|v| walk_expr(v, f)),
-        ast::Expr::List(t) => t.elts.iter().for_each(|v| walk_expr(v, f)),
-        ast::Expr::Subscript(s) => {
-            walk_expr(&s.value, f);
-            walk_expr(&s.slice, f);
-        }
-        ast::Expr::Attribute(a) => walk_expr(&a.value, f),
-        _ => {}
-    }
+    crate::frontend::py::visit::walk(e, f)
 }
 
 /// How many statements of `body` (nested blocks included) assign `name`
@@ -131,17 +102,6 @@ pub(super) fn assignment_count(body: &[ast::Stmt], name: &str) -> usize {
             _ => 0,
         })
         .sum()
-}
-
-/// Whether assignment target `t` binds `name`.
-pub(super) fn binds_name(t: &ast::Expr, name: &str) -> bool {
-    match t {
-        ast::Expr::Name(n) => n.id.as_str() == name,
-        ast::Expr::Tuple(t) => t.elts.iter().any(|e| binds_name(e, name)),
-        ast::Expr::List(t) => t.elts.iter().any(|e| binds_name(e, name)),
-        ast::Expr::Starred(s) => binds_name(&s.value, name),
-        _ => false,
-    }
 }
 
 /// Whether a loop or branch of `body` (at any depth) assigns `name`.

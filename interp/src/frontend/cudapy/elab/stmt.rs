@@ -353,31 +353,12 @@ impl Elab<'_> {
 
     /// An element pointer whose indices are held in variables, so that it can
     /// be used twice (load, then store) with its indices evaluated once.
-    pub(super) fn hold_indices(&mut self, ptr: Expr) -> Expr {
-        let Expr { kind, ty, span } = ptr;
-        match kind {
-            ExprKind::ElemPtr {
-                base,
-                indices,
-                dims,
-                neg,
-                offset,
-            } => {
-                let indices = indices.into_iter().map(|i| self.temp(i)).collect();
-                mk(
-                    ExprKind::ElemPtr {
-                        base,
-                        indices,
-                        dims,
-                        neg,
-                        offset,
-                    },
-                    ty,
-                    span,
-                )
-            }
-            kind => mk(kind, ty, span),
+    pub(super) fn hold_indices(&mut self, mut ptr: Expr) -> Expr {
+        if let ExprKind::ElemPtr { indices, .. } = &mut ptr.kind {
+            let held = std::mem::take(indices).into_iter().map(|i| self.temp(i));
+            *indices = held.collect();
         }
+        ptr
     }
 
     /// The arguments of `range(…)` as (start, end, step), each held in a
@@ -440,14 +421,6 @@ impl Elab<'_> {
         self.frame().loops -= 1;
         r.map(|()| b)
     }
-
-    /// After a loop inside an inlined device function: a `return` in it
-    /// left only that loop, so leave the function's wrapper too.
-    pub(super) fn after_loop(&mut self) {
-        let frame = self.frames.last().expect("a frame");
-        let done = frame.inline.as_ref().map(|inl| inl.done);
-        self.leave_if_returned(done);
-    }
 }
 
 impl Walk for Elab<'_> {
@@ -477,7 +450,7 @@ impl Walk for Elab<'_> {
     }
 
     fn in_loop(&self) -> bool {
-        self.frames.last().map_or(0, |f| f.loops) > 0
+        self.loop_open()
     }
 
     fn own_statement(&mut self, s: &ast::Stmt, span: Span) -> Option<DResult<()>> {
@@ -670,7 +643,7 @@ impl Walk for Elab<'_> {
             self.emit(Stmt::Return);
             return Ok(());
         };
-        let (done, ret, sig_ret) = (inl.done, inl.ret, inl.sig_ret);
+        let (done, sig_ret) = (inl.done, inl.sig_ret);
         match v {
             None | Some(Val::None) => {}
             Some(t @ Val::Tuple(_)) => {
@@ -734,23 +707,12 @@ impl Walk for Elab<'_> {
             }
             Some(v) => {
                 let e = self.num(v, span)?;
-                let id = match ret {
-                    Some(id) => id,
-                    None => {
-                        let d = sig_ret.unwrap_or(dtype_of(&e));
-                        let id = self.new_var(&format!("{}.ret", frame.name), Type::scalar(d));
-                        if let Some(inl) = &mut self.frame().inline {
-                            inl.ret = Some(id);
-                        }
-                        id
-                    }
-                };
+                let id = self.result_var(sig_ret.unwrap_or(dtype_of(&e)));
                 let d = self.vars[id].1.dtype();
                 self.emit(Stmt::Let(id, convert(e, d)));
             }
         }
-        self.emit(Stmt::Let(done, konst(DType::Bool, 1, span)));
-        self.emit(Stmt::Break);
+        self.leave_function(done, span);
         Ok(())
     }
 }

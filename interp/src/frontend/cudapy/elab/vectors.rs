@@ -54,9 +54,7 @@ impl Elab<'_> {
         let Some((d, n)) = vector_type(f) else {
             return Ok(None);
         };
-        if !c.keywords.is_empty() {
-            return err(span, format!("cuda.{f} takes its components by position"));
-        }
+        py::arity::no_keywords(c, &format!("cuda.{f}"), span)?;
         let mut parts = Vec::new();
         for a in &c.args {
             match self.expr(a)? {

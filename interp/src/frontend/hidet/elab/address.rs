@@ -77,43 +77,13 @@ fn stmt(s: &ast::Stmt, out: &mut HashSet<String>) {
 }
 
 fn expr(e: &ast::Expr, out: &mut HashSet<String>) {
-    use ast::Expr as E;
-    match e {
-        E::UnaryOp(u) => {
-            if let (ast::UnaryOp::Invert, E::Name(n)) = (u.op, &*u.operand) {
+    crate::frontend::py::visit::walk(e, &mut |x| {
+        if let ast::Expr::UnaryOp(u) = x {
+            if let (ast::UnaryOp::Invert, ast::Expr::Name(n)) = (u.op, &*u.operand) {
                 out.insert(n.id.to_string());
             }
-            expr(&u.operand, out);
         }
-        E::BinOp(b) => {
-            expr(&b.left, out);
-            expr(&b.right, out);
-        }
-        E::BoolOp(b) => b.values.iter().for_each(|v| expr(v, out)),
-        E::Compare(c) => {
-            expr(&c.left, out);
-            c.comparators.iter().for_each(|v| expr(v, out));
-        }
-        E::Call(c) => {
-            expr(&c.func, out);
-            c.args.iter().for_each(|v| expr(v, out));
-            c.keywords.iter().for_each(|k| expr(&k.value, out));
-        }
-        E::Subscript(s) => {
-            expr(&s.value, out);
-            expr(&s.slice, out);
-        }
-        E::Attribute(a) => expr(&a.value, out),
-        E::IfExp(i) => {
-            expr(&i.test, out);
-            expr(&i.body, out);
-            expr(&i.orelse, out);
-        }
-        E::Tuple(t) => t.elts.iter().for_each(|v| expr(v, out)),
-        E::List(t) => t.elts.iter().for_each(|v| expr(v, out)),
-        E::Starred(s) => expr(&s.value, out),
-        _ => {}
-    }
+    });
 }
 
 #[cfg(test)]

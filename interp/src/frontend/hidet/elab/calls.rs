@@ -307,33 +307,9 @@ impl<'m> Elab<'m> {
     /// type: sqrtf, expf, …); `min`/`max` of the promoted type (C's fminf,
     /// fmaxf for floats: a NaN operand is ignored). `None`: not one of them.
     pub(super) fn math(&mut self, name: &str, args: &[Val], span: Span) -> DResult<Option<Val>> {
-        let unary_fn = match name {
-            "sin" => MathFn::Sin,
-            "cos" => MathFn::Cos,
-            "tan" => MathFn::Tan,
-            "sinh" => MathFn::Sinh,
-            "cosh" => MathFn::Cosh,
-            "tanh" => MathFn::Tanh,
-            "asin" => MathFn::Asin,
-            "acos" => MathFn::Acos,
-            "atan" => MathFn::Atan,
-            "asinh" => MathFn::Asinh,
-            "acosh" => MathFn::Acosh,
-            "atanh" => MathFn::Atanh,
-            "exp" => MathFn::Exp,
-            "exp2" => MathFn::Exp2,
-            "expm1" => MathFn::Expm1,
-            "erf" => MathFn::Erf,
-            "sqrt" => MathFn::Sqrt,
-            "rsqrt" => MathFn::Rsqrt,
-            "log" => MathFn::Log,
-            "log2" => MathFn::Log2,
-            "log10" => MathFn::Log10,
-            "log1p" => MathFn::Log1p,
-            "abs" => MathFn::Abs,
-            "ceil" => MathFn::Ceil,
-            "floor" => MathFn::Floor,
-            "min" | "max" => {
+        let unary_fn = match MathFn::named(name).filter(|m| MATH.contains(m)) {
+            Some(m) => m,
+            None if name == "min" || name == "max" => {
                 let [a, b] = args else {
                     return err(span, format!("{name}(a, b) takes two values"));
                 };
@@ -540,30 +516,9 @@ impl<'m> Elab<'m> {
         let mut targets = Vec::new();
         for (d, terms) in coords.iter().enumerate() {
             let mut sum = i64c(0);
+            let iv = |k: usize| convert(self.var_expr(loop_vars[k], span), DType::I64);
             for t in terms {
-                let e = match *t {
-                    Term::Worker {
-                        pre_div,
-                        pre_mod,
-                        div,
-                        modulo,
-                        scale,
-                    } => {
-                        let mut x = bin(BinOp::IDiv(C_DIV), w.clone(), i64c(pre_div), span);
-                        if let Some(pm) = pre_mod {
-                            x = bin(BinOp::IRem(C_DIV), x, i64c(pm), span);
-                        }
-                        x = bin(BinOp::IDiv(C_DIV), x, i64c(div), span);
-                        if let Some(md) = modulo {
-                            x = bin(BinOp::IRem(C_DIV), x, i64c(md), span);
-                        }
-                        bin(BinOp::Mul, x, i64c(scale), span)
-                    }
-                    Term::Loop { index, scale } => {
-                        let v = convert(self.var_expr(loop_vars[index], span), DType::I64);
-                        bin(BinOp::Mul, v, i64c(scale), span)
-                    }
-                };
+                let e = t.value(&Ir(span), &w, iv);
                 sum = bin(BinOp::Add, sum, e, span);
             }
             let name = if tuple_target {
@@ -631,9 +586,7 @@ impl<'m> Elab<'m> {
             _ => AtomicOp::Cas,
         };
         let want = if op == AtomicOp::Cas { 3 } else { 2 };
-        if args.len() != want {
-            return err(span, format!("{name} takes {want} arguments"));
-        }
+        py::arity::expect_args(span, name, want, args.len())?;
         let mut it = args.into_iter();
         let (ptr, elt) = self.pointer(it.next().expect("checked"), span)?;
         let Elt::Real(d) = elt else {
@@ -701,16 +654,7 @@ impl<'m> Elab<'m> {
         let args = args.pos;
         let def = f.def.clone();
         let params = self.param_list(&def)?;
-        if params.len() != args.len() {
-            return err(
-                span,
-                format!(
-                    "`{name}` takes {} arguments, {} given",
-                    params.len(),
-                    args.len()
-                ),
-            );
-        }
+        py::arity::expect_args(span, &format!("`{name}`"), params.len(), args.len())?;
         let mut env = HashMap::new();
         for ((pname, pspan, ann), a) in params.iter().zip(args) {
             match self.annotation_type(ann)? {
@@ -784,28 +728,12 @@ impl<'m> Elab<'m> {
                 _ => return err(self.span(&**r), "a helper returns a scalar or nothing"),
             },
         };
-        let done = self.new_var(&format!("{name}.done"), Type::scalar(DType::Bool));
-        self.emit(Stmt::Let(done, konst(DType::Bool, 0, span)));
-        self.frames.push(Frame {
-            name: name.to_string(),
+        let names = Names {
             scopes: vec![env],
-            loops: 0,
-            inline: Some(Inline {
-                ret: None,
-                ret_ty,
-                done,
-            }),
             addressed: address::addressed_names(&def.body),
-        });
-        self.blocks.push(Vec::new());
-        let r = self.stmts(&def.body);
-        let body = self.blocks.pop().expect("pushed above");
-        let frame = self.frames.pop().expect("pushed above");
-        r?;
-        let once = self.new_var("_once", Type::scalar(DType::I32));
-        self.emit(simt::once_loop(once, body, span));
-        let inl = frame.inline.expect("an inlined frame");
-        match (inl.ret, inl.ret_ty) {
+        };
+        let inl = self.inline_call(name, (names, ret_ty), |me| me.stmts(&def.body), span)?;
+        match (inl.ret, inl.more) {
             (Some(r), Some(d)) => Ok(Val::num(self.var_expr(r, span), d)),
             (None, Some(_)) => err(span, format!("`{name}` never returns a value")),
             _ => Ok(Val::None),
@@ -819,3 +747,31 @@ fn elt_named(s: &str) -> Option<Elt> {
         .map(Elt::Real)
         .or_else(|| Elt::compound_named(s))
 }
+
+/// Task-mapping terms as int64 IR expressions at `span` (C's division).
+struct Ir(Span);
+
+impl TermArith for Ir {
+    type N = Expr;
+    fn konst(&self, v: i64) -> Expr {
+        int_const(DType::I64, v as i128, self.0)
+    }
+    fn div(&self, a: Expr, b: Expr) -> Expr {
+        bin(BinOp::IDiv(C_DIV), a, b, self.0)
+    }
+    fn rem(&self, a: Expr, b: Expr) -> Expr {
+        bin(BinOp::IRem(C_DIV), a, b, self.0)
+    }
+    fn mul(&self, a: Expr, b: Expr) -> Expr {
+        bin(BinOp::Mul, a, b, self.0)
+    }
+}
+
+/// The unary functions of `hidet.ir.primitives.math`.
+const MATH: [MathFn; 25] = {
+    use MathFn::*;
+    [
+        Sin, Cos, Tan, Sinh, Cosh, Tanh, Asin, Acos, Atan, Asinh, Acosh, Atanh, Exp, Exp2, Expm1,
+        Erf, Sqrt, Rsqrt, Log, Log2, Log10, Log1p, Abs, Ceil, Floor,
+    ]
+};

@@ -243,27 +243,7 @@ impl<'m> Elab<'m> {
                 }
             }
             E::Call(c) => self.call(c, span),
-            E::Lambda(_) => py::unsupported(
-                span,
-                "a lambda",
-                DIALECT,
-                "write a @hidet.script helper function",
-            ),
-            E::ListComp(_) | E::SetComp(_) | E::DictComp(_) | E::GeneratorExp(_) => {
-                py::unsupported(span, "a comprehension", DIALECT, "write a for loop")
-            }
-            E::Starred(_) => py::unsupported(
-                span,
-                "a starred expression",
-                DIALECT,
-                "pass each value by name",
-            ),
-            _ => py::unsupported(
-                span,
-                "this expression",
-                DIALECT,
-                "use arithmetic, comparisons, calls and indexing",
-            ),
+            _ => py::exprs::refuse(e, span, DIALECT, refused_help),
         }
     }
 
@@ -656,78 +636,72 @@ impl<'m> Elab<'m> {
             }
         }
         let r = self.new_var("_boolop", Type::scalar(DType::Bool));
-        let t0 = self.truth(first, span)?;
-        self.emit(Stmt::Let(r, t0));
-        let mut opened = 0;
-        for x in &b.values[1..] {
-            let cond = {
-                let v = self.var_expr(r, span);
-                if is_and {
-                    v
-                } else {
-                    unary(UnOp::LogicalNot, v, span)
-                }
+        let mut first = Some(first);
+        let mut operand = |me: &mut Self, k: usize| {
+            let v = match first.take() {
+                Some(v) => v,
+                None => me.expr(&b.values[k])?,
             };
-            self.blocks.push(Vec::new());
-            opened += 1;
-            let v = self.expr(x)?;
-            let t = self.truth(v, span)?;
-            self.emit(Stmt::Let(r, t));
-            // the rest goes inside this `if`
-            let _ = cond;
-        }
-        // close the nested ifs innermost first
-        for x in (1..b.values.len()).rev() {
-            let _ = x;
-            let inner = self.blocks.pop().expect("pushed above");
-            let v = self.var_expr(r, span);
-            let cond = if is_and {
-                v
-            } else {
-                unary(UnOp::LogicalNot, v, span)
-            };
-            self.emit(Stmt::If {
-                cond,
-                then_body: inner,
-                else_body: vec![],
-            });
-        }
-        debug_assert!(opened == b.values.len() - 1);
+            me.truth(v, span)
+        };
+        let go_on = |_: &Self, v: Expr| simt::undecided(is_and, v, span);
+        self.short_circuit(r, b.values.len(), &mut operand, &go_on, span)?;
         Ok(Val::num(self.var_expr(r, span), DType::Bool))
     }
 
-    /// `a < b`, `a < b < c` (each comparison in C's common type; the chain
-    /// joined with `&&`).
+    /// `a < b`, `a < b < c`: each comparison in C's common type, the chain
+    /// joined with C's `&&` (Hidet's transpiler builds `(a < b) && (b <
+    /// c)`): a comparison known false while transpiling decides it; after
+    /// a runtime one, the next is evaluated only where it holds.
     pub(super) fn compare(&mut self, c: &ast::ExprCompare, span: Span) -> DResult<Val> {
-        let mut left = self.expr(&c.left)?;
-        let mut parts: Vec<Val> = Vec::new();
-        for (op, rhs) in c.ops.iter().zip(&c.comparators) {
-            let r = self.expr(rhs)?;
-            let r = match r {
-                Val::Num { e, hty, pty } if c.ops.len() > 1 => Val::Num {
-                    e: self.temp(e),
-                    hty,
-                    pty,
-                },
-                other => other,
-            };
-            parts.push(self.cmp(*op, left, r.clone(), span)?);
-            left = r;
+        let mut prev = self.expr(&c.left)?;
+        let n = c.ops.len();
+        let mut k = 0;
+        let first_runtime = loop {
+            let p = self.chain_part(c, k, &mut prev, span)?;
+            k += 1;
+            match host_truth(&p) {
+                Some(false) if n > 1 => return Ok(Val::Bool(false)),
+                Some(true) if k < n => {}
+                _ => break p,
+            }
+        };
+        if k == n {
+            return Ok(first_runtime);
         }
-        let mut acc = parts.remove(0);
-        for p in parts {
-            acc = match (host_truth(&acc), host_truth(&p)) {
-                (Some(a), Some(b)) => Val::Bool(a && b),
-                (Some(false), _) => Val::Bool(false),
-                (Some(true), _) => p,
-                _ => {
-                    let a = self.truth(acc, span)?;
-                    let b = self.truth(p, span)?;
-                    Val::num(bin(BinOp::LogicalAnd, a, b, span), DType::Bool)
-                }
+        let r = self.new_var("_cmp", Type::scalar(DType::Bool));
+        let mut first = Some(first_runtime);
+        let mut operand = |me: &mut Self, j: usize| {
+            let p = match first.take() {
+                Some(p) => p,
+                None => me.chain_part(c, k + j - 1, &mut prev, span)?,
             };
-        }
-        Ok(acc)
+            me.truth(p, span)
+        };
+        self.short_circuit(r, n - k + 1, &mut operand, &|_, v| v, span)?;
+        Ok(Val::num(self.var_expr(r, span), DType::Bool))
+    }
+
+    /// The `k`-th comparison of chain `c`: `prev` against its next operand
+    /// (held in a variable in a chain, which compares it twice), which
+    /// becomes `prev`.
+    fn chain_part(
+        &mut self,
+        c: &ast::ExprCompare,
+        k: usize,
+        prev: &mut Val,
+        span: Span,
+    ) -> DResult<Val> {
+        let r = match self.expr(&c.comparators[k])? {
+            Val::Num { e, hty, pty } if c.ops.len() > 1 => Val::Num {
+                e: self.temp(e),
+                hty,
+                pty,
+            },
+            other => other,
+        };
+        let l = std::mem::replace(prev, r.clone());
+        self.cmp(c.ops[k], l, r, span)
     }
 
     pub(super) fn cmp(&mut self, op: ast::CmpOp, l: Val, r: Val, span: Span) -> DResult<Val> {
@@ -762,13 +736,11 @@ impl<'m> Elab<'m> {
             return self.expr(if t { &i.body } else { &i.orelse });
         }
         let cond = self.truth(c, span)?;
-        self.blocks.push(vec![]);
-        let a = self.expr(&i.body).and_then(|v| self.scalar_of(v, span));
-        let pre_a = self.blocks.pop().expect("pushed");
+        // each side in its own block: evaluated only where taken
+        let side = |me: &mut Self, e| me.expr(e).and_then(|v| me.scalar_of(v, span));
+        let (a, pre_a) = self.collect(|me| side(me, &i.body));
         let a = a?;
-        self.blocks.push(vec![]);
-        let b = self.expr(&i.orelse).and_then(|v| self.scalar_of(v, span));
-        let pre_b = self.blocks.pop().expect("pushed");
+        let (b, pre_b) = self.collect(|me| side(me, &i.orelse));
         let b = b?;
         // Hidet checks the branches' types while transpiling and again
         // after its passes have cast operands
@@ -789,5 +761,16 @@ impl<'m> Elab<'m> {
         let c = ops::if_exp_type(dtype_of(&a), dtype_of(&b));
         let e = self.branch_value("_ifexp", cond, (pre_a, a), (pre_b, b), c, span);
         Ok(Val::Num { e, hty: ha, pty })
+    }
+}
+
+/// Hidet's alternative to an expression form it refuses.
+fn refused_help(form: Option<py::exprs::Form>) -> &'static str {
+    use py::exprs::Form as F;
+    match form {
+        Some(F::Lambda) => "write a @hidet.script helper function",
+        Some(F::ListComp | F::SetComp | F::DictComp | F::GeneratorExp) => "write a for loop",
+        Some(F::Starred) => "pass each value by name",
+        _ => "use arithmetic, comparisons, calls and indexing",
     }
 }

@@ -14,16 +14,8 @@ impl<'m> Elab<'m> {
         space: AddrSpace,
         span: Span,
     ) -> DResult<ArrayId> {
-        let n = shape
-            .iter()
-            .try_fold(1usize, |a, &x| a.checked_mul(x))
-            .unwrap_or(usize::MAX);
-        if n > (1 << 20) {
-            return err(
-                span,
-                format!("{n} elements is too large for a {} tensor", space.name()),
-            );
-        }
+        let what = format!("{} tensor", space.name());
+        simt::array_elems(&shape, &what, span)?;
         self.arrays.push(ArrayDecl {
             name: name.to_string(),
             dtype: d,
@@ -37,6 +29,27 @@ impl<'m> Elab<'m> {
     pub(super) fn array_base(&self, id: ArrayId, span: Span) -> Expr {
         let a = &self.arrays[id];
         array_base(id, a.dtype, a.space, span)
+    }
+
+    /// Stores `value` (already of the cell's dtype `d`) into the memory
+    /// of cell `id`, the one-element array of a variable whose address the
+    /// function takes.
+    pub(super) fn set_cell(&mut self, id: ArrayId, d: DType, value: Expr, span: Span) {
+        let ptr = self.cell_ptr(id, d, span);
+        self.emit(Stmt::Store {
+            ptr,
+            value,
+            mask: None,
+            span,
+        });
+    }
+
+    /// Whether the current function takes the address of variable `name`
+    /// (`~name`): its scalar lives in a cell.
+    pub(super) fn addressed(&self, name: &str) -> bool {
+        self.frames
+            .last()
+            .is_some_and(|f| f.addressed.contains(name))
     }
 
     pub(super) fn cell_ptr(&self, id: ArrayId, _d: DType, span: Span) -> Expr {

@@ -21,12 +21,13 @@
 //! and `docs/divergences.md` says so.
 
 use super::layout::Layout;
-use super::mapping::{TaskMap, Term};
+use super::mapping::{TaskMap, TermArith};
 use super::ops::{self, fits, C_DIV};
 use super::types::{self, Elt, Named};
 use super::{Func, Global, Module};
 use crate::complex::Cx;
 use crate::dtype::DType;
+use crate::frontend::py::inline::{self, Frames};
 use crate::frontend::py::simt::{self, Blocks};
 use crate::frontend::py::walk::{self, Walk};
 use crate::frontend::py::{self, dotted};
@@ -161,24 +162,18 @@ impl Val {
     }
 }
 
-/// The inlining state of a helper being elaborated.
-struct Inline {
-    ret: Option<VarId>,
-    ret_ty: Option<DType>,
-    done: VarId,
-}
-
-/// One function being elaborated: the kernel or an inlined helper.
-struct Frame {
-    name: String,
+/// The names of one function being elaborated.
+pub struct Names {
     /// Lexical scopes, innermost last.
     scopes: Vec<HashMap<String, Val>>,
-    loops: usize,
-    inline: Option<Inline>,
     /// Names whose address the function takes (`~x`): their scalar
     /// variables live in memory (`address`).
     addressed: std::collections::HashSet<String>,
 }
+
+/// One function being elaborated: the kernel or an inlined helper, whose
+/// result type is its annotation's (`None`: void).
+type Frame = inline::Frame<Names, Option<DType>>;
 
 /// The elaborator of one kernel.
 pub struct Elab<'m> {
@@ -241,6 +236,7 @@ pub fn is_kernel(m: &Module, f: &Func) -> bool {
 }
 
 simt::impl_blocks!(Elab<'_>);
+inline::impl_frames!(Elab<'_>, Names, Option<DType>);
 
 impl<'m> Elab<'m> {
     /// An elaborator for kernels of module `m`.
@@ -261,12 +257,6 @@ impl<'m> Elab<'m> {
 
     fn span(&self, node: &impl ast::Ranged) -> Span {
         self.m.src.span(node)
-    }
-
-    fn frame(&mut self) -> &mut Frame {
-        self.frames
-            .last_mut()
-            .expect("a function is being elaborated")
     }
 
     /// `v`, an operand elaborated before the statements emitted since
@@ -388,13 +378,11 @@ impl<'m> Elab<'m> {
                 );
             }
         }
-        self.frames.push(Frame {
-            name: name.to_string(),
+        let names = Names {
             scopes: vec![env],
-            loops: 0,
-            inline: None,
             addressed: address::addressed_names(&def.body),
-        });
+        };
+        self.frames.push(Frame::kernel(name, names));
         self.blocks.push(Vec::new());
         self.stmts(&def.body)?;
         let body = self.blocks.pop().expect("pushed above");

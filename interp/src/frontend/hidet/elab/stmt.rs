@@ -117,24 +117,12 @@ impl<'m> Elab<'m> {
             }
             Some(Val::PtrCell(id, d)) => {
                 let value = self.pointer_to_store(v, d, span)?;
-                let ptr = self.cell_ptr(id, DType::U64, span);
-                self.emit(Stmt::Store {
-                    ptr,
-                    value,
-                    mask: None,
-                    span,
-                });
+                self.set_cell(id, DType::U64, value, span);
                 Ok(())
             }
             Some(Val::Cell(id, d)) => {
                 let value = self.value_for(v, d, span)?;
-                let ptr = self.cell_ptr(id, d, span);
-                self.emit(Stmt::Store {
-                    ptr,
-                    value,
-                    mask: None,
-                    span,
-                });
+                self.set_cell(id, d, value, span);
                 Ok(())
             }
             Some(Val::Ptr(
@@ -188,19 +176,10 @@ impl<'m> Elab<'m> {
         d: DType,
         span: Span,
     ) -> DResult<()> {
-        let addressed = self
-            .frames
-            .last()
-            .is_some_and(|f| f.addressed.contains(name));
+        let addressed = self.addressed(name);
         if addressed {
             let id = self.alloc(name, d, vec![1], AddrSpace::Local, span)?;
-            let ptr = self.cell_ptr(id, d, span);
-            self.emit(Stmt::Store {
-                ptr,
-                value: e,
-                mask: None,
-                span,
-            });
+            self.set_cell(id, d, e, span);
             self.define(name, Val::Cell(id, d));
         } else {
             let id = self.new_var(name, Type::scalar(d));
@@ -215,20 +194,11 @@ impl<'m> Elab<'m> {
     /// variable, or (where the function takes its address, `~name`) a
     /// one-element local array of the pointer's `uint64` representation.
     fn define_pointer(&mut self, name: &str, p: Expr, d: Elt, span: Span) -> DResult<()> {
-        let addressed = self
-            .frames
-            .last()
-            .is_some_and(|f| f.addressed.contains(name));
+        let addressed = self.addressed(name);
         match d {
             Elt::Real(n) if addressed => {
                 let id = self.alloc(name, DType::U64, vec![1], AddrSpace::Local, span)?;
-                let ptr = self.cell_ptr(id, DType::U64, span);
-                self.emit(Stmt::Store {
-                    ptr,
-                    value: pointer_bits(p),
-                    mask: None,
-                    span,
-                });
+                self.set_cell(id, DType::U64, pointer_bits(p), span);
                 self.define(name, Val::PtrCell(id, n));
             }
             _ => {
@@ -404,14 +374,6 @@ impl<'m> Elab<'m> {
         )
         .with_help("for i in range(n): …  or  for i, j in grid(m, n): …"))
     }
-
-    /// After a loop inside an inlined helper: a `return` in it left only
-    /// that loop, so leave the helper's wrapper too.
-    pub(super) fn after_loop(&mut self) {
-        let frame = self.frames.last().expect("a frame");
-        let done = frame.inline.as_ref().map(|inl| inl.done);
-        self.leave_if_returned(done);
-    }
 }
 
 /// Whether a complex or vector value is a variable (its parts are IR variables).
@@ -446,7 +408,7 @@ impl Walk for Elab<'_> {
     }
 
     fn in_loop(&self) -> bool {
-        self.frames.last().map_or(0, |f| f.loops) > 0
+        self.loop_open()
     }
 
     fn expr_statement(&mut self, e: &ast::Expr, _span: Span) -> DResult<()> {
@@ -796,7 +758,7 @@ impl Walk for Elab<'_> {
             self.emit(Stmt::Return);
             return Ok(());
         };
-        let (done, ret, ret_ty, fname) = (inl.done, inl.ret, inl.ret_ty, frame.name.clone());
+        let (done, ret_ty, fname) = (inl.done, inl.more, frame.name.clone());
         match v {
             None | Some(Val::None) => {
                 if ret_ty.is_some() {
@@ -813,21 +775,11 @@ impl Walk for Elab<'_> {
                     );
                 };
                 let (e, _) = self.scalar(v, span)?;
-                let id = match ret {
-                    Some(id) => id,
-                    None => {
-                        let id = self.new_var(&format!("{fname}.ret"), Type::scalar(d));
-                        if let Some(inl) = &mut self.frame().inline {
-                            inl.ret = Some(id);
-                        }
-                        id
-                    }
-                };
+                let id = self.result_var(d);
                 self.emit(Stmt::Let(id, convert(e, d)));
             }
         }
-        self.emit(Stmt::Let(done, konst(DType::Bool, 1, span)));
-        self.emit(Stmt::Break);
+        self.leave_function(done, span);
         Ok(())
     }
 }

@@ -257,26 +257,8 @@ impl<'m> Elab<'m> {
             Some(e) => self.dtype_arg(e)?,
             None => DType::F32,
         };
-        let Some(ArgSpec::Buffer {
-            dtype,
-            bits,
-            shape: given,
-            complex: false,
-            ..
-        }) = launch.arg(name)
-        else {
-            return err(
-                span,
-                format!("the launch must pass a buffer of numbers for `{name}`"),
-            );
-        };
-        same_dtype(
-            &format!("`{name}` is a {} tensor", types::dtype_name(d)),
-            d,
-            *dtype,
-            span,
-        )?;
-        let actual: Vec<usize> = given.clone().unwrap_or_else(|| vec![bits.len()]);
+        let (count, given) = tensor_arg(launch.arg(name), name, d, span)?;
+        let actual: Vec<usize> = given.clone().unwrap_or_else(|| vec![count]);
         if let (ast::Expr::Name(_), Ok(Const::Tuple(dims))) = (shape_e, self.py_value(shape_e)) {
             // a shape held in a name (`q_shape = [batch, heads, dim]`)
             let want: Option<Vec<usize>> = dims

@@ -133,42 +133,7 @@ impl<'m> Elab<'m> {
                 self.lazy_select(c, &i.body, &i.orelse, span)
             }
             ast::Expr::Call(c) => self.call(c, span),
-            ast::Expr::Lambda(_) => {
-                py::unsupported(span, "`lambda`", DIALECT, "define a named function")
-            }
-            ast::Expr::ListComp(_) | ast::Expr::SetComp(_) => py::unsupported(
-                span,
-                "a list comprehension",
-                DIALECT,
-                "use an explicit loop",
-            ),
-            ast::Expr::DictComp(_) => py::unsupported(
-                span,
-                "a dict comprehension",
-                DIALECT,
-                "use an explicit loop",
-            ),
-            ast::Expr::GeneratorExp(_) => py::unsupported(
-                span,
-                "a generator expression",
-                DIALECT,
-                "use an explicit loop",
-            ),
-            ast::Expr::NamedExpr(_) => py::unsupported(
-                span,
-                "the walrus operator `:=`",
-                DIALECT,
-                "assign on a line of its own",
-            ),
-            ast::Expr::Starred(_) => {
-                py::unsupported(span, "`*args`", DIALECT, "use explicit arguments")
-            }
-            _ => py::unsupported(
-                span,
-                "this expression",
-                DIALECT,
-                "see the TileLang seed's table of supported syntax",
-            ),
+            _ => py::exprs::refuse(e, span, DIALECT, refused_help),
         }
     }
 
@@ -612,30 +577,14 @@ impl<'m> Elab<'m> {
         value: &mut dyn FnMut(&mut Self, usize) -> DResult<Val>,
         span: Span,
     ) -> DResult<Val> {
-        let first = value(self, 0)?;
-        let first = self.num(first, span)?;
         let r = self.new_var("_boolop", Type::scalar(DType::Bool));
-        let t = self.truth(first, span)?;
-        self.emit(Stmt::Let(r, t));
-        for k in 1..n {
-            self.blocks.push(Vec::new());
-            let v = value(self, k)
-                .and_then(|v| self.num(v, span))
-                .and_then(|e| self.truth(e, span));
-            let mut body = self.blocks.pop().expect("pushed");
-            body.push(Stmt::Let(r, v?));
-            let cur = self.var_expr(r, span);
-            let go_on = if is_and {
-                cur
-            } else {
-                unary(UnOp::LogicalNot, cur, span)
-            };
-            self.emit(Stmt::If {
-                cond: go_on,
-                then_body: body,
-                else_body: vec![],
-            });
-        }
+        let mut operand = |me: &mut Self, k: usize| {
+            let v = value(me, k)?;
+            let e = me.num(v, span)?;
+            me.truth(e, span)
+        };
+        let go_on = |_: &Self, v: Expr| simt::undecided(is_and, v, span);
+        self.short_circuit(r, n, &mut operand, &go_on, span)?;
         Ok(Val::Num(self.var_expr(r, span)))
     }
 
@@ -858,12 +807,7 @@ impl<'m> Elab<'m> {
         what: &str,
         span: Span,
     ) -> DResult<Vec<Val>> {
-        if c.args.len() != n {
-            return err(
-                span,
-                format!("{what} takes {n} argument(s), got {}", c.args.len()),
-            );
-        }
+        py::arity::expect_args(span, what, n, c.args.len())?;
         c.args.iter().map(|a| self.expr(a)).collect()
     }
 
@@ -882,16 +826,8 @@ impl<'m> Elab<'m> {
     /// `T.floordiv` … `T.ceildiv`, the math functions) applied to `vals`,
     /// whose number [`value_call_arity`] gives.
     pub(super) fn call_val(&mut self, f: &str, vals: Vec<Val>, span: Span) -> DResult<Val> {
-        if vals.len() != value_call_arity(f).unwrap_or(usize::MAX) {
-            return err(
-                span,
-                format!(
-                    "T.{f} takes {} argument(s), got {}",
-                    value_call_arity(f).unwrap_or(0),
-                    vals.len()
-                ),
-            );
-        }
+        let n = value_call_arity(f).unwrap_or(0);
+        py::arity::expect_args(span, &format!("T.{f}"), n, vals.len())?;
         if let Some(m) = math_fn(f) {
             let [v]: [Val; 1] = vals.try_into().expect("one");
             let e = self.num(v, span)?;
@@ -1078,23 +1014,10 @@ impl<'m> Elab<'m> {
                 "T.const(…) must be unpacked into names: `M, N = T.const(\"M, N\")`",
             ),
             "alloc_var" => {
-                let dtype_e = c
-                    .args
-                    .first()
-                    .or_else(|| {
-                        c.keywords
-                            .iter()
-                            .find(|k| k.arg.as_deref() == Some("dtype"))
-                            .map(|k| &k.value)
-                    })
+                let dtype_e = Self::kwarg(c, "dtype", 0)
                     .ok_or_else(|| Diagnostic::new(span, "T.alloc_var needs a dtype"))?;
                 let d = self.dtype_arg(dtype_e)?;
-                let init = c.args.get(1).or_else(|| {
-                    c.keywords
-                        .iter()
-                        .find(|k| k.arg.as_deref() == Some("init"))
-                        .map(|k| &k.value)
-                });
+                let init = Self::kwarg(c, "init", 1);
                 let init = init.map(|i| self.expr(i)).transpose()?;
                 Ok(Val::Buf(self.alloc_var(d, init, span)?))
             }
@@ -1152,12 +1075,7 @@ impl<'m> Elab<'m> {
                 format!("T.{f} takes {arity} operand(s) and a rounding mode"),
             );
         }
-        let mode_e = c.args.get(arity).or_else(|| {
-            c.keywords
-                .iter()
-                .find(|k| k.arg.as_deref() == Some("rounding_mode"))
-                .map(|k| &k.value)
-        });
+        let mode_e = Self::kwarg(c, "rounding_mode", arity);
         let mode = match mode_e {
             None => Rounding::NearestEven,
             Some(e) => match self.py_value(e) {
@@ -1344,16 +1262,8 @@ impl<'m> Elab<'m> {
             );
         }
         let params = py::params(&f.args);
-        if c.args.len() > params.len() {
-            return err(
-                span,
-                format!(
-                    "`{name}` takes {} argument(s), got {}",
-                    params.len(),
-                    c.args.len()
-                ),
-            );
-        }
+        let takes = (0, params.len());
+        py::arity::check_args(span, &format!("`{name}`"), takes, c.args.len())?;
         let mut bound: Vec<Option<Val>> = vec![None; params.len()];
         for (k, a) in c.args.iter().enumerate() {
             bound[k] = Some(self.expr(a)?);
@@ -1418,24 +1328,14 @@ impl<'m> Elab<'m> {
 
 /// The math function `T.name` computes (`T.exp`, `T.sqrt`, …).
 fn math_fn(name: &str) -> Option<MathFn> {
-    Some(match name {
-        "exp" => MathFn::Exp,
-        "exp2" => MathFn::Exp2,
-        "log" => MathFn::Log,
-        "log2" => MathFn::Log2,
-        "log10" => MathFn::Log10,
-        "sqrt" => MathFn::Sqrt,
-        "rsqrt" => MathFn::Rsqrt,
-        "sin" => MathFn::Sin,
-        "cos" => MathFn::Cos,
-        "tan" => MathFn::Tan,
-        "tanh" => MathFn::Tanh,
-        "sigmoid" => MathFn::Sigmoid,
-        "erf" => MathFn::Erf,
-        "floor" => MathFn::Floor,
-        "ceil" => MathFn::Ceil,
-        _ => return None,
-    })
+    const MATH: [MathFn; 15] = {
+        use MathFn::*;
+        [
+            Exp, Exp2, Log, Log2, Log10, Sqrt, Rsqrt, Sin, Cos, Tan, Tanh, Sigmoid, Erf, Floor,
+            Ceil,
+        ]
+    };
+    MathFn::named(name).filter(|m| MATH.contains(m))
 }
 
 /// The number of values `T.f` takes where it is a function of values
@@ -1497,4 +1397,16 @@ pub(super) fn check_rank(b: &Buf, n: usize, what: &str, span: Span) -> DResult<(
         );
     }
     Ok(())
+}
+
+/// TileLang's alternative to an expression form it refuses.
+fn refused_help(form: Option<py::exprs::Form>) -> &'static str {
+    use py::exprs::Form as F;
+    match form {
+        Some(F::Lambda) => "define a named function",
+        Some(F::ListComp | F::SetComp | F::DictComp | F::GeneratorExp) => "use an explicit loop",
+        Some(F::Walrus) => "assign on a line of its own",
+        Some(F::Starred) => "use explicit arguments",
+        _ => "see the TileLang seed's table of supported syntax",
+    }
 }

@@ -299,28 +299,10 @@ impl<'m> Elab<'m> {
             let arg = launch.arg(&name);
             match self.annotation(ann)? {
                 (Some(shape), d) => {
-                    let Some(ArgSpec::Buffer {
-                        dtype,
-                        bits,
-                        shape: given,
-                        complex: false,
-                        ..
-                    }) = arg
-                    else {
-                        return err(
-                            span,
-                            format!("the launch must pass a buffer of numbers for `{name}`"),
-                        );
-                    };
-                    same_dtype(
-                        &format!("`{name}` is a {} tensor", types::dtype_name(d)),
-                        d,
-                        *dtype,
-                        span,
-                    )?;
+                    let (count, given) = tensor_arg(arg, &name, d, span)?;
                     let n: usize = shape.iter().product();
-                    if bits.len() != n || given.as_ref().is_some_and(|g| *g != shape) {
-                        return err(span, format!("`{name}` has shape {shape:?} ({n} elements) but the launch passes {} elements{}", bits.len(), given.as_ref().map_or(String::new(), |g| format!(" of shape {g:?}"))));
+                    if count != n || given.as_ref().is_some_and(|g| *g != shape) {
+                        return err(span, format!("`{name}` has shape {shape:?} ({n} elements) but the launch passes {count} elements{}", given.as_ref().map_or(String::new(), |g| format!(" of shape {g:?}"))));
                     }
                     self.global_param(&name, d, shape, false, span);
                 }
@@ -370,20 +352,12 @@ impl<'m> Elab<'m> {
         &self,
         f: &'f ast::StmtFunctionDef,
     ) -> DResult<Vec<&'f ast::ArgWithDefault>> {
-        let a = &f.args;
-        if let Some(v) = a.vararg.as_deref().or(a.kwarg.as_deref()) {
-            return py::unsupported(
-                self.span(v),
-                "`*args` / `**kwargs`",
-                DIALECT,
-                "use explicit parameters",
-            );
-        }
-        Ok(a.posonlyargs
-            .iter()
-            .chain(&a.args)
-            .chain(&a.kwonlyargs)
-            .collect())
+        py::plain_params(
+            &f.args,
+            |v| self.span(v),
+            DIALECT,
+            "use explicit parameters",
+        )
     }
 
     /// A global buffer parameter `name` of dtype `d` and `shape`, bound to
@@ -434,12 +408,7 @@ impl<'m> Elab<'m> {
             .first()
             .ok_or_else(|| Diagnostic::new(span, format!("{what} needs a shape")))?;
         let shape = self.static_shape(shape_e)?;
-        let dtype_e = c.args.get(1).or_else(|| {
-            c.keywords
-                .iter()
-                .find(|k| k.arg.as_deref() == Some("dtype"))
-                .map(|k| &k.value)
-        });
+        let dtype_e = Self::kwarg(c, "dtype", 1);
         let d = match (dtype_e, default) {
             (Some(e), _) => self.dtype_arg(e)?,
             (None, Some(d)) => d,
@@ -690,6 +659,33 @@ impl<'m> Elab<'m> {
             None => err(span, "a dtype must be known at compile time"),
         }
     }
+}
+
+/// The launch's buffer for tensor parameter `name` of dtype `d`: its
+/// element count and shape. Refused where the launch passes no buffer of
+/// (real) numbers, or one of another dtype.
+fn tensor_arg<'l>(
+    arg: Option<&'l ArgSpec>,
+    name: &str,
+    d: DType,
+    span: Span,
+) -> DResult<(usize, &'l Option<Vec<usize>>)> {
+    let Some(ArgSpec::Buffer {
+        dtype,
+        bits,
+        shape,
+        complex: false,
+        ..
+    }) = arg
+    else {
+        return err(
+            span,
+            format!("the launch must pass a buffer of numbers for `{name}`"),
+        );
+    };
+    let what = format!("`{name}` is a {} tensor", types::dtype_name(d));
+    same_dtype(&what, d, *dtype, span)?;
+    Ok((bits.len(), shape))
 }
 
 /// Refuses a launch argument of dtype `got` for a parameter declared `want`

@@ -53,12 +53,7 @@ impl<'m> Elab<'m> {
             );
         }
         let (dim, offset) = if f == "get_thread_binding" {
-            let arg = c.args.first().or_else(|| {
-                c.keywords
-                    .iter()
-                    .find(|k| k.arg.as_deref() == Some("dim"))
-                    .map(|k| &k.value)
-            });
+            let arg = Self::kwarg(c, "dim", 0);
             let dim = match arg {
                 None => 0,
                 Some(a) => self.const_int(a, "T.get_thread_binding's dimension")?,
@@ -99,12 +94,7 @@ impl<'m> Elab<'m> {
         threads: [u32; 3],
         span: Span,
     ) -> DResult<(i128, i128)> {
-        let thread = c
-            .keywords
-            .iter()
-            .find(|k| k.arg.as_deref() == Some("thread"))
-            .map(|k| &k.value)
-            .or(c.args.get(2));
+        let thread = Self::kwarg(c, "thread", 2);
         let (Some(b), Some(e), Some(t)) = (c.args.first(), c.args.get(1), thread) else {
             return err(
                 span,

@@ -82,9 +82,7 @@ impl<'m> Elab<'m> {
             }
             "fill" | "clear" => {
                 let n = if f == "fill" { 2 } else { 1 };
-                if c.args.len() != n {
-                    return err(span, format!("T.{f} takes {n} argument(s)"));
-                }
+                py::arity::expect_args(span, &format!("T.{f}"), n, c.args.len())?;
                 let dst = self.region_arg(&c.args[0])?;
                 if dst.buf.space != AddrSpace::Local {
                     self.block_level_op(&format!("T.{f} of shared or global memory"), span)?;
@@ -198,13 +196,18 @@ impl<'m> Elab<'m> {
         self.emit(Stmt::Let(v, e));
     }
 
-    /// A keyword argument of a call, or its positional argument `pos`.
+    /// A keyword argument of a call, or its positional argument `pos`
+    /// (Python refuses a call that passes both).
     pub(super) fn kwarg<'c>(c: &'c ast::ExprCall, name: &str, pos: usize) -> Option<&'c ast::Expr> {
+        Self::keyword(c, name).or_else(|| c.args.get(pos))
+    }
+
+    /// Keyword argument `name` of a call.
+    pub(super) fn keyword<'c>(c: &'c ast::ExprCall, name: &str) -> Option<&'c ast::Expr> {
         c.keywords
             .iter()
             .find(|k| k.arg.as_deref() == Some(name))
             .map(|k| &k.value)
-            .or_else(|| c.args.get(pos))
     }
 
     /// A compile-time bool or int argument.
@@ -405,13 +408,7 @@ impl<'m> Elab<'m> {
         let cb = self.buffer_of(cb)?;
         let ta = self.flag(Self::kwarg(c, "transpose_A", 3), 0)? != 0;
         let tb = self.flag(Self::kwarg(c, "transpose_B", 4), 0)? != 0;
-        let clear = self.flag(
-            c.keywords
-                .iter()
-                .find(|k| k.arg.as_deref() == Some("clear_accum"))
-                .map(|k| &k.value),
-            0,
-        )? != 0;
+        let clear = self.flag(Self::keyword(c, "clear_accum"), 0)? != 0;
         let two = |x: &Buf| -> DResult<(usize, usize)> {
             match x.shape.as_slice() {
                 [r, c] => Ok((*r, *c)),
