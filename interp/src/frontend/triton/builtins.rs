@@ -408,11 +408,12 @@ const BUILTINS: Signatures = &[
 /// function that elaborates them: the modules of builtins, then this file's
 /// [`BUILTINS`]; one list, searched before the builtins of this file that
 /// read their arguments themselves.
-fn builtin_modules<'m>() -> [(Signatures, ElaborateBuiltin<'m>); 9] {
+fn builtin_modules<'m>() -> [(Signatures, ElaborateBuiltin<'m>); 10] {
     [
         (super::block_ptr::BUILTINS, Elab::block_ptr_builtin),
         (super::descriptor::BUILTINS, Elab::descriptor_builtin),
         (super::join::BUILTINS, Elab::join_split),
+        (super::scaled_dot::BUILTINS, Elab::scaled_dot_builtin),
         (super::shape::BUILTINS, Elab::shape_builtin),
         (super::index::BUILTINS, Elab::index_builtin),
         (super::standard::BUILTINS, Elab::standard_builtin),

@@ -15,6 +15,7 @@ mod join;
 pub mod module;
 pub mod promote;
 mod random;
+mod scaled_dot;
 mod shape;
 mod standard;
 pub mod types;
