@@ -268,3 +268,25 @@ fn dot_scaled_refusals() {
         assert_diag(&src, &d, at, &[msg], None);
     }
 }
+
+/// Formats given as constexpr parameters (Triton's test passes `type_a`,
+/// `type_b`): the string "fp16" reaches the kernel as the dtype it names,
+/// and means the format. e4m3 0x40 = 2^(8-7) = 2 (scale 127 = 1) times
+/// float16 ones over 32 elements: 64 = 0x42800000.
+#[test]
+fn formats_as_constexpr_parameters() {
+    let src = kernel(
+        "a_ptr, b_ptr, sa_ptr, c_ptr, FA: tl.constexpr, FB: tl.constexpr",
+        "a = tl.load(a_ptr + tl.arange(0, 32)[None, :])
+b = tl.load(b_ptr + tl.arange(0, 32)[:, None])
+sa = tl.load(sa_ptr + tl.arange(0, 1)[:, None] + tl.arange(0, 1)[None, :])
+tl.store(c_ptr + tl.arange(0, 1)[:, None] + tl.arange(0, 1)[None, :], tl.dot_scaled(a, sa, FA, b, None, FB))",
+    );
+    let l = launch(
+        &[1],
+        json!({"a_ptr": buf("uint8", json!(vec![0x40; 32])), "b_ptr": buf("float16", json!(vec![1; 32])),
+               "sa_ptr": buf("uint8", json!([127])), "c_ptr": zeros("float32", 1),
+               "FA": cx(json!("e4m3")), "FB": cx(json!("fp16"))}),
+    );
+    assert_eq!(bits(&run_clean(&src, &l), "c_ptr"), vec![0x42800000]);
+}

@@ -860,7 +860,15 @@ impl Elab<'_> {
             }
             "cast" | "to" => {
                 let x = self.to_tensor(b.req("input", span)?, span)?;
-                let d = as_dtype(&b.req("dtype", span)?, span)?;
+                let target = b.req("dtype", span)?;
+                if let Value::PtrDType(pd) = target {
+                    return Ok(Value::Tensor(self.to_pointer(x, pd, span)?));
+                }
+                if x.ty.is_ptr() && !const_bool(b.get("bitcast"), false, span)? {
+                    let d = as_dtype(&target, span)?;
+                    return Ok(Value::Tensor(self.pointer_to_number(x, d, span)?));
+                }
+                let d = as_dtype(&target, span)?;
                 let bitcast = const_bool(b.get("bitcast"), false, span)?;
                 let rounding = match b.opt("fp_downcast_rounding") {
                     None => None,
@@ -1362,7 +1370,8 @@ impl Elab<'_> {
             v => {
                 let e = self.to_tensor(v, span)?;
                 if e.ty.is_ptr() {
-                    return err(span, "pointers cannot be stored or converted to numbers");
+                    // Triton's store casts the value to the element type
+                    return self.pointer_to_number(e, d, span);
                 }
                 self.cast(e, d, CONVERT)
             }

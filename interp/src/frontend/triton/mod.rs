@@ -14,6 +14,7 @@ mod index;
 mod join;
 pub mod module;
 pub mod promote;
+mod ptr_cast;
 mod random;
 mod scaled_dot;
 mod shape;

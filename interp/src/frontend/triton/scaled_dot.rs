@@ -43,6 +43,12 @@ enum Format {
 
 impl Format {
     fn parse(v: &Value, what: &str, span: Span) -> DResult<Format> {
+        // a constexpr "fp16"/"bf16" reaches the kernel as the dtype it names
+        match v {
+            Value::DType(DType::F16) => return Ok(Format::Fp16),
+            Value::DType(DType::BF16) => return Ok(Format::Bf16),
+            _ => {}
+        }
         let Value::Str(s) = v else {
             return err(
                 span,
