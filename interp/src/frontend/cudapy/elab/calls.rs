@@ -357,6 +357,7 @@ impl Elab<'_> {
         let d =
             match self.expr(dtype_e)? {
                 Val::Type(d) => d,
+                Val::RecordType(layout) => return self.record_array(space, shape, layout, span),
                 _ => return err(
                     self.span(dtype_e),
                     "the dtype must be a type object such as float32 (from numba import float32)",

@@ -15,6 +15,10 @@ impl Elab<'_> {
             ),
             Val::Array(_) | Val::Bytes(_) => err(span, "expected a number, found an array"),
             Val::Record(_) => err(span, "expected a number, found a record"),
+            Val::RecordType(l) => err(
+                span,
+                format!("expected a number, found the record dtype ({})", l.names()),
+            ),
             Val::Tuple(_) => err(span, "expected a number, found a tuple"),
             Val::Vector(_) => err(
                 span,
@@ -308,6 +312,7 @@ impl Elab<'_> {
             }
             // a class nested in a tuple or a class: not a value numba lowers
             Global::Class(_) => Val::None,
+            Global::Record(layout) => Val::RecordType(layout.clone()),
         }
     }
 

@@ -101,6 +101,9 @@ enum Val {
     Path(String),
     /// A type object (`int16`, `np.float32`).
     Type(DType),
+    /// A record dtype (`ksem.record(…)` at module level): the dtype of a
+    /// shared or local array of records (`records.rs`).
+    RecordType(std::sync::Arc<crate::launch::RecordLayout>),
     /// A `@cuda.jit` function.
     Func(String),
     /// A nested function (`closures.rs`).
