@@ -828,6 +828,8 @@ impl Elab<'_> {
         };
         let done = self.new_var(&format!("{name}.done"), Type::scalar(DType::Bool));
         self.emit(Stmt::Let(done, konst(DType::Bool, 0, span)));
+        let is_none = self.new_var(&format!("{name}.is_none"), Type::scalar(DType::Bool));
+        self.emit(Stmt::Let(is_none, konst(DType::Bool, 1, span)));
         self.frames.push(Frame {
             name: name.to_string(),
             env,
@@ -840,6 +842,8 @@ impl Elab<'_> {
                 tret: None,
                 rret: None,
                 done,
+                none_ret: false,
+                is_none,
             }),
         });
         let body = self.block_of(&def.body);
@@ -865,6 +869,10 @@ impl Elab<'_> {
                 re: self.var_expr(re, span),
                 im: self.var_expr(im, span),
             }),
+            (Some(r), None) if inl.none_ret => Val::Optional(
+                self.var_expr(inl.is_none, span),
+                Box::new(Val::Num(self.var_expr(r, span))),
+            ),
             (Some(r), None) => Val::Num(self.var_expr(r, span)),
             (None, None) => Val::None,
         })

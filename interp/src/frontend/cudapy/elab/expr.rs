@@ -9,6 +9,8 @@ impl Elab<'_> {
         match v {
             Val::Num(e) => Ok(e),
             Val::Member(_, v) => self.num(*v, span),
+            // numba unwraps an Optional where a number is needed
+            Val::Optional(_, v) => self.num(*v, span),
             Val::Complex(_) => err(
                 span,
                 "expected a real number, found a complex number (take .real, .imag or abs())",
@@ -971,6 +973,9 @@ impl Elab<'_> {
                 if let Some(v) = self.member_cmp(c.ops[0], &left, &r, span)? {
                     return Ok(Val::Num(v));
                 }
+            }
+            if let Some(v) = self.none_test(c.ops[0], &left, &r) {
+                return Ok(Val::Num(v));
             }
             if matches!(left, Val::Time(_)) || matches!(r, Val::Time(_)) {
                 let left = self.keep_order_val(left, mark);

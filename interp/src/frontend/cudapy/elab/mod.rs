@@ -44,6 +44,7 @@ mod iter;
 mod mathfns;
 mod methods;
 mod names;
+mod optional;
 mod records;
 mod recursion;
 mod slices;
@@ -101,6 +102,10 @@ enum Val {
     Path(String),
     /// A type object (`int16`, `np.float32`).
     Type(DType),
+    /// numba's `Optional` of a number: what a device function returning
+    /// None on some paths and a number on others returns (`optional.rs`):
+    /// the bool "is None" and the number (undefined where it is None).
+    Optional(Expr, Box<Val>),
     /// A record dtype (`ksem.record(…)` at module level): the dtype of a
     /// shared or local array of records (`records.rs`).
     RecordType(std::sync::Arc<crate::launch::RecordLayout>),
@@ -143,6 +148,11 @@ struct Inline {
     rret: Option<(VarId, std::sync::Arc<crate::launch::RecordLayout>)>,
     /// Set when the function has returned (checked after inner loops).
     done: VarId,
+    /// Whether a `return` gives None (`return`, `return None`), and the
+    /// variable that says at run time which kind of `return` ran
+    /// (`optional.rs`).
+    none_ret: bool,
+    is_none: VarId,
 }
 
 /// One function being elaborated: the kernel or an inlined device function.

@@ -686,9 +686,13 @@ impl Walk for Elab<'_> {
             self.emit(Stmt::Return);
             return Ok(());
         };
-        let (done, ret, sig_ret) = (inl.done, inl.ret, inl.sig_ret);
+        let (done, ret, sig_ret, is_none) = (inl.done, inl.ret, inl.sig_ret, inl.is_none);
         match v {
-            None | Some(Val::None) => {}
+            None | Some(Val::None) => {
+                if let Some(inl) = &mut self.frame().inline {
+                    inl.none_ret = true;
+                }
+            }
             Some(t @ Val::Tuple(_)) => {
                 let old = frame.inline.as_ref().and_then(|i| i.tret.clone());
                 match old {
@@ -763,6 +767,7 @@ impl Walk for Elab<'_> {
                 };
                 let d = self.vars[id].1.dtype();
                 self.emit(Stmt::Let(id, convert(e, d)));
+                self.emit(Stmt::Let(is_none, konst(DType::Bool, 0, span)));
             }
         }
         self.emit(Stmt::Let(done, konst(DType::Bool, 1, span)));
