@@ -460,6 +460,35 @@ pub fn elaborate(src: Source, launch: &Launch, kernel: Option<&str>) -> DResult<
     elab::Elab::new(&m).kernel(&name, launch)
 }
 
+/// A Python literal made of dicts with string keys, lists, tuples, strings
+/// and non-negative integers, as JSON (`None` for anything else).
+fn literal_json(e: &ast::Expr) -> Option<serde_json::Value> {
+    use serde_json::Value as J;
+    Some(match e {
+        ast::Expr::Dict(d) => {
+            let mut m = serde_json::Map::new();
+            for (k, v) in d.keys.iter().zip(&d.values) {
+                let Some(ast::Expr::Constant(k)) = k else {
+                    return None;
+                };
+                let ast::Constant::Str(k) = &k.value else {
+                    return None;
+                };
+                m.insert(k.clone(), literal_json(v)?);
+            }
+            J::Object(m)
+        }
+        ast::Expr::List(l) => J::Array(l.elts.iter().map(literal_json).collect::<Option<_>>()?),
+        ast::Expr::Tuple(t) => J::Array(t.elts.iter().map(literal_json).collect::<Option<_>>()?),
+        ast::Expr::Constant(c) => match &c.value {
+            ast::Constant::Str(s) => J::String(s.clone()),
+            ast::Constant::Int(i) => J::from(u64::try_from(i).ok()?),
+            _ => return None,
+        },
+        _ => return None,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -488,33 +517,4 @@ mod tests {
         assert!(parse_signature("void(int32[1:2])").is_err());
         assert!(parse_signature("void int32").is_err());
     }
-}
-
-/// A Python literal made of dicts with string keys, lists, tuples, strings
-/// and non-negative integers, as JSON (`None` for anything else).
-fn literal_json(e: &ast::Expr) -> Option<serde_json::Value> {
-    use serde_json::Value as J;
-    Some(match e {
-        ast::Expr::Dict(d) => {
-            let mut m = serde_json::Map::new();
-            for (k, v) in d.keys.iter().zip(&d.values) {
-                let Some(ast::Expr::Constant(k)) = k else {
-                    return None;
-                };
-                let ast::Constant::Str(k) = &k.value else {
-                    return None;
-                };
-                m.insert(k.clone(), literal_json(v)?);
-            }
-            J::Object(m)
-        }
-        ast::Expr::List(l) => J::Array(l.elts.iter().map(literal_json).collect::<Option<_>>()?),
-        ast::Expr::Tuple(t) => J::Array(t.elts.iter().map(literal_json).collect::<Option<_>>()?),
-        ast::Expr::Constant(c) => match &c.value {
-            ast::Constant::Str(s) => J::String(s.clone()),
-            ast::Constant::Int(i) => J::from(u64::try_from(i).ok()?),
-            _ => return None,
-        },
-        _ => return None,
-    })
 }

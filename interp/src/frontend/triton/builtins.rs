@@ -862,7 +862,7 @@ impl Elab<'_> {
                 let x = self.to_tensor(b.req("input", span)?, span)?;
                 let target = b.req("dtype", span)?;
                 if let Value::PtrDType(pd) = target {
-                    return Ok(Value::Tensor(self.to_pointer(x, pd, span)?));
+                    return Ok(Value::Tensor(self.cast_to_pointer(x, pd, span)?));
                 }
                 if x.ty.is_ptr() && !const_bool(b.get("bitcast"), false, span)? {
                     let d = as_dtype(&target, span)?;

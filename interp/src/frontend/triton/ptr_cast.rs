@@ -17,7 +17,7 @@ impl Elab<'_> {
     /// `x.to(<pointer type to d>)`: an integer becomes the pointer whose
     /// representation it is, zero-extended to 64 bits (LLVM's `inttoptr`);
     /// a pointer to `d` stays itself.
-    pub(super) fn to_pointer(&mut self, x: Expr, d: DType, span: Span) -> DResult<Expr> {
+    pub(super) fn cast_to_pointer(&self, x: Expr, d: DType, span: Span) -> DResult<Expr> {
         let ty = Type {
             elem: Elem::Ptr(d, AddrSpace::Global),
             shape: x.ty.shape.clone(),
@@ -62,7 +62,7 @@ impl Elab<'_> {
     /// A pointer converted to `d`: its 64-bit representation for int64 and
     /// uint64 (`ptr_to_int`), `p != 0` for int1; other dtypes are refused,
     /// as Triton's `cast` asserts.
-    pub(super) fn pointer_to_number(&mut self, p: Expr, d: DType, span: Span) -> DResult<Expr> {
+    pub(super) fn pointer_to_number(&self, p: Expr, d: DType, span: Span) -> DResult<Expr> {
         let bits = Expr {
             kind: ExprKind::Cast(Box::new(p.clone()), CastKind::Bitcast),
             ty: p.ty.with_elem(Elem::Num(DType::U64)),
