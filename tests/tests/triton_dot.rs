@@ -2,7 +2,9 @@
 //! refusals, and ksem's one order of operations (each result element starts
 //! from the accumulator, then k ascending, `r = r + a·b` with every product
 //! and every sum rounded in the accumulator's dtype, no fma; float32 operands
-//! rounded to tf32 first under the default `input_precision="tf32"`).
+//! rounded to tf32 first under the default `input_precision="tf32"`; a
+//! float16 result is the float32 sum rounded once, then acc, as Triton's
+//! interpreter computes it).
 //! Every expected value is derived by hand in the test (bit patterns written
 //! out), never copied from ksem's output.
 
