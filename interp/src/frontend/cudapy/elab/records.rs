@@ -164,8 +164,14 @@ impl Elab<'_> {
     }
 
     /// `e` held in a variable (a pointer used for several bytes is computed,
-    /// and its indices checked, once).
+    /// and its indices checked, once). A pointer into shared or local
+    /// memory stays an expression (the CUDA lowering addresses those arrays
+    /// by index, never through a pointer value): its indices are checked at
+    /// each byte, with the same outcome.
     fn held(&mut self, e: Expr) -> Expr {
+        if matches!(e.ty.elem, Elem::Ptr(_, AddrSpace::Shared | AddrSpace::Local)) {
+            return e;
+        }
         self.temp(e)
     }
 
