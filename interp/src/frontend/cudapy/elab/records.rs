@@ -169,7 +169,10 @@ impl Elab<'_> {
     /// by index, never through a pointer value): its indices are checked at
     /// each byte, with the same outcome.
     fn held(&mut self, e: Expr) -> Expr {
-        if matches!(e.ty.elem, Elem::Ptr(_, AddrSpace::Shared | AddrSpace::Local)) {
+        if matches!(
+            e.ty.elem,
+            Elem::Ptr(_, AddrSpace::Shared | AddrSpace::Local)
+        ) {
             return e;
         }
         self.temp(e)
