@@ -3,7 +3,10 @@
 //! lowering: the host build of the generated CUDA gives the interpreter's
 //! bits, with 1 and 4 OS threads per block; the source compiles with NVRTC
 //! where libnvrtc loads. The interpreter's values themselves are checked in
-//! tests/tests/cudapy_slices.rs and cudapy_reshape_view.rs.
+//! tests/tests/cudapy_slices.rs and cudapy_reshape_view.rs. Also a shared
+//! array of records of a `ksem.record` dtype, numba's Optional result and a
+//! number rebound to an array (tests/tests/cudapy_record_dtype.rs,
+//! cudapy_optional.rs, cudapy_rebind_kind.rs).
 
 use ksem_interp::eval::RunOptions;
 use ksem_interp::ir::Kernel;
@@ -49,6 +52,34 @@ def k(a, t0, t1, bytes_, s, got, o):
     v[0] = 77
 ";
 
+const RECORDS: &str = r#"from numba import cuda
+
+dt = ksem.record({"itemsize": 12, "fields": [{"name": "i", "offset": 0, "dtype": "int32"}, {"name": "j", "offset": 4, "dtype": "float32", "shape": [2]}]})
+
+@cuda.jit(device=True)
+def half(x):
+    if x > 0:
+        return x // 2
+    return
+
+@cuda.jit
+def k(x, y, out, B):
+    sm = cuda.shared.array(4, dtype=dt)
+    t = cuda.threadIdx.x
+    sm[t] = x[t]
+    sm[t].i = sm[t].i + 1
+    cuda.syncthreads()
+    y[t] = sm[3 - t]
+    r = half(x[t].i - 1)
+    if r is None:
+        out[t] = -1
+    else:
+        out[t] = r
+    for s in range(2):
+        s = B
+        out[t] += s[0]
+"#;
+
 fn case(src: &str, launch: &str) -> (Kernel, Launch) {
     let launch = parse_launch(launch).expect("launch parses");
     let k = ksem_interp::elaborate_source("views.py", src, &launch, None)
@@ -79,6 +110,14 @@ fn cases() -> Vec<(Kernel, Launch)> {
                 "s": {"scalar": {"dtype": "int64", "value": 4}},
                 "got": {"buffer": {"dtype": "int64", "shape": [3, 4], "len": 12}},
                 "o": {"buffer": {"dtype": "int32", "len": 2}}}}"#,
+        ),
+        case(
+            RECORDS,
+            r#"{"grid": [1], "block": [4], "args": {
+                "x": {"buffer": {"record": {"itemsize": 12, "fields": [{"name": "i", "offset": 0, "dtype": "int32"}, {"name": "j", "offset": 4, "dtype": "float32", "shape": [2]}]}, "shape": [4], "data": [0,0,0,0, 0,0,128,63, 0,0,0,64, 5,0,0,0, 0,0,64,64, 0,0,128,64, 9,0,0,0, 0,0,160,64, 0,0,192,64, 2,0,0,0, 0,0,224,64, 0,0,0,65]}},
+                "y": {"buffer": {"record": {"itemsize": 12, "fields": [{"name": "i", "offset": 0, "dtype": "int32"}, {"name": "j", "offset": 4, "dtype": "float32", "shape": [2]}]}, "shape": [4], "len": 4}},
+                "out": {"buffer": {"dtype": "int64", "len": 4}},
+                "B": {"buffer": {"dtype": "int64", "data": [10]}}}}"#,
         ),
     ]
 }

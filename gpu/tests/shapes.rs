@@ -2,7 +2,8 @@
 //! argmax/argmin with NaNs and ties, keep_dims, while/break/continue, loads
 //! of values other threads stored, a non-associative custom combiner, tuple
 //! reductions and associative scans, a 2-D
-//! grid, `tl.dot` of every operand kind) on the host build with several block sizes, against the interpreter;
+//! grid, `tl.dot` of every operand kind, `tl.dot_scaled`, integers as
+//! pointers) on the host build with several block sizes, against the interpreter;
 //! and through NVRTC when it is available.
 
 use ksem_gpu::{cuda, lower};
@@ -95,7 +96,8 @@ fn cases() -> Vec<(Kernel, Launch)> {
             "x_ptr": {{"buffer": {{"dtype": "float32", "data": [{}]}}}},
             "i_ptr": {{"buffer": {{"dtype": "int8", "data": [{}]}}}},
             "o_h32": {}, "o_h16": {{"buffer": {{"dtype": "float16", "len": 32}}}}, "o_tf32": {},
-            "o_ieee": {}, "o_bf": {}, "o_f8": {}, "o_i8": {}, "o_b3": {}}}}}"#,
+            "o_ieee": {}, "o_bf": {}, "o_f8": {}, "o_i8": {}, "o_b3": {},
+            "o_ds": {}, "o_ip": {{"buffer": {{"dtype": "int64", "len": 32}}}}}}}}"#,
         vals.join(", "),
         ints.join(", "),
         f32buf(32),
@@ -104,6 +106,7 @@ fn cases() -> Vec<(Kernel, Launch)> {
         f32buf(32),
         f32buf(32),
         i32buf(32),
+        f32buf(32),
         f32buf(32)
     );
     let combines = format!(

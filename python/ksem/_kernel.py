@@ -23,6 +23,7 @@ import builtins
 import dataclasses
 import enum
 import inspect
+import json
 import linecache
 import math
 import re
@@ -449,6 +450,12 @@ class _Module:
         if isinstance(v, np.ufunc) and getattr(np, v.__name__, None) is v:
             self.bind(name, v, f"from numpy import {v.__name__} as {name}")
             return
+        record = _record_dtype(v)
+        if record is not None:
+            # a structured dtype (numba's Record, `from_dtype(arr.dtype)`)
+            # closed over: its layout in the launch's "record" form
+            self.bind(name, v, f"{name} = ksem.record({json.dumps(record)})")
+            return
         if mod.startswith("numba.core.types"):
             numba_name = str(v)
             if re.fullmatch(r"[a-z]+\d*", numba_name):
@@ -486,6 +493,28 @@ class _Module:
         for name, f, deco in later:
             out += ["", deco] + _renamed(f, name).splitlines()
         return "\n".join(out) + "\n", tuple(indents)
+
+
+def _record_dtype(v) -> dict | None:
+    """The launch's ``"record"`` description of a structured dtype: a numpy
+    one, or numba's ``Record`` type of one; ``None`` for anything else or a
+    layout the launch cannot describe."""
+    dt = v if isinstance(v, np.dtype) else None
+    if dt is None and type(v).__name__ == "Record" and (type(v).__module__ or "").startswith("numba.core.types"):
+        try:
+            from numba.np import numpy_support
+
+            dt = numpy_support.as_dtype(v)
+        except Exception:
+            return None
+    if dt is None or dt.names is None:
+        return None
+    from ._host import record_layout
+
+    try:
+        return record_layout(dt, "dtype", "")
+    except KsemError:
+        return None
 
 
 def _runtime_module(v) -> bool:

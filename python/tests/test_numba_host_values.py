@@ -1,7 +1,8 @@
 """Host values the plugin passes to numba-cuda kernels (issue 24): `S<n>`/
 `U<n>` arrays, datetime64/timedelta64 arrays and scalars, enum member
-arguments, calls of functions numba-cuda ``@overload``s, and numba
-functions of a module object made at run time. Run under the
+arguments, calls of functions numba-cuda ``@overload``s, numba
+functions of a module object made at run time, and a record dtype closed
+over (a shared array of records). Run under the
 simulator with the plugin on, in a fresh pytest process (pytester); skipped
 where numba-cuda's simulator cannot be loaded (CI installs only numpy and
 pytest).
@@ -143,6 +144,29 @@ def test_a_function_of_a_module_made_at_run_time():
     assert ary.tolist() == [1, 2, 3, 4]
 
 
+def test_a_record_dtype_closed_over():
+    from numba.np import numpy_support as nps
+
+    rec = np.dtype([("i", np.int32), ("j", np.float32, (3, 2))])
+    dt = nps.from_dtype(rec)  # numba's Record: written as ksem.record({…})
+
+    @cuda.jit
+    def k(x, y):
+        sm = cuda.shared.array(4, dtype=dt)
+        t = cuda.threadIdx.x
+        sm[t] = x[t]
+        cuda.syncthreads()
+        y[t] = sm[3 - t]
+
+    x = np.zeros(4, dtype=rec)
+    x["i"] = [1, 2, 3, 4]
+    x["j"] = np.arange(24, dtype=np.float32).reshape(4, 3, 2)
+    y = np.zeros_like(x)
+    k[1, 4](x, y)
+    assert y["i"].tolist() == [4, 3, 2, 1]
+    assert (y["j"] == x["j"][::-1]).all()
+
+
 def test_an_undecidable_overload_is_refused():
     @cuda.jit
     def k(out, a):
@@ -158,6 +182,6 @@ def test_host_values_under_the_plugin(pytester):
         pytest.skip("numba-cuda's simulator is not installed or cannot be loaded")
     pytester.makepyfile(test_h=TESTS)
     r = _run(pytester, "--ksem", env={"NUMBA_ENABLE_CUDASIM": "1"})
-    r.assert_outcomes(passed=6)
+    r.assert_outcomes(passed=7)
     # one refusal: the undecidable overload
-    assert SUMMARY.findall(r.stdout.str()) == [("8", "1")]
+    assert SUMMARY.findall(r.stdout.str()) == [("9", "1")]

@@ -2,7 +2,9 @@
 //! refusals, and ksem's one order of operations (each result element starts
 //! from the accumulator, then k ascending, `r = r + a·b` with every product
 //! and every sum rounded in the accumulator's dtype, no fma; float32 operands
-//! rounded to tf32 first under the default `input_precision="tf32"`).
+//! rounded to tf32 first under the default `input_precision="tf32"`; a
+//! float16 result is the float32 sum rounded once, then acc, as Triton's
+//! interpreter computes it).
 //! Every expected value is derived by hand in the test (bit patterns written
 //! out), never copied from ksem's output.
 
@@ -291,23 +293,33 @@ tl.store(d_ptr + rm * N + rn, tl.dot(a, b, acc, out_dtype=tl.int32))",
     );
 }
 
-/// `out_dtype=tl.float16` with float16 operands accumulates in float16: with
-/// a row of ones and a column [2048, 1 ×15], each 2048 + 1 = 2049 is a tie
-/// between 2048 and 2050 (float16's spacing at 2048 is 2) and goes to the
-/// even 2048, so the result stays 2048 = 0x6800 (exponent 26, mantissa 0).
-/// In float32 (the default) it is 2063 = 0x4500f000 (exponent 138, mantissa
-/// 15·2^12 = 0xf000). `acc += tl.dot(a, b)` adds the product computed from
-/// zero to acc afterwards: 0.5 + 2063 = 2063.5 = 0x4500f800.
+/// `out_dtype=tl.float16` with float16 operands, as Triton's interpreter
+/// computes it (numpy's float16 matmul, measured:
+/// `tools/probes/triton_interp/dot_f16_acc_interp.json`): the product from
+/// zero in float32, rounded once to float16, then `acc` added in float16.
+/// With a row of ones and a column [2048, 1 ×15] the float32 sum is 2063
+/// exactly; rounded to float16 (spacing 2 at 2048) it is a tie between 2062
+/// (mantissa 7, odd) and 2064 (mantissa 8, even): 2064 = 0x6808 (exponent
+/// 11 + 15 = 26 → 0x6800, mantissa 8). (Rounding each step to float16, the
+/// rule before, kept 2048 = 0x6800: each 2048 + 1 ties to the even 2048.)
+/// With `acc` = 3 in float16: 2064 + 3 = 2067 ties between 2066 (mantissa 9)
+/// and 2068 (mantissa 10): 2068 = 0x680a (acc added first in float32 would
+/// give 2066 = 0x6809). In float32 (the default) it is 2063 = 0x4500f000
+/// (exponent 138, mantissa 15·2^12 = 0xf000). `acc += tl.dot(a, b)` adds the
+/// product computed from zero to acc afterwards: 0.5 + 2063 = 2063.5 =
+/// 0x4500f800.
 #[test]
-fn out_dtype_float16_accumulates_in_float16() {
+fn out_dtype_float16_rounds_the_float32_sum_once() {
     let src = mm(
-        "h_ptr, f_ptr, g_ptr, ",
+        "h_ptr, f_ptr, g_ptr, c_ptr, ",
         "h = tl.dot(a, b, out_dtype=tl.float16)
 tl.store(h_ptr + rm * N + rn, h)
 tl.store(f_ptr + rm * N + rn, tl.dot(a, b))
 acc = tl.full((M, N), 0.5, tl.float32)
 acc += tl.dot(a, b)
-tl.store(g_ptr + rm * N + rn, acc)",
+tl.store(g_ptr + rm * N + rn, acc)
+c = tl.full((M, N), 3.0, tl.float16)
+tl.store(c_ptr + rm * N + rn, tl.dot(a, b, c, out_dtype=tl.float16))",
     );
     let l = mm_launch(
         "float16",
@@ -315,13 +327,14 @@ tl.store(g_ptr + rm * N + rn, acc)",
         mat(16, 1, |k, _| if k == 0 { 2048.0 } else { 1.0 }),
         [1, 1, 16],
         json!({"h_ptr": zeros("float16", 1), "f_ptr": zeros("float32", 1),
-               "g_ptr": zeros("float32", 1)}),
+               "g_ptr": zeros("float32", 1), "c_ptr": zeros("float16", 1)}),
     );
     assert_eq!(var_type(&src, &l, "h").dtype(), DType::F16);
     let r = run_clean(&src, &l);
-    assert_eq!(bits(&r, "h_ptr"), vec![0x6800]);
+    assert_eq!(bits(&r, "h_ptr"), vec![0x6808]);
     assert_eq!(bits(&r, "f_ptr"), vec![0x4500f000]);
     assert_eq!(bits(&r, "g_ptr"), vec![0x4500f800]);
+    assert_eq!(bits(&r, "c_ptr"), vec![0x680a]);
 }
 
 /// Result dtypes (Triton 3.6 semantic.py `dot`): float16 and fp8 operands

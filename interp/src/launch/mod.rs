@@ -8,7 +8,7 @@ mod time;
 mod values;
 
 pub use parse::{parse_launch, parse_launch_with};
-pub use record::{FieldKind, RecordField, RecordLayout};
+pub use record::{layout_from_json, FieldKind, RecordField, RecordLayout};
 pub use result::{hex_bits, BufferResult, RunResult, UbReport, UbSite};
 pub use time::{TimeType, NAT};
 pub use values::{value_bits, SplitMix64};

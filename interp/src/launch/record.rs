@@ -98,6 +98,13 @@ struct FieldJson {
     shape: Vec<usize>,
 }
 
+/// A layout from a JSON value written as the launch's `"record"` (also a
+/// kernel text's `ksem.record({…})`, docs/formats.md).
+pub fn layout_from_json(v: serde_json::Value) -> Result<Arc<RecordLayout>, String> {
+    let r: RecordJson = serde_json::from_value(v).map_err(|e| e.to_string())?;
+    layout(r)
+}
+
 /// The largest record ksem takes, in bytes.
 const MAX_ITEMSIZE: usize = 1 << 20;
 

@@ -57,6 +57,10 @@ pub enum Global {
     /// `IntEnum` as the pytest plugin writes it (`class Color: red = 1`);
     /// its members are their values, as numba lowers them.
     Class(Vec<(String, Global)>),
+    /// A record dtype, `ksem.record({"itemsize": …, "fields": […]})` (the
+    /// launch's `"record"` form, docs/formats.md): how the pytest plugin
+    /// writes a structured dtype a kernel closes over.
+    Record(std::sync::Arc<crate::launch::RecordLayout>),
 }
 
 impl From<PyNum> for Global {
@@ -188,6 +192,11 @@ impl Module {
                     return Ok(Some(g.clone()));
                 }
             }
+            ast::Expr::Call(c)
+                if crate::frontend::py::dotted(&c.func).as_deref() == Some("ksem.record") =>
+            {
+                return self.record_dtype(c).map(Some);
+            }
             _ => {}
         }
         match consts::eval(e, self) {
@@ -195,6 +204,25 @@ impl Module {
             Err(NotNumber::Unknown) => Ok(None),
             Err(NotNumber::Raises(err)) => Err(raises_at_import(self.src.span(e), err)),
         }
+    }
+
+    /// `ksem.record({"itemsize": N, "fields": […]})`: a record dtype in the
+    /// launch's JSON form, written as a Python literal.
+    fn record_dtype(&self, c: &ast::ExprCall) -> DResult<Global> {
+        let span = self.src.span(c);
+        let json = match (c.args.as_slice(), c.keywords.is_empty()) {
+            ([a], true) => literal_json(a),
+            _ => None,
+        };
+        let Some(json) = json else {
+            return Err(Diagnostic::new(
+                span,
+                "ksem.record takes one literal: {\"itemsize\": N, \"fields\": [{\"name\": …, \"offset\": …, \"dtype\": …}, …]}",
+            ));
+        };
+        crate::launch::layout_from_json(json)
+            .map(Global::Record)
+            .map_err(|e| Diagnostic::new(span, format!("ksem.record: {e}")))
     }
 
     /// The members of a class whose body only binds names to constants
@@ -400,6 +428,35 @@ pub fn elaborate(src: Source, launch: &Launch, kernel: Option<&str>) -> DResult<
     let is_kernel = |n: &str| !m.funcs[n].device;
     let name = pick::pick_kernel(want, &kernels, is_kernel, words)?;
     elab::Elab::new(&m).kernel(&name, launch)
+}
+
+/// A Python literal made of dicts with string keys, lists, tuples, strings
+/// and non-negative integers, as JSON (`None` for anything else).
+fn literal_json(e: &ast::Expr) -> Option<serde_json::Value> {
+    use serde_json::Value as J;
+    Some(match e {
+        ast::Expr::Dict(d) => {
+            let mut m = serde_json::Map::new();
+            for (k, v) in d.keys.iter().zip(&d.values) {
+                let Some(ast::Expr::Constant(k)) = k else {
+                    return None;
+                };
+                let ast::Constant::Str(k) = &k.value else {
+                    return None;
+                };
+                m.insert(k.clone(), literal_json(v)?);
+            }
+            J::Object(m)
+        }
+        ast::Expr::List(l) => J::Array(l.elts.iter().map(literal_json).collect::<Option<_>>()?),
+        ast::Expr::Tuple(t) => J::Array(t.elts.iter().map(literal_json).collect::<Option<_>>()?),
+        ast::Expr::Constant(c) => match &c.value {
+            ast::Constant::Str(s) => J::String(s.clone()),
+            ast::Constant::Int(i) => J::from(u64::try_from(i).ok()?),
+            _ => return None,
+        },
+        _ => return None,
+    })
 }
 
 #[cfg(test)]

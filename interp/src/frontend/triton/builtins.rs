@@ -398,11 +398,12 @@ const BUILTINS: Signatures = &[
 /// function that elaborates them: the modules of builtins, then this file's
 /// [`BUILTINS`]; one list, searched before the builtins of this file that
 /// read their arguments themselves.
-fn builtin_modules<'m>() -> [(Signatures, ElaborateBuiltin<'m>); 9] {
+fn builtin_modules<'m>() -> [(Signatures, ElaborateBuiltin<'m>); 10] {
     [
         (super::block_ptr::BUILTINS, Elab::block_ptr_builtin),
         (super::descriptor::BUILTINS, Elab::descriptor_builtin),
         (super::join::BUILTINS, Elab::join_split),
+        (super::scaled_dot::BUILTINS, Elab::scaled_dot_builtin),
         (super::shape::BUILTINS, Elab::shape_builtin),
         (super::index::BUILTINS, Elab::index_builtin),
         (super::standard::BUILTINS, Elab::standard_builtin),
@@ -845,7 +846,15 @@ impl Elab<'_> {
             }
             "cast" | "to" => {
                 let x = self.to_tensor(b.req("input", span)?, span)?;
-                let d = as_dtype(&b.req("dtype", span)?, span)?;
+                let target = b.req("dtype", span)?;
+                if let Value::PtrDType(pd) = target {
+                    return Ok(Value::Tensor(self.cast_to_pointer(x, pd, span)?));
+                }
+                if x.ty.is_ptr() && !const_bool(b.get("bitcast"), false, span)? {
+                    let d = as_dtype(&target, span)?;
+                    return Ok(Value::Tensor(self.pointer_to_number(x, d, span)?));
+                }
+                let d = as_dtype(&target, span)?;
                 let bitcast = const_bool(b.get("bitcast"), false, span)?;
                 let rounding = match b.opt("fp_downcast_rounding") {
                     None => None,
@@ -1342,7 +1351,8 @@ impl Elab<'_> {
             v => {
                 let e = self.to_tensor(v, span)?;
                 if e.ty.is_ptr() {
-                    return err(span, "pointers cannot be stored or converted to numbers");
+                    // Triton's store casts the value to the element type
+                    return self.pointer_to_number(e, d, span);
                 }
                 self.cast(e, d, CONVERT)
             }

@@ -263,8 +263,6 @@ impl Elab<'_> {
         } else {
             DotPrecision::Ieee
         };
-        let x = self.cast(x, ret, CONVERT);
-        let y = self.cast(y, ret, CONVERT);
         let acc = match acc {
             Some(acc) => acc,
             None => {
@@ -272,15 +270,42 @@ impl Elab<'_> {
                 self.broadcast_to(zero, &c_shape, span)?
             }
         };
-        Ok(Value::Tensor(Expr {
-            kind: ExprKind::Dot {
-                a: Box::new(x),
-                b: Box::new(y),
-                acc: Box::new(acc),
-                precision,
-            },
-            ty: Type::num(ret, c_shape),
-            span,
-        }))
+        if ret == DType::F16 {
+            return Ok(Value::Tensor(self.dot_f16_accumulator(x, y, acc, span)?));
+        }
+        let x = self.cast(x, ret, CONVERT);
+        let y = self.cast(y, ret, CONVERT);
+        Ok(Value::Tensor(dot_expr(x, y, acc, precision, span)))
+    }
+
+    /// A float16 result (float16 or fp8 operands, `out_dtype=tl.float16`) as
+    /// Triton's interpreter computes it (numpy's float16 matmul, measured:
+    /// `tools/probes/triton_interp/dot_f16_acc.py`): the product from zero in
+    /// float32 (k ascending, each sum rounded; float16 products are exact
+    /// there), rounded once to float16, then `acc` added in float16.
+    fn dot_f16_accumulator(&mut self, x: Expr, y: Expr, acc: Expr, span: Span) -> DResult<Expr> {
+        let shape = acc.ty.shape.clone();
+        let x = self.cast(x, DType::F32, CONVERT);
+        let y = self.cast(y, DType::F32, CONVERT);
+        let zero = self.num_const(PyNum::Int(0), DType::F32, span);
+        let zero = self.broadcast_to(zero, &shape, span)?;
+        let wide = dot_expr(x, y, zero, DotPrecision::Ieee, span);
+        let narrow = self.cast(wide, DType::F16, CONVERT);
+        Ok(crate::ir::build::bin(BinOp::Add, narrow, acc, span))
+    }
+}
+
+/// The IR `Dot` of `a` and `b` onto `acc`, in `acc`'s type.
+pub(super) fn dot_expr(a: Expr, b: Expr, acc: Expr, precision: DotPrecision, span: Span) -> Expr {
+    let ty = acc.ty.clone();
+    Expr {
+        kind: ExprKind::Dot {
+            a: Box::new(a),
+            b: Box::new(b),
+            acc: Box::new(acc),
+            precision,
+        },
+        ty,
+        span,
     }
 }

@@ -514,6 +514,7 @@ pub fn member(p: ModPath, name: &str) -> Value {
         (ModPath::Language, "extra") => Value::Module(ModPath::Extra),
         (ModPath::PropagateNan, "ALL") => Value::NanMode(crate::ir::NanMode::Propagate),
         (ModPath::PropagateNan, "NONE") => Value::NanMode(crate::ir::NanMode::Ignore),
+        (ModPath::Language, "pi32_t") => Value::PtrDType(DType::I32),
         (ModPath::Language, n) => match dtype_name(n) {
             Some(d) => Value::DType(d),
             None => Value::Builtin(n.to_string()),

@@ -355,6 +355,7 @@ impl Elab<'_> {
         let d =
             match self.expr(dtype_e)? {
                 Val::Type(d) => d,
+                Val::RecordType(layout) => return self.record_array(space, shape, layout, span),
                 _ => return err(
                     self.span(dtype_e),
                     "the dtype must be a type object such as float32 (from numba import float32)",
@@ -789,11 +790,15 @@ impl Elab<'_> {
             }
             _ => None,
         };
+        let is_none = self.new_var(&format!("{name}.is_none"), Type::scalar(DType::Bool));
+        self.emit(Stmt::Let(is_none, konst(DType::Bool, 1, span)));
         let results = Results {
             sig_ret,
             cret: None,
             tret: None,
             rret: None,
+            none_ret: false,
+            is_none,
         };
         let names = Names { env, depth: 0 };
         let inl = self.inline_call(name, (names, results), |me| me.stmts(&def.body), span)?;
@@ -814,6 +819,10 @@ impl Elab<'_> {
                 re: self.var_expr(re, span),
                 im: self.var_expr(im, span),
             }),
+            (Some(r), None) if inl.none_ret => Val::Optional(
+                self.var_expr(inl.is_none, span),
+                Box::new(Val::Num(self.var_expr(r, span))),
+            ),
             (Some(r), None) => Val::Num(self.var_expr(r, span)),
             (None, None) => Val::None,
         })

@@ -9,12 +9,18 @@ impl Elab<'_> {
         match v {
             Val::Num(e) => Ok(e),
             Val::Member(_, v) => self.num(*v, span),
+            // numba unwraps an Optional where a number is needed
+            Val::Optional(_, v) => self.num(*v, span),
             Val::Complex(_) => err(
                 span,
                 "expected a real number, found a complex number (take .real, .imag or abs())",
             ),
             Val::Array(_) | Val::Bytes(_) => err(span, "expected a number, found an array"),
             Val::Record(_) => err(span, "expected a number, found a record"),
+            Val::RecordType(l) => err(
+                span,
+                format!("expected a number, found the record dtype ({})", l.names()),
+            ),
             Val::Tuple(_) => err(span, "expected a number, found a tuple"),
             Val::Vector(_) => err(
                 span,
@@ -276,6 +282,7 @@ impl Elab<'_> {
             }
             // a class nested in a tuple or a class: not a value numba lowers
             Global::Class(_) => Val::None,
+            Global::Record(layout) => Val::RecordType(layout.clone()),
         }
     }
 
@@ -917,6 +924,9 @@ impl Elab<'_> {
                 if let Some(v) = self.member_cmp(c.ops[0], &left, &r, span)? {
                     return Ok(Val::Num(v));
                 }
+            }
+            if let Some(v) = self.none_test(c.ops[0], &left, &r) {
+                return Ok(Val::Num(v));
             }
             if matches!(left, Val::Time(_)) || matches!(r, Val::Time(_)) {
                 let left = self.keep_order_val(left, mark);

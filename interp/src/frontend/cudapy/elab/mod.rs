@@ -45,6 +45,7 @@ mod iter;
 mod mathfns;
 mod methods;
 mod names;
+mod optional;
 mod records;
 mod recursion;
 mod slices;
@@ -102,6 +103,13 @@ enum Val {
     Path(String),
     /// A type object (`int16`, `np.float32`).
     Type(DType),
+    /// numba's `Optional` of a number: what a device function returning
+    /// None on some paths and a number on others returns (`optional.rs`):
+    /// the bool "is None" and the number (undefined where it is None).
+    Optional(Expr, Box<Val>),
+    /// A record dtype (`ksem.record(…)` at module level): the dtype of a
+    /// shared or local array of records (`records.rs`).
+    RecordType(std::sync::Arc<crate::launch::RecordLayout>),
     /// A `@cuda.jit` function.
     Func(String),
     /// A nested function (`closures.rs`).
@@ -138,6 +146,11 @@ pub struct Results {
     /// A record result: the variable of its uint8 pointer (made at the
     /// first `return` of a record) and its dtype.
     rret: Option<(VarId, std::sync::Arc<crate::launch::RecordLayout>)>,
+    /// Whether a `return` gives None (`return`, `return None`), and the
+    /// variable that says at run time which kind of `return` ran
+    /// (`optional.rs`).
+    none_ret: bool,
+    is_none: VarId,
 }
 
 /// The names of one function being elaborated.

@@ -120,3 +120,123 @@ pub(super) fn rebinds_in_nested_block(body: &[ast::Stmt], name: &str) -> bool {
 pub(super) fn assigns_name(body: &[ast::Stmt], name: &str) -> bool {
     assignment_count(body, name) > 0
 }
+
+/// Whether the assignment whose target `is_target` picks (a statement of
+/// some block of `body`) reaches every read of `name` in `body`: all of
+/// them lie in the statements after it in its own block. The name may then
+/// change kind there (a number becoming an array inside a loop): no read
+/// sees the value from before, numba's SSA needs no phi of the two
+/// (`test_issue5493_unneeded_phi`).
+pub(super) fn rebinding_reaches_every_read(
+    body: &[ast::Stmt],
+    name: &str,
+    is_target: &dyn Fn(&ast::Expr) -> bool,
+) -> bool {
+    let Some((block, i)) = find_assignment(body, is_target) else {
+        return false;
+    };
+    reads_of(body, name) == reads_of(&block[i + 1..], name)
+}
+
+/// The block holding the plain assignment to a target `is_target` picks,
+/// and the assignment's index in it.
+fn find_assignment<'a>(
+    body: &'a [ast::Stmt],
+    is_target: &dyn Fn(&ast::Expr) -> bool,
+) -> Option<(&'a [ast::Stmt], usize)> {
+    for (i, s) in body.iter().enumerate() {
+        let inner: Vec<&'a [ast::Stmt]> = match s {
+            ast::Stmt::Assign(a) if a.targets.iter().any(is_target) => return Some((body, i)),
+            ast::Stmt::If(x) => vec![&x.body, &x.orelse],
+            ast::Stmt::For(x) => vec![&x.body, &x.orelse],
+            ast::Stmt::While(x) => vec![&x.body, &x.orelse],
+            ast::Stmt::With(x) => vec![&x.body],
+            _ => vec![],
+        };
+        if let Some(hit) = inner
+            .into_iter()
+            .find_map(|b| find_assignment(b, is_target))
+        {
+            return Some(hit);
+        }
+    }
+    None
+}
+
+/// How many times the statements read `name`: its loads in every
+/// expression, assignment targets included (`a[t] = …`, `t += …`).
+fn reads_of(body: &[ast::Stmt], name: &str) -> usize {
+    let mut n = 0;
+    let mut count = |e: &ast::Expr| {
+        if matches!(e, ast::Expr::Name(x) if x.id.as_str() == name && x.ctx == ast::ExprContext::Load)
+        {
+            n += 1;
+        }
+    };
+    walk_stmts(body, &mut count);
+    let mut targets = 0;
+    walk_targets(body, &mut |t| {
+        walk_expr(t, &mut |e| {
+            if matches!(e, ast::Expr::Name(x) if x.id.as_str() == name && x.ctx == ast::ExprContext::Load)
+            {
+                targets += 1;
+            }
+        })
+    });
+    for_each_aug_target(body, &mut |t| {
+        if matches!(t, ast::Expr::Name(x) if x.id.as_str() == name) {
+            targets += 1;
+        }
+    });
+    n + targets
+}
+
+/// Calls `f` on each assignment target of the statements (nested too).
+fn walk_targets(body: &[ast::Stmt], f: &mut dyn FnMut(&ast::Expr)) {
+    for s in body {
+        match s {
+            ast::Stmt::Assign(a) => a.targets.iter().for_each(&mut *f),
+            ast::Stmt::AugAssign(a) => f(&a.target),
+            ast::Stmt::AnnAssign(a) => f(&a.target),
+            ast::Stmt::If(x) => {
+                walk_targets(&x.body, f);
+                walk_targets(&x.orelse, f);
+            }
+            ast::Stmt::For(x) => {
+                f(&x.target);
+                walk_targets(&x.body, f);
+                walk_targets(&x.orelse, f);
+            }
+            ast::Stmt::While(x) => {
+                walk_targets(&x.body, f);
+                walk_targets(&x.orelse, f);
+            }
+            ast::Stmt::With(x) => walk_targets(&x.body, f),
+            _ => {}
+        }
+    }
+}
+
+/// Calls `f` on the target of each augmented assignment (nested too),
+/// which reads the name it writes.
+fn for_each_aug_target(body: &[ast::Stmt], f: &mut dyn FnMut(&ast::Expr)) {
+    for s in body {
+        match s {
+            ast::Stmt::AugAssign(a) => f(&a.target),
+            ast::Stmt::If(x) => {
+                for_each_aug_target(&x.body, f);
+                for_each_aug_target(&x.orelse, f);
+            }
+            ast::Stmt::For(x) => {
+                for_each_aug_target(&x.body, f);
+                for_each_aug_target(&x.orelse, f);
+            }
+            ast::Stmt::While(x) => {
+                for_each_aug_target(&x.body, f);
+                for_each_aug_target(&x.orelse, f);
+            }
+            ast::Stmt::With(x) => for_each_aug_target(&x.body, f),
+            _ => {}
+        }
+    }
+}

@@ -124,9 +124,57 @@ impl Elab<'_> {
         }
     }
 
+    /// `cuda.shared.array(shape, dtype=rec)` / `cuda.local.array(…)` of a
+    /// record dtype: a byte array of `itemsize` bytes per record in that
+    /// space (uninitialised, as any shared or local array), seen as an
+    /// array of records.
+    pub(super) fn record_array(
+        &mut self,
+        space: AddrSpace,
+        shape: Vec<usize>,
+        layout: Arc<RecordLayout>,
+        span: Span,
+    ) -> DResult<Val> {
+        let records = shape.iter().try_fold(1usize, |a, &d| a.checked_mul(d));
+        let bytes = records.and_then(|n| n.checked_mul(layout.itemsize));
+        let Some(bytes) = bytes.filter(|&b| b > 0 && b <= 1 << 20) else {
+            return err(
+                span,
+                format!(
+                    "a {} array of {shape:?} records of {} bytes is empty or too large for ksem",
+                    space.name(),
+                    layout.itemsize
+                ),
+            );
+        };
+        self.arrays.push(ArrayDecl {
+            name: format!("{}{}", space.name(), self.arrays.len()),
+            dtype: DType::U8,
+            space,
+            shape: vec![bytes],
+            span,
+        });
+        let base = array_base(self.arrays.len() - 1, DType::U8, space, span);
+        Ok(Val::Bytes(ByteArray {
+            base,
+            shape,
+            kind: FieldKind::Record(layout),
+            view: None,
+        }))
+    }
+
     /// `e` held in a variable (a pointer used for several bytes is computed,
-    /// and its indices checked, once).
+    /// and its indices checked, once). A pointer into shared or local
+    /// memory stays an expression (the CUDA lowering addresses those arrays
+    /// by index, never through a pointer value): its indices are checked at
+    /// each byte, with the same outcome.
     fn held(&mut self, e: Expr) -> Expr {
+        if matches!(
+            e.ty.elem,
+            Elem::Ptr(_, AddrSpace::Shared | AddrSpace::Local)
+        ) {
+            return e;
+        }
         self.temp(e)
     }
 

@@ -184,6 +184,19 @@ impl Elab<'_> {
             .map_or(usize::MAX, |f| assignment_count(&f.def.body, name))
     }
 
+    /// Whether the assignment of `name` at `span` reaches every read of
+    /// `name` in the current function (`names::rebinding_reaches_every_read`).
+    fn rebinding_reaches_every_read(&self, name: &str, span: Span) -> bool {
+        let fname = &self.frames.last().expect("a frame").name;
+        let Some(f) = self.m.funcs.get(fname) else {
+            return false;
+        };
+        let is_target = |t: &ast::Expr| {
+            matches!(t, ast::Expr::Name(n) if n.id.as_str() == name) && self.m.src.span(t) == span
+        };
+        rebinding_reaches_every_read(&f.def.body, name, &is_target)
+    }
+
     /// Binds `name` to `v` by the seed's typing rule.
     pub(super) fn assign_name(&mut self, name: &str, v: Val, span: Span) -> DResult<()> {
         match v {
@@ -198,7 +211,7 @@ impl Elab<'_> {
             Val::Tuple(new) => {
                 let depth = self.frame().depth;
                 match self.frame().env.get(name).cloned() {
-                    Some(Val::Num(_)) if depth > 0 => {
+                    Some(Val::Num(_)) if depth > 0 && !self.rebinding_reaches_every_read(name, span) => {
                         err(span, format!("`{name}` is a number before this loop or branch; it cannot become another kind of value there"))
                     }
                     // rebinding inside a loop or branch writes the tuple's
@@ -226,7 +239,10 @@ impl Elab<'_> {
             }
             other => {
                 let depth = self.frame().depth;
-                if depth > 0 && matches!(self.frame().env.get(name), Some(Val::Num(_))) {
+                if depth > 0
+                    && matches!(self.frame().env.get(name), Some(Val::Num(_)))
+                    && !self.rebinding_reaches_every_read(name, span)
+                {
                     return err(span, format!("`{name}` is a number before this loop or branch; it cannot become another kind of value there"));
                 }
                 // a new shared or local array takes the name it is bound to
@@ -643,9 +659,13 @@ impl Walk for Elab<'_> {
             self.emit(Stmt::Return);
             return Ok(());
         };
-        let (done, sig_ret) = (inl.done, inl.sig_ret);
+        let (done, sig_ret, is_none) = (inl.done, inl.sig_ret, inl.is_none);
         match v {
-            None | Some(Val::None) => {}
+            None | Some(Val::None) => {
+                if let Some(inl) = &mut self.frame().inline {
+                    inl.none_ret = true;
+                }
+            }
             Some(t @ Val::Tuple(_)) => {
                 let old = frame.inline.as_ref().and_then(|i| i.tret.clone());
                 match old {
@@ -710,6 +730,7 @@ impl Walk for Elab<'_> {
                 let id = self.result_var(sig_ret.unwrap_or(dtype_of(&e)));
                 let d = self.vars[id].1.dtype();
                 self.emit(Stmt::Let(id, convert(e, d)));
+                self.emit(Stmt::Let(is_none, konst(DType::Bool, 0, span)));
             }
         }
         self.leave_function(done, span);
