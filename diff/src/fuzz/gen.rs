@@ -121,6 +121,51 @@ pub struct Knob {
     pub shows: fn(&str) -> bool,
 }
 
+/// A list of [`Knob`]s from `name: shows` pairs, each switching the
+/// config's field `name` (`[]`) or `path.name` (`[path]`).
+macro_rules! knob_list {
+    ([] $($name:ident: $shows:expr),+ $(,)?) => {
+        &[$($crate::fuzz::gen::Knob {
+            name: stringify!($name),
+            switch: |c| &mut c.$name,
+            shows: $shows,
+        }),+]
+    };
+    ([$path:ident] $($name:ident: $shows:expr),+ $(,)?) => {
+        &[$($crate::fuzz::gen::Knob {
+            name: stringify!($name),
+            switch: |c| &mut c.$path.$name,
+            shows: $shows,
+        }),+]
+    };
+}
+pub(crate) use knob_list;
+
+/// Declares a generator's switches once, each a documented `name: shows`
+/// line: the `Knobs` struct (one bool a switch, every one on by default)
+/// kept in the config's field `$cfg`, and `KNOBS`, the list swarm mode
+/// draws from in this order.
+macro_rules! knobs {
+    ($(#[doc = $sdoc:literal])+ $cfg:ident; $($(#[doc = $doc:literal])+ $name:ident: $shows:expr,)+) => {
+        $(#[doc = $sdoc])+
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub struct Knobs {
+            $($(#[doc = $doc])+ pub $name: bool,)+
+        }
+
+        impl Default for Knobs {
+            fn default() -> Knobs {
+                Knobs { $($name: true,)+ }
+            }
+        }
+
+        /// The switches, in the order swarm mode draws them.
+        pub const KNOBS: &[$crate::fuzz::gen::Knob] =
+            $crate::fuzz::gen::knob_list!([$cfg] $($name: $shows),+);
+    };
+}
+pub(crate) use knobs;
+
 /// What sets the swarm choices' random stream apart from the programs'.
 const SWARM_STREAM: u64 = 0x5757_4152_4d00_0001;
 

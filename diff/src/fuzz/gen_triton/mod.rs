@@ -33,7 +33,7 @@
 mod expr;
 mod stmt;
 
-use super::gen::{Config, Knob, Program};
+use super::gen::{knob_list, Config, Knob, Program};
 use super::rng::Rng;
 use super::safe;
 use super::shows;
@@ -50,77 +50,45 @@ use std::collections::BTreeSet;
 
 /// The Triton generator's feature switches (fields of [`Config`]), in the
 /// order swarm mode draws them, with how each shows in a printed program.
-pub const KNOBS: &[Knob] = &[
-    Knob {
-        name: "two_d",
-        switch: |c| &mut c.two_d,
-        shows: |s| s.contains("R: tl.constexpr"),
+pub const KNOBS: &[Knob] = knob_list!([]
+    two_d: |s| s.contains("R: tl.constexpr"),
+    loops: |s| shows::line_starts(s, "for ") || shows::line_starts(s, "while "),
+    branches: |s| shows::line_starts(s, "if "),
+    // (a statement `vN = tl.sum(…)`; a loop's accumulator `accN` may
+    // be summed too)
+    reductions: |s| {
+        shows::in_lines(
+            s,
+            |l| l.trim_start().starts_with('v'),
+            &[
+                "tl.sum(",
+                "tl.max(",
+                "tl.min(",
+                "tl.argmax(",
+                "tl.argmin(",
+                "tl.xor_sum(",
+            ],
+        )
     },
-    Knob {
-        name: "loops",
-        switch: |c| &mut c.loops,
-        shows: |s| shows::line_starts(s, "for ") || shows::line_starts(s, "while "),
+    masks: |s| s.contains("mask="),
+    casts: |s| shows::any(s, &["bitcast=True", "fp_downcast_rounding"]),
+    fp8: |s| s.contains("float8"),
+    math: |s| {
+        shows::any(
+            s,
+            &[
+                "tl.exp(",
+                "tl.log(",
+                "tl.sin(",
+                "tl.cos(",
+                "tl.sqrt(",
+                "tl.floor(",
+                "tl.ceil(",
+                "tl.exp2(",
+            ],
+        )
     },
-    Knob {
-        name: "branches",
-        switch: |c| &mut c.branches,
-        shows: |s| shows::line_starts(s, "if "),
-    },
-    Knob {
-        name: "reductions",
-        switch: |c| &mut c.reductions,
-        // (a statement `vN = tl.sum(…)`; a loop's accumulator `accN` may
-        // be summed too)
-        shows: |s| {
-            shows::in_lines(
-                s,
-                |l| l.trim_start().starts_with('v'),
-                &[
-                    "tl.sum(",
-                    "tl.max(",
-                    "tl.min(",
-                    "tl.argmax(",
-                    "tl.argmin(",
-                    "tl.xor_sum(",
-                ],
-            )
-        },
-    },
-    Knob {
-        name: "masks",
-        switch: |c| &mut c.masks,
-        shows: |s| s.contains("mask="),
-    },
-    Knob {
-        name: "casts",
-        switch: |c| &mut c.casts,
-        shows: |s| shows::any(s, &["bitcast=True", "fp_downcast_rounding"]),
-    },
-    Knob {
-        name: "fp8",
-        switch: |c| &mut c.fp8,
-        shows: |s| s.contains("float8"),
-    },
-    Knob {
-        name: "math",
-        switch: |c| &mut c.math,
-        shows: |s| {
-            shows::any(
-                s,
-                &[
-                    "tl.exp(",
-                    "tl.log(",
-                    "tl.sin(",
-                    "tl.cos(",
-                    "tl.sqrt(",
-                    "tl.floor(",
-                    "tl.ceil(",
-                    "tl.exp2(",
-                ],
-            )
-        },
-    },
-];
+);
 
 /// The name of every generated kernel.
 const KERNEL: &str = "fuzz_kernel";
