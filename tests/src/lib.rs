@@ -20,6 +20,8 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 pub use ksem_interp;
 pub use serde_json;
 
+pub mod dialects;
+
 /// The file name programs are given in diagnostics.
 pub const FILE: &str = "kernel.py";
 

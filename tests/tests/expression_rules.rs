@@ -14,76 +14,9 @@
 //! a chain to `(a < b) && (b < c)`; TileLang and Triton refuse chains
 //! (Triton 3.6: "simultaneous multiple comparison is not supported").
 
-use ksem_interp::launch::{parse_launch, Launch};
+use ksem_interp::launch::Launch;
+use ksem_tests::dialects::{triton_launch, Dialect, SIMT};
 use ksem_tests::*;
-use serde_json::json;
-
-/// A dialect: a kernel around `body` (one array `o` of 4 int32) and its launch.
-struct Dialect {
-    name: &'static str,
-    src: fn(&str) -> String,
-    launch: fn() -> Launch,
-}
-
-fn cudapy(body: &str) -> String {
-    format!(
-        "from numba import cuda\n\n@cuda.jit\ndef kern(o):\n{}\n",
-        indent(body)
-    )
-}
-
-fn hidet(body: &str) -> String {
-    let f = format!(
-        "@hidet.script\ndef kernel(o: i32[4]):\n    attrs.func_kind = 'cpu_kernel'\n{}",
-        indent(body)
-    );
-    format!(
-        "import hidet\nfrom hidet.lang import attrs\nfrom hidet.lang.types import i32\n\nwith hidet.script_module() as script_module:\n{}\nmodule = script_module.build()\n",
-        indent(&f)
-    )
-}
-
-fn tilelang(body: &str) -> String {
-    format!(
-        "import tilelang\nimport tilelang.language as T\n\n@T.prim_func\ndef main(o: T.Tensor((4,), \"int32\")):\n    with T.Kernel(1, threads=1) as bx:\n{}\n",
-        indent(&indent(body))
-    )
-}
-
-fn parsed(v: serde_json::Value) -> Launch {
-    let text = v.to_string();
-    parse_launch(&text).unwrap_or_else(|e| panic!("{e}\n{text}"))
-}
-
-fn simt_launch() -> Launch {
-    parsed(json!({"grid": [1, 1, 1], "block": [1, 1, 1], "args": {"o": zeros("int32", 4)}}))
-}
-
-fn args_launch() -> Launch {
-    parsed(json!({"args": {"o": zeros("int32", 4)}}))
-}
-
-fn triton_launch() -> Launch {
-    launch(&[1], json!({"o": zeros("int32", 4)}))
-}
-
-const SIMT: [Dialect; 3] = [
-    Dialect {
-        name: "CUDA Python",
-        src: cudapy,
-        launch: simt_launch,
-    },
-    Dialect {
-        name: "Hidet script",
-        src: hidet,
-        launch: args_launch,
-    },
-    Dialect {
-        name: "TileLang",
-        src: tilelang,
-        launch: args_launch,
-    },
-];
 
 /// Runs `body` in dialect `d` without UB; the bits of `o`.
 fn o_after(d: &Dialect, body: &str) -> Vec<u64> {
@@ -101,7 +34,7 @@ fn and_or_do_not_evaluate_the_operand_after_one_that_decides() {
     // n = 0: `n > 0` decides `and` (false), `n == 0` decides `or` (true);
     // the third operand is never reached either
     let body = "n = o[0]\nif n > 0 and o[n + 100] > 0 and o[n + 200] > 0:\n    o[1] = 5\nelse:\n    o[1] = 7\nif n == 0 or o[n + 100] > 0 or o[n + 200] > 0:\n    o[2] = 9\nelse:\n    o[2] = 4";
-    for d in &SIMT {
+    for d in SIMT {
         assert_eq!(o_after(d, body), [0, 7, 9, 0], "{}", d.name);
     }
 }
@@ -119,7 +52,7 @@ fn and_or_give_python_values_in_cuda_python_and_c_truth_in_hidet_and_tilelang() 
 #[test]
 fn a_conditional_expression_evaluates_only_the_side_taken() {
     let body = "n = o[0]\no[1] = o[n + 100] if n > 0 else 3\no[2] = 8 if n == 0 else o[n + 100]";
-    for d in &SIMT {
+    for d in SIMT {
         assert_eq!(o_after(d, body), [0, 3, 8, 0], "{}", d.name);
     }
     let src = kernel(
@@ -155,8 +88,10 @@ fn a_comparison_chain_evaluates_its_middle_operand_once_in_cuda_python() {
 #[test]
 fn tilelang_and_triton_refuse_a_comparison_chain() {
     let body = "n = o[0]\nif 0 < n < 4:\n    o[1] = 1";
-    let src = tilelang(body);
-    let d = refused(&src, &args_launch());
+    let tl = &SIMT[2];
+    assert_eq!(tl.name, "TileLang");
+    let src = (tl.src)(body);
+    let d = refused(&src, &(tl.launch)());
     assert_diag(
         &src,
         &d,

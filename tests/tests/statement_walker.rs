@@ -9,86 +9,8 @@
 //! which the real compilers pass on because they evaluate `range` with
 //! Python or copy its checks.
 
-use ksem_interp::launch::{parse_launch, Launch};
+use ksem_tests::dialects::DIALECTS;
 use ksem_tests::*;
-use serde_json::json;
-
-/// A dialect: its name in messages, a kernel around `body` (one output
-/// array `o` of 4 int32) and the launch for it.
-struct Dialect {
-    name: &'static str,
-    src: fn(&str) -> String,
-    launch: fn() -> Launch,
-}
-
-fn cudapy(body: &str) -> String {
-    format!(
-        "from numba import cuda\n\n@cuda.jit\ndef kern(o):\n{}\n",
-        indent(body)
-    )
-}
-
-fn hidet(body: &str) -> String {
-    let f = format!(
-        "@hidet.script\ndef kernel(o: i32[4]):\n    attrs.func_kind = 'cpu_kernel'\n{}",
-        indent(body)
-    );
-    format!(
-        "import hidet\nfrom hidet.lang import attrs\nfrom hidet.lang.types import i32\n\nwith hidet.script_module() as script_module:\n{}\nmodule = script_module.build()\n",
-        indent(&f)
-    )
-}
-
-fn tilelang(body: &str) -> String {
-    format!(
-        "import tilelang\nimport tilelang.language as T\n\n@T.prim_func\ndef main(o: T.Tensor((4,), \"int32\")):\n    with T.Kernel(1, threads=1) as bx:\n{}\n",
-        indent(&indent(body))
-    )
-}
-
-fn triton(body: &str) -> String {
-    kernel("o", body)
-}
-
-fn parsed(v: serde_json::Value) -> Launch {
-    let text = v.to_string();
-    parse_launch(&text).unwrap_or_else(|e| panic!("{e}\n{text}"))
-}
-
-fn simt_launch() -> Launch {
-    parsed(json!({"grid": [1, 1, 1], "block": [1, 1, 1], "args": {"o": zeros("int32", 4)}}))
-}
-
-fn args_launch() -> Launch {
-    parsed(json!({"args": {"o": zeros("int32", 4)}}))
-}
-
-fn triton_launch() -> Launch {
-    launch(&[1], json!({"o": zeros("int32", 4)}))
-}
-
-const DIALECTS: [Dialect; 4] = [
-    Dialect {
-        name: "CUDA Python",
-        src: cudapy,
-        launch: simt_launch,
-    },
-    Dialect {
-        name: "Hidet script",
-        src: hidet,
-        launch: args_launch,
-    },
-    Dialect {
-        name: "TileLang",
-        src: tilelang,
-        launch: args_launch,
-    },
-    Dialect {
-        name: "Triton",
-        src: triton,
-        launch: triton_launch,
-    },
-];
 
 /// `body` refused in every dialect of `which` at the first `at` of the line
 /// holding `line`, with a message holding each of `msg` (`{D}`: the
