@@ -486,21 +486,12 @@ impl Compiler {
             return Some(at(V::Slot(dst)));
         }
         match (va.form, vb.form) {
+            // `arange + s`, `s + arange` and `arange - s` shift the base
             (V::Affine(base), V::Slot(s)) | (V::Slot(s), V::Affine(base))
-                if int32 && op == BinOp::Add =>
+                if int32
+                    && (op == BinOp::Add
+                        || op == BinOp::Sub && matches!(va.form, V::Affine(_))) =>
             {
-                let dst = self.slot();
-                self.emit(Inst::ScalarBinary {
-                    op,
-                    d,
-                    od,
-                    a: base,
-                    b: s,
-                    dst,
-                });
-                return Some(at(V::Affine(dst)));
-            }
-            (V::Affine(base), V::Slot(s)) if int32 && op == BinOp::Sub => {
                 let dst = self.slot();
                 self.emit(Inst::ScalarBinary {
                     op,
