@@ -2,22 +2,13 @@
 //! the expected bits of every case.
 
 use crate::backend::Backend;
-use ksem_interp::corpus::check_expected;
+use ksem_interp::corpus::{case_files, check_expected};
 use ksem_interp::eval::RunOptions;
 use ksem_interp::launch::parse_launch;
 use ksem_interp::Error;
 use serde_json::Value as Json;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
-
-fn cases(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "py") && p.with_extension("json").is_file())
-        .collect();
-    v.sort();
-    Ok(v)
-}
 
 /// Replays `dir`; exit 1 on any regression.
 pub fn check(dir: &str, backends: Option<&str>) -> Result<ExitCode, Error> {
@@ -38,7 +29,7 @@ pub fn check(dir: &str, backends: Option<&str>) -> Result<ExitCode, Error> {
             v
         }
     };
-    let files = cases(Path::new(dir)).map_err(|e| Error::Io {
+    let files = case_files(Path::new(dir)).map_err(|e| Error::Io {
         path: dir.into(),
         message: e.to_string(),
     })?;

@@ -21,15 +21,7 @@ fn corpus() -> Vec<Case> {
         let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
             .join("../corpus")
             .join(d);
-        let mut here: Vec<PathBuf> = std::fs::read_dir(&dir)
-            .expect("corpus dir")
-            .map(|e| e.expect("entry").path())
-            .filter(|p| {
-                p.extension().is_some_and(|e| e == "py")
-                    && !p.file_name().unwrap().to_string_lossy().starts_with('_')
-            })
-            .collect();
-        here.sort();
+        let here: Vec<PathBuf> = ksem_interp::corpus::case_files(&dir).expect("corpus dir");
         pys.extend(here);
     }
     pys.iter()

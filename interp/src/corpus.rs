@@ -5,6 +5,19 @@ use crate::compare::{agrees, INEXACT_ULP_BOUND};
 use crate::dtype::DType;
 use crate::launch::RunResult;
 use serde_json::Value as Json;
+use std::path::{Path, PathBuf};
+
+/// A corpus folder's cases, sorted by path: each `.py` program that has its
+/// launch (`.json`) beside it; a `.py` without one (a module the cases
+/// import, such as `_helpers.py`) is not a case.
+pub fn case_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "py") && p.with_extension("json").is_file())
+        .collect();
+    v.sort();
+    Ok(v)
+}
 
 /// Differences between a result and a case's `"expected"`. Buffers whose
 /// expectation says `"exact": false` compare within the case's `"ulp"`;

@@ -61,15 +61,8 @@ fn every_hidet_corpus_case_reproduces_its_expected_bits() {
 }
 
 fn check_corpus(dialect: &str) {
-    let mut cases: Vec<PathBuf> = std::fs::read_dir(corpus_dir(dialect))
-        .expect("corpus dir")
-        .map(|e| e.expect("entry").path())
-        .filter(|p| {
-            p.extension().is_some_and(|e| e == "py")
-                && !p.file_name().unwrap().to_string_lossy().starts_with('_')
-        })
-        .collect();
-    cases.sort();
+    let cases: Vec<PathBuf> =
+        ksem_interp::corpus::case_files(&corpus_dir(dialect)).expect("corpus dir");
     assert!(
         cases.len() >= 30,
         "the corpus has {} cases; at least 30 expected",

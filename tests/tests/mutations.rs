@@ -13,13 +13,9 @@ fn cases(dialect: &str) -> Vec<(String, String, String)> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../corpus")
         .join(dialect);
-    let mut out: Vec<(String, String, String)> = std::fs::read_dir(&dir)
-        .expect("corpus/tilelang")
-        .map(|e| e.expect("entry").path())
-        .filter(|p| {
-            p.extension().is_some_and(|e| e == "py")
-                && !p.file_name().unwrap().to_string_lossy().starts_with('_')
-        })
+    let mut out: Vec<(String, String, String)> = ksem_interp::corpus::case_files(&dir)
+        .expect("corpus dir")
+        .into_iter()
         .map(|p| {
             let src = std::fs::read_to_string(&p).expect("source");
             let launch = std::fs::read_to_string(p.with_extension("json")).expect("launch");

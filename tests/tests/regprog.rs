@@ -37,15 +37,7 @@ fn agree(file: &str, src: &str, l: &Launch) -> bool {
 #[test]
 fn every_triton_corpus_kernel_agrees_with_the_tree_evaluator() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../corpus/triton");
-    let mut cases: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("corpus dir")
-        .map(|e| e.expect("entry").path())
-        .filter(|p| {
-            p.extension().is_some_and(|e| e == "py")
-                && !p.file_name().unwrap().to_string_lossy().starts_with('_')
-        })
-        .collect();
-    cases.sort();
+    let cases: Vec<PathBuf> = ksem_interp::corpus::case_files(&dir).expect("corpus dir");
     let mut covered = 0;
     for py in &cases {
         let src = std::fs::read_to_string(py).expect("read program");
