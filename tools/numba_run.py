@@ -2,6 +2,7 @@
 """Run a CUDA Python (numba-cuda) kernel on the GPU and print ksem's result JSON.
 
     python3 tools/numba_run.py PROGRAM.py --launch LAUNCH.json [--kernel NAME] [--text]
+    python3 tools/numba_run.py --batch CASES.jsonl
     python3 tools/numba_run.py --selftest
 
 PROGRAM.py is an unmodified CUDA Python source file (``from numba import cuda``
@@ -32,6 +33,13 @@ of the launch spec, as its exact bits (lowercase hex, ``0x``, the dtype's full
 width), flat in row-major order, exactly as tools/triton_run.py and ksem write
 them.  ``"backend": "numba"``, ``"ub": []`` (real numba detects no UB).  Keys of the
 launch spec other than "kernel", "grid", "block" and "args" are ignored.
+
+``--batch CASES.jsonl`` runs many cases after one import of numba: one JSON line
+``{"program", "launch", "kernel"?}`` a case (the launch spec inline), one result
+line each, in order; a case numba refuses, or whose launch spec is bad, answers
+``{"error": ...}`` and the batch goes on.  A launch that fails (the CUDA context
+is then unusable) answers its error line and ends the batch with exit code 75,
+and ksem starts the runner again with the cases after it.
 
 Dtypes: those numpy has (bool, int8..int64, uint8..uint64, float16, float32,
 float64); bfloat16 and the fp8 types are an input error here.
@@ -507,6 +515,41 @@ def selftest():
 
 # ---------------------------------------------------------------------------
 
+# The exit code of a batch that stopped after a launch failure: the CUDA
+# context is unusable, so ksem starts the runner again with the cases after
+# the one that failed (diff/src/peer.rs, `RESTART_EXIT`).
+RESTART_EXIT = 75
+
+
+def refusal_text(e):
+    """numba's refusal `e` as one message (colour codes stripped)."""
+    msg = re.sub(r"\x1b\[[0-9;]*m", "", str(e)).strip()
+    return f"numba refused to compile the kernel ({type(e).__name__}):\n{msg}"
+
+
+def batch(path):
+    """--batch FILE: JSON lines {"program", "launch", "kernel"?}; one result line
+    each, in order, after one import of numba (a refused program or a bad
+    launch is its line {"error": ...} and the batch goes on; a launch failure
+    is its error line and ends the batch with RESTART_EXIT)."""
+    with open(path) as fh:
+        cases = [json.loads(l) for l in fh if l.strip()]
+    for c in cases:
+        try:
+            result = run_launch(c["program"], check_launch(c["launch"]), c.get("kernel"))
+        except InputError as e:
+            print(json.dumps({"error": f"error: {e}"}), flush=True)
+            continue
+        except Exception as e:
+            if is_refusal(e):
+                print(json.dumps({"error": refusal_text(e)}), flush=True)
+                continue
+            print(json.dumps({"error": f"{type(e).__name__}: {e}"}), flush=True)
+            return RESTART_EXIT
+        print(json.dumps(result), flush=True)
+    return 0
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("program", nargs="?")
@@ -515,9 +558,12 @@ def main(argv=None):
     ap.add_argument("--json", action="store_true", help="print the result JSON (the default)")
     ap.add_argument("--text", action="store_true", help="print a short text summary instead of JSON")
     ap.add_argument("--selftest", action="store_true")
+    ap.add_argument("--batch", help="a file of JSON lines {program, launch}; one result line each")
     a = ap.parse_args(argv)
     if a.selftest:
         return selftest()
+    if a.batch:
+        return batch(a.batch)
     prog = a.program or "numba_run"
     try:
         if not a.program or not a.launch:
@@ -529,9 +575,7 @@ def main(argv=None):
             raise
         except Exception as e:
             if is_refusal(e):
-                msg = re.sub(r"\x1b\[[0-9;]*m", "", str(e)).strip()
-                print(f"{prog}: error: numba refused to compile the kernel ({type(e).__name__}):\n{msg}",
-                      file=sys.stderr)
+                print(f"{prog}: error: {refusal_text(e)}", file=sys.stderr)
                 return 2
             raise
     except InputError as e:

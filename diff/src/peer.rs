@@ -250,10 +250,21 @@ fn stream_batch(
         }
     };
     let _ = child.kill();
-    let _ = child.wait();
+    let status = child.wait();
     let _ = reader.join();
-    outcome
+    // a runner that answered its last case and asked to be restarted (a
+    // launch failure left its GPU context unusable) goes on with the rest
+    let restart = status.is_ok_and(|s| s.code() == Some(RESTART_EXIT));
+    match outcome {
+        Err(_) if restart && answered > 0 => Ok(()),
+        o => o,
+    }
 }
+
+/// The exit code with which a runner ends a batch after answering a case
+/// whose launch failed: start it again with the cases after that one
+/// (`tools/numba_run.py`, `RESTART_EXIT`).
+const RESTART_EXIT: i32 = 75;
 
 /// A long-lived runner process (`--serve`): cases go to its stdin as JSON
 /// lines and come back one result line each, so a sequence of small runs
@@ -448,6 +459,49 @@ mod tests {
             "{r:?}"
         );
         assert!(start.elapsed() < std::time::Duration::from_secs(30));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A runner that answers a case and exits with `RESTART_EXIT` (its GPU
+    /// context lost to a failed launch) is started again with the cases
+    /// after that one: each case gets its own answer, none is lost.
+    #[test]
+    fn a_runner_that_asks_for_a_restart_goes_on_with_the_next_case() {
+        let dir = std::env::temp_dir().join(format!("ksem-fake-restart-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let runner = dir.join("fake_numba.py");
+        std::fs::write(
+            &runner,
+            "import json, os, sys\n\
+             for line in open(sys.argv[2]):\n\
+             \x20   case = json.loads(line)\n\
+             \x20   if 'FAULT' in open(case['program']).read():\n\
+             \x20       print(json.dumps({'error': 'CudaAPIError: illegal address'}), flush=True)\n\
+             \x20       sys.exit(75)\n\
+             \x20   print(json.dumps({'kernel': 'k', 'backend': 'numba', 'buffers': {'o': {'dtype': 'int32', 'bits': ['0x%08x' % os.getpid()]}}, 'ub': []}), flush=True)\n",
+        )
+        .unwrap();
+        std::env::set_var("KSEM_NUMBA_RUN", &runner);
+        let launch = serde_json::json!({"args": {}});
+        let items = [
+            ("ok", &launch),
+            ("FAULT", &launch),
+            ("ok", &launch),
+            ("ok", &launch),
+        ];
+        let r = run_batch(
+            crate::registry::peer_of(ksem_interp::frontend::Dialect::CudaPy),
+            &items,
+        );
+        assert_eq!(r.len(), 4);
+        assert!(
+            r[1].as_ref().is_err_and(|e| e.contains("illegal address")),
+            "{r:?}"
+        );
+        let pid = |i: usize| r[i].as_ref().expect("answered").buffers[0].bits[0];
+        // the cases after the fault ran in a second process, together
+        assert_ne!(pid(0), pid(2));
+        assert_eq!(pid(2), pid(3));
         let _ = std::fs::remove_dir_all(&dir);
     }
 

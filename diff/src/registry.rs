@@ -79,7 +79,8 @@ pub const BUNDLES: &[Bundle] = &[
             extra_args: &[],
             batch_options: None,
             serves: false,
-            batch_size: 1,
+            // one Python process (numba imported once) per batch
+            batch_size: 16,
             ptxas_o0_env: &[],
             divergences: NUMBA_ROWS,
             kind_divergences: &[],

@@ -211,6 +211,20 @@ fn incomplete(b: &Bundle) -> Vec<String> {
     if !script.exists() {
         out.push(format!("{} is missing", script.display()));
     }
+    // and takes the options ksem runs it with (campaigns send batches;
+    // the reducer talks to a serving runner)
+    let help = std::process::Command::new("python3")
+        .arg(&script)
+        .arg("--help")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+        .unwrap_or_default();
+    let serve = b.peer.serves.then_some("--serve");
+    for option in std::iter::once("--batch").chain(serve) {
+        if !help.contains(option) {
+            out.push(format!("{} --help lists no {option}", script.display()));
+        }
+    }
     // every divergence row it recognises is a row of the real system's
     // section of docs/divergences.md
     let doc =
