@@ -67,7 +67,9 @@ pub const BUNDLES: &[Bundle] = &[
     },
     Bundle {
         dialect: Dialect::CudaPy,
-        generate: |cfg, seed, index| gen_cudapy::generate_with(&cfg.cudapy, seed, index),
+        generate: |cfg, seed, index| {
+            gen_cudapy::generate_for(&cfg.cudapy, seed, index, cfg.avoid_divergences())
+        },
         knobs: gen_cudapy::knobs::KNOBS,
         print: print::cudapy::kernel,
         peer: Peer {

@@ -13,12 +13,20 @@ use ksem_interp::ir::build::{convert, dtype_of, fold};
 use ksem_interp::ir::*;
 
 /// The dtypes values take: every integer, float32 and float64.
-pub fn dtypes() -> Vec<DType> {
-    DType::ALL
-        .into_iter()
-        .filter(|&d| (d.is_int() && d != DType::Bool) || matches!(d, DType::F32 | DType::F64))
-        .collect()
+pub fn dtypes() -> &'static [DType] {
+    static ALL: std::sync::OnceLock<Vec<DType>> = std::sync::OnceLock::new();
+    ALL.get_or_init(|| {
+        DType::ALL
+            .into_iter()
+            .filter(|&d| (d.is_int() && d != DType::Bool) || matches!(d, DType::F32 | DType::F64))
+            .collect()
+    })
 }
+
+/// The dtypes values take against real numba-cuda: those on which numba's
+/// 64-bit typing and the seed's "most generic of the two" agree for every
+/// operator the generator writes.
+pub const PEER_DTYPES: [DType; 2] = [DType::I64, DType::F64];
 
 /// The guard passes' builder over CUDA Python's IR (`nodes`): Python
 /// numbers as int64 and float64 constants, `&`/`|` as the front end types
@@ -166,7 +174,7 @@ impl Gen {
     /// A conversion by a type object; floats are clamped first.
     fn conversion(&mut self, depth: usize) -> Expr {
         let x = self.expr(depth - 1);
-        let to = *self.rng.pick(&dtypes());
+        let to = *self.rng.pick(self.values);
         self.features.insert("convert");
         convert(convertible(x, to), to)
     }
@@ -208,11 +216,17 @@ impl Gen {
         }
     }
 
-    /// An integer expression (a float is clamped and converted to int32).
+    /// An integer expression (a float is clamped and converted to int32,
+    /// or int64 against real numba-cuda).
     pub fn int_expr(&mut self, depth: usize) -> Expr {
         let x = self.expr(depth);
+        let to = if self.real_peer {
+            DType::I64
+        } else {
+            DType::I32
+        };
         if dtype_of(&x).is_float() {
-            convert(convertible(x, DType::I32), DType::I32)
+            convert(convertible(x, to), to)
         } else {
             x
         }

@@ -36,6 +36,14 @@ struct Gen {
     rng: Rng,
     /// The constructs the program may contain.
     knobs: knobs::Knobs,
+    /// The dtypes values take ([`expr::dtypes`], or [`expr::PEER_DTYPES`]
+    /// in a campaign against real numba-cuda).
+    values: &'static [DType],
+    /// A campaign against real numba-cuda: every value int64 or float64,
+    /// where numba's typing and the seed's agree (docs/divergences.md
+    /// N1-N5: numba computes narrower operands in 64 bits, ksem in their
+    /// own type), so what differs is new.
+    real_peer: bool,
     /// The kernel's variables (name, type).
     vars: Vec<(String, Type)>,
     /// Variables expressions may read.
@@ -102,6 +110,17 @@ pub fn generate(seed: u64, index: u64) -> Program {
 /// Generates program `index` of campaign `seed` with the constructs
 /// `knobs` allows.
 pub fn generate_with(knobs: &knobs::Knobs, seed: u64, index: u64) -> Program {
+    generate_for(knobs, seed, index, false)
+}
+
+/// [`generate_with`], for a campaign against real numba-cuda where
+/// `real_peer` (values int64 and float64 only, see `Gen::real_peer`).
+pub fn generate_for(knobs: &knobs::Knobs, seed: u64, index: u64, real_peer: bool) -> Program {
+    let values: &'static [DType] = if real_peer {
+        &expr::PEER_DTYPES
+    } else {
+        expr::dtypes()
+    };
     let mut rng = Rng::new(seed, index);
     // 1-, 2- or 3-d ids; `block` threads per block in all
     let dims = 1 + rng.below(3);
@@ -124,11 +143,13 @@ pub fn generate_with(knobs: &knobs::Knobs, seed: u64, index: u64) -> Program {
     let grid = gdim[0] * gdim[1] * gdim[2];
     let n = (grid * block) as usize;
     let n_inputs = 1 + rng.below(3);
-    let input_dtypes: Vec<DType> = (0..n_inputs).map(|_| *rng.pick(&expr::dtypes())).collect();
-    let shared_dtype = *rng.pick(&expr::dtypes());
+    let input_dtypes: Vec<DType> = (0..n_inputs).map(|_| *rng.pick(values)).collect();
+    let shared_dtype = *rng.pick(values);
     let mut g = Gen {
         rng,
         knobs: *knobs,
+        values,
+        real_peer,
         vars: Vec::new(),
         live: Vec::new(),
         next_var: 0,
@@ -283,6 +304,52 @@ mod tests {
             "fmod",
         ];
         selftest::assert_features(300, |i| generate(2, i), &names);
+    }
+
+    /// The dtypes of the values a program computes with, outside the
+    /// thread-index arithmetic (`ThreadId`/`BlockDim` and constants only).
+    fn value_dtypes(p: &Program) -> BTreeSet<DType> {
+        use ksem_interp::ir::walk::for_each_expr;
+        let k = p.ir.as_ref().expect("generated IR");
+        let mut out = BTreeSet::new();
+        for_each_expr(&k.body, &mut |e| {
+            let mut ids_only = true;
+            e.for_each(&mut |x| {
+                ids_only &= matches!(
+                    x.kind,
+                    ExprKind::ThreadId(_)
+                        | ExprKind::BlockDim(_)
+                        | ExprKind::Const(_)
+                        | ExprKind::Binary(..)
+                )
+            });
+            if matches!(e.kind, ExprKind::Binary(..) | ExprKind::Unary(..)) && !ids_only {
+                out.insert(e.ty.dtype());
+            }
+        });
+        out
+    }
+
+    /// Against real numba-cuda every value is int64 or float64 (and
+    /// comparisons bool), so numba's typing and the seed's agree; the
+    /// programs still print back. Without it the other dtypes come up.
+    #[test]
+    fn real_peer_programs_compute_in_int64_and_float64() {
+        let peer = [DType::I64, DType::F64, DType::Bool];
+        let mut other = BTreeSet::new();
+        for i in 0..150 {
+            let p = generate_for(&knobs::Knobs::default(), 7, i, true);
+            p.round_trip()
+                .unwrap_or_else(|e| panic!("program {i}: {e}"));
+            let ds = value_dtypes(&p);
+            assert!(
+                ds.iter().all(|d| peer.contains(d)),
+                "program {i}: {ds:?}\n{}",
+                p.source
+            );
+            other.extend(value_dtypes(&generate(7, i)));
+        }
+        assert!(other.contains(&DType::I32) && other.contains(&DType::F32));
     }
 
     /// A printer that drops a conversion is caught by the round trip.

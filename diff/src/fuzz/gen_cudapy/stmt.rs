@@ -48,6 +48,13 @@ impl Gen {
                 (i, t)
             }
         };
+        // against real numba-cuda the thread's index is int64 as every
+        // value is (`int64(cuda.threadIdx.x)`)
+        let t = if self.real_peer {
+            convert(t, DType::I64)
+        } else {
+            t
+        };
         self.i = self.define("i", i);
         self.t = self.define("t", t);
         self.live.push(self.i);
