@@ -135,6 +135,8 @@ impl Gen {
             // Python's float `//` and `%` elaborate to selects, which have
             // no printed form of their own: `+` and `math.fmod` instead
             FloorDiv if float => return nodes::arith(Add, a, b),
+            // numba's float remainder is not exact (N6): against it, `-`
+            Mod if float && self.avoid_divergences => return nodes::arith(Sub, a, b),
             Mod if float => {
                 self.features.insert("fmod");
                 return nodes::fmod(a, b);
@@ -220,7 +222,7 @@ impl Gen {
     /// or int64 against real numba-cuda).
     pub fn int_expr(&mut self, depth: usize) -> Expr {
         let x = self.expr(depth);
-        let to = if self.real_peer {
+        let to = if self.avoid_divergences {
             DType::I64
         } else {
             DType::I32

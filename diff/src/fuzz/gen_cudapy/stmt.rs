@@ -50,7 +50,7 @@ impl Gen {
         };
         // against real numba-cuda the thread's index is int64 as every
         // value is (`int64(cuda.threadIdx.x)`)
-        let t = if self.real_peer {
+        let t = if self.avoid_divergences {
             convert(t, DType::I64)
         } else {
             t
