@@ -61,3 +61,49 @@ tl.store(out0_ptr + offs, b2)",
         assert_eq!(g, want, "row {r} col {col}");
     }
 }
+
+/// Fuzz seed 1701 program 6341, reduced by hand to its cause
+/// (`docs/bugs/triton-int-to-f16-known-zero-bits/`): compiled Triton folds
+/// `x.to(tl.float16).to(tl.float32)` of an int whose low bits are known
+/// zero into one int -> float32 conversion, so -2^25 stays -33554432.0. By
+/// hand (IEEE-754 binary16: 11 significant bits, largest finite 65504; a
+/// magnitude of 65520 or more rounds to inf):
+///
+/// | s | shift | s << shift | float16, widened |
+/// | -1 | 25 | -33554432 | -inf (0xff800000) |
+/// | -1 | 21 | -2097152 | -inf |
+/// | 3 | 24 | 50331648 | +inf (0x7f800000) |
+/// | -1 | 15 | -32768 | -32768.0 (0xc7000000, exact: one bit) |
+/// | 2047 | 5 | 65504 | 65504.0 (0x477fe000, the largest finite) |
+/// | 4095 | 4 | 65520 | +inf (halfway to 65536 rounds to even: inf) |
+#[test]
+fn program_6341_int_to_float16_overflows_before_widening() {
+    let src = kernel(
+        "out_ptr, s_ptr, k_ptr",
+        "i = tl.arange(0, 8)
+s = tl.load(s_ptr + i)
+k = tl.load(k_ptr + i)
+tl.store(out_ptr + i, (s << k).to(tl.float16).to(tl.float32))",
+    );
+    let rows: [(i64, i64, u64); 6] = [
+        (-1, 25, 0xff80_0000),
+        (-1, 21, 0xff80_0000),
+        (3, 24, 0x7f80_0000),
+        (-1, 15, 0xc700_0000),
+        (2047, 5, 0x477f_e000),
+        (4095, 4, 0x7f80_0000),
+    ];
+    let pad = |v: Vec<i64>| json!(v.into_iter().chain([0, 0]).collect::<Vec<i64>>());
+    let l = launch(
+        &[1],
+        json!({
+            "out_ptr": zeros("float32", 8),
+            "s_ptr": buf("int32", pad(rows.iter().map(|r| r.0).collect())),
+            "k_ptr": buf("int32", pad(rows.iter().map(|r| r.1).collect())),
+        }),
+    );
+    let got = bits(&run_clean(&src, &l), "out_ptr");
+    for (i, r) in rows.iter().enumerate() {
+        assert_eq!(got[i], r.2, "{} << {}", r.0, r.1);
+    }
+}
