@@ -629,7 +629,7 @@ mod tests {
         let b = result("triton", DType::F32, vec![0x7fc0_0000], vec![false]);
         assert_eq!(
             bucket(DiffKind::NanBits, &a, &b, &rerun),
-            Bucket::Divergence("#13, #22".into())
+            Bucket::Divergence("#13, #22, #30".into())
         );
         assert_eq!(
             bucket(DiffKind::SignedZero, &a, &b, &rerun),
