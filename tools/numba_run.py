@@ -35,8 +35,9 @@ them.  ``"backend": "numba"``, ``"ub": []`` (real numba detects no UB).  Keys of
 launch spec other than "kernel", "grid", "block" and "args" are ignored.
 
 ``--batch CASES.jsonl`` runs many cases after one import of numba: one JSON line
-``{"program", "launch", "kernel"?}`` a case (the launch spec inline), one result
-line each, in order; a case numba refuses, or whose launch spec is bad, answers
+``{"program", "launch", "kernel"?, "options"?}`` a case (the launch spec inline;
+``"options": {"contract": false}`` compiles without NVVM's FMA contraction, as
+ksem's campaigns ask), one result line each, in order; a case numba refuses, or whose launch spec is bad, answers
 ``{"error": ...}`` and the batch goes on.  A launch that fails (the CUDA context
 is then unusable) answers its error line and ends the batch with exit code 75,
 and ksem starts the runner again with the cases after it.
@@ -527,15 +528,35 @@ def refusal_text(e):
     return f"numba refused to compile the kernel ({type(e).__name__}):\n{msg}"
 
 
+def set_contraction(on):
+    """Whether NVVM may contract `a*b + c` into an FMA (its -fma option; on
+    by default, as numba-cuda compiles). Campaigns turn it off, since ksem
+    never contracts (docs/divergences.md N21)."""
+    from numba.cuda.cudadrv import nvvm
+    plain = getattr(nvvm.compile_ir, "ksem_plain", nvvm.compile_ir)
+    if on:
+        nvvm.compile_ir = plain
+        return
+
+    def compile_ir(llvmir, **options):
+        options["fma"] = False
+        return plain(llvmir, **options)
+
+    compile_ir.ksem_plain = plain
+    nvvm.compile_ir = compile_ir
+
+
 def batch(path):
-    """--batch FILE: JSON lines {"program", "launch", "kernel"?}; one result line
-    each, in order, after one import of numba (a refused program or a bad
-    launch is its line {"error": ...} and the batch goes on; a launch failure
-    is its error line and ends the batch with RESTART_EXIT)."""
+    """--batch FILE: JSON lines {"program", "launch", "kernel"?, "options"?}; one
+    result line each, in order, after one import of numba (a refused program
+    or a bad launch is its line {"error": ...} and the batch goes on; a launch
+    failure is its error line and ends the batch with RESTART_EXIT). Options:
+    {"contract": false} compiles without FMA contraction."""
     with open(path) as fh:
         cases = [json.loads(l) for l in fh if l.strip()]
     for c in cases:
         try:
+            set_contraction((c.get("options") or {}).get("contract", True))
             result = run_launch(c["program"], check_launch(c["launch"]), c.get("kernel"))
         except InputError as e:
             print(json.dumps({"error": f"error: {e}"}), flush=True)

@@ -35,9 +35,9 @@ pub struct Peer {
     /// prints text unless asked for the result JSON).
     pub extra_args: &'static [&'static str],
     /// What a batch line passes besides the program and launch, as JSON
-    /// text: real Triton compiles without contracting `a * b + c` into an
-    /// fma (divergence 3, which would otherwise be most of what a campaign
-    /// finds).
+    /// text: real Triton and numba-cuda compile without contracting
+    /// `a * b + c` into an fma (divergences #3 and N21, which would
+    /// otherwise be most of what a campaign finds).
     pub batch_options: Option<&'static str>,
     /// Whether the runner has a long-lived serve mode ([`Worker`]).
     pub serves: bool,

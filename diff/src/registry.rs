@@ -79,7 +79,8 @@ pub const BUNDLES: &[Bundle] = &[
             path_var: "KSEM_NUMBA_RUN",
             python_var: None,
             extra_args: &[],
-            batch_options: None,
+            // ksem never contracts `a*b + c`; NVVM does by default (N21)
+            batch_options: Some(r#"{"contract": false}"#),
             serves: false,
             // one Python process (numba imported once) per batch
             batch_size: 16,
