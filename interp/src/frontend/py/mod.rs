@@ -3,6 +3,7 @@
 //! alternative" diagnostic, and recognising a file's dialect from its imports.
 
 pub mod arity;
+pub mod call;
 pub mod consts;
 pub mod exprs;
 pub mod inline;

@@ -306,14 +306,9 @@ impl Elab<'_> {
     }
 
     /// The pointers to the real and imaginary parts of the element of
-    /// complex array `arr` that `index` selects.
-    pub(super) fn complex_ptrs(
-        &mut self,
-        arr: &ArrayVal,
-        index: &ast::Expr,
-        span: Span,
-    ) -> DResult<(Expr, Expr)> {
-        let re = self.elem_ptr(arr, index, span)?;
+    /// complex array `arr` that index `at` selects.
+    pub(super) fn complex_ptrs(&mut self, arr: &ArrayVal, at: Index) -> DResult<(Expr, Expr)> {
+        let re = self.elem_ptr(arr, at)?;
         let re = self.hold_indices(re);
         let im = part_ptr(&re, 1);
         Ok((re, im))

@@ -88,17 +88,17 @@ impl Elab<'_> {
                 let base = self.expr(&s.value)?;
                 match base {
                     Val::Record(r) => self.record_subscript(&r, &s.slice, span),
-                    Val::Bytes(a) => self.byte_array_load(&a, &s.slice, span),
-                    Val::TimeArray(t) => self.time_load(&t, &s.slice, span),
+                    Val::Bytes(a) => self.byte_array_load(&a, Index::of(s, span)),
+                    Val::TimeArray(t) => self.time_load(&t, Index::of(s, span)),
                     Val::Array(arr) if self.selects_view(&arr, &s.slice) => {
-                        Ok(Val::Array(self.slice_view(&arr, &s.slice, span)?))
+                        Ok(Val::Array(self.slice_view(&arr, Index::of(s, span))?))
                     }
                     Val::Array(arr) if arr.pairs == Pairs::Complex => {
-                        let ptrs = self.complex_ptrs(&arr, &s.slice, span)?;
+                        let ptrs = self.complex_ptrs(&arr, Index::of(s, span))?;
                         Ok(self.load_complex(ptrs, arr.dtype, span))
                     }
                     Val::Array(arr) => {
-                        let ptr = self.elem_ptr(&arr, &s.slice, span)?;
+                        let ptr = self.elem_ptr(&arr, Index::of(s, span))?;
                         Ok(Val::Num(load(ptr, arr.dtype, span)))
                     }
                     Val::Class(c) => match &*s.slice {
@@ -434,14 +434,9 @@ impl Elab<'_> {
         }
     }
 
-    /// The pointer to the element of `arr` that `index` selects.
-    pub(super) fn elem_ptr(
-        &mut self,
-        arr: &ArrayVal,
-        index: &ast::Expr,
-        span: Span,
-    ) -> DResult<Expr> {
-        let idx = slices::index_items(index);
+    /// The pointer to the element of `arr` that index `at` selects.
+    pub(super) fn elem_ptr(&mut self, arr: &ArrayVal, at: Index) -> DResult<Expr> {
+        let (idx, span) = (at.items(), at.span);
         let mut indices = Vec::new();
         for i in &idx {
             let ispan = self.span(*i);
@@ -716,8 +711,9 @@ impl Elab<'_> {
 
     /// The builtin `pow(a, b)`: `a ** b`, as numba types and lowers it
     /// (the three-argument form is refused).
-    pub(super) fn pow_builtin(&mut self, c: &ast::ExprCall, span: Span) -> DResult<Val> {
-        let ([a, b], true) = (c.args.as_slice(), c.keywords.is_empty()) else {
+    pub(super) fn pow_builtin(&mut self, call: Call) -> DResult<Val> {
+        let span = call.span;
+        let ([a, b], []) = (call.args(), call.keywords()) else {
             return err(span, "pow(base, exp) takes two numbers");
         };
         let l = self.expr(a)?;

@@ -13,6 +13,7 @@
 use super::types::Named;
 use super::{types, Global, Module, SigType};
 use crate::dtype::DType;
+use crate::frontend::py::call::Call;
 use crate::frontend::py::inline::{self, Frames};
 use crate::frontend::py::op_text;
 use crate::frontend::py::simt::{self, Blocks};
@@ -56,6 +57,7 @@ mod vectors;
 
 use names::*;
 use records::{ByteArray, RecordVal};
+use slices::Index;
 
 /// An array: a pointer to element 0 and a static row-major shape.
 #[derive(Clone, Debug)]

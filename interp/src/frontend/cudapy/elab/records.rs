@@ -349,12 +349,12 @@ impl Elab<'_> {
         }
     }
 
-    /// The uint8 pointer to the element of `arr` that `index` selects.
-    fn byte_elem_ptr(&mut self, arr: &ByteArray, index: &ast::Expr, span: Span) -> DResult<Expr> {
+    /// The uint8 pointer to the element of `arr` that index `at` selects.
+    fn byte_elem_ptr(&mut self, arr: &ByteArray, at: Index) -> DResult<Expr> {
         // the array's indexing rule, over a uint8 array with the element's
         // bytes as one more (trailing) dimension
         if arr.view.is_some() {
-            return self.byte_view_ptr(arr, index, span);
+            return self.byte_view_ptr(arr, at);
         }
         let mut dims = arr.shape.clone();
         dims.push(arr.kind.size());
@@ -365,38 +365,27 @@ impl Elab<'_> {
             pairs: Pairs::No,
             view: None,
         };
-        let mut p = self.elem_ptr(&view, index, span)?;
+        let mut p = self.elem_ptr(&view, at)?;
         if let ExprKind::ElemPtr {
             indices, dims: d, ..
         } = &mut p.kind
         {
-            indices.push(i64c(0, span));
+            indices.push(i64c(0, at.span));
             *d = dims;
         }
         Ok(self.held(p))
     }
 
-    /// `arr[index]` of an array in a record buffer.
-    pub(super) fn byte_array_load(
-        &mut self,
-        arr: &ByteArray,
-        index: &ast::Expr,
-        span: Span,
-    ) -> DResult<Val> {
-        let p = self.byte_elem_ptr(arr, index, span)?;
-        self.load_element(p, &arr.kind, span)
+    /// `arr[at]` of an array in a record buffer.
+    pub(super) fn byte_array_load(&mut self, arr: &ByteArray, at: Index) -> DResult<Val> {
+        let p = self.byte_elem_ptr(arr, at)?;
+        self.load_element(p, &arr.kind, at.span)
     }
 
-    /// `arr[index] = v` of an array in a record buffer.
-    pub(super) fn byte_array_store(
-        &mut self,
-        arr: &ByteArray,
-        index: &ast::Expr,
-        v: Val,
-        span: Span,
-    ) -> DResult<()> {
-        let p = self.byte_elem_ptr(arr, index, span)?;
-        self.store_element(p, &arr.kind, v, span)
+    /// `arr[at] = v` of an array in a record buffer.
+    pub(super) fn byte_array_store(&mut self, arr: &ByteArray, at: Index, v: Val) -> DResult<()> {
+        let p = self.byte_elem_ptr(arr, at)?;
+        self.store_element(p, &arr.kind, v, at.span)
     }
 
     /// The field of `r` that `key` names: a field name (`r['a']`, `r.a`)

@@ -713,9 +713,9 @@ impl<'m> Elab<'m> {
                 }
                 Ok(Val::Num(self.cast(v, d, span)?))
             }
-            Val::Helper(h) => self.inline(&h, c, span),
-            Val::Foreign(i, h) => self.inline_foreign(i, &h, c, span),
-            Val::Path(p) if p.starts_with("T.") => self.lang_call(&p[2..], c, span),
+            Val::Helper(h) => self.inline(Call::new(&h, c, span)),
+            Val::Foreign(i, h) => self.inline_foreign(i, Call::new(&h, c, span)),
+            Val::Path(p) if p.starts_with("T.") => self.lang_call(Call::new(&p[2..], c, span)),
             Val::Path(p) if p.starts_with('<') && p.ends_with(".astype") => {
                 let ast::Expr::Attribute(a) = &*c.func else {
                     unreachable!("an attribute path")
@@ -797,18 +797,6 @@ impl<'m> Elab<'m> {
                 }
             }
         }
-    }
-
-    /// The arguments of a call as values (keywords are looked up by name).
-    pub(super) fn args(
-        &mut self,
-        c: &ast::ExprCall,
-        n: usize,
-        what: &str,
-        span: Span,
-    ) -> DResult<Vec<Val>> {
-        py::arity::expect_args(span, what, n, c.args.len())?;
-        c.args.iter().map(|a| self.expr(a)).collect()
     }
 
     pub(super) fn ints(&mut self, vals: Vec<Val>, what: &str, span: Span) -> DResult<(Expr, Expr)> {
@@ -902,9 +890,11 @@ impl<'m> Elab<'m> {
     }
 
     /// `T.something(…)` in an expression.
-    pub(super) fn lang_call(&mut self, f: &str, c: &ast::ExprCall, span: Span) -> DResult<Val> {
+    pub(super) fn lang_call(&mut self, call: Call) -> DResult<Val> {
+        let (f, c, span) = (call.name, call.expr, call.span);
         if let Some(n) = value_call_arity(f) {
-            let vals = self.args(c, n, f, span)?;
+            let args = call.exactly(f, n)?;
+            let vals = args.iter().map(|a| self.expr(a)).collect::<DResult<_>>()?;
             return self.call_val(f, vals, span);
         }
         match f {
@@ -975,7 +965,7 @@ impl<'m> Elab<'m> {
             }
             "ieee_add" | "ieee_sub" | "ieee_mul" | "ieee_fdiv" | "ieee_fsqrt" | "ieee_frcp"
             | "ieee_fmaf" | "ieee_frsqrt" => self.ieee(f, c, span),
-            "get_thread_binding" | "thread_binding" => self.thread_binding(f, c, span),
+            "get_thread_binding" | "thread_binding" => self.thread_binding(call),
             "alloc_shared" | "alloc_fragment" | "alloc_local" => {
                 if f == "alloc_fragment" {
                     self.block_level_op("T.alloc_fragment", span)?;
@@ -1192,9 +1182,10 @@ impl<'m> Elab<'m> {
 
     /// Inlines a call of a module-level helper: binds its parameters and
     /// elaborates its body; a `return` must be its last statement.
-    pub(super) fn inline(&mut self, name: &str, c: &ast::ExprCall, span: Span) -> DResult<Val> {
+    pub(super) fn inline(&mut self, call: Call) -> DResult<Val> {
+        let name = call.name;
         let f = self.m.helpers[name].clone();
-        let args = self.helper_args(name, &f, c, span)?;
+        let args = self.helper_args(&f, call)?;
         let saved = self.env.clone();
         let r = self.helper_call(name, &f, args);
         self.env = saved;
@@ -1205,15 +1196,10 @@ impl<'m> Elab<'m> {
     /// arguments are the caller's, the body sees its own module's names,
     /// and everything in it is reported at this call (an error says which
     /// helper of which file it came from).
-    pub(super) fn inline_foreign(
-        &mut self,
-        i: usize,
-        name: &str,
-        c: &ast::ExprCall,
-        span: Span,
-    ) -> DResult<Val> {
+    pub(super) fn inline_foreign(&mut self, i: usize, call: Call) -> DResult<Val> {
+        let span = call.span;
         // a helper the imported module imported itself: follow it home
-        let (mut home, mut name) = (&self.m.imported[i], name.to_string());
+        let (mut home, mut name) = (&self.m.imported[i], call.name.to_string());
         while let Some((j, n)) = home.foreign.get(&name) {
             (home, name) = (&home.imported[*j], n.clone());
         }
@@ -1223,7 +1209,7 @@ impl<'m> Elab<'m> {
                 format!("`{name}` is not a function of {}", home.src.file),
             );
         };
-        let args = self.helper_args(&name, &f, c, span)?;
+        let args = self.helper_args(&f, call.named(&name))?;
         let (saved_m, saved_env, saved_site) = (self.m, self.env.clone(), self.call_site);
         self.m = home;
         self.env = module_env(home, home.globals.clone());
@@ -1243,13 +1229,8 @@ impl<'m> Elab<'m> {
 
     /// The values of a helper call's arguments, in the order of `f`'s
     /// parameters (defaults filled in), evaluated where the call is.
-    fn helper_args(
-        &mut self,
-        name: &str,
-        f: &ast::StmtFunctionDef,
-        c: &ast::ExprCall,
-        span: Span,
-    ) -> DResult<Vec<(String, Val)>> {
+    fn helper_args(&mut self, f: &ast::StmtFunctionDef, call: Call) -> DResult<Vec<(String, Val)>> {
+        let (name, span) = (call.name, call.span);
         if self.inlining.iter().any(|n| n == name) {
             return py::unsupported(span, "recursion", DIALECT, "write the recursion as a loop");
         }
@@ -1263,12 +1244,12 @@ impl<'m> Elab<'m> {
         }
         let params = py::params(&f.args);
         let takes = (0, params.len());
-        py::arity::check_args(span, &format!("`{name}`"), takes, c.args.len())?;
+        py::arity::check_args(span, &format!("`{name}`"), takes, call.args().len())?;
         let mut bound: Vec<Option<Val>> = vec![None; params.len()];
-        for (k, a) in c.args.iter().enumerate() {
+        for (k, a) in call.args().iter().enumerate() {
             bound[k] = Some(self.expr(a)?);
         }
-        for kw in &c.keywords {
+        for kw in call.keywords() {
             let Some(kn) = kw.arg.as_deref() else {
                 return py::unsupported(span, "`**kwargs`", DIALECT, "use explicit arguments");
             };

@@ -14,6 +14,7 @@ use super::consts::{self, Const};
 use super::{types, Module, DIALECT};
 use crate::dtype::DType;
 use crate::float::Rounding;
+use crate::frontend::py::call::Call;
 use crate::frontend::py::simt::{self, Blocks};
 use crate::frontend::py::walk::Walk;
 use crate::frontend::py::{self, dotted, op_text};

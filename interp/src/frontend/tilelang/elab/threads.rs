@@ -34,12 +34,8 @@ impl<'m> Elab<'m> {
     /// `T.get_thread_binding(dim=0)` or `T.thread_binding(begin, end,
     /// thread="threadIdx.x")`: the thread's index along a dimension of the
     /// enclosing `T.Kernel`'s `threads`.
-    pub(super) fn thread_binding(
-        &mut self,
-        f: &str,
-        c: &ast::ExprCall,
-        span: Span,
-    ) -> DResult<Val> {
+    pub(super) fn thread_binding(&mut self, call: Call) -> DResult<Val> {
+        let (f, c, span) = (call.name, call.expr, call.span);
         let Some((threads, _)) = self.threads else {
             return err(span, format!("T.{f} outside `with T.Kernel(…)`"));
         };
