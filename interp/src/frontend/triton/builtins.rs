@@ -6,6 +6,7 @@ use super::promote::{self, Operand, PyNum};
 use super::value::{truthy, Value};
 use crate::dtype::DType;
 use crate::float::{Overflow, Rounding};
+use crate::frontend::py;
 use crate::ir::*;
 use crate::span::{DResult, Diagnostic, Span};
 
@@ -1413,16 +1414,10 @@ impl Elab<'_> {
         }
         let s = x.ty.dtype();
         if bitcast {
-            if s.bits() != d.bits() {
-                return err(
-                    span,
-                    format!(
-                        "cannot bitcast {s} ({} bits) to {d} ({} bits)",
-                        s.bits(),
-                        d.bits()
-                    ),
-                );
-            }
+            let b = d.bits() as usize;
+            py::arity::count(span, s.bits() as usize, (b, b), |a| {
+                format!("cannot bitcast {s} ({a} bits) to {d} ({b} bits)")
+            })?;
             return Ok(self.cast(x, d, CastKind::Bitcast));
         }
         if s == d {

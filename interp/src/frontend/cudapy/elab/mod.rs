@@ -275,16 +275,10 @@ impl<'m> Elab<'m> {
         let mut env = HashMap::new();
         let names = self.param_names(&f.def)?;
         if let Some((_, sig)) = &f.sig {
-            if sig.len() != names.len() {
-                return err(
-                    fspan,
-                    format!(
-                        "the signature has {} parameter types but `{name}` has {} parameters",
-                        sig.len(),
-                        names.len()
-                    ),
-                );
-            }
+            let n = names.len();
+            py::arity::count(fspan, sig.len(), (n, n), |s| {
+                format!("the signature has {s} parameter types but `{name}` has {n} parameters")
+            })?;
         }
         for (i, (pname, pspan)) in names.iter().enumerate() {
             let sig = f.sig.as_ref().map(|(_, s)| s[i]);

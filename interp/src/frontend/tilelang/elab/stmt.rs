@@ -251,16 +251,10 @@ impl<'m> Elab<'m> {
                 );
             }
         }
-        if names.len() > sizes.len() {
-            return err(
-                span,
-                format!(
-                    "T.Kernel has {} grid dimension(s) but binds {} names",
-                    sizes.len(),
-                    names.len()
-                ),
-            );
-        }
+        let dims = sizes.len();
+        py::arity::count(span, names.len(), (0, dims), |n| {
+            format!("T.Kernel has {dims} grid dimension(s) but binds {n} names")
+        })?;
         self.grid = Some((grid, span));
         self.threads = Some((threads, span));
         for (i, n) in names.iter().enumerate() {
