@@ -434,19 +434,11 @@ impl<'m> Elab<'m> {
                 exceptions::RAISE_FIELDS,
             ));
         }
-        let (grid, block) = crate::frontend::geometry(launch, None, None)?;
-        Ok(Kernel {
-            name: name.to_string(),
-            model: Model::Simt,
-            grid,
-            block,
-            params,
-            fresh,
-            arrays: self.arrays,
-            vars: self.vars,
-            body,
-            then: vec![],
-        })
+        let geometry = crate::frontend::geometry(launch, None, None)?;
+        let (arrays, vars) = (self.arrays, self.vars);
+        Ok(Kernel::simt(
+            name, geometry, params, fresh, arrays, vars, body,
+        ))
     }
 
     /// A complex buffer parameter: a complex array, or (0-d) a complex

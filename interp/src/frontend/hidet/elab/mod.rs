@@ -415,18 +415,16 @@ impl<'m> Elab<'m> {
         if grid.contains(&0) {
             return err(self.grid.map_or(fspan, |g| g.1), "a grid with no blocks");
         }
-        Ok(Kernel {
-            name: name.to_string(),
-            model: Model::Simt,
-            grid,
-            block,
+        let (arrays, vars) = (self.arrays, self.vars);
+        Ok(Kernel::simt(
+            name,
+            (grid, block),
             params,
             fresh,
-            arrays: self.arrays,
-            vars: self.vars,
+            arrays,
+            vars,
             body,
-            then: vec![],
-        })
+        ))
     }
 
     /// The parameters of a function with their annotations; other forms are refused.

@@ -243,17 +243,19 @@ impl<'m> Elab<'m> {
         }
         let mut launches = launches.into_iter().map(|(l, _)| l);
         let first = launches.next().expect("the last launch at least");
+        let geometry = (first.grid, first.block);
+        let (params, fresh) = (self.params, self.fresh);
         Ok(Kernel {
-            name: name.to_string(),
-            model: Model::Simt,
-            grid: first.grid,
-            block: first.block,
-            params: self.params,
-            fresh: self.fresh,
-            arrays: first.arrays,
-            vars: first.vars,
-            body: first.body,
             then: launches.collect(),
+            ..Kernel::simt(
+                name,
+                geometry,
+                params,
+                fresh,
+                first.arrays,
+                first.vars,
+                first.body,
+            )
         })
     }
 
