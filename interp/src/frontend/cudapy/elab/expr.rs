@@ -87,7 +87,7 @@ impl Elab<'_> {
             E::Subscript(s) => {
                 let base = self.expr(&s.value)?;
                 match base {
-                    Val::Record(r) => self.record_subscript(&r, &s.slice, span),
+                    Val::Record(r) => self.record_get(&r, FieldAt::Key(&s.slice), span),
                     Val::Bytes(a) => self.byte_array_load(&a, Index::of(s, span)),
                     Val::TimeArray(t) => self.time_load(&t, Index::of(s, span)),
                     Val::Array(arr) if self.selects_view(&arr, &s.slice) => {
@@ -368,7 +368,7 @@ impl Elab<'_> {
             }
             Val::Class(c) => self.member(&c, attr, span),
             v @ (Val::Num(_) | Val::Complex(_)) => self.number_attribute(v, attr, span),
-            Val::Record(r) => self.record_attribute(&r, attr, span),
+            Val::Record(r) => self.record_get(&r, FieldAt::Attr(attr), span),
             Val::Bytes(a) => self.byte_array_attribute(&a, attr, span),
             _ => err(span, format!("no attribute `{attr}` here")),
         }

@@ -56,7 +56,7 @@ mod ufuncs;
 mod vectors;
 
 use names::*;
-use records::{ByteArray, RecordVal};
+use records::{ByteArray, FieldAt, RecordVal};
 use slices::Index;
 
 /// An array: a pointer to element 0 and a static row-major shape.

@@ -25,6 +25,16 @@ pub(super) struct RecordVal {
     pub layout: Arc<RecordLayout>,
 }
 
+/// How an access names a record's field: `r[key]` (a field name or a
+/// position) or `r.name`.
+#[derive(Clone, Copy)]
+pub(super) enum FieldAt<'a> {
+    /// `r[key]`.
+    Key(&'a ast::Expr),
+    /// `r.name`.
+    Attr(&'a str),
+}
+
 /// An array whose elements lie in a record buffer, `kind.size()` bytes
 /// each, row-major from `base`.
 #[derive(Clone, Debug)]
@@ -567,49 +577,34 @@ impl Elab<'_> {
         }
     }
 
-    /// `r[key]` of a record.
-    pub(super) fn record_subscript(
+    /// The field of `r` that `at` names.
+    fn field_at<'r>(
         &mut self,
-        r: &RecordVal,
-        key: &ast::Expr,
+        r: &'r RecordVal,
+        at: FieldAt,
         span: Span,
-    ) -> DResult<Val> {
-        let f = self.field_of(r, key, span)?;
+    ) -> DResult<&'r crate::launch::RecordField> {
+        match at {
+            FieldAt::Key(key) => self.field_of(r, key, span),
+            FieldAt::Attr(name) => self.field_named(r, name, span),
+        }
+    }
+
+    /// `r[key]` or `r.name` of a record.
+    pub(super) fn record_get(&mut self, r: &RecordVal, at: FieldAt, span: Span) -> DResult<Val> {
+        let f = self.field_at(r, at, span)?;
         self.field_value(r, f, span)
     }
 
-    /// `r.name` of a record.
-    pub(super) fn record_attribute(
+    /// `r[key] = v` or `r.name = v` of a record.
+    pub(super) fn record_set(
         &mut self,
         r: &RecordVal,
-        name: &str,
-        span: Span,
-    ) -> DResult<Val> {
-        let f = self.field_named(r, name, span)?;
-        self.field_value(r, f, span)
-    }
-
-    /// `r[key] = v` of a record.
-    pub(super) fn record_subscript_store(
-        &mut self,
-        r: &RecordVal,
-        key: &ast::Expr,
+        at: FieldAt,
         v: Val,
         span: Span,
     ) -> DResult<()> {
-        let f = self.field_of(r, key, span)?;
-        self.field_store(r, f, v, span)
-    }
-
-    /// `r.name = v` of a record.
-    pub(super) fn record_attribute_store(
-        &mut self,
-        r: &RecordVal,
-        name: &str,
-        v: Val,
-        span: Span,
-    ) -> DResult<()> {
-        let f = self.field_named(r, name, span)?;
+        let f = self.field_at(r, at, span)?;
         self.field_store(r, f, v, span)
     }
 

@@ -79,7 +79,7 @@ impl Elab<'_> {
             ast::Expr::Subscript(s) => {
                 let arr = match self.expr(&s.value)? {
                     Val::Array(a) => a,
-                    Val::Record(r) => return self.record_subscript_store(&r, &s.slice, v, span),
+                    Val::Record(r) => return self.record_set(&r, FieldAt::Key(&s.slice), v, span),
                     Val::Bytes(b) => return self.byte_array_store(&b, Index::of(s, span), v),
                     Val::TimeArray(t) => return self.time_store(&t, Index::of(s, span), v),
                     _ => return err(span, "only arrays can be indexed"),
@@ -102,7 +102,7 @@ impl Elab<'_> {
                         return err(span, format!("array attribute `{}` is read-only", a.attr))
                     }
                     Ok(Val::Record(r)) => {
-                        return self.record_attribute_store(&r, a.attr.as_str(), v, span)
+                        return self.record_set(&r, FieldAt::Attr(a.attr.as_str()), v, span)
                     }
                     _ => {}
                 }
