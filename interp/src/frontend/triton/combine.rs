@@ -166,7 +166,7 @@ impl Elab<'_> {
         let mut result = Value::None;
         let env = self.env.clone();
         let (body, _, _) = self.sub_block(|s| {
-            result = s.call_jit(f, params, vec![], span)?;
+            result = s.call_jit(f, params.into(), span)?;
             Ok(())
         })?;
         self.env = env;
