@@ -535,11 +535,11 @@ impl Elab<'_> {
     ) -> DResult<Val> {
         if matches!(l, Val::Complex(_)) || matches!(r, Val::Complex(_)) {
             let l = self.keep_order_val(l, mark);
-            return self.complex_arith(op, l, r, span);
+            return self.complex_arith(Binary { op, l, r, span });
         }
         if matches!(l, Val::Time(_)) || matches!(r, Val::Time(_)) {
             let l = self.keep_order_val(l, mark);
-            return self.time_arith(op, l, r, span);
+            return self.time_arith(Binary { op, l, r, span });
         }
         let l = self.num(l, span)?;
         let r = self.num(r, span)?;
@@ -914,7 +914,8 @@ impl Elab<'_> {
             let r = self.expr(&c.comparators[0])?;
             if matches!(left, Val::Complex(_)) || matches!(r, Val::Complex(_)) {
                 let left = self.keep_order_val(left, mark);
-                return Ok(Val::Num(self.complex_cmp(c.ops[0], left, r, span)?));
+                let (op, l) = (c.ops[0], left);
+                return Ok(Val::Num(self.complex_cmp(Binary { op, l, r, span })?));
             }
             if matches!(left, Val::Member(..)) || matches!(r, Val::Member(..)) {
                 if let Some(v) = self.member_cmp(c.ops[0], &left, &r, span)? {

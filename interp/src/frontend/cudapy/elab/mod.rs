@@ -18,7 +18,7 @@ use crate::frontend::py::inline::{self, Frames};
 use crate::frontend::py::op_text;
 use crate::frontend::py::simt::{self, Blocks};
 use crate::frontend::py::walk::{self, Walk};
-use crate::frontend::py::{self, dotted};
+use crate::frontend::py::{self, dotted, Binary};
 use crate::ir::build::*;
 use crate::ir::*;
 use crate::launch::{ArgSpec, Launch};

@@ -135,13 +135,8 @@ impl Elab<'_> {
     }
 
     /// `l op r` where either operand is a datetime64/timedelta64 value.
-    pub(super) fn time_arith(
-        &mut self,
-        op: ast::Operator,
-        l: Val,
-        r: Val,
-        span: Span,
-    ) -> DResult<Val> {
+    pub(super) fn time_arith(&mut self, x: Binary<Val>) -> DResult<Val> {
+        let Binary { op, l, r, span } = x;
         let (a, b) = both_times(
             &l,
             &r,

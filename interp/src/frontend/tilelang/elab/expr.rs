@@ -115,7 +115,12 @@ impl<'m> Elab<'m> {
             ast::Expr::BinOp(b) => {
                 let l = self.expr(&b.left)?;
                 let r = self.expr(&b.right)?;
-                self.bin_val(b.op, l, r, span)
+                self.bin_val(Binary {
+                    op: b.op,
+                    l,
+                    r,
+                    span,
+                })
             }
             ast::Expr::UnaryOp(u) => {
                 let v = self.expr(&u.operand)?;
@@ -416,13 +421,8 @@ impl<'m> Elab<'m> {
 
     /// `l op r` for a Python arithmetic or bitwise operator: Python's own
     /// arithmetic where both are compile-time numbers, else TVM's typing.
-    pub(super) fn bin_val(
-        &mut self,
-        op: ast::Operator,
-        l: Val,
-        r: Val,
-        span: Span,
-    ) -> DResult<Val> {
+    pub(super) fn bin_val(&mut self, x: Binary<Val>) -> DResult<Val> {
+        let Binary { op, l, r, span } = x;
         if let (Val::Py(a), Val::Py(b)) = (&l, &r) {
             if let Some(c) = consts::binop(op, a, b) {
                 return Ok(Val::Py(c));

@@ -17,7 +17,7 @@ use crate::float::Rounding;
 use crate::frontend::py::call::Call;
 use crate::frontend::py::simt::{self, Blocks};
 use crate::frontend::py::walk::Walk;
-use crate::frontend::py::{self, dotted, op_text};
+use crate::frontend::py::{self, dotted, op_text, Binary};
 use crate::ir::build::*;
 use crate::ir::*;
 use crate::launch::{ArgSpec, Launch};

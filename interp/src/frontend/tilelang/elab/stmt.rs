@@ -541,7 +541,12 @@ impl Walk for Elab<'_> {
         // `t = t op v`: the target's value, then `v`, then the operation
         let cur = self.expr(&a.target)?;
         let rhs = self.expr(&a.value)?;
-        let v = self.bin_val(a.op, cur, rhs, span)?;
+        let v = self.bin_val(Binary {
+            op: a.op,
+            l: cur,
+            r: rhs,
+            span,
+        })?;
         self.assign(&a.target, v)
     }
 
