@@ -7,6 +7,20 @@ use super::arity;
 use crate::span::{DResult, Span};
 use rustpython_parser::ast;
 
+/// Keyword argument `name` of call `c`.
+pub fn keyword<'a>(c: &'a ast::ExprCall, name: &str) -> Option<&'a ast::Expr> {
+    c.keywords
+        .iter()
+        .find(|k| k.arg.as_deref() == Some(name))
+        .map(|k| &k.value)
+}
+
+/// Argument `name` of call `c`: its keyword argument, else its positional
+/// argument `pos` (Python refuses a call that passes both).
+pub fn arg<'a>(c: &'a ast::ExprCall, name: &str, pos: usize) -> Option<&'a ast::Expr> {
+    keyword(c, name).or_else(|| c.args.get(pos))
+}
+
 /// One call of a builtin, intrinsic or helper, as its handler sees it.
 #[derive(Clone, Copy)]
 pub struct Call<'a> {
@@ -44,6 +58,16 @@ impl<'a> Call<'a> {
     /// The keyword arguments as written.
     pub fn keywords(&self) -> &'a [ast::Keyword] {
         &self.expr.keywords
+    }
+
+    /// Keyword argument `name` ([`keyword`]).
+    pub fn keyword(&self, name: &str) -> Option<&'a ast::Expr> {
+        keyword(self.expr, name)
+    }
+
+    /// Argument `name`, by keyword or at position `pos` ([`arg`]).
+    pub fn arg(&self, name: &str, pos: usize) -> Option<&'a ast::Expr> {
+        arg(self.expr, name, pos)
     }
 
     /// Refuses keyword arguments in CPython's words for `what`.

@@ -1004,10 +1004,10 @@ impl<'m> Elab<'m> {
                 "T.const(…) must be unpacked into names: `M, N = T.const(\"M, N\")`",
             ),
             "alloc_var" => {
-                let dtype_e = Self::kwarg(c, "dtype", 0)
+                let dtype_e = py::call::arg(c, "dtype", 0)
                     .ok_or_else(|| Diagnostic::new(span, "T.alloc_var needs a dtype"))?;
                 let d = self.dtype_arg(dtype_e)?;
-                let init = Self::kwarg(c, "init", 1);
+                let init = py::call::arg(c, "init", 1);
                 let init = init.map(|i| self.expr(i)).transpose()?;
                 Ok(Val::Buf(self.alloc_var(d, init, span)?))
             }
@@ -1065,7 +1065,7 @@ impl<'m> Elab<'m> {
                 format!("T.{f} takes {arity} operand(s) and a rounding mode"),
             );
         }
-        let mode_e = Self::kwarg(c, "rounding_mode", arity);
+        let mode_e = py::call::arg(c, "rounding_mode", arity);
         let mode = match mode_e {
             None => Rounding::NearestEven,
             Some(e) => match self.py_value(e) {

@@ -411,7 +411,7 @@ impl<'m> Elab<'m> {
             .first()
             .ok_or_else(|| Diagnostic::new(span, format!("{what} needs a shape")))?;
         let shape = self.static_shape(shape_e)?;
-        let dtype_e = Self::kwarg(c, "dtype", 1);
+        let dtype_e = py::call::arg(c, "dtype", 1);
         let d = match (dtype_e, default) {
             (Some(e), _) => self.dtype_arg(e)?,
             (None, Some(d)) => d,

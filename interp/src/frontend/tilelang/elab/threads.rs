@@ -49,7 +49,7 @@ impl<'m> Elab<'m> {
             );
         }
         let (dim, offset) = if f == "get_thread_binding" {
-            let arg = Self::kwarg(c, "dim", 0);
+            let arg = call.arg("dim", 0);
             let dim = match arg {
                 None => 0,
                 Some(a) => self.const_int(a, "T.get_thread_binding's dimension")?,
@@ -90,7 +90,7 @@ impl<'m> Elab<'m> {
         threads: [u32; 3],
         span: Span,
     ) -> DResult<(i128, i128)> {
-        let thread = Self::kwarg(c, "thread", 2);
+        let thread = py::call::arg(c, "thread", 2);
         let (Some(b), Some(e), Some(t)) = (c.args.first(), c.args.get(1), thread) else {
             return err(
                 span,
