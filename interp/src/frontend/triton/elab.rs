@@ -14,6 +14,7 @@ use crate::frontend::py::num;
 use crate::frontend::py::walk::{self, Walk};
 use crate::ir::*;
 use crate::launch::{ArgSpec, ConstArg, Launch};
+pub use crate::span::err;
 use crate::span::{DResult, Diagnostic, Span};
 use rustpython_parser::ast::{self, Ranged};
 use std::collections::{HashMap, HashSet};
@@ -68,11 +69,6 @@ pub(super) fn elementwise_unary(op: UnOp, e: Expr, span: Span) -> Expr {
         ty,
         span,
     }
-}
-
-/// Error at a node.
-pub fn err<T>(span: Span, msg: impl Into<String>) -> DResult<T> {
-    Err(Diagnostic::new(span, msg))
 }
 
 /// Refuses operands `a` and `b` of `what` that differ in `property` (their

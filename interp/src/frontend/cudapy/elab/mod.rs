@@ -22,7 +22,7 @@ use crate::frontend::py::{self, dotted, Binary};
 use crate::ir::build::*;
 use crate::ir::*;
 use crate::launch::{ArgSpec, Launch};
-use crate::span::{DResult, Diagnostic, Span};
+use crate::span::{err, DResult, Diagnostic, Span};
 use rustpython_parser::ast::{self, Constant};
 use std::collections::HashMap;
 
@@ -192,10 +192,6 @@ pub struct Elab<'m> {
     grid: [u32; 3],
     /// The variable of the raise buffer, once a `raise` needs it.
     raise_param: Option<VarId>,
-}
-
-fn err<T>(span: Span, msg: impl Into<String>) -> DResult<T> {
-    Err(Diagnostic::new(span, msg))
 }
 
 /// The path of a type object, if `path` names one (`numba.int16`, `numpy.float32`).

@@ -34,7 +34,7 @@ use crate::frontend::py::{self, dotted, Binary};
 use crate::ir::build::*;
 use crate::ir::*;
 use crate::launch::{ArgSpec, ConstArg, Launch};
-use crate::span::{DResult, Diagnostic, Span};
+use crate::span::{err, DResult, Diagnostic, Span};
 use rustpython_parser::ast::{self, Constant};
 use std::collections::HashMap;
 
@@ -190,10 +190,6 @@ pub struct Elab<'m> {
     known: HashMap<VarId, u64>,
     /// The `return` output of a host function and its dtype.
     ret_out: Option<(VarId, DType)>,
-}
-
-fn err<T>(span: Span, msg: impl Into<String>) -> DResult<T> {
-    Err(Diagnostic::new(span, msg))
 }
 
 /// The last component of a dotted path.

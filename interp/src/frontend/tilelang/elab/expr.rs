@@ -310,8 +310,7 @@ impl<'m> Elab<'m> {
                 );
             }
             if b.private && !self.parallel.is_empty() && e_mentions(&e, &self.parallel) {
-                return err(span, format!("[Tilelang Semantic Check] Local buffer `{}` is indexed by a T.Parallel loop variable. Local buffers are thread-private and do not participate in parallel layout inference", b.name))
-                    .map_err(|d| d.with_help("use T.serial/T.unroll for per-thread local indexing, or T.alloc_fragment when the indexed dimension should be distributed across threads"));
+                return err_help(span, format!("[Tilelang Semantic Check] Local buffer `{}` is indexed by a T.Parallel loop variable. Local buffers are thread-private and do not participate in parallel layout inference", b.name), "use T.serial/T.unroll for per-thread local indexing, or T.alloc_fragment when the indexed dimension should be distributed across threads");
             }
             out.push(convert(e, DType::I64));
         }
@@ -462,20 +461,19 @@ impl<'m> Elab<'m> {
             O::Sub => BinOp::Sub,
             O::Mult => BinOp::Mul,
             O::Div if int => {
-                return err(span, "TVM supports multiple types of integer divisions, please call div, indexdiv/indexmod, floordiv/floormod or truncdiv/truncmod directly to avoid ambiguity in the code")
-                    .map_err(|d| d.with_help("use `//` (floor), T.truncdiv or T.ceildiv"));
+                return err_help(span, "TVM supports multiple types of integer divisions, please call div, indexdiv/indexmod, floordiv/floormod or truncdiv/truncmod directly to avoid ambiguity in the code", "use `//` (floor), T.truncdiv or T.ceildiv");
             }
             O::Div => BinOp::FDiv,
             O::FloorDiv | O::Mod if !int => {
-                return err(
+                return err_help(
                     span,
                     format!(
                         "`{}` on {}: TileLang floors only integers",
                         op_text(op),
                         types::dtype_name(d)
                     ),
-                )
-                .map_err(|d| d.with_help("use T.floor(a / b) for floats"));
+                    "use T.floor(a / b) for floats",
+                );
             }
             O::FloorDiv => BinOp::IDiv(FLOOR),
             O::Mod => BinOp::IRem(FLOOR),
@@ -548,8 +546,7 @@ impl<'m> Elab<'m> {
         Ok(Val::Num(match op {
             ast::UnaryOp::UAdd => e,
             ast::UnaryOp::USub if d.is_unsigned_int() => {
-                return err(span, "unary minus of an unsigned integer: TileLang refuses it (cannot make uint from negative value -1)")
-                    .map_err(|d| d.with_help("compute in a signed dtype"));
+                return err_help(span, "unary minus of an unsigned integer: TileLang refuses it (cannot make uint from negative value -1)", "compute in a signed dtype");
             }
             ast::UnaryOp::USub => unary(UnOp::Neg, e, span),
             ast::UnaryOp::Invert if !d.is_int() => return err(span, "`~` needs an integer"),
@@ -771,8 +768,11 @@ impl<'m> Elab<'m> {
                                 Ok(Val::Py(Const::Float(c.as_int().unwrap_or(0) as f64)))
                             }
                             (_, Ok(c)) => Ok(Val::Py(c)),
-                            _ => err(span, format!("{name}() of a runtime value").as_str())
-                                .map_err(|d| d.with_help("use .astype(…) or T.Cast(…)")),
+                            _ => err_help(
+                                span,
+                                format!("{name}() of a runtime value").as_str(),
+                                "use .astype(…) or T.Cast(…)",
+                            ),
                         }
                     }
                     // a host function on compile-time values (`tilelang.cdiv`, `math.ceil`)
@@ -820,14 +820,14 @@ impl<'m> Elab<'m> {
             let [v]: [Val; 1] = vals.try_into().expect("one");
             let e = self.num(v, span)?;
             if !dtype_of(&e).is_float() {
-                return err(
+                return err_help(
                     span,
                     format!(
                         "T.{f} needs a float, not {}",
                         types::dtype_name(dtype_of(&e))
                     ),
-                )
-                .map_err(|d| d.with_help("convert with .astype(\"float32\")"));
+                    "convert with .astype(\"float32\")",
+                );
             }
             return Ok(Val::Num(unary(UnOp::Math(m), e, span)));
         }
@@ -1055,8 +1055,11 @@ impl<'m> Elab<'m> {
             // TileLang's T.ieee_frsqrt(x) has no rounding mode: it is
             // CUDA's __frsqrt_rn (codegen_cuda.cc CUDAIEEEMath)
             if c.args.len() != 1 || !c.keywords.is_empty() {
-                return err(span, "T.ieee_frsqrt takes one operand and no rounding mode")
-                    .map_err(|d| d.with_help("it always rounds to nearest even (\"rn\")"));
+                return err_help(
+                    span,
+                    "T.ieee_frsqrt takes one operand and no rounding mode",
+                    "it always rounds to nearest even (\"rn\")",
+                );
             }
         }
         if c.args.len() < arity || c.args.len() > arity + 1 {
@@ -1106,14 +1109,14 @@ impl<'m> Elab<'m> {
             });
         }
         if !matches!(d, DType::F32 | DType::F64) {
-            return err(
+            return err_help(
                 span,
                 format!(
                     "T.{f} computes in float32 or float64, not {}",
                     types::dtype_name(d)
                 ),
-            )
-            .map_err(|e| e.with_help("convert the operand with .astype(\"float32\")"));
+                "convert the operand with .astype(\"float32\")",
+            );
         }
         // the other operands take x's dtype (TVM converts Python numbers to it)
         let mut rest = Vec::new();
@@ -1167,14 +1170,14 @@ impl<'m> Elab<'m> {
         if let (Val::Py(Const::Int(n)), true) = (&v, d.is_int() && d != DType::Bool) {
             let (lo, hi) = d.int_range();
             if *n > hi || *n < lo {
-                return err(
+                return err_help(
                     span,
                     format!(
                         "Literal value {n} exceeds the range of {}",
                         types::dtype_name(d)
                     ),
-                )
-                .map_err(|e| e.with_help("wrap it in Python first, or cast a runtime value"));
+                    "wrap it in Python first, or cast a runtime value",
+                );
             }
         }
         Ok(convert(self.num(v, span)?, d))
@@ -1350,8 +1353,11 @@ pub(super) fn rounding_mode(m: &str, span: Span) -> DResult<Rounding> {
         "ru" => Rounding::Up,
         "rd" => Rounding::Down,
         other => {
-            return err(span, format!("unknown rounding mode {other:?}"))
-                .map_err(|d| d.with_help("use \"rn\", \"rz\", \"ru\" or \"rd\""))
+            return err_help(
+                span,
+                format!("unknown rounding mode {other:?}"),
+                "use \"rn\", \"rz\", \"ru\" or \"rd\"",
+            )
         }
     })
 }

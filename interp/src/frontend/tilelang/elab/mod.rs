@@ -21,7 +21,7 @@ use crate::frontend::py::{self, dotted, op_text, Binary};
 use crate::ir::build::*;
 use crate::ir::*;
 use crate::launch::{ArgSpec, Launch};
-use crate::span::{DResult, Diagnostic, Span};
+use crate::span::{err, err_help, DResult, Diagnostic, Span};
 use rustpython_parser::ast::{self, Constant};
 use std::collections::HashMap;
 
@@ -83,10 +83,6 @@ enum Val {
     /// A helper function of an imported module: its index in
     /// `Module::imported` and its name there.
     Foreign(usize, String),
-}
-
-fn err<T>(span: Span, msg: impl Into<String>) -> DResult<T> {
-    Err(Diagnostic::new(span, msg))
 }
 
 /// A launch's `threads` (x, y, z) with the span of its `T.Kernel(…)`.

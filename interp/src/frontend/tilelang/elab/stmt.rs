@@ -503,11 +503,11 @@ impl Walk for Elab<'_> {
             return Ok(());
         }
         if a.targets.len() > 1 {
-            return err(
+            return err_help(
                 span,
                 "Consequential assignments like 'a = b = c' are not supported",
-            )
-            .map_err(|d| d.with_help("use separate assignment statements"));
+                "use separate assignment statements",
+            );
         }
         if let Some(done) = self.eager_assign(&a.targets[0], &a.value, span)? {
             return Ok(done);

@@ -146,13 +146,11 @@ impl<'m> Elab<'m> {
     /// refused).
     pub(super) fn block_level_op(&mut self, what: &str, span: Span) -> DResult<()> {
         if self.per_thread {
-            return err(
+            return err_help(
                 span,
                 format!(
                     "{what} in a kernel with per-thread code (T.get_thread_binding): ksem does not model how TileLang partitions it among the threads"
-                ),
-            )
-            .map_err(|d| d.with_help("write it as per-thread code over the thread index, or leave the thread binding out"));
+                ), "write it as per-thread code over the thread index, or leave the thread binding out");
         }
         self.tile_op_at.get_or_insert(span);
         Ok(())
