@@ -60,6 +60,16 @@ pub struct Diagnostic {
     pub kind: DiagKind,
 }
 
+/// The error `msg` at `span`: how every front end refuses.
+pub fn err<T>(span: Span, msg: impl Into<String>) -> DResult<T> {
+    Err(Diagnostic::new(span, msg))
+}
+
+/// The error `msg` at `span`, with the supported alternative `help`.
+pub fn err_help<T>(span: Span, msg: impl Into<String>, help: impl Into<String>) -> DResult<T> {
+    Err(Diagnostic::new(span, msg).with_help(help))
+}
+
 impl Diagnostic {
     pub fn new(span: Span, message: impl Into<String>) -> Diagnostic {
         Diagnostic {

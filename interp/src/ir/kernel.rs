@@ -107,6 +107,32 @@ pub struct NextLaunch {
 }
 
 impl Kernel {
+    /// A SIMT kernel of one launch (`grid` blocks of `block` threads) on
+    /// `params`, with the buffers it makes itself (`fresh`), its arrays,
+    /// variables and body: what the SIMT front ends build.
+    pub fn simt(
+        name: &str,
+        (grid, block): ([u32; 3], [u32; 3]),
+        params: Vec<Param>,
+        fresh: Vec<(String, usize)>,
+        arrays: Vec<ArrayDecl>,
+        vars: Vec<(String, Type)>,
+        body: Block,
+    ) -> Kernel {
+        Kernel {
+            name: name.to_string(),
+            model: Model::Simt,
+            grid,
+            block,
+            params,
+            fresh,
+            arrays,
+            vars,
+            body,
+            then: vec![],
+        }
+    }
+
     /// Every launch of the kernel, in the order they run, each as a kernel
     /// of one launch with the kernel's name, model and parameters: what the
     /// evaluator runs and the lowering emits one after the other.

@@ -6,6 +6,7 @@ use super::{dtype_of, sp, Gen};
 use crate::fuzz::passes::{fcvt, int_divz, shift, GuardBuilder, Known};
 use crate::fuzz::safe;
 use ksem_interp::dtype::DType;
+use ksem_interp::frontend::triton::builtins::Args;
 use ksem_interp::frontend::triton::elab::Elab;
 use ksem_interp::frontend::triton::promote::{self, Operand, PyNum};
 use ksem_interp::frontend::triton::value::Value;
@@ -64,8 +65,8 @@ impl GuardBuilder for Guards<'_, '_> {
     }
     fn clamp(&mut self, x: Value, lo: f64, hi: f64) -> DResult<Value> {
         let (lo, hi) = (Value::Num(PyNum::Float(lo)), Value::Num(PyNum::Float(hi)));
-        let c = self.0.call_builtin("maximum", vec![x, lo], vec![], sp())?;
-        self.0.call_builtin("minimum", vec![c, hi], vec![], sp())
+        let c = self.0.call_builtin("maximum", vec![x, lo], sp())?;
+        self.0.call_builtin("minimum", vec![c, hi], sp())
     }
 }
 
@@ -331,14 +332,14 @@ impl Gen<'_> {
             el.compare(CmpOp::NotEq, c, super::int(0), sp())?
         };
         let (a, b, _) = self.fit_literals(el, a, b, false)?;
-        el.call_builtin("where", vec![cond, a, b], vec![], sp())
+        el.call_builtin("where", vec![cond, a, b], sp())
     }
 
     fn min_max(&mut self, el: &mut Elab, a: Value, b: Value) -> DResult<Value> {
         self.features.insert("minmax");
         let (a, b, _) = self.fit_literals(el, a, b, false)?;
         let f = *self.rng.pick(&["minimum", "maximum"]);
-        el.call_builtin(f, vec![a, b], vec![], sp())
+        el.call_builtin(f, vec![a, b], sp())
     }
 
     fn cast(&mut self, el: &mut Elab, a: Value) -> DResult<Value> {
@@ -359,8 +360,10 @@ impl Gen<'_> {
                 let t = *self.rng.pick(&same);
                 return el.call_builtin(
                     "to",
-                    vec![a, Value::DType(t)],
-                    vec![("bitcast".into(), Value::Num(PyNum::Bool(true)))],
+                    Args {
+                        pos: vec![a, Value::DType(t)],
+                        kw: vec![("bitcast".into(), Value::Num(PyNum::Bool(true)))],
+                    },
                     sp(),
                 );
             }
@@ -378,8 +381,10 @@ impl Gen<'_> {
             self.features.insert("rtz");
             return el.call_builtin(
                 "to",
-                vec![a, Value::DType(t)],
-                vec![("fp_downcast_rounding".into(), Value::Str("rtz".into()))],
+                Args {
+                    pos: vec![a, Value::DType(t)],
+                    kw: vec![("fp_downcast_rounding".into(), Value::Str("rtz".into()))],
+                },
                 sp(),
             );
         }
@@ -396,7 +401,7 @@ impl Gen<'_> {
                 el.unaryop(UnaryOp::USub, a, sp())
             }
             1 if d.is_int() => el.unaryop(UnaryOp::Invert, a, sp()),
-            _ if !d.is_unsigned_int() => el.call_builtin("abs", vec![a], vec![], sp()),
+            _ if !d.is_unsigned_int() => el.call_builtin("abs", vec![a], sp()),
             _ => Ok(a),
         }
     }
@@ -418,7 +423,7 @@ impl Gen<'_> {
                 .pick(&["exp", "log", "sin", "cos", "sqrt", "floor", "ceil", "exp2"])
         };
         self.features.insert("math");
-        el.call_builtin(f, vec![a], vec![], sp())
+        el.call_builtin(f, vec![a], sp())
     }
 
     fn fma_expr(&mut self, el: &mut Elab, depth: usize) -> DResult<Value> {
@@ -430,6 +435,6 @@ impl Gen<'_> {
             let e = self.tensorize(el, e)?;
             ops.push(self.convert(el, e, d)?);
         }
-        el.call_builtin("fma", ops, vec![], sp())
+        el.call_builtin("fma", ops, sp())
     }
 }

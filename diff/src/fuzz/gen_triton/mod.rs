@@ -38,6 +38,7 @@ use super::rng::Rng;
 use super::safe;
 use super::shows;
 use ksem_interp::dtype::DType;
+use ksem_interp::frontend::triton::builtins::Args;
 use ksem_interp::frontend::triton::elab::Elab;
 use ksem_interp::frontend::triton::promote::PyNum;
 use ksem_interp::frontend::triton::value::Value;
@@ -334,7 +335,7 @@ impl<'c> Gen<'c> {
                 let other = safe::literal(&mut self.rng, if fp8 { DType::F32 } else { *d });
                 kw.push(("other".to_string(), Value::Num(other)));
             }
-            let mut x = el.call_builtin("load", vec![ptr], kw, sp())?;
+            let mut x = el.call_builtin("load", Args { pos: vec![ptr], kw }, sp())?;
             if fp8 {
                 self.features.insert("fp8");
                 x = self.to(el, x, DType::F32)?;
@@ -380,7 +381,14 @@ impl<'c> Gen<'c> {
             if masked {
                 kw.push(("mask".to_string(), read(el, "mask")?));
             }
-            el.call_builtin("store", vec![ptr, value], kw, sp())?;
+            el.call_builtin(
+                "store",
+                Args {
+                    pos: vec![ptr, value],
+                    kw,
+                },
+                sp(),
+            )?;
         }
         let mut params = inputs;
         params.extend(outputs);
@@ -397,13 +405,13 @@ impl<'c> Gen<'c> {
     /// `pid` and the tile's element offsets `offs`.
     fn offsets(&mut self, el: &mut Elab) -> DResult<Value> {
         use rustpython_parser::ast::Operator as O;
-        let pid = el.call_builtin("program_id", vec![int(0)], vec![], sp())?;
+        let pid = el.call_builtin("program_id", vec![int(0)], sp())?;
         el.assign_name("pid", pid, false, sp())?;
         let pid = read(el, "pid")?;
         let offs = if self.two_d {
-            let rows = el.call_builtin("arange", vec![int(0), read(el, "R")?], vec![], sp())?;
+            let rows = el.call_builtin("arange", vec![int(0), read(el, "R")?], sp())?;
             el.assign_name("rows", rows, false, sp())?;
-            let cols = el.call_builtin("arange", vec![int(0), read(el, "C")?], vec![], sp())?;
+            let cols = el.call_builtin("arange", vec![int(0), read(el, "C")?], sp())?;
             el.assign_name("cols", cols, false, sp())?;
             let (r, c) = (self.rows as i128, self.cols as i128);
             let base = el.binop(O::Mult, pid, int(r), sp())?;
@@ -415,8 +423,7 @@ impl<'c> Gen<'c> {
             el.binop(O::Add, s, row, sp())?
         } else {
             let base = el.binop(O::Mult, pid, int(self.rows as i128), sp())?;
-            let iota =
-                el.call_builtin("arange", vec![int(0), int(self.rows as i128)], vec![], sp())?;
+            let iota = el.call_builtin("arange", vec![int(0), int(self.rows as i128)], sp())?;
             el.binop(O::Add, base, iota, sp())?
         };
         el.assign_name("offs", offs, false, sp())?;
@@ -431,7 +438,7 @@ impl<'c> Gen<'c> {
             return Ok(v);
         }
         let dims = self.dims(Shape::Full);
-        el.call_builtin("broadcast_to", vec![v, shape_value(&dims)], vec![], sp())
+        el.call_builtin("broadcast_to", vec![v, shape_value(&dims)], sp())
     }
 
     /// A literal as a full tile of its natural dtype (`tl.full`); other
@@ -443,14 +450,13 @@ impl<'c> Gen<'c> {
         el.call_builtin(
             "full",
             vec![shape_value(&dims), Value::Num(n), Value::DType(d)],
-            vec![],
             sp(),
         )
     }
 
     /// `v.to(d)` (no UB guard: for values whose conversion is defined).
     fn to(&mut self, el: &mut Elab, v: Value, d: DType) -> DResult<Value> {
-        el.call_builtin("to", vec![v, Value::DType(d)], vec![], sp())
+        el.call_builtin("to", vec![v, Value::DType(d)], sp())
     }
 }
 
@@ -474,7 +480,7 @@ fn shape_value(dims: &[usize]) -> Value {
 
 /// `tl.reshape(v, dims)`.
 fn reshape(el: &mut Elab, v: Value, dims: &[usize]) -> DResult<Value> {
-    el.call_builtin("reshape", vec![v, shape_value(dims)], vec![], sp())
+    el.call_builtin("reshape", vec![v, shape_value(dims)], sp())
 }
 
 /// The dtype of a value (a literal's natural dtype).

@@ -2,6 +2,7 @@
 //! `while` loops with accumulators, runtime `if`/`else`, reductions.
 
 use super::{dtype_of, int, read, reshape, shape_value, sp, Gen, Shape};
+use ksem_interp::frontend::triton::builtins::Args;
 use ksem_interp::frontend::triton::elab::Elab;
 use ksem_interp::frontend::triton::value::Value;
 use ksem_interp::span::DResult;
@@ -46,8 +47,10 @@ impl Gen<'_> {
         };
         let zeros = el.call_builtin(
             "zeros",
-            vec![shape_value(&self.dims(shape))],
-            vec![("dtype".into(), Value::DType(d))],
+            Args {
+                pos: vec![shape_value(&self.dims(shape))],
+                kw: vec![("dtype".into(), Value::DType(d))],
+            },
             sp(),
         )?;
         el.assign_name(&acc, zeros, false, sp())?;
@@ -78,14 +81,20 @@ impl Gen<'_> {
                         "sum"
                     };
                     for axis in (0..if self.two_d { 2 } else { 1 }).rev() {
-                        s = el.call_builtin(f, vec![s], vec![("axis".into(), int(axis))], sp())?;
+                        s = el.call_builtin(
+                            f,
+                            Args {
+                                pos: vec![s],
+                                kw: vec![("axis".into(), int(axis))],
+                            },
+                            sp(),
+                        )?;
                     }
                     s
                 } else if self.shape(&sum) != shape {
                     el.call_builtin(
                         "broadcast_to",
                         vec![sum, shape_value(&self.dims(shape))],
-                        vec![],
                         sp(),
                     )?
                 } else {
@@ -110,8 +119,10 @@ impl Gen<'_> {
         el.assign_name(&j, int(0), false, sp())?;
         let zeros = el.call_builtin(
             "zeros",
-            vec![shape_value(&self.dims(Shape::Full))],
-            vec![("dtype".into(), Value::DType(d))],
+            Args {
+                pos: vec![shape_value(&self.dims(Shape::Full))],
+                kw: vec![("dtype".into(), Value::DType(d))],
+            },
             sp(),
         )?;
         el.assign_name(&acc, zeros, false, sp())?;
@@ -234,6 +245,6 @@ impl Gen<'_> {
                 Value::Num(ksem_interp::frontend::triton::promote::PyNum::Bool(true)),
             ));
         }
-        el.call_builtin(f, vec![a], kw, sp())
+        el.call_builtin(f, Args { pos: vec![a], kw }, sp())
     }
 }

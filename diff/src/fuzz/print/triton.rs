@@ -28,6 +28,7 @@ use super::pattern::{self, describe, Counts};
 use crate::fuzz::gen::tl_dtype;
 use ksem_interp::dtype::DType;
 use ksem_interp::float::{self, Overflow, Rounding};
+use ksem_interp::frontend::triton::builtins::Args;
 use ksem_interp::frontend::triton::elab::Elab;
 use ksem_interp::frontend::triton::promote::PyNum;
 use ksem_interp::frontend::triton::value::Value;
@@ -217,8 +218,10 @@ impl<'k, 'm> Printer<'k, 'm> {
                 let n = self.el.out.len();
                 let r = self.el.call_builtin(
                     "store",
-                    vec![p.val.clone(), v.val.clone()],
-                    kw,
+                    Args {
+                        pos: vec![p.val.clone(), v.val.clone()],
+                        kw,
+                    },
                     Span::default(),
                 );
                 let got = self.el.out.split_off(n);
@@ -572,7 +575,7 @@ impl<'k, 'm> Printer<'k, 'm> {
             .map(|(k, f)| (k.to_string(), f.val.clone()))
             .collect();
         self.checked(e, text, |p| {
-            p.el.call_builtin(name, vals, kw, Span::default())
+            p.el.call_builtin(name, Args { pos: vals, kw }, Span::default())
         })
     }
 }

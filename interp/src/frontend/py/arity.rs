@@ -1,6 +1,7 @@
 //! The one rule and message form for a call with the wrong number of
 //! arguments, in every front end (CPython's: "f() takes 2 arguments but 3
-//! were given").
+//! were given"), and the check of any other count against the count it
+//! must match, in the caller's words.
 
 use crate::span::{DResult, Diagnostic, Span};
 use rustpython_parser::ast;
@@ -28,6 +29,21 @@ pub fn check_args(span: Span, what: &str, (min, max): (usize, usize), given: usi
 /// Checks that a call of `what` passes exactly `n` arguments (`given`).
 pub fn expect_args(span: Span, what: &str, n: usize, given: usize) -> DResult<()> {
     check_args(span, what, (n, n), given)
+}
+
+/// Checks that `got` things came where a rule takes from `min` to `max` of
+/// them (a tuple's entries for a rank, names for values, a width for a
+/// width); the error at `span` is `message(got)`, in the rule's own words.
+pub fn count(
+    span: Span,
+    got: usize,
+    (min, max): (usize, usize),
+    message: impl FnOnce(usize) -> String,
+) -> DResult<()> {
+    if (min..=max).contains(&got) {
+        return Ok(());
+    }
+    Err(Diagnostic::new(span, message(got)))
 }
 
 /// Checks that call `c` of `what` passes no keyword arguments.

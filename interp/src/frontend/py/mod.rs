@@ -3,6 +3,7 @@
 //! alternative" diagnostic, and recognising a file's dialect from its imports.
 
 pub mod arity;
+pub mod call;
 pub mod consts;
 pub mod exprs;
 pub mod inline;
@@ -93,6 +94,21 @@ pub fn imported_packages(body: &[ast::Stmt]) -> Vec<String> {
         }
     }
     out
+}
+
+/// A Python operator of two operands (arithmetic and bitwise by default, or
+/// a comparison: `Op = ast::CmpOp`) applied to two values as a front end
+/// holds them, written at `span`: what the front ends' operator rules take.
+#[derive(Clone, Debug)]
+pub struct Binary<V, Op = ast::Operator> {
+    /// The operator.
+    pub op: Op,
+    /// The left operand.
+    pub l: V,
+    /// The right operand.
+    pub r: V,
+    /// Where the operation is written.
+    pub span: Span,
 }
 
 /// The name of a Python operator as written.

@@ -43,6 +43,19 @@ pub fn children<'e>(e: &'e ast::Expr, f: &mut dyn FnMut(&'e ast::Expr)) {
     }
 }
 
+/// The statement lists nested directly in `s`, in source order: an `if`'s
+/// body and `else`, a loop's body and `else`, a `with`'s body (what the
+/// front ends' scans of a kernel's statements descend into).
+pub fn nested_blocks(s: &ast::Stmt) -> Vec<&[ast::Stmt]> {
+    match s {
+        ast::Stmt::If(x) => vec![&x.body, &x.orelse],
+        ast::Stmt::For(x) => vec![&x.body, &x.orelse],
+        ast::Stmt::While(x) => vec![&x.body, &x.orelse],
+        ast::Stmt::With(x) => vec![&x.body],
+        _ => vec![],
+    }
+}
+
 /// Calls `f` on `e` and on every expression inside it ([`children`],
 /// recursively), each before those inside it.
 pub fn walk<'e>(e: &'e ast::Expr, f: &mut dyn FnMut(&'e ast::Expr)) {

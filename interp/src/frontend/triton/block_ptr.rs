@@ -15,6 +15,7 @@ use super::builtins::{const_int, Bound, Signatures, CONVERT};
 use super::elab::{err, Elab};
 use super::value::{BlockPtr, Value};
 use crate::dtype::DType;
+use crate::frontend::py;
 use crate::ir::build::{bin, konst};
 use crate::ir::*;
 use crate::span::{DResult, Span};
@@ -102,15 +103,9 @@ impl Elab<'_> {
             Value::Tuple(t) => t,
             other => vec![other],
         };
-        if items.len() != rank {
-            return err(
-                span,
-                format!(
-                    "make_block_ptr: {what} has {} entries, the block {rank} dimensions",
-                    items.len()
-                ),
-            );
-        }
+        py::arity::count(span, items.len(), (rank, rank), |n| {
+            format!("make_block_ptr: {what} has {n} entries, the block {rank} dimensions")
+        })?;
         items
             .into_iter()
             .map(|x| {

@@ -6,6 +6,7 @@ use super::promote::{self, Operand, PyNum};
 use super::value::{truthy, Value};
 use crate::dtype::DType;
 use crate::float::{Overflow, Rounding};
+use crate::frontend::py;
 use crate::ir::*;
 use crate::span::{DResult, Diagnostic, Span};
 
@@ -89,18 +90,40 @@ pub(super) fn undefined(d: DType, shape: &[usize], span: Span) -> Expr {
     }
 }
 
+/// A call's arguments, evaluated: what a builtin binds and a `@triton.jit`
+/// helper takes.
+#[derive(Clone, Debug, Default)]
+pub struct Args {
+    /// The positional arguments.
+    pub pos: Vec<Value>,
+    /// The keyword arguments (name, value), in the order written.
+    pub kw: Vec<(String, Value)>,
+}
+
+impl From<Vec<Value>> for Args {
+    /// Positional arguments only.
+    fn from(pos: Vec<Value>) -> Args {
+        Args {
+            pos,
+            kw: Vec::new(),
+        }
+    }
+}
+
+impl Args {
+    /// The arguments without keyword `key` (one the caller ignores).
+    pub fn without(mut self, key: &str) -> Args {
+        self.kw.retain(|(k, _)| k != key);
+        self
+    }
+}
+
 /// Binds a builtin call's arguments to its parameter names.
 ///
 /// `signature` lists the parameters as Python writes them, comma-separated
 /// (`"input, axis, keep_dims"`); a last entry `...` accepts further
 /// positional arguments, kept in order after the named ones.
-pub(super) fn bind(
-    fname: &str,
-    signature: &'static str,
-    args: Vec<Value>,
-    kwargs: Vec<(String, Value)>,
-    span: Span,
-) -> DResult<Bound> {
+pub(super) fn bind(fname: &str, signature: &'static str, args: Args, span: Span) -> DResult<Bound> {
     let mut params: Vec<&'static str> = signature.split(',').map(str::trim).collect();
     let varargs = params.last() == Some(&"...");
     if varargs {
@@ -108,7 +131,7 @@ pub(super) fn bind(
     }
     let mut vals: Vec<(&'static str, Option<Value>)> = params.iter().map(|p| (*p, None)).collect();
     let mut rest = Vec::new();
-    for (i, a) in args.into_iter().enumerate() {
+    for (i, a) in args.pos.into_iter().enumerate() {
         if i < params.len() {
             vals[i].1 = Some(a);
         } else if varargs {
@@ -118,7 +141,7 @@ pub(super) fn bind(
             crate::frontend::py::arity::check_args(span, &what, (0, params.len()), i + 1)?;
         }
     }
-    for (k, v) in kwargs {
+    for (k, v) in args.kw {
         if let Some(slot) = vals.iter_mut().find(|(n, _)| *n == k) {
             if slot.1.is_some() {
                 return err(span, format!("{fname}() got multiple values for `{k}`"));
@@ -418,26 +441,26 @@ impl Elab<'_> {
     pub fn call_builtin(
         &mut self,
         name: &str,
-        args: Vec<Value>,
-        kwargs: Vec<(String, Value)>,
+        args: impl Into<Args>,
         span: Span,
     ) -> DResult<Value> {
+        let args: Args = args.into();
         if let Some(ld) = name.strip_prefix("libdevice:") {
-            let b = bind(ld, libdevice_signature(ld, span)?, args, kwargs, span)?;
+            let b = bind(ld, libdevice_signature(ld, span)?, args, span)?;
             return self.libdevice(ld, b, span);
         }
         if let Some(f) = math_fn(name) {
-            let b = bind(name, "x", args, kwargs, span)?;
+            let b = bind(name, "x", args, span)?;
             return self.math_of(f, b.req("x", span)?, name, &format!("tl.{name}"), span);
         }
         for (table, elaborate) in builtin_modules() {
             if let Some(sig) = signature(table, name) {
-                let b = bind(name, sig, args, kwargs, span)?;
+                let b = bind(name, sig, args, span)?;
                 return elaborate(self, name, b, span);
             }
         }
         match name {
-            "minimum" | "maximum" => self.min_max(name == "minimum", args, kwargs, span),
+            "minimum" | "maximum" => self.min_max(name == "minimum", args, span),
             "py:min" | "py:max" => {
                 // Triton 3.6's code generator binds Python's `min`/`max` to
                 // tl.minimum/tl.maximum (`builtin_namespace`), with no
@@ -449,38 +472,35 @@ impl Elab<'_> {
                          operands ({short}({short}(a, b), c)); tl.{short}(x) reduces a tensor"
                     )
                 };
-                if args.len() < 2 && !kwargs.iter().any(|(k, _)| k == "y") {
+                if args.pos.len() < 2 && !args.kw.iter().any(|(k, _)| k == "y") {
                     return Err(Diagnostic::new(
                         span,
                         format!(
                             "{short}() takes two operands in a Triton kernel, got {}",
-                            args.len()
+                            args.pos.len()
                         ),
                     )
                     .with_help(help()));
                 }
-                if args.len() > 2 && !matches!(args[2], Value::NanMode(_)) {
+                if args.pos.len() > 2 && !matches!(args.pos[2], Value::NanMode(_)) {
                     return Err(Diagnostic::new(
                         span,
                         format!(
                             "{short}() with {} operands: Triton passes the third to \
                              tl.{short}imum as propagate_nan (an error for floats, \
                              ignored for integers)",
-                            args.len()
+                            args.pos.len()
                         ),
                     )
                     .with_help(help()));
                 }
-                self.min_max(short == "min", args, kwargs, span)
+                self.min_max(short == "min", args, span)
             }
             "reshape" | "view" => {
                 // reshape(input, *shape, can_reorder=False): can_reorder is
                 // keyword-only, so `x.reshape(4, 8)` is the shape (4, 8)
-                let kwargs: Vec<(String, Value)> = kwargs
-                    .into_iter()
-                    .filter(|(k, _)| k != "can_reorder")
-                    .collect();
-                let b = bind(name, "input, shape, ...", args, kwargs, span)?;
+                let args = args.without("can_reorder");
+                let b = bind(name, "input, shape, ...", args, span)?;
                 let x = self.to_tensor(b.req("input", span)?, span)?;
                 let shape = shape_of(&b.req("shape", span)?, &b.rest, span)?;
                 check_block_shape(&shape, span)?;
@@ -499,6 +519,7 @@ impl Elab<'_> {
             "debug_barrier" => Ok(Value::None),
             "static_print" => {
                 let parts: Vec<String> = args
+                    .pos
                     .iter()
                     .map(|a| match a {
                         Value::Str(s) => s.clone(),
@@ -518,13 +539,7 @@ impl Elab<'_> {
                 Ok(Value::None)
             }
             "device_print" => {
-                let b = bind(
-                    name,
-                    "prefix, ...",
-                    args,
-                    kwargs.into_iter().filter(|(k, _)| k != "hex").collect(),
-                    span,
-                )?;
+                let b = bind(name, "prefix, ...", args.without("hex"), span)?;
                 let prefix = match b.req("prefix", span)? {
                     Value::Str(s) => s,
                     _ => {
@@ -549,7 +564,8 @@ impl Elab<'_> {
                 // Python's getattr(obj, name[, default]) / hasattr(obj, name)
                 // on a constexpr name: the attribute as `obj.name` reads it
                 let n = if name == "py:getattr" { 2..=3 } else { 2..=2 };
-                if !n.contains(&args.len()) || !kwargs.is_empty() {
+                let (args, no_kw) = (args.pos, args.kw.is_empty());
+                if !n.contains(&args.len()) || !no_kw {
                     return err(
                         span,
                         format!(
@@ -585,7 +601,7 @@ impl Elab<'_> {
                 "range()/tl.range/tl.static_range may only appear as the iterable of a `for` loop",
             ),
             "jit" => err(span, "triton.jit cannot be called inside a kernel"),
-            "dot" => self.dot(args, kwargs, span),
+            "dot" => self.dot(args, span),
             other => err(
                 span,
                 format!("`{other}` is not a Triton builtin ksem knows"),
@@ -749,19 +765,16 @@ impl Elab<'_> {
             }
             "clamp" => {
                 let nm = Value::NanMode(self.nan_mode(b.opt("propagate_nan"), span)?);
-                let lo = self.call_builtin(
-                    "maximum",
-                    vec![b.req("x", span)?, b.req("min", span)?, nm.clone()],
-                    vec![],
-                    span,
-                )?;
+                let lo = vec![b.req("x", span)?, b.req("min", span)?, nm.clone()];
+                let lo = self.call_builtin("maximum", lo, span)?;
                 if matches!(&lo, Value::Tensor(e) if !e.ty.dtype().is_float()) {
                     return err(
                         span,
                         "tl.clamp is only defined for floating-point tensors (Triton)",
                     );
                 }
-                self.call_builtin("minimum", vec![lo, b.req("max", span)?, nm], vec![], span)
+                let hi = vec![lo, b.req("max", span)?, nm];
+                self.call_builtin("minimum", hi, span)
             }
             "abs" | "py:abs" => {
                 let x = b.req("x", span)?;
@@ -1191,15 +1204,9 @@ impl Elab<'_> {
     /// `tl.minimum`/`tl.maximum` as Triton 3.6 computes them: each operand
     /// made a tensor first (a literal with its natural dtype), bfloat16
     /// widened to float32, then the usual promotion ([`promote::minmax_type`]).
-    fn min_max(
-        &mut self,
-        is_min: bool,
-        args: Vec<Value>,
-        kwargs: Vec<(String, Value)>,
-        span: Span,
-    ) -> DResult<Value> {
+    fn min_max(&mut self, is_min: bool, args: Args, span: Span) -> DResult<Value> {
         let fname = if is_min { "minimum" } else { "maximum" };
-        let b = bind(fname, "x, y, propagate_nan", args, kwargs, span)?;
+        let b = bind(fname, "x, y, propagate_nan", args, span)?;
         let mode = self.nan_mode(b.opt("propagate_nan"), span)?;
         let mut ops = Vec::new();
         for v in [b.req("x", span)?, b.req("y", span)?] {
@@ -1413,16 +1420,10 @@ impl Elab<'_> {
         }
         let s = x.ty.dtype();
         if bitcast {
-            if s.bits() != d.bits() {
-                return err(
-                    span,
-                    format!(
-                        "cannot bitcast {s} ({} bits) to {d} ({} bits)",
-                        s.bits(),
-                        d.bits()
-                    ),
-                );
-            }
+            let b = d.bits() as usize;
+            py::arity::count(span, s.bits() as usize, (b, b), |a| {
+                format!("cannot bitcast {s} ({a} bits) to {d} ({b} bits)")
+            })?;
             return Ok(self.cast(x, d, CastKind::Bitcast));
         }
         if s == d {

@@ -6,6 +6,7 @@ use super::builtins::normalize_axis;
 use super::elab::{err, operands_agree, Elab};
 use super::value::Value;
 use crate::dtype::DType;
+use crate::frontend::py;
 use crate::ir::*;
 use crate::span::{DResult, Span};
 
@@ -165,7 +166,7 @@ impl Elab<'_> {
         let mut result = Value::None;
         let env = self.env.clone();
         let (body, _, _) = self.sub_block(|s| {
-            result = s.call_jit(f, params, vec![], span)?;
+            result = s.call_jit(f, params.into(), span)?;
             Ok(())
         })?;
         self.env = env;
@@ -173,16 +174,10 @@ impl Elab<'_> {
             Value::Tuple(v) => v,
             v => vec![v],
         };
-        if values.len() != dtypes.len() {
-            return err(
-                span,
-                format!(
-                    "combine function `{f}` returns {} value(s) for {} operand(s)",
-                    values.len(),
-                    dtypes.len()
-                ),
-            );
-        }
+        let d = dtypes.len();
+        py::arity::count(span, values.len(), (d, d), |v| {
+            format!("combine function `{f}` returns {v} value(s) for {d} operand(s)")
+        })?;
         let mut results = Vec::with_capacity(values.len());
         for (k, (v, &d)) in values.into_iter().zip(dtypes).enumerate() {
             let r = self.to_tensor(v, span)?;

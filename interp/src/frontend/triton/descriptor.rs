@@ -7,6 +7,7 @@
 use super::builtins::{const_int, Bound, Signatures};
 use super::elab::{err, Elab};
 use super::value::Value;
+use crate::frontend::py;
 use crate::span::{DResult, Span};
 
 /// The builtins of this module (without `tl.`), with their signatures.
@@ -42,22 +43,16 @@ impl Elab<'_> {
                 format!("Expected 1 <= ndim <= 5 but got {ndim} dimensions"),
             );
         }
-        if strides.len() != ndim {
-            return err(
-                span,
-                format!("Expected {ndim} strides but got {}", strides.len()),
-            );
-        }
-        if block.len() != ndim {
-            // (Triton's message names the strides' count here)
-            return err(
-                span,
-                format!(
-                    "Expected block_shape to have {ndim} dimensions but got {}",
-                    strides.len()
-                ),
-            );
-        }
+        py::arity::count(span, strides.len(), (ndim, ndim), |n| {
+            format!("Expected {ndim} strides but got {n}")
+        })?;
+        // (Triton's message names the strides' count here)
+        py::arity::count(span, block.len(), (ndim, ndim), |_| {
+            format!(
+                "Expected block_shape to have {ndim} dimensions but got {}",
+                strides.len()
+            )
+        })?;
         if !base.ty.is_ptr() {
             return err(
                 span,

@@ -11,7 +11,7 @@
 //! and K ≥ 4 for 64-bit operands; M and N ≥ 1) and
 //! `CUDAOptions.allowed_dot_input_precisions`.
 
-use super::builtins::{as_dtype, bind, const_int, CONVERT};
+use super::builtins::{as_dtype, bind, const_int, Args, CONVERT};
 use super::elab::{check_tile_size, err, Elab};
 use super::promote::PyNum;
 use super::value::{truthy, Value};
@@ -48,17 +48,11 @@ impl Elab<'_> {
 
     /// `tl.dot(input, other, acc=None, input_precision=None, allow_tf32=None,
     /// max_num_imprecise_acc=None, out_dtype=tl.float32)`.
-    pub(super) fn dot(
-        &mut self,
-        args: Vec<Value>,
-        kwargs: Vec<(String, Value)>,
-        span: Span,
-    ) -> DResult<Value> {
+    pub(super) fn dot(&mut self, args: Args, span: Span) -> DResult<Value> {
         let b = bind(
             "dot",
             "input, other, acc, input_precision, allow_tf32, max_num_imprecise_acc, out_dtype",
             args,
-            kwargs,
             span,
         )?;
         let x = self.to_tensor(b.req("input", span)?, span)?;

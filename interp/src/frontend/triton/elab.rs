@@ -2,6 +2,7 @@
 //! constexpr evaluation, helper inlining, control flow, and the unsupported
 //! Python subset with the supported alternative for each construct.
 
+use super::builtins::Args;
 use super::module::{constant_value, member, Module};
 use super::promote::{self, Operand, PyNum};
 use super::types;
@@ -13,6 +14,7 @@ use crate::frontend::py::num;
 use crate::frontend::py::walk::{self, Walk};
 use crate::ir::*;
 use crate::launch::{ArgSpec, ConstArg, Launch};
+pub use crate::span::err;
 use crate::span::{DResult, Diagnostic, Span};
 use rustpython_parser::ast::{self, Ranged};
 use std::collections::{HashMap, HashSet};
@@ -67,11 +69,6 @@ pub(super) fn elementwise_unary(op: UnOp, e: Expr, span: Span) -> Expr {
         ty,
         span,
     }
-}
-
-/// Error at a node.
-pub fn err<T>(span: Span, msg: impl Into<String>) -> DResult<T> {
-    Err(Diagnostic::new(span, msg))
 }
 
 /// Refuses operands `a` and `b` of `what` that differ in `property` (their
@@ -1231,7 +1228,7 @@ impl<'m> Elab<'m> {
                         .map(|&d| Value::Num(PyNum::Int(d as i128)))
                         .collect(),
                 )),
-                "T" => self.call_builtin("trans", vec![Value::Tensor(e)], vec![], span),
+                "T" => self.call_builtin("trans", vec![Value::Tensor(e)], span),
                 _ => Ok(Value::Method(Box::new(e), attr.to_string())),
             },
             t if types::is_type(&t) => {
@@ -1771,8 +1768,10 @@ impl<'m> Elab<'m> {
 
     fn call_expr(&mut self, c: &ast::ExprCall, span: Span) -> DResult<Value> {
         let func = self.expr(&c.func)?;
-        let args = self.positional_args(&c.args)?;
-        let mut kwargs = Vec::new();
+        let mut args = Args {
+            pos: self.positional_args(&c.args)?,
+            kw: Vec::new(),
+        };
         for k in &c.keywords {
             let Some(name) = &k.arg else {
                 return unsupported(
@@ -1781,22 +1780,21 @@ impl<'m> Elab<'m> {
                     "pass keyword arguments explicitly",
                 );
             };
-            kwargs.push((name.to_string(), self.expr(&k.value)?));
+            args.kw.push((name.to_string(), self.expr(&k.value)?));
         }
         match func {
-            Value::Func(name) => self.call_jit(&name, args, kwargs, span),
+            Value::Func(name) => self.call_jit(&name, args, span),
             Value::Foreign {
                 module,
                 name: Some(name),
-            } => self.call_foreign(module, &name, args, kwargs, span),
-            Value::Builtin(b) => self.call_builtin(&b, args, kwargs, span),
+            } => self.call_foreign(module, &name, args, span),
+            Value::Builtin(b) => self.call_builtin(&b, args, span),
             Value::Method(recv, m) => {
-                let mut all = vec![Value::Tensor(*recv)];
-                all.extend(args);
-                self.call_builtin(&m, all, kwargs, span)
+                args.pos.insert(0, Value::Tensor(*recv));
+                self.call_builtin(&m, args, span)
             }
             Value::TypeMethod(recv, m) => {
-                if !args.is_empty() || !kwargs.is_empty() {
+                if !args.pos.is_empty() || !args.kw.is_empty() {
                     return err(span, format!("{m}() takes no arguments"));
                 }
                 types::call_method(&recv, &m).map_err(|msg| Diagnostic::new(span, msg))
@@ -1813,8 +1811,7 @@ impl<'m> Elab<'m> {
         &mut self,
         module: usize,
         name: &str,
-        args: Vec<Value>,
-        kwargs: Vec<(String, Value)>,
+        args: Args,
         span: Span,
     ) -> DResult<Value> {
         let home = self.m;
@@ -1824,7 +1821,7 @@ impl<'m> Elab<'m> {
         if outermost {
             self.call_site = Some(span);
         }
-        let r = self.call_jit(name, args, kwargs, span);
+        let r = self.call_jit(name, args, span);
         self.m = home;
         if outermost {
             self.call_site = None;
@@ -1841,13 +1838,7 @@ impl<'m> Elab<'m> {
     }
 
     /// Inlines a call of a `@triton.jit` helper.
-    pub fn call_jit(
-        &mut self,
-        name: &str,
-        args: Vec<Value>,
-        kwargs: Vec<(String, Value)>,
-        span: Span,
-    ) -> DResult<Value> {
+    pub fn call_jit(&mut self, name: &str, args: Args, span: Span) -> DResult<Value> {
         if self.calls.iter().any(|c| c == name) {
             return Err(Diagnostic::new(
                 span,
@@ -1862,13 +1853,13 @@ impl<'m> Elab<'m> {
         self.reject_star_args(&f.args)?;
         let params = crate::frontend::py::params(&f.args);
         let takes = (0, params.len());
-        crate::frontend::py::arity::check_args(span, &format!("`{name}`"), takes, args.len())?;
+        crate::frontend::py::arity::check_args(span, &format!("`{name}`"), takes, args.pos.len())?;
         let mut env = HashMap::new();
         let mut given: Vec<Option<Value>> = vec![None; params.len()];
-        for (i, a) in args.into_iter().enumerate() {
+        for (i, a) in args.pos.into_iter().enumerate() {
             given[i] = Some(a);
         }
-        for (k, v) in kwargs {
+        for (k, v) in args.kw {
             let Some(i) = params.iter().position(|p| p.def.arg.as_str() == k) else {
                 return err(span, format!("`{name}` has no parameter `{k}`"));
             };

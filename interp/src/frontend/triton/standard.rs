@@ -152,7 +152,7 @@ impl Elab<'_> {
         let off_i = self.binop(Mult, group_id, size_g.clone(), span)?;
         // size_g = minimum(size_i - off_i, size_g)
         let rest = self.binop(Sub, size_i, off_i.clone(), span)?;
-        let size_g = self.call_builtin("minimum", vec![rest, size_g], Vec::new(), span)?;
+        let size_g = self.call_builtin("minimum", vec![rest, size_g], span)?;
         // ij = ij % size_gj; new_i = off_i + ij % size_g; new_j = ij // size_g
         let ij = self.binop(Mod, ij, size_gj, span)?;
         let m = self.binop(Mod, ij.clone(), size_g.clone(), span)?;

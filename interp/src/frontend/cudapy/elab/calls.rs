@@ -35,7 +35,7 @@ impl Elab<'_> {
                 // (any other receiver is evaluated again below, only to be
                 // refused: numbers and records have no such method)
                 if let Val::Array(arr) = self.expr(&a.value)? {
-                    return self.array_method(arr, method, c, span);
+                    return self.array_method(arr, Call::new(method, c, span));
                 }
             }
         }
@@ -56,7 +56,7 @@ impl Elab<'_> {
                 let v = self.num(v, span)?;
                 Ok(Val::Num(convert(v, d)))
             }
-            Val::Builtin(b) => self.builtin(b, c, span),
+            Val::Builtin(b) => self.builtin(Call::new(b, c, span)),
             Val::Func(f) => {
                 let args = self.call_args(c)?;
                 self.inline(&f, args, span)
@@ -65,22 +65,15 @@ impl Elab<'_> {
                 let args = self.call_args(c)?;
                 self.call_closure(f, args, span)
             }
-            Val::Path(p) => self.intrinsic_call(&p, c, span),
+            Val::Path(p) => self.intrinsic_call(Call::new(&p, c, span)),
             _ => err(span, format!("`{name}` is not callable")),
         }
     }
 
-    /// The positional arguments of a call as numbers.
-    pub(super) fn num_args(
-        &mut self,
-        c: &ast::ExprCall,
-        n: usize,
-        what: &str,
-        span: Span,
-    ) -> DResult<Vec<Expr>> {
-        py::arity::positional(c, what, (n, n), span)?;
+    /// The `n` positional arguments of a call of `what` as numbers.
+    pub(super) fn num_args(&mut self, call: Call, n: usize, what: &str) -> DResult<Vec<Expr>> {
         let mut out: Vec<Expr> = Vec::new();
-        for a in &c.args {
+        for a in call.positional(what, (n, n))? {
             let mark = self.mark();
             let v = self.expr(a)?;
             out = out.into_iter().map(|e| self.keep_order(e, mark)).collect();
@@ -89,7 +82,8 @@ impl Elab<'_> {
         Ok(out)
     }
 
-    pub(super) fn builtin(&mut self, b: &str, c: &ast::ExprCall, span: Span) -> DResult<Val> {
+    pub(super) fn builtin(&mut self, call: Call) -> DResult<Val> {
+        let (b, c, span) = (call.name, call.expr, call.span);
         match b {
             "range" => py::unsupported(
                 span,
@@ -98,7 +92,7 @@ impl Elab<'_> {
                 "use range() only as `for i in range(...)`",
             ),
             "int" | "float" | "bool" => {
-                let [x] = self.num_args(c, 1, b, span)?.try_into().expect("one");
+                let [x] = self.num_args(call, 1, b)?.try_into().expect("one");
                 Ok(Val::Num(match b {
                     "int" => convert(x, DType::I64),
                     "float" => convert(x, DType::F64),
@@ -218,30 +212,28 @@ impl Elab<'_> {
                 });
                 Ok(Val::None)
             }
-            "round" => self.round_builtin(c, span),
-            "pow" => self.pow_builtin(c, span),
+            "round" => self.round_builtin(call),
+            "pow" => self.pow_builtin(call),
             _ => unreachable!("lookup only makes known builtins"),
         }
     }
 
-    pub(super) fn intrinsic_call(
-        &mut self,
-        path: &str,
-        c: &ast::ExprCall,
-        span: Span,
-    ) -> DResult<Val> {
-        if let Some(f) = path.strip_prefix("math.") {
-            return self.math_call(f, c, span);
+    /// A call of a module's function: `math`, `cmath`, `operator`, `numpy`
+    /// or `numba.cuda`, by the call's dotted path.
+    pub(super) fn intrinsic_call(&mut self, call: Call) -> DResult<Val> {
+        let (path, span) = (call.name, call.span);
+        if let Some(m) = call.below("math.") {
+            return self.math_call(m);
         }
-        if let Some(f) = path.strip_prefix("cmath.") {
-            return self.cmath_call(f, c, span);
+        if let Some(m) = call.below("cmath.") {
+            return self.cmath_call(m);
         }
-        if let Some(f) = path.strip_prefix("operator.") {
-            return self.operator_call(f, c, span);
+        if let Some(o) = call.below("operator.") {
+            return self.operator_call(o);
         }
-        let Some(f) = path.strip_prefix("numba.cuda.") else {
-            if let Some(u) = path.strip_prefix("numpy.") {
-                if let Some(v) = self.ufunc_call(u, c, span)? {
+        let Some(cuda) = call.below("numba.cuda.") else {
+            if let Some(u) = call.below("numpy.") {
+                if let Some(v) = self.ufunc_call(u)? {
                     return Ok(v);
                 }
                 return py::unsupported(
@@ -253,6 +245,10 @@ impl Elab<'_> {
             }
             return err(span, format!("`{path}` is not a CUDA Python function"));
         };
+        if let Some(a) = cuda.below("atomic.") {
+            return self.atomic(a);
+        }
+        let (f, c) = (cuda.name, cuda.expr);
         match f {
             "grid" | "gridsize" => {
                 let n = match c.args.as_slice() {
@@ -282,15 +278,14 @@ impl Elab<'_> {
                 self.emit(Stmt::Barrier { span });
                 Ok(Val::None)
             }
-            "shared.array" | "local.array" => self.alloc(f, c, span),
+            "shared.array" | "local.array" => self.alloc(cuda),
             "const.array_like" => self.const_array(c, span),
-            _ if vectors::vector_type(f).is_some() => Ok(self.vector_make(f, c, span)?.expect("a vector type")),
-            _ if f.starts_with("cg.") && f != "cg" => match self.cooperative(f, c, span)? {
+            _ if vectors::vector_type(f).is_some() => Ok(self.vector_make(cuda)?.expect("a vector type")),
+            _ if f.starts_with("cg.") && f != "cg" => match self.cooperative(cuda)? {
                 Some(v) => Ok(v),
                 None => py::unsupported(span, &format!("cuda.{f}"), DIALECT, "of cooperative groups ksem runs cuda.cg.this_grid() and its sync()"),
             },
-            _ if f.starts_with("atomic.") => self.atomic(&f["atomic.".len()..], c, span),
-            _ => match self.more_intrinsics(f, c, span)? {
+            _ => match self.more_intrinsics(cuda)? {
                 Some(v) => Ok(v),
                 None => py::unsupported(span, &format!("cuda.{f}"), DIALECT, "the supported intrinsics are threadIdx, blockIdx, blockDim, gridDim, laneid, warpsize, grid, gridsize, syncthreads, syncthreads_count/and/or, threadfence*, shared.array, local.array, atomic.*, popc, clz, ffs, brev, fma and cbrt"),
             },
@@ -298,7 +293,8 @@ impl Elab<'_> {
     }
 
     /// `cuda.shared.array(shape, dtype)` / `cuda.local.array(shape, dtype)`.
-    pub(super) fn alloc(&mut self, f: &str, c: &ast::ExprCall, span: Span) -> DResult<Val> {
+    pub(super) fn alloc(&mut self, call: Call) -> DResult<Val> {
+        let (f, c, span) = (call.name, call.expr, call.span);
         let space = if f.starts_with("shared") {
             AddrSpace::Shared
         } else {
@@ -393,7 +389,8 @@ impl Elab<'_> {
 
     /// `cuda.atomic.OP(ary, idx, val)` (and `compare_and_swap(ary, old, val)`,
     /// `cas(ary, idx, old, val)`): the old value.
-    pub(super) fn atomic(&mut self, name: &str, c: &ast::ExprCall, span: Span) -> DResult<Val> {
+    pub(super) fn atomic(&mut self, call: Call) -> DResult<Val> {
+        let (name, c, span) = (call.name, call.expr, call.span);
         let op = match name {
             "add" => AtomicOp::Add,
             "sub" => AtomicOp::Sub,
@@ -416,7 +413,7 @@ impl Elab<'_> {
             _ => 3,
         };
         let what = format!("cuda.atomic.{name}");
-        py::arity::positional(c, &what, (want, want), span)?;
+        call.positional(&what, (want, want))?;
         let arr = self.array_of(&c.args[0])?;
         let ptr = if name == "compare_and_swap" {
             // element 0 (of a view too: `res[i:]`)
@@ -427,7 +424,7 @@ impl Elab<'_> {
                 .collect();
             self.index_ptr(&arr, zeros, span)
         } else {
-            self.elem_ptr(&arr, &c.args[1], span)?
+            self.elem_ptr(&arr, Index::new(&c.args[1], span))?
         };
         let d = arr.dtype;
         let float_ok = matches!(
@@ -488,7 +485,8 @@ impl Elab<'_> {
     }
 
     /// The functions of `math` (CUDA-C semantics; approximate ones are inexact).
-    pub(super) fn math_call(&mut self, f: &str, c: &ast::ExprCall, span: Span) -> DResult<Val> {
+    pub(super) fn math_call(&mut self, call: Call) -> DResult<Val> {
+        let (f, span) = (call.name, call.span);
         let unary_fn = match f {
             // numba's names for C's atan, tgamma and fabs
             "arctan" => Some(MathFn::Atan),
@@ -498,7 +496,7 @@ impl Elab<'_> {
         };
         let fl = types::math_type;
         if let Some(m) = unary_fn {
-            if f == "log" && c.args.len() == 2 {
+            if f == "log" && call.args().len() == 2 {
                 return py::unsupported(
                     span,
                     "math.log with a base",
@@ -507,7 +505,7 @@ impl Elab<'_> {
                 );
             }
             let [x] = self
-                .num_args(c, 1, &format!("math.{f}"), span)?
+                .num_args(call, 1, &format!("math.{f}"))?
                 .try_into()
                 .expect("one");
             let d = fl(dtype_of(&x));
@@ -516,14 +514,14 @@ impl Elab<'_> {
         match f {
             "floor" | "ceil" => {
                 // numba-cuda keeps the float type (an int argument: float64)
-                let [x] = self.num_args(c, 1, &format!("math.{f}"), span)?.try_into().expect("one");
+                let [x] = self.num_args(call, 1, &format!("math.{f}"))?.try_into().expect("one");
                 let d = fl(dtype_of(&x));
                 let m = if f == "floor" { MathFn::Floor } else { MathFn::Ceil };
                 Ok(Val::Num(unary(UnOp::Math(m), convert(x, d), span)))
             }
             "trunc" => {
                 // numba-cuda keeps the float type, as for floor and ceil
-                let [x] = self.num_args(c, 1, "math.trunc", span)?.try_into().expect("one");
+                let [x] = self.num_args(call, 1, "math.trunc")?.try_into().expect("one");
                 let d = fl(dtype_of(&x));
                 let x = self.temp(convert(x, d));
                 let neg = bin(BinOp::Lt, x.clone(), float_const(d, 0.0, span), span);
@@ -533,13 +531,13 @@ impl Elab<'_> {
             }
             "radians" | "degrees" => {
                 // numba-cuda: the factor as a constant of x's float type, times x
-                let [x] = self.num_args(c, 1, &format!("math.{f}"), span)?.try_into().expect("one");
+                let [x] = self.num_args(call, 1, &format!("math.{f}"))?.try_into().expect("one");
                 let x = convert(x.clone(), fl(dtype_of(&x)));
                 Ok(Val::Num(self.angle(x, f == "radians", span)))
             }
             "pow" | "atan2" | "copysign" | "fmod" | "hypot" | "remainder" | "nextafter" => {
                 // float32 where both are float32, else float64 (measured)
-                let [x, y] = self.num_args(c, 2, &format!("math.{f}"), span)?.try_into().expect("two");
+                let [x, y] = self.num_args(call, 2, &format!("math.{f}"))?.try_into().expect("two");
                 let (dx, dy) = (dtype_of(&x), dtype_of(&y));
                 let d = if dx == DType::F32 && dy == DType::F32 { DType::F32 } else { DType::F64 };
                 let (x, y) = (convert(x, d), convert(y, d));
@@ -555,12 +553,12 @@ impl Elab<'_> {
                 Ok(Val::Num(bin(op, x, y, span)))
             }
             "frexp" | "modf" => {
-                let [x] = self.num_args(c, 1, &format!("math.{f}"), span)?.try_into().expect("one");
+                let [x] = self.num_args(call, 1, &format!("math.{f}"))?.try_into().expect("one");
                 let x = convert(x.clone(), fl(dtype_of(&x)));
                 Ok(if f == "frexp" { self.frexp(x, span) } else { self.modf(x, span) })
             }
             "ldexp" => {
-                let [x, n] = self.num_args(c, 2, "math.ldexp", span)?.try_into().expect("two");
+                let [x, n] = self.num_args(call, 2, "math.ldexp")?.try_into().expect("two");
                 if dtype_of(&n).is_float() {
                     return err(span, format!("math.ldexp takes an integer exponent, not {}", Named(dtype_of(&n))));
                 }
@@ -568,7 +566,7 @@ impl Elab<'_> {
                 Ok(Val::Num(self.ldexp(x, n, span)))
             }
             "isnan" | "isinf" | "isfinite" => {
-                let [x] = self.num_args(c, 1, &format!("math.{f}"), span)?.try_into().expect("one");
+                let [x] = self.num_args(call, 1, &format!("math.{f}"))?.try_into().expect("one");
                 let d = dtype_of(&x);
                 if !d.is_float() {
                     return Ok(Val::Num(konst(DType::Bool, (f == "isfinite") as u64, span)));
@@ -594,7 +592,8 @@ impl Elab<'_> {
 
     /// The functions of `operator` (`operator.add(a, b)`, also closed over
     /// as `op = operator.add`): the operator they stand for, with its typing.
-    pub(super) fn operator_call(&mut self, f: &str, c: &ast::ExprCall, span: Span) -> DResult<Val> {
+    pub(super) fn operator_call(&mut self, call: Call) -> DResult<Val> {
+        let (f, span) = (call.name, call.span);
         use ast::{CmpOp as C, Operator as O, UnaryOp as U};
         let binop = match f {
             "add" => Some(O::Add),
@@ -629,15 +628,15 @@ impl Elab<'_> {
         };
         let what = format!("operator.{f}");
         if let Some(op) = binop {
-            let [a, b] = self.num_args(c, 2, &what, span)?.try_into().expect("two");
+            let [a, b] = self.num_args(call, 2, &what)?.try_into().expect("two");
             return Ok(Val::Num(self.arith(op, a, b, span)?));
         }
         if let Some(op) = cmpop {
-            let [a, b] = self.num_args(c, 2, &what, span)?.try_into().expect("two");
+            let [a, b] = self.num_args(call, 2, &what)?.try_into().expect("two");
             return Ok(Val::Num(self.cmp(op, a, b, span)?));
         }
         if let Some(op) = unop {
-            let [a] = self.num_args(c, 1, &what, span)?.try_into().expect("one");
+            let [a] = self.num_args(call, 1, &what)?.try_into().expect("one");
             return Ok(Val::Num(self.unary_op(op, a, span)?));
         }
         py::unsupported(span, &what, DIALECT, "the supported operator functions are add sub mul truediv floordiv mod pow and_ or_ xor lshift rshift eq ne lt le gt ge neg pos invert not_")

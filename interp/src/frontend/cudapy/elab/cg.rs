@@ -12,18 +12,14 @@ const GRID_GROUP: &str = "numba.cuda.cg.<grid group>";
 
 impl Elab<'_> {
     /// `cuda.cg.this_grid()` and `g.sync()`; `None` for other paths.
-    pub(super) fn cooperative(
-        &mut self,
-        f: &str,
-        c: &ast::ExprCall,
-        span: Span,
-    ) -> DResult<Option<Val>> {
+    pub(super) fn cooperative(&mut self, call: Call) -> DResult<Option<Val>> {
+        let (f, span) = (call.name, call.span);
         let what = match f {
             "cg.this_grid" => "cuda.cg.this_grid()",
             "cg.<grid group>.sync" => "g.sync()",
             _ => return Ok(None),
         };
-        py::arity::positional(c, what, (0, 0), span)?;
+        call.positional(what, (0, 0))?;
         if f == "cg.this_grid" {
             return Ok(Some(Val::Path(GRID_GROUP.to_string())));
         }

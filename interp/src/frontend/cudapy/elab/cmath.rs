@@ -830,10 +830,11 @@ impl Elab<'_> {
     }
 
     /// `cmath.<f>(…)`.
-    pub(super) fn cmath_call(&mut self, f: &str, c: &ast::ExprCall, span: Span) -> DResult<Val> {
-        py::arity::no_keywords(c, &format!("cmath.{f}"), span)?;
+    pub(super) fn cmath_call(&mut self, call: Call) -> DResult<Val> {
+        let (f, span) = (call.name, call.span);
+        call.no_keywords(&format!("cmath.{f}"))?;
         let mut args: Vec<(Val, Span)> = Vec::new();
-        for a in &c.args {
+        for a in call.args() {
             let mark = self.mark();
             let v = self.expr(a)?;
             args = args

@@ -101,18 +101,10 @@ impl Elab<'_> {
     /// `a op b` where an operand is complex: `+ - * /` and `**`
     /// (numba-cuda's `cpow_internal`, `cmath.rs`, whatever the exponent);
     /// the others are refused.
-    pub(super) fn complex_arith(
-        &mut self,
-        op: ast::Operator,
-        a: Val,
-        b: Val,
-        span: Span,
-    ) -> DResult<Val> {
+    pub(super) fn complex_arith(&mut self, x: Binary<Val>) -> DResult<Val> {
         use ast::Operator as O;
-        let d = self.cx_type(&a, &b, span)?;
-        let x = self.as_complex(a, d, span)?;
-        let y = self.as_complex(b, d, span)?;
-        let (x, y) = (self.hold(x), self.hold(y));
+        let Binary { op, l, r, span } = x;
+        let (x, y) = self.complex_operands(l, r, span)?;
         Ok(Val::Complex(match op {
             O::Add => complex::add(x, y, span),
             O::Sub => complex::sub(x, y, span),
@@ -142,23 +134,24 @@ impl Elab<'_> {
     /// `a == b`, `a != b` with a complex operand: both parts equal (either
     /// part differs, a NaN part unequal), as numba compares (measured);
     /// `<` and the others are refused, as numba refuses them.
-    pub(super) fn complex_cmp(
-        &mut self,
-        op: ast::CmpOp,
-        a: Val,
-        b: Val,
-        span: Span,
-    ) -> DResult<Expr> {
+    pub(super) fn complex_cmp(&mut self, x: Binary<Val, ast::CmpOp>) -> DResult<Expr> {
+        let Binary { op, l, r, span } = x;
         let ne = match op {
             ast::CmpOp::Eq | ast::CmpOp::Is => false,
             ast::CmpOp::NotEq | ast::CmpOp::IsNot => true,
             _ => return err(span, "complex numbers are only compared with == and !="),
         };
-        let d = self.cx_type(&a, &b, span)?;
-        let x = self.as_complex(a, d, span)?;
-        let y = self.as_complex(b, d, span)?;
-        let (x, y) = (self.hold(x), self.hold(y));
+        let (x, y) = self.complex_operands(l, r, span)?;
         Ok(complex::equal(x, y, ne, span))
+    }
+
+    /// The operands of a complex operation, both as complex numbers of
+    /// their common type ([`Elab::cx_type`]), each held in variables.
+    fn complex_operands(&mut self, l: Val, r: Val, span: Span) -> DResult<(Cx, Cx)> {
+        let d = self.cx_type(&l, &r, span)?;
+        let x = self.as_complex(l, d, span)?;
+        let y = self.as_complex(r, d, span)?;
+        Ok((self.hold(x), self.hold(y)))
     }
 
     /// `abs(z)`: numba's `math.hypot(z.real, z.imag)`, here as `m *
@@ -306,14 +299,9 @@ impl Elab<'_> {
     }
 
     /// The pointers to the real and imaginary parts of the element of
-    /// complex array `arr` that `index` selects.
-    pub(super) fn complex_ptrs(
-        &mut self,
-        arr: &ArrayVal,
-        index: &ast::Expr,
-        span: Span,
-    ) -> DResult<(Expr, Expr)> {
-        let re = self.elem_ptr(arr, index, span)?;
+    /// complex array `arr` that index `at` selects.
+    pub(super) fn complex_ptrs(&mut self, arr: &ArrayVal, at: Index) -> DResult<(Expr, Expr)> {
+        let re = self.elem_ptr(arr, at)?;
         let re = self.hold_indices(re);
         let im = part_ptr(&re, 1);
         Ok((re, im))

@@ -87,18 +87,18 @@ impl Elab<'_> {
             E::Subscript(s) => {
                 let base = self.expr(&s.value)?;
                 match base {
-                    Val::Record(r) => self.record_subscript(&r, &s.slice, span),
-                    Val::Bytes(a) => self.byte_array_load(&a, &s.slice, span),
-                    Val::TimeArray(t) => self.time_load(&t, &s.slice, span),
+                    Val::Record(r) => self.record_get(&r, FieldAt::Key(&s.slice), span),
+                    Val::Bytes(a) => self.byte_array_load(&a, Index::of(s, span)),
+                    Val::TimeArray(t) => self.time_load(&t, Index::of(s, span)),
                     Val::Array(arr) if self.selects_view(&arr, &s.slice) => {
-                        Ok(Val::Array(self.slice_view(&arr, &s.slice, span)?))
+                        Ok(Val::Array(self.slice_view(&arr, Index::of(s, span))?))
                     }
                     Val::Array(arr) if arr.pairs == Pairs::Complex => {
-                        let ptrs = self.complex_ptrs(&arr, &s.slice, span)?;
+                        let ptrs = self.complex_ptrs(&arr, Index::of(s, span))?;
                         Ok(self.load_complex(ptrs, arr.dtype, span))
                     }
                     Val::Array(arr) => {
-                        let ptr = self.elem_ptr(&arr, &s.slice, span)?;
+                        let ptr = self.elem_ptr(&arr, Index::of(s, span))?;
                         Ok(Val::Num(load(ptr, arr.dtype, span)))
                     }
                     Val::Class(c) => match &*s.slice {
@@ -368,7 +368,7 @@ impl Elab<'_> {
             }
             Val::Class(c) => self.member(&c, attr, span),
             v @ (Val::Num(_) | Val::Complex(_)) => self.number_attribute(v, attr, span),
-            Val::Record(r) => self.record_attribute(&r, attr, span),
+            Val::Record(r) => self.record_get(&r, FieldAt::Attr(attr), span),
             Val::Bytes(a) => self.byte_array_attribute(&a, attr, span),
             _ => err(span, format!("no attribute `{attr}` here")),
         }
@@ -434,14 +434,9 @@ impl Elab<'_> {
         }
     }
 
-    /// The pointer to the element of `arr` that `index` selects.
-    pub(super) fn elem_ptr(
-        &mut self,
-        arr: &ArrayVal,
-        index: &ast::Expr,
-        span: Span,
-    ) -> DResult<Expr> {
-        let idx = slices::index_items(index);
+    /// The pointer to the element of `arr` that index `at` selects.
+    pub(super) fn elem_ptr(&mut self, arr: &ArrayVal, at: Index) -> DResult<Expr> {
+        let (idx, span) = (at.items(), at.span);
         let mut indices = Vec::new();
         for i in &idx {
             let ispan = self.span(*i);
@@ -540,11 +535,11 @@ impl Elab<'_> {
     ) -> DResult<Val> {
         if matches!(l, Val::Complex(_)) || matches!(r, Val::Complex(_)) {
             let l = self.keep_order_val(l, mark);
-            return self.complex_arith(op, l, r, span);
+            return self.complex_arith(Binary { op, l, r, span });
         }
         if matches!(l, Val::Time(_)) || matches!(r, Val::Time(_)) {
             let l = self.keep_order_val(l, mark);
-            return self.time_arith(op, l, r, span);
+            return self.time_arith(Binary { op, l, r, span });
         }
         let l = self.num(l, span)?;
         let r = self.num(r, span)?;
@@ -716,8 +711,9 @@ impl Elab<'_> {
 
     /// The builtin `pow(a, b)`: `a ** b`, as numba types and lowers it
     /// (the three-argument form is refused).
-    pub(super) fn pow_builtin(&mut self, c: &ast::ExprCall, span: Span) -> DResult<Val> {
-        let ([a, b], true) = (c.args.as_slice(), c.keywords.is_empty()) else {
+    pub(super) fn pow_builtin(&mut self, call: Call) -> DResult<Val> {
+        let span = call.span;
+        let ([a, b], []) = (call.args(), call.keywords()) else {
             return err(span, "pow(base, exp) takes two numbers");
         };
         let l = self.expr(a)?;
@@ -918,7 +914,8 @@ impl Elab<'_> {
             let r = self.expr(&c.comparators[0])?;
             if matches!(left, Val::Complex(_)) || matches!(r, Val::Complex(_)) {
                 let left = self.keep_order_val(left, mark);
-                return Ok(Val::Num(self.complex_cmp(c.ops[0], left, r, span)?));
+                let (op, l) = (c.ops[0], left);
+                return Ok(Val::Num(self.complex_cmp(Binary { op, l, r, span })?));
             }
             if matches!(left, Val::Member(..)) || matches!(r, Val::Member(..)) {
                 if let Some(v) = self.member_cmp(c.ops[0], &left, &r, span)? {

@@ -58,23 +58,22 @@ fn shr(a: Expr, n: u64, span: Span) -> Expr {
 
 impl Elab<'_> {
     /// The `numba.cuda.<f>` intrinsics of this module; `None` for others.
-    pub(super) fn more_intrinsics(
-        &mut self,
-        f: &str,
-        c: &ast::ExprCall,
-        span: Span,
-    ) -> DResult<Option<Val>> {
+    pub(super) fn more_intrinsics(&mut self, call: Call) -> DResult<Option<Val>> {
+        if let Some(h) = call.below("fp16.") {
+            return self.fp16(h);
+        }
+        let (f, span) = (call.name, call.span);
         Ok(Some(match f {
             "popc" | "clz" | "ffs" | "brev" => {
                 let [x] = self
-                    .num_args(c, 1, &format!("cuda.{f}"), span)?
+                    .num_args(call, 1, &format!("cuda.{f}"))?
                     .try_into()
                     .expect("one");
                 Val::Num(self.bit_intrinsic(f, x, span)?)
             }
             "fma" => {
                 let [a, b, d] = self
-                    .num_args(c, 3, "cuda.fma", span)?
+                    .num_args(call, 3, "cuda.fma")?
                     .try_into()
                     .expect("three");
                 let all_f32 = [&a, &b, &d].iter().all(|e| dtype_of(e) == DType::F32);
@@ -93,7 +92,7 @@ impl Elab<'_> {
             }
             "cbrt" => {
                 let [x] = self
-                    .num_args(c, 1, "cuda.cbrt", span)?
+                    .num_args(call, 1, "cuda.cbrt")?
                     .try_into()
                     .expect("one");
                 let t = if dtype_of(&x) == DType::F32 {
@@ -105,7 +104,7 @@ impl Elab<'_> {
             }
             "syncthreads_count" | "syncthreads_and" | "syncthreads_or" => {
                 let [p] = self
-                    .num_args(c, 1, &format!("cuda.{f}"), span)?
+                    .num_args(call, 1, &format!("cuda.{f}"))?
                     .try_into()
                     .expect("one");
                 let count = self.barrier_count(p, span);
@@ -119,12 +118,8 @@ impl Elab<'_> {
                     }
                 })
             }
-            _ if f.starts_with("fp16.") => match self.fp16(&f["fp16.".len()..], c, span)? {
-                Some(v) => v,
-                None => return Ok(None),
-            },
             "threadfence" | "threadfence_block" | "threadfence_system" => {
-                py::arity::positional(c, &format!("cuda.{f}()"), (0, 0), span)?;
+                call.positional(&format!("cuda.{f}()"), (0, 0))?;
                 Val::None
             }
             _ => return Ok(None),
@@ -132,10 +127,10 @@ impl Elab<'_> {
     }
 
     /// The builtin `round(x)` / `round(x, ndigits)`.
-    pub(super) fn round_builtin(&mut self, c: &ast::ExprCall, span: Span) -> DResult<Val> {
-        let n = c.args.len();
-        py::arity::positional(c, "round()", (1, 2), span)?;
-        let args = self.num_args(c, n, "round", span)?;
+    pub(super) fn round_builtin(&mut self, call: Call) -> DResult<Val> {
+        let span = call.span;
+        let n = call.positional("round()", (1, 2))?.len();
+        let args = self.num_args(call, n, "round")?;
         let x = args[0].clone();
         let d = dtype_of(&x);
         if !d.is_float() {
@@ -269,7 +264,8 @@ impl Elab<'_> {
     }
 
     /// `cuda.fp16.<f>(…)`; `None` for a function this module does not know.
-    fn fp16(&mut self, f: &str, c: &ast::ExprCall, span: Span) -> DResult<Option<Val>> {
+    fn fp16(&mut self, call: Call) -> DResult<Option<Val>> {
+        let (f, span) = (call.name, call.span);
         let arity = match f {
             "hfma" => 3,
             "hadd" | "hsub" | "hmul" | "hdiv" | "heq" | "hne" | "hlt" | "hle" | "hgt" | "hge"
@@ -279,7 +275,7 @@ impl Elab<'_> {
             | "htanh" | "hrsqrt" => 1,
             _ => return Ok(None),
         };
-        let args = self.num_args(c, arity, &format!("cuda.fp16.{f}"), span)?;
+        let args = self.num_args(call, arity, &format!("cuda.fp16.{f}"))?;
         let mut h: Vec<Expr> = Vec::new();
         for a in args {
             h.push(self.temp(convert(a, DType::F16)));

@@ -34,14 +34,9 @@ enum Dim {
 
 impl Elab<'_> {
     /// `arr.reshape(…)` or `arr.view(…)` (`name`).
-    pub(super) fn array_method(
-        &mut self,
-        arr: ArrayVal,
-        name: &str,
-        c: &ast::ExprCall,
-        span: Span,
-    ) -> DResult<Val> {
-        if !c.keywords.is_empty() {
+    pub(super) fn array_method(&mut self, arr: ArrayVal, call: Call) -> DResult<Val> {
+        let (name, c, span) = (call.name, call.expr, call.span);
+        if !call.keywords().is_empty() {
             return py::unsupported(
                 span,
                 &format!("keyword arguments of `{name}`"),
@@ -324,16 +319,12 @@ impl Elab<'_> {
         }
     }
 
-    /// The uint8 pointer to the element of byte view `arr` that `index`
+    /// The uint8 pointer to the element of byte view `arr` that index `at`
     /// selects, its alignment checked (held in a variable).
-    pub(super) fn byte_view_ptr(
-        &mut self,
-        arr: &records::ByteArray,
-        index: &ast::Expr,
-        span: Span,
-    ) -> DResult<Expr> {
+    pub(super) fn byte_view_ptr(&mut self, arr: &records::ByteArray, at: Index) -> DResult<Expr> {
+        let span = at.span;
         let proxy = Self::byte_proxy(arr);
-        let p = self.elem_ptr(&proxy, index, span)?;
+        let p = self.elem_ptr(&proxy, at)?;
         if let (
             ExprKind::ElemPtr {
                 offset: Some(off), ..

@@ -13,15 +13,16 @@
 use super::types::Named;
 use super::{types, Global, Module, SigType};
 use crate::dtype::DType;
+use crate::frontend::py::call::Call;
 use crate::frontend::py::inline::{self, Frames};
 use crate::frontend::py::op_text;
 use crate::frontend::py::simt::{self, Blocks};
 use crate::frontend::py::walk::{self, Walk};
-use crate::frontend::py::{self, dotted};
+use crate::frontend::py::{self, dotted, Binary};
 use crate::ir::build::*;
 use crate::ir::*;
 use crate::launch::{ArgSpec, Launch};
-use crate::span::{DResult, Diagnostic, Span};
+use crate::span::{err, DResult, Diagnostic, Span};
 use rustpython_parser::ast::{self, Constant};
 use std::collections::HashMap;
 
@@ -55,7 +56,8 @@ mod ufuncs;
 mod vectors;
 
 use names::*;
-use records::{ByteArray, RecordVal};
+use records::{ByteArray, FieldAt, RecordVal};
+use slices::Index;
 
 /// An array: a pointer to element 0 and a static row-major shape.
 #[derive(Clone, Debug)]
@@ -192,10 +194,6 @@ pub struct Elab<'m> {
     raise_param: Option<VarId>,
 }
 
-fn err<T>(span: Span, msg: impl Into<String>) -> DResult<T> {
-    Err(Diagnostic::new(span, msg))
-}
-
 /// The path of a type object, if `path` names one (`numba.int16`, `numpy.float32`).
 fn type_path(path: &str) -> Option<DType> {
     let (prefix, last) = path.rsplit_once('.')?;
@@ -273,16 +271,10 @@ impl<'m> Elab<'m> {
         let mut env = HashMap::new();
         let names = self.param_names(&f.def)?;
         if let Some((_, sig)) = &f.sig {
-            if sig.len() != names.len() {
-                return err(
-                    fspan,
-                    format!(
-                        "the signature has {} parameter types but `{name}` has {} parameters",
-                        sig.len(),
-                        names.len()
-                    ),
-                );
-            }
+            let n = names.len();
+            py::arity::count(fspan, sig.len(), (n, n), |s| {
+                format!("the signature has {s} parameter types but `{name}` has {n} parameters")
+            })?;
         }
         for (i, (pname, pspan)) in names.iter().enumerate() {
             let sig = f.sig.as_ref().map(|(_, s)| s[i]);
@@ -438,19 +430,11 @@ impl<'m> Elab<'m> {
                 exceptions::RAISE_FIELDS,
             ));
         }
-        let (grid, block) = crate::frontend::geometry(launch, None, None)?;
-        Ok(Kernel {
-            name: name.to_string(),
-            model: Model::Simt,
-            grid,
-            block,
-            params,
-            fresh,
-            arrays: self.arrays,
-            vars: self.vars,
-            body,
-            then: vec![],
-        })
+        let geometry = crate::frontend::geometry(launch, None, None)?;
+        let (arrays, vars) = (self.arrays, self.vars);
+        Ok(Kernel::simt(
+            name, geometry, params, fresh, arrays, vars, body,
+        ))
     }
 
     /// A complex buffer parameter: a complex array, or (0-d) a complex

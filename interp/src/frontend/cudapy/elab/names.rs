@@ -3,7 +3,7 @@
 //! elaboration.
 
 use super::*;
-use crate::frontend::py::visit::target_binds as binds_name;
+use crate::frontend::py::visit::{nested_blocks, target_binds as binds_name};
 
 /// Whether `name` is read in the shape of a `cuda.shared.array` /
 /// `cuda.local.array` call of `body` (its first argument or `shape=`).
@@ -49,23 +49,13 @@ pub(super) fn walk_stmts(body: &[ast::Stmt], f: &mut dyn FnMut(&ast::Expr)) {
                     walk_expr(v, f)
                 }
             }
-            ast::Stmt::If(i) => {
-                walk_expr(&i.test, f);
-                walk_stmts(&i.body, f);
-                walk_stmts(&i.orelse, f);
-            }
-            ast::Stmt::For(l) => {
-                walk_expr(&l.iter, f);
-                walk_stmts(&l.body, f);
-                walk_stmts(&l.orelse, f);
-            }
-            ast::Stmt::While(w) => {
-                walk_expr(&w.test, f);
-                walk_stmts(&w.body, f);
-                walk_stmts(&w.orelse, f);
-            }
-            ast::Stmt::With(w) => walk_stmts(&w.body, f),
+            ast::Stmt::If(i) => walk_expr(&i.test, f),
+            ast::Stmt::For(l) => walk_expr(&l.iter, f),
+            ast::Stmt::While(w) => walk_expr(&w.test, f),
             _ => {}
+        }
+        for b in nested_blocks(s) {
+            walk_stmts(b, f);
         }
     }
 }
@@ -78,28 +68,22 @@ pub(super) fn walk_expr(e: &ast::Expr, f: &mut dyn FnMut(&ast::Expr)) {
 /// How many statements of `body` (nested blocks included) assign `name`
 /// (an assignment, augmented assignment, `for` target or `with … as`).
 pub(super) fn assignment_count(body: &[ast::Stmt], name: &str) -> usize {
+    let here = |s: &ast::Stmt| match s {
+        ast::Stmt::Assign(a) => usize::from(a.targets.iter().any(|t| binds_name(t, name))),
+        ast::Stmt::AugAssign(a) => usize::from(binds_name(&a.target, name)),
+        ast::Stmt::AnnAssign(a) => usize::from(binds_name(&a.target, name)),
+        ast::Stmt::For(f) => usize::from(binds_name(&f.target, name)),
+        ast::Stmt::With(w) => usize::from(w.items.iter().any(|it| {
+            it.optional_vars
+                .as_deref()
+                .is_some_and(|v| binds_name(v, name))
+        })),
+        _ => 0,
+    };
     body.iter()
-        .map(|s| match s {
-            ast::Stmt::Assign(a) => usize::from(a.targets.iter().any(|t| binds_name(t, name))),
-            ast::Stmt::AugAssign(a) => usize::from(binds_name(&a.target, name)),
-            ast::Stmt::AnnAssign(a) => usize::from(binds_name(&a.target, name)),
-            ast::Stmt::For(f) => {
-                usize::from(binds_name(&f.target, name))
-                    + assignment_count(&f.body, name)
-                    + assignment_count(&f.orelse, name)
-            }
-            ast::Stmt::While(w) => {
-                assignment_count(&w.body, name) + assignment_count(&w.orelse, name)
-            }
-            ast::Stmt::If(i) => assignment_count(&i.body, name) + assignment_count(&i.orelse, name),
-            ast::Stmt::With(w) => {
-                usize::from(w.items.iter().any(|it| {
-                    it.optional_vars
-                        .as_deref()
-                        .is_some_and(|v| binds_name(v, name))
-                })) + assignment_count(&w.body, name)
-            }
-            _ => 0,
+        .map(|s| {
+            let nested = nested_blocks(s).into_iter();
+            here(s) + nested.map(|b| assignment_count(b, name)).sum::<usize>()
         })
         .sum()
 }
@@ -107,11 +91,9 @@ pub(super) fn assignment_count(body: &[ast::Stmt], name: &str) -> usize {
 /// Whether a loop or branch of `body` (at any depth) assigns `name`.
 pub(super) fn rebinds_in_nested_block(body: &[ast::Stmt], name: &str) -> bool {
     body.iter().any(|s| match s {
-        ast::Stmt::For(f) => assigns_name(&f.body, name) || assigns_name(&f.orelse, name),
-        ast::Stmt::While(w) => assigns_name(&w.body, name) || assigns_name(&w.orelse, name),
-        ast::Stmt::If(i) => assigns_name(&i.body, name) || assigns_name(&i.orelse, name),
+        // (a `with` block is not a branch: what it nests is)
         ast::Stmt::With(w) => rebinds_in_nested_block(&w.body, name),
-        _ => false,
+        _ => nested_blocks(s).iter().any(|b| assigns_name(b, name)),
     })
 }
 
@@ -198,21 +180,11 @@ fn walk_targets(body: &[ast::Stmt], f: &mut dyn FnMut(&ast::Expr)) {
             ast::Stmt::Assign(a) => a.targets.iter().for_each(&mut *f),
             ast::Stmt::AugAssign(a) => f(&a.target),
             ast::Stmt::AnnAssign(a) => f(&a.target),
-            ast::Stmt::If(x) => {
-                walk_targets(&x.body, f);
-                walk_targets(&x.orelse, f);
-            }
-            ast::Stmt::For(x) => {
-                f(&x.target);
-                walk_targets(&x.body, f);
-                walk_targets(&x.orelse, f);
-            }
-            ast::Stmt::While(x) => {
-                walk_targets(&x.body, f);
-                walk_targets(&x.orelse, f);
-            }
-            ast::Stmt::With(x) => walk_targets(&x.body, f),
+            ast::Stmt::For(x) => f(&x.target),
             _ => {}
+        }
+        for b in nested_blocks(s) {
+            walk_targets(b, f);
         }
     }
 }
@@ -221,22 +193,11 @@ fn walk_targets(body: &[ast::Stmt], f: &mut dyn FnMut(&ast::Expr)) {
 /// which reads the name it writes.
 fn for_each_aug_target(body: &[ast::Stmt], f: &mut dyn FnMut(&ast::Expr)) {
     for s in body {
-        match s {
-            ast::Stmt::AugAssign(a) => f(&a.target),
-            ast::Stmt::If(x) => {
-                for_each_aug_target(&x.body, f);
-                for_each_aug_target(&x.orelse, f);
-            }
-            ast::Stmt::For(x) => {
-                for_each_aug_target(&x.body, f);
-                for_each_aug_target(&x.orelse, f);
-            }
-            ast::Stmt::While(x) => {
-                for_each_aug_target(&x.body, f);
-                for_each_aug_target(&x.orelse, f);
-            }
-            ast::Stmt::With(x) => for_each_aug_target(&x.body, f),
-            _ => {}
+        if let ast::Stmt::AugAssign(a) = s {
+            f(&a.target);
+        }
+        for b in nested_blocks(s) {
+            for_each_aug_target(b, f);
         }
     }
 }

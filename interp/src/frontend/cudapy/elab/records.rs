@@ -25,6 +25,16 @@ pub(super) struct RecordVal {
     pub layout: Arc<RecordLayout>,
 }
 
+/// How an access names a record's field: `r[key]` (a field name or a
+/// position) or `r.name`.
+#[derive(Clone, Copy)]
+pub(super) enum FieldAt<'a> {
+    /// `r[key]`.
+    Key(&'a ast::Expr),
+    /// `r.name`.
+    Attr(&'a str),
+}
+
 /// An array whose elements lie in a record buffer, `kind.size()` bytes
 /// each, row-major from `base`.
 #[derive(Clone, Debug)]
@@ -349,12 +359,12 @@ impl Elab<'_> {
         }
     }
 
-    /// The uint8 pointer to the element of `arr` that `index` selects.
-    fn byte_elem_ptr(&mut self, arr: &ByteArray, index: &ast::Expr, span: Span) -> DResult<Expr> {
+    /// The uint8 pointer to the element of `arr` that index `at` selects.
+    fn byte_elem_ptr(&mut self, arr: &ByteArray, at: Index) -> DResult<Expr> {
         // the array's indexing rule, over a uint8 array with the element's
         // bytes as one more (trailing) dimension
         if arr.view.is_some() {
-            return self.byte_view_ptr(arr, index, span);
+            return self.byte_view_ptr(arr, at);
         }
         let mut dims = arr.shape.clone();
         dims.push(arr.kind.size());
@@ -365,38 +375,27 @@ impl Elab<'_> {
             pairs: Pairs::No,
             view: None,
         };
-        let mut p = self.elem_ptr(&view, index, span)?;
+        let mut p = self.elem_ptr(&view, at)?;
         if let ExprKind::ElemPtr {
             indices, dims: d, ..
         } = &mut p.kind
         {
-            indices.push(i64c(0, span));
+            indices.push(i64c(0, at.span));
             *d = dims;
         }
         Ok(self.held(p))
     }
 
-    /// `arr[index]` of an array in a record buffer.
-    pub(super) fn byte_array_load(
-        &mut self,
-        arr: &ByteArray,
-        index: &ast::Expr,
-        span: Span,
-    ) -> DResult<Val> {
-        let p = self.byte_elem_ptr(arr, index, span)?;
-        self.load_element(p, &arr.kind, span)
+    /// `arr[at]` of an array in a record buffer.
+    pub(super) fn byte_array_load(&mut self, arr: &ByteArray, at: Index) -> DResult<Val> {
+        let p = self.byte_elem_ptr(arr, at)?;
+        self.load_element(p, &arr.kind, at.span)
     }
 
-    /// `arr[index] = v` of an array in a record buffer.
-    pub(super) fn byte_array_store(
-        &mut self,
-        arr: &ByteArray,
-        index: &ast::Expr,
-        v: Val,
-        span: Span,
-    ) -> DResult<()> {
-        let p = self.byte_elem_ptr(arr, index, span)?;
-        self.store_element(p, &arr.kind, v, span)
+    /// `arr[at] = v` of an array in a record buffer.
+    pub(super) fn byte_array_store(&mut self, arr: &ByteArray, at: Index, v: Val) -> DResult<()> {
+        let p = self.byte_elem_ptr(arr, at)?;
+        self.store_element(p, &arr.kind, v, at.span)
     }
 
     /// The field of `r` that `key` names: a field name (`r['a']`, `r.a`)
@@ -578,49 +577,34 @@ impl Elab<'_> {
         }
     }
 
-    /// `r[key]` of a record.
-    pub(super) fn record_subscript(
+    /// The field of `r` that `at` names.
+    fn field_at<'r>(
         &mut self,
-        r: &RecordVal,
-        key: &ast::Expr,
+        r: &'r RecordVal,
+        at: FieldAt,
         span: Span,
-    ) -> DResult<Val> {
-        let f = self.field_of(r, key, span)?;
+    ) -> DResult<&'r crate::launch::RecordField> {
+        match at {
+            FieldAt::Key(key) => self.field_of(r, key, span),
+            FieldAt::Attr(name) => self.field_named(r, name, span),
+        }
+    }
+
+    /// `r[key]` or `r.name` of a record.
+    pub(super) fn record_get(&mut self, r: &RecordVal, at: FieldAt, span: Span) -> DResult<Val> {
+        let f = self.field_at(r, at, span)?;
         self.field_value(r, f, span)
     }
 
-    /// `r.name` of a record.
-    pub(super) fn record_attribute(
+    /// `r[key] = v` or `r.name = v` of a record.
+    pub(super) fn record_set(
         &mut self,
         r: &RecordVal,
-        name: &str,
-        span: Span,
-    ) -> DResult<Val> {
-        let f = self.field_named(r, name, span)?;
-        self.field_value(r, f, span)
-    }
-
-    /// `r[key] = v` of a record.
-    pub(super) fn record_subscript_store(
-        &mut self,
-        r: &RecordVal,
-        key: &ast::Expr,
+        at: FieldAt,
         v: Val,
         span: Span,
     ) -> DResult<()> {
-        let f = self.field_of(r, key, span)?;
-        self.field_store(r, f, v, span)
-    }
-
-    /// `r.name = v` of a record.
-    pub(super) fn record_attribute_store(
-        &mut self,
-        r: &RecordVal,
-        name: &str,
-        v: Val,
-        span: Span,
-    ) -> DResult<()> {
-        let f = self.field_named(r, name, span)?;
+        let f = self.field_at(r, at, span)?;
         self.field_store(r, f, v, span)
     }
 

@@ -170,14 +170,9 @@ impl Elab<'_> {
         Ok(Some(Bound::Run(self.temp(x))))
     }
 
-    /// The view `arr[index]` (where [`Elab::selects_view`] says it is one).
-    pub(super) fn slice_view(
-        &mut self,
-        arr: &ArrayVal,
-        index: &ast::Expr,
-        span: Span,
-    ) -> DResult<ArrayVal> {
-        let items = index_items(index);
+    /// The view `arr[at]` (where [`Elab::selects_view`] says it is one).
+    pub(super) fn slice_view(&mut self, arr: &ArrayVal, at: Index) -> DResult<ArrayVal> {
+        let (items, span) = (at.items(), at.span);
         if items.len() > arr.shape.len() {
             return err(
                 span,
@@ -411,6 +406,34 @@ impl Elab<'_> {
             arr.base.ty.clone(),
             span,
         )
+    }
+}
+
+/// A subscript's index as written (`a[i]`, `a[i, j]`, `a[1:n]`), with the
+/// span errors about the access point at: what the element and view
+/// accesses of arrays take.
+#[derive(Clone, Copy)]
+pub(super) struct Index<'a> {
+    /// The index expression.
+    pub expr: &'a ast::Expr,
+    /// The access's span.
+    pub span: Span,
+}
+
+impl<'a> Index<'a> {
+    /// The index `expr` of an access at `span`.
+    pub(super) fn new(expr: &'a ast::Expr, span: Span) -> Self {
+        Index { expr, span }
+    }
+
+    /// The index of subscript `s`, at `span`.
+    pub(super) fn of(s: &'a ast::ExprSubscript, span: Span) -> Self {
+        Index::new(&s.slice, span)
+    }
+
+    /// The index's items (see [`index_items`]).
+    pub(super) fn items(&self) -> Vec<&'a ast::Expr> {
+        index_items(self.expr)
     }
 }
 

@@ -79,16 +79,16 @@ impl Elab<'_> {
             ast::Expr::Subscript(s) => {
                 let arr = match self.expr(&s.value)? {
                     Val::Array(a) => a,
-                    Val::Record(r) => return self.record_subscript_store(&r, &s.slice, v, span),
-                    Val::Bytes(b) => return self.byte_array_store(&b, &s.slice, v, span),
-                    Val::TimeArray(t) => return self.time_store(&t, &s.slice, v, span),
+                    Val::Record(r) => return self.record_set(&r, FieldAt::Key(&s.slice), v, span),
+                    Val::Bytes(b) => return self.byte_array_store(&b, Index::of(s, span), v),
+                    Val::TimeArray(t) => return self.time_store(&t, Index::of(s, span), v),
                     _ => return err(span, "only arrays can be indexed"),
                 };
                 if arr.pairs == Pairs::Complex {
-                    let ptrs = self.complex_ptrs(&arr, &s.slice, span)?;
+                    let ptrs = self.complex_ptrs(&arr, Index::of(s, span))?;
                     return self.store_complex(ptrs, v, arr.dtype, span);
                 }
-                let ptr = self.elem_ptr(&arr, &s.slice, span)?;
+                let ptr = self.elem_ptr(&arr, Index::of(s, span))?;
                 if matches!(v, Val::Complex(_)) {
                     return err(span, format!("a complex number cannot be stored into a {} array (numba: no conversion from complex to a real type); store .real or abs()", Named(arr.dtype)));
                 }
@@ -102,7 +102,7 @@ impl Elab<'_> {
                         return err(span, format!("array attribute `{}` is read-only", a.attr))
                     }
                     Ok(Val::Record(r)) => {
-                        return self.record_attribute_store(&r, a.attr.as_str(), v, span)
+                        return self.record_set(&r, FieldAt::Attr(a.attr.as_str()), v, span)
                     }
                     _ => {}
                 }
@@ -541,7 +541,7 @@ impl Walk for Elab<'_> {
                 ) =>
             {
                 let arr = self.array_of(&s.value)?;
-                let ptrs = self.complex_ptrs(&arr, &s.slice, span)?;
+                let ptrs = self.complex_ptrs(&arr, Index::of(s, span))?;
                 let cur = self.load_complex(ptrs.clone(), arr.dtype, span);
                 let cur = self.materialize(cur);
                 let mark = self.mark();
@@ -551,7 +551,7 @@ impl Walk for Elab<'_> {
             }
             ast::Expr::Subscript(s) => {
                 let arr = self.array_of(&s.value)?;
-                let ptr = self.elem_ptr(&arr, &s.slice, span)?;
+                let ptr = self.elem_ptr(&arr, Index::of(s, span))?;
                 let ptr = self.hold_indices(ptr);
                 let cur = load(ptr.clone(), arr.dtype, span);
                 let rhs = self.expr(&a.value)?;

@@ -107,28 +107,18 @@ impl Elab<'_> {
         bin(BinOp::LogicalOr, na, nb, span)
     }
 
-    /// `arr[index]` of a datetime64/timedelta64 array.
-    pub(super) fn time_load(
-        &mut self,
-        t: &TimeArray,
-        index: &ast::Expr,
-        span: Span,
-    ) -> DResult<Val> {
-        let p = self.elem_ptr(&t.arr, index, span)?;
+    /// `arr[at]` of a datetime64/timedelta64 array.
+    pub(super) fn time_load(&mut self, t: &TimeArray, at: Index) -> DResult<Val> {
+        let p = self.elem_ptr(&t.arr, at)?;
         Ok(Val::Time(TimeVal {
             ty: t.ty,
-            bits: load(p, DType::I64, span),
+            bits: load(p, DType::I64, at.span),
         }))
     }
 
-    /// `arr[index] = v`: numba stores only a value of the array's type.
-    pub(super) fn time_store(
-        &mut self,
-        t: &TimeArray,
-        index: &ast::Expr,
-        v: Val,
-        span: Span,
-    ) -> DResult<()> {
+    /// `arr[at] = v`: numba stores only a value of the array's type.
+    pub(super) fn time_store(&mut self, t: &TimeArray, at: Index, v: Val) -> DResult<()> {
+        let span = at.span;
         let bits = match v {
             Val::Time(x) if x.ty == t.ty => x.bits,
             Val::Time(x) => {
@@ -139,19 +129,14 @@ impl Elab<'_> {
             }
             _ => return err(span, format!("only a {} value can be stored into a {} array in ksem", t.ty, t.ty)),
         };
-        let p = self.elem_ptr(&t.arr, index, span)?;
+        let p = self.elem_ptr(&t.arr, at)?;
         self.store(p, bits, DType::I64, span);
         Ok(())
     }
 
     /// `l op r` where either operand is a datetime64/timedelta64 value.
-    pub(super) fn time_arith(
-        &mut self,
-        op: ast::Operator,
-        l: Val,
-        r: Val,
-        span: Span,
-    ) -> DResult<Val> {
+    pub(super) fn time_arith(&mut self, x: Binary<Val>) -> DResult<Val> {
+        let Binary { op, l, r, span } = x;
         let (a, b) = both_times(
             &l,
             &r,

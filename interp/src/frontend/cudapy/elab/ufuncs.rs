@@ -211,23 +211,19 @@ impl Elab<'_> {
     }
 
     /// `numpy.<name>(…)` if it is a ufunc ksem knows; `None` otherwise.
-    pub(super) fn ufunc_call(
-        &mut self,
-        name: &str,
-        c: &ast::ExprCall,
-        span: Span,
-    ) -> DResult<Option<Val>> {
+    pub(super) fn ufunc_call(&mut self, call: Call) -> DResult<Option<Val>> {
+        let (name, span) = (call.name, call.span);
         let Some((loops, op)) = ufunc(name) else {
             return Ok(None);
         };
         let nin = loops[0].split_once("->").map_or(1, |(i, _)| i.len());
         let mut args = Vec::new();
-        for a in &c.args {
+        for a in call.args() {
             let v = self.expr(a)?;
             args.push((v, self.span(a)));
         }
         let mut out = None;
-        for k in &c.keywords {
+        for k in call.keywords() {
             match k.arg.as_deref() {
                 Some("out") => out = Some((self.expr(&k.value)?, self.span(&k.value))),
                 other => {

@@ -45,18 +45,14 @@ const FIELDS: [&str; 4] = ["x", "y", "z", "w"];
 
 impl Elab<'_> {
     /// `cuda.<vector type>(…)`; `None` where `f` names no vector type.
-    pub(super) fn vector_make(
-        &mut self,
-        f: &str,
-        c: &ast::ExprCall,
-        span: Span,
-    ) -> DResult<Option<Val>> {
+    pub(super) fn vector_make(&mut self, call: Call) -> DResult<Option<Val>> {
+        let (f, span) = (call.name, call.span);
         let Some((d, n)) = vector_type(f) else {
             return Ok(None);
         };
-        py::arity::no_keywords(c, &format!("cuda.{f}"), span)?;
+        call.no_keywords(&format!("cuda.{f}"))?;
         let mut parts = Vec::new();
-        for a in &c.args {
+        for a in call.args() {
             match self.expr(a)? {
                 Val::Vector(xs) => parts.extend(xs),
                 v => parts.push(self.num(v, self.span(a))?),

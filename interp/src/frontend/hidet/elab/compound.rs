@@ -298,13 +298,8 @@ impl<'m> Elab<'m> {
     }
 
     /// A binary operator with a complex operand.
-    pub(super) fn complex_binop(
-        &mut self,
-        op: ast::Operator,
-        l: Val,
-        r: Val,
-        span: Span,
-    ) -> DResult<Val> {
+    pub(super) fn complex_binop(&mut self, x: Binary<Val>) -> DResult<Val> {
+        let Binary { op, l, r, span } = x;
         use ast::Operator as O;
         if !matches!(op, O::Add | O::Sub | O::Mult | O::Div | O::FloorDiv) {
             return err(
@@ -338,9 +333,7 @@ impl<'m> Elab<'m> {
             }
             _ => {}
         }
-        let d = self.complex_promote(&l, &r, span)?;
-        let a = self.as_complex(l, d, span)?;
-        let b = self.as_complex(r, d, span)?;
+        let (a, b) = self.complex_operands(l, r, span)?;
         Ok(Val::Cx(match op {
             O::Add => complex::add(a, b, span),
             O::Sub => complex::sub(a, b, span),
@@ -351,13 +344,8 @@ impl<'m> Elab<'m> {
 
     /// `a == b`, `a != b` with a complex operand (`<` and the others do
     /// not compile: g++ has no `operator<` for std::complex).
-    pub(super) fn complex_cmp(
-        &mut self,
-        op: ast::CmpOp,
-        l: Val,
-        r: Val,
-        span: Span,
-    ) -> DResult<Val> {
+    pub(super) fn complex_cmp(&mut self, x: Binary<Val, ast::CmpOp>) -> DResult<Val> {
+        let Binary { op, l, r, span } = x;
         let ne = match op {
             ast::CmpOp::Eq => false,
             ast::CmpOp::NotEq => true,
@@ -368,10 +356,15 @@ impl<'m> Elab<'m> {
                 )
             }
         };
-        let d = self.complex_promote(&l, &r, span)?;
-        let a = self.as_complex(l, d, span)?;
-        let b = self.as_complex(r, d, span)?;
+        let (a, b) = self.complex_operands(l, r, span)?;
         Ok(Val::num(complex::equal(a, b, ne, span), DType::Bool))
+    }
+
+    /// The operands of a complex operation, both as complex numbers of
+    /// their promoted type ([`Elab::complex_promote`]).
+    fn complex_operands(&mut self, l: Val, r: Val, span: Span) -> DResult<(Cx, Cx)> {
+        let d = self.complex_promote(&l, &r, span)?;
+        Ok((self.as_complex(l, d, span)?, self.as_complex(r, d, span)?))
     }
 
     /// Runs a complex operation's builder and emits its statements.

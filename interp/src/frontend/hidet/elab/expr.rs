@@ -498,7 +498,7 @@ impl<'m> Elab<'m> {
             return err(span, format!("Hidet has no arithmetic on vector types such as {e} (its type inference raises NotImplementedError)"));
         }
         if matches!(l, Val::Cx(_)) || matches!(r, Val::Cx(_)) {
-            return self.complex_binop(op, l, r, span);
+            return self.complex_binop(Binary { op, l, r, span });
         }
         let op = match op {
             O::Add => ops::Op::Add,
@@ -709,7 +709,7 @@ impl<'m> Elab<'m> {
             return Ok(Val::Bool(v));
         }
         if matches!(l, Val::Cx(_)) || matches!(r, Val::Cx(_)) {
-            return self.complex_cmp(op, l, r, span);
+            return self.complex_cmp(Binary { op, l, r, span });
         }
         if let Some(e) = [&l, &r].iter().find_map(|v| match v {
             Val::Lanes(_, e) => Some(*e),

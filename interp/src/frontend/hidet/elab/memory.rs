@@ -158,16 +158,10 @@ impl<'m> Elab<'m> {
                 let shape = t.layout.shape();
                 let mut all = t.prefix.clone();
                 all.extend(coords);
-                if all.len() > shape.len() {
-                    return err(
-                        span,
-                        format!(
-                            "a tensor of {} dimensions indexed with {} indices",
-                            shape.len(),
-                            all.len()
-                        ),
-                    );
-                }
+                let dims = shape.len();
+                py::arity::count(span, all.len(), (0, dims), |n| {
+                    format!("a tensor of {dims} dimensions indexed with {n} indices")
+                })?;
                 if all.len() < shape.len() {
                     // the indices are evaluated here, once
                     let held = all.into_iter().map(|c| self.temp(c)).collect();

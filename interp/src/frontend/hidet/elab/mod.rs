@@ -30,11 +30,11 @@ use crate::dtype::DType;
 use crate::frontend::py::inline::{self, Frames};
 use crate::frontend::py::simt::{self, Blocks};
 use crate::frontend::py::walk::{self, Walk};
-use crate::frontend::py::{self, dotted};
+use crate::frontend::py::{self, dotted, Binary};
 use crate::ir::build::*;
 use crate::ir::*;
 use crate::launch::{ArgSpec, ConstArg, Launch};
-use crate::span::{DResult, Diagnostic, Span};
+use crate::span::{err, DResult, Diagnostic, Span};
 use rustpython_parser::ast::{self, Constant};
 use std::collections::HashMap;
 
@@ -190,10 +190,6 @@ pub struct Elab<'m> {
     known: HashMap<VarId, u64>,
     /// The `return` output of a host function and its dtype.
     ret_out: Option<(VarId, DType)>,
-}
-
-fn err<T>(span: Span, msg: impl Into<String>) -> DResult<T> {
-    Err(Diagnostic::new(span, msg))
 }
 
 /// The last component of a dotted path.
@@ -415,18 +411,16 @@ impl<'m> Elab<'m> {
         if grid.contains(&0) {
             return err(self.grid.map_or(fspan, |g| g.1), "a grid with no blocks");
         }
-        Ok(Kernel {
-            name: name.to_string(),
-            model: Model::Simt,
-            grid,
-            block,
+        let (arrays, vars) = (self.arrays, self.vars);
+        Ok(Kernel::simt(
+            name,
+            (grid, block),
             params,
             fresh,
-            arrays: self.arrays,
-            vars: self.vars,
+            arrays,
+            vars,
             body,
-            then: vec![],
-        })
+        ))
     }
 
     /// The parameters of a function with their annotations; other forms are refused.

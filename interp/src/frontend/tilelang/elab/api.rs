@@ -215,7 +215,13 @@ impl<'m> Elab<'m> {
 
     /// `l op r` for a Python arithmetic or bitwise operator.
     pub fn binop(&mut self, op: ast::Operator, l: Value, r: Value, span: Span) -> DResult<Value> {
-        self.bin_val(op, l.0, r.0, span).map(Value)
+        self.bin_val(Binary {
+            op,
+            l: l.0,
+            r: r.0,
+            span,
+        })
+        .map(Value)
     }
 
     /// `op v` for a Python unary operator.

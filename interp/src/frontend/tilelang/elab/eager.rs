@@ -278,16 +278,11 @@ impl<'m> Elab<'m> {
             ast::Expr::List(t) => t.elts.iter().collect(),
             one => vec![one],
         };
-        if items.len() != actual.len() {
-            return err(
-                span,
-                format!(
-                    "`{name}` has {} dimension(s) but the launch passes shape {actual:?}",
-                    items.len()
-                ),
-            )
-            .map_err(|d| d.with_help("give the buffer a \"shape\" in the launch"));
-        }
+        let rank = actual.len();
+        py::arity::count(span, items.len(), (rank, rank), |n| {
+            format!("`{name}` has {n} dimension(s) but the launch passes shape {actual:?}")
+        })
+        .map_err(|d| d.with_help("give the buffer a \"shape\" in the launch"))?;
         for (it, &n) in items.iter().zip(&actual) {
             if let ast::Expr::Name(s) = it {
                 if let Some(k) = self.symbols.iter().position(|x| x == s.id.as_str()) {
@@ -372,16 +367,10 @@ impl<'m> Elab<'m> {
                 .split([',', ' '])
                 .filter(|x| !x.is_empty())
                 .collect();
-            if listed.len() != names.len() {
-                return err(
-                    span,
-                    format!(
-                        "T.const names {} size(s) but {} are assigned",
-                        listed.len(),
-                        names.len()
-                    ),
-                );
-            }
+            let n = names.len();
+            py::arity::count(span, listed.len(), (n, n), |l| {
+                format!("T.const names {l} size(s) but {n} are assigned")
+            })?;
             for n in names {
                 let ast::Expr::Name(n) = n else {
                     return err(self.span(n), "T.const sizes are bound to names");

@@ -115,7 +115,12 @@ impl<'m> Elab<'m> {
             ast::Expr::BinOp(b) => {
                 let l = self.expr(&b.left)?;
                 let r = self.expr(&b.right)?;
-                self.bin_val(b.op, l, r, span)
+                self.bin_val(Binary {
+                    op: b.op,
+                    l,
+                    r,
+                    span,
+                })
             }
             ast::Expr::UnaryOp(u) => {
                 let v = self.expr(&u.operand)?;
@@ -305,8 +310,7 @@ impl<'m> Elab<'m> {
                 );
             }
             if b.private && !self.parallel.is_empty() && e_mentions(&e, &self.parallel) {
-                return err(span, format!("[Tilelang Semantic Check] Local buffer `{}` is indexed by a T.Parallel loop variable. Local buffers are thread-private and do not participate in parallel layout inference", b.name))
-                    .map_err(|d| d.with_help("use T.serial/T.unroll for per-thread local indexing, or T.alloc_fragment when the indexed dimension should be distributed across threads"));
+                return err_help(span, format!("[Tilelang Semantic Check] Local buffer `{}` is indexed by a T.Parallel loop variable. Local buffers are thread-private and do not participate in parallel layout inference", b.name), "use T.serial/T.unroll for per-thread local indexing, or T.alloc_fragment when the indexed dimension should be distributed across threads");
             }
             out.push(convert(e, DType::I64));
         }
@@ -416,13 +420,8 @@ impl<'m> Elab<'m> {
 
     /// `l op r` for a Python arithmetic or bitwise operator: Python's own
     /// arithmetic where both are compile-time numbers, else TVM's typing.
-    pub(super) fn bin_val(
-        &mut self,
-        op: ast::Operator,
-        l: Val,
-        r: Val,
-        span: Span,
-    ) -> DResult<Val> {
+    pub(super) fn bin_val(&mut self, x: Binary<Val>) -> DResult<Val> {
+        let Binary { op, l, r, span } = x;
         if let (Val::Py(a), Val::Py(b)) = (&l, &r) {
             if let Some(c) = consts::binop(op, a, b) {
                 return Ok(Val::Py(c));
@@ -462,20 +461,19 @@ impl<'m> Elab<'m> {
             O::Sub => BinOp::Sub,
             O::Mult => BinOp::Mul,
             O::Div if int => {
-                return err(span, "TVM supports multiple types of integer divisions, please call div, indexdiv/indexmod, floordiv/floormod or truncdiv/truncmod directly to avoid ambiguity in the code")
-                    .map_err(|d| d.with_help("use `//` (floor), T.truncdiv or T.ceildiv"));
+                return err_help(span, "TVM supports multiple types of integer divisions, please call div, indexdiv/indexmod, floordiv/floormod or truncdiv/truncmod directly to avoid ambiguity in the code", "use `//` (floor), T.truncdiv or T.ceildiv");
             }
             O::Div => BinOp::FDiv,
             O::FloorDiv | O::Mod if !int => {
-                return err(
+                return err_help(
                     span,
                     format!(
                         "`{}` on {}: TileLang floors only integers",
                         op_text(op),
                         types::dtype_name(d)
                     ),
-                )
-                .map_err(|d| d.with_help("use T.floor(a / b) for floats"));
+                    "use T.floor(a / b) for floats",
+                );
             }
             O::FloorDiv => BinOp::IDiv(FLOOR),
             O::Mod => BinOp::IRem(FLOOR),
@@ -548,8 +546,7 @@ impl<'m> Elab<'m> {
         Ok(Val::Num(match op {
             ast::UnaryOp::UAdd => e,
             ast::UnaryOp::USub if d.is_unsigned_int() => {
-                return err(span, "unary minus of an unsigned integer: TileLang refuses it (cannot make uint from negative value -1)")
-                    .map_err(|d| d.with_help("compute in a signed dtype"));
+                return err_help(span, "unary minus of an unsigned integer: TileLang refuses it (cannot make uint from negative value -1)", "compute in a signed dtype");
             }
             ast::UnaryOp::USub => unary(UnOp::Neg, e, span),
             ast::UnaryOp::Invert if !d.is_int() => return err(span, "`~` needs an integer"),
@@ -713,9 +710,9 @@ impl<'m> Elab<'m> {
                 }
                 Ok(Val::Num(self.cast(v, d, span)?))
             }
-            Val::Helper(h) => self.inline(&h, c, span),
-            Val::Foreign(i, h) => self.inline_foreign(i, &h, c, span),
-            Val::Path(p) if p.starts_with("T.") => self.lang_call(&p[2..], c, span),
+            Val::Helper(h) => self.inline(Call::new(&h, c, span)),
+            Val::Foreign(i, h) => self.inline_foreign(i, Call::new(&h, c, span)),
+            Val::Path(p) if p.starts_with("T.") => self.lang_call(Call::new(&p[2..], c, span)),
             Val::Path(p) if p.starts_with('<') && p.ends_with(".astype") => {
                 let ast::Expr::Attribute(a) = &*c.func else {
                     unreachable!("an attribute path")
@@ -771,8 +768,11 @@ impl<'m> Elab<'m> {
                                 Ok(Val::Py(Const::Float(c.as_int().unwrap_or(0) as f64)))
                             }
                             (_, Ok(c)) => Ok(Val::Py(c)),
-                            _ => err(span, format!("{name}() of a runtime value").as_str())
-                                .map_err(|d| d.with_help("use .astype(…) or T.Cast(…)")),
+                            _ => err_help(
+                                span,
+                                format!("{name}() of a runtime value").as_str(),
+                                "use .astype(…) or T.Cast(…)",
+                            ),
                         }
                     }
                     // a host function on compile-time values (`tilelang.cdiv`, `math.ceil`)
@@ -799,18 +799,6 @@ impl<'m> Elab<'m> {
         }
     }
 
-    /// The arguments of a call as values (keywords are looked up by name).
-    pub(super) fn args(
-        &mut self,
-        c: &ast::ExprCall,
-        n: usize,
-        what: &str,
-        span: Span,
-    ) -> DResult<Vec<Val>> {
-        py::arity::expect_args(span, what, n, c.args.len())?;
-        c.args.iter().map(|a| self.expr(a)).collect()
-    }
-
     pub(super) fn ints(&mut self, vals: Vec<Val>, what: &str, span: Span) -> DResult<(Expr, Expr)> {
         let [a, b]: [Val; 2] = vals
             .try_into()
@@ -832,14 +820,14 @@ impl<'m> Elab<'m> {
             let [v]: [Val; 1] = vals.try_into().expect("one");
             let e = self.num(v, span)?;
             if !dtype_of(&e).is_float() {
-                return err(
+                return err_help(
                     span,
                     format!(
                         "T.{f} needs a float, not {}",
                         types::dtype_name(dtype_of(&e))
                     ),
-                )
-                .map_err(|d| d.with_help("convert with .astype(\"float32\")"));
+                    "convert with .astype(\"float32\")",
+                );
             }
             return Ok(Val::Num(unary(UnOp::Math(m), e, span)));
         }
@@ -902,9 +890,11 @@ impl<'m> Elab<'m> {
     }
 
     /// `T.something(…)` in an expression.
-    pub(super) fn lang_call(&mut self, f: &str, c: &ast::ExprCall, span: Span) -> DResult<Val> {
+    pub(super) fn lang_call(&mut self, call: Call) -> DResult<Val> {
+        let (f, c, span) = (call.name, call.expr, call.span);
         if let Some(n) = value_call_arity(f) {
-            let vals = self.args(c, n, f, span)?;
+            let args = call.exactly(f, n)?;
+            let vals = args.iter().map(|a| self.expr(a)).collect::<DResult<_>>()?;
             return self.call_val(f, vals, span);
         }
         match f {
@@ -975,7 +965,7 @@ impl<'m> Elab<'m> {
             }
             "ieee_add" | "ieee_sub" | "ieee_mul" | "ieee_fdiv" | "ieee_fsqrt" | "ieee_frcp"
             | "ieee_fmaf" | "ieee_frsqrt" => self.ieee(f, c, span),
-            "get_thread_binding" | "thread_binding" => self.thread_binding(f, c, span),
+            "get_thread_binding" | "thread_binding" => self.thread_binding(call),
             "alloc_shared" | "alloc_fragment" | "alloc_local" => {
                 if f == "alloc_fragment" {
                     self.block_level_op("T.alloc_fragment", span)?;
@@ -1014,10 +1004,10 @@ impl<'m> Elab<'m> {
                 "T.const(…) must be unpacked into names: `M, N = T.const(\"M, N\")`",
             ),
             "alloc_var" => {
-                let dtype_e = Self::kwarg(c, "dtype", 0)
+                let dtype_e = py::call::arg(c, "dtype", 0)
                     .ok_or_else(|| Diagnostic::new(span, "T.alloc_var needs a dtype"))?;
                 let d = self.dtype_arg(dtype_e)?;
-                let init = Self::kwarg(c, "init", 1);
+                let init = py::call::arg(c, "init", 1);
                 let init = init.map(|i| self.expr(i)).transpose()?;
                 Ok(Val::Buf(self.alloc_var(d, init, span)?))
             }
@@ -1065,8 +1055,11 @@ impl<'m> Elab<'m> {
             // TileLang's T.ieee_frsqrt(x) has no rounding mode: it is
             // CUDA's __frsqrt_rn (codegen_cuda.cc CUDAIEEEMath)
             if c.args.len() != 1 || !c.keywords.is_empty() {
-                return err(span, "T.ieee_frsqrt takes one operand and no rounding mode")
-                    .map_err(|d| d.with_help("it always rounds to nearest even (\"rn\")"));
+                return err_help(
+                    span,
+                    "T.ieee_frsqrt takes one operand and no rounding mode",
+                    "it always rounds to nearest even (\"rn\")",
+                );
             }
         }
         if c.args.len() < arity || c.args.len() > arity + 1 {
@@ -1075,7 +1068,7 @@ impl<'m> Elab<'m> {
                 format!("T.{f} takes {arity} operand(s) and a rounding mode"),
             );
         }
-        let mode_e = Self::kwarg(c, "rounding_mode", arity);
+        let mode_e = py::call::arg(c, "rounding_mode", arity);
         let mode = match mode_e {
             None => Rounding::NearestEven,
             Some(e) => match self.py_value(e) {
@@ -1116,14 +1109,14 @@ impl<'m> Elab<'m> {
             });
         }
         if !matches!(d, DType::F32 | DType::F64) {
-            return err(
+            return err_help(
                 span,
                 format!(
                     "T.{f} computes in float32 or float64, not {}",
                     types::dtype_name(d)
                 ),
-            )
-            .map_err(|e| e.with_help("convert the operand with .astype(\"float32\")"));
+                "convert the operand with .astype(\"float32\")",
+            );
         }
         // the other operands take x's dtype (TVM converts Python numbers to it)
         let mut rest = Vec::new();
@@ -1177,14 +1170,14 @@ impl<'m> Elab<'m> {
         if let (Val::Py(Const::Int(n)), true) = (&v, d.is_int() && d != DType::Bool) {
             let (lo, hi) = d.int_range();
             if *n > hi || *n < lo {
-                return err(
+                return err_help(
                     span,
                     format!(
                         "Literal value {n} exceeds the range of {}",
                         types::dtype_name(d)
                     ),
-                )
-                .map_err(|e| e.with_help("wrap it in Python first, or cast a runtime value"));
+                    "wrap it in Python first, or cast a runtime value",
+                );
             }
         }
         Ok(convert(self.num(v, span)?, d))
@@ -1192,9 +1185,10 @@ impl<'m> Elab<'m> {
 
     /// Inlines a call of a module-level helper: binds its parameters and
     /// elaborates its body; a `return` must be its last statement.
-    pub(super) fn inline(&mut self, name: &str, c: &ast::ExprCall, span: Span) -> DResult<Val> {
+    pub(super) fn inline(&mut self, call: Call) -> DResult<Val> {
+        let name = call.name;
         let f = self.m.helpers[name].clone();
-        let args = self.helper_args(name, &f, c, span)?;
+        let args = self.helper_args(&f, call)?;
         let saved = self.env.clone();
         let r = self.helper_call(name, &f, args);
         self.env = saved;
@@ -1205,15 +1199,10 @@ impl<'m> Elab<'m> {
     /// arguments are the caller's, the body sees its own module's names,
     /// and everything in it is reported at this call (an error says which
     /// helper of which file it came from).
-    pub(super) fn inline_foreign(
-        &mut self,
-        i: usize,
-        name: &str,
-        c: &ast::ExprCall,
-        span: Span,
-    ) -> DResult<Val> {
+    pub(super) fn inline_foreign(&mut self, i: usize, call: Call) -> DResult<Val> {
+        let span = call.span;
         // a helper the imported module imported itself: follow it home
-        let (mut home, mut name) = (&self.m.imported[i], name.to_string());
+        let (mut home, mut name) = (&self.m.imported[i], call.name.to_string());
         while let Some((j, n)) = home.foreign.get(&name) {
             (home, name) = (&home.imported[*j], n.clone());
         }
@@ -1223,7 +1212,7 @@ impl<'m> Elab<'m> {
                 format!("`{name}` is not a function of {}", home.src.file),
             );
         };
-        let args = self.helper_args(&name, &f, c, span)?;
+        let args = self.helper_args(&f, call.named(&name))?;
         let (saved_m, saved_env, saved_site) = (self.m, self.env.clone(), self.call_site);
         self.m = home;
         self.env = module_env(home, home.globals.clone());
@@ -1243,13 +1232,8 @@ impl<'m> Elab<'m> {
 
     /// The values of a helper call's arguments, in the order of `f`'s
     /// parameters (defaults filled in), evaluated where the call is.
-    fn helper_args(
-        &mut self,
-        name: &str,
-        f: &ast::StmtFunctionDef,
-        c: &ast::ExprCall,
-        span: Span,
-    ) -> DResult<Vec<(String, Val)>> {
+    fn helper_args(&mut self, f: &ast::StmtFunctionDef, call: Call) -> DResult<Vec<(String, Val)>> {
+        let (name, span) = (call.name, call.span);
         if self.inlining.iter().any(|n| n == name) {
             return py::unsupported(span, "recursion", DIALECT, "write the recursion as a loop");
         }
@@ -1263,12 +1247,12 @@ impl<'m> Elab<'m> {
         }
         let params = py::params(&f.args);
         let takes = (0, params.len());
-        py::arity::check_args(span, &format!("`{name}`"), takes, c.args.len())?;
+        py::arity::check_args(span, &format!("`{name}`"), takes, call.args().len())?;
         let mut bound: Vec<Option<Val>> = vec![None; params.len()];
-        for (k, a) in c.args.iter().enumerate() {
+        for (k, a) in call.args().iter().enumerate() {
             bound[k] = Some(self.expr(a)?);
         }
-        for kw in &c.keywords {
+        for kw in call.keywords() {
             let Some(kn) = kw.arg.as_deref() else {
                 return py::unsupported(span, "`**kwargs`", DIALECT, "use explicit arguments");
             };
@@ -1369,8 +1353,11 @@ pub(super) fn rounding_mode(m: &str, span: Span) -> DResult<Rounding> {
         "ru" => Rounding::Up,
         "rd" => Rounding::Down,
         other => {
-            return err(span, format!("unknown rounding mode {other:?}"))
-                .map_err(|d| d.with_help("use \"rn\", \"rz\", \"ru\" or \"rd\""))
+            return err_help(
+                span,
+                format!("unknown rounding mode {other:?}"),
+                "use \"rn\", \"rz\", \"ru\" or \"rd\"",
+            )
         }
     })
 }

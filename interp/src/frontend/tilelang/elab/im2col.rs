@@ -29,7 +29,7 @@ impl<'m> Elab<'m> {
     pub(super) fn im2col(&mut self, c: &ast::ExprCall, span: Span) -> DResult<()> {
         let mut args = Vec::with_capacity(ARGS.len());
         for (pos, name) in ARGS.iter().enumerate() {
-            args.push(Self::kwarg(c, name, pos).ok_or_else(|| {
+            args.push(py::call::arg(c, name, pos).ok_or_else(|| {
                 Diagnostic::new(span, format!("T.im2col needs `{name}`: (img, col, nhw_step, c_step, kernel, stride, dilation, pad)"))
             })?);
         }

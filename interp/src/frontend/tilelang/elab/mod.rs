@@ -14,13 +14,14 @@ use super::consts::{self, Const};
 use super::{types, Module, DIALECT};
 use crate::dtype::DType;
 use crate::float::Rounding;
+use crate::frontend::py::call::Call;
 use crate::frontend::py::simt::{self, Blocks};
 use crate::frontend::py::walk::Walk;
-use crate::frontend::py::{self, dotted, op_text};
+use crate::frontend::py::{self, dotted, op_text, Binary};
 use crate::ir::build::*;
 use crate::ir::*;
 use crate::launch::{ArgSpec, Launch};
-use crate::span::{DResult, Diagnostic, Span};
+use crate::span::{err, err_help, DResult, Diagnostic, Span};
 use rustpython_parser::ast::{self, Constant};
 use std::collections::HashMap;
 
@@ -82,10 +83,6 @@ enum Val {
     /// A helper function of an imported module: its index in
     /// `Module::imported` and its name there.
     Foreign(usize, String),
-}
-
-fn err<T>(span: Span, msg: impl Into<String>) -> DResult<T> {
-    Err(Diagnostic::new(span, msg))
 }
 
 /// A launch's `threads` (x, y, z) with the span of its `T.Kernel(…)`.
@@ -242,17 +239,19 @@ impl<'m> Elab<'m> {
         }
         let mut launches = launches.into_iter().map(|(l, _)| l);
         let first = launches.next().expect("the last launch at least");
+        let geometry = (first.grid, first.block);
+        let (params, fresh) = (self.params, self.fresh);
         Ok(Kernel {
-            name: name.to_string(),
-            model: Model::Simt,
-            grid: first.grid,
-            block: first.block,
-            params: self.params,
-            fresh: self.fresh,
-            arrays: first.arrays,
-            vars: first.vars,
-            body: first.body,
             then: launches.collect(),
+            ..Kernel::simt(
+                name,
+                geometry,
+                params,
+                fresh,
+                first.arrays,
+                first.vars,
+                first.body,
+            )
         })
     }
 
@@ -408,7 +407,7 @@ impl<'m> Elab<'m> {
             .first()
             .ok_or_else(|| Diagnostic::new(span, format!("{what} needs a shape")))?;
         let shape = self.static_shape(shape_e)?;
-        let dtype_e = Self::kwarg(c, "dtype", 1);
+        let dtype_e = py::call::arg(c, "dtype", 1);
         let d = match (dtype_e, default) {
             (Some(e), _) => self.dtype_arg(e)?,
             (None, Some(d)) => d,

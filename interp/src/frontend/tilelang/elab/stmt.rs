@@ -251,16 +251,10 @@ impl<'m> Elab<'m> {
                 );
             }
         }
-        if names.len() > sizes.len() {
-            return err(
-                span,
-                format!(
-                    "T.Kernel has {} grid dimension(s) but binds {} names",
-                    sizes.len(),
-                    names.len()
-                ),
-            );
-        }
+        let dims = sizes.len();
+        py::arity::count(span, names.len(), (0, dims), |n| {
+            format!("T.Kernel has {dims} grid dimension(s) but binds {n} names")
+        })?;
         self.grid = Some((grid, span));
         self.threads = Some((threads, span));
         for (i, n) in names.iter().enumerate() {
@@ -509,11 +503,11 @@ impl Walk for Elab<'_> {
             return Ok(());
         }
         if a.targets.len() > 1 {
-            return err(
+            return err_help(
                 span,
                 "Consequential assignments like 'a = b = c' are not supported",
-            )
-            .map_err(|d| d.with_help("use separate assignment statements"));
+                "use separate assignment statements",
+            );
         }
         if let Some(done) = self.eager_assign(&a.targets[0], &a.value, span)? {
             return Ok(done);
@@ -547,7 +541,12 @@ impl Walk for Elab<'_> {
         // `t = t op v`: the target's value, then `v`, then the operation
         let cur = self.expr(&a.target)?;
         let rhs = self.expr(&a.value)?;
-        let v = self.bin_val(a.op, cur, rhs, span)?;
+        let v = self.bin_val(Binary {
+            op: a.op,
+            l: cur,
+            r: rhs,
+            span,
+        })?;
         self.assign(&a.target, v)
     }
 

@@ -34,12 +34,8 @@ impl<'m> Elab<'m> {
     /// `T.get_thread_binding(dim=0)` or `T.thread_binding(begin, end,
     /// thread="threadIdx.x")`: the thread's index along a dimension of the
     /// enclosing `T.Kernel`'s `threads`.
-    pub(super) fn thread_binding(
-        &mut self,
-        f: &str,
-        c: &ast::ExprCall,
-        span: Span,
-    ) -> DResult<Val> {
+    pub(super) fn thread_binding(&mut self, call: Call) -> DResult<Val> {
+        let (f, c, span) = (call.name, call.expr, call.span);
         let Some((threads, _)) = self.threads else {
             return err(span, format!("T.{f} outside `with T.Kernel(…)`"));
         };
@@ -53,7 +49,7 @@ impl<'m> Elab<'m> {
             );
         }
         let (dim, offset) = if f == "get_thread_binding" {
-            let arg = Self::kwarg(c, "dim", 0);
+            let arg = call.arg("dim", 0);
             let dim = match arg {
                 None => 0,
                 Some(a) => self.const_int(a, "T.get_thread_binding's dimension")?,
@@ -94,7 +90,7 @@ impl<'m> Elab<'m> {
         threads: [u32; 3],
         span: Span,
     ) -> DResult<(i128, i128)> {
-        let thread = Self::kwarg(c, "thread", 2);
+        let thread = py::call::arg(c, "thread", 2);
         let (Some(b), Some(e), Some(t)) = (c.args.first(), c.args.get(1), thread) else {
             return err(
                 span,
@@ -150,13 +146,11 @@ impl<'m> Elab<'m> {
     /// refused).
     pub(super) fn block_level_op(&mut self, what: &str, span: Span) -> DResult<()> {
         if self.per_thread {
-            return err(
+            return err_help(
                 span,
                 format!(
                     "{what} in a kernel with per-thread code (T.get_thread_binding): ksem does not model how TileLang partitions it among the threads"
-                ),
-            )
-            .map_err(|d| d.with_help("write it as per-thread code over the thread index, or leave the thread binding out"));
+                ), "write it as per-thread code over the thread index, or leave the thread binding out");
         }
         self.tile_op_at.get_or_insert(span);
         Ok(())

@@ -52,7 +52,8 @@ impl<'m> Elab<'m> {
                 // `T.copy(src, dst, *, coalesced_width=…, annotations=…,
                 // loop_layout=…)`: src and dst by position or by name; the
                 // keyword-only ones say how, not what, to copy
-                let (Some(src), Some(dst)) = (Self::kwarg(c, "src", 0), Self::kwarg(c, "dst", 1))
+                let (Some(src), Some(dst)) =
+                    (py::call::arg(c, "src", 0), py::call::arg(c, "dst", 1))
                 else {
                     return err(span, "T.copy takes (src, dst)");
                 };
@@ -196,20 +197,6 @@ impl<'m> Elab<'m> {
         self.emit(Stmt::Let(v, e));
     }
 
-    /// A keyword argument of a call, or its positional argument `pos`
-    /// (Python refuses a call that passes both).
-    pub(super) fn kwarg<'c>(c: &'c ast::ExprCall, name: &str, pos: usize) -> Option<&'c ast::Expr> {
-        Self::keyword(c, name).or_else(|| c.args.get(pos))
-    }
-
-    /// Keyword argument `name` of a call.
-    pub(super) fn keyword<'c>(c: &'c ast::ExprCall, name: &str) -> Option<&'c ast::Expr> {
-        c.keywords
-            .iter()
-            .find(|k| k.arg.as_deref() == Some(name))
-            .map(|k| &k.value)
-    }
-
     /// A compile-time bool or int argument.
     pub(super) fn flag(&self, e: Option<&ast::Expr>, default: i128) -> DResult<i128> {
         match e {
@@ -245,7 +232,7 @@ impl<'m> Elab<'m> {
         let src = self.buffer_of(src_e)?;
         let dst = self.buffer_of(dst_e)?;
         let rank = src.shape.len() as i128;
-        let dim = self.flag(Self::kwarg(c, "dim", 2), -1)?;
+        let dim = self.flag(py::call::arg(c, "dim", 2), -1)?;
         let dim = if dim < 0 { dim + rank } else { dim };
         if !(0..rank).contains(&dim) {
             return err(
@@ -261,7 +248,7 @@ impl<'m> Elab<'m> {
                 "T.reduce_abssum() got an unexpected keyword argument 'clear'",
             );
         }
-        let clear = self.flag(Self::kwarg(c, "clear", 3), 1)? != 0;
+        let clear = self.flag(py::call::arg(c, "clear", 3), 1)? != 0;
         self.reduce_with(f, &src, &dst, dim, clear, span)
     }
 
@@ -397,18 +384,18 @@ impl<'m> Elab<'m> {
     pub(super) fn gemm(&mut self, c: &ast::ExprCall, span: Span) -> DResult<()> {
         // A, B, C by position or by name (`T.gemm(x, B=y, C=z)`)
         let (Some(a), Some(b), Some(cb)) = (
-            Self::kwarg(c, "A", 0),
-            Self::kwarg(c, "B", 1),
-            Self::kwarg(c, "C", 2),
+            py::call::arg(c, "A", 0),
+            py::call::arg(c, "B", 1),
+            py::call::arg(c, "C", 2),
         ) else {
             return err(span, "T.gemm takes (A, B, C, …)");
         };
         let a = self.buffer_of(a)?;
         let b = self.buffer_of(b)?;
         let cb = self.buffer_of(cb)?;
-        let ta = self.flag(Self::kwarg(c, "transpose_A", 3), 0)? != 0;
-        let tb = self.flag(Self::kwarg(c, "transpose_B", 4), 0)? != 0;
-        let clear = self.flag(Self::keyword(c, "clear_accum"), 0)? != 0;
+        let ta = self.flag(py::call::arg(c, "transpose_A", 3), 0)? != 0;
+        let tb = self.flag(py::call::arg(c, "transpose_B", 4), 0)? != 0;
+        let clear = self.flag(py::call::keyword(c, "clear_accum"), 0)? != 0;
         let two = |x: &Buf| -> DResult<(usize, usize)> {
             match x.shape.as_slice() {
                 [r, c] => Ok((*r, *c)),

@@ -28,14 +28,7 @@ impl<'m> Elab<'m> {
             .args
             .first()
             .ok_or_else(|| Diagnostic::new(span, "T.view takes (buffer, shape, dtype)"))?;
-        let arg = |i: usize, name: &str| {
-            c.args.get(i).or_else(|| {
-                c.keywords
-                    .iter()
-                    .find(|k| k.arg.as_deref() == Some(name))
-                    .map(|k| &k.value)
-            })
-        };
+        let arg = |i: usize, name: &str| c.args.get(i).or_else(|| py::call::keyword(c, name));
         let src = self.view_source(src_e, "T.view")?;
         let shape = match arg(1, "shape") {
             Some(e) if !is_none(e) => self.static_shape(e)?,
@@ -52,12 +45,7 @@ impl<'m> Elab<'m> {
     /// view of `src`. Without a data argument a tensor is a parameter's
     /// type, which belongs in the signature.
     pub(super) fn tensor_view(&mut self, f: &str, c: &ast::ExprCall, span: Span) -> DResult<Val> {
-        let data = c.args.get(2).or_else(|| {
-            c.keywords
-                .iter()
-                .find(|k| k.arg.as_deref() == Some("data"))
-                .map(|k| &k.value)
-        });
+        let data = c.args.get(2).or_else(|| py::call::keyword(c, "data"));
         let src = match data {
             Some(ast::Expr::Attribute(a)) if a.attr.as_str() == "data" => {
                 self.view_source(&a.value, &format!("T.{f}"))?
