@@ -529,21 +529,37 @@ def refusal_text(e):
 
 
 def set_contraction(on):
-    """Whether NVVM may contract `a*b + c` into an FMA (its -fma option; on
-    by default, as numba-cuda compiles). Campaigns turn it off, since ksem
-    never contracts (docs/divergences.md N21)."""
+    """Whether `a*b + c` may be contracted into an FMA (on by default, as
+    numba-cuda compiles). Campaigns turn it off, since ksem never contracts
+    (docs/divergences.md N21): NVVM then compiles with -fma=0 (its PTX has
+    `mul.rn`/`add.rn`, which ptxas does not fuse), and kernels link without
+    LTO, whose nvJitLink step would generate code with contraction again."""
     from numba.cuda.cudadrv import nvvm
     plain = getattr(nvvm.compile_ir, "ksem_plain", nvvm.compile_ir)
+    try:
+        from numba.cuda import decorators
+    except ImportError:  # the simulator compiles nothing
+        decorators = None
+    have_lto = getattr(decorators, "_have_nvjitlink", None)
+    have_lto = getattr(have_lto, "ksem_plain", have_lto)
     if on:
         nvvm.compile_ir = plain
+        if have_lto is not None:
+            decorators._have_nvjitlink = have_lto
         return
 
     def compile_ir(llvmir, **options):
         options["fma"] = False
         return plain(llvmir, **options)
 
+    def no_lto():
+        return False
+
     compile_ir.ksem_plain = plain
     nvvm.compile_ir = compile_ir
+    if have_lto is not None:
+        no_lto.ksem_plain = have_lto
+        decorators._have_nvjitlink = no_lto
 
 
 def batch(path):
