@@ -217,8 +217,13 @@ pub fn generate_for(
         body: g.blocks.pop().unwrap_or_default(),
         then: vec![],
     };
-    let source = super::print::cudapy::kernel(&kernel)
-        .unwrap_or_else(|e| format!("# the generated kernel does not print: {e}\n"));
+    let print = if avoid_divergences {
+        super::print::cudapy::kernel_explicit
+    } else {
+        super::print::cudapy::kernel
+    };
+    let source =
+        print(&kernel).unwrap_or_else(|e| format!("# the generated kernel does not print: {e}\n"));
     let launch = g.launch(grid, block, out_d);
     Program {
         source,

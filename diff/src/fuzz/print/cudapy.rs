@@ -32,8 +32,21 @@ pub use super::control::PResult;
 
 /// The source of a file that defines `k` as a `@cuda.jit` kernel.
 pub fn kernel(k: &Kernel) -> PResult<String> {
+    print(k, false)
+}
+
+/// [`kernel`], with the conversion of a value assigned in a loop or branch
+/// written out (`x = int64(…)`) where the front end would insert it: real
+/// numba-cuda unifies a variable's types across assignments instead
+/// (docs/divergences.md N5, N12), so a campaign against it writes them.
+pub fn kernel_explicit(k: &Kernel) -> PResult<String> {
+    print(k, true)
+}
+
+fn print(k: &Kernel, explicit: bool) -> PResult<String> {
     let k = pattern::simt_kernel(k, "CUDA Python")?;
     let mut p = Printer::new(&k)?;
+    p.explicit = explicit;
     p.kernel()?;
     Ok(p.src.out)
 }
@@ -71,6 +84,9 @@ struct Printer<'k> {
     declared: Vec<bool>,
     deferred: pattern::Pending<'k>,
     src: pattern::Source,
+    /// Assignments in loops and branches keep their conversions
+    /// ([`kernel_explicit`]).
+    explicit: bool,
 }
 
 impl<'k> Printer<'k> {
@@ -87,6 +103,7 @@ impl<'k> Printer<'k> {
             declared: vec![false; n],
             deferred: HashMap::new(),
             src: pattern::Source::default(),
+            explicit: false,
         })
     }
 
@@ -459,7 +476,7 @@ impl<'k> Statements<'k> for Printer<'k> {
         let dv = self.k.vars.get(v).map(|x| x.1.dtype());
         // inside a loop or branch the front end converts to the type the
         // variable already has
-        let converts = self.src.depth > 0 && self.declared.get(v) == Some(&true);
+        let converts = self.src.depth > 0 && self.declared.get(v) == Some(&true) && !self.explicit;
         let rhs = match (converts, dv) {
             (true, Some(d)) => self.operand_as(e, d)?,
             _ => self.expr(e)?,
