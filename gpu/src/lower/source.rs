@@ -67,6 +67,7 @@ pub(super) fn lower_launch(k: &Kernel, inexact: &Inexact, inexact_flags: bool) -
     s.push_str("  // body\n");
     s.push_str(&body.code);
     s.push_str("}\n");
+    s.push_str(&unbind(&sig));
     Ok(Lowered {
         source: s,
         entry: "ksem_kernel",
@@ -95,6 +96,8 @@ struct Signature {
     params_c: Vec<String>,
     /// The host build's argument values, each read from `ksem_a[i]`.
     call_c: Vec<String>,
+    /// The C names of the parameters, in order.
+    names_c: Vec<String>,
     /// The variables the parameters bind.
     var_init: Vec<VarInit>,
 }
@@ -107,6 +110,7 @@ impl Signature {
         let mut args = Vec::new();
         let mut params_c = Vec::new();
         let mut call_c = Vec::new();
+        let mut names_c = Vec::new();
         let mut var_init = Vec::new();
         for p in &k.params {
             let cname = format!("arg_{}", ident(&p.name));
@@ -122,6 +126,8 @@ impl Signature {
                     args.push(ArgSlot::Len { buffer: b });
                     params_c.push(format!("{}* {cname}", c_elem_type(d)));
                     params_c.push(format!("long long {cname}_len"));
+                    names_c.push(cname.clone());
+                    names_c.push(format!("{cname}_len"));
                     call_c.push(format!("*({}**)ksem_a[{}]", c_elem_type(d), call_c.len()));
                     call_c.push(format!("*(long long*)ksem_a[{}]", call_c.len()));
                     if let Some(v) = p.var {
@@ -134,6 +140,7 @@ impl Signature {
                         dtype: d,
                     });
                     params_c.push(format!("{} {cname}", c_elem_type(d)));
+                    names_c.push(cname.clone());
                     call_c.push(format!("*({}*)ksem_a[{}]", c_elem_type(d), call_c.len()));
                     if let Some(v) = p.var {
                         var_init.push((v, scalar_bits_expr(d, &cname), usize::MAX));
@@ -146,6 +153,7 @@ impl Signature {
             for (b, bp) in buffers.iter().enumerate() {
                 args.push(ArgSlot::Inexact { buffer: b });
                 params_c.push(format!("ku8* ksem_inexact_{}", ident(&bp.name)));
+                names_c.push(format!("ksem_inexact_{}", ident(&bp.name)));
                 call_c.push(format!("*(ku8**)ksem_a[{}]", call_c.len()));
             }
         }
@@ -154,6 +162,7 @@ impl Signature {
             args,
             params_c,
             call_c,
+            names_c,
             var_init,
         }
     }
@@ -254,15 +263,17 @@ fn variables(k: &Kernel, var_init: &[VarInit]) -> (String, usize) {
 }
 
 /// The kernel's signature line. The host build takes the arguments as
-/// `a[i]` pointing at the i-th (as for cuLaunchKernel) and binds the
-/// parameters' names to them, so that the prelude's one `ksem_host_run`
-/// launches every kernel of a build (no entry function per kernel: each
-/// small function cost the compiler as much as many lines of a kernel).
+/// `ksem_a[i]` pointing at the i-th (as for cuLaunchKernel), each
+/// parameter's name standing for its value there, so that the prelude's one
+/// `ksem_host_run` launches every kernel of a build (no entry function per
+/// kernel, no copies of the arguments: each cost the compiler as much as
+/// many lines of a kernel; docs/benchmarks.md, "Fifth pass").
 fn signature(sig: &Signature) -> String {
-    let mut s = String::from("#ifdef KSEM_HOST\nextern \"C\" void ksem_kernel(void** ksem_a) {\n");
-    for (param, value) in sig.params_c.iter().zip(&sig.call_c) {
-        let _ = writeln!(s, "  {param} = {value};");
+    let mut s = String::from("#ifdef KSEM_HOST\n");
+    for (name, value) in sig.names_c.iter().zip(&sig.call_c) {
+        let _ = writeln!(s, "#define {name} ({value})");
     }
+    s.push_str("extern \"C\" void ksem_kernel(void** ksem_a) {\n");
     let _ = writeln!(
         s,
         "#else\nextern \"C\" __global__ void ksem_kernel({}) {{\n#endif",
@@ -272,5 +283,19 @@ fn signature(sig: &Signature) -> String {
             sig.params_c.join(", ")
         }
     );
+    s
+}
+
+/// The end of [`signature`]'s names, after the kernel (the next kernel of a
+/// batch has its own).
+fn unbind(sig: &Signature) -> String {
+    if sig.names_c.is_empty() {
+        return String::new();
+    }
+    let mut s = String::from("#ifdef KSEM_HOST\n");
+    for name in &sig.names_c {
+        let _ = writeln!(s, "#undef {name}");
+    }
+    s.push_str("#endif\n");
     s
 }

@@ -105,11 +105,13 @@ fn emit(out: &mut String, group: &[Fusable]) {
             let _ = writeln!(out, "{}{d}{}", s.indent, s.comment);
         }
     }
-    let _ = writeln!(out, "{}KSEM_FOR({}) {{", g.indent, g.n);
+    // (the loop's lines name its first and last statement's source lines)
+    let _ = writeln!(out, "{}KSEM_FOR({}) {{{}", g.indent, g.n, g.comment);
     for s in group {
         let _ = writeln!(out, "{}  {}{}", s.indent, s.assign, s.comment);
     }
-    let _ = writeln!(out, "{}}}", g.indent);
+    let last = group.last().map_or("", |s| s.comment);
+    let _ = writeln!(out, "{}}}{last}", g.indent);
 }
 
 /// `line` as a fusable statement: `[T t[KSEM_SLOTS(n)]; ]KSEM_FOR(n) x[j] = e;`
@@ -166,14 +168,14 @@ mod tests {
     #[test]
     fn consecutive_elementwise_statements_share_a_loop() {
         let code = "  KSEM_FOR(16) a[j] = b[j];  // line 1:1\n  ku64 t3[KSEM_SLOTS(16)]; KSEM_FOR(16) t3[j] = (m[j] != 0 ? ksem_ld<KU64>(ksem_m, p[j]) : 0x0ull);  // line 2:1\n  KSEM_FOR(16) c[j] = ksem_iadd<KI32>(a[j], t3[j]);  // line 3:1\n";
-        let want = "  ku64 t3[KSEM_SLOTS(16)];  // line 2:1\n  KSEM_FOR(16) {\n    a[j] = b[j];  // line 1:1\n    t3[j] = (m[j] != 0 ? ksem_ld<KU64>(ksem_m, p[j]) : 0x0ull);  // line 2:1\n    c[j] = ksem_iadd<KI32>(a[j], t3[j]);  // line 3:1\n  }\n";
+        let want = "  ku64 t3[KSEM_SLOTS(16)];  // line 2:1\n  KSEM_FOR(16) {  // line 1:1\n    a[j] = b[j];  // line 1:1\n    t3[j] = (m[j] != 0 ? ksem_ld<KU64>(ksem_m, p[j]) : 0x0ull);  // line 2:1\n    c[j] = ksem_iadd<KI32>(a[j], t3[j]);  // line 3:1\n  }  // line 3:1\n";
         assert_eq!(loops(code), want);
     }
 
     #[test]
     fn uniform_constants_between_statements_move_before_the_loop() {
         let code = "  KSEM_FOR(4) a[j] = b[j];  // line 1:1\n  const ku64 t1 = ksem_cvt<KF32, KF64>(0x0ull, false, false);  // line 2:1\n  KSEM_FOR(4) c[j] = ksem_fadd<KF64>(a[j], t1);  // line 2:1\n  const ku64 t2 = ksem_ld<KF64>(ksem_m, p);  // line 3:1\n  KSEM_FOR(4) d[j] = t2;  // line 3:1\n";
-        let want = "  const ku64 t1 = ksem_cvt<KF32, KF64>(0x0ull, false, false);  // line 2:1\n  KSEM_FOR(4) {\n    a[j] = b[j];  // line 1:1\n    c[j] = ksem_fadd<KF64>(a[j], t1);  // line 2:1\n  }\n  const ku64 t2 = ksem_ld<KF64>(ksem_m, p);  // line 3:1\n  KSEM_FOR(4) d[j] = t2;  // line 3:1\n";
+        let want = "  const ku64 t1 = ksem_cvt<KF32, KF64>(0x0ull, false, false);  // line 2:1\n  KSEM_FOR(4) {  // line 1:1\n    a[j] = b[j];  // line 1:1\n    c[j] = ksem_fadd<KF64>(a[j], t1);  // line 2:1\n  }  // line 2:1\n  const ku64 t2 = ksem_ld<KF64>(ksem_m, p);  // line 3:1\n  KSEM_FOR(4) d[j] = t2;  // line 3:1\n";
         assert_eq!(loops(code), want);
     }
 
