@@ -70,8 +70,8 @@ pub fn run_host(items: &[(&Lowered, &Launch, &str)]) -> Vec<Result<RunResult, Gp
 
 /// The `KSEM_THREADS` kernel `l` of a host batch compiles with, where tile
 /// programs use `tile`: a SIMT program's own block size if its source reads
-/// the macro, else `tile` too (its host entry passes its block shape to the
-/// launcher, which sets the threads and barriers of each block at run
+/// the macro, else `tile` too (the host runner passes its block shape to
+/// the launcher, which sets the threads and barriers of each block at run
 /// time), so that SIMT programs of every block size share one compile.
 pub fn compile_threads(l: &Lowered, tile: u32) -> u32 {
     if l.block.is_some() && reads_threads(split_runtime(&l.source).1) {

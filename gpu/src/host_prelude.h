@@ -233,8 +233,9 @@ static pthread_mutex_t ksem_gate_mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t ksem_gate_cv = PTHREAD_COND_INITIALIZER;
 static int ksem_gate_state = 0;
 
-// A kernel's body called with its argument pointers (one plain function per
-// kernel: templates over lambdas cost the compiler as much as the kernel).
+// A kernel (on the host `extern "C" void ksem_kernel(void** a)`) called with
+// its argument pointers (templates over lambdas cost the compiler as much as
+// the kernel).
 typedef void (*ksem_host_body_fn)(void** a);
 
 struct ksem_host_job {

@@ -1,7 +1,8 @@
 //! Source assembly: one launch's lowered body (tile or SIMT) wrapped into a
-//! self-contained CUDA C++ source — the runtime, the kernel's signature, its
-//! variables and the host build's entry — and the text operations on
-//! generated sources (cutting off the runtime, renaming the entries) that
+//! self-contained CUDA C++ source — the runtime, the kernel's signature (on
+//! the host its arguments as `void**`), its variables — and the text
+//! operations on generated sources (cutting off the runtime, renaming the
+//! kernels) that
 //! put several kernels or launches into one source.
 //!
 //! Kernel signature (`extern "C" __global__ void ksem_kernel(...)`): for each
