@@ -309,8 +309,6 @@ pub fn run(
     run_in(&lib, l.entry, l, launch, kernel, threads)
 }
 
-/// Runs lowered kernel `l`, whose host entry in the compiled library `so`
-/// is `symbol` (see [`crate::batch`]), with `threads` threads per block.
 /// A host build loaded into this process (once for all the kernels of a
 /// batch: loading it per kernel costs more than running a small one).
 pub struct HostLibrary {
