@@ -11,11 +11,6 @@ pub fn entry(i: usize) -> String {
     format!("ksem_kernel_{i}")
 }
 
-/// The host entry of kernel `i` of a batch.
-pub fn host_entry(i: usize) -> String {
-    format!("ksem_host_launch_{i}")
-}
-
 /// One source holding every kernel of `parts`, renamed by position.
 pub fn source(parts: &[&Lowered]) -> String {
     let mut out = String::new();
@@ -24,12 +19,7 @@ pub fn source(parts: &[&Lowered]) -> String {
         if i == 0 {
             out.push_str(runtime);
         }
-        out.push_str(&renamed(
-            kernel,
-            &entry(i),
-            &host_entry(i),
-            &format!("ksem_host_body_{i}"),
-        ));
+        out.push_str(&renamed(kernel, &entry(i)));
     }
     out
 }
@@ -80,8 +70,8 @@ pub fn run_host(items: &[(&Lowered, &Launch, &str)]) -> Vec<Result<RunResult, Gp
 
 /// The `KSEM_THREADS` kernel `l` of a host batch compiles with, where tile
 /// programs use `tile`: a SIMT program's own block size if its source reads
-/// the macro, else `tile` too (its host entry passes its block shape to the
-/// launcher, which sets the threads and barriers of each block at run
+/// the macro, else `tile` too (the host runner passes its block shape to
+/// the launcher, which sets the threads and barriers of each block at run
 /// time), so that SIMT programs of every block size share one compile.
 pub fn compile_threads(l: &Lowered, tile: u32) -> u32 {
     if l.block.is_some() && reads_threads(split_runtime(&l.source).1) {
@@ -125,7 +115,7 @@ fn run_host_group(
             .iter()
             .zip(pos)
             .map(|((l, launch, k), i)| {
-                crate::host::run_in(&lib, &host_entry(i), l, launch, k, l.threads(threads))
+                crate::host::run_in(&lib, &entry(i), l, launch, k, l.threads(threads))
             })
             .collect(),
         Err(_) if uniq.len() > 1 => {

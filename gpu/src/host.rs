@@ -282,7 +282,11 @@ fn evict_ext(dir: &Path, ext: &str, limit: usize) {
     }
 }
 
-type HostLaunch = unsafe extern "C" fn(*mut *mut c_void, u32, u32, u32, u64) -> i32;
+/// The prelude's `ksem_host_run`: kernel, arguments, grid, block, stack bytes.
+type HostRun =
+    unsafe extern "C" fn(HostKernel, *mut *mut c_void, u32, u32, u32, u32, u32, u32, u64) -> i32;
+/// A kernel of a host build: `ksem_kernel(void** a)`.
+type HostKernel = unsafe extern "C" fn(*mut *mut c_void);
 
 /// Stack bytes for each host thread: the kernel's tiles plus a margin.
 fn stack_bytes(l: &Lowered) -> u64 {
@@ -302,11 +306,9 @@ pub fn run(
     }
     let threads = l.threads(threads);
     let lib = HostLibrary::load(&compile(&l.source, threads)?)?;
-    run_in(&lib, "ksem_host_launch", l, launch, kernel, threads)
+    run_in(&lib, l.entry, l, launch, kernel, threads)
 }
 
-/// Runs lowered kernel `l`, whose host entry in the compiled library `so`
-/// is `symbol` (see [`crate::batch`]), with `threads` threads per block.
 /// A host build loaded into this process (once for all the kernels of a
 /// batch: loading it per kernel costs more than running a small one).
 pub struct HostLibrary {
@@ -328,7 +330,9 @@ impl HostLibrary {
     }
 }
 
-/// Runs the kernel whose host entry is `symbol` in the loaded build `lib`.
+/// Runs the kernel whose first launch is the function `symbol` of the loaded
+/// build `lib` (its other launches are `l.then`'s), with `threads` threads
+/// per block of a tile program.
 pub fn run_in(
     lib: &HostLibrary,
     symbol: &str,
@@ -363,25 +367,51 @@ pub fn run_in(
             ArgSlot::Scalar { .. } => &mut m.scalars[i] as *mut u64 as *mut c_void,
         });
     }
-    let g = l.grid;
+    // each launch: its function, grid and block, run to its end in order
+    let tile = [threads, 1, 1];
+    let mut launches = vec![(symbol.to_string(), l.grid, l.block.unwrap_or(tile))];
+    launches.extend(
+        l.then
+            .iter()
+            .map(|e| (e.entry.clone(), e.grid, e.block.unwrap_or(tile))),
+    );
     {
         let _guard = RUN_LOCK.lock().unwrap_or_else(|p| p.into_inner());
-        // SAFETY: the library is the host build of `l.source`, whose
-        // `ksem_host_launch` reads exactly the argument slots of `l.args`
-        // through `argv` (each pointing at a live value of the slot's C type,
-        // little-endian) and accesses buffers only within their lengths.
+        let so = lib.path.display();
+        let sym = |name: &str| format!("{name}\0").into_bytes();
+        // SAFETY: the library is the host build of `l.source`: `ksem_host_run`
+        // is the prelude's, and each launch's function reads exactly the
+        // argument slots of `l.args` through `argv` (each pointing at a live
+        // value of the slot's C type, little-endian) and accesses buffers only
+        // within their lengths.
         unsafe {
-            let so = lib.path.display();
-            let f: libloading::Symbol<HostLaunch> =
-                lib.lib
-                    .get(format!("{symbol}\0").as_bytes())
-                    .map_err(|e| GpuError::HostLoad(format!("{so}: {e}")))?;
+            let run: libloading::Symbol<HostRun> = lib
+                .lib
+                .get(&sym("ksem_host_run"))
+                .map_err(|e| GpuError::HostLoad(format!("{so}: {e}")))?;
             let stack = stack_bytes(l);
-            let rc = f(argv.as_mut_ptr(), g[0], g[1], g[2], stack);
-            if rc != 0 {
-                return Err(GpuError::HostLoad(format!(
-                    "{so}: cannot start {threads} threads with {stack}-byte stacks (errno {rc})"
-                )));
+            for (name, g, b) in &launches {
+                let f: libloading::Symbol<HostKernel> = lib
+                    .lib
+                    .get(&sym(name))
+                    .map_err(|e| GpuError::HostLoad(format!("{so}: {e}")))?;
+                let rc = run(
+                    *f,
+                    argv.as_mut_ptr(),
+                    g[0],
+                    g[1],
+                    g[2],
+                    b[0],
+                    b[1],
+                    b[2],
+                    stack,
+                );
+                if rc != 0 {
+                    return Err(GpuError::HostLoad(format!(
+                        "{so}: cannot start {} threads with {stack}-byte stacks (errno {rc})",
+                        b[0] * b[1] * b[2]
+                    )));
+                }
             }
         }
     }

@@ -233,8 +233,9 @@ static pthread_mutex_t ksem_gate_mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t ksem_gate_cv = PTHREAD_COND_INITIALIZER;
 static int ksem_gate_state = 0;
 
-// A kernel's body called with its argument pointers (one plain function per
-// kernel: templates over lambdas cost the compiler as much as the kernel).
+// A kernel (on the host `extern "C" void ksem_kernel(void** a)`) called with
+// its argument pointers (templates over lambdas cost the compiler as much as
+// the kernel).
 typedef void (*ksem_host_body_fn)(void** a);
 
 struct ksem_host_job {
@@ -298,4 +299,15 @@ static int ksem_host_grid(unsigned gx, unsigned gy, unsigned gz, unsigned bx, un
   pthread_mutex_unlock(&ksem_gate_mu);
   for (unsigned t = 0; t < started; ++t) pthread_join(th[t], nullptr);
   return err;
+}
+
+// The host entry of every kernel of a build: runs kernel `body` (on the
+// host `extern "C" void ksem_kernel(void** a)`, a[i] pointing at its i-th
+// argument as for cuLaunchKernel) on a grid of gx*gy*gz blocks of bx*by*bz
+// threads with `stack`-byte stacks. One entry for all kernels: a small
+// entry function per kernel cost the compiler 10% of a batch
+// (docs/benchmarks.md, "Fifth pass").
+extern "C" int ksem_host_run(ksem_host_body_fn body, void** a, unsigned gx, unsigned gy, unsigned gz,
+                             unsigned bx, unsigned by, unsigned bz, unsigned long long stack) {
+  return ksem_host_grid(gx, gy, gz, bx, by, bz, stack, body, a);
 }

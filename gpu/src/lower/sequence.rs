@@ -2,7 +2,7 @@
 //! the runtime once and one `__global__` function per launch, all with the
 //! kernel's signature. The first keeps the name `ksem_kernel`; launch i
 //! (from 1) is `ksem_kernel_part{i}` ([`Lowered::then`]). The CUDA runner
-//! launches them in order on one stream; the host build's `ksem_host_launch`
+//! launches them in order on one stream; the host runner (`host::run_in`)
 //! runs each launch's grid to its end before the next begins.
 //!
 //! Inexactness crosses launches: a launch's stores are analysed knowing
@@ -71,14 +71,8 @@ pub(super) fn lower(k: &Kernel) -> LResult<Lowered> {
     );
     source.push_str(split_runtime(&first.source).0);
     for (i, p) in parts.iter().enumerate() {
-        source.push_str(&renamed(
-            split_runtime(&p.source).1,
-            &global_name(i),
-            &format!("ksem_host_launch_part{i}"),
-            &format!("ksem_host_body_part{i}"),
-        ));
+        source.push_str(&renamed(split_runtime(&p.source).1, &global_name(i)));
     }
-    source.push_str(&host_entry(&parts));
     Ok(Lowered {
         source,
         entry: first.entry,
@@ -101,24 +95,4 @@ pub(super) fn lower(k: &Kernel) -> LResult<Lowered> {
             })
             .collect(),
     })
-}
-
-/// The host build's entry: the first launch on the grid it is given, then
-/// every other on its own grid, each to its end (the host runner joins a
-/// launch's threads before it returns).
-fn host_entry(parts: &[Lowered]) -> String {
-    let mut s = String::from("\n#ifdef KSEM_HOST\n");
-    s.push_str("// Host entry of the kernel's launches, in order; the first fails or all run.\n");
-    s.push_str("extern \"C\" int ksem_host_launch(void** a, unsigned gx, unsigned gy, unsigned gz, unsigned long long stack) {\n");
-    s.push_str("  int rc = ksem_host_launch_part0(a, gx, gy, gz, stack);\n");
-    for (i, p) in parts.iter().enumerate().skip(1) {
-        let g = p.grid;
-        let _ = writeln!(
-            s,
-            "  if (rc == 0) rc = ksem_host_launch_part{i}(a, {}u, {}u, {}u, stack);",
-            g[0], g[1], g[2]
-        );
-    }
-    s.push_str("  return rc;\n}\n#endif\n");
-    s
 }

@@ -1,7 +1,8 @@
 //! Source assembly: one launch's lowered body (tile or SIMT) wrapped into a
-//! self-contained CUDA C++ source — the runtime, the kernel's signature, its
-//! variables and the host build's entry — and the text operations on
-//! generated sources (cutting off the runtime, renaming the entries) that
+//! self-contained CUDA C++ source — the runtime, the kernel's signature (on
+//! the host its arguments as `void**`), its variables — and the text
+//! operations on generated sources (cutting off the runtime, renaming the
+//! kernels) that
 //! put several kernels or launches into one source.
 //!
 //! Kernel signature (`extern "C" __global__ void ksem_kernel(...)`): for each
@@ -39,13 +40,10 @@ pub(crate) fn split_runtime(source: &str) -> (&str, &str) {
 }
 
 /// The kernel part of a generated source (after [`split_runtime`]) with its
-/// `__global__` function, host entry and host body renamed, ready to follow
-/// other kernels in one source.
-pub(crate) fn renamed(kernel: &str, global: &str, host_launch: &str, host_body: &str) -> String {
-    let text = kernel
-        .replace("ksem_kernel(", &format!("{global}("))
-        .replace("ksem_host_launch(", &format!("{host_launch}("))
-        .replace("ksem_host_body", host_body);
+/// `__global__` function renamed `global`, ready to follow other kernels in
+/// one source.
+pub(crate) fn renamed(kernel: &str, global: &str) -> String {
+    let text = kernel.replace("ksem_kernel(", &format!("{global}("));
     format!("\n#undef KSEM_SMEM_BYTES\n{text}")
 }
 
@@ -63,22 +61,14 @@ pub(super) fn lower_launch(k: &Kernel, inexact: &Inexact, inexact_flags: bool) -
     s.push_str(&RUNTIME);
     s.push('\n');
     let _ = writeln!(s, "#define KSEM_SMEM_BYTES {}", smem.max(16));
-    let _ = writeln!(
-        s,
-        "extern \"C\" __global__ void ksem_kernel({}) {{",
-        if sig.params_c.is_empty() {
-            "void".to_string()
-        } else {
-            sig.params_c.join(", ")
-        }
-    );
+    s.push_str(&signature(&sig));
     s.push_str(&memory(&sig.buffers, inexact_flags, smem));
     let (vars, var_bytes) = variables(k, &sig.var_init);
     s.push_str(&vars);
     s.push_str("  // body\n");
     s.push_str(&body.code);
-    s.push_str("}\n\n");
-    s.push_str(&host_entry(&sig.call_c, block));
+    s.push_str("}\n");
+    s.push_str(&unbind(&sig));
     Ok(Lowered {
         source: s,
         entry: "ksem_kernel",
@@ -105,8 +95,10 @@ struct Signature {
     args: Vec<ArgSlot>,
     /// The C parameter declarations, in order.
     params_c: Vec<String>,
-    /// The host entry's arguments to the kernel, each read from `a[i]`.
+    /// The host build's argument values, each read from `ksem_a[i]`.
     call_c: Vec<String>,
+    /// The C names of the parameters, in order.
+    names_c: Vec<String>,
     /// The variables the parameters bind.
     var_init: Vec<VarInit>,
 }
@@ -119,6 +111,7 @@ impl Signature {
         let mut args = Vec::new();
         let mut params_c = Vec::new();
         let mut call_c = Vec::new();
+        let mut names_c = Vec::new();
         let mut var_init = Vec::new();
         for p in &k.params {
             let cname = format!("arg_{}", ident(&p.name));
@@ -134,8 +127,10 @@ impl Signature {
                     args.push(ArgSlot::Len { buffer: b });
                     params_c.push(format!("{}* {cname}", c_elem_type(d)));
                     params_c.push(format!("long long {cname}_len"));
-                    call_c.push(format!("*({}**)a[{}]", c_elem_type(d), call_c.len()));
-                    call_c.push(format!("*(long long*)a[{}]", call_c.len()));
+                    names_c.push(cname.clone());
+                    names_c.push(format!("{cname}_len"));
+                    call_c.push(format!("*({}**)ksem_a[{}]", c_elem_type(d), call_c.len()));
+                    call_c.push(format!("*(long long*)ksem_a[{}]", call_c.len()));
                     if let Some(v) = p.var {
                         var_init.push((v, format!("{:#x}ull", (b as u64) << 48), b));
                     }
@@ -146,7 +141,8 @@ impl Signature {
                         dtype: d,
                     });
                     params_c.push(format!("{} {cname}", c_elem_type(d)));
-                    call_c.push(format!("*({}*)a[{}]", c_elem_type(d), call_c.len()));
+                    names_c.push(cname.clone());
+                    call_c.push(format!("*({}*)ksem_a[{}]", c_elem_type(d), call_c.len()));
                     if let Some(v) = p.var {
                         var_init.push((v, scalar_bits_expr(d, &cname), usize::MAX));
                     }
@@ -158,7 +154,8 @@ impl Signature {
             for (b, bp) in buffers.iter().enumerate() {
                 args.push(ArgSlot::Inexact { buffer: b });
                 params_c.push(format!("ku8* ksem_inexact_{}", ident(&bp.name)));
-                call_c.push(format!("*(ku8**)a[{}]", call_c.len()));
+                names_c.push(format!("ksem_inexact_{}", ident(&bp.name)));
+                call_c.push(format!("*(ku8**)ksem_a[{}]", call_c.len()));
             }
         }
         Signature {
@@ -166,6 +163,7 @@ impl Signature {
             args,
             params_c,
             call_c,
+            names_c,
             var_init,
         }
     }
@@ -265,26 +263,40 @@ fn variables(k: &Kernel, var_init: &[VarInit]) -> (String, usize) {
     (s, var_bytes)
 }
 
-/// The host build's entry: the kernel's arguments read from `a` (`call_c`),
-/// run on the grid it is given with the block's threads.
-fn host_entry(call_c: &[String], block: Option<[u32; 3]>) -> String {
+/// The kernel's signature line. The host build takes the arguments as
+/// `ksem_a[i]` pointing at the i-th (as for cuLaunchKernel), each
+/// parameter's name standing for its value there, so that the prelude's one
+/// `ksem_host_run` launches every kernel of a build (no entry function per
+/// kernel, no copies of the arguments: each cost the compiler as much as
+/// many lines of a kernel; docs/benchmarks.md, "Fifth pass").
+fn signature(sig: &Signature) -> String {
     let mut s = String::from("#ifdef KSEM_HOST\n");
-    s.push_str("// Host entry: a[i] points to the i-th kernel argument (as for cuLaunchKernel);\n");
-    s.push_str("// every thread gets `stack` bytes of stack. Returns 0 or an errno.\n");
+    for (name, value) in sig.names_c.iter().zip(&sig.call_c) {
+        let _ = writeln!(s, "#define {name} ({value})");
+    }
+    s.push_str("extern \"C\" void ksem_kernel(void** ksem_a) {\n");
     let _ = writeln!(
         s,
-        "static void ksem_host_body(void** a) {{ ksem_kernel({}); }}",
-        call_c.join(", ")
+        "#else\nextern \"C\" __global__ void ksem_kernel({}) {{\n#endif",
+        if sig.params_c.is_empty() {
+            "void".to_string()
+        } else {
+            sig.params_c.join(", ")
+        }
     );
-    s.push_str("extern \"C\" int ksem_host_launch(void** a, unsigned gx, unsigned gy, unsigned gz, unsigned long long stack) {\n");
-    let (bx, by, bz) = match block {
-        None => ("KSEM_THREADS".to_string(), 1, 1),
-        Some(b) => (b[0].to_string(), b[1], b[2]),
-    };
-    let _ = writeln!(
-        s,
-        "  return ksem_host_grid(gx, gy, gz, {bx}, {by}, {bz}, stack, ksem_host_body, a);"
-    );
-    s.push_str("}\n#endif\n");
+    s
+}
+
+/// The end of [`signature`]'s names, after the kernel (the next kernel of a
+/// batch has its own).
+fn unbind(sig: &Signature) -> String {
+    if sig.names_c.is_empty() {
+        return String::new();
+    }
+    let mut s = String::from("#ifdef KSEM_HOST\n");
+    for name in &sig.names_c {
+        let _ = writeln!(s, "#undef {name}");
+    }
+    s.push_str("#endif\n");
     s
 }

@@ -25,6 +25,7 @@ use ksem_interp::span::Span;
 use std::fmt::Write as _;
 
 mod combine;
+mod fuse;
 mod reduce;
 
 /// Lowers the body of tile kernel `k`.
@@ -42,7 +43,7 @@ pub(super) fn body(k: &Kernel, inexact: &Inexact) -> LResult<Body> {
     };
     lw.block(&k.body)?;
     Ok(Body {
-        code: lw.out,
+        code: fuse::loops(&lw.out),
         smem_bytes: lw.smem,
         local_bytes: lw.local_bytes,
     })
