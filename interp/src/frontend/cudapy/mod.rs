@@ -6,9 +6,9 @@
 mod elab;
 pub mod types;
 
-use super::py::consts::{self, raises_at_import, HostNames, NotNumber};
+use super::py::consts::{self, HostNames};
 use super::py::modules::{self, Scanned};
-use super::py::num::PyNum;
+use super::py::value::{Extra, PyValue};
 use super::py::{dotted, pick, Source};
 use crate::dtype::DType;
 use crate::ir::Kernel;
@@ -41,18 +41,16 @@ pub struct Func {
     pub span: Span,
 }
 
-/// What a module-level name stands for.
+/// What a module-level name stands for: a Python value ([`PyValue`]: a
+/// number, a string, `None`, a tuple of constants such as a shape
+/// `SM_SIZE = 16, 16`, a type object such as `int16` or `np.float32`, a
+/// module or a path into one such as `cuda` or `numba.cuda`), or one of
+/// CUDA Python's own objects ([`Object`]).
+pub type Global = PyValue<Object>;
+
+/// The module-level objects only CUDA Python's module scan knows.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Global {
-    /// A module or a path into one (`cuda`, `math`, `numba.cuda`, `np`).
-    Path(String),
-    /// A type object such as `int16` or `np.float32`.
-    Type(DType),
-    Int(i128),
-    Float(f64),
-    Bool(bool),
-    /// A tuple of constants (`SM_SIZE = 16, 16`: a shape).
-    Tuple(Vec<Global>),
+pub enum Object {
     /// A class whose body binds names to constants: an `enum.Enum` or
     /// `IntEnum` as the pytest plugin writes it (`class Color: red = 1`);
     /// its members are their values, as numba lowers them.
@@ -63,24 +61,11 @@ pub enum Global {
     Record(std::sync::Arc<crate::launch::RecordLayout>),
 }
 
-impl From<PyNum> for Global {
-    fn from(n: PyNum) -> Global {
-        match n {
-            PyNum::Bool(b) => Global::Bool(b),
-            PyNum::Int(i) => Global::Int(i),
-            PyNum::Float(f) => Global::Float(f),
-        }
-    }
-}
-
-impl Global {
-    /// The number a constant holds.
-    pub fn number(&self) -> Option<PyNum> {
+impl Extra for Object {
+    fn type_name(&self) -> &'static str {
         match self {
-            Global::Bool(b) => Some(PyNum::Bool(*b)),
-            Global::Int(i) => Some(PyNum::Int(*i)),
-            Global::Float(f) => Some(PyNum::Float(*f)),
-            _ => None,
+            Object::Class(_) => "type",
+            Object::Record(_) => "dtype",
         }
     }
 }
@@ -91,9 +76,9 @@ impl Scanned for Module {
     }
 }
 
-impl HostNames for Module {
-    fn number(&self, name: &str) -> Option<PyNum> {
-        self.globals.get(name)?.number()
+impl HostNames<Object> for Module {
+    fn value(&self, name: &str) -> Option<Global> {
+        self.globals.get(name).cloned()
     }
     fn callee(&self, dotted: &str) -> String {
         self.resolve_path(dotted)
@@ -132,9 +117,9 @@ impl Module {
                 for b in modules::bindings(s) {
                     let module = canon(&b.module);
                     let g = match (&b.attr, b.attr.as_deref().and_then(types::dtype_named)) {
-                        (_, Some(d)) if module == "numba" || module == "numpy" => Global::Type(d),
-                        (Some(attr), _) => Global::Path(format!("{module}.{attr}")),
-                        (None, _) => Global::Path(module),
+                        (_, Some(d)) if module == "numba" || module == "numpy" => PyValue::Type(d),
+                        (Some(attr), _) => PyValue::Path(format!("{module}.{attr}")),
+                        (None, _) => PyValue::Path(module),
                     };
                     self.globals.insert(b.name, g);
                 }
@@ -149,7 +134,9 @@ impl Module {
             }
             ast::Stmt::ClassDef(c) => {
                 match self.class_members(c)? {
-                    Some(m) => self.globals.insert(c.name.to_string(), Global::Class(m)),
+                    Some(m) => self
+                        .globals
+                        .insert(c.name.to_string(), PyValue::Extra(Object::Class(m))),
                     None => self.globals.remove(c.name.as_str()),
                 };
                 let int_base =
@@ -171,39 +158,16 @@ impl Module {
         Ok(())
     }
 
-    /// A module-level constant: a literal, a number expression Python
-    /// computes at import (`py::consts`), or a tuple of constants (a tuple
-    /// names a tuple constant too: `shape = SM_SIZE`). `Err`: Python raises
-    /// on it.
+    /// A module-level constant: what Python computes at import
+    /// (`py::consts`: numbers, strings, tuples, names of other constants),
+    /// or a record dtype. `Err`: Python raises on it.
     fn const_value(&self, e: &ast::Expr) -> DResult<Option<Global>> {
-        match e {
-            ast::Expr::Tuple(t) => {
-                let mut items = Vec::new();
-                for x in &t.elts {
-                    match self.const_value(x)? {
-                        Some(g) => items.push(g),
-                        None => return Ok(None),
-                    }
-                }
-                return Ok(Some(Global::Tuple(items)));
-            }
-            ast::Expr::Name(n) => {
-                if let Some(g @ Global::Tuple(_)) = self.globals.get(n.id.as_str()) {
-                    return Ok(Some(g.clone()));
-                }
-            }
-            ast::Expr::Call(c)
-                if crate::frontend::py::dotted(&c.func).as_deref() == Some("ksem.record") =>
-            {
+        if let ast::Expr::Call(c) = e {
+            if dotted(&c.func).as_deref() == Some("ksem.record") {
                 return self.record_dtype(c).map(Some);
             }
-            _ => {}
         }
-        match consts::eval(e, self) {
-            Ok(n) => Ok(Some(Global::from(n))),
-            Err(NotNumber::Unknown) => Ok(None),
-            Err(NotNumber::Raises(err)) => Err(raises_at_import(self.src.span(e), err)),
-        }
+        consts::at_import(e, self, self.src.span(e))
     }
 
     /// `ksem.record({"itemsize": N, "fields": […]})`: a record dtype in the
@@ -221,7 +185,7 @@ impl Module {
             ));
         };
         crate::launch::layout_from_json(json)
-            .map(Global::Record)
+            .map(|r| PyValue::Extra(Object::Record(r)))
             .map_err(|e| Diagnostic::new(span, format!("ksem.record: {e}")))
     }
 
@@ -309,7 +273,7 @@ impl Module {
     pub fn resolve_path(&self, dotted: &str) -> String {
         let (head, rest) = dotted.split_once('.').unwrap_or((dotted, ""));
         let base = match self.globals.get(head) {
-            Some(Global::Path(p)) => p.clone(),
+            Some(PyValue::Path(p)) => p.clone(),
             _ => head.to_string(),
         };
         if rest.is_empty() {

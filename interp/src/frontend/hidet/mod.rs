@@ -14,27 +14,20 @@ pub mod mapping;
 pub mod ops;
 pub mod types;
 
-use super::py::consts::{self, raises_at_import, HostNames, NotNumber};
+use super::py::consts::{self, HostNames};
 use super::py::modules::{self, Scanned};
-use super::py::num::PyNum;
+use super::py::value::PyValue;
 use super::py::{dotted, pick, Source};
 use crate::ir::Kernel;
 use crate::launch::Launch;
 use crate::span::{DResult, Span};
-use rustpython_parser::ast::{self, Constant};
+use rustpython_parser::ast;
 use std::collections::HashMap;
 
-/// A module-level value a script function can read.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Global {
-    /// An imported module or a name from one, by its full dotted path
-    /// (`hidet.lang.f32`, `hidet.lang.cuda.threadIdx`).
-    Path(String),
-    Int(i128),
-    Float(f64),
-    Bool(bool),
-    Str(String),
-}
+/// A module-level value a script function can read: a Python value
+/// ([`PyValue`]), with an imported module or a name from one as its full
+/// dotted path (`hidet.lang.f32`, `hidet.lang.cuda.threadIdx`).
+pub type Global = PyValue;
 
 /// A `@hidet.script` function.
 pub struct Func {
@@ -77,7 +70,7 @@ impl Module {
         match s {
             ast::Stmt::Import(_) | ast::Stmt::ImportFrom(_) => {
                 for b in modules::bindings(s) {
-                    self.globals.insert(b.name.clone(), Global::Path(b.path()));
+                    self.globals.insert(b.name.clone(), PyValue::Path(b.path()));
                 }
             }
             ast::Stmt::Assign(a) if depth == 0 => {
@@ -176,7 +169,7 @@ impl Module {
             None => (name, None),
         };
         match self.globals.get(head) {
-            Some(Global::Path(p)) => match rest {
+            Some(PyValue::Path(p)) => match rest {
                 Some(r) => format!("{p}.{r}"),
                 None => p.clone(),
             },
@@ -184,30 +177,10 @@ impl Module {
         }
     }
 
-    /// A module-level constant: a literal, a string, or a number
-    /// expression Python computes at import (`py::consts`). `Err`: Python
-    /// raises on it.
+    /// A module-level constant: what Python computes at import
+    /// (`py::consts`). `Err`: Python raises on it.
     fn const_value(&self, e: &ast::Expr) -> DResult<Option<Global>> {
-        if let ast::Expr::Constant(c) = e {
-            if let Constant::Str(s) = &c.value {
-                return Ok(Some(Global::Str(s.clone())));
-            }
-        }
-        match consts::eval(e, self) {
-            Ok(n) => Ok(Some(Global::from(n))),
-            Err(NotNumber::Unknown) => Ok(None),
-            Err(NotNumber::Raises(err)) => Err(raises_at_import(self.src.span(e), err)),
-        }
-    }
-}
-
-impl From<PyNum> for Global {
-    fn from(n: PyNum) -> Global {
-        match n {
-            PyNum::Bool(b) => Global::Bool(b),
-            PyNum::Int(i) => Global::Int(i),
-            PyNum::Float(f) => Global::Float(f),
-        }
+        consts::at_import(e, self, self.src.span(e))
     }
 }
 
@@ -218,13 +191,8 @@ impl Scanned for Module {
 }
 
 impl HostNames for Module {
-    fn number(&self, name: &str) -> Option<PyNum> {
-        match self.globals.get(name)? {
-            Global::Bool(b) => Some(PyNum::Bool(*b)),
-            Global::Int(i) => Some(PyNum::Int(*i)),
-            Global::Float(f) => Some(PyNum::Float(*f)),
-            _ => None,
-        }
+    fn value(&self, name: &str) -> Option<Global> {
+        self.globals.get(name).cloned()
     }
     fn callee(&self, dotted: &str) -> String {
         self.resolve(dotted)

@@ -11,6 +11,7 @@ pub mod num;
 pub mod pick;
 pub mod simt;
 mod syntax_error;
+pub mod value;
 pub mod visit;
 pub mod walk;
 

@@ -227,7 +227,7 @@ impl<'m> Elab<'m> {
                 if let Some(k) = self.symbols.iter().position(|x| x == size) {
                     self.symbols.remove(k);
                     self.env
-                        .insert(size.to_string(), Val::Py(Const::Int(n as i128)));
+                        .insert(size.to_string(), Val::Py(Const::Num(PyNum::Int(n as i128))));
                 }
             }
         }
@@ -293,7 +293,7 @@ impl<'m> Elab<'m> {
                 if let Some(k) = self.symbols.iter().position(|x| x == s.id.as_str()) {
                     self.symbols.remove(k);
                     self.env
-                        .insert(s.id.to_string(), Val::Py(Const::Int(n as i128)));
+                        .insert(s.id.to_string(), Val::Py(Const::Num(PyNum::Int(n as i128))));
                     continue;
                 }
             }
