@@ -326,3 +326,21 @@ fn the_table_is_cpythons() {
         assert_eq!(got, as_cpython, "{expr}");
     }
 }
+
+/// Python values inside a TileLang kernel (what TVMScript's parser
+/// evaluates with Python while it builds the kernel) follow the same rules
+/// (`py::value`): `bool(3)` is True (it was 3 before), two Python floats
+/// compare exactly (`0.1 + 0.2 == 0.3` is False; it compared in float32,
+/// where both round to the same value), strings order by code point (it
+/// was an error), and a tuple is a condition with Python's truth (it was
+/// refused). CPython 3.11.7: `python3 -c 'print(bool(3), 0.1 + 0.2 ==
+/// 0.3, "ab" < "b", bool(("x",)), int(-2.5))'` prints `True False True
+/// True -2`.
+#[test]
+fn tilelang_kernel_python_values_follow_cpython() {
+    let src = "import tilelang\nimport tilelang.language as T\n\nA = 3\nB = 0.1\nC = 0.2\nS = (\"x\",)\n\n\n@T.prim_func\ndef k(out: T.Tensor((5,), \"int64\")):\n    with T.Kernel(1, threads=1) as bx:\n        out[0] = T.int64(bool(A))\n        out[1] = T.int64(B + C == 0.3)\n        out[2] = T.int64(\"ab\" < \"b\")\n        if S:\n            out[3] = T.int64(1)\n        out[4] = T.int64(int(-2.5))\n";
+    let l = parse_launch(&json!({"kernel": "k", "args": {"out": zeros("int64", 5)}}).to_string())
+        .expect("launch");
+    let r = run_clean(src, &l);
+    assert_eq!(r.buffers[0].bits, vec![1, 0, 1, 1, (-2i64) as u64]);
+}
