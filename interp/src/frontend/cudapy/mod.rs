@@ -7,7 +7,8 @@ mod elab;
 pub mod types;
 
 use super::py::consts::{self, HostNames};
-use super::py::modules::{self, Scanned};
+use super::py::modules::{self, Scanned as _};
+use super::py::scanned::ScannedFile;
 use super::py::value::{Extra, PyValue};
 use super::py::{dotted, pick, Source};
 use crate::dtype::DType;
@@ -15,7 +16,6 @@ use crate::ir::Kernel;
 use crate::launch::Launch;
 use crate::span::{DResult, Diagnostic, Span};
 use rustpython_parser::ast::{self, Constant};
-use std::collections::HashMap;
 
 /// A parameter or result type of a signature string.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,8 +53,13 @@ pub type Global = PyValue<Object>;
 pub enum Object {
     /// A class whose body binds names to constants: an `enum.Enum` or
     /// `IntEnum` as the pytest plugin writes it (`class Color: red = 1`);
-    /// its members are their values, as numba lowers them.
-    Class(Vec<(String, Global)>),
+    /// its members are their values, as numba lowers them. `int`: written
+    /// `class C(int):`, numba's IntEnum, whose members compare as
+    /// integers (the others are Enum classes).
+    Class {
+        members: Vec<(String, Global)>,
+        int: bool,
+    },
     /// A record dtype, `ksem.record({"itemsize": …, "fields": […]})` (the
     /// launch's `"record"` form, docs/formats.md): how the pytest plugin
     /// writes a structured dtype a kernel closes over.
@@ -64,15 +69,9 @@ pub enum Object {
 impl Extra for Object {
     fn type_name(&self) -> &'static str {
         match self {
-            Object::Class(_) => "type",
+            Object::Class { .. } => "type",
             Object::Record(_) => "dtype",
         }
-    }
-}
-
-impl Scanned for Module {
-    fn source_mut(&mut self) -> &mut Source {
-        &mut self.src
     }
 }
 
@@ -85,28 +84,15 @@ impl HostNames<Object> for Module {
     }
 }
 
-/// A CUDA Python source file as ksem sees it.
-pub struct Module {
-    pub src: Source,
-    pub funcs: HashMap<String, Func>,
-    /// Kernel and device function names in source order.
-    pub order: Vec<String>,
-    pub globals: HashMap<String, Global>,
-    /// Classes of constants written `class C(int):`: numba's IntEnum
-    /// (members compare as integers); the others are Enum classes.
-    pub int_classes: std::collections::HashSet<String>,
-}
+/// A CUDA Python source file as ksem sees it: the file, its `@cuda.jit`
+/// kernels and device functions (in source order) and its module-level
+/// names (`py::scanned`).
+pub type Module = ScannedFile<Func, Object>;
 
 impl Module {
     /// Scans a parsed file: imports, constants and `@cuda.jit` functions.
     pub fn scan(src: Source) -> DResult<Module> {
-        let mut m = Module {
-            funcs: HashMap::new(),
-            order: Vec::new(),
-            globals: HashMap::new(),
-            int_classes: Default::default(),
-            src,
-        };
+        let mut m = ScannedFile::new(src);
         m.with_body(|m, body| body.iter().try_for_each(|s| m.scan_stmt(s)))?;
         Ok(m)
     }
@@ -121,36 +107,25 @@ impl Module {
                         (Some(attr), _) => PyValue::Path(format!("{module}.{attr}")),
                         (None, _) => PyValue::Path(module),
                     };
-                    self.globals.insert(b.name, g);
+                    self.globals.bind(&b.name, Some(g));
                 }
             }
             ast::Stmt::Assign(a) => {
                 if let [ast::Expr::Name(n)] = a.targets.as_slice() {
-                    match self.const_value(&a.value)? {
-                        Some(v) => self.globals.insert(n.id.to_string(), v),
-                        None => self.globals.remove(n.id.as_str()),
-                    };
+                    let v = self.const_value(&a.value)?;
+                    self.globals.bind(n.id.as_str(), v);
                 }
             }
             ast::Stmt::ClassDef(c) => {
-                match self.class_members(c)? {
-                    Some(m) => self
-                        .globals
-                        .insert(c.name.to_string(), PyValue::Extra(Object::Class(m))),
-                    None => self.globals.remove(c.name.as_str()),
-                };
-                let int_base =
+                let int =
                     matches!(c.bases.as_slice(), [ast::Expr::Name(b)] if b.id.as_str() == "int");
-                if int_base {
-                    self.int_classes.insert(c.name.to_string());
-                } else {
-                    self.int_classes.remove(c.name.as_str());
-                }
+                let members = self.class_members(c)?;
+                let class = members.map(|members| PyValue::Extra(Object::Class { members, int }));
+                self.globals.bind(c.name.as_str(), class);
             }
             ast::Stmt::FunctionDef(f) => {
                 if let Some(func) = self.jit_func(f)? {
-                    self.order.push(f.name.to_string());
-                    self.funcs.insert(f.name.to_string(), func);
+                    self.add(f.name.to_string(), func);
                 }
             }
             _ => {}
@@ -269,18 +244,10 @@ impl Module {
         Ok(None)
     }
 
-    /// A dotted name with its first part replaced by what it was imported as.
+    /// A dotted name with its first part replaced by what it was imported
+    /// as, in numba's module names.
     pub fn resolve_path(&self, dotted: &str) -> String {
-        let (head, rest) = dotted.split_once('.').unwrap_or((dotted, ""));
-        let base = match self.globals.get(head) {
-            Some(PyValue::Path(p)) => p.clone(),
-            _ => head.to_string(),
-        };
-        if rest.is_empty() {
-            canon(&base)
-        } else {
-            canon(&format!("{base}.{rest}"))
-        }
+        canon(&self.globals.resolve(dotted))
     }
 }
 

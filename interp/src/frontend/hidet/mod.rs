@@ -15,14 +15,14 @@ pub mod ops;
 pub mod types;
 
 use super::py::consts::{self, HostNames};
-use super::py::modules::{self, Scanned};
-use super::py::value::PyValue;
+use super::py::modules::{self, Scanned as _};
+use super::py::scanned::ScannedFile;
+use super::py::value::{NoExtra, PyValue};
 use super::py::{dotted, pick, Source};
 use crate::ir::Kernel;
 use crate::launch::Launch;
 use crate::span::{DResult, Span};
 use rustpython_parser::ast;
-use std::collections::HashMap;
 
 /// A module-level value a script function can read: a Python value
 /// ([`PyValue`]), with an imported module or a name from one as its full
@@ -35,26 +35,16 @@ pub struct Func {
     pub span: Span,
 }
 
-/// A Hidet script file as ksem sees it.
-pub struct Module {
-    pub src: Source,
-    pub funcs: HashMap<String, Func>,
-    /// Script function names in source order.
-    pub order: Vec<String>,
-    pub globals: HashMap<String, Global>,
-}
+/// A Hidet script file as ksem sees it: the file, its script functions (in
+/// source order) and its module-level names (`py::scanned`).
+pub type Module = ScannedFile<Func, NoExtra>;
 
 impl Module {
     /// Scans a parsed file: imports, constants and script functions (at
     /// module level, in `with hidet.script_module()` blocks, and in such
     /// blocks inside a module-level function).
     pub fn scan(src: Source) -> DResult<Module> {
-        let mut m = Module {
-            funcs: HashMap::new(),
-            order: Vec::new(),
-            globals: HashMap::new(),
-            src,
-        };
+        let mut m = ScannedFile::new(src);
         m.with_body(|m, body| m.scan_block(body, 0))?;
         Ok(m)
     }
@@ -70,7 +60,7 @@ impl Module {
         match s {
             ast::Stmt::Import(_) | ast::Stmt::ImportFrom(_) => {
                 for b in modules::bindings(s) {
-                    self.globals.insert(b.name.clone(), PyValue::Path(b.path()));
+                    self.globals.bind(&b.name, Some(PyValue::Path(b.path())));
                 }
             }
             ast::Stmt::Assign(a) if depth == 0 => {
@@ -81,23 +71,15 @@ impl Module {
                     if t.elts.len() == v.elts.len() {
                         for (n, e) in t.elts.iter().zip(&v.elts) {
                             if let ast::Expr::Name(n) = n {
-                                match self.const_value(e)? {
-                                    Some(g) => self.globals.insert(n.id.to_string(), g),
-                                    None => self.globals.remove(n.id.as_str()),
-                                };
+                                let v = self.const_value(e)?;
+                                self.globals.bind(n.id.as_str(), v);
                             }
                         }
                     }
                 }
                 if let [ast::Expr::Name(n)] = a.targets.as_slice() {
-                    match self.const_value(&a.value)? {
-                        Some(v) => {
-                            self.globals.insert(n.id.to_string(), v);
-                        }
-                        None => {
-                            self.globals.remove(n.id.as_str());
-                        }
-                    }
+                    let v = self.const_value(&a.value)?;
+                    self.globals.bind(n.id.as_str(), v);
                 }
             }
             // a class that builds a module in a method (a Hidet `Task`)
@@ -142,8 +124,7 @@ impl Module {
         if self.funcs.contains_key(&name) {
             name = format!("{name}@{}", span.line);
         }
-        self.order.push(name.clone());
-        self.funcs.insert(
+        self.add(
             name,
             Func {
                 def: f.clone(),
@@ -164,29 +145,13 @@ impl Module {
 
     /// The full dotted path a dotted name of the module stands for.
     pub fn resolve(&self, name: &str) -> String {
-        let (head, rest) = match name.split_once('.') {
-            Some((h, r)) => (h, Some(r)),
-            None => (name, None),
-        };
-        match self.globals.get(head) {
-            Some(PyValue::Path(p)) => match rest {
-                Some(r) => format!("{p}.{r}"),
-                None => p.clone(),
-            },
-            _ => name.to_string(),
-        }
+        self.globals.resolve(name)
     }
 
     /// A module-level constant: what Python computes at import
     /// (`py::consts`). `Err`: Python raises on it.
     fn const_value(&self, e: &ast::Expr) -> DResult<Option<Global>> {
         consts::at_import(e, self, self.src.span(e))
-    }
-}
-
-impl Scanned for Module {
-    fn source_mut(&mut self) -> &mut Source {
-        &mut self.src
     }
 }
 

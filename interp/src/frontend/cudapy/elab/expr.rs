@@ -219,7 +219,7 @@ impl Elab<'_> {
             return Ok(v.clone());
         }
         if let Some(g) = self.m.globals.get(name) {
-            if let PyValue::Extra(Object::Class(_)) = g {
+            if let PyValue::Extra(Object::Class { .. }) = g {
                 return Ok(Val::Class(name.to_string()));
             }
             return Ok(self.global_val(g, span));
@@ -285,14 +285,14 @@ impl Elab<'_> {
                 Val::Tuple(items.iter().map(|g| self.global_val(g, span)).collect())
             }
             // a class nested in a tuple or a class: not a value numba lowers
-            PyValue::Extra(Object::Class(_)) => Val::None,
+            PyValue::Extra(Object::Class { .. }) => Val::None,
             PyValue::Extra(Object::Record(layout)) => Val::RecordType(layout.clone()),
         }
     }
 
     /// Member `m` of the module-level class `class` (an enum member is its value).
     fn member(&self, class: &str, m: &str, span: Span) -> DResult<Val> {
-        let Some(PyValue::Extra(Object::Class(members))) = self.m.globals.get(class) else {
+        let Some(PyValue::Extra(Object::Class { members, .. })) = self.m.globals.get(class) else {
             return err(span, format!("`{class}` is not a class of constants"));
         };
         match members.iter().find(|(n, _)| n == m) {
