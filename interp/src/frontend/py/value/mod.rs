@@ -11,6 +11,8 @@
 
 pub mod compare;
 pub mod ops;
+#[cfg(test)]
+mod tests;
 
 use super::num::{PyError, PyNum};
 use crate::dtype::DType;

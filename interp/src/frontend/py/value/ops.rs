@@ -37,6 +37,11 @@ pub fn binop<X: Extra>(
                 n.type_name()
             ))),
         },
+        (Operator::Add, V::Tuple(_) | V::Str(_), other) => Err(PyError::Type(format!(
+            "can only concatenate {0} (not \"{1}\") to {0}",
+            x.type_name(),
+            other.type_name()
+        ))),
         _ => Err(PyError::Type(format!(
             "unsupported operand type(s) for {}: '{}' and '{}'",
             op_symbol(op),
