@@ -131,15 +131,9 @@ pub fn eval(m: &Module, env: &HashMap<String, Const>, e: &ast::Expr) -> DResult<
         }
         ast::Expr::UnaryOp(u) => {
             let v = eval(m, env, &u.operand)?;
-            match (u.op, v.number()) {
-                (ast::UnaryOp::Not, _) => {
-                    Const::Num(PyNum::Bool(!truthy(&v).ok_or_else(|| not_const(here))?))
-                }
-                (op, Some(n)) => {
-                    Const::from(num::unary(op, n).map_err(|err| raises(m.span(u), err))?)
-                }
-                _ => return Err(not_const(here)),
-            }
+            ops::unary(u.op, &v)
+                .map_err(|err| raises(m.span(u), err))?
+                .ok_or_else(|| not_const(here))?
         }
         ast::Expr::BinOp(b) => {
             let x = eval(m, env, &b.left)?;

@@ -223,24 +223,18 @@ impl<'m> Elab<'m> {
     pub(super) fn subscript(&mut self, s: &ast::ExprSubscript, span: Span) -> DResult<Val> {
         let base = self.expr(&s.value)?;
         match base {
-            Val::Py(Const::Tuple(items)) => {
+            // Python's indexing (`py::value`)
+            Val::Py(t @ Const::Tuple(_)) => {
                 let i = self
                     .py_value(&s.slice)
                     .ok()
-                    .and_then(|c| c.as_int())
+                    .filter(|c| c.as_int().is_some())
                     .ok_or_else(|| {
                         Diagnostic::new(span, "a constant tuple takes a constant index")
                     })?;
-                let n = items.len() as i128;
-                let k = if i < 0 { i + n } else { i };
-                items
-                    .get(k as usize)
-                    .filter(|_| (0..n).contains(&k))
-                    .cloned()
+                ops::index(&t, &i)
                     .map(Val::Py)
-                    .ok_or_else(|| {
-                        Diagnostic::new(span, format!("index {i} out of range for a tuple of {n}"))
-                    })
+                    .map_err(|e| Diagnostic::new(span, format!("Python raises {e} here")))
             }
             Val::Buf(b) => {
                 let has_slice = match &*s.slice {
