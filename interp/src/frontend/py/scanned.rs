@@ -57,11 +57,13 @@ impl<X> Globals<X> {
 /// A scanned module: the file, its functions of the dialect, and its
 /// module-level names.
 pub struct ScannedFile<F, X> {
+    /// The parsed file.
     pub src: Source,
     /// The dialect's functions by name.
     pub funcs: HashMap<String, F>,
     /// Their names in source order.
     pub order: Vec<String>,
+    /// The module-level names.
     pub globals: Globals<X>,
 }
 

@@ -181,7 +181,7 @@ pub fn eval(m: &Module, env: &HashMap<String, Const>, e: &ast::Expr) -> DResult<
                         let Some(k) = k else {
                             return Err(not_const(here));
                         };
-                        if compare(ast::CmpOp::Eq, &eval(m, env, k)?, &key) == Some(true) {
+                        if compare::py_eq(&eval(m, env, k)?, &key) == Some(true) {
                             return eval(m, env, v);
                         }
                     }
@@ -196,7 +196,10 @@ pub fn eval(m: &Module, env: &HashMap<String, Const>, e: &ast::Expr) -> DResult<
             }
         }
         ast::Expr::IfExp(i) => {
-            if truthy(&eval(m, env, &i.test)?).ok_or_else(|| not_const(here))? {
+            if eval(m, env, &i.test)?
+                .truthy()
+                .ok_or_else(|| not_const(here))?
+            {
                 eval(m, env, &i.body)?
             } else {
                 eval(m, env, &i.orelse)?
@@ -208,7 +211,7 @@ pub fn eval(m: &Module, env: &HashMap<String, Const>, e: &ast::Expr) -> DResult<
             let mut last = Const::None;
             for v in &b.values {
                 last = eval(m, env, v)?;
-                let t = truthy(&last).ok_or_else(|| not_const(here))?;
+                let t = last.truthy().ok_or_else(|| not_const(here))?;
                 if t != is_and {
                     break;
                 }
@@ -451,14 +454,16 @@ fn run_helper(
                 bind(&a.target, Some(&v), env);
             }
             ast::Stmt::If(i) => {
-                let c = truthy(&eval(m, env, &i.test)?).ok_or_else(|| not_const(here))?;
+                let c = eval(m, env, &i.test)?
+                    .truthy()
+                    .ok_or_else(|| not_const(here))?;
                 let branch = if c { &i.body } else { &i.orelse };
                 if let Some(r) = run_helper(m, branch, env)? {
                     return Ok(Some(r));
                 }
             }
             ast::Stmt::Assert(a) => {
-                if truthy(&eval(m, env, &a.test)?) != Some(true) {
+                if eval(m, env, &a.test)?.truthy() != Some(true) {
                     return Err(not_const(here));
                 }
             }
@@ -500,17 +505,6 @@ fn is_data_type_call(e: &ast::Expr) -> bool {
             .is_some_and(|p| p == "DataType" || p.ends_with(".DataType")),
         _ => false,
     }
-}
-
-/// Python's truth value of a constant (`py::value`'s rule).
-pub fn truthy(c: &Const) -> Option<bool> {
-    c.truthy()
-}
-
-/// `a op b` for a Python comparison of constants (`py::value`'s rule;
-/// `None` where Python would raise, or ksem does not know the answer).
-pub fn compare(op: ast::CmpOp, a: &Const, b: &Const) -> Option<bool> {
-    compare::compare(op, a, b).ok().flatten()
 }
 
 /// Whether `e` evaluates to `torch.cuda.get_device_properties(…)` of the
@@ -726,7 +720,7 @@ fn run_host(
                 bind(&a.target, v.as_ref(), env);
             }
             ast::Stmt::If(i) => {
-                let c = known(eval(m, env, &i.test))?.and_then(|c| truthy(&c));
+                let c = known(eval(m, env, &i.test))?.and_then(|c| c.truthy());
                 let Some(c) = c else {
                     return Err(Diagnostic::new(
                         m.span(&*i.test),
@@ -741,7 +735,7 @@ fn run_host(
             }
             ast::Stmt::Assert(a) => {
                 if let Some(c) = known(eval(m, env, &a.test))? {
-                    if truthy(&c) == Some(false) {
+                    if c.truthy() == Some(false) {
                         return Err(Diagnostic::new(
                             span,
                             "an assertion of the kernel factory fails for these arguments",

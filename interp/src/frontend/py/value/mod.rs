@@ -25,7 +25,9 @@ use std::fmt::Debug;
 pub enum PyValue<X = NoExtra> {
     /// A `bool`, `int` or `float`.
     Num(PyNum),
+    /// A `str`.
     Str(String),
+    /// `None`.
     None,
     /// A tuple (TileLang's host code also evaluates a list display as one).
     Tuple(Vec<PyValue<X>>),

@@ -473,8 +473,8 @@ impl Walk for Elab<'_> {
         match s {
             ast::Stmt::With(w) => Some(self.with_stmt(w, span)),
             // an assert on compile-time values is Python's (meta-programming)
-            ast::Stmt::Assert(a) => Some(
-                match self.py_value(&a.test).ok().and_then(|c| consts::truthy(&c)) {
+            ast::Stmt::Assert(a) => {
+                Some(match self.py_value(&a.test).ok().and_then(|c| c.truthy()) {
                     Some(true) => Ok(()),
                     Some(false) => err(span, "this assertion fails for these arguments"),
                     None => py::unsupported(
@@ -483,8 +483,8 @@ impl Walk for Elab<'_> {
                         DIALECT,
                         "use T.device_assert or T.assert",
                     ),
-                },
-            ),
+                })
+            }
             _ => None,
         }
     }
