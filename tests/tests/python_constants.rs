@@ -56,6 +56,70 @@ const TABLE: &[(&str, Want)] = &[
     ("1 < 1.5 < 2", Want::Bool(true)),
 ];
 
+/// The value rules beyond numbers (`frontend::py::value`): tuple
+/// comparison (lexicographic, exact across int/float), indexing and
+/// `len`, sequence `+`/`*`, `in`, truthiness of tuples, strings and `None`
+/// (with `and`/`or` giving the deciding operand), strings, `None` and
+/// `is`, and `int()`/`float()`/`bool()` of numbers and strings. Printed by
+/// CPython 3.11.7 (`python3 -c 'print(repr(EXPR))'`); re-checked by
+/// `the_table_is_cpythons`. Under the rules before `py::value` (numbers
+/// only in the shared evaluator; TileLang's own tuple and string rules)
+/// CUDA Python, Hidet and Triton left every row without a value and
+/// TileLang the string orderings, `in` on strings and conversions of
+/// strings.
+const VALUE_TABLE: &[(&str, Want)] = &[
+    ("(1, 2) < (1, 3)", Want::Bool(true)),
+    ("(1, 2) < (1, 2, 0)", Want::Bool(true)),
+    ("(1, 2) < (1, 2)", Want::Bool(false)),
+    ("(2,) > (1, 9)", Want::Bool(true)),
+    ("(1, (2, 3)) < (1, (2, 4))", Want::Bool(true)),
+    ("(1, 2) == (1, 2.0)", Want::Bool(true)),
+    ("(1, 2) == (1, 2, 3)", Want::Bool(false)),
+    ("(1, \"a\") != (1, \"b\")", Want::Bool(true)),
+    ("(3, 1, 2)[-1]", Want::Int(2)),
+    ("(3, 1, 2)[0] * 10 + (3, 1, 2)[1]", Want::Int(31)),
+    ("len((1, 2, 3) + (4,))", Want::Int(4)),
+    ("((2,) * 3)[2] + len((2,) * 3)", Want::Int(5)),
+    ("1 in (1.0, 2)", Want::Bool(true)),
+    ("3 not in (1, 2)", Want::Bool(true)),
+    ("max((3, 1, 2))", Want::Int(3)),
+    ("min((2.5, 1.5))", Want::Float("1.5")),
+    ("not ()", Want::Bool(true)),
+    ("bool((0,))", Want::Bool(true)),
+    ("bool(\"\")", Want::Bool(false)),
+    ("bool(0.0)", Want::Bool(false)),
+    ("not None", Want::Bool(true)),
+    ("() or 7", Want::Int(7)),
+    ("\"\" or 2.5", Want::Float("2.5")),
+    ("(0,) and 3", Want::Int(3)),
+    ("None or 4", Want::Int(4)),
+    ("1 if \"x\" else 2", Want::Int(1)),
+    ("1 if () else 2", Want::Int(2)),
+    ("len(\"hello\")", Want::Int(5)),
+    ("len(\"h\u{e9}llo\")", Want::Int(5)),
+    ("\"ab\" < \"b\"", Want::Bool(true)),
+    ("\"abc\" == \"ab\" + \"c\"", Want::Bool(true)),
+    ("\"b\" in \"abc\"", Want::Bool(true)),
+    ("(\"ab\" * 2)[3] == \"b\"", Want::Bool(true)),
+    ("\"abc\"[-1] == \"c\"", Want::Bool(true)),
+    ("None is None", Want::Bool(true)),
+    ("None is not None", Want::Bool(false)),
+    ("None == 0", Want::Bool(false)),
+    ("(None,) == (None,)", Want::Bool(true)),
+    ("int(2.9)", Want::Int(2)),
+    ("int(-2.9)", Want::Int(-2)),
+    ("int(True)", Want::Int(1)),
+    ("int(\"  -42 \")", Want::Int(-42)),
+    ("int(\"1_000\")", Want::Int(1000)),
+    ("float(3)", Want::Float("3.0")),
+    ("float(\"1e3\")", Want::Float("1000.0")),
+    ("float(\"-inf\") < 0", Want::Bool(true)),
+    ("bool(-1)", Want::Bool(true)),
+    ("float(True) + int(2.5)", Want::Float("3.0")),
+    ("int(2 ** 62 * 1.5)", Want::Int(6917529027641081856)),
+    ("abs(-3) + round(2.5)", Want::Int(5)),
+];
+
 impl Want {
     fn bits(self) -> u64 {
         match self {
@@ -119,10 +183,10 @@ fn stored(r: &RunResult) -> u64 {
     r.buffers[0].bits[0]
 }
 
-/// Every row of the table, stored by `dialect`'s kernel: CPython's bits.
+/// Every row of both tables, stored by `dialect`'s kernel: CPython's bits.
 fn check_dialect(dialect: &str) {
     let mut wrong = Vec::new();
-    for &(expr, want) in TABLE {
+    for &(expr, want) in TABLE.iter().chain(VALUE_TABLE) {
         let src = program(dialect, expr, want.dtype());
         let l = launch_for(dialect, want.dtype());
         match run(&src, &l) {
@@ -189,21 +253,46 @@ fn tilelang_python_floats_take_a_float64_context_exactly() {
 }
 
 /// A module-level expression Python raises on cannot be imported: every
-/// dialect that evaluates its module's constants says so at the expression.
+/// dialect that evaluates its module's constants says so at the expression,
+/// with CPython's exception (`python3 -c 'EXPR'` prints each message).
 #[test]
 fn a_raising_module_constant_is_an_error_at_it() {
+    let raising = [
+        (
+            "1.0 // 0.0",
+            "1.0",
+            "ZeroDivisionError: float floor division by zero",
+        ),
+        ("(1, 2)[5]", "(1", "IndexError: tuple index out of range"),
+        (
+            "(1, 2) < (1, \"a\")",
+            "(1, 2)",
+            "TypeError: '<' not supported between instances of 'int' and 'str'",
+        ),
+        (
+            "int(\"x1\")",
+            "int",
+            "ValueError: invalid literal for int() with base 10: 'x1'",
+        ),
+    ];
     for dialect in ["triton", "cudapy", "hidet", "tilelang"] {
-        let src = program(dialect, "1.0 // 0.0", "float64");
-        let l = launch_for(dialect, "float64");
-        let d = refused(&src, &l);
-        let want = loc(&src, "A = ", "1.0");
-        assert_eq!((d.span.line, d.span.col), want, "{dialect}: {}", d.message);
-        assert!(
-            d.message
-                .contains("ZeroDivisionError: float floor division by zero"),
-            "{dialect}: {}",
-            d.message
-        );
+        for (expr, at, message) in raising {
+            let src = program(dialect, expr, "float64");
+            let l = launch_for(dialect, "float64");
+            let d = refused(&src, &l);
+            let want = loc(&src, "A = ", at);
+            assert_eq!(
+                (d.span.line, d.span.col),
+                want,
+                "{dialect} {expr}: {}",
+                d.message
+            );
+            assert!(
+                d.message.contains(message),
+                "{dialect} {expr}: {}",
+                d.message
+            );
+        }
     }
 }
 
@@ -211,7 +300,8 @@ fn a_raising_module_constant_is_an_error_at_it() {
 /// the machine has one (CI has Python 3.11).
 #[test]
 fn the_table_is_cpythons() {
-    let script = TABLE
+    let rows: Vec<&(&str, Want)> = TABLE.iter().chain(VALUE_TABLE).collect();
+    let script = rows
         .iter()
         .map(|(e, _)| format!("print(repr({e}))"))
         .collect::<Vec<_>>()
@@ -226,7 +316,8 @@ fn the_table_is_cpythons() {
         String::from_utf8_lossy(&out.stderr)
     );
     let text = String::from_utf8_lossy(&out.stdout);
-    for ((expr, want), got) in TABLE.iter().zip(text.lines()) {
+    assert_eq!(text.lines().count(), rows.len());
+    for ((expr, want), got) in rows.into_iter().zip(text.lines()) {
         let as_cpython = match want {
             Want::Float(r) => r.to_string(),
             Want::Int(i) => i.to_string(),
@@ -234,4 +325,22 @@ fn the_table_is_cpythons() {
         };
         assert_eq!(got, as_cpython, "{expr}");
     }
+}
+
+/// Python values inside a TileLang kernel (what TVMScript's parser
+/// evaluates with Python while it builds the kernel) follow the same rules
+/// (`py::value`): `bool(3)` is True (it was 3 before), two Python floats
+/// compare exactly (`0.1 + 0.2 == 0.3` is False; it compared in float32,
+/// where both round to the same value), strings order by code point (it
+/// was an error), and a tuple is a condition with Python's truth (it was
+/// refused). CPython 3.11.7: `python3 -c 'print(bool(3), 0.1 + 0.2 ==
+/// 0.3, "ab" < "b", bool(("x",)), int(-2.5))'` prints `True False True
+/// True -2`.
+#[test]
+fn tilelang_kernel_python_values_follow_cpython() {
+    let src = "import tilelang\nimport tilelang.language as T\n\nA = 3\nB = 0.1\nC = 0.2\nS = (\"x\",)\n\n\n@T.prim_func\ndef k(out: T.Tensor((5,), \"int64\")):\n    with T.Kernel(1, threads=1) as bx:\n        out[0] = T.int64(bool(A))\n        out[1] = T.int64(B + C == 0.3)\n        out[2] = T.int64(\"ab\" < \"b\")\n        if S:\n            out[3] = T.int64(1)\n        out[4] = T.int64(int(-2.5))\n";
+    let l = parse_launch(&json!({"kernel": "k", "args": {"out": zeros("int64", 5)}}).to_string())
+        .expect("launch");
+    let r = run_clean(src, &l);
+    assert_eq!(r.buffers[0].bits, vec![1, 0, 1, 1, (-2i64) as u64]);
 }

@@ -7,8 +7,9 @@ use super::{read, sp, Gen};
 use crate::fuzz::passes::{fcvt, int_divz, shift, GuardBuilder, Known};
 use crate::fuzz::safe;
 use ksem_interp::dtype::DType;
+use ksem_interp::frontend::py::num::PyNum;
 use ksem_interp::frontend::tilelang::types::promote;
-use ksem_interp::frontend::tilelang::{Const, Elab, Value};
+use ksem_interp::frontend::tilelang::{Elab, Value};
 use ksem_interp::ir::{BinOp, ExprKind, IntDiv, ShiftRange};
 use ksem_interp::span::{DResult, Diagnostic};
 use rustpython_parser::ast::{CmpOp, Operator};
@@ -86,11 +87,9 @@ impl GuardBuilder for Guards<'_, '_, '_> {
         dt(v)
     }
     fn known(&self, v: &Value) -> Option<Known> {
-        match v.constant()? {
-            Const::Int(i) => Some(Known::Int(*i)),
-            Const::Bool(b) => Some(Known::Int(*b as i128)),
-            Const::Float(f) => Some(Known::Float(*f)),
-            _ => None,
+        match v.constant()?.number()? {
+            PyNum::Float(f) => Some(Known::Float(f)),
+            n => n.as_int().map(Known::Int),
         }
     }
     fn int(&mut self, _d: DType, v: i128) -> DResult<Value> {

@@ -50,6 +50,7 @@ use super::pattern::Pending;
 use super::pattern::{self, describe, Counts};
 use ksem_interp::dtype::DType;
 use ksem_interp::float;
+use ksem_interp::frontend::py::num::PyNum;
 use ksem_interp::frontend::tilelang::types::dtype_name;
 use ksem_interp::frontend::tilelang::{Buffer, Const, Elab, LoopKind, Module, Value};
 use ksem_interp::ir::build::{convert, CONVERT};
@@ -110,7 +111,7 @@ pub fn kernel(k: &Kernel, hints: &Hints) -> PResult<String> {
     let module = Module::parse("print.py", &header).map_err(|e| e.message)?;
     let mut consts = Vec::new();
     for (n, _) in &hints.consts {
-        if let Some(Const::Int(v)) = module.constant(n) {
+        if let Some(Const::Num(PyNum::Int(v))) = module.constant(n) {
             consts.push((n.clone(), *v));
         }
     }

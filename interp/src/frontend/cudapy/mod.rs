@@ -6,16 +6,16 @@
 mod elab;
 pub mod types;
 
-use super::py::consts::{self, raises_at_import, HostNames, NotNumber};
-use super::py::modules::{self, Scanned};
-use super::py::num::PyNum;
+use super::py::consts::{self, HostNames};
+use super::py::modules::{self, Scanned as _};
+use super::py::scanned::ScannedFile;
+use super::py::value::{Extra, PyValue};
 use super::py::{dotted, pick, Source};
 use crate::dtype::DType;
 use crate::ir::Kernel;
 use crate::launch::Launch;
 use crate::span::{DResult, Diagnostic, Span};
 use rustpython_parser::ast::{self, Constant};
-use std::collections::HashMap;
 
 /// A parameter or result type of a signature string.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,87 +41,58 @@ pub struct Func {
     pub span: Span,
 }
 
-/// What a module-level name stands for.
+/// What a module-level name stands for: a Python value ([`PyValue`]: a
+/// number, a string, `None`, a tuple of constants such as a shape
+/// `SM_SIZE = 16, 16`, a type object such as `int16` or `np.float32`, a
+/// module or a path into one such as `cuda` or `numba.cuda`), or one of
+/// CUDA Python's own objects ([`Object`]).
+pub type Global = PyValue<Object>;
+
+/// The module-level objects only CUDA Python's module scan knows.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Global {
-    /// A module or a path into one (`cuda`, `math`, `numba.cuda`, `np`).
-    Path(String),
-    /// A type object such as `int16` or `np.float32`.
-    Type(DType),
-    Int(i128),
-    Float(f64),
-    Bool(bool),
-    /// A tuple of constants (`SM_SIZE = 16, 16`: a shape).
-    Tuple(Vec<Global>),
+pub enum Object {
     /// A class whose body binds names to constants: an `enum.Enum` or
     /// `IntEnum` as the pytest plugin writes it (`class Color: red = 1`);
-    /// its members are their values, as numba lowers them.
-    Class(Vec<(String, Global)>),
+    /// its members are their values, as numba lowers them. `int`: written
+    /// `class C(int):`, numba's IntEnum, whose members compare as
+    /// integers (the others are Enum classes).
+    Class {
+        members: Vec<(String, Global)>,
+        int: bool,
+    },
     /// A record dtype, `ksem.record({"itemsize": …, "fields": […]})` (the
     /// launch's `"record"` form, docs/formats.md): how the pytest plugin
     /// writes a structured dtype a kernel closes over.
     Record(std::sync::Arc<crate::launch::RecordLayout>),
 }
 
-impl From<PyNum> for Global {
-    fn from(n: PyNum) -> Global {
-        match n {
-            PyNum::Bool(b) => Global::Bool(b),
-            PyNum::Int(i) => Global::Int(i),
-            PyNum::Float(f) => Global::Float(f),
-        }
-    }
-}
-
-impl Global {
-    /// The number a constant holds.
-    pub fn number(&self) -> Option<PyNum> {
+impl Extra for Object {
+    fn type_name(&self) -> &'static str {
         match self {
-            Global::Bool(b) => Some(PyNum::Bool(*b)),
-            Global::Int(i) => Some(PyNum::Int(*i)),
-            Global::Float(f) => Some(PyNum::Float(*f)),
-            _ => None,
+            Object::Class { .. } => "type",
+            Object::Record(_) => "dtype",
         }
     }
 }
 
-impl Scanned for Module {
-    fn source_mut(&mut self) -> &mut Source {
-        &mut self.src
-    }
-}
-
-impl HostNames for Module {
-    fn number(&self, name: &str) -> Option<PyNum> {
-        self.globals.get(name)?.number()
+impl HostNames<Object> for Module {
+    fn value(&self, name: &str) -> Option<Global> {
+        self.globals.get(name).cloned()
     }
     fn callee(&self, dotted: &str) -> String {
         self.resolve_path(dotted)
     }
 }
 
-/// A CUDA Python source file as ksem sees it.
-pub struct Module {
-    pub src: Source,
-    pub funcs: HashMap<String, Func>,
-    /// Kernel and device function names in source order.
-    pub order: Vec<String>,
-    pub globals: HashMap<String, Global>,
-    /// Classes of constants written `class C(int):`: numba's IntEnum
-    /// (members compare as integers); the others are Enum classes.
-    pub int_classes: std::collections::HashSet<String>,
-}
+/// A CUDA Python source file as ksem sees it: the file, its `@cuda.jit`
+/// kernels and device functions (in source order) and its module-level
+/// names (`py::scanned`).
+pub type Module = ScannedFile<Func, Object>;
 
 impl Module {
     /// Scans a parsed file: imports, constants and `@cuda.jit` functions.
     pub fn scan(src: Source) -> DResult<Module> {
-        let mut m = Module {
-            funcs: HashMap::new(),
-            order: Vec::new(),
-            globals: HashMap::new(),
-            int_classes: Default::default(),
-            src,
-        };
+        let mut m = ScannedFile::new(src);
         m.with_body(|m, body| body.iter().try_for_each(|s| m.scan_stmt(s)))?;
         Ok(m)
     }
@@ -132,38 +103,29 @@ impl Module {
                 for b in modules::bindings(s) {
                     let module = canon(&b.module);
                     let g = match (&b.attr, b.attr.as_deref().and_then(types::dtype_named)) {
-                        (_, Some(d)) if module == "numba" || module == "numpy" => Global::Type(d),
-                        (Some(attr), _) => Global::Path(format!("{module}.{attr}")),
-                        (None, _) => Global::Path(module),
+                        (_, Some(d)) if module == "numba" || module == "numpy" => PyValue::Type(d),
+                        (Some(attr), _) => PyValue::Path(format!("{module}.{attr}")),
+                        (None, _) => PyValue::Path(module),
                     };
-                    self.globals.insert(b.name, g);
+                    self.globals.bind(&b.name, Some(g));
                 }
             }
             ast::Stmt::Assign(a) => {
                 if let [ast::Expr::Name(n)] = a.targets.as_slice() {
-                    match self.const_value(&a.value)? {
-                        Some(v) => self.globals.insert(n.id.to_string(), v),
-                        None => self.globals.remove(n.id.as_str()),
-                    };
+                    let v = self.const_value(&a.value)?;
+                    self.globals.bind(n.id.as_str(), v);
                 }
             }
             ast::Stmt::ClassDef(c) => {
-                match self.class_members(c)? {
-                    Some(m) => self.globals.insert(c.name.to_string(), Global::Class(m)),
-                    None => self.globals.remove(c.name.as_str()),
-                };
-                let int_base =
+                let int =
                     matches!(c.bases.as_slice(), [ast::Expr::Name(b)] if b.id.as_str() == "int");
-                if int_base {
-                    self.int_classes.insert(c.name.to_string());
-                } else {
-                    self.int_classes.remove(c.name.as_str());
-                }
+                let members = self.class_members(c)?;
+                let class = members.map(|members| PyValue::Extra(Object::Class { members, int }));
+                self.globals.bind(c.name.as_str(), class);
             }
             ast::Stmt::FunctionDef(f) => {
                 if let Some(func) = self.jit_func(f)? {
-                    self.order.push(f.name.to_string());
-                    self.funcs.insert(f.name.to_string(), func);
+                    self.add(f.name.to_string(), func);
                 }
             }
             _ => {}
@@ -171,39 +133,16 @@ impl Module {
         Ok(())
     }
 
-    /// A module-level constant: a literal, a number expression Python
-    /// computes at import (`py::consts`), or a tuple of constants (a tuple
-    /// names a tuple constant too: `shape = SM_SIZE`). `Err`: Python raises
-    /// on it.
+    /// A module-level constant: what Python computes at import
+    /// (`py::consts`: numbers, strings, tuples, names of other constants),
+    /// or a record dtype. `Err`: Python raises on it.
     fn const_value(&self, e: &ast::Expr) -> DResult<Option<Global>> {
-        match e {
-            ast::Expr::Tuple(t) => {
-                let mut items = Vec::new();
-                for x in &t.elts {
-                    match self.const_value(x)? {
-                        Some(g) => items.push(g),
-                        None => return Ok(None),
-                    }
-                }
-                return Ok(Some(Global::Tuple(items)));
-            }
-            ast::Expr::Name(n) => {
-                if let Some(g @ Global::Tuple(_)) = self.globals.get(n.id.as_str()) {
-                    return Ok(Some(g.clone()));
-                }
-            }
-            ast::Expr::Call(c)
-                if crate::frontend::py::dotted(&c.func).as_deref() == Some("ksem.record") =>
-            {
+        if let ast::Expr::Call(c) = e {
+            if dotted(&c.func).as_deref() == Some("ksem.record") {
                 return self.record_dtype(c).map(Some);
             }
-            _ => {}
         }
-        match consts::eval(e, self) {
-            Ok(n) => Ok(Some(Global::from(n))),
-            Err(NotNumber::Unknown) => Ok(None),
-            Err(NotNumber::Raises(err)) => Err(raises_at_import(self.src.span(e), err)),
-        }
+        consts::at_import(e, self, self.src.span(e))
     }
 
     /// `ksem.record({"itemsize": N, "fields": […]})`: a record dtype in the
@@ -221,7 +160,7 @@ impl Module {
             ));
         };
         crate::launch::layout_from_json(json)
-            .map(Global::Record)
+            .map(|r| PyValue::Extra(Object::Record(r)))
             .map_err(|e| Diagnostic::new(span, format!("ksem.record: {e}")))
     }
 
@@ -305,18 +244,10 @@ impl Module {
         Ok(None)
     }
 
-    /// A dotted name with its first part replaced by what it was imported as.
+    /// A dotted name with its first part replaced by what it was imported
+    /// as, in numba's module names.
     pub fn resolve_path(&self, dotted: &str) -> String {
-        let (head, rest) = dotted.split_once('.').unwrap_or((dotted, ""));
-        let base = match self.globals.get(head) {
-            Some(Global::Path(p)) => p.clone(),
-            _ => head.to_string(),
-        };
-        if rest.is_empty() {
-            canon(&base)
-        } else {
-            canon(&format!("{base}.{rest}"))
-        }
+        canon(&self.globals.resolve(dotted))
     }
 }
 

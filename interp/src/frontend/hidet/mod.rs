@@ -14,27 +14,20 @@ pub mod mapping;
 pub mod ops;
 pub mod types;
 
-use super::py::consts::{self, raises_at_import, HostNames, NotNumber};
-use super::py::modules::{self, Scanned};
-use super::py::num::PyNum;
+use super::py::consts::{self, HostNames};
+use super::py::modules::{self, Scanned as _};
+use super::py::scanned::ScannedFile;
+use super::py::value::{NoExtra, PyValue};
 use super::py::{dotted, pick, Source};
 use crate::ir::Kernel;
 use crate::launch::Launch;
 use crate::span::{DResult, Span};
-use rustpython_parser::ast::{self, Constant};
-use std::collections::HashMap;
+use rustpython_parser::ast;
 
-/// A module-level value a script function can read.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Global {
-    /// An imported module or a name from one, by its full dotted path
-    /// (`hidet.lang.f32`, `hidet.lang.cuda.threadIdx`).
-    Path(String),
-    Int(i128),
-    Float(f64),
-    Bool(bool),
-    Str(String),
-}
+/// A module-level value a script function can read: a Python value
+/// ([`PyValue`]), with an imported module or a name from one as its full
+/// dotted path (`hidet.lang.f32`, `hidet.lang.cuda.threadIdx`).
+pub type Global = PyValue;
 
 /// A `@hidet.script` function.
 pub struct Func {
@@ -42,26 +35,16 @@ pub struct Func {
     pub span: Span,
 }
 
-/// A Hidet script file as ksem sees it.
-pub struct Module {
-    pub src: Source,
-    pub funcs: HashMap<String, Func>,
-    /// Script function names in source order.
-    pub order: Vec<String>,
-    pub globals: HashMap<String, Global>,
-}
+/// A Hidet script file as ksem sees it: the file, its script functions (in
+/// source order) and its module-level names (`py::scanned`).
+pub type Module = ScannedFile<Func, NoExtra>;
 
 impl Module {
     /// Scans a parsed file: imports, constants and script functions (at
     /// module level, in `with hidet.script_module()` blocks, and in such
     /// blocks inside a module-level function).
     pub fn scan(src: Source) -> DResult<Module> {
-        let mut m = Module {
-            funcs: HashMap::new(),
-            order: Vec::new(),
-            globals: HashMap::new(),
-            src,
-        };
+        let mut m = ScannedFile::new(src);
         m.with_body(|m, body| m.scan_block(body, 0))?;
         Ok(m)
     }
@@ -77,7 +60,7 @@ impl Module {
         match s {
             ast::Stmt::Import(_) | ast::Stmt::ImportFrom(_) => {
                 for b in modules::bindings(s) {
-                    self.globals.insert(b.name.clone(), Global::Path(b.path()));
+                    self.globals.bind(&b.name, Some(PyValue::Path(b.path())));
                 }
             }
             ast::Stmt::Assign(a) if depth == 0 => {
@@ -88,23 +71,15 @@ impl Module {
                     if t.elts.len() == v.elts.len() {
                         for (n, e) in t.elts.iter().zip(&v.elts) {
                             if let ast::Expr::Name(n) = n {
-                                match self.const_value(e)? {
-                                    Some(g) => self.globals.insert(n.id.to_string(), g),
-                                    None => self.globals.remove(n.id.as_str()),
-                                };
+                                let v = self.const_value(e)?;
+                                self.globals.bind(n.id.as_str(), v);
                             }
                         }
                     }
                 }
                 if let [ast::Expr::Name(n)] = a.targets.as_slice() {
-                    match self.const_value(&a.value)? {
-                        Some(v) => {
-                            self.globals.insert(n.id.to_string(), v);
-                        }
-                        None => {
-                            self.globals.remove(n.id.as_str());
-                        }
-                    }
+                    let v = self.const_value(&a.value)?;
+                    self.globals.bind(n.id.as_str(), v);
                 }
             }
             // a class that builds a module in a method (a Hidet `Task`)
@@ -149,8 +124,7 @@ impl Module {
         if self.funcs.contains_key(&name) {
             name = format!("{name}@{}", span.line);
         }
-        self.order.push(name.clone());
-        self.funcs.insert(
+        self.add(
             name,
             Func {
                 def: f.clone(),
@@ -171,60 +145,19 @@ impl Module {
 
     /// The full dotted path a dotted name of the module stands for.
     pub fn resolve(&self, name: &str) -> String {
-        let (head, rest) = match name.split_once('.') {
-            Some((h, r)) => (h, Some(r)),
-            None => (name, None),
-        };
-        match self.globals.get(head) {
-            Some(Global::Path(p)) => match rest {
-                Some(r) => format!("{p}.{r}"),
-                None => p.clone(),
-            },
-            _ => name.to_string(),
-        }
+        self.globals.resolve(name)
     }
 
-    /// A module-level constant: a literal, a string, or a number
-    /// expression Python computes at import (`py::consts`). `Err`: Python
-    /// raises on it.
+    /// A module-level constant: what Python computes at import
+    /// (`py::consts`). `Err`: Python raises on it.
     fn const_value(&self, e: &ast::Expr) -> DResult<Option<Global>> {
-        if let ast::Expr::Constant(c) = e {
-            if let Constant::Str(s) = &c.value {
-                return Ok(Some(Global::Str(s.clone())));
-            }
-        }
-        match consts::eval(e, self) {
-            Ok(n) => Ok(Some(Global::from(n))),
-            Err(NotNumber::Unknown) => Ok(None),
-            Err(NotNumber::Raises(err)) => Err(raises_at_import(self.src.span(e), err)),
-        }
-    }
-}
-
-impl From<PyNum> for Global {
-    fn from(n: PyNum) -> Global {
-        match n {
-            PyNum::Bool(b) => Global::Bool(b),
-            PyNum::Int(i) => Global::Int(i),
-            PyNum::Float(f) => Global::Float(f),
-        }
-    }
-}
-
-impl Scanned for Module {
-    fn source_mut(&mut self) -> &mut Source {
-        &mut self.src
+        consts::at_import(e, self, self.src.span(e))
     }
 }
 
 impl HostNames for Module {
-    fn number(&self, name: &str) -> Option<PyNum> {
-        match self.globals.get(name)? {
-            Global::Bool(b) => Some(PyNum::Bool(*b)),
-            Global::Int(i) => Some(PyNum::Int(*i)),
-            Global::Float(f) => Some(PyNum::Float(*f)),
-            _ => None,
-        }
+    fn value(&self, name: &str) -> Option<Global> {
+        self.globals.get(name).cloned()
     }
     fn callee(&self, dotted: &str) -> String {
         self.resolve(dotted)

@@ -1,93 +1,101 @@
-//! Host-side number expressions: what Python computes when it imports a
-//! kernel's module (`A = 1.0 // 0.1`, `BLOCK = 2 ** 8`, `EPS = max(1e-6,
-//! 1 / 1024)`), evaluated once for every front end with [`super::num`]'s
-//! CPython arithmetic. A front end supplies the names (module constants it
-//! already knows) and how a callee's dotted name resolves through its
-//! imports (`m.floor` → `math.floor`).
+//! Host-side expressions: what Python computes when it imports a kernel's
+//! module (`A = 1.0 // 0.1`, `BLOCK = 2 ** 8`, `SHAPE = (16, 16)`, `EPS =
+//! max(1e-6, 1 / 1024)`), evaluated once for every front end on
+//! [`PyValue`]s with CPython's rules ([`super::num`], [`super::value`]). A
+//! front end supplies the names (module-level values it already knows) and
+//! how a callee's dotted name resolves through its imports (`m.floor` →
+//! `math.floor`).
 
-use super::num::{self, PyError, PyNum};
-use crate::span::{Diagnostic, Span};
-use rustpython_parser::ast::{self, Constant};
+use super::num::PyError;
+use super::value::{compare, ops, Extra, NoExtra, PyValue};
+use crate::span::{DResult, Diagnostic, Span};
+use rustpython_parser::ast;
 
 /// What a front end knows of a module's names, for [`eval`].
-pub trait HostNames {
-    /// The number a module-level name is bound to, if it is one.
-    fn number(&self, name: &str) -> Option<PyNum>;
+pub trait HostNames<X: Extra = NoExtra> {
+    /// The value a module-level name is bound to, if ksem knows it.
+    fn value(&self, name: &str) -> Option<PyValue<X>>;
     /// The full dotted path a callee's name resolves to through the
     /// module's imports (`floor` after `from math import floor` →
     /// `math.floor`); builtins keep their own name.
     fn callee(&self, dotted: &str) -> String;
 }
 
-/// Why a host expression has no number: it is not one ksem folds (a call
-/// it does not know, a name of something else), or Python raises on it.
+/// Why a host expression has no value: it is not one ksem evaluates (a
+/// call it does not know, a name of something else), or Python raises on
+/// it.
 #[derive(Clone, Debug, PartialEq)]
-pub enum NotNumber {
-    /// Not a number expression ksem evaluates on the host.
+pub enum NoValue {
+    /// Not an expression ksem evaluates on the host.
     Unknown,
     /// Python raises when it evaluates the expression: the module cannot
     /// be imported as written.
     Raises(PyError),
 }
 
-impl From<PyError> for NotNumber {
-    fn from(e: PyError) -> NotNumber {
-        NotNumber::Raises(e)
+impl From<PyError> for NoValue {
+    fn from(e: PyError) -> NoValue {
+        NoValue::Raises(e)
     }
 }
 
-/// A literal's number (`None` for other constants, and ints beyond
-/// ksem's 128-bit limit give [`PyError::TooBig`]).
-fn literal(c: &Constant) -> Option<Result<PyNum, PyError>> {
-    Some(match c {
-        Constant::Int(i) => i128::try_from(i)
-            .map(PyNum::Int)
-            .map_err(|_| PyError::TooBig),
-        Constant::Float(f) => Ok(PyNum::Float(*f)),
-        Constant::Bool(b) => Ok(PyNum::Bool(*b)),
-        _ => return None,
-    })
+/// A known answer, an unknown one, or Python's exception.
+fn known<T>(r: Option<Result<T, PyError>>) -> Result<T, NoValue> {
+    r.ok_or(NoValue::Unknown)?.map_err(NoValue::Raises)
 }
 
-/// The number `e` evaluates to when Python runs it on the host: literals,
-/// names, unary and binary operators, comparison chains, `and`/`or`,
-/// conditional expressions, and the numeric builtins and `math` functions
-/// of [`num`].
-pub fn eval(e: &ast::Expr, names: &dyn HostNames) -> Result<PyNum, NotNumber> {
-    use NotNumber::Unknown;
+/// The value `e` evaluates to when Python runs it on the host: literals,
+/// names, tuple displays, subscripts, unary and binary operators,
+/// comparison chains, `and`/`or`, conditional expressions, and the
+/// builtins and `math` functions of [`ops`].
+pub fn eval<X: Extra>(e: &ast::Expr, names: &dyn HostNames<X>) -> Result<PyValue<X>, NoValue> {
+    use NoValue::Unknown;
     Ok(match e {
-        ast::Expr::Constant(c) => literal(&c.value).ok_or(Unknown)??,
-        ast::Expr::Name(n) => names.number(n.id.as_str()).ok_or(Unknown)?,
-        ast::Expr::UnaryOp(u) => num::unary(u.op, eval(&u.operand, names)?)?,
+        ast::Expr::Constant(c) => known(PyValue::literal(&c.value))?,
+        ast::Expr::Name(n) => names.value(n.id.as_str()).ok_or(Unknown)?,
+        ast::Expr::Tuple(t) => PyValue::Tuple(
+            t.elts
+                .iter()
+                .map(|x| eval(x, names))
+                .collect::<Result<_, _>>()?,
+        ),
+        ast::Expr::Subscript(s) => {
+            let (v, i) = (eval(&s.value, names)?, eval(&s.slice, names)?);
+            if !matches!(v, PyValue::Tuple(_) | PyValue::Str(_)) {
+                return Err(Unknown);
+            }
+            ops::index(&v, &i)?
+        }
+        ast::Expr::UnaryOp(u) => known(ops::unary(u.op, &eval(&u.operand, names)?).transpose())?,
         ast::Expr::BinOp(b) => {
             let (x, y) = (eval(&b.left, names)?, eval(&b.right, names)?);
-            num::binop(b.op, x, y)?
+            known(ops::binop(b.op, &x, &y))?
         }
         ast::Expr::Compare(c) => {
             let mut left = eval(&c.left, names)?;
             for (op, r) in c.ops.iter().zip(&c.comparators) {
                 let right = eval(r, names)?;
-                if !num::compare(*op, left, right).map_err(|_| Unknown)? {
-                    return Ok(PyNum::Bool(false));
+                if !known(compare::compare(*op, &left, &right).transpose())? {
+                    return Ok(PyValue::bool(false));
                 }
                 left = right;
             }
-            PyNum::Bool(true)
+            PyValue::bool(true)
         }
         ast::Expr::BoolOp(b) => {
             // the operand that decides, itself
             let is_and = matches!(b.op, ast::BoolOp::And);
-            let mut last = PyNum::Bool(is_and);
+            let mut last = PyValue::bool(is_and);
             for v in &b.values {
                 last = eval(v, names)?;
-                if last.truthy() != is_and {
+                if last.truthy().ok_or(Unknown)? != is_and {
                     break;
                 }
             }
             last
         }
         ast::Expr::IfExp(i) => {
-            if eval(&i.test, names)?.truthy() {
+            if eval(&i.test, names)?.truthy().ok_or(Unknown)? {
                 eval(&i.body, names)?
             } else {
                 eval(&i.orelse, names)?
@@ -101,14 +109,28 @@ pub fn eval(e: &ast::Expr, names: &dyn HostNames) -> Result<PyNum, NotNumber> {
                 .iter()
                 .map(|a| eval(a, names))
                 .collect::<Result<Vec<_>, _>>()?;
-            let r = match path.strip_prefix("math.") {
-                Some(m) => num::math_call(m, &args),
-                None => num::builtin_call(&path, &args),
-            };
-            r.ok_or(Unknown)??
+            known(match path.strip_prefix("math.") {
+                Some(m) => ops::math(m, &args),
+                None => ops::builtin(&path, &args),
+            })?
         }
         _ => return Err(Unknown),
     })
+}
+
+/// The value of a module-level assignment's expression as a module scan
+/// keeps it: `None` where ksem does not know it, and the error at `span`
+/// where Python raises on it.
+pub fn at_import<X: Extra>(
+    e: &ast::Expr,
+    names: &dyn HostNames<X>,
+    span: Span,
+) -> DResult<Option<PyValue<X>>> {
+    match eval(e, names) {
+        Ok(v) => Ok(Some(v)),
+        Err(NoValue::Unknown) => Ok(None),
+        Err(NoValue::Raises(err)) => Err(raises_at_import(span, err)),
+    }
 }
 
 /// The error for a module-level expression Python raises on when it

@@ -10,8 +10,10 @@ pub mod inline;
 pub mod modules;
 pub mod num;
 pub mod pick;
+pub mod scanned;
 pub mod simt;
 mod syntax_error;
+pub mod value;
 pub mod visit;
 pub mod walk;
 

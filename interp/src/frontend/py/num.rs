@@ -32,7 +32,9 @@ pub enum PyError {
     /// `OverflowError` with CPython's message.
     Overflow(&'static str),
     /// `ValueError` with CPython's message.
-    Value(&'static str),
+    Value(String),
+    /// `IndexError` with CPython's message.
+    Index(&'static str),
     /// `TypeError`: the operation does not apply to these operands.
     Type(String),
     /// A negative number raised to a fractional power: CPython gives a
@@ -48,6 +50,7 @@ impl fmt::Display for PyError {
             PyError::ZeroDivision(m) => write!(f, "ZeroDivisionError: {m}"),
             PyError::Overflow(m) => write!(f, "OverflowError: {m}"),
             PyError::Value(m) => write!(f, "ValueError: {m}"),
+            PyError::Index(m) => write!(f, "IndexError: {m}"),
             PyError::Type(m) => write!(f, "TypeError: {m}"),
             PyError::Complex => write!(
                 f,
@@ -140,7 +143,7 @@ fn int_binop(op: Operator, x: i128, y: i128, both_bool: bool) -> PyResult<PyNum>
         Pow => int_pow(x, y),
         LShift => {
             if y < 0 {
-                return Err(PyError::Value("negative shift count"));
+                return Err(PyError::Value("negative shift count".into()));
             }
             if x == 0 {
                 return Ok(PyNum::Int(0));
@@ -157,7 +160,7 @@ fn int_binop(op: Operator, x: i128, y: i128, both_bool: bool) -> PyResult<PyNum>
         }
         RShift => {
             if y < 0 {
-                return Err(PyError::Value("negative shift count"));
+                return Err(PyError::Value("negative shift count".into()));
             }
             Ok(PyNum::Int(x >> y.min(127)))
         }
@@ -490,7 +493,9 @@ pub fn unary(op: UnaryOp, a: PyNum) -> PyResult<PyNum> {
 /// Python's `int(x)`: truncation toward zero.
 pub fn to_int(a: PyNum) -> PyResult<i128> {
     match a {
-        PyNum::Float(f) if f.is_nan() => Err(PyError::Value("cannot convert float NaN to integer")),
+        PyNum::Float(f) if f.is_nan() => {
+            Err(PyError::Value("cannot convert float NaN to integer".into()))
+        }
         PyNum::Float(f) if f.is_infinite() => Err(PyError::Overflow(
             "cannot convert float infinity to integer",
         )),
@@ -654,7 +659,7 @@ pub fn math_call(name: &str, args: &[PyNum]) -> Option<PyResult<PyNum>> {
         if ok {
             Ok(PyNum::Float(v))
         } else {
-            Err(PyError::Value("math domain error"))
+            Err(PyError::Value("math domain error".into()))
         }
     };
     Some(match (name, args) {
@@ -686,7 +691,7 @@ pub fn math_call(name: &str, args: &[PyNum]) -> Option<PyResult<PyNum>> {
             let (v, b) = (x.as_f64(), base.as_f64());
             // NaN is no domain error: log(nan) is nan
             if v <= 0.0 || b <= 0.0 {
-                return Some(Err(PyError::Value("math domain error")));
+                return Some(Err(PyError::Value("math domain error".into())));
             }
             let d = b.ln();
             if d == 0.0 {
@@ -828,7 +833,7 @@ mod tests {
         ));
         assert_eq!(
             binop(Operator::LShift, I(1), I(-1)),
-            Err(PyError::Value("negative shift count"))
+            Err(PyError::Value("negative shift count".into()))
         );
         // big ints within 128 bits: (2**100 + 7) % 2**64 == 7
         let big = binop(Operator::Pow, I(2), I(100)).unwrap();
@@ -900,13 +905,13 @@ mod tests {
         assert_eq!(round_digits(I(1350), -2), Ok(I(1400)));
         assert_eq!(
             to_int(F(f64::NAN)),
-            Err(PyError::Value("cannot convert float NaN to integer"))
+            Err(PyError::Value("cannot convert float NaN to integer".into()))
         );
         assert_eq!(min_max(true, &[I(1), F(1.0)]), Some(I(1)));
         assert_eq!(min_max(true, &[F(1.0), I(1)]), Some(F(1.0)));
         assert_eq!(
             math_call("sqrt", &[F(-1.0)]),
-            Some(Err(PyError::Value("math domain error")))
+            Some(Err(PyError::Value("math domain error".into())))
         );
         assert_eq!(math_call("floor", &[F(-2.5)]), Some(Ok(I(-3))));
         assert_eq!(math_call("gcd", &[I(12), I(-18)]), Some(Ok(I(6))));

@@ -5,74 +5,43 @@
 use super::{types, Module};
 use crate::dtype::DType;
 use crate::frontend::py::num::{self, PyError, PyNum};
-use crate::launch::{ConstArg, Launch};
+use crate::frontend::py::value::{compare, ops, Extra, PyValue};
+use crate::launch::Launch;
 use crate::span::{DResult, Diagnostic, Span};
 use rustpython_parser::ast::{self, Constant};
 use std::collections::HashMap;
 
-/// A Python value known at compile time.
+/// A Python value known at compile time ([`PyValue`]), with TileLang's
+/// own host object.
+pub type Const = PyValue<Device>;
+
+/// The host objects only TileLang's host code has.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Const {
-    Int(i128),
-    Float(f64),
-    Bool(bool),
-    Str(String),
-    Tuple(Vec<Const>),
-    /// A dtype object (`T.float16`).
-    Type(DType),
+pub enum Device {
     /// `torch.cuda.get_device_properties(0)`: the launch's target device,
     /// whose `major`, `minor` and `multi_processor_count` host code reads.
-    DeviceProps,
-    None,
+    Props,
+}
+
+impl Extra for Device {
+    fn type_name(&self) -> &'static str {
+        "_CudaDeviceProperties"
+    }
+    /// A TileLang dtype object equals its own name only, not every
+    /// spelling a buffer accepts (measured: `T.float32 == "float"` is
+    /// False; tools/probes/tilelang/dtype_str_eq.json).
+    fn dtype_eq_str(d: DType, s: &str) -> bool {
+        types::is_own_name(d, s)
+    }
 }
 
 impl Const {
-    /// The value as an integer (bools count as 0/1).
-    pub fn as_int(&self) -> Option<i128> {
-        match self {
-            Const::Int(i) => Some(*i),
-            Const::Bool(b) => Some(*b as i128),
-            _ => None,
-        }
-    }
-
     /// The dtype a value names: a dtype object or a dtype string.
     pub fn as_dtype(&self) -> Option<DType> {
         match self {
             Const::Type(d) => Some(*d),
             Const::Str(s) => types::dtype_named(s),
             _ => None,
-        }
-    }
-
-    /// The Python number the value is, if it is one.
-    pub fn number(&self) -> Option<PyNum> {
-        match self {
-            Const::Int(i) => Some(PyNum::Int(*i)),
-            Const::Float(f) => Some(PyNum::Float(*f)),
-            Const::Bool(b) => Some(PyNum::Bool(*b)),
-            _ => None,
-        }
-    }
-
-    pub fn from_arg(a: &ConstArg) -> Const {
-        match a {
-            ConstArg::Int(i) => Const::Int(*i),
-            ConstArg::Float(f) => Const::Float(*f),
-            ConstArg::Bool(b) => Const::Bool(*b),
-            ConstArg::Str(s) => Const::Str(s.clone()),
-            ConstArg::None => Const::None,
-            ConstArg::Tuple(t) => Const::Tuple(t.iter().map(Const::from_arg).collect()),
-        }
-    }
-}
-
-impl From<PyNum> for Const {
-    fn from(n: PyNum) -> Const {
-        match n {
-            PyNum::Bool(b) => Const::Bool(b),
-            PyNum::Int(i) => Const::Int(i),
-            PyNum::Float(f) => Const::Float(f),
         }
     }
 }
@@ -98,9 +67,11 @@ pub fn eval(m: &Module, env: &HashMap<String, Const>, e: &ast::Expr) -> DResult<
     let here = Span::default();
     Ok(match e {
         ast::Expr::Constant(c) => match &c.value {
-            Constant::Int(i) => Const::Int(i128::try_from(i).map_err(|_| not_const(here))?),
-            Constant::Float(f) => Const::Float(*f),
-            Constant::Bool(b) => Const::Bool(*b),
+            Constant::Int(i) => {
+                Const::Num(PyNum::Int(i128::try_from(i).map_err(|_| not_const(here))?))
+            }
+            Constant::Float(f) => Const::Num(PyNum::Float(*f)),
+            Constant::Bool(b) => Const::Num(PyNum::Bool(*b)),
             Constant::Str(s) => Const::Str(s.clone()),
             Constant::None => Const::None,
             _ => return Err(not_const(here)),
@@ -128,7 +99,7 @@ pub fn eval(m: &Module, env: &HashMap<String, Const>, e: &ast::Expr) -> DResult<
             };
             match c.args.as_slice() {
                 [x] => match eval(m, env, x)?.as_dtype() {
-                    Some(d) => Const::Int(d.bits() as i128),
+                    Some(d) => Const::Num(PyNum::Int(d.bits() as i128)),
                     None => return Err(not_const(here)),
                 },
                 _ => return Err(not_const(here)),
@@ -137,9 +108,9 @@ pub fn eval(m: &Module, env: &HashMap<String, Const>, e: &ast::Expr) -> DResult<
         ast::Expr::Attribute(a) if is_device_props(m, env, &a.value)? => {
             let (major, minor) = m.target.capability;
             match a.attr.as_str() {
-                "major" => Const::Int(major as i128),
-                "minor" => Const::Int(minor as i128),
-                "multi_processor_count" => Const::Int(m.target.num_sms as i128),
+                "major" => Const::Num(PyNum::Int(major as i128)),
+                "minor" => Const::Num(PyNum::Int(minor as i128)),
+                "multi_processor_count" => Const::Num(PyNum::Int(m.target.num_sms as i128)),
                 other => {
                     return Err(Diagnostic::new(
                         m.span(a),
@@ -160,26 +131,22 @@ pub fn eval(m: &Module, env: &HashMap<String, Const>, e: &ast::Expr) -> DResult<
         }
         ast::Expr::UnaryOp(u) => {
             let v = eval(m, env, &u.operand)?;
-            match (u.op, v.number()) {
-                (ast::UnaryOp::Not, _) => Const::Bool(!truthy(&v).ok_or_else(|| not_const(here))?),
-                (op, Some(n)) => {
-                    Const::from(num::unary(op, n).map_err(|err| raises(m.span(u), err))?)
-                }
-                _ => return Err(not_const(here)),
-            }
+            ops::unary(u.op, &v)
+                .map_err(|err| raises(m.span(u), err))?
+                .ok_or_else(|| not_const(here))?
         }
         ast::Expr::BinOp(b) => {
             let x = eval(m, env, &b.left)?;
             let y = eval(m, env, &b.right)?;
-            if let (Some(p), Some(q)) = (x.number(), y.number()) {
-                return match num::binop(b.op, p, q) {
-                    Ok(n) => Ok(Const::from(n)),
-                    Err(err @ PyError::ZeroDivision(_)) => Err(raises(m.span(b), err)
-                        .with_help("check the kernel's arguments: this divisor is 0 for them")),
-                    Err(err) => Err(raises(m.span(b), err)),
-                };
+            match ops::binop(b.op, &x, &y) {
+                Some(Ok(v)) => v,
+                Some(Err(err @ PyError::ZeroDivision(_))) => {
+                    return Err(raises(m.span(b), err)
+                        .with_help("check the kernel's arguments: this divisor is 0 for them"))
+                }
+                Some(Err(err)) => return Err(raises(m.span(b), err)),
+                None => return Err(not_const(here)),
             }
-            binop(b.op, &x, &y).ok_or_else(|| not_const(here))?
         }
         ast::Expr::Call(c) => {
             let f = super::super::py::dotted(&c.func).unwrap_or_default();
@@ -194,7 +161,16 @@ pub fn eval(m: &Module, env: &HashMap<String, Const>, e: &ast::Expr) -> DResult<
                 .iter()
                 .map(|a| eval(m, env, a))
                 .collect::<DResult<_>>()?;
-            call(lang, &f, &args).ok_or_else(|| not_const(here))?
+            // Python's builtins and `math` functions (`py::value`)
+            let shared = match f.strip_prefix("math.") {
+                Some(name) => ops::math(name, &args),
+                None if !f.contains('.') && c.keywords.is_empty() => ops::builtin(&f, &args),
+                None => None,
+            };
+            match shared {
+                Some(r) => r.map_err(|err| raises(m.span(c), err))?,
+                None => call(lang, &f, &args).ok_or_else(|| not_const(here))?,
+            }
         }
         ast::Expr::Subscript(sub) => {
             let key = eval(m, env, &sub.slice)?;
@@ -205,27 +181,25 @@ pub fn eval(m: &Module, env: &HashMap<String, Const>, e: &ast::Expr) -> DResult<
                         let Some(k) = k else {
                             return Err(not_const(here));
                         };
-                        if compare(ast::CmpOp::Eq, &eval(m, env, k)?, &key) == Some(true) {
+                        if compare::py_eq(&eval(m, env, k)?, &key) == Some(true) {
                             return eval(m, env, v);
                         }
                     }
                     return Err(not_const(here));
                 }
-                other => match (eval(m, env, other)?, key.as_int()) {
-                    (Const::Tuple(items), Some(i)) => {
-                        let n = items.len() as i128;
-                        let k = if i < 0 { i + n } else { i };
-                        items
-                            .get(usize::try_from(k).map_err(|_| not_const(here))?)
-                            .cloned()
-                            .ok_or_else(|| not_const(here))?
+                other => match eval(m, env, other)? {
+                    v @ (Const::Tuple(_) | Const::Str(_)) => {
+                        ops::index(&v, &key).map_err(|err| raises(m.span(sub), err))?
                     }
                     _ => return Err(not_const(here)),
                 },
             }
         }
         ast::Expr::IfExp(i) => {
-            if truthy(&eval(m, env, &i.test)?).ok_or_else(|| not_const(here))? {
+            if eval(m, env, &i.test)?
+                .truthy()
+                .ok_or_else(|| not_const(here))?
+            {
                 eval(m, env, &i.body)?
             } else {
                 eval(m, env, &i.orelse)?
@@ -237,7 +211,7 @@ pub fn eval(m: &Module, env: &HashMap<String, Const>, e: &ast::Expr) -> DResult<
             let mut last = Const::None;
             for v in &b.values {
                 last = eval(m, env, v)?;
-                let t = truthy(&last).ok_or_else(|| not_const(here))?;
+                let t = last.truthy().ok_or_else(|| not_const(here))?;
                 if t != is_and {
                     break;
                 }
@@ -248,12 +222,15 @@ pub fn eval(m: &Module, env: &HashMap<String, Const>, e: &ast::Expr) -> DResult<
             let mut left = eval(m, env, &c.left)?;
             for (op, r) in c.ops.iter().zip(&c.comparators) {
                 let right = eval(m, env, r)?;
-                if !compare(*op, &left, &right).ok_or_else(|| not_const(here))? {
-                    return Ok(Const::Bool(false));
+                let holds = compare::compare(*op, &left, &right)
+                    .map_err(|err| raises(m.span(c), err))?
+                    .ok_or_else(|| not_const(here))?;
+                if !holds {
+                    return Ok(Const::Num(PyNum::Bool(false)));
                 }
                 left = right;
             }
-            Const::Bool(true)
+            Const::Num(PyNum::Bool(true))
         }
         _ => return Err(not_const(here)),
     })
@@ -309,20 +286,24 @@ fn device_query(
     };
     let (param, value) = match path.as_str() {
         "tilelang.carver.arch.driver.get_num_sms"
-        | "tilelang.carver.arch.driver.cuda_driver.get_num_sms" => {
-            ("device_id", Const::Int(m.target.num_sms as i128))
-        }
+        | "tilelang.carver.arch.driver.cuda_driver.get_num_sms" => (
+            "device_id",
+            Const::Num(PyNum::Int(m.target.num_sms as i128)),
+        ),
         "torch.cuda.get_device_capability" => {
             let (major, minor) = m.target.capability;
             (
                 "device",
-                Const::Tuple(vec![Const::Int(major as i128), Const::Int(minor as i128)]),
+                Const::Tuple(vec![
+                    Const::Num(PyNum::Int(major as i128)),
+                    Const::Num(PyNum::Int(minor as i128)),
+                ]),
             )
         }
-        "torch.cuda.get_device_properties" => ("device", Const::DeviceProps),
+        "torch.cuda.get_device_properties" => ("device", Const::Extra(Device::Props)),
         // the target is a CUDA device
         "torch.cuda.is_available" if c.args.is_empty() && c.keywords.is_empty() => {
-            return Ok(Some(Const::Bool(true)));
+            return Ok(Some(Const::Num(PyNum::Bool(true))));
         }
         _ => return Ok(None),
     };
@@ -346,7 +327,7 @@ fn device_query(
                 format!("the `{param}` of `{f}` is not known at compile time"),
             )
         })?,
-        None => Const::Int(0),
+        None => Const::Num(PyNum::Int(0)),
     };
     // device 0 is the target; torch's `None`, "cuda" and "cuda:0" name it too
     let is_target = match &device {
@@ -357,7 +338,7 @@ fn device_query(
     if !is_target {
         let named = match &device {
             Const::Str(s) => format!("{s:?}"),
-            Const::Int(i) => i.to_string(),
+            Const::Num(PyNum::Int(i)) => i.to_string(),
             other => format!("{other:?}"),
         };
         return Err(Diagnostic::new(
@@ -473,14 +454,16 @@ fn run_helper(
                 bind(&a.target, Some(&v), env);
             }
             ast::Stmt::If(i) => {
-                let c = truthy(&eval(m, env, &i.test)?).ok_or_else(|| not_const(here))?;
+                let c = eval(m, env, &i.test)?
+                    .truthy()
+                    .ok_or_else(|| not_const(here))?;
                 let branch = if c { &i.body } else { &i.orelse };
                 if let Some(r) = run_helper(m, branch, env)? {
                     return Ok(Some(r));
                 }
             }
             ast::Stmt::Assert(a) => {
-                if truthy(&eval(m, env, &a.test)?) != Some(true) {
+                if eval(m, env, &a.test)?.truthy() != Some(true) {
                     return Err(not_const(here));
                 }
             }
@@ -524,143 +507,41 @@ fn is_data_type_call(e: &ast::Expr) -> bool {
     }
 }
 
-/// Python's truth value of a constant (`None` where it has none here).
-pub fn truthy(c: &Const) -> Option<bool> {
-    Some(match c {
-        Const::Bool(b) => *b,
-        Const::Int(i) => *i != 0,
-        Const::Float(f) => *f != 0.0,
-        Const::Str(s) => !s.is_empty(),
-        Const::Tuple(t) => !t.is_empty(),
-        Const::None => false,
-        Const::Type(_) | Const::DeviceProps => true,
-    })
-}
-
-/// `a op b` for a Python comparison of constants (`None` where Python
-/// would raise, or ksem does not know the answer).
-pub fn compare(op: ast::CmpOp, a: &Const, b: &Const) -> Option<bool> {
-    use ast::CmpOp as C;
-    // numbers compare as CPython compares them (ints with floats exactly)
-    if let (Some(x), Some(y)) = (a.number(), b.number()) {
-        let op = match op {
-            C::Is => C::Eq,
-            C::IsNot => C::NotEq,
-            o => o,
-        };
-        if !matches!(op, C::In | C::NotIn) {
-            return num::compare(op, x, y).ok();
-        }
-    }
-    if let (Const::Tuple(x), Const::Tuple(y)) = (a, b) {
-        return compare_tuples(op, x, y);
-    }
-    let num = |c: &Const| match c {
-        Const::Float(f) => Some(*f),
-        other => other.as_int().map(|i| i as f64),
-    };
-    Some(match op {
-        C::Is | C::Eq => match (a, b) {
-            (Const::None, Const::None) => true,
-            (Const::None, _) | (_, Const::None) => false,
-            (Const::Str(x), Const::Str(y)) => x == y,
-            (Const::Type(x), Const::Type(y)) => x == y,
-            // only the dtype's own name, not every spelling a buffer
-            // accepts (measured: T.float32 == "float" is False;
-            // tools/probes/tilelang/dtype_str_eq.json)
-            (Const::Type(x), Const::Str(y)) | (Const::Str(y), Const::Type(x)) => {
-                types::is_own_name(*x, y)
-            }
-            _ => num(a)? == num(b)?,
-        },
-        C::IsNot | C::NotEq => !compare(C::Eq, a, b)?,
-        C::Lt => num(a)? < num(b)?,
-        C::LtE => num(a)? <= num(b)?,
-        C::Gt => num(a)? > num(b)?,
-        C::GtE => num(a)? >= num(b)?,
-        C::In | C::NotIn => {
-            let Const::Tuple(items) = b else { return None };
-            let found = items.iter().any(|x| compare(C::Eq, a, x) == Some(true));
-            found == (op == C::In)
-        }
-    })
-}
-
 /// Whether `e` evaluates to `torch.cuda.get_device_properties(…)` of the
 /// target (the call, or a name bound to it); a query of another device is
 /// its error (with the query's span).
 fn is_device_props(m: &Module, env: &HashMap<String, Const>, e: &ast::Expr) -> DResult<bool> {
     match eval(m, env, e) {
-        Ok(c) => Ok(c == Const::DeviceProps),
+        Ok(c) => Ok(c == Const::Extra(Device::Props)),
         Err(d) if d.span != Span::default() => Err(d),
         Err(_) => Ok(false),
     }
 }
 
-/// Python's comparison of two tuples: `==`/`!=` element by element, and
-/// the orderings lexicographic, decided by the first pair of elements that
-/// differ, else by the lengths (`(9, 0) >= (8, 0)`). `is` has no answer
-/// here (it asks for identity).
-fn compare_tuples(op: ast::CmpOp, x: &[Const], y: &[Const]) -> Option<bool> {
-    use ast::CmpOp as C;
-    for (a, b) in x.iter().zip(y) {
-        if !compare(C::Eq, a, b)? {
-            return match op {
-                C::Eq => Some(false),
-                C::NotEq => Some(true),
-                C::Lt | C::LtE | C::Gt | C::GtE => compare(op, a, b),
-                _ => None,
-            };
-        }
-    }
-    let (n, m) = (x.len(), y.len());
-    match op {
-        C::Eq => Some(n == m),
-        C::NotEq => Some(n != m),
-        C::Lt => Some(n < m),
-        C::LtE => Some(n <= m),
-        C::Gt => Some(n > m),
-        C::GtE => Some(n >= m),
-        _ => None,
-    }
-}
-
-/// The host functions a factory or an eager kernel's prologue calls on
-/// constants: `T.ceildiv`, `tilelang.cdiv`, `math.ceil/floor/sqrt/log2/log/gcd`,
-/// `min`, `max`, `abs`, `int`, `float`, `bool`, `len` of a tuple.
+/// TileLang's own host functions on constants: `T.ceildiv`,
+/// `tilelang.cdiv`, `tilelang.next_power_of_2` (Python's builtins and
+/// `math` are `py::value`'s).
 fn call(lang: &[String], f: &str, args: &[Const]) -> Option<Const> {
     let last = f.rsplit('.').next().unwrap_or(f);
     let is_lang = lang.iter().any(|l| f == format!("{l}.{last}"));
     Some(match (last, args) {
         ("ceildiv", [a, b]) if is_lang => {
             let (a, b) = (a.as_int()?, b.as_int()?);
-            Const::Int(ceil_div(a, b)?)
+            Const::Num(PyNum::Int(ceil_div(a, b)?))
         }
         ("cdiv", [a, b]) if f.starts_with("tilelang") || f.starts_with("triton") => {
             let (a, b) = (a.as_int()?, b.as_int()?);
-            Const::Int(ceil_div(a, b)?)
+            Const::Num(PyNum::Int(ceil_div(a, b)?))
         }
         ("next_power_of_2", [x]) if f.starts_with("tilelang") || f.starts_with("triton") => {
             let n = x.as_int()?;
-            Const::Int(if n <= 1 {
+            Const::Num(PyNum::Int(if n <= 1 {
                 1
             } else {
                 1i128 << (128 - (n - 1).leading_zeros())
-            })
+            }))
         }
-        ("bool", [x]) if f == "bool" => Const::Bool(truthy(x)?),
-        ("len", [Const::Tuple(t)]) if f == "len" => Const::Int(t.len() as i128),
-        _ => {
-            // the numeric builtins and `math` functions: CPython's (`py::num`)
-            let nums: Option<Vec<PyNum>> = args.iter().map(Const::number).collect();
-            let nums = nums?;
-            let r = match f.strip_prefix("math.") {
-                Some(m) => num::math_call(m, &nums),
-                None if f == last => num::builtin_call(f, &nums),
-                None => None,
-            };
-            Const::from(r?.ok()?)
-        }
+        _ => return None,
     })
 }
 
@@ -670,25 +551,10 @@ pub fn ceil_div(a: i128, b: i128) -> Option<i128> {
     num::int_ceil_div(a, b)
 }
 
-/// `x op y` on Python values (`None` where Python would raise).
+/// `x op y` on Python values (`py::value`'s rule; `None` where Python
+/// would raise).
 pub fn binop(op: ast::Operator, x: &Const, y: &Const) -> Option<Const> {
-    use ast::Operator as O;
-    // sequences: concatenation and repetition
-    match (op, x, y) {
-        (O::Add, Const::Tuple(a), Const::Tuple(b)) => {
-            return Some(Const::Tuple(a.iter().chain(b).cloned().collect()))
-        }
-        (O::Mult, Const::Tuple(a), n) | (O::Mult, n, Const::Tuple(a)) if n.as_int().is_some() => {
-            let n = usize::try_from(n.as_int()?.max(0)).ok()?.min(1 << 16);
-            return Some(Const::Tuple(
-                a.iter().cloned().cycle().take(a.len() * n).collect(),
-            ));
-        }
-        _ => {}
-    }
-    num::binop(op, x.number()?, y.number()?)
-        .ok()
-        .map(Const::from)
+    ops::binop(op, x, y)?.ok()
 }
 
 /// Calls a kernel factory: binds its parameters from the launch's
@@ -854,7 +720,7 @@ fn run_host(
                 bind(&a.target, v.as_ref(), env);
             }
             ast::Stmt::If(i) => {
-                let c = known(eval(m, env, &i.test))?.and_then(|c| truthy(&c));
+                let c = known(eval(m, env, &i.test))?.and_then(|c| c.truthy());
                 let Some(c) = c else {
                     return Err(Diagnostic::new(
                         m.span(&*i.test),
@@ -869,7 +735,7 @@ fn run_host(
             }
             ast::Stmt::Assert(a) => {
                 if let Some(c) = known(eval(m, env, &a.test))? {
-                    if truthy(&c) == Some(false) {
+                    if c.truthy() == Some(false) {
                         return Err(Diagnostic::new(
                             span,
                             "an assertion of the kernel factory fails for these arguments",
@@ -991,7 +857,8 @@ fn dynamic_sizes(
         for (it, &n) in items.iter().zip(&actual) {
             if let ast::Expr::Name(s) = it {
                 if dynamic.iter().any(|d| d == s.id.as_str()) {
-                    out.entry(s.id.to_string()).or_insert(Const::Int(n as i128));
+                    out.entry(s.id.to_string())
+                        .or_insert(Const::Num(PyNum::Int(n as i128)));
                 }
             }
         }
@@ -1041,12 +908,22 @@ mod tests {
             (7, -2, -4, -1),
             (-7, -2, 3, -1),
         ] {
-            let (x, y) = (Const::Int(a), Const::Int(b));
-            assert_eq!(binop(ast::Operator::FloorDiv, &x, &y), Some(Const::Int(q)));
-            assert_eq!(binop(ast::Operator::Mod, &x, &y), Some(Const::Int(r)));
+            let (x, y) = (Const::Num(PyNum::Int(a)), Const::Num(PyNum::Int(b)));
+            assert_eq!(
+                binop(ast::Operator::FloorDiv, &x, &y),
+                Some(Const::Num(PyNum::Int(q)))
+            );
+            assert_eq!(
+                binop(ast::Operator::Mod, &x, &y),
+                Some(Const::Num(PyNum::Int(r)))
+            );
         }
         assert_eq!(
-            binop(ast::Operator::FloorDiv, &Const::Int(1), &Const::Int(0)),
+            binop(
+                ast::Operator::FloorDiv,
+                &Const::Num(PyNum::Int(1)),
+                &Const::Num(PyNum::Int(0))
+            ),
             None
         );
     }

@@ -11,6 +11,7 @@ use super::version::Rule;
 use crate::dtype::DType;
 use crate::float::{self, Overflow, Rounding};
 use crate::frontend::py::num;
+use crate::frontend::py::value::{compare, ops};
 use crate::frontend::py::walk::{self, Walk};
 use crate::ir::*;
 use crate::launch::{ArgSpec, ConstArg, Launch};
@@ -1673,11 +1674,10 @@ impl<'m> Elab<'m> {
                     };
                     eq == (op == C::Eq)
                 }
-                // strings order by code point, as in Python
-                (C::Lt, Value::Str(x), Value::Str(y)) => x < y,
-                (C::LtE, Value::Str(x), Value::Str(y)) => x <= y,
-                (C::Gt, Value::Str(x), Value::Str(y)) => x > y,
-                (C::GtE, Value::Str(x), Value::Str(y)) => x >= y,
+                // strings order by code point, as in Python (`py::value`)
+                (_, Value::Str(_), Value::Str(_)) => {
+                    compare::compare(op, &a.host(), &b.host()) == Ok(Some(true))
+                }
                 _ => {
                     return err(
                         span,
@@ -1707,15 +1707,11 @@ impl<'m> Elab<'m> {
         let base = self.expr(&s.value)?;
         let idx = self.expr(&s.slice)?;
         match base {
-            Value::Tuple(items) => match idx {
-                Value::Num(PyNum::Int(i)) => {
-                    let n = items.len() as i128;
-                    let j = if i < 0 { i + n } else { i };
-                    if j < 0 || j >= n {
-                        return err(span, format!("tuple index {i} out of range"));
-                    }
-                    Ok(items[j as usize].clone())
-                }
+            // Python's indexing (`py::value`)
+            Value::Tuple(_) => match idx {
+                Value::Num(PyNum::Int(_) | PyNum::Bool(_)) => ops::index(&base.host(), &idx.host())
+                    .map(Value::from_host)
+                    .map_err(|e| Diagnostic::new(span, e.to_string())),
                 _ => err(span, "tuple indices must be compile-time integers"),
             },
             Value::Tensor(e) => {

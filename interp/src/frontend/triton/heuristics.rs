@@ -13,8 +13,9 @@
 
 use super::module::{constant_value, Module};
 use super::promote::PyNum;
-use super::value::{fold_binop, fold_cmp, next_power_of_2, Value};
-use crate::frontend::py::num;
+use super::value::{fold_binop, next_power_of_2, Value};
+use crate::frontend::py::num::PyError;
+use crate::frontend::py::value::{compare, ops, Extra, PyValue};
 use crate::launch::{ArgSpec, ConstArg};
 use crate::span::{DResult, Diagnostic};
 use rustpython_parser::ast::{self, Expr};
@@ -161,30 +162,34 @@ fn run_one(m: &Module, h: &Heuristic, args: &[(String, ArgValue)]) -> DResult<Co
         args,
         heuristic: &h.name,
     };
-    match ev.eval(&h.lambda.body)? {
-        V::Num(PyNum::Int(i)) => Ok(ConstArg::Int(i)),
-        V::Num(PyNum::Float(f)) => Ok(ConstArg::Float(f)),
-        V::Num(PyNum::Bool(b)) => Ok(ConstArg::Bool(b)),
-        V::Str(s) => Ok(ConstArg::Str(s)),
-        V::None => Ok(ConstArg::None),
-        V::Args | V::Tensor(_) => Err(Diagnostic::new(
+    ev.eval(&h.lambda.body)?.to_arg().ok_or_else(|| {
+        Diagnostic::new(
             m.span(&*h.lambda.body),
             format!("heuristic `{}` returns no Python value", h.name),
-        )),
-    }
+        )
+    })
 }
 
-/// A value inside a heuristic.
-#[derive(Clone, Debug)]
-enum V {
-    Num(PyNum),
-    Str(String),
-    None,
+/// The objects a heuristic sees besides Python values.
+#[derive(Clone, Debug, PartialEq)]
+enum Arg {
     /// The dict of arguments.
     Args,
     /// A tensor argument, by name.
     Tensor(String),
 }
+
+impl Extra for Arg {
+    fn type_name(&self) -> &'static str {
+        match self {
+            Arg::Args => "dict",
+            Arg::Tensor(_) => "Tensor",
+        }
+    }
+}
+
+/// A value inside a heuristic: a Python value ([`PyValue`]) or an [`Arg`].
+type V = PyValue<Arg>;
 
 struct Eval<'a> {
     m: &'a Module,
@@ -206,92 +211,71 @@ impl Eval<'_> {
         ))
     }
 
-    fn num(&self, e: &Expr) -> DResult<PyNum> {
+    /// A Python value of the heuristic (a tensor argument is none).
+    fn value(&self, e: &Expr) -> DResult<V> {
         match self.eval(e)? {
-            V::Num(n) => Ok(n),
-            V::Tensor(t) => {
+            V::Extra(Arg::Tensor(t)) => {
                 Err(self.fail(e, format!("`{t}` is a tensor, which ksem cannot read here")))
             }
-            other => Err(self.fail(e, format!("{other:?} is not a number"))),
+            v => Ok(v),
         }
     }
 
     fn truth(&self, e: &Expr) -> DResult<bool> {
-        Ok(match self.eval(e)? {
-            V::Num(PyNum::Bool(b)) => b,
-            V::Num(PyNum::Int(i)) => i != 0,
-            V::Num(PyNum::Float(f)) => f != 0.0,
-            V::Str(s) => !s.is_empty(),
-            V::None => false,
-            V::Args | V::Tensor(_) => true,
-        })
+        Ok(self.eval(e)?.truthy().unwrap_or(true))
+    }
+
+    /// A shared rule's answer, or the heuristic's error at `e`.
+    fn rule<T>(&self, e: &Expr, r: Option<Result<T, PyError>>) -> DResult<T> {
+        match r {
+            Some(Ok(v)) => Ok(v),
+            Some(Err(err)) => Err(self.fail(e, err)),
+            None => Err(self.fail(e, "an operation ksem does not evaluate on the host")),
+        }
     }
 
     fn eval(&self, e: &Expr) -> DResult<V> {
         Ok(match e {
-            Expr::Constant(c) => match constant_value(&c.value) {
-                Some(Value::Num(n)) => V::Num(n),
-                Some(Value::Str(s)) => V::Str(s),
-                Some(Value::None) => V::None,
+            Expr::Constant(c) => match PyValue::literal(&c.value) {
+                Some(Ok(v)) => v,
                 _ => return Err(self.fail(e, "an unsupported constant")),
             },
-            Expr::Name(n) if n.id.as_str() == self.param => V::Args,
-            Expr::Name(n) => match self.m.const_value(e) {
-                Some(Value::Num(x)) => V::Num(x),
-                Some(Value::Str(s)) => V::Str(s),
+            Expr::Name(n) if n.id.as_str() == self.param => V::Extra(Arg::Args),
+            Expr::Name(n) => match self.m.const_value(e).and_then(|v| v.host().plain()) {
+                Some(v) => v,
                 _ => return Err(self.fail(e, format!("`{}` is not a module constant", n.id))),
             },
-            Expr::Subscript(s) => {
-                if !matches!(self.eval(&s.value)?, V::Args) {
-                    return Err(self.fail(e, "only the arguments' dict can be subscripted"));
-                }
-                let V::Str(key) = self.eval(&s.slice)? else {
-                    return Err(self.fail(e, "the dict's keys are argument names"));
-                };
-                match self.args.iter().find(|(n, _)| *n == key) {
-                    Some((_, ArgValue::Tensor)) => V::Tensor(key),
-                    Some((_, ArgValue::Const(c))) => match c {
-                        ConstArg::Int(i) => V::Num(PyNum::Int(*i)),
-                        ConstArg::Float(f) => V::Num(PyNum::Float(*f)),
-                        ConstArg::Bool(b) => V::Num(PyNum::Bool(*b)),
-                        ConstArg::Str(s) => V::Str(s.clone()),
-                        ConstArg::None => V::None,
-                        ConstArg::Tuple(_) => {
-                            return Err(self.fail(
-                                e,
-                                format!("`{key}` is a tuple: heuristics on tuple arguments are not supported"),
-                            ))
-                        }
-                    },
-                    None => {
-                        return Err(self.fail(
-                            e,
-                            format!("the launch passes no `{key}` (Triton: KeyError)"),
-                        ))
-                    }
-                }
-            }
-            Expr::BinOp(b) => {
-                let (x, y) = (self.num(&b.left)?, self.num(&b.right)?);
-                V::Num(fold_binop(b.op, x, y).map_err(|m| self.fail(e, m))?)
-            }
-            Expr::UnaryOp(u) => match u.op {
-                ast::UnaryOp::Not => V::Num(PyNum::Bool(!self.truth(&u.operand)?)),
-                op => {
-                    let x = self.num(&u.operand)?;
-                    V::Num(num::unary(op, x).map_err(|m| self.fail(e, m.to_string()))?)
+            Expr::Tuple(t) => V::Tuple(
+                t.elts
+                    .iter()
+                    .map(|x| self.value(x))
+                    .collect::<DResult<_>>()?,
+            ),
+            Expr::Subscript(s) => match self.eval(&s.value)? {
+                V::Extra(Arg::Args) => self.arg(e, self.eval(&s.slice)?)?,
+                v => {
+                    let i = self.value(&s.slice)?;
+                    self.rule(e, Some(ops::index(&v, &i)))?
                 }
             },
+            Expr::BinOp(b) => {
+                let (x, y) = (self.value(&b.left)?, self.value(&b.right)?);
+                self.rule(e, ops::binop(b.op, &x, &y))?
+            }
+            Expr::UnaryOp(u) => {
+                let x = self.value(&u.operand)?;
+                self.rule(e, ops::unary(u.op, &x).transpose())?
+            }
             Expr::Compare(c) => {
-                let mut left = self.num(&c.left)?;
+                let mut left = self.value(&c.left)?;
                 for (op, r) in c.ops.iter().zip(&c.comparators) {
-                    let right = self.num(r)?;
-                    if !fold_cmp(*op, left, right).map_err(|m| self.fail(e, m))? {
-                        return Ok(V::Num(PyNum::Bool(false)));
+                    let right = self.value(r)?;
+                    if !self.rule(e, compare::compare(*op, &left, &right).transpose())? {
+                        return Ok(V::bool(false));
                     }
                     left = right;
                 }
-                V::Num(PyNum::Bool(true))
+                V::bool(true)
             }
             Expr::BoolOp(b) => {
                 // Python: the first operand that decides, itself
@@ -320,6 +304,21 @@ impl Eval<'_> {
         })
     }
 
+    /// `args[key]`: the launch's value of argument `key`.
+    fn arg(&self, e: &Expr, key: V) -> DResult<V> {
+        let V::Str(key) = key else {
+            return Err(self.fail(e, "the dict's keys are argument names"));
+        };
+        match self.args.iter().find(|(n, _)| *n == key) {
+            Some((_, ArgValue::Tensor)) => Ok(V::Extra(Arg::Tensor(key))),
+            Some((_, ArgValue::Const(c))) => Ok(V::from_arg(c)),
+            None => Err(self.fail(
+                e,
+                format!("the launch passes no `{key}` (Triton: KeyError)"),
+            )),
+        }
+    }
+
     fn call(&self, e: &Expr, c: &ast::ExprCall) -> DResult<V> {
         if !c.keywords.is_empty() {
             return Err(self.fail(e, "keyword arguments"));
@@ -329,36 +328,38 @@ impl Eval<'_> {
             Expr::Attribute(a) => format!("{}.{}", dotted(&a.value), a.attr),
             _ => String::new(),
         };
-        let nums = || {
-            c.args
-                .iter()
-                .map(|a| self.num(a))
-                .collect::<DResult<Vec<_>>>()
+        if name == "bool" && c.args.len() == 1 {
+            return Ok(V::bool(self.truth(&c.args[0])?));
+        }
+        let xs = c
+            .args
+            .iter()
+            .map(|a| self.value(a))
+            .collect::<DResult<Vec<_>>>()?;
+        let int = |n: &V, what: &str| match n.as_int() {
+            Some(i) => Ok(i),
+            None => Err(self.fail(e, format!("{what} takes an int"))),
         };
-        let int = |n: PyNum, what: &str| match n {
-            PyNum::Int(i) => Ok(i),
-            PyNum::Bool(b) => Ok(b as i128),
-            PyNum::Float(_) => Err(self.fail(e, format!("{what} takes an int"))),
-        };
-        Ok(V::Num(match (name.as_str(), nums()?.as_slice()) {
+        Ok(match (name.as_str(), xs.as_slice()) {
             ("triton.next_power_of_2" | "next_power_of_2", [n]) => {
-                PyNum::Int(next_power_of_2(int(*n, "triton.next_power_of_2")?))
+                V::int(next_power_of_2(int(n, "triton.next_power_of_2")?))
             }
             ("triton.cdiv" | "cdiv", [x, d]) => {
-                let (x, d) = (int(*x, "triton.cdiv")?, int(*d, "triton.cdiv")?);
+                let (x, d) = (int(x, "triton.cdiv")?, int(d, "triton.cdiv")?);
                 let s = fold_binop(ast::Operator::Add, PyNum::Int(x), PyNum::Int(d - 1))
                     .map_err(|m| self.fail(e, m))?;
-                fold_binop(ast::Operator::FloorDiv, s, PyNum::Int(d))
-                    .map_err(|m| self.fail(e, m))?
+                V::Num(
+                    fold_binop(ast::Operator::FloorDiv, s, PyNum::Int(d))
+                        .map_err(|m| self.fail(e, m))?,
+                )
             }
-            ("bool", [_]) => PyNum::Bool(self.truth(&c.args[0])?),
             (f, xs) => {
                 let r = match f.strip_prefix("math.") {
-                    Some(m) => num::math_call(m, xs),
-                    None => num::builtin_call(f, xs),
+                    Some(m) => ops::math(m, xs),
+                    None => ops::builtin(f, xs),
                 };
                 match r {
-                    Some(r) => r.map_err(|m| self.fail(e, m.to_string()))?,
+                    Some(r) => r.map_err(|m| self.fail(e, m))?,
                     None => {
                         return Err(
                             self.fail(e, format!("a call of `{name}` ksem does not evaluate"))
@@ -366,7 +367,7 @@ impl Eval<'_> {
                     }
                 }
             }
-        }))
+        })
     }
 }
 

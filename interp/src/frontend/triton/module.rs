@@ -5,6 +5,7 @@ use super::promote::PyNum;
 use super::value::{ModPath, Value};
 use crate::dtype::DType;
 use crate::frontend::py::consts::{self, HostNames};
+use crate::frontend::py::value::PyValue;
 use crate::frontend::py::Source;
 use crate::span::{DResult, LineIndex, Span};
 use rustpython_parser::ast::{self, Constant, Expr, Ranged, Stmt};
@@ -339,7 +340,7 @@ impl Module {
             Expr::Call(c) if c.args.len() == 1 => &c.args[0],
             other => other,
         };
-        if let Err(consts::NotNumber::Raises(err)) = consts::eval(inner, self) {
+        if let Err(consts::NoValue::Raises(err)) = consts::eval(inner, self) {
             self.import_error = Some(consts::raises_at_import(self.span(inner), err));
         }
     }
@@ -410,12 +411,19 @@ impl Module {
         match e {
             Expr::Constant(c) => constant_value(&c.value),
             Expr::Name(n) => self.globals.get(n.id.as_str()).cloned(),
-            // numbers: what Python computes at import (`py::consts`)
+            Expr::Tuple(t) => Some(Value::Tuple(
+                t.elts
+                    .iter()
+                    .map(|x| self.const_eval(x))
+                    .collect::<Option<_>>()?,
+            )),
+            // what Python computes at import (`py::consts`)
             Expr::UnaryOp(_)
             | Expr::BinOp(_)
             | Expr::Compare(_)
             | Expr::BoolOp(_)
-            | Expr::IfExp(_) => consts::eval(e, self).ok().map(Value::Num),
+            | Expr::IfExp(_)
+            | Expr::Subscript(_) => consts::eval(e, self).ok().map(Value::from_host),
             Expr::Attribute(a) => {
                 if let Some(v) = self.type_info(e) {
                     return Some(v);
@@ -427,22 +435,20 @@ impl Module {
                 }
             }
             Expr::Call(c) if c.args.len() == 1 && c.keywords.is_empty() => {
-                match self.const_eval(&c.func)? {
-                    Value::Builtin(b) if b == "constexpr" => self.const_eval(&c.args[0]),
-                    _ => None,
+                match self.const_eval(&c.func) {
+                    Some(Value::Builtin(b)) if b == "constexpr" => self.const_eval(&c.args[0]),
+                    _ => consts::eval(e, self).ok().map(Value::from_host),
                 }
             }
+            Expr::Call(_) => consts::eval(e, self).ok().map(Value::from_host),
             _ => None,
         }
     }
 }
 
-impl HostNames for Module {
-    fn number(&self, name: &str) -> Option<PyNum> {
-        match self.globals.get(name)? {
-            Value::Num(n) => Some(*n),
-            _ => None,
-        }
+impl HostNames<Value> for Module {
+    fn value(&self, name: &str) -> Option<PyValue<Value>> {
+        self.globals.get(name).map(Value::host)
     }
     /// Python's own builtins and `math` (which Triton's module scan does
     /// not bind); a name the module binds is none of them.

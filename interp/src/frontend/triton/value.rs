@@ -4,6 +4,7 @@
 use super::promote::PyNum;
 use crate::dtype::DType;
 use crate::frontend::py::num;
+use crate::frontend::py::value::{compare, Extra, PyValue};
 use crate::ir::{Elem, Expr, NanMode};
 use rustpython_parser::ast::{CmpOp, Operator};
 
@@ -109,16 +110,63 @@ impl Value {
     }
 }
 
-/// Python truthiness of a compile-time value.
+impl Value {
+    /// The value as the shared host value: numbers, strings, `None`, dtypes
+    /// and tuples as those kinds; every other value (a runtime tensor, a
+    /// module, a builtin, …) as Triton's own object.
+    pub fn host(&self) -> PyValue<Value> {
+        match self {
+            Value::Num(n) => PyValue::Num(*n),
+            Value::Str(s) => PyValue::Str(s.clone()),
+            Value::None => PyValue::None,
+            Value::DType(d) => PyValue::Type(*d),
+            Value::Tuple(t) => PyValue::Tuple(t.iter().map(Value::host).collect()),
+            other => PyValue::Extra(other.clone()),
+        }
+    }
+
+    /// The Triton value of a shared host value ([`Value::host`]'s inverse).
+    pub fn from_host(v: PyValue<Value>) -> Value {
+        match v {
+            PyValue::Num(n) => Value::Num(n),
+            PyValue::Str(s) => Value::Str(s),
+            PyValue::None => Value::None,
+            PyValue::Type(d) => Value::DType(d),
+            PyValue::Tuple(t) => Value::Tuple(t.into_iter().map(Value::from_host).collect()),
+            PyValue::Path(p) => Value::Builtin(format!("?{p}")),
+            PyValue::Extra(v) => v,
+        }
+    }
+}
+
+/// Triton's own objects as host values: a runtime tensor has no truth or
+/// equality on the host; the others (modules, builtins, functions, type
+/// objects of pointers and blocks) are plain objects, equal to themselves.
+impl Extra for Value {
+    fn type_name(&self) -> &'static str {
+        match self {
+            Value::Tensor(_) => "tensor",
+            _ => "object",
+        }
+    }
+    fn truthy(&self) -> Option<bool> {
+        match self {
+            Value::Tensor(_) => None,
+            _ => Some(true),
+        }
+    }
+    fn py_eq(&self, other: &PyValue<Value>) -> Option<bool> {
+        match (self, other) {
+            (Value::Tensor(_), _) | (_, PyValue::Extra(Value::Tensor(_))) => None,
+            (x, PyValue::Extra(y)) => Some(x == y),
+            _ => Some(false),
+        }
+    }
+}
+
+/// Python truthiness of a compile-time value (`None` for a runtime tensor).
 pub fn truthy(v: &Value) -> Option<bool> {
-    Some(match v {
-        Value::Num(n) => n.truthy(),
-        Value::None => false,
-        Value::Str(s) => !s.is_empty(),
-        Value::Tuple(t) => !t.is_empty(),
-        Value::Tensor(_) => return None,
-        _ => true,
-    })
+    v.host().truthy()
 }
 
 /// `triton.next_power_of_2(n)` as Triton's host helper computes it: n - 1
@@ -144,26 +192,12 @@ pub fn fold_cmp(op: CmpOp, a: PyNum, b: PyNum) -> Result<bool, String> {
 }
 
 /// Python's `==` on two compile-time values (what a `tl.constexpr`'s
-/// `__eq__` computes): numbers by value (`1 == 1.0 == True`), strings, None,
-/// type objects and tuples by content; values of different kinds are never
-/// equal. `None` when either side is a runtime tensor.
+/// `__eq__` computes; `py::value`'s rule): numbers by value (`1 == 1.0 ==
+/// True`), strings, None, type objects and tuples by content; values of
+/// different kinds are never equal. `None` when either side is (or holds)
+/// a runtime tensor.
 pub fn const_eq(a: &Value, b: &Value) -> Option<bool> {
-    Some(match (a, b) {
-        (Value::Tensor(_), _) | (_, Value::Tensor(_)) => return None,
-        (Value::Num(x), Value::Num(y)) => fold_cmp(CmpOp::Eq, *x, *y).ok()?,
-        (Value::Tuple(x), Value::Tuple(y)) => {
-            if x.len() != y.len() {
-                return Some(false);
-            }
-            for (p, q) in x.iter().zip(y) {
-                if !const_eq(p, q)? {
-                    return Some(false);
-                }
-            }
-            true
-        }
-        (x, y) => x == y,
-    })
+    compare::py_eq(&a.host(), &b.host())
 }
 
 #[cfg(test)]

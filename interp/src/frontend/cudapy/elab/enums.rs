@@ -19,7 +19,10 @@ use super::*;
 
 impl Elab<'_> {
     fn is_int_enum(&self, v: &Val) -> bool {
-        matches!(v, Val::Member(c, _) if self.m.int_classes.contains(c))
+        matches!(v, Val::Member(c, _) if matches!(
+            self.m.globals.get(c),
+            Some(PyValue::Extra(Object::Class { int: true, .. }))
+        ))
     }
 
     /// `l op r` where either is an enum member; None where the comparison

@@ -219,7 +219,7 @@ impl Elab<'_> {
             return Ok(v.clone());
         }
         if let Some(g) = self.m.globals.get(name) {
-            if let Global::Class(_) = g {
+            if let PyValue::Extra(Object::Class { .. }) = g {
                 return Ok(Val::Class(name.to_string()));
             }
             return Ok(self.global_val(g, span));
@@ -265,7 +265,7 @@ impl Elab<'_> {
     /// the type numba gives a Python literal: int64, float64, bool).
     pub(super) fn global_val(&self, g: &Global, span: Span) -> Val {
         match g {
-            Global::Int(i) => {
+            PyValue::Num(PyNum::Int(i)) => {
                 let d = if i64::try_from(*i).is_ok() {
                     DType::I64
                 } else {
@@ -273,22 +273,26 @@ impl Elab<'_> {
                 };
                 Val::Num(int_const(d, *i, span))
             }
-            Global::Float(f) => Val::Num(float_const(DType::F64, *f, span)),
-            Global::Bool(b) => Val::Num(konst(DType::Bool, *b as u64, span)),
-            Global::Type(d) => Val::Type(*d),
-            Global::Path(p) => self.path_val(p),
-            Global::Tuple(items) => {
+            PyValue::Num(PyNum::Float(f)) => Val::Num(float_const(DType::F64, *f, span)),
+            PyValue::Num(PyNum::Bool(b)) => Val::Num(konst(DType::Bool, *b as u64, span)),
+            PyValue::Str(s) => Val::Str(std::rc::Rc::new(records::TextConst::Str(
+                s.chars().map(u32::from).collect(),
+            ))),
+            PyValue::None => Val::None,
+            PyValue::Type(d) => Val::Type(*d),
+            PyValue::Path(p) => self.path_val(p),
+            PyValue::Tuple(items) => {
                 Val::Tuple(items.iter().map(|g| self.global_val(g, span)).collect())
             }
             // a class nested in a tuple or a class: not a value numba lowers
-            Global::Class(_) => Val::None,
-            Global::Record(layout) => Val::RecordType(layout.clone()),
+            PyValue::Extra(Object::Class { .. }) => Val::None,
+            PyValue::Extra(Object::Record(layout)) => Val::RecordType(layout.clone()),
         }
     }
 
     /// Member `m` of the module-level class `class` (an enum member is its value).
     fn member(&self, class: &str, m: &str, span: Span) -> DResult<Val> {
-        let Some(Global::Class(members)) = self.m.globals.get(class) else {
+        let Some(PyValue::Extra(Object::Class { members, .. })) = self.m.globals.get(class) else {
             return err(span, format!("`{class}` is not a class of constants"));
         };
         match members.iter().find(|(n, _)| n == m) {

@@ -11,12 +11,14 @@
 //! Python does not evaluate is not evaluated (it may index out of bounds).
 
 use super::types::Named;
-use super::{types, Global, Module, SigType};
+use super::{types, Global, Module, Object, SigType};
 use crate::dtype::DType;
 use crate::frontend::py::call::Call;
 use crate::frontend::py::inline::{self, Frames};
+use crate::frontend::py::num::PyNum;
 use crate::frontend::py::op_text;
 use crate::frontend::py::simt::{self, Blocks};
+use crate::frontend::py::value::PyValue;
 use crate::frontend::py::walk::{self, Walk};
 use crate::frontend::py::{self, dotted, Binary};
 use crate::ir::build::*;

@@ -17,10 +17,7 @@ impl Elab<'_> {
                     .frames
                     .iter()
                     .any(|f| f.env.contains_key(n.id.as_str()))
-                    && matches!(
-                        self.m.globals.get(n.id.as_str()),
-                        Some(Global::Bool(_) | Global::Int(_) | Global::Float(_))
-                    )
+                    && matches!(self.m.globals.get(n.id.as_str()), Some(PyValue::Num(_)))
             }
             _ => false,
         };

@@ -142,12 +142,13 @@ impl<'m> Elab<'m> {
             return Ok(Val::Func(name.to_string()));
         }
         match self.m.globals.get(name) {
-            Some(Global::Int(i)) => Ok(Val::Int(*i)),
-            Some(Global::Float(f)) => Ok(Val::Float(*f)),
-            Some(Global::Bool(b)) => Ok(Val::Bool(*b)),
-            Some(Global::Str(s)) => Ok(Val::Str(s.clone())),
-            Some(Global::Path(p)) => self.path_val(p, span),
-            None => match name {
+            Some(PyValue::Num(n)) => Ok(Val::from(*n)),
+            Some(PyValue::Str(s)) => Ok(Val::Str(s.clone())),
+            Some(PyValue::Path(p)) => self.path_val(p, span),
+            // a tuple, None or a dtype at module level: not a value a
+            // script function reads (Hidet's transpiler has no such
+            // constant)
+            _ => match name {
                 "range" | "int" | "float" | "bool" | "min" | "max" | "abs" | "print" | "len" => {
                     self.path_val(&format!("builtins.{name}"), span)
                 }

@@ -18,17 +18,17 @@ pub struct Value(pub(super) Val);
 impl Value {
     /// A Python int.
     pub fn int(i: i128) -> Value {
-        Value(Val::Py(Const::Int(i)))
+        Value(Val::Py(Const::Num(PyNum::Int(i))))
     }
 
     /// A Python float.
     pub fn float(f: f64) -> Value {
-        Value(Val::Py(Const::Float(f)))
+        Value(Val::Py(Const::Num(PyNum::Float(f))))
     }
 
     /// A Python bool.
     pub fn boolean(b: bool) -> Value {
-        Value(Val::Py(Const::Bool(b)))
+        Value(Val::Py(Const::Num(PyNum::Bool(b))))
     }
 
     /// A Python string (a rounding mode, a dtype name).
@@ -77,9 +77,9 @@ impl Value {
         match &self.0 {
             Val::Num(e) => Some(dtype_of(e)),
             Val::Buf(b) if b.scalar => Some(b.dtype),
-            Val::Py(Const::Int(i)) => Some(types::int_literal_dtype(*i)),
-            Val::Py(Const::Float(_)) => Some(DType::F32),
-            Val::Py(Const::Bool(_)) => Some(DType::Bool),
+            Val::Py(Const::Num(PyNum::Int(i))) => Some(types::int_literal_dtype(*i)),
+            Val::Py(Const::Num(PyNum::Float(_))) => Some(DType::F32),
+            Val::Py(Const::Num(PyNum::Bool(_))) => Some(DType::Bool),
             _ => None,
         }
     }
@@ -198,9 +198,9 @@ impl<'m> Elab<'m> {
         let sizes: Vec<(Option<i128>, Span)> = grid.iter().map(|&g| (Some(g), span)).collect();
         let t = match threads {
             [] => None,
-            [one] => Some((Const::Int(*one), span)),
+            [one] => Some((Const::Num(PyNum::Int(*one)), span)),
             many => Some((
-                Const::Tuple(many.iter().map(|&n| Const::Int(n)).collect()),
+                Const::Tuple(many.iter().map(|&n| Const::Num(PyNum::Int(n))).collect()),
                 span,
             )),
         };

@@ -88,7 +88,7 @@ impl<'m> Elab<'m> {
                     // `shape = (M, K)`, or `(M, K) if not trans else (K, M)`
                     let mut value = &*a.value;
                     if let ast::Expr::IfExp(i) = value {
-                        match self.py_value(&i.test).ok().and_then(|c| consts::truthy(&c)) {
+                        match self.py_value(&i.test).ok().and_then(|c| c.truthy()) {
                             Some(true) => value = &i.body,
                             Some(false) => value = &i.orelse,
                             None => {}
@@ -132,7 +132,7 @@ impl<'m> Elab<'m> {
                 // tuple unpacking of constants are Python's
                 ast::Stmt::Assert(a) if !in_kernel => {
                     if let Ok(c) = self.py_value(&a.test) {
-                        if consts::truthy(&c) == Some(false) {
+                        if c.truthy() == Some(false) {
                             return err(
                                 self.span(s),
                                 "an assertion of the kernel fails for these arguments",
@@ -227,7 +227,7 @@ impl<'m> Elab<'m> {
                 if let Some(k) = self.symbols.iter().position(|x| x == size) {
                     self.symbols.remove(k);
                     self.env
-                        .insert(size.to_string(), Val::Py(Const::Int(n as i128)));
+                        .insert(size.to_string(), Val::Py(Const::Num(PyNum::Int(n as i128))));
                 }
             }
         }
@@ -288,7 +288,7 @@ impl<'m> Elab<'m> {
                 if let Some(k) = self.symbols.iter().position(|x| x == s.id.as_str()) {
                     self.symbols.remove(k);
                     self.env
-                        .insert(s.id.to_string(), Val::Py(Const::Int(n as i128)));
+                        .insert(s.id.to_string(), Val::Py(Const::Num(PyNum::Int(n as i128))));
                     continue;
                 }
             }

@@ -3,7 +3,7 @@
 //! helpers and host functions.
 
 use super::*;
-use crate::frontend::py::num;
+use crate::frontend::py::value::{compare, ops};
 
 /// A Python float where its context is float64 (a store into a float64
 /// buffer or variable, `T.float64(x)`, an operand beside a float64 value):
@@ -12,7 +12,9 @@ use crate::frontend::py::num;
 /// `T.Cast("float64", x)` is not such a context: it casts a float32 literal.
 pub(super) fn exact_float64(v: &Val, d: DType, span: Span) -> Option<Expr> {
     match v {
-        Val::Py(Const::Float(f)) if d == DType::F64 => Some(float_const(DType::F64, *f, span)),
+        Val::Py(Const::Num(PyNum::Float(f))) if d == DType::F64 => {
+            Some(float_const(DType::F64, *f, span))
+        }
         _ => None,
     }
 }
@@ -47,11 +49,11 @@ impl<'m> Elab<'m> {
     /// A Python constant as a runtime value (measured literal typing).
     pub(super) fn literal(&self, c: &Const, span: Span) -> DResult<Expr> {
         Ok(match c {
-            Const::Int(i) if i64::try_from(*i).is_ok() => {
+            Const::Num(PyNum::Int(i)) if i64::try_from(*i).is_ok() => {
                 int_const(types::int_literal_dtype(*i), *i, span)
             }
-            Const::Bool(b) => konst(DType::Bool, *b as u64, span),
-            Const::Float(f) => float_const(DType::F32, *f, span),
+            Const::Num(PyNum::Bool(b)) => konst(DType::Bool, *b as u64, span),
+            Const::Num(PyNum::Float(f)) => float_const(DType::F32, *f, span),
             other => {
                 return err(
                     span,
@@ -81,12 +83,12 @@ impl<'m> Elab<'m> {
         let span = self.span(e);
         match e {
             ast::Expr::Constant(c) => Ok(Val::Py(match &c.value {
-                Constant::Int(i) => Const::Int(
+                Constant::Int(i) => Const::Num(PyNum::Int(
                     i128::try_from(i)
                         .map_err(|_| Diagnostic::new(span, "integer literal too large"))?,
-                ),
-                Constant::Float(f) => Const::Float(*f),
-                Constant::Bool(b) => Const::Bool(*b),
+                )),
+                Constant::Float(f) => Const::Num(PyNum::Float(*f)),
+                Constant::Bool(b) => Const::Num(PyNum::Bool(*b)),
                 Constant::Str(s) => Const::Str(s.clone()),
                 Constant::None => Const::None,
                 Constant::Ellipsis => {
@@ -97,7 +99,9 @@ impl<'m> Elab<'m> {
             ast::Expr::Name(n) => match self.env.get(n.id.as_str()) {
                 Some(v) => Ok(v.clone()),
                 None => match n.id.as_str() {
-                    "True" | "False" => Ok(Val::Py(Const::Bool(n.id.as_str() == "True"))),
+                    "True" | "False" => {
+                        Ok(Val::Py(Const::Num(PyNum::Bool(n.id.as_str() == "True"))))
+                    }
                     "range" => Ok(Val::Path("range".into())),
                     _ => Err(self.unknown_name(n)),
                 },
@@ -203,7 +207,10 @@ impl<'m> Elab<'m> {
                 Ok(Val::Path(format!("{p}.{attr}")))
             }
             Val::Buf(b) if attr == "shape" => Ok(Val::Py(Const::Tuple(
-                b.shape.iter().map(|&n| Const::Int(n as i128)).collect(),
+                b.shape
+                    .iter()
+                    .map(|&n| Const::Num(PyNum::Int(n as i128)))
+                    .collect(),
             ))),
             Val::Buf(b) if attr == "dtype" => Ok(Val::Py(Const::Type(b.dtype))),
             Val::Num(e) if attr == "dtype" => Ok(Val::Py(Const::Type(dtype_of(&e)))),
@@ -221,24 +228,18 @@ impl<'m> Elab<'m> {
     pub(super) fn subscript(&mut self, s: &ast::ExprSubscript, span: Span) -> DResult<Val> {
         let base = self.expr(&s.value)?;
         match base {
-            Val::Py(Const::Tuple(items)) => {
+            // Python's indexing (`py::value`)
+            Val::Py(t @ Const::Tuple(_)) => {
                 let i = self
                     .py_value(&s.slice)
                     .ok()
-                    .and_then(|c| c.as_int())
+                    .filter(|c| c.as_int().is_some())
                     .ok_or_else(|| {
                         Diagnostic::new(span, "a constant tuple takes a constant index")
                     })?;
-                let n = items.len() as i128;
-                let k = if i < 0 { i + n } else { i };
-                items
-                    .get(k as usize)
-                    .filter(|_| (0..n).contains(&k))
-                    .cloned()
+                ops::index(&t, &i)
                     .map(Val::Py)
-                    .ok_or_else(|| {
-                        Diagnostic::new(span, format!("index {i} out of range for a tuple of {n}"))
-                    })
+                    .map_err(|e| Diagnostic::new(span, format!("Python raises {e} here")))
             }
             Val::Buf(b) => {
                 let has_slice = match &*s.slice {
@@ -351,11 +352,11 @@ impl<'m> Elab<'m> {
                     }
                     let lo = match &s.lower {
                         Some(l) => self.expr(l)?,
-                        None => Val::Py(Const::Int(0)),
+                        None => Val::Py(Const::Num(PyNum::Int(0))),
                     };
                     let hi = match &s.upper {
                         Some(u) => self.expr(u)?,
-                        None => Val::Py(Const::Int(dim as i128)),
+                        None => Val::Py(Const::Num(PyNum::Int(dim as i128))),
                     };
                     parts.push((lo, Some(hi), span));
                 }
@@ -530,15 +531,9 @@ impl<'m> Elab<'m> {
     /// `op v` for a Python unary operator.
     pub(super) fn un_val(&mut self, op: ast::UnaryOp, v: Val, span: Span) -> DResult<Val> {
         if let Val::Py(c) = &v {
-            // Python's own unary operators on a number (`py::num`)
-            if let Some(n) = c.number() {
-                if let Ok(r) = num::unary(op, n) {
-                    return Ok(Val::Py(Const::from(r)));
-                }
-            } else if op == ast::UnaryOp::Not {
-                if let Some(t) = consts::truthy(c) {
-                    return Ok(Val::Py(Const::Bool(!t)));
-                }
+            // Python's own unary operators (`py::value`)
+            if let Ok(Some(r)) = ops::unary(op, c) {
+                return Ok(Val::Py(r));
             }
         }
         let e = self.num(v, span)?;
@@ -617,7 +612,7 @@ impl<'m> Elab<'m> {
                 if none(&l) || none(&r) {
                     let same = none(&l) && none(&r);
                     let is = matches!(c.ops[0], ast::CmpOp::Is);
-                    return Ok(Val::Py(Const::Bool(same == is)));
+                    return Ok(Val::Py(Const::Num(PyNum::Bool(same == is))));
                 }
                 return py::unsupported(
                     span,
@@ -637,37 +632,20 @@ impl<'m> Elab<'m> {
     /// promoted dtype.
     pub(super) fn cmp_val(&mut self, op: BinOp, l: Val, r: Val, span: Span) -> DResult<Val> {
         if let (Val::Py(a), Val::Py(b)) = (&l, &r) {
-            if let (Some(x), Some(y)) = (a.as_int(), b.as_int()) {
-                let v = match op {
-                    BinOp::Eq => x == y,
-                    BinOp::Ne => x != y,
-                    BinOp::Lt => x < y,
-                    BinOp::Le => x <= y,
-                    BinOp::Gt => x > y,
-                    _ => x >= y,
-                };
-                return Ok(Val::Py(Const::Bool(v)));
-            }
-            if let (Const::Str(x), Const::Str(y)) = (a, b) {
-                match op {
-                    BinOp::Eq => return Ok(Val::Py(Const::Bool(x == y))),
-                    BinOp::Ne => return Ok(Val::Py(Const::Bool(x != y))),
-                    _ => {}
-                }
-            }
-            // dtypes, dtype names, None: Python's comparison of the host values
+            // Python's comparison of the host values (`py::value`):
+            // numbers exactly, strings, tuples, dtypes, dtype names, None
             let py_op = match op {
-                BinOp::Eq => Some(ast::CmpOp::Eq),
-                BinOp::Ne => Some(ast::CmpOp::NotEq),
-                _ => None,
+                BinOp::Eq => ast::CmpOp::Eq,
+                BinOp::Ne => ast::CmpOp::NotEq,
+                BinOp::Lt => ast::CmpOp::Lt,
+                BinOp::Le => ast::CmpOp::LtE,
+                BinOp::Gt => ast::CmpOp::Gt,
+                _ => ast::CmpOp::GtE,
             };
-            let not_num =
-                |c: &Const| !matches!(c, Const::Int(_) | Const::Float(_) | Const::Bool(_));
-            if let Some(v) = py_op
-                .filter(|_| not_num(a) || not_num(b))
-                .and_then(|o| consts::compare(o, a, b))
-            {
-                return Ok(Val::Py(Const::Bool(v)));
+            match compare::compare(py_op, a, b) {
+                Ok(Some(v)) => return Ok(Val::Py(Const::bool(v))),
+                Err(e) => return err(span, format!("Python raises {e} here")),
+                Ok(None) => {}
             }
         }
         let (a, b) = (self.num(l, span)?, self.num(r, span)?);
@@ -760,15 +738,12 @@ impl<'m> Elab<'m> {
                                 .first()
                                 .ok_or_else(|| Diagnostic::new(span, "one argument"))?,
                         );
-                        match (name.as_str(), v) {
-                            ("int", Ok(Const::Float(f))) => {
-                                Ok(Val::Py(Const::Int(f.trunc() as i128)))
-                            }
-                            ("float", Ok(c)) if c.as_int().is_some() => {
-                                Ok(Val::Py(Const::Float(c.as_int().unwrap_or(0) as f64)))
-                            }
-                            (_, Ok(c)) => Ok(Val::Py(c)),
-                            _ => err_help(
+                        // Python's conversion of a host value (`py::value`)
+                        let r = v.ok().and_then(|c| ops::builtin(&name, &[c]));
+                        match r {
+                            Some(Ok(c)) => Ok(Val::Py(c)),
+                            Some(Err(e)) => err(span, format!("Python raises {e} here")),
+                            None => err_help(
                                 span,
                                 format!("{name}() of a runtime value").as_str(),
                                 "use .astype(…) or T.Cast(…)",
@@ -836,7 +811,7 @@ impl<'m> Elab<'m> {
                 if let (Val::Py(a), Val::Py(b)) = (&vals[0], &vals[1]) {
                     if let (Some(x), Some(y), "ceildiv") = (a.as_int(), b.as_int(), f) {
                         if let Some(q) = consts::ceil_div(x, y) {
-                            return Ok(Val::Py(Const::Int(q)));
+                            return Ok(Val::Py(Const::Num(PyNum::Int(q))));
                         }
                     }
                 }
@@ -1159,7 +1134,7 @@ impl<'m> Elab<'m> {
     /// of `d`: TileLang refuses a negative one for an unsigned `d`
     /// (measured: "cannot make uint from negative value -4").
     pub(super) fn cast(&self, v: Val, d: DType, span: Span) -> DResult<Expr> {
-        if let (Val::Py(Const::Int(n)), true) = (&v, d.is_unsigned_int()) {
+        if let (Val::Py(Const::Num(PyNum::Int(n))), true) = (&v, d.is_unsigned_int()) {
             if *n < 0 {
                 return err(span, format!("cannot make uint from negative value {n}")).map_err(
                     |e| e.with_help("cast a signed value, or use a non-negative constant"),
@@ -1167,7 +1142,7 @@ impl<'m> Elab<'m> {
             }
         }
         // measured: "Literal value 1984 exceeds maximum of uint8"
-        if let (Val::Py(Const::Int(n)), true) = (&v, d.is_int() && d != DType::Bool) {
+        if let (Val::Py(Const::Num(PyNum::Int(n))), true) = (&v, d.is_int() && d != DType::Bool) {
             let (lo, hi) = d.int_range();
             if *n > hi || *n < lo {
                 return err_help(

@@ -15,6 +15,7 @@ use super::{types, Module, DIALECT};
 use crate::dtype::DType;
 use crate::float::Rounding;
 use crate::frontend::py::call::Call;
+use crate::frontend::py::num::PyNum;
 use crate::frontend::py::simt::{self, Blocks};
 use crate::frontend::py::walk::Walk;
 use crate::frontend::py::{self, dotted, op_text, Binary};
@@ -318,9 +319,9 @@ impl<'m> Elab<'m> {
                     if let Some(ArgSpec::Scalar { bits, .. }) = arg {
                         // the launch's value, for grid sizes (ksem elaborates per launch)
                         let c = if d.is_float() {
-                            Const::Float(crate::float::to_f64(d, *bits))
+                            Const::Num(PyNum::Float(crate::float::to_f64(d, *bits)))
                         } else {
-                            Const::Int(crate::ops::int_value(d, *bits))
+                            Const::Num(PyNum::Int(crate::ops::int_value(d, *bits)))
                         };
                         self.launch_scalars.insert(name.clone(), c);
                     }

@@ -13,11 +13,13 @@ impl<'m> Elab<'m> {
     /// runs the kernel's builder), else the runtime value's.
     fn truth_of(&mut self, c: Val, span: Span) -> DResult<py::walk::Truth<Expr>> {
         if let Val::Py(c) = c {
-            return match c {
-                Const::Bool(b) => Ok(py::walk::Truth::Known(b)),
-                Const::Int(n) => Ok(py::walk::Truth::Known(n != 0)),
-                Const::None => Ok(py::walk::Truth::Known(false)),
-                _ => err(span, "Python objects as conditions are not supported: this condition is not a number"),
+            // Python's truth of the value (`py::value`)
+            return match c.truthy() {
+                Some(t) => Ok(py::walk::Truth::Known(t)),
+                None => err(
+                    span,
+                    "this Python object has no truth value known at compile time",
+                ),
             };
         }
         Ok(py::walk::Truth::Runtime(
@@ -276,8 +278,11 @@ impl<'m> Elab<'m> {
     /// The names of `names` bound to Python numbers become runtime variables.
     pub(super) fn materialize(&mut self, names: &[String], span: Span) -> DResult<()> {
         for n in names.iter().cloned() {
-            if let Some(Val::Py(c @ (Const::Int(_) | Const::Float(_) | Const::Bool(_)))) =
-                self.env.get(&n).cloned()
+            if let Some(Val::Py(
+                c @ (Const::Num(PyNum::Int(_))
+                | Const::Num(PyNum::Float(_))
+                | Const::Num(PyNum::Bool(_))),
+            )) = self.env.get(&n).cloned()
             {
                 let e = self.literal(&c, span)?;
                 let slot = self.new_var(&n, e.ty.clone());
@@ -462,8 +467,8 @@ impl Walk for Elab<'_> {
         match s {
             ast::Stmt::With(w) => Some(self.with_stmt(w, span)),
             // an assert on compile-time values is Python's (meta-programming)
-            ast::Stmt::Assert(a) => Some(
-                match self.py_value(&a.test).ok().and_then(|c| consts::truthy(&c)) {
+            ast::Stmt::Assert(a) => {
+                Some(match self.py_value(&a.test).ok().and_then(|c| c.truthy()) {
                     Some(true) => Ok(()),
                     Some(false) => err(span, "this assertion fails for these arguments"),
                     None => py::unsupported(
@@ -472,8 +477,8 @@ impl Walk for Elab<'_> {
                         DIALECT,
                         "use T.device_assert or T.assert",
                     ),
-                },
-            ),
+                })
+            }
             _ => None,
         }
     }
@@ -590,8 +595,8 @@ impl Walk for Elab<'_> {
         };
         // (start, end, step) per nested loop, outermost first
         let mut ranges: Vec<(Val, Val, Val)> = Vec::new();
-        let zero = || Val::Py(Const::Int(0));
-        let one = || Val::Py(Const::Int(1));
+        let zero = || Val::Py(Const::Num(PyNum::Int(0)));
+        let one = || Val::Py(Const::Num(PyNum::Int(1)));
         let args: Vec<Val> = c
             .args
             .iter()

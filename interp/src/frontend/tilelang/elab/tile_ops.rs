@@ -91,7 +91,7 @@ impl<'m> Elab<'m> {
                 let v = if f == "fill" {
                     self.expr(&c.args[1])?
                 } else {
-                    Val::Py(Const::Int(0))
+                    Val::Py(Const::Num(PyNum::Int(0)))
                 };
                 let e = self.num(v, span)?;
                 let ext: Vec<usize> = dst.extents.iter().map(|e| e.unwrap_or(1)).collect();
