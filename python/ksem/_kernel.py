@@ -55,6 +55,10 @@ class KernelSource:
     # enum member arguments: parameter → the member as the module text
     # names it (`Color.red`), written into the kernel by ksem._launch
     enum_args: tuple = field(default=())
+    # (object, name) of each NamedTuple class and @triton.jit function the
+    # arguments hold, as the module text names it (ksem._launch rebuilds
+    # such arguments in the kernel's text)
+    arg_names: tuple = field(default=())
 
 
 def unwrap(obj):
@@ -396,10 +400,46 @@ class _Module:
         if lit is not None:
             self.bind(name, v, f"{name} = {lit}")
             return
+        if (
+            t.__name__ == "ConstexprFunction"
+            and mod.startswith(("triton", "ksem.triton"))
+            and inspect.isfunction(getattr(v, "fn", None))
+        ):
+            # a @triton.constexpr_function: Python that Triton runs while
+            # compiling (ksem runs its text on compile-time values)
+            self.add_func(v.fn, name, "@triton.constexpr_function")
+            return
+        if is_namedtuple_class(v):
+            self.bind(name, v, self._namedtuple_text(name, v))
+            return
         if inspect.isfunction(v) and v.__module__ and v.__module__.startswith("triton"):
             # a function of Triton's own (`tl.load` bound to a name):
             # import it from where Triton defines it
             self.bind(name, v, f"from {v.__module__} import {v.__name__} as {name}")
+
+    def _namedtuple_text(self, name: str, cls) -> str:
+        """`name` bound to NamedTuple class `cls` in ksem's words
+        (``collections.namedtuple`` with the class's own name, fields and
+        defaults)."""
+        import collections
+
+        self.bind("_ksem_namedtuple", collections.namedtuple, "from collections import namedtuple as _ksem_namedtuple")
+        defaults = []
+        for f in cls._fields:
+            if f in cls._field_defaults:
+                d = cls._field_defaults[f]
+                lit = _literal(d)
+                if lit is None and tl_dtype_name(d) is not None:
+                    lit = f"_ksem_tl.{tl_dtype_name(d)}"
+                if lit is None:
+                    raise KsemError(
+                        f"error: the default of field `{f}` of NamedTuple class `{cls.__name__}` ({d!r}) "
+                        "is not a value ksem can read (numbers, strings, None, dtypes and tuples of these)"
+                    )
+                defaults.append(lit)
+        fields = ", ".join(repr(f) for f in cls._fields)
+        tail = f", defaults=({''.join(d + ', ' for d in defaults)})" if defaults else ""
+        return f"{name} = _ksem_namedtuple({cls.__name__!r}, [{fields}]{tail})"
 
     def _add_cudapy(self, name: str, v) -> None:
         t = type(v)
@@ -495,6 +535,12 @@ class _Module:
         return "\n".join(out) + "\n", tuple(indents)
 
 
+def is_namedtuple_class(v) -> bool:
+    """A NamedTuple class (``typing.NamedTuple`` or
+    ``collections.namedtuple``), as Triton tells one (``_fields``)."""
+    return isinstance(v, type) and issubclass(v, tuple) and isinstance(getattr(v, "_fields", None), tuple)
+
+
 def _record_dtype(v) -> dict | None:
     """The launch's ``"record"`` description of a structured dtype: a numpy
     one, or numba's ``Record`` type of one; ``None`` for anything else or a
@@ -555,11 +601,12 @@ def _import_line(name: str, module: str, dialect: str) -> str:
     return f"import {module}" + (f" as {name}" if name != module else "")
 
 
-def live_source(obj, dialect: str, args=None) -> KernelSource:
+def live_source(obj, dialect: str, args=None, arg_objects=()) -> KernelSource:
     """The kernel `obj` (a Triton JITFunction/InterpretedFunction, ksem's
     wrappers, a numba dispatcher or simulator kernel, or a plain function)
     as one module text of its own source, its helpers' and the values its
-    names stand for."""
+    names stand for; `arg_objects` (NamedTuple classes and jit functions
+    the arguments hold) are bound too (`KernelSource.arg_names`)."""
     fn = unwrap(obj)
     # Triton's JITFunction keeps its text as `.src` (from `def`; a test may
     # have changed it: `_unsafe_update_src`): that text is the kernel, read
@@ -590,11 +637,31 @@ def live_source(obj, dialect: str, args=None) -> KernelSource:
         deco = "@cuda.jit(debug=True)"
     m.add_func(fn, fn.__name__, deco, src)
     enum_args = _enum_args(m, known or {}) if dialect != "triton" else ()
+    arg_names = _bind_arg_objects(m, arg_objects, {p.name for p in inspect.signature(fn).parameters.values()})
     f = m.funcs[0][1]
     text, indents = m.text(f.file)
     params = tuple(inspect.signature(fn).parameters.values())
     line = f.def_line or fn.__code__.co_firstlineno
-    return KernelSource(f.file, text, fn.__name__, params, f"{f.file}:{line}:{f.indent + 1}", indents, enum_args)
+    return KernelSource(
+        f.file, text, fn.__name__, params, f"{f.file}:{line}:{f.indent + 1}", indents, enum_args, arg_names
+    )
+
+
+def _bind_arg_objects(m: _Module, objects, params: set) -> tuple:
+    """(object, name) for each object the module text must name for the
+    arguments: the name the kernel's functions already give it, else its
+    own name where that is free (not bound, not a kernel parameter), else a
+    name of ksem's."""
+    out = []
+    for i, v in enumerate(objects):
+        name = next((n for n, b in m.bound.items() if b is v and n not in params), None)
+        if name is None:
+            own = getattr(getattr(v, "fn", v), "__name__", "")
+            free = own.isidentifier() and own not in m.bound and own not in params
+            name = own if free else f"_ksem_arg{i}"
+            m.add_name(name, v)
+        out.append((v, name))
+    return tuple(out)
 
 
 def _enum_args(m: _Module, known: dict) -> tuple:

@@ -27,7 +27,8 @@ def run_live(dialect: str, kernel, args, kwargs, grid, block, shared: int = 0, t
     """Runs `kernel` (a live kernel object of `dialect`) on ksem; host
     arrays are written back in place. Raises ksem's errors, located;
     `tolerate_ub` as :func:`ksem._run.run_source`'s."""
-    ks = live_source(kernel, dialect, args if dialect == "cudapy" else None)
+    objs = _tuple_objects([*args, *kwargs.values()]) if dialect == "triton" else ()
+    ks = live_source(kernel, dialect, args if dialect == "cudapy" else None, objs)
     try:
         if dialect == "triton":
             return _triton(ks, kernel, args, kwargs, grid, tolerate_ub)
@@ -179,12 +180,14 @@ def _triton(ks: KernelSource, kernel, args, kwargs, grid, tolerate_ub=None) -> R
         if p.kind in _VARIADIC or p.name not in named:
             continue
         v = named[p.name]
-        if type(v) is tuple and not is_constexpr_annotation(p.annotation):
-            # a tuple of tensors and scalars: one launch argument per element
+        if isinstance(v, tuple) and not is_constexpr_annotation(p.annotation):
+            # a tuple of tensors and scalars (a NamedTuple, a torch.Size):
+            # one launch argument per element
             def convert(sub, x, kind=p.kind):
                 return _triton_arg(inspect.Parameter(sub, kind), x, ks.where)
 
-            tuples[p.name] = _flatten_param(p.name, v, launch_args, convert, Constexpr(None))
+            names = {id(o): n for o, n in ks.arg_names}
+            tuples[p.name] = _flatten_param(p.name, v, launch_args, convert, Constexpr(None), names)
             continue
         launch_args[p.name] = _triton_arg(p, v, ks.where)
     if tuples:
@@ -198,33 +201,65 @@ def _triton(ks: KernelSource, kernel, args, kwargs, grid, tolerate_ub=None) -> R
         raise _located(e, ks) from None
 
 
-def _flatten(name: str, v: tuple, launch_args: dict, convert, leaves: list) -> str:
+def _flatten(name: str, v: tuple, launch_args: dict, convert, leaves: list, names=None) -> str:
     """Gives each element of tuple argument `name` its own launch argument
     (`name__ksem0`, `name__ksem1_0` …, converted by `convert(name, value)`,
     appended to `leaves`); returns the Python expression that rebuilds the
-    tuple from them."""
+    tuple from them. With `names` (Triton: id of an object → its name in
+    the module text), a NamedTuple is rebuilt by its class (`P(a, b, )`),
+    another tuple subclass (`torch.Size`) as a tuple, and a @triton.jit
+    function (a constexpr to Triton) is its name, not an argument."""
     parts = []
     for i, x in enumerate(v):
         sub = f"{name}_{i}" if "__ksem" in name else f"{name}__ksem{i}"
-        if type(x) is tuple:
-            parts.append(_flatten(sub, x, launch_args, convert, leaves))
+        if type(x) is tuple or (names is not None and isinstance(x, tuple)):
+            parts.append(_flatten(sub, x, launch_args, convert, leaves, names))
+        elif names is not None and id(x) in names:
+            parts.append(names[id(x)])
         else:
             launch_args[sub] = convert(sub, x)
             leaves.append(sub)
             parts.append(sub)
-    return "(" + "".join(q + ", " for q in parts) + ")"
+    text = "(" + "".join(q + ", " for q in parts) + ")"
+    if names is not None and _is_namedtuple(v):
+        return names[id(type(v))] + text
+    return text
 
 
-def _flatten_param(name: str, v: tuple, launch_args: dict, convert, dummy) -> tuple:
+def _flatten_param(name: str, v: tuple, launch_args: dict, convert, dummy, names=None) -> tuple:
     """(`_flatten`'s expression, the parameters that replace `name`); a tuple
     with no elements (`()`, `((), ())`) keeps one unused parameter, given
     `dummy`, so that the kernel's signature keeps its shape."""
     leaves: list = []
-    expr = _flatten(name, v, launch_args, convert, leaves)
+    expr = _flatten(name, v, launch_args, convert, leaves, names)
     if not leaves:
         leaves.append(f"{name}__ksem_empty")
         launch_args[leaves[0]] = dummy
     return expr, leaves
+
+
+def _tuple_objects(values) -> tuple:
+    """The NamedTuple classes of the NamedTuples among `values` (Triton
+    launch arguments) and in their tuples, and the @triton.jit functions in
+    those tuples, each once, in order."""
+    out: list = []
+
+    def add(o):
+        if not any(o is p for p in out):
+            out.append(o)
+
+    def walk(v, inside):
+        if isinstance(v, tuple):
+            if _is_namedtuple(v):
+                add(type(v))
+            for x in v:
+                walk(x, True)
+        elif inside and type(v).__name__ in ("JITFunction", "InterpretedFunction") and hasattr(v, "fn"):
+            add(v)
+
+    for v in values:
+        walk(v, False)
+    return tuple(out)
 
 
 def _is_namedtuple(v) -> bool:

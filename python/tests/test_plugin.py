@@ -55,6 +55,7 @@ import pytest
 import torch
 import triton
 import triton.language as tl
+from typing import NamedTuple
 
 
 def test_nested_kernel_runs_on_ksem():
@@ -145,6 +146,40 @@ def test_an_internal_error_is_a_refusal(monkeypatch):
         k[(1,)](torch.zeros(1))
 
 
+class View(NamedTuple):
+    ptr: object
+    shape: tuple
+    stride: tuple
+
+
+class Op(NamedTuple):
+    fn: tl.constexpr
+    args: tuple
+
+
+@triton.constexpr_function
+def halve(n):
+    return n // 2
+
+
+def test_namedtuple_arguments_and_a_constexpr_function():
+    @triton.jit
+    def axpy(x, a, b):
+        return x * a + b
+
+    @triton.jit
+    def k(src, dst, op, N2: tl.constexpr):
+        i = tl.arange(0, halve(N2))
+        m = i < src.shape[0]
+        x = tl.load(src.ptr + i * src.stride[0], mask=m)
+        tl.store(dst + i, op.fn(x, *op.args), mask=m)
+
+    x = torch.arange(16, dtype=torch.float32)[::2]
+    out = torch.zeros(8)
+    k[(1,)](View(x, x.shape, x.stride()), out, Op(axpy, (3.0, 1.0)), N2=16)
+    assert torch.equal(out, x * 3 + 1)
+
+
 def test_session_goes_on():
     assert True
 '''
@@ -156,9 +191,9 @@ def test_triton_launches_run_on_ksem(pytester):
             pytest.skip(f"{m} is not installed")
     pytester.makepyfile(test_t=TRITON_TESTS)
     r = _run(pytester, "--ksem", "-v", env={"TRITON_INTERPRET": "1"})
-    r.assert_outcomes(passed=7, failed=1)
+    r.assert_outcomes(passed=8, failed=1)
     out = r.stdout.str()
-    assert SUMMARY.findall(out) == [("3", "3")]
+    assert SUMMARY.findall(out) == [("4", "3")]
     # the refusal's message: ksem's, located in the test file, and the cause listed under the summary
     assert re.search(r"KsemTritonError: .*test_t.py:\d+:\d+: error: .*arange", out)
     assert re.search(r"^\s+2 refused: .*arange", out, re.MULTILINE)

@@ -1,11 +1,13 @@
 //! Values during Triton elaboration: runtime tensors (typed expressions) and
 //! compile-time Python values, with Python's semantics for constant folding.
 
+use super::named::NamedClass;
 use super::promote::PyNum;
 use crate::dtype::DType;
 use crate::frontend::py::num;
 use crate::ir::{Elem, Expr, NanMode};
 use rustpython_parser::ast::{CmpOp, Operator};
+use std::sync::Arc;
 
 /// Modules a kernel can reach by name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,6 +63,14 @@ pub enum Value {
     Slice,
     /// A block pointer (`tl.make_block_ptr`; `super::block_ptr`).
     BlockPtr(Box<BlockPtr>),
+    /// A NamedTuple class of the module (`super::named`).
+    NamedClass(Arc<NamedClass>),
+    /// An instance of a NamedTuple class: a tuple whose items are also
+    /// read by field name (`super::named`).
+    Named(Arc<NamedClass>, Vec<Value>),
+    /// A `@triton.constexpr_function` of the module, by name: a Python
+    /// function run while compiling, on compile-time values.
+    ConstexprFunc(String),
 }
 
 /// A block pointer: a `block` shaped window at `offsets` into a tensor of
@@ -105,6 +115,17 @@ impl Value {
             Value::NanMode(_) => "PropagateNan".into(),
             Value::Slice => "slice".into(),
             Value::BlockPtr(_) => "block pointer".into(),
+            Value::NamedClass(c) => format!("class {}", c.name),
+            Value::Named(c, _) => format!("{} tuple", c.name),
+            Value::ConstexprFunc(n) => format!("constexpr function {n}"),
+        }
+    }
+
+    /// The items of a tuple or of a NamedTuple instance.
+    pub fn tuple_items(&self) -> Option<&[Value]> {
+        match self {
+            Value::Tuple(t) | Value::Named(_, t) => Some(t),
+            _ => None,
         }
     }
 }
@@ -115,7 +136,7 @@ pub fn truthy(v: &Value) -> Option<bool> {
         Value::Num(n) => n.truthy(),
         Value::None => false,
         Value::Str(s) => !s.is_empty(),
-        Value::Tuple(t) => !t.is_empty(),
+        Value::Tuple(t) | Value::Named(_, t) => !t.is_empty(),
         Value::Tensor(_) => return None,
         _ => true,
     })
@@ -151,7 +172,9 @@ pub fn const_eq(a: &Value, b: &Value) -> Option<bool> {
     Some(match (a, b) {
         (Value::Tensor(_), _) | (_, Value::Tensor(_)) => return None,
         (Value::Num(x), Value::Num(y)) => fold_cmp(CmpOp::Eq, *x, *y).ok()?,
-        (Value::Tuple(x), Value::Tuple(y)) => {
+        // a NamedTuple instance equals any tuple of equal items (Python's
+        // tuple `==`)
+        (Value::Tuple(x) | Value::Named(_, x), Value::Tuple(y) | Value::Named(_, y)) => {
             if x.len() != y.len() {
                 return Some(false);
             }
