@@ -23,7 +23,9 @@ import builtins
 import dataclasses
 import enum
 import inspect
+import itertools
 import json
+import keyword
 import linecache
 import math
 import re
@@ -321,7 +323,7 @@ class _Module:
             if v is _MISSING:
                 continue
             if self.dialect != "triton" and inspect.isfunction(v) and _overload.overload_functions(v):
-                self._add_overload(n, v, f, known)
+                f = self._add_overload(n, v, f, known)
                 continue
             if self.dialect != "triton" and _runtime_module(v):
                 f = self._flatten_module_functions(n, v, f)
@@ -355,20 +357,48 @@ class _Module:
             self.add_name(f"{name}_{node.attr}", getattr(mod, node.attr))
         return new
 
-    def _add_overload(self, name: str, fn, caller: _Func, known) -> None:
+    def _add_overload(self, name: str, fn, caller: _Func, known) -> _Func:
         """A plain function numba-cuda overloads (``@overload(fn)``): the
-        implementation numba compiles for the caller's calls, under `name`."""
+        implementation numba compiles for the caller's calls, under `name`;
+        where the calls choose different implementations (by their
+        arguments' types), each implementation is bound under a name of its
+        own, of `name`'s length (so that no column moves), and the calls in
+        the caller's text are renamed (the caller's new text is returned)."""
 
         def where(node):
             line = (caller.def_line or 1) + node.lineno - 1
             return f"{caller.file}:{line}:{node.col_offset + caller.indent + 1}"
 
-        impl = _overload.choose(name, fn, caller.text, where, known)
-        if impl is None:
-            return
-        if name in self.bound and _overload._same_impl(self.bound[name], impl):
-            return
-        self.add_func(impl, name, "@cuda.jit(device=True)", _overload.lambda_def(impl, name))
+        groups: list = []  # [implementation, [calls]]
+        for node, impl in _overload.choose(name, fn, caller.text, where, known):
+            group = next((g for g in groups if _overload.same_impl(g[0], impl)), None)
+            if group is None:
+                groups.append([impl, [node]])
+            else:
+                group[1].append(node)
+        if len(groups) == 1:
+            impl = groups[0][0]
+            if not (name in self.bound and _overload.same_impl(self.bound[name], impl)):
+                self.add_func(impl, name, "@cuda.jit(device=True)", _overload.lambda_def(impl, name))
+            return caller
+        if not groups:
+            return caller
+        taken = set(self.bound) | {n.id for n in ast.walk(ast.parse(caller.text)) if isinstance(n, ast.Name)}
+        lines = caller.text.split("\n")
+        renamed = []
+        for impl, nodes in groups:
+            new = _fresh_name(name, taken)
+            taken.add(new)
+            for node in nodes:
+                f = node.func
+                b = lines[f.lineno - 1].encode()
+                lines[f.lineno - 1] = (b[: f.col_offset] + new.encode() + b[f.end_col_offset :]).decode()
+            renamed.append((new, impl))
+        new_caller = dataclasses.replace(caller, text="\n".join(lines))
+        self.funcs = [(n, new_caller if g is caller else g, d) for n, g, d in self.funcs]
+        for new, impl in renamed:
+            self.add_func(impl, new, "@cuda.jit(device=True)", _overload.lambda_def(impl, new))
+        return new_caller
 
     def add_name(self, name: str, v) -> None:
         if name in self.bound and self.bound[name] is v:
@@ -561,6 +591,24 @@ def _record_dtype(v) -> dict | None:
         return record_layout(dt, "dtype", "")
     except KsemError:
         return None
+
+
+def _fresh_name(name: str, taken: set) -> str:
+    """A name of `name`'s length not in `taken` (its last characters
+    replaced by digits or letters), else `name` with a suffix."""
+    alphabet = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_"
+    for keep in range(len(name) - 1, -1, -1):
+        width = len(name) - keep
+        if width > 2:
+            break
+        for tail in itertools.product(alphabet, repeat=width):
+            cand = name[:keep] + "".join(tail)
+            if cand.isidentifier() and cand not in taken and not keyword.iskeyword(cand):
+                return cand
+    k = 0
+    while f"{name}__ksem{k}" in taken:
+        k += 1
+    return f"{name}__ksem{k}"
 
 
 def _runtime_module(v) -> bool:
