@@ -346,7 +346,7 @@ def _numba_arg(name: str, v, where: str):
 
 # numba's scalar type names in signature strings → ksem's dtype names
 _NUMBA_SCALARS = {
-    "boolean": "bool", "bool_": "bool", "b1": "bool",
+    "boolean": "bool", "bool_": "bool", "b1": "bool", "bool": "bool",
     "int8": "int8", "i1": "int8", "int16": "int16", "i2": "int16",
     "int32": "int32", "i4": "int32", "int64": "int64", "i8": "int64", "intp": "int64", "intc": "int32",
     "uint8": "uint8", "u1": "uint8", "uint16": "uint16", "u2": "uint16",
@@ -378,6 +378,33 @@ def signature_scalars(sig: str) -> list:
     if cur.strip():
         params.append(cur)
     return [None if "[" in t else _NUMBA_SCALARS.get(t.strip()) for t in params]
+
+
+def _is_numba_type(t) -> bool:
+    """A numba type object (``float32``, ``int64[:]``, ``void``)."""
+    return any(c.__name__ == "Type" and c.__module__.startswith("numba") for c in type(t).__mro__)
+
+
+def is_signature_object(sig) -> bool:
+    """An explicit numba signature written with type objects: a signature
+    (``void(float32[::1], int64)``, numba's ``Signature``) or a tuple of
+    argument types (``(float64[:], int32)``)."""
+    if isinstance(sig, tuple):
+        return all(_is_numba_type(t) for t in sig)
+    return type(sig).__name__ == "Signature" and isinstance(getattr(sig, "args", None), tuple)
+
+
+def signature_types(sig) -> list:
+    """:func:`signature_scalars` of a signature string or a signature of
+    numba type objects (an array, or a type this does not know, is None);
+    nothing for anything else (a list of signatures: numba picks one per
+    call by the arguments' types)."""
+    if isinstance(sig, str):
+        return signature_scalars(sig)
+    if not is_signature_object(sig):
+        return []
+    args = sig if isinstance(sig, tuple) else sig.args
+    return [None if hasattr(t, "ndim") else _NUMBA_SCALARS.get(str(t)) for t in args]
 
 
 def _convert_scalar(v, d: str):
@@ -451,9 +478,9 @@ def _cudapy(ks: KernelSource, kernel, args, grid, block, shared, tolerate_ub=Non
     if tuples:
         ks = _unflatten_in_source(ks, tuples, named)
     sig = getattr(kernel, "_ksem_signature", None)
-    if isinstance(sig, str):
+    if sig is not None:
         # numba converts a scalar argument to its signature's type
-        for n, d in zip(names, signature_scalars(sig)):
+        for n, d in zip(names, signature_types(sig)):
             if n not in launch_args:
                 continue
             v = launch_args[n]
