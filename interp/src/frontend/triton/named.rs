@@ -84,13 +84,13 @@ fn read_class(m: &Module, c: &ast::StmtClassDef) -> DResult<NamedClass> {
     for (i, (name, span, default)) in fields.iter().enumerate() {
         match default {
             Some(d) => defaults.push(d.clone()),
-            None if !defaults.is_empty() => return Err(Diagnostic::new(
-                *span,
-                format!(
-                    "TypeError: Non-default namedtuple field {name} cannot follow default field {}",
-                    fields[i - 1].0
-                ),
-            )),
+            None if !defaults.is_empty() => {
+                let before = &fields[i - 1].0;
+                let msg = format!(
+                    "TypeError: Non-default namedtuple field {name} cannot follow default field {before}"
+                );
+                return Err(Diagnostic::new(*span, msg));
+            }
             None => {}
         }
     }
