@@ -702,9 +702,11 @@ def _bind_arg_objects(m: _Module, objects, params: set) -> tuple:
     name of ksem's."""
     out = []
     for i, v in enumerate(objects):
-        name = next((n for n, b in m.bound.items() if b is v and n not in params), None)
+        # (a jit function is bound as its Python function)
+        py = v if isinstance(v, type) else getattr(v, "fn", v)
+        name = next((n for n, b in m.bound.items() if (b is v or b is py) and n not in params), None)
         if name is None:
-            own = getattr(getattr(v, "fn", v), "__name__", "")
+            own = getattr(py, "__name__", "")
             free = own.isidentifier() and own not in m.bound and own not in params
             name = own if free else f"_ksem_arg{i}"
             m.add_name(name, v)
