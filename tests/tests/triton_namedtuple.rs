@@ -274,3 +274,36 @@ def kern(out):
         None,
     );
 }
+
+/// A helper of an imported module calls its own module's constexpr_function
+/// (twice(21) = 42) and NamedTuple class; an import of the
+/// constexpr_function itself binds nothing (ksem calls one only in its own
+/// module), so the importer's call is refused at the name, never a crash.
+#[test]
+fn constexpr_functions_and_classes_of_imported_modules() {
+    let d = TempDir::new("nt-imports");
+    d.write(
+        "helpers.py",
+        "import triton\nimport triton.language as tl\nfrom typing import NamedTuple\n\n\nclass P(NamedTuple):\n    a: int\n    b: int = 1\n\n\n@triton.constexpr_function\ndef twice(x):\n    return 2 * x\n\n\n@triton.jit\ndef use(x):\n    return P(twice(x)).a + P(0).b\n",
+    );
+    let k = d.write(
+        "kern.py",
+        "import triton\nimport triton.language as tl\nfrom helpers import use, P\n\n\n@triton.jit\ndef kern(out):\n    tl.store(out, use(21) + P(10, 20).b)\n",
+    );
+    let l = launch(&[1], json!({"out": zeros("int32", 1)}));
+    let run = |path: &std::path::Path| {
+        let src = std::fs::read_to_string(path).unwrap();
+        ksem_interp::run_source(&path.display().to_string(), &src, &l, None, &opts())
+    };
+    // 42 + 1 + 20
+    assert_eq!(bits(&run(&k).expect("runs"), "out"), vec![63]);
+    let k2 = d.write(
+        "kern2.py",
+        "import triton\nimport triton.language as tl\nfrom helpers import twice\n\n\n@triton.jit\ndef kern(out):\n    tl.store(out, twice(2))\n",
+    );
+    let e = run(&k2).expect_err("refused").render();
+    assert!(
+        e.contains("kern2.py:8:19: error: name `twice` is not defined"),
+        "{e}"
+    );
+}

@@ -1897,10 +1897,13 @@ impl<'m> Elab<'m> {
             }
         }
         let m = self.m;
-        let f = m
-            .constexpr_funcs
-            .get(name)
-            .expect("constexpr function exists");
+        let Some(f) = m.constexpr_funcs.get(name) else {
+            // (one of another module, passed into a helper of this one)
+            return err(
+                span,
+                format!("{what} of another module: ksem calls one only in its own module"),
+            );
+        };
         let emitted = self.out.len();
         let saved = std::mem::replace(&mut self.compile_time, true);
         let r = self.inline_call(name, f, args, kwargs, span);
