@@ -23,7 +23,9 @@ import builtins
 import dataclasses
 import enum
 import inspect
+import itertools
 import json
+import keyword
 import linecache
 import math
 import re
@@ -55,6 +57,10 @@ class KernelSource:
     # enum member arguments: parameter → the member as the module text
     # names it (`Color.red`), written into the kernel by ksem._launch
     enum_args: tuple = field(default=())
+    # (object, name) of each NamedTuple class and @triton.jit function the
+    # arguments hold, as the module text names it (ksem._launch rebuilds
+    # such arguments in the kernel's text)
+    arg_names: tuple = field(default=())
 
 
 def unwrap(obj):
@@ -317,7 +323,7 @@ class _Module:
             if v is _MISSING:
                 continue
             if self.dialect != "triton" and inspect.isfunction(v) and _overload.overload_functions(v):
-                self._add_overload(n, v, f, known)
+                f = self._add_overload(n, v, f, known)
                 continue
             if self.dialect != "triton" and _runtime_module(v):
                 f = self._flatten_module_functions(n, v, f)
@@ -351,20 +357,48 @@ class _Module:
             self.add_name(f"{name}_{node.attr}", getattr(mod, node.attr))
         return new
 
-    def _add_overload(self, name: str, fn, caller: _Func, known) -> None:
+    def _add_overload(self, name: str, fn, caller: _Func, known) -> _Func:
         """A plain function numba-cuda overloads (``@overload(fn)``): the
-        implementation numba compiles for the caller's calls, under `name`."""
+        implementation numba compiles for the caller's calls, under `name`;
+        where the calls choose different implementations (by their
+        arguments' types), each implementation is bound under a name of its
+        own, of `name`'s length (so that no column moves), and the calls in
+        the caller's text are renamed (the caller's new text is returned)."""
 
         def where(node):
             line = (caller.def_line or 1) + node.lineno - 1
             return f"{caller.file}:{line}:{node.col_offset + caller.indent + 1}"
 
-        impl = _overload.choose(name, fn, caller.text, where, known)
-        if impl is None:
-            return
-        if name in self.bound and _overload._same_impl(self.bound[name], impl):
-            return
-        self.add_func(impl, name, "@cuda.jit(device=True)", _overload.lambda_def(impl, name))
+        groups: list = []  # [implementation, [calls]]
+        for node, impl in _overload.choose(name, fn, caller.text, where, known):
+            group = next((g for g in groups if _overload.same_impl(g[0], impl)), None)
+            if group is None:
+                groups.append([impl, [node]])
+            else:
+                group[1].append(node)
+        if len(groups) == 1:
+            impl = groups[0][0]
+            if not (name in self.bound and _overload.same_impl(self.bound[name], impl)):
+                self.add_func(impl, name, "@cuda.jit(device=True)", _overload.lambda_def(impl, name))
+            return caller
+        if not groups:
+            return caller
+        taken = set(self.bound) | {n.id for n in ast.walk(ast.parse(caller.text)) if isinstance(n, ast.Name)}
+        lines = caller.text.split("\n")
+        renamed = []
+        for impl, nodes in groups:
+            new = _fresh_name(name, taken)
+            taken.add(new)
+            for node in nodes:
+                f = node.func
+                b = lines[f.lineno - 1].encode()
+                lines[f.lineno - 1] = (b[: f.col_offset] + new.encode() + b[f.end_col_offset :]).decode()
+            renamed.append((new, impl))
+        new_caller = dataclasses.replace(caller, text="\n".join(lines))
+        self.funcs = [(n, new_caller if g is caller else g, d) for n, g, d in self.funcs]
+        for new, impl in renamed:
+            self.add_func(impl, new, "@cuda.jit(device=True)", _overload.lambda_def(impl, new))
+        return new_caller
 
     def add_name(self, name: str, v) -> None:
         if name in self.bound and self.bound[name] is v:
@@ -396,10 +430,46 @@ class _Module:
         if lit is not None:
             self.bind(name, v, f"{name} = {lit}")
             return
+        if (
+            t.__name__ == "ConstexprFunction"
+            and mod.startswith(("triton", "ksem.triton"))
+            and inspect.isfunction(getattr(v, "fn", None))
+        ):
+            # a @triton.constexpr_function: Python that Triton runs while
+            # compiling (ksem runs its text on compile-time values)
+            self.add_func(v.fn, name, "@triton.constexpr_function")
+            return
+        if is_namedtuple_class(v):
+            self.bind(name, v, self._namedtuple_text(name, v))
+            return
         if inspect.isfunction(v) and v.__module__ and v.__module__.startswith("triton"):
             # a function of Triton's own (`tl.load` bound to a name):
             # import it from where Triton defines it
             self.bind(name, v, f"from {v.__module__} import {v.__name__} as {name}")
+
+    def _namedtuple_text(self, name: str, cls) -> str:
+        """`name` bound to NamedTuple class `cls` in ksem's words
+        (``collections.namedtuple`` with the class's own name, fields and
+        defaults)."""
+        import collections
+
+        self.bind("_ksem_namedtuple", collections.namedtuple, "from collections import namedtuple as _ksem_namedtuple")
+        defaults = []
+        for f in cls._fields:
+            if f in cls._field_defaults:
+                d = cls._field_defaults[f]
+                lit = _literal(d)
+                if lit is None and tl_dtype_name(d) is not None:
+                    lit = f"_ksem_tl.{tl_dtype_name(d)}"
+                if lit is None:
+                    raise KsemError(
+                        f"error: the default of field `{f}` of NamedTuple class `{cls.__name__}` ({d!r}) "
+                        "is not a value ksem can read (numbers, strings, None, dtypes and tuples of these)"
+                    )
+                defaults.append(lit)
+        fields = ", ".join(repr(f) for f in cls._fields)
+        tail = f", defaults=({''.join(d + ', ' for d in defaults)})" if defaults else ""
+        return f"{name} = _ksem_namedtuple({cls.__name__!r}, [{fields}]{tail})"
 
     def _add_cudapy(self, name: str, v) -> None:
         t = type(v)
@@ -495,6 +565,12 @@ class _Module:
         return "\n".join(out) + "\n", tuple(indents)
 
 
+def is_namedtuple_class(v) -> bool:
+    """A NamedTuple class (``typing.NamedTuple`` or
+    ``collections.namedtuple``), as Triton tells one (``_fields``)."""
+    return isinstance(v, type) and issubclass(v, tuple) and isinstance(getattr(v, "_fields", None), tuple)
+
+
 def _record_dtype(v) -> dict | None:
     """The launch's ``"record"`` description of a structured dtype: a numpy
     one, or numba's ``Record`` type of one; ``None`` for anything else or a
@@ -515,6 +591,24 @@ def _record_dtype(v) -> dict | None:
         return record_layout(dt, "dtype", "")
     except KsemError:
         return None
+
+
+def _fresh_name(name: str, taken: set) -> str:
+    """A name of `name`'s length not in `taken` (its last characters
+    replaced by digits or letters), else `name` with a suffix."""
+    alphabet = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_"
+    for keep in range(len(name) - 1, -1, -1):
+        width = len(name) - keep
+        if width > 2:
+            break
+        for tail in itertools.product(alphabet, repeat=width):
+            cand = name[:keep] + "".join(tail)
+            if cand.isidentifier() and cand not in taken and not keyword.iskeyword(cand):
+                return cand
+    k = 0
+    while f"{name}__ksem{k}" in taken:
+        k += 1
+    return f"{name}__ksem{k}"
 
 
 def _runtime_module(v) -> bool:
@@ -555,11 +649,12 @@ def _import_line(name: str, module: str, dialect: str) -> str:
     return f"import {module}" + (f" as {name}" if name != module else "")
 
 
-def live_source(obj, dialect: str, args=None) -> KernelSource:
+def live_source(obj, dialect: str, args=None, arg_objects=()) -> KernelSource:
     """The kernel `obj` (a Triton JITFunction/InterpretedFunction, ksem's
     wrappers, a numba dispatcher or simulator kernel, or a plain function)
     as one module text of its own source, its helpers' and the values its
-    names stand for."""
+    names stand for; `arg_objects` (NamedTuple classes and jit functions
+    the arguments hold) are bound too (`KernelSource.arg_names`)."""
     fn = unwrap(obj)
     # Triton's JITFunction keeps its text as `.src` (from `def`; a test may
     # have changed it: `_unsafe_update_src`): that text is the kernel, read
@@ -590,11 +685,33 @@ def live_source(obj, dialect: str, args=None) -> KernelSource:
         deco = "@cuda.jit(debug=True)"
     m.add_func(fn, fn.__name__, deco, src)
     enum_args = _enum_args(m, known or {}) if dialect != "triton" else ()
+    arg_names = _bind_arg_objects(m, arg_objects, {p.name for p in inspect.signature(fn).parameters.values()})
     f = m.funcs[0][1]
     text, indents = m.text(f.file)
     params = tuple(inspect.signature(fn).parameters.values())
     line = f.def_line or fn.__code__.co_firstlineno
-    return KernelSource(f.file, text, fn.__name__, params, f"{f.file}:{line}:{f.indent + 1}", indents, enum_args)
+    return KernelSource(
+        f.file, text, fn.__name__, params, f"{f.file}:{line}:{f.indent + 1}", indents, enum_args, arg_names
+    )
+
+
+def _bind_arg_objects(m: _Module, objects, params: set) -> tuple:
+    """(object, name) for each object the module text must name for the
+    arguments: the name the kernel's functions already give it, else its
+    own name where that is free (not bound, not a kernel parameter), else a
+    name of ksem's."""
+    out = []
+    for i, v in enumerate(objects):
+        # (a jit function is bound as its Python function)
+        py = v if isinstance(v, type) else getattr(v, "fn", v)
+        name = next((n for n, b in m.bound.items() if (b is v or b is py) and n not in params), None)
+        if name is None:
+            own = getattr(py, "__name__", "")
+            free = own.isidentifier() and own not in m.bound and own not in params
+            name = own if free else f"_ksem_arg{i}"
+            m.add_name(name, v)
+        out.append((v, name))
+    return tuple(out)
 
 
 def _enum_args(m: _Module, known: dict) -> tuple:

@@ -27,7 +27,8 @@ def run_live(dialect: str, kernel, args, kwargs, grid, block, shared: int = 0, t
     """Runs `kernel` (a live kernel object of `dialect`) on ksem; host
     arrays are written back in place. Raises ksem's errors, located;
     `tolerate_ub` as :func:`ksem._run.run_source`'s."""
-    ks = live_source(kernel, dialect, args if dialect == "cudapy" else None)
+    objs = _tuple_objects([*args, *kwargs.values()]) if dialect == "triton" else ()
+    ks = live_source(kernel, dialect, args if dialect == "cudapy" else None, objs)
     try:
         if dialect == "triton":
             return _triton(ks, kernel, args, kwargs, grid, tolerate_ub)
@@ -179,12 +180,14 @@ def _triton(ks: KernelSource, kernel, args, kwargs, grid, tolerate_ub=None) -> R
         if p.kind in _VARIADIC or p.name not in named:
             continue
         v = named[p.name]
-        if type(v) is tuple and not is_constexpr_annotation(p.annotation):
-            # a tuple of tensors and scalars: one launch argument per element
+        if isinstance(v, tuple) and not is_constexpr_annotation(p.annotation):
+            # a tuple of tensors and scalars (a NamedTuple, a torch.Size):
+            # one launch argument per element
             def convert(sub, x, kind=p.kind):
                 return _triton_arg(inspect.Parameter(sub, kind), x, ks.where)
 
-            tuples[p.name] = _flatten_param(p.name, v, launch_args, convert, Constexpr(None))
+            names = {id(o): n for o, n in ks.arg_names}
+            tuples[p.name] = _flatten_param(p.name, v, launch_args, convert, Constexpr(None), names)
             continue
         launch_args[p.name] = _triton_arg(p, v, ks.where)
     if tuples:
@@ -198,33 +201,65 @@ def _triton(ks: KernelSource, kernel, args, kwargs, grid, tolerate_ub=None) -> R
         raise _located(e, ks) from None
 
 
-def _flatten(name: str, v: tuple, launch_args: dict, convert, leaves: list) -> str:
+def _flatten(name: str, v: tuple, launch_args: dict, convert, leaves: list, names=None) -> str:
     """Gives each element of tuple argument `name` its own launch argument
     (`name__ksem0`, `name__ksem1_0` …, converted by `convert(name, value)`,
     appended to `leaves`); returns the Python expression that rebuilds the
-    tuple from them."""
+    tuple from them. With `names` (Triton: id of an object → its name in
+    the module text), a NamedTuple is rebuilt by its class (`P(a, b, )`),
+    another tuple subclass (`torch.Size`) as a tuple, and a @triton.jit
+    function (a constexpr to Triton) is its name, not an argument."""
     parts = []
     for i, x in enumerate(v):
         sub = f"{name}_{i}" if "__ksem" in name else f"{name}__ksem{i}"
-        if type(x) is tuple:
-            parts.append(_flatten(sub, x, launch_args, convert, leaves))
+        if type(x) is tuple or (names is not None and isinstance(x, tuple)):
+            parts.append(_flatten(sub, x, launch_args, convert, leaves, names))
+        elif names is not None and id(x) in names:
+            parts.append(names[id(x)])
         else:
             launch_args[sub] = convert(sub, x)
             leaves.append(sub)
             parts.append(sub)
-    return "(" + "".join(q + ", " for q in parts) + ")"
+    text = "(" + "".join(q + ", " for q in parts) + ")"
+    if names is not None and _is_namedtuple(v):
+        return names[id(type(v))] + text
+    return text
 
 
-def _flatten_param(name: str, v: tuple, launch_args: dict, convert, dummy) -> tuple:
+def _flatten_param(name: str, v: tuple, launch_args: dict, convert, dummy, names=None) -> tuple:
     """(`_flatten`'s expression, the parameters that replace `name`); a tuple
     with no elements (`()`, `((), ())`) keeps one unused parameter, given
     `dummy`, so that the kernel's signature keeps its shape."""
     leaves: list = []
-    expr = _flatten(name, v, launch_args, convert, leaves)
+    expr = _flatten(name, v, launch_args, convert, leaves, names)
     if not leaves:
         leaves.append(f"{name}__ksem_empty")
         launch_args[leaves[0]] = dummy
     return expr, leaves
+
+
+def _tuple_objects(values) -> tuple:
+    """The NamedTuple classes of the NamedTuples among `values` (Triton
+    launch arguments) and in their tuples, and the @triton.jit functions in
+    those tuples, each once, in order."""
+    out: list = []
+
+    def add(o):
+        if not any(o is p for p in out):
+            out.append(o)
+
+    def walk(v, inside):
+        if isinstance(v, tuple):
+            if _is_namedtuple(v):
+                add(type(v))
+            for x in v:
+                walk(x, True)
+        elif inside and type(v).__name__ in ("JITFunction", "InterpretedFunction") and hasattr(v, "fn"):
+            add(v)
+
+    for v in values:
+        walk(v, False)
+    return tuple(out)
 
 
 def _is_namedtuple(v) -> bool:
@@ -311,7 +346,7 @@ def _numba_arg(name: str, v, where: str):
 
 # numba's scalar type names in signature strings → ksem's dtype names
 _NUMBA_SCALARS = {
-    "boolean": "bool", "bool_": "bool", "b1": "bool",
+    "boolean": "bool", "bool_": "bool", "b1": "bool", "bool": "bool",
     "int8": "int8", "i1": "int8", "int16": "int16", "i2": "int16",
     "int32": "int32", "i4": "int32", "int64": "int64", "i8": "int64", "intp": "int64", "intc": "int32",
     "uint8": "uint8", "u1": "uint8", "uint16": "uint16", "u2": "uint16",
@@ -343,6 +378,33 @@ def signature_scalars(sig: str) -> list:
     if cur.strip():
         params.append(cur)
     return [None if "[" in t else _NUMBA_SCALARS.get(t.strip()) for t in params]
+
+
+def _is_numba_type(t) -> bool:
+    """A numba type object (``float32``, ``int64[:]``, ``void``)."""
+    return any(c.__name__ == "Type" and c.__module__.startswith("numba") for c in type(t).__mro__)
+
+
+def is_signature_object(sig) -> bool:
+    """An explicit numba signature written with type objects: a signature
+    (``void(float32[::1], int64)``, numba's ``Signature``) or a tuple of
+    argument types (``(float64[:], int32)``)."""
+    if isinstance(sig, tuple):
+        return all(_is_numba_type(t) for t in sig)
+    return type(sig).__name__ == "Signature" and isinstance(getattr(sig, "args", None), tuple)
+
+
+def signature_types(sig) -> list:
+    """:func:`signature_scalars` of a signature string or a signature of
+    numba type objects (an array, or a type this does not know, is None);
+    nothing for anything else (a list of signatures: numba picks one per
+    call by the arguments' types)."""
+    if isinstance(sig, str):
+        return signature_scalars(sig)
+    if not is_signature_object(sig):
+        return []
+    args = sig if isinstance(sig, tuple) else sig.args
+    return [None if hasattr(t, "ndim") else _NUMBA_SCALARS.get(str(t)) for t in args]
 
 
 def _convert_scalar(v, d: str):
@@ -416,9 +478,9 @@ def _cudapy(ks: KernelSource, kernel, args, grid, block, shared, tolerate_ub=Non
     if tuples:
         ks = _unflatten_in_source(ks, tuples, named)
     sig = getattr(kernel, "_ksem_signature", None)
-    if isinstance(sig, str):
+    if sig is not None:
         # numba converts a scalar argument to its signature's type
-        for n, d in zip(names, signature_scalars(sig)):
+        for n, d in zip(names, signature_types(sig)):
             if n not in launch_args:
                 continue
             v = launch_args[n]

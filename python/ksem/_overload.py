@@ -9,9 +9,10 @@ parameter the kernel never reassigns has the type numba gives the launch's
 value (``typeof``), a number literal its literal's type. Any other argument
 is an opaque stand-in that refuses to be inspected: an overload function that
 looks at it (``isinstance``, attributes, comparisons) cannot be decided here,
-and the launch is refused at the call, never guessed. All calls of one name in
-the kernel's functions must choose the same implementation (ksem binds one
-function per name)."""
+and the launch is refused at the call, never guessed. Calls of one name that
+choose different implementations (numba compiles one per set of argument
+types) each get their implementation under a name of its own
+(``ksem._kernel``)."""
 
 from __future__ import annotations
 
@@ -106,17 +107,19 @@ def _same_impl(a, b) -> bool:
     return len(ca) == len(cb) and all(x is y or (type(x) is type(y) and x == y) for x, y in zip(ca, cb))
 
 
-def choose(name: str, fn, caller_text: str, where, known: dict | None):
-    """The implementation numba compiles for every call of `name` (bound to
-    `fn`) in `caller_text` (a function's dedented text); `where(node)` gives
-    a call's ``file:line:col``; `known`: the launch's values of the caller's
-    parameters (the kernel's), or None. None when the text has no call."""
+def choose(name: str, fn, caller_text: str, where, known: dict | None) -> list:
+    """(call, implementation) for every call of `name` (bound to `fn`) in
+    `caller_text` (a function's dedented text), in source order: the
+    function numba compiles for that call; `where(node)` gives a call's
+    ``file:line:col``; `known`: the launch's values of the caller's
+    parameters (the kernel's), or None."""
     ols = overload_functions(fn)
     tree = ast.parse(caller_text)
     fdef = tree.body[0]
     stored = _stored_names(fdef)
-    chosen = None
-    for node in ast.walk(tree):
+    chosen = []
+    calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call)]
+    for node in sorted(calls, key=lambda n: (n.lineno, n.col_offset)):
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == name):
             continue
         at = where(node)
@@ -152,13 +155,14 @@ def choose(name: str, fn, caller_text: str, where, known: dict | None):
             impl = impl[1]
         if impl is None or not inspect.isfunction(impl):
             raise KsemError(f"{at}: error: the @overload of `{name}` gives no implementation for these arguments (numba: a TypingError)")
-        if chosen is not None and not _same_impl(chosen, impl):
-            raise KsemError(
-                f"{at}: error: calls of the @overload-ed `{name}` choose different implementations; "
-                "ksem reads one function per name"
-            )
-        chosen = chosen or impl
+        chosen.append((node, impl))
     return chosen
+
+
+def same_impl(a, b) -> bool:
+    """Whether two implementations an overload function returned are one
+    function (the same code closing over the same values)."""
+    return _same_impl(a, b)
 
 
 def lambda_def(fn, name: str) -> str | None:

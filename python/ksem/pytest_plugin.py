@@ -260,13 +260,16 @@ class Session:
         import numba.cuda
         from numba.cuda.simulator import kernel as simkernel
 
-        # the simulator drops a kernel's explicit signature; ksem reads it
-        # (numba converts the arguments to it): keep it on the kernel
+        # the simulator drops a kernel's explicit signature (a string, or
+        # numba type objects); ksem reads it (numba converts the arguments
+        # to it): keep it on the kernel
         real_jit = numba.cuda.jit
+
+        from ._launch import is_signature_object
 
         def jit(func_or_sig=None, *args, **kwargs):
             made = real_jit(func_or_sig, *args, **kwargs)
-            if not isinstance(func_or_sig, str):
+            if not (isinstance(func_or_sig, str) or is_signature_object(func_or_sig)):
                 return made
             if isinstance(made, simkernel.FakeCUDAKernel):
                 made._ksem_signature = func_or_sig

@@ -265,13 +265,24 @@ def test_a_tuple_argument_keeps_columns_in_the_users_file():
     assert linecache.getline(__file__, int(line))[int(col) - 1 :].startswith("tl.arange(0, 3)")
 
 
-def test_a_namedtuple_argument_is_refused_with_a_located_message():
+def test_a_namedtuple_argument_is_rebuilt_by_its_class(monkeypatch):
     import collections
 
     Pair = collections.namedtuple("Pair", "a b")
-    x = np.zeros(4, np.float32)
-    with pytest.raises(ksem.UnsupportedSyntax, match=r"test_live.py:\d+:\d+: error: argument `x_ptr`: tuple arguments"):
-        ksem._launch.run_live("triton", add_one_in_place_pair, (Pair(x, x),), {}, (1,), None)
+    Op = collections.namedtuple("Op", "fn args")
+    x = np.array([5], np.float32)
+    y = np.zeros(1, np.float32)
+    seen = []
+    real = ksem._launch.live_source
+    monkeypatch.setattr(ksem._launch, "live_source", lambda *a, **k: seen.append(real(*a, **k)) or seen[-1])
+    # fields by name and index; a jit function in a field is called with
+    # the other field's items spread: add_to(5, 2.5) = 7.5, plus 1
+    ksem._launch.run_live("triton", add_one_by_field, (Pair(y, x), Op(add_to, (2.5,))), {}, (1,), None)
+    np.testing.assert_array_equal(y, [8.5])
+    # the classes under their own names, the jit function under the name
+    # the kernel already gives it (its text once)
+    assert [n for _, n in seen[-1].arg_names] == ["Pair", "Op", "add_to"]
+    assert seen[-1].src.count("def add_to(") == 1
 
 
 @ksem.triton.jit
@@ -286,6 +297,16 @@ def store_nested(ptrs, vals):
 def bad_first_statement(ptrs):
     offs = tl.arange(0, 3)
     tl.store(ptrs[0] + offs, tl.load(ptrs[1] + offs))
+
+
+@ksem.triton.jit
+def add_to(v, w):
+    return v + w
+
+
+@ksem.triton.jit
+def add_one_by_field(p, op):
+    tl.store(p.a, op.fn(tl.load(p[1]), *op.args) + add_to(0.0, 1.0))
 
 
 @ksem.triton.jit

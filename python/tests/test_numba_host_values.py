@@ -125,6 +125,18 @@ def test_overloads_read_the_implementation_numba_chooses():
     assert out.tolist() == [5, 42]
 
 
+def test_calls_choosing_different_overloads():
+    @cuda.jit
+    def k(out, a, b):
+        # each call gets the implementation for its types, under a name of
+        # its own (`pick` renamed in the text, columns kept)
+        out[0] = pick(a, b) * 100 + pick(a, a)  # UniTuple b: b[0] = 7; int64: a = 5
+
+    out = np.zeros(1, np.int64)
+    k[1, 1](out, 5, (7,))
+    assert out.tolist() == [705]
+
+
 def test_a_function_of_a_module_made_at_run_time():
     from types import ModuleType
 
@@ -182,6 +194,6 @@ def test_host_values_under_the_plugin(pytester):
         pytest.skip("numba-cuda's simulator is not installed or cannot be loaded")
     pytester.makepyfile(test_h=TESTS)
     r = _run(pytester, "--ksem", env={"NUMBA_ENABLE_CUDASIM": "1"})
-    r.assert_outcomes(passed=7)
+    r.assert_outcomes(passed=8)
     # one refusal: the undecidable overload
-    assert SUMMARY.findall(r.stdout.str()) == [("9", "1")]
+    assert SUMMARY.findall(r.stdout.str()) == [("10", "1")]

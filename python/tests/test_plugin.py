@@ -55,6 +55,7 @@ import pytest
 import torch
 import triton
 import triton.language as tl
+from typing import NamedTuple
 
 
 def test_nested_kernel_runs_on_ksem():
@@ -145,6 +146,40 @@ def test_an_internal_error_is_a_refusal(monkeypatch):
         k[(1,)](torch.zeros(1))
 
 
+class View(NamedTuple):
+    ptr: object
+    shape: tuple
+    stride: tuple
+
+
+class Op(NamedTuple):
+    fn: tl.constexpr
+    args: tuple
+
+
+@triton.constexpr_function
+def halve(n):
+    return n // 2
+
+
+def test_namedtuple_arguments_and_a_constexpr_function():
+    @triton.jit
+    def axpy(x, a, b):
+        return x * a + b
+
+    @triton.jit
+    def k(src, dst, op, N2: tl.constexpr):
+        i = tl.arange(0, halve(N2))
+        m = i < src.shape[0]
+        x = tl.load(src.ptr + i * src.stride[0], mask=m)
+        tl.store(dst + i, op.fn(x, *op.args), mask=m)
+
+    x = torch.arange(16, dtype=torch.float32)[::2]
+    out = torch.zeros(8)
+    k[(1,)](View(x, x.shape, x.stride()), out, Op(axpy, (3.0, 1.0)), N2=16)
+    assert torch.equal(out, x * 3 + 1)
+
+
 def test_session_goes_on():
     assert True
 '''
@@ -156,9 +191,9 @@ def test_triton_launches_run_on_ksem(pytester):
             pytest.skip(f"{m} is not installed")
     pytester.makepyfile(test_t=TRITON_TESTS)
     r = _run(pytester, "--ksem", "-v", env={"TRITON_INTERPRET": "1"})
-    r.assert_outcomes(passed=7, failed=1)
+    r.assert_outcomes(passed=8, failed=1)
     out = r.stdout.str()
-    assert SUMMARY.findall(out) == [("3", "3")]
+    assert SUMMARY.findall(out) == [("4", "3")]
     # the refusal's message: ksem's, located in the test file, and the cause listed under the summary
     assert re.search(r"KsemTritonError: .*test_t.py:\d+:\d+: error: .*arange", out)
     assert re.search(r"^\s+2 refused: .*arange", out, re.MULTILINE)
@@ -171,6 +206,19 @@ def test_signature_scalars():
     assert signature_scalars("void(float32[::1], intp, f8, float64[:, :], boolean)") == [
         None, "int64", "float64", None, "bool"]
     assert signature_scalars("(int32, uint8)") == ["int32", "uint8"]
+
+
+def test_signature_types_of_numba_type_objects():
+    pytest.importorskip("numba")
+    from numba import boolean, float32, float64, intp, void
+
+    from ksem._launch import is_signature_object, signature_types
+
+    assert signature_types(void(float32[::1], intp, float64[:, :], boolean)) == [None, "int64", None, "bool"]
+    assert signature_types((float32, float64[:])) == ["float32", None]
+    assert signature_types("void(float32)") == ["float32"]
+    assert signature_types([void(float32)]) == []  # several signatures: numba picks one per call
+    assert not is_signature_object(lambda x: x)
 
 
 def test_a_cause_keeps_the_construct_and_blanks_the_specifics():
@@ -266,6 +314,26 @@ def test_explicit_signature_converts_scalars_as_numba():
     assert out2[0] == 0
 
 
+def test_signature_of_type_objects_converts_scalars_as_numba():
+    from numba import float32, int32, int64, void
+
+    @cuda.jit(void(float32[::1], float32))
+    def sq(out, v):
+        out[0] = v * v
+
+    out = np.zeros(1, np.float32)
+    sq[1, 1](out, 0.1)  # in float32: 0.010000000707805157 (float64 then rounded: 0.009999999776482582)
+    assert out[0] == np.float32(0.1) * np.float32(0.1)
+
+    def body(out, v):
+        out[0] = v
+
+    k = cuda.jit((int64[:], int32))(body)
+    out2 = np.zeros(1, np.int64)
+    k[1, 1](out2, 2**32 - 1)  # 4294967295 as the int32 -1
+    assert out2[0] == -1
+
+
 def test_tuple_arguments():
     @cuda.jit
     def f(r, x, nothing):
@@ -326,9 +394,9 @@ def test_numba_simulator_launches_run_on_ksem(pytester):
         pytest.skip("numba-cuda's simulator is not installed or cannot be loaded")
     pytester.makepyfile(test_n=NUMBA_TESTS)
     r = _run(pytester, "--ksem", env={"NUMBA_ENABLE_CUDASIM": "1"})
-    r.assert_outcomes(passed=7, failed=1)
+    r.assert_outcomes(passed=8, failed=1)
     out = r.stdout.str()
-    assert SUMMARY.findall(out) == [("10", "1")]
+    assert SUMMARY.findall(out) == [("12", "1")]
     assert re.search(r"KsemNumbaError: .*test_n.py:\d+:\d+: error: ", out)
 
 

@@ -67,3 +67,68 @@ fn runtime_conditions_are_not_pruned() {
         d.message
     );
 }
+
+/// numba's `rewrite_semantic_constants` runs before the pruning: `len(t)`
+/// of a tuple parameter (`*z` too) and `a.ndim` of an array parameter are
+/// constants where the function never assigns the parameter, so
+/// `if len(z) == 1:` compiles only the branch for the call's number of
+/// arguments (numba-cuda's test_with_overload indexes `z[1]` in the other
+/// one). With x = 7: f(7) = 7, f(7, 2) = 7 * 10 + 2 = 72, dims(out) = 1
+/// (out is 1-d; the 2-d read is never compiled): 7 + 7200 + 1 = 7208.
+#[test]
+fn len_of_a_tuple_parameter_and_ndim_are_constants() {
+    let src = "from numba import cuda
+
+@cuda.jit(device=True)
+def f(*z):
+    if len(z) == 1:
+        r = z[0]
+    elif len(z) == 2:
+        r = z[0] * 10 + z[1]
+    return r
+
+@cuda.jit(device=True)
+def dims(a):
+    if a.ndim == 1:
+        d = 1
+    else:
+        d = a[0, 0]
+    return d
+
+@cuda.jit
+def kern(out, x):
+    out[0] = f(x) + f(x, 2) * 100 + dims(out)
+";
+    let r = run_clean(src, &launch());
+    assert_eq!(bits(&r, "out"), vec![7208]);
+}
+
+/// A parameter the function assigns is not numba's argument any more: its
+/// `len()` is no constant, both branches are compiled, and `z[1]` of a
+/// one-item tuple is an error, as numba's typing of the branch is.
+#[test]
+fn an_assigned_parameter_is_not_a_semantic_constant() {
+    let src = "from numba import cuda
+
+@cuda.jit(device=True)
+def f(*z):
+    z = z
+    if len(z) == 1:
+        r = z[0]
+    else:
+        r = z[0] + z[1]
+    return r
+
+@cuda.jit
+def kern(out, x):
+    out[0] = f(x)
+";
+    let d = refused(src, &launch());
+    assert_diag(
+        src,
+        &d,
+        loc(src, "r = z[0] + z[1]", "z[1]"),
+        &["tuple index 1 out of range"],
+        None,
+    );
+}

@@ -431,14 +431,28 @@ unsupported!(
     "after the loop"
 );
 
-unsupported!(
-    starred_call_argument,
-    "t = (x_ptr + offs,)\nv = tl.load(*t)",
-    "tl.load(*t)",
-    "*t",
-    ["*args"],
-    "explicitly"
-);
+/// `f(*t)` passes a tuple's items (Triton's `visit_Call` spreads a
+/// `tl.tuple`: `test_tuple.py::test_namedtuple` calls
+/// `closure.fn(x, *closure.captured)`), so `tl.load(*t)` is `tl.load(x_ptr +
+/// offs)`; `*` of anything else fails Triton's assert and is refused.
+#[test]
+fn starred_call_argument() {
+    let src = std_src("t = (x_ptr + offs,)\nx = tl.load(*t) + 1.0");
+    let r = run_clean(&src, &std_launch());
+    assert_eq!(
+        bits(&r, "out_ptr"),
+        f32_bits(&[2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0])
+    );
+    let src = std_src("v = tl.load(*x_ptr)");
+    check(
+        &src,
+        &std_launch(),
+        "tl.load(*x_ptr)",
+        "*x_ptr",
+        &["`*` in a call needs a tuple, got tensor"],
+        None,
+    );
+}
 
 unsupported!(
     double_starred_call_argument,

@@ -137,4 +137,24 @@ def jit(fn=None, **options):
     return JITFunction(fn)
 
 
-__all__ = ["jit", "JITFunction", "cdiv"]
+class ConstexprFunction:
+    """``@ksem.triton.constexpr_function``: a plain Python function that a
+    kernel calls on compile-time values (ksem runs its text while
+    elaborating, as Triton runs the function while compiling); callable
+    on the host as the function itself."""
+
+    def __init__(self, fn):
+        self.fn = fn
+        self.__name__ = fn.__name__
+        self.__doc__ = fn.__doc__
+
+    def __call__(self, *args, **kwargs):
+        return self.fn(*args, **kwargs)
+
+
+def constexpr_function(fn):
+    """``triton.constexpr_function``: see :class:`ConstexprFunction`."""
+    return ConstexprFunction(fn)
+
+
+__all__ = ["jit", "JITFunction", "cdiv", "constexpr_function", "ConstexprFunction"]

@@ -56,6 +56,10 @@ pub struct Elab<'m> {
     /// without a value: what they are later given stays compile-time
     /// (`d0: tl.constexpr` then `d0, d1 = shape`).
     declared_constexpr: HashSet<String>,
+    /// Inside a `@triton.constexpr_function`: the code is Python run
+    /// while compiling (an assignment keeps a Python value, a `range` loop
+    /// unrolls).
+    compile_time: bool,
 }
 
 /// Deepest nesting of expressions and statements ksem elaborates.
@@ -125,6 +129,7 @@ impl<'m> Elab<'m> {
             may_have_returned: false,
             version: super::version::Version(crate::launch::TRITON_BASE_VERSION),
             declared_constexpr: HashSet::new(),
+            compile_time: false,
         }
     }
 
@@ -478,7 +483,7 @@ impl<'m> Elab<'m> {
             ast::Expr::Name(n) => self.assign_name(n.id.as_str(), v, constexpr, span),
             ast::Expr::Tuple(t) => {
                 let items = match v {
-                    Value::Tuple(items) => items,
+                    Value::Tuple(items) | Value::Named(_, items) => items,
                     other => {
                         return err(
                             span,
@@ -528,7 +533,7 @@ impl<'m> Elab<'m> {
                 format!("`{name}` is declared tl.constexpr and must be given a compile-time value"),
             );
         }
-        let constexpr = constexpr || declared;
+        let constexpr = constexpr || declared || self.compile_time;
         let v = match v {
             Value::Tensor(e) => Value::Tensor(self.bind(name, e)),
             Value::Num(_) if !constexpr => {
@@ -963,7 +968,7 @@ impl<'m> Elab<'m> {
         let all_const = [&start, &end, &step]
             .iter()
             .all(|v| matches!(v, Value::Num(PyNum::Int(_))));
-        if kind == "static_range" {
+        if kind == "static_range" || self.compile_time {
             let (Value::Num(PyNum::Int(a)), Value::Num(PyNum::Int(b)), Value::Num(PyNum::Int(s))) =
                 (&start, &end, &step)
             else {
@@ -1242,6 +1247,7 @@ impl<'m> Elab<'m> {
             {
                 Ok(Value::Builtin(attr.to_string()))
             }
+            Value::Named(c, items) => super::named::field(&c, &items, attr, span),
             // `c.value` of a constexpr is the value itself
             v @ (Value::Num(_) | Value::Str(_) | Value::None | Value::NanMode(_))
                 if attr == "value" =>
@@ -1443,12 +1449,16 @@ impl<'m> Elab<'m> {
                 .map_err(|m| Diagnostic::new(span, m));
         }
         match (a, b) {
-            // Python's tuple concatenation (`tl.tuple.__add__`)
-            (Value::Tuple(mut x), Value::Tuple(y)) if op == O::Add => {
+            // Python's tuple concatenation (`tl.tuple.__add__`); a
+            // NamedTuple instance's items make a plain tuple
+            (
+                Value::Tuple(mut x) | Value::Named(_, mut x),
+                Value::Tuple(y) | Value::Named(_, y),
+            ) if op == O::Add => {
                 x.extend(y);
                 return Ok(Value::Tuple(x));
             }
-            (Value::Tuple(_), _) | (_, Value::Tuple(_)) => {
+            (Value::Tuple(_) | Value::Named(..), _) | (_, Value::Tuple(_) | Value::Named(..)) => {
                 return err(
                     span,
                     "arithmetic on tuples other than `+` of two tuples is not supported",
@@ -1707,8 +1717,8 @@ impl<'m> Elab<'m> {
         let base = self.expr(&s.value)?;
         let idx = self.expr(&s.slice)?;
         match base {
-            // Python's indexing (`py::value`)
-            Value::Tuple(_) => match idx {
+            // Python's indexing (`py::value`; a NamedTuple instance is a tuple)
+            Value::Tuple(_) | Value::Named(..) => match idx {
                 Value::Num(PyNum::Int(_) | PyNum::Bool(_)) => ops::index(&base.host(), &idx.host())
                     .map(Value::from_host)
                     .map_err(|e| Diagnostic::new(span, e.to_string())),
@@ -1745,17 +1755,24 @@ impl<'m> Elab<'m> {
 
     // ----- calls ----------------------------------------------------------
 
-    /// The values of a call's positional arguments, in order; `*args`
-    /// is refused.
+    /// The values of a call's positional arguments, in order, a tuple's
+    /// items in the place of `*t`.
     fn positional_args(&mut self, args: &[ast::Expr]) -> DResult<Vec<Value>> {
         let mut out = Vec::with_capacity(args.len());
         for a in args {
-            if let ast::Expr::Starred(_) = a {
-                return unsupported(
-                    self.span(a),
-                    "`*args` in a call",
-                    "pass arguments explicitly",
-                );
+            if let ast::Expr::Starred(st) = a {
+                // `f(*t)` of a tuple: its items, as Triton's `visit_Call`
+                // spreads a `tl.tuple` (anything else fails its assert)
+                match self.expr(&st.value)? {
+                    Value::Tuple(items) | Value::Named(_, items) => out.extend(items),
+                    other => {
+                        return err(
+                            self.span(a),
+                            format!("`*` in a call needs a tuple, got {}", other.describe()),
+                        )
+                    }
+                }
+                continue;
             }
             out.push(self.expr(a)?);
         }
@@ -1785,6 +1802,8 @@ impl<'m> Elab<'m> {
                 name: Some(name),
             } => self.call_foreign(module, &name, args, span),
             Value::Builtin(b) => self.call_builtin(&b, args, span),
+            Value::NamedClass(c) => super::named::construct(&c, args.pos, args.kw, span),
+            Value::ConstexprFunc(name) => self.call_constexpr_function(&name, args, span),
             Value::Method(recv, m) => {
                 args.pos.insert(0, Value::Tensor(*recv));
                 self.call_builtin(&m, args, span)
@@ -1835,6 +1854,60 @@ impl<'m> Elab<'m> {
 
     /// Inlines a call of a `@triton.jit` helper.
     pub fn call_jit(&mut self, name: &str, args: Args, span: Span) -> DResult<Value> {
+        let m = self.m;
+        let f = m.funcs.get(name).expect("jit function exists");
+        self.inline_call(name, f, args, span)
+    }
+
+    /// Runs a `@triton.constexpr_function` (Triton calls the Python
+    /// function on its arguments' values while compiling): its body is
+    /// elaborated as Python on compile-time values (an assignment keeps a
+    /// Python value, `range` loops unroll), and neither its arguments nor
+    /// its result may be runtime values, nor may it compute one.
+    fn call_constexpr_function(&mut self, name: &str, args: Args, span: Span) -> DResult<Value> {
+        let what = format!("`{name}` is a @triton.constexpr_function");
+        for v in args.pos.iter().chain(args.kw.iter().map(|(_, v)| v)) {
+            if holds_runtime(v) {
+                return err(
+                    span,
+                    format!(
+                        "{what}: its arguments must be compile-time values, got {}",
+                        v.describe()
+                    ),
+                );
+            }
+        }
+        let m = self.m;
+        let Some(f) = m.constexpr_funcs.get(name) else {
+            // (one of another module, passed into a helper of this one)
+            return err(
+                span,
+                format!("{what} of another module: ksem calls one only in its own module"),
+            );
+        };
+        let emitted = self.out.len();
+        let saved = std::mem::replace(&mut self.compile_time, true);
+        let r = self.inline_call(name, f, args, span);
+        self.compile_time = saved;
+        let v = r?;
+        if self.out.len() != emitted || holds_runtime(&v) {
+            return Err(Diagnostic::new(
+                span,
+                format!("{what} but computes a runtime value"),
+            )
+            .with_help("a constexpr_function runs on the host while compiling: use Python values only, or make it a @triton.jit function"));
+        }
+        Ok(v)
+    }
+
+    /// Inlines function `f` (named `name`) called with `args`.
+    fn inline_call(
+        &mut self,
+        name: &str,
+        f: &ast::StmtFunctionDef,
+        args: Args,
+        span: Span,
+    ) -> DResult<Value> {
         if self.calls.iter().any(|c| c == name) {
             return Err(Diagnostic::new(
                 span,
@@ -1845,7 +1918,6 @@ impl<'m> Elab<'m> {
         if self.calls.len() > 64 {
             return err(span, "helper calls nested more than 64 deep");
         }
-        let f = self.m.funcs.get(name).expect("jit function exists");
         self.reject_star_args(&f.args)?;
         let params = crate::frontend::py::params(&f.args);
         let takes = (0, params.len());
@@ -1894,9 +1966,10 @@ impl<'m> Elab<'m> {
         // a helper that may return under a runtime `if` (with no value)
         // gets a "returned" flag, cleared here
         let saved_returned = self.returned.take();
-        if f.body
-            .iter()
-            .any(|s| matches!(s, ast::Stmt::If(i) if contains_return(&i.body, &i.orelse)))
+        if !self.compile_time
+            && f.body
+                .iter()
+                .any(|s| matches!(s, ast::Stmt::If(i) if contains_return(&i.body, &i.orelse)))
         {
             let flag = self.new_var("_returned", Type::scalar(DType::Bool));
             self.out
@@ -2020,6 +2093,17 @@ impl<'m> Elab<'m> {
 /// int32(-100) >> uint64(1) is 0xffffffffffffffce, `tools/probes/
 /// triton_features/shift_signedness.py`); a literal on the left is decided
 /// by the tensor on the right (`__rrshift__`).
+/// Whether `v` is, or holds, a runtime value (a tensor, a block pointer,
+/// a tensor's method).
+fn holds_runtime(v: &Value) -> bool {
+    match v {
+        Value::Tensor(_) | Value::BlockPtr(_) | Value::Method(..) => true,
+        Value::Tuple(t) | Value::Named(_, t) => t.iter().any(holds_runtime),
+        Value::TypeMethod(recv, _) => holds_runtime(recv),
+        _ => false,
+    }
+}
+
 fn shifts_arithmetically(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Tensor(e), _) | (Value::Num(_), Value::Tensor(e)) => e.ty.dtype().is_signed_int(),

@@ -213,7 +213,8 @@ pub fn member(imported: &Module, i: usize, name: &str) -> Option<Value> {
         });
     }
     match imported.globals.get(name)? {
-        Value::Foreign { .. } | Value::Func(_) => None,
+        // (a constexpr_function is its module's, by name)
+        Value::Foreign { .. } | Value::Func(_) | Value::ConstexprFunc(_) => None,
         v => Some(v.clone()),
     }
 }

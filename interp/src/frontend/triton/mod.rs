@@ -13,6 +13,7 @@ mod imports;
 mod index;
 mod join;
 pub mod module;
+pub mod named;
 pub mod promote;
 mod ptr_cast;
 mod random;

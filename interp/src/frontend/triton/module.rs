@@ -25,6 +25,9 @@ pub struct Module {
     /// Module-level functions that are not (or not yet) `@triton.jit`, by
     /// name: a later `f = triton.jit(f)` makes one a jit function.
     pub plain_funcs: HashMap<String, ast::StmtFunctionDef>,
+    /// `@triton.constexpr_function` functions by name (bound in `globals`
+    /// as `Value::ConstexprFunc`).
+    pub constexpr_funcs: HashMap<String, ast::StmtFunctionDef>,
     /// The `@triton.autotune` configs of each autotuned jit function.
     pub autotune: HashMap<String, super::autotune::Configs>,
     /// The `@triton.heuristics` of each jit function that has them (or why
@@ -77,6 +80,7 @@ impl Module {
             func_order: Vec::new(),
             globals: HashMap::new(),
             plain_funcs: HashMap::new(),
+            constexpr_funcs: HashMap::new(),
             autotune: HashMap::new(),
             heuristics: HashMap::new(),
             imports: Vec::new(),
@@ -138,6 +142,16 @@ impl Module {
                         self.globals.insert(name, Value::Module(p));
                     } else if full == "triton.jit" {
                         self.globals.insert(name, Value::Builtin("jit".into()));
+                    } else if matches!(
+                        full,
+                        "triton.constexpr_function"
+                            | "triton.runtime.constexpr_function"
+                            | "triton.runtime.jit.constexpr_function"
+                    ) {
+                        self.globals
+                            .insert(name, Value::Builtin("constexpr_function".into()));
+                    } else if let Some(v) = super::named::import_marker(&base, &alias.name) {
+                        self.globals.insert(name, v);
                     } else if full == "triton.Config" {
                         self.globals.insert(name, Value::Builtin("Config".into()));
                     } else if full == "triton.autotune" || full == "triton.heuristics" {
@@ -186,8 +200,23 @@ impl Module {
                 self.func_order.push(name.clone());
                 self.funcs.insert(name, f);
             }
+            Stmt::FunctionDef(f)
+                if f.decorator_list
+                    .iter()
+                    .any(|d| self.is_constexpr_function(d)) =>
+            {
+                let name = f.name.to_string();
+                self.globals
+                    .insert(name.clone(), Value::ConstexprFunc(name.clone()));
+                self.constexpr_funcs.insert(name, f);
+            }
             Stmt::FunctionDef(f) => {
                 self.plain_funcs.insert(f.name.to_string(), f);
+            }
+            Stmt::ClassDef(c) => {
+                if let Some(class) = super::named::class_def(self, &c) {
+                    self.bind_class(c.name.to_string(), class);
+                }
             }
             Stmt::Assign(a) if a.targets.len() == 1 => {
                 if let Expr::Name(n) = &a.targets[0] {
@@ -210,7 +239,9 @@ impl Module {
                             return;
                         }
                     }
-                    if let Some(v) = self.const_eval(&a.value) {
+                    if let Some(class) = super::named::factory_call(self, &a.value) {
+                        self.bind_class(n.id.to_string(), class);
+                    } else if let Some(v) = self.const_eval(&a.value) {
                         self.globals.insert(n.id.to_string(), v);
                     } else {
                         self.note_raising(&a.value);
@@ -226,6 +257,29 @@ impl Module {
             }
             _ => {}
         }
+    }
+
+    /// Binds `name` to a NamedTuple class, or records why Python fails to
+    /// make it (the module cannot be imported).
+    fn bind_class(&mut self, name: String, class: DResult<super::named::NamedClass>) {
+        match class {
+            Ok(c) => {
+                self.globals
+                    .insert(name, Value::NamedClass(std::sync::Arc::new(c)));
+            }
+            Err(d) => {
+                self.globals.remove(&name);
+                if self.import_error.is_none() {
+                    self.import_error = Some(d);
+                }
+            }
+        }
+    }
+
+    /// Whether decorator `d` is `@triton.constexpr_function` (or a name
+    /// imported for it).
+    fn is_constexpr_function(&self, d: &Expr) -> bool {
+        self.const_eval(d) == Some(Value::Builtin("constexpr_function".into()))
     }
 
     /// Records an import that may name a module of the project.
@@ -513,6 +567,7 @@ pub fn member(p: ModPath, name: &str) -> Value {
         (ModPath::Ksem, "triton") => Value::Module(ModPath::Triton),
         (ModPath::Triton, "language") => Value::Module(ModPath::Language),
         (ModPath::Triton, "jit") => Value::Builtin("jit".into()),
+        (ModPath::Triton, "constexpr_function") => Value::Builtin("constexpr_function".into()),
         (ModPath::Triton, "cdiv") => Value::Builtin("cdiv".into()),
         (ModPath::Triton, "next_power_of_2") => Value::Builtin("next_power_of_2".into()),
         (ModPath::Language, "math") => Value::Module(ModPath::Math),

@@ -1,12 +1,14 @@
 //! Values during Triton elaboration: runtime tensors (typed expressions) and
 //! compile-time Python values, with Python's semantics for constant folding.
 
+use super::named::NamedClass;
 use super::promote::PyNum;
 use crate::dtype::DType;
 use crate::frontend::py::num;
 use crate::frontend::py::value::{compare, Extra, PyValue};
 use crate::ir::{Elem, Expr, NanMode};
 use rustpython_parser::ast::{CmpOp, Operator};
+use std::sync::Arc;
 
 /// Modules a kernel can reach by name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,6 +64,14 @@ pub enum Value {
     Slice,
     /// A block pointer (`tl.make_block_ptr`; `super::block_ptr`).
     BlockPtr(Box<BlockPtr>),
+    /// A NamedTuple class of the module (`super::named`).
+    NamedClass(Arc<NamedClass>),
+    /// An instance of a NamedTuple class: a tuple whose items are also
+    /// read by field name (`super::named`).
+    Named(Arc<NamedClass>, Vec<Value>),
+    /// A `@triton.constexpr_function` of the module, by name: a Python
+    /// function run while compiling, on compile-time values.
+    ConstexprFunc(String),
 }
 
 /// A block pointer: a `block` shaped window at `offsets` into a tensor of
@@ -106,6 +116,17 @@ impl Value {
             Value::NanMode(_) => "PropagateNan".into(),
             Value::Slice => "slice".into(),
             Value::BlockPtr(_) => "block pointer".into(),
+            Value::NamedClass(c) => format!("class {}", c.name),
+            Value::Named(c, _) => format!("{} tuple", c.name),
+            Value::ConstexprFunc(n) => format!("constexpr function {n}"),
+        }
+    }
+
+    /// The items of a tuple or of a NamedTuple instance.
+    pub fn tuple_items(&self) -> Option<&[Value]> {
+        match self {
+            Value::Tuple(t) | Value::Named(_, t) => Some(t),
+            _ => None,
         }
     }
 }
@@ -120,7 +141,10 @@ impl Value {
             Value::Str(s) => PyValue::Str(s.clone()),
             Value::None => PyValue::None,
             Value::DType(d) => PyValue::Type(*d),
-            Value::Tuple(t) => PyValue::Tuple(t.iter().map(Value::host).collect()),
+            // a NamedTuple instance is a tuple to Python's truth and `==`
+            Value::Tuple(t) | Value::Named(_, t) => {
+                PyValue::Tuple(t.iter().map(Value::host).collect())
+            }
             other => PyValue::Extra(other.clone()),
         }
     }

@@ -799,7 +799,12 @@ impl Elab<'_> {
             none_ret: false,
             is_none,
         };
-        let names = Names { env, depth: 0 };
+        let args = names::unassigned_params(&def);
+        let names = Names {
+            env,
+            depth: 0,
+            args,
+        };
         let inl = self.inline_call(name, (names, results), |me| me.stmts(&def.body), span)?;
         if let Some((v, layout)) = inl.more.rret {
             if inl.more.tret.is_some() || inl.ret.is_some() || inl.more.cret.is_some() {

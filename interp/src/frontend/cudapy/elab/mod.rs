@@ -26,7 +26,7 @@ use crate::ir::*;
 use crate::launch::{ArgSpec, Launch};
 use crate::span::{err, DResult, Diagnostic, Span};
 use rustpython_parser::ast::{self, Constant};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 const DIALECT: &str = "CUDA Python";
 
@@ -162,6 +162,10 @@ pub struct Names {
     env: HashMap<String, Val>,
     /// Nesting of loops and branches in this function (0: its entry block).
     depth: usize,
+    /// The function's parameters its body never assigns: numba's IR keeps
+    /// them as its arguments, whose types make `len(t)` of a tuple and
+    /// `a.ndim` of an array constants (`Elab::prunable`).
+    args: HashSet<String>,
 }
 
 /// One function being elaborated: the kernel or an inlined device function.
@@ -412,9 +416,16 @@ impl<'m> Elab<'m> {
                 );
             }
         }
-        self.frames
-            .push(Frame::kernel(name, Names { env, depth: 0 }));
         let def = self.m.funcs[name].def.clone();
+        let args = names::unassigned_params(&def);
+        self.frames.push(Frame::kernel(
+            name,
+            Names {
+                env,
+                depth: 0,
+                args,
+            },
+        ));
         let body = self.block_of(&def.body)?;
         let mut entry = std::mem::take(&mut self.entry);
         entry.extend(body);

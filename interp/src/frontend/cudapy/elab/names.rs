@@ -99,6 +99,18 @@ pub(super) fn rebinds_in_nested_block(body: &[ast::Stmt], name: &str) -> bool {
 
 /// Whether any statement of `body` (nested blocks included) assigns `name`
 /// (an assignment, augmented assignment, `for` target or `with … as`).
+/// The parameters of `def` (its `*args` too) that its body never assigns.
+pub(super) fn unassigned_params(def: &ast::StmtFunctionDef) -> HashSet<String> {
+    let a = &def.args;
+    let star = a.vararg.iter().chain(&a.kwarg).map(|p| p.arg.to_string());
+    py::params(a)
+        .into_iter()
+        .map(|p| p.def.arg.to_string())
+        .chain(star)
+        .filter(|n| !assigns_name(&def.body, n))
+        .collect()
+}
+
 pub(super) fn assigns_name(body: &[ast::Stmt], name: &str) -> bool {
     assignment_count(body, name) > 0
 }

@@ -8,9 +8,10 @@ impl Elab<'_> {
     /// before typing: a name of a module-level constant, or one comparison
     /// of it with another or with a constant (`if FLAG is True:` with `FLAG` a global
     /// or a closed-over variable, which the plugin binds as a module
-    /// constant).
+    /// constant); a semantic constant counts as such a name.
     fn prunable(&self, test: &ast::Expr) -> bool {
         let leaf = |e: &ast::Expr| match e {
+            e if self.semantic_constant(e) => true,
             ast::Expr::Constant(_) => true,
             ast::Expr::Name(n) => {
                 !self
@@ -23,7 +24,7 @@ impl Elab<'_> {
         };
         // (a condition of literals alone stays a branch: it computes the
         // same, and the fuzzer's printed programs keep their shape)
-        let named = |e: &ast::Expr| matches!(e, ast::Expr::Name(_));
+        let named = |e: &ast::Expr| matches!(e, ast::Expr::Name(_)) || self.semantic_constant(e);
         match test {
             ast::Expr::Compare(c) => {
                 c.ops.len() == 1
@@ -32,6 +33,33 @@ impl Elab<'_> {
                     && (named(&c.left) || named(&c.comparators[0]))
             }
             e => named(e) && leaf(e),
+        }
+    }
+
+    /// Whether `e` is a value numba's `rewrite_semantic_constants` makes a
+    /// constant before pruning branches: `len(t)` of a tuple parameter and
+    /// `a.ndim` of an array parameter, where the function never assigns the
+    /// parameter (`def f(*z): if len(z) == 1: …` compiles one branch per
+    /// number of arguments).
+    fn semantic_constant(&self, e: &ast::Expr) -> bool {
+        let Some(frame) = self.frames.last() else {
+            return false;
+        };
+        let param = |x: &ast::Expr| match x {
+            ast::Expr::Name(n) if frame.args.contains(n.id.as_str()) => {
+                frame.env.get(n.id.as_str())
+            }
+            _ => None,
+        };
+        match e {
+            ast::Expr::Call(c) if c.args.len() == 1 && c.keywords.is_empty() => {
+                matches!(&*c.func, ast::Expr::Name(f) if f.id.as_str() == "len" && !frame.env.contains_key("len"))
+                    && matches!(param(&c.args[0]), Some(Val::Tuple(_)))
+            }
+            ast::Expr::Attribute(a) if a.attr.as_str() == "ndim" => {
+                matches!(param(&a.value), Some(Val::Array(_)))
+            }
+            _ => false,
         }
     }
 

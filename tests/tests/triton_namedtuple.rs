@@ -1,0 +1,309 @@
+//! NamedTuple classes and `@triton.constexpr_function` in Triton kernels
+//! (Triton's `test_tuple.py::test_namedtuple` and
+//! `test_tuple_constexpr_function`). Triton's code generator calls a
+//! NamedTuple class as Python does and keeps the field names on the tuple
+//! it makes; a constexpr_function is a Python function Triton runs while
+//! compiling, on its arguments' values. Expected values are worked out by
+//! hand in each test; the error messages are CPython 3.11's (the
+//! expressions run with python3.11, whose `TypeError`/`ValueError`/
+//! `AttributeError` text the message quotes).
+
+use ksem_tests::serde_json::json;
+use ksem_tests::*;
+
+/// The test module: imports, a `typing.NamedTuple` class `Pair` (field
+/// `b` defaulting to 5), a `collections.namedtuple` class `Tri` (`z`
+/// defaulting to 100), then `rest` (jit helpers and the kernel).
+fn module(rest: &str) -> String {
+    format!(
+        "import triton
+import triton.language as tl
+from typing import NamedTuple
+from collections import namedtuple
+
+
+class Pair(NamedTuple):
+    a: tl.constexpr
+    b: int = 5
+
+
+Tri = namedtuple(\"Tri\", \"x, y z\", defaults=(100,))
+
+{rest}"
+    )
+}
+
+fn one_int32(src: &str) -> Vec<u64> {
+    let l = launch(&[1], json!({"out": zeros("int32", 8)}));
+    bits(&run_clean(src, &l), "out")
+}
+
+/// Fields by name and by index, keyword construction in a helper that
+/// returns the instance, a default filled in, unpacking, and an instance
+/// passed on to another helper (whose parameter shadows the class name).
+#[test]
+fn fields_by_name_and_index_through_helpers() {
+    let src = module(
+        "@triton.jit
+def make(a, b):
+    p = Pair(b=b, a=a)
+    return p
+
+
+@triton.jit
+def total(Pair):
+    return Pair.a * 10 + Pair[1]
+
+
+@triton.jit
+def kern(out):
+    p = make(3, 4)
+    q = Pair(7)
+    u, v = q
+    t = Tri(1, 2)
+    tl.store(out + 0, p.a)
+    tl.store(out + 1, p[1])
+    tl.store(out + 2, q.b)
+    tl.store(out + 3, u * 10 + v)
+    tl.store(out + 4, total(p))
+    tl.store(out + 5, t.x * 100 + t.y * 10 + t[-1])
+    tl.store(out + 6, len_is_three(t))
+    tl.store(out + 7, Tri(z=9, y=8, x=7).z)
+
+
+@triton.jit
+def len_is_three(t):
+    a, b, c = t
+    return c",
+    );
+    // p = Pair(3, 4): a = 3, p[1] = 4; q = Pair(7) = (7, 5): q.b = 5,
+    // u * 10 + v = 75; total(p) = 3 * 10 + 4 = 34; t = Tri(1, 2) =
+    // (1, 2, 100): 100 + 20 + 100 = 220, its third item 100; Tri(7, 8, 9).z = 9
+    assert_eq!(one_int32(&src), vec![3, 4, 5, 75, 34, 220, 100, 9]);
+}
+
+/// A field holding a @triton.jit function is called (Triton's `Function`
+/// NamedTuple in `test_namedtuple`), with a tuple field spread by `*`;
+/// `+` of an instance and a tuple is a plain tuple of their items, and an
+/// instance `==` a tuple of equal items (Python's tuple rules).
+#[test]
+fn a_function_field_called_with_a_spread_tuple() {
+    let src = module(
+        "class Function(NamedTuple):
+    fn: tl.constexpr
+    captured: tuple
+
+
+@triton.jit
+def mul_add(x, a, b):
+    return x * a + b
+
+
+@triton.jit
+def kern(out):
+    f = Function(mul_add, (3, 4))
+    tl.store(out + 0, f.fn(10, *f.captured))
+    s = Pair(1, 2) + (3,)
+    tl.store(out + 1, s[0] * 100 + s[1] * 10 + s[2])
+    tl.static_assert(Pair(1, 2) == (1, 2))
+    tl.static_assert(Tri(1, 2, 3) != (1, 2))
+    tl.store(out + 2, mul_add(*Pair(2, 3), 4))",
+    );
+    // 10 * 3 + 4 = 34; (1, 2, 3) → 123; 2 * 3 + 4 = 10
+    let got = one_int32(&src);
+    assert_eq!(got[..3], [34, 123, 10]);
+}
+
+/// `P.__new__`'s argument binding errors are Python's TypeErrors, at the
+/// call.
+#[test]
+fn wrong_construction_is_pythons_type_error() {
+    let cases = [
+        (
+            "Pair(1, 2, 3)",
+            "TypeError: Pair.__new__() takes from 2 to 3 positional arguments but 4 were given",
+        ),
+        (
+            "Pair()",
+            "TypeError: Pair.__new__() missing 1 required positional argument: 'a'",
+        ),
+        (
+            "Pair(1, c=2)",
+            "TypeError: Pair.__new__() got an unexpected keyword argument 'c'",
+        ),
+        (
+            "Pair(1, a=2)",
+            "TypeError: Pair.__new__() got multiple values for argument 'a'",
+        ),
+        (
+            "Tri()",
+            "TypeError: Tri.__new__() missing 2 required positional arguments: 'x' and 'y'",
+        ),
+    ];
+    for (call, msg) in cases {
+        let src = module(&format!(
+            "@triton.jit\ndef kern(out):\n    tl.store(out, {call}[0])\n"
+        ));
+        let d = refused(&src, &launch(&[1], json!({"out": zeros("int32", 1)})));
+        assert_diag(&src, &d, loc1(&src, call), &[msg], None);
+    }
+    let src = module("@triton.jit\ndef kern(out):\n    tl.store(out, Pair(1).c)\n");
+    let d = refused(&src, &launch(&[1], json!({"out": zeros("int32", 1)})));
+    assert_diag(
+        &src,
+        &d,
+        loc1(&src, "Pair(1).c"),
+        &["AttributeError: 'Pair' object has no attribute 'c'"],
+        None,
+    );
+}
+
+/// A class Python refuses to make is an import error of the module: a
+/// field without a default after one with a default (TypeError), and
+/// namedtuple's ValueErrors for field names.
+#[test]
+fn classes_python_refuses_to_make() {
+    let kern = "@triton.jit\ndef kern(out):\n    tl.store(out, 1)\n";
+    let cases = [
+        (
+            "class Bad(NamedTuple):\n    x: int = 1\n    y: int\n",
+            "y: int",
+            "TypeError: Non-default namedtuple field y cannot follow default field x",
+        ),
+        (
+            "Bad = namedtuple(\"Bad\", [\"x\", \"x\"])\n",
+            "\"x\"]",
+            "ValueError: Encountered duplicate field name: 'x'",
+        ),
+        (
+            "Bad = namedtuple(\"Bad\", \"_x\")\n",
+            "\"_x\"",
+            "ValueError: Field names cannot start with an underscore: '_x'",
+        ),
+        (
+            "Bad = namedtuple(\"Bad\", [\"for\"])\n",
+            "\"for\"",
+            "ValueError: Type names and field names cannot be a keyword: 'for'",
+        ),
+        (
+            "Bad = namedtuple(\"Bad\", \"x\", defaults=(1, 2))\n",
+            "(1, 2)",
+            "TypeError: Got more default values than field names",
+        ),
+    ];
+    for (class, at, msg) in cases {
+        let src = module(&format!("{class}\n\n{kern}"));
+        let d = refused(&src, &launch(&[1], json!({"out": zeros("int32", 1)})));
+        let line = class.lines().find(|l| l.contains(at)).unwrap_or(class);
+        assert_diag(&src, &d, loc(&src, line, at), &[msg], None);
+    }
+}
+
+/// A constexpr_function runs as Python while compiling: an assignment
+/// keeps a Python int (2**40 does not wrap as an int32 tensor would), a
+/// `range` loop unrolls, and the result is compile-time (a `tl.full`
+/// shape, a `tl.static_assert`); it may return a NamedTuple (Triton's
+/// `test_tuple_constexpr_function`).
+#[test]
+fn constexpr_function_runs_python_on_compile_time_values() {
+    let src = module(
+        "@triton.constexpr_function
+def squares_below(n):
+    big = 2 ** 40
+    total = 0
+    for i in range(n):
+        total = total + i * i
+    return (total * big) // big
+
+
+@triton.constexpr_function
+def passthrough(x):
+    return x
+
+
+@triton.jit
+def kern(out):
+    n: tl.constexpr = squares_below(4)
+    tl.static_assert(passthrough(Pair(0)).a == 0)
+    tl.static_assert(passthrough(Pair(0)).b == 5)
+    tl.store(out + tl.arange(0, 8), tl.full((8,), n, tl.int32))",
+    );
+    // 0 + 1 + 4 + 9 = 14
+    assert_eq!(one_int32(&src), vec![14; 8]);
+}
+
+/// A constexpr_function given a runtime value, or computing one, is
+/// refused at the call.
+#[test]
+fn constexpr_function_refuses_runtime_values() {
+    let src = module(
+        "@triton.constexpr_function
+def twice(x):
+    return x * 2
+
+
+@triton.jit
+def kern(out):
+    v = tl.load(out)
+    tl.store(out, twice(v))",
+    );
+    let d = refused(&src, &launch(&[1], json!({"out": zeros("int32", 1)})));
+    assert_diag(
+        &src,
+        &d,
+        loc1(&src, "twice(v)"),
+        &["`twice` is a @triton.constexpr_function: its arguments must be compile-time values, got tensor"],
+        None,
+    );
+    let src = module(
+        "@triton.constexpr_function
+def lanes(n):
+    return tl.arange(0, n)
+
+
+@triton.jit
+def kern(out):
+    tl.store(out + lanes(4), 1)",
+    );
+    let d = refused(&src, &launch(&[1], json!({"out": zeros("int32", 4)})));
+    assert_diag(
+        &src,
+        &d,
+        loc1(&src, "lanes(4)"),
+        &["`lanes` is a @triton.constexpr_function but computes a runtime value"],
+        None,
+    );
+}
+
+/// A helper of an imported module calls its own module's constexpr_function
+/// (twice(21) = 42) and NamedTuple class; an import of the
+/// constexpr_function itself binds nothing (ksem calls one only in its own
+/// module), so the importer's call is refused at the name, never a crash.
+#[test]
+fn constexpr_functions_and_classes_of_imported_modules() {
+    let d = TempDir::new("nt-imports");
+    d.write(
+        "helpers.py",
+        "import triton\nimport triton.language as tl\nfrom typing import NamedTuple\n\n\nclass P(NamedTuple):\n    a: int\n    b: int = 1\n\n\n@triton.constexpr_function\ndef twice(x):\n    return 2 * x\n\n\n@triton.jit\ndef use(x):\n    return P(twice(x)).a + P(0).b\n",
+    );
+    let k = d.write(
+        "kern.py",
+        "import triton\nimport triton.language as tl\nfrom helpers import use, P\n\n\n@triton.jit\ndef kern(out):\n    tl.store(out, use(21) + P(10, 20).b)\n",
+    );
+    let l = launch(&[1], json!({"out": zeros("int32", 1)}));
+    let run = |path: &std::path::Path| {
+        let src = std::fs::read_to_string(path).unwrap();
+        ksem_interp::run_source(&path.display().to_string(), &src, &l, None, &opts())
+    };
+    // 42 + 1 + 20
+    assert_eq!(bits(&run(&k).expect("runs"), "out"), vec![63]);
+    let k2 = d.write(
+        "kern2.py",
+        "import triton\nimport triton.language as tl\nfrom helpers import twice\n\n\n@triton.jit\ndef kern(out):\n    tl.store(out, twice(2))\n",
+    );
+    let e = run(&k2).expect_err("refused").render();
+    assert!(
+        e.contains("kern2.py:8:19: error: name `twice` is not defined"),
+        "{e}"
+    );
+}
