@@ -86,7 +86,7 @@ pub const BUNDLES: &[Bundle] = &[
             batch_size: 16,
             ptxas_o0_env: &[],
             divergences: NUMBA_ROWS,
-            kind_divergences: &[],
+            kind_divergences: &[(DiffKind::NanBits, "N22")],
             bug_script: bugreport::script::NUMBA,
         },
     },

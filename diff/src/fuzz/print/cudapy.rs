@@ -36,9 +36,12 @@ pub fn kernel(k: &Kernel) -> PResult<String> {
 }
 
 /// [`kernel`], with the conversion of a value assigned in a loop or branch
-/// written out (`x = int64(…)`) where the front end would insert it: real
+/// written out (`x = int64(…)`) where the front end would insert it, and
+/// the branches of an if-expression converted to its type: real
 /// numba-cuda unifies a variable's types across assignments instead
-/// (docs/divergences.md N5, N12), so a campaign against it writes them.
+/// (docs/divergences.md N5, N12) and types an if-expression with a
+/// constant condition by the branch it keeps, so a campaign against it
+/// writes them.
 pub fn kernel_explicit(k: &Kernel) -> PResult<String> {
     print(k, true)
 }
@@ -537,6 +540,13 @@ impl<'k> Deferring<'k> for Printer<'k> {
         (a, _): (&'k Expr, ()),
         (b, _): (&'k Expr, ()),
     ) -> PResult<String> {
+        if self.explicit {
+            // both branches with their conversions: numba prunes a constant
+            // condition's other branch before typing, so the expression
+            // takes the kept branch's own type
+            let (ta, tb) = (self.expr(a)?, self.expr(b)?);
+            return Ok(format!("({ta} if {c} else {tb})"));
+        }
         let rd = self.k.vars.get(r).map_or(DType::Bool, |x| x.1.dtype());
         let Some((fa, fb)) = pick(a, b, rd, |x, y| {
             let c = types::compare_type(x, y);
