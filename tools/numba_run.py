@@ -528,6 +528,11 @@ def refusal_text(e):
     return f"numba refused to compile the kernel ({type(e).__name__}):\n{msg}"
 
 
+# numba's own compile_ir and LTO test, kept the first time contraction is
+# turned off so that it can be turned on again
+_PLAIN = {}
+
+
 def set_contraction(on):
     """Whether `a*b + c` may be contracted into an FMA (on by default, as
     numba-cuda compiles). Campaigns turn it off, since ksem never contracts
@@ -535,31 +540,22 @@ def set_contraction(on):
     `mul.rn`/`add.rn`, which ptxas does not fuse), and kernels link without
     LTO, whose nvJitLink step would generate code with contraction again."""
     from numba.cuda.cudadrv import nvvm
-    plain = getattr(nvvm.compile_ir, "ksem_plain", nvvm.compile_ir)
     try:
         from numba.cuda import decorators
     except ImportError:  # the simulator compiles nothing
         decorators = None
-    have_lto = getattr(decorators, "_have_nvjitlink", None)
-    have_lto = getattr(have_lto, "ksem_plain", have_lto)
-    if on:
-        nvvm.compile_ir = plain
-        if have_lto is not None:
-            decorators._have_nvjitlink = have_lto
-        return
+    if not _PLAIN:
+        _PLAIN["compile_ir"] = nvvm.compile_ir
+        _PLAIN["lto"] = getattr(decorators, "_have_nvjitlink", None)
+    plain = _PLAIN["compile_ir"]
 
     def compile_ir(llvmir, **options):
         options["fma"] = False
         return plain(llvmir, **options)
 
-    def no_lto():
-        return False
-
-    compile_ir.ksem_plain = plain
-    nvvm.compile_ir = compile_ir
-    if have_lto is not None:
-        no_lto.ksem_plain = have_lto
-        decorators._have_nvjitlink = no_lto
+    nvvm.compile_ir = plain if on else compile_ir
+    if _PLAIN["lto"] is not None:
+        decorators._have_nvjitlink = _PLAIN["lto"] if on else (lambda: False)
 
 
 def batch(path):

@@ -13,7 +13,9 @@ use crate::backend::Backend;
 use ksem_interp::dtype::DType;
 use ksem_interp::eval::RunOptions;
 use ksem_interp::ir::build::mk;
-use ksem_interp::ir::{BinOp, CastKind, Combiner, Elem, Expr, ExprKind, Kernel, Type, UnOp};
+use ksem_interp::ir::{
+    BinOp, CastKind, Combiner, Elem, Expr, ExprKind, Kernel, MathFn, Type, UnOp,
+};
 use ksem_interp::launch::{Launch, RunResult};
 
 /// A row of `docs/divergences.md` whose operations can be recognised in
@@ -50,12 +52,17 @@ fn float_sum(e: &Expr) -> bool {
         && e.ty.dtype().is_float()
 }
 
+/// A float math function other than those in `exact`.
+fn math_except(e: &Expr, exact: &[MathFn]) -> bool {
+    matches!(&e.kind, ExprKind::Unary(UnOp::Math(m), _) if !exact.contains(m))
+        && e.ty.dtype().is_float()
+}
+
 /// Approximate math: every math function but the exact ones (`abs`,
 /// `sqrt_rn`) and `floor`/`ceil` (their own row, #21).
 fn float_math(e: &Expr) -> bool {
-    use ksem_interp::ir::MathFn::{Abs, Ceil, Floor, SqrtRn};
-    matches!(&e.kind, ExprKind::Unary(UnOp::Math(m), _) if !matches!(m, Abs | SqrtRn | Floor | Ceil))
-        && e.ty.dtype().is_float()
+    use MathFn::{Abs, Ceil, Floor, SqrtRn};
+    math_except(e, &[Abs, SqrtRn, Floor, Ceil])
 }
 
 fn floor_ceil(e: &Expr) -> bool {
@@ -97,9 +104,8 @@ pub const TRITON_ROWS: &[Row] = &[
 /// (`abs`, `sqrt`: `sqrt.rn`, measured, docs/numba-measured.md (j)) and
 /// `floor`/`ceil`.
 fn numba_math(e: &Expr) -> bool {
-    use ksem_interp::ir::MathFn::{Abs, Ceil, Floor, Sqrt, SqrtRn};
-    matches!(&e.kind, ExprKind::Unary(UnOp::Math(m), _) if !matches!(m, Abs | Sqrt | SqrtRn | Floor | Ceil))
-        && e.ty.dtype().is_float()
+    use MathFn::{Abs, Ceil, Floor, Sqrt, SqrtRn};
+    math_except(e, &[Abs, Sqrt, SqrtRn, Floor, Ceil])
 }
 
 /// The rows about real numba-cuda that triage recognises.

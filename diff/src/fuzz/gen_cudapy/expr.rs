@@ -12,9 +12,15 @@ use ksem_interp::frontend::cudapy::types;
 use ksem_interp::ir::build::{convert, dtype_of, fold};
 use ksem_interp::ir::*;
 
-/// The dtypes values take: every integer, float32 and float64.
-pub fn dtypes() -> &'static [DType] {
+/// The dtypes values take: every integer, float32 and float64; where
+/// `avoid_divergences` (against real numba-cuda) int64 and float64 only,
+/// on which numba's 64-bit typing and the seed's "most generic of the two"
+/// agree for every operator the generator writes.
+pub fn dtypes(avoid_divergences: bool) -> &'static [DType] {
     static ALL: std::sync::OnceLock<Vec<DType>> = std::sync::OnceLock::new();
+    if avoid_divergences {
+        return &[DType::I64, DType::F64];
+    }
     ALL.get_or_init(|| {
         DType::ALL
             .into_iter()
@@ -22,11 +28,6 @@ pub fn dtypes() -> &'static [DType] {
             .collect()
     })
 }
-
-/// The dtypes values take against real numba-cuda: those on which numba's
-/// 64-bit typing and the seed's "most generic of the two" agree for every
-/// operator the generator writes.
-pub const PEER_DTYPES: [DType; 2] = [DType::I64, DType::F64];
 
 /// The guard passes' builder over CUDA Python's IR (`nodes`): Python
 /// numbers as int64 and float64 constants, `&`/`|` as the front end types
@@ -176,7 +177,7 @@ impl Gen {
     /// A conversion by a type object; floats are clamped first.
     fn conversion(&mut self, depth: usize) -> Expr {
         let x = self.expr(depth - 1);
-        let to = *self.rng.pick(self.values);
+        let to = *self.rng.pick(dtypes(self.avoid_divergences));
         self.features.insert("convert");
         convert(convertible(x, to), to)
     }

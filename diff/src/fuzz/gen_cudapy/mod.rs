@@ -36,9 +36,6 @@ struct Gen {
     rng: Rng,
     /// The constructs the program may contain.
     knobs: knobs::Knobs,
-    /// The dtypes values take ([`expr::dtypes`], or [`expr::PEER_DTYPES`]
-    /// where `avoid_divergences`).
-    values: &'static [DType],
     /// A campaign against real numba-cuda that leaves out what
     /// docs/divergences.md documents numba computing otherwise: every
     /// value int64 or float64, where numba's typing and the seed's agree
@@ -123,11 +120,7 @@ pub fn generate_for(
     index: u64,
     avoid_divergences: bool,
 ) -> Program {
-    let values: &'static [DType] = if avoid_divergences {
-        &expr::PEER_DTYPES
-    } else {
-        expr::dtypes()
-    };
+    let values = expr::dtypes(avoid_divergences);
     let mut rng = Rng::new(seed, index);
     // 1-, 2- or 3-d ids; `block` threads per block in all
     let dims = 1 + rng.below(3);
@@ -155,7 +148,6 @@ pub fn generate_for(
     let mut g = Gen {
         rng,
         knobs: *knobs,
-        values,
         avoid_divergences,
         vars: Vec::new(),
         live: Vec::new(),
