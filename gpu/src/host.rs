@@ -6,8 +6,9 @@
 //! lowering's multi-thread index math and barriers without a GPU.
 
 use crate::args::{marshal, unmarshal};
+use crate::host_compiler::{Compiler, CompilerKind};
 use crate::lower::{ArgSlot, Lowered, RUNTIME};
-use crate::GpuError;
+use crate::{host_runtime, GpuError};
 use ksem_interp::launch::{Launch, RunResult};
 use std::collections::hash_map::DefaultHasher;
 use std::ffi::c_void;
@@ -42,25 +43,8 @@ pub const HOST_FLAGS: &[&str] = &[
 static RUN_LOCK: Mutex<()> = Mutex::new(());
 static COUNTER: AtomicU64 = AtomicU64::new(0);
 
-/// The C++ compiler: `$CXX`, else the first of `clang++`, `c++`, `g++`
-/// that runs. Clang first: with its precompiled runtime it compiles a batch
-/// of fuzzer kernels in about 40% of GCC's time (docs/benchmarks.md), with
-/// the same results (every corpus and fuzz campaign agree on both).
-pub fn compiler() -> Result<String, GpuError> {
-    if let Ok(c) = std::env::var("CXX") {
-        if !c.trim().is_empty() {
-            return Ok(c);
-        }
-    }
-    for c in ["clang++", "c++", "g++"] {
-        if Command::new(c).arg("--version").output().is_ok() {
-            return Ok(c.to_string());
-        }
-    }
-    Err(GpuError::HostCompile(
-        "no C++ compiler found (tried $CXX, c++, g++, clang++); install one or set CXX".into(),
-    ))
-}
+/// The C++ compiler of the host build (`host_compiler.rs`).
+pub use crate::host_compiler::compiler;
 
 fn cache_dir() -> PathBuf {
     std::env::temp_dir().join("ksem-gpu-host")
@@ -95,26 +79,56 @@ pub fn compile(source: &str, threads: u32) -> Result<PathBuf, GpuError> {
 /// generated code has no UB and is contraction-free at any level).
 pub fn compile_opt(source: &str, threads: u32, opt: &str) -> Result<PathBuf, GpuError> {
     let cxx = compiler()?;
-    let mut h = DefaultHasher::new();
     #[cfg(feature = "planted")]
     let plant = crate::planted::define();
     #[cfg(not(feature = "planted"))]
     let plant: Option<&str> = None;
-    (source, HOST_PRELUDE, HOST_FLAGS, threads, &cxx, opt, plant).hash(&mut h);
-    let key = format!("{:016x}", h.finish());
     let dir = cache_dir();
     std::fs::create_dir_all(&dir).map_err(|e| io_err(&dir, e))?;
+    // The runtime's instances come from the host runtime library where the
+    // compiler is one that can build it, else from each build.
+    let library = match cxx.kind {
+        CompilerKind::Other => None,
+        _ => runtime_library(&dir, &cxx, plant),
+    };
+    let mut h = DefaultHasher::new();
+    let linked = library.as_ref().map(|l| l.display().to_string());
+    (
+        source,
+        HOST_PRELUDE,
+        HOST_FLAGS,
+        threads,
+        &cxx,
+        opt,
+        plant,
+        &linked,
+    )
+        .hash(&mut h);
+    let key = format!("{:016x}", h.finish());
     let so = dir.join(format!("k{key}.so"));
     if so.exists() {
         return Ok(so);
     }
     evict(&dir);
     let defines = [format!("-DKSEM_THREADS={threads}")];
+    let link_flag: &[&str] = if library.is_some() {
+        &[host_runtime::LINKED]
+    } else {
+        &[]
+    };
     let flags = |c: &mut Command| {
-        c.arg(opt).args(HOST_FLAGS).args(plant).args(&defines);
+        c.arg(opt)
+            .args(HOST_FLAGS)
+            .args(plant)
+            .args(&defines)
+            .args(link_flag);
     };
     // The runtime comes precompiled where the compiler can, else as text.
-    let (include, body) = match precompiled_runtime(&dir, &cxx, &flags) {
+    let runtime = match &library {
+        Some(_) => host_runtime::linked_header(),
+        None => RUNTIME.to_string(),
+    };
+    let (include, body) = match precompiled_runtime(&dir, &cxx, &flags, &runtime) {
         Some(header) if source.contains(RUNTIME.as_str()) => {
             (header, source.replacen(RUNTIME.as_str(), "", 1))
         }
@@ -134,32 +148,89 @@ pub fn compile_opt(source: &str, threads: u32, opt: &str) -> Result<PathBuf, Gpu
     let src = dir.join(format!("k{key}.{unique}.cpp"));
     std::fs::write(&src, &body).map_err(|e| io_err(&src, e))?;
     let tmp_so = dir.join(format!("k{key}.{unique}.so.tmp"));
-    let mut cmd = Command::new(&cxx);
+    let mut cmd = cxx.command();
     flags(&mut cmd);
-    let out = cmd
-        .arg("-include")
+    cmd.arg("-include")
         .arg(&include)
         .arg("-o")
         .arg(&tmp_so)
-        .arg(&src)
-        .output()
-        .map_err(|e| GpuError::HostCompile(format!("cannot run {cxx}: {e}")))?;
-    if !out.status.success() {
-        let log = String::from_utf8_lossy(&out.stderr).to_string();
-        let first = log
-            .lines()
-            .find(|l| l.contains("error"))
-            .unwrap_or_else(|| log.lines().next().unwrap_or("(no output)"));
-        return Err(GpuError::HostCompile(format!(
-            "{cxx} failed on {}: {}",
-            src.display(),
-            first.trim()
-        )));
-    }
+        .arg(&src);
+    // the library by its path: the build records it (DT_NEEDED) and loading
+    // the build loads it
+    cmd.args(&library);
+    run_compiler(&mut cmd, &cxx, &src)?;
     std::fs::rename(&tmp_so, &so).map_err(|e| io_err(&so, e))?;
     // the source stays only when it failed to compile (to read the error)
     let _ = std::fs::remove_file(&src);
     Ok(so)
+}
+
+/// Runs a compile of `src`; its first error line where it fails.
+fn run_compiler(cmd: &mut Command, cxx: &Compiler, src: &Path) -> Result<(), GpuError> {
+    let cxx = cxx.display();
+    let out = cmd
+        .output()
+        .map_err(|e| GpuError::HostCompile(format!("cannot run {cxx}: {e}")))?;
+    if out.status.success() {
+        return Ok(());
+    }
+    let log = String::from_utf8_lossy(&out.stderr).to_string();
+    let first = log
+        .lines()
+        .find(|l| l.contains("error"))
+        .unwrap_or_else(|| log.lines().next().unwrap_or("(no output)"));
+    Err(GpuError::HostCompile(format!(
+        "{cxx} failed on {}: {}",
+        src.display(),
+        first.trim()
+    )))
+}
+
+/// The host runtime library (`host_runtime.rs`) for `cxx` and the planted
+/// bug `plant`, built once (at -O2) into the cache and shared by every
+/// process; `None` where it cannot be built (each build then instantiates
+/// the runtime itself).
+fn runtime_library(dir: &Path, cxx: &Compiler, plant: Option<&str>) -> Option<PathBuf> {
+    static BUILDING: Mutex<()> = Mutex::new(());
+    let mut cmd = cxx.command();
+    cmd.arg("-O2")
+        .args(HOST_FLAGS)
+        .args(plant)
+        .args([host_runtime::LINKED, host_runtime::LIBRARY]);
+    let source = format!("{HOST_PRELUDE}\n{}", host_runtime::library_source());
+    let mut h = DefaultHasher::new();
+    (format!("{cmd:?}"), &source).hash(&mut h);
+    let dir = std::fs::canonicalize(dir).ok()?;
+    let lib = dir.join(format!("runtime_{:016x}.rtso", h.finish()));
+    if lib.exists() {
+        return Some(lib);
+    }
+    // one build at a time: in this process, then across processes
+    let _guard = BUILDING.lock().unwrap_or_else(|p| p.into_inner());
+    let lock = std::fs::File::create(lib.with_extension("lock")).ok()?;
+    lock.lock().ok()?;
+    if lib.exists() {
+        return Some(lib);
+    }
+    let src = text_header(&dir, "runtime_lib", &source).ok()?;
+    let tmp = lib.with_extension(format!(
+        "rtso.{}.{}.tmp",
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::Relaxed)
+    ));
+    let ok = cmd
+        .arg("-x")
+        .arg("c++")
+        .arg("-o")
+        .arg(&tmp)
+        .arg(&src)
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok || std::fs::rename(&tmp, &lib).is_err() {
+        let _ = std::fs::remove_file(&tmp);
+        return None;
+    }
+    Some(lib)
 }
 
 /// `contents` as a header file of the cache named by its hash.
@@ -176,22 +247,27 @@ fn text_header(dir: &Path, stem: &str, contents: &str) -> Result<PathBuf, GpuErr
 /// `-include` names; built once per compiler and flag set) so that a
 /// compile parses only its kernels; `None` where the compiler is neither or
 /// precompiling fails.
-fn precompiled_runtime(dir: &Path, cxx: &str, flags: &dyn Fn(&mut Command)) -> Option<PathBuf> {
-    let (ext, pch_flags): (&str, &[&str]) = match compiler_kind(cxx) {
+fn precompiled_runtime(
+    dir: &Path,
+    cxx: &Compiler,
+    flags: &dyn Fn(&mut Command),
+    runtime: &str,
+) -> Option<PathBuf> {
+    let (ext, pch_flags): (&str, &[&str]) = match cxx.kind {
         CompilerKind::Gcc => ("gch", &[]),
         // the runtime's template instances compiled once, not per batch
         CompilerKind::Clang => ("pch", &["-fpch-instantiate-templates"]),
         CompilerKind::Other => return None,
     };
-    let mut cmd = Command::new(cxx);
+    let mut cmd = cxx.command();
     flags(&mut cmd);
     cmd.args(pch_flags);
     let mut h = DefaultHasher::new();
-    (cxx, format!("{cmd:?}")).hash(&mut h);
+    format!("{cmd:?}").hash(&mut h);
     let header = text_header(
         dir,
         &format!("runtime_{:016x}", h.finish()),
-        &format!("{HOST_PRELUDE}\n{}\n", *RUNTIME),
+        &format!("{HOST_PRELUDE}\n{runtime}\n"),
     )
     .ok()?;
     let pch = PathBuf::from(format!("{}.{ext}", header.display()));
@@ -218,39 +294,6 @@ fn precompiled_runtime(dir: &Path, cxx: &str, flags: &dyn Fn(&mut Command)) -> O
     Some(header)
 }
 
-/// Which compiler a C++ compiler command is, as far as precompiled
-/// headers go.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum CompilerKind {
-    Gcc,
-    Clang,
-    Other,
-}
-
-/// The kind of `cxx`, from its `--version` (asked once per command).
-fn compiler_kind(cxx: &str) -> CompilerKind {
-    static KNOWN: Mutex<Vec<(String, CompilerKind)>> = Mutex::new(Vec::new());
-    let mut known = KNOWN.lock().unwrap_or_else(|p| p.into_inner());
-    if let Some((_, k)) = known.iter().find(|(c, _)| c == cxx) {
-        return *k;
-    }
-    let k = Command::new(cxx)
-        .arg("--version")
-        .output()
-        .map_or(CompilerKind::Other, |o| {
-            let v = String::from_utf8_lossy(&o.stdout);
-            if v.contains("clang") {
-                CompilerKind::Clang
-            } else if v.contains("Free Software Foundation") {
-                CompilerKind::Gcc
-            } else {
-                CompilerKind::Other
-            }
-        });
-    known.push((cxx.to_string(), k));
-    k
-}
-
 /// Most compiled kernels kept in the cache; beyond it the oldest half goes.
 const CACHE_LIMIT: usize = 2000;
 /// Most precompiled runtimes kept (tens of MB each; one per flag set).
@@ -260,6 +303,7 @@ fn evict(dir: &Path) {
     evict_ext(dir, "so", CACHE_LIMIT);
     evict_ext(dir, "gch", PCH_LIMIT);
     evict_ext(dir, "pch", PCH_LIMIT);
+    evict_ext(dir, "rtso", PCH_LIMIT);
 }
 
 /// Removes the oldest half of the files ending in `.ext` once there are more than `limit`.

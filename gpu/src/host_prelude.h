@@ -22,6 +22,9 @@
 #define __shared__ static
 #define __align__(n) __attribute__((aligned(n)))
 
+// The launcher's state and threads: in each kernel build, never in the host
+// runtime library (gpu/src/host_runtime.rs), whose functions use none of it.
+#ifndef KSEM_HOST_RUNTIME_LIB
 struct dim3 {
   unsigned x, y, z;
 };
@@ -95,6 +98,8 @@ static inline void ksem_host_next_block() {
   }
   pthread_mutex_unlock(&ksem_host_block_end.mu);
 }
+
+#endif  // KSEM_HOST_RUNTIME_LIB
 
 // Compare-and-swap of a 16-, 32- or 64-bit word (CUDA's atomicCAS): the old value.
 static inline unsigned short atomicCAS(unsigned short* p, unsigned short cmp, unsigned short val) {
@@ -227,6 +232,7 @@ static inline double __longlong_as_double(long long a) {
   return r;
 }
 
+#ifndef KSEM_HOST_RUNTIME_LIB
 // The start gate: threads wait until every thread of the block exists (1) or
 // creating one failed (2).
 static pthread_mutex_t ksem_gate_mu = PTHREAD_MUTEX_INITIALIZER;
@@ -311,3 +317,4 @@ extern "C" int ksem_host_run(ksem_host_body_fn body, void** a, unsigned gx, unsi
                              unsigned bx, unsigned by, unsigned bz, unsigned long long stack) {
   return ksem_host_grid(gx, gy, gz, bx, by, bz, stack, body, a);
 }
+#endif  // KSEM_HOST_RUNTIME_LIB

@@ -10,6 +10,8 @@ pub mod args;
 pub mod batch;
 pub mod cuda;
 pub mod host;
+pub mod host_compiler;
+pub mod host_runtime;
 pub mod ids;
 pub mod inexact;
 pub mod lower;

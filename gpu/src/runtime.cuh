@@ -34,7 +34,14 @@ typedef unsigned int ku32;
 typedef unsigned long long ku64;
 typedef long long ki64;
 
+// On the host, KSEM_HOST_LINKED (gpu/src/host_runtime.rs) gives the runtime's
+// functions external linkage: their instances then come compiled once from
+// the host runtime library, and a kernel's build only declares them.
+#if defined(KSEM_HOST) && defined(KSEM_HOST_LINKED)
+#define KSEM_FN __device__ __forceinline__
+#else
 #define KSEM_FN static __device__ __forceinline__
+#endif
 #define KSEM_CFN static __host__ __device__ constexpr
 
 // Slots per thread of a tile of n elements; element i lives in thread

@@ -187,3 +187,60 @@ fn a_kernel_that_breaks_the_compile_loses_no_other() {
         matches!(&alone[0], Err(ksem_gpu::GpuError::HostCompile(e)) if e.contains("this_name_is_not_declared"))
     );
 }
+
+/// A host build takes the runtime's dtype-indexed instances from the host
+/// runtime library (`host_runtime.rs`): the build records the library as
+/// needed and defines none of the instances it calls (`ksem_iadd<KI32>`,
+/// `ksem_ld<KI32>`), so g++ never instantiates the runtime per batch. Where
+/// the compiler is neither GCC nor Clang there is no library to check.
+#[test]
+fn a_host_build_links_the_runtime_instances_instead_of_compiling_them() {
+    let cxx = ksem_gpu::host::compiler().expect("a C++ compiler");
+    if cxx.kind == ksem_gpu::host_compiler::CompilerKind::Other {
+        eprintln!("SKIPPED: {} builds no runtime library", cxx.display());
+        return;
+    }
+    let (k, l) = tile_case();
+    let lowered = lower::lower(&k).expect("lowers");
+    let so = ksem_gpu::host::compile_opt(&lowered.source, 1, "-O0").expect("compiles");
+    let bytes = std::fs::read(&so).expect("the build is readable");
+    let has = |s: &str| bytes.windows(s.len()).any(|w| w == s.as_bytes());
+    assert!(
+        has(".rtso"),
+        "{} does not name the runtime library",
+        so.display()
+    );
+    // the instances appear only as names to bind (the dynamic symbol
+    // table), never with code: their mangled names are in the build, and
+    // the library defines them
+    let lib = std::fs::read_dir(so.parent().unwrap())
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .find(|p| p.extension().is_some_and(|x| x == "rtso"))
+        .expect("the runtime library is in the cache");
+    let lib_bytes = std::fs::read(&lib).unwrap();
+    // binutils' nm, where it is installed, lists what the build defines
+    let defined = std::process::Command::new("nm")
+        .arg("--defined-only")
+        .arg(&so)
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).to_string());
+    for mangled in ["_Z9ksem_iaddILi3EEyyy", "_Z7ksem_ldILi3EEyRK8ksem_memy"] {
+        assert!(has(mangled), "the build does not call {mangled}");
+        if let Some(d) = &defined {
+            assert!(!d.contains(mangled), "the build compiled {mangled} itself");
+        }
+        assert!(
+            lib_bytes
+                .windows(mangled.len())
+                .any(|w| w == mangled.as_bytes()),
+            "the library does not define {mangled}"
+        );
+    }
+    // and the build still computes what the interpreter does
+    let got = batch::run_host(&[(&lowered, &l, "tile")]);
+    let got = got[0].as_ref().expect("runs");
+    assert_eq!(bits(got), bits(&interp(&k, &l)));
+}
