@@ -2,20 +2,23 @@
 //!
 //! `docs/divergences.md` lists operations a real system computes otherwise
 //! (Triton's `div.full.f32` float32 `/`, its float `%`, its `tl.sum` order,
-//! its approximate math; numba-cuda's float `%` and math). A difference is
-//! bucketed under such a row when every differing element is one the row's
-//! operations produced: ksem reruns the kernel with every result of those
-//! operations nudged (±1 and ±2 units in the last place, the top mantissa
-//! bit flipped) and the elements any nudge changes are the ones they reach.
-//! A difference outside them is something else, and is triaged as such.
+//! its approximate math, the NaN bits of its `tl.abs`; numba-cuda's float
+//! `%`, math, and the NaN sign of its negations). A difference is bucketed
+//! under such a row when every differing element is one the row's
+//! operations reach: ksem reruns the kernel with every result of those
+//! operations nudged, once per kind of nudge the row lists
+//! ([`crate::nudge`]: ulps both ways up to the row's bound, the sign,
+//! infinities and zero for an unbounded row, a NaN's sign and payload for a
+//! NaN-bits row), and the elements any rerun changes are the ones they
+//! reach, through comparisons, conversions, bitcasts, branches, memory and
+//! reductions alike. A difference outside them is something else, and is
+//! triaged as such.
 
 use crate::backend::Backend;
+use crate::nudge::{self, Nudge, ANY, NAN_BITS, ULP2, ULP64};
 use ksem_interp::dtype::DType;
 use ksem_interp::eval::RunOptions;
-use ksem_interp::ir::build::mk;
-use ksem_interp::ir::{
-    BinOp, CastKind, Combiner, Elem, Expr, ExprKind, Kernel, MathFn, Type, UnOp,
-};
+use ksem_interp::ir::{BinOp, Combiner, Expr, ExprKind, Kernel, MathFn, UnOp};
 use ksem_interp::launch::{Launch, RunResult};
 
 /// A row of `docs/divergences.md` whose operations can be recognised in
@@ -27,6 +30,9 @@ pub struct Row {
     pub what: &'static str,
     /// Whether a node is one of them.
     pub matches: fn(&Expr) -> bool,
+    /// The other results the real system may give for them
+    /// ([`crate::nudge`]).
+    pub nudges: &'static [Nudge],
 }
 
 fn float_binary(e: &Expr, op: BinOp, dtype: Option<DType>) -> bool {
@@ -70,6 +76,45 @@ fn floor_ceil(e: &Expr) -> bool {
     matches!(&e.kind, ExprKind::Unary(UnOp::Math(Floor | Ceil), _)) && e.ty.dtype().is_float()
 }
 
+/// The bits of a constant operand (a broadcast one too).
+fn constant(e: &Expr) -> Option<u64> {
+    match &e.kind {
+        ExprKind::Broadcast(x) => constant(x),
+        _ => ksem_interp::ir::build::fold(e),
+    }
+}
+
+/// A float negation or `abs`: a NaN's sign through them (N22, #30).
+fn neg_or_abs(e: &Expr) -> bool {
+    matches!(
+        &e.kind,
+        ExprKind::Unary(UnOp::Neg | UnOp::Math(MathFn::Abs), _)
+    ) && e.ty.dtype().is_float()
+}
+
+/// Triton's NaN-bits rows: `tl.abs` of a float (#30: the NaN of a product
+/// keeps its sign), a float times the literal -1.0 (#13: a sign flip that
+/// keeps the NaN's payload), float arithmetic with a NaN constant (#22:
+/// folded to the constant's bits).
+fn triton_nan_bits(e: &Expr) -> bool {
+    let d = e.ty.dtype();
+    if !d.is_float() {
+        return false;
+    }
+    match &e.kind {
+        ExprKind::Unary(UnOp::Math(MathFn::Abs), _) => true,
+        ExprKind::Binary(op, a, b) => {
+            let value = |x: &Expr| constant(x).map(|bits| ksem_interp::float::to_f64(d, bits));
+            let (va, vb) = (value(a), value(b));
+            let minus_one = *op == BinOp::Mul && (va == Some(-1.0) || vb == Some(-1.0));
+            let nan = matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::FDiv)
+                && (va.is_some_and(f64::is_nan) || vb.is_some_and(f64::is_nan));
+            minus_one || nan
+        }
+        _ => false,
+    }
+}
+
 /// The rows about real Triton that triage recognises (its peer's
 /// [`crate::peer::Peer::divergences`]).
 pub const TRITON_ROWS: &[Row] = &[
@@ -77,26 +122,37 @@ pub const TRITON_ROWS: &[Row] = &[
         label: "#4",
         what: "float32 `/` (div.full.f32)",
         matches: f32_div,
+        nudges: ULP2,
     },
     Row {
         label: "#5, #12",
         what: "approximate sqrt, rsqrt and math functions",
         matches: float_math,
+        nudges: ULP64,
     },
     Row {
         label: "#21",
         what: "`tl.floor`/`tl.ceil` flush subnormal inputs",
         matches: floor_ceil,
+        nudges: ANY,
     },
     Row {
         label: "#6",
         what: "float `%`",
         matches: float_rem,
+        nudges: ANY,
     },
     Row {
         label: "#11",
         what: "float `tl.sum` order",
         matches: float_sum,
+        nudges: ANY,
+    },
+    Row {
+        label: "#13, #22, #30",
+        what: "the bits of a NaN from `tl.abs`, `x * -1.0` or a NaN constant",
+        matches: triton_nan_bits,
+        nudges: NAN_BITS,
     },
 ];
 
@@ -114,11 +170,19 @@ pub const NUMBA_ROWS: &[Row] = &[
         label: "N6",
         what: "float `%` and `//` remainder",
         matches: float_rem,
+        nudges: ANY,
     },
     Row {
         label: "N13",
         what: "approximate float32 math",
         matches: numba_math,
+        nudges: ULP64,
+    },
+    Row {
+        label: "N22",
+        what: "the sign of a NaN through a negation or `abs`",
+        matches: neg_or_abs,
+        nudges: NAN_BITS,
     },
 ];
 
@@ -139,81 +203,33 @@ pub fn rows_in(k: &Kernel, backend: Backend) -> Vec<&'static Row> {
         .collect()
 }
 
-/// The same-width integer dtype of a float dtype.
-fn int_of(d: DType) -> Option<DType> {
-    Some(match d {
-        DType::F16 | DType::BF16 => DType::I16,
-        DType::F32 => DType::I32,
-        DType::F64 => DType::I64,
-        _ => return None,
-    })
-}
-
-/// How a nudge changes a float's bits.
-#[derive(Clone, Copy)]
-enum Nudge {
-    Add(u64),
-    Sub(u64),
-    FlipTop,
-}
-
-/// `e` with its bits changed by `n` (a float node; others unchanged).
-fn nudged(e: Expr, n: Nudge) -> Expr {
-    let d = e.ty.dtype();
-    let Some(i) = int_of(d) else { return e };
-    let span = e.span;
-    let shape = e.ty.shape.clone();
-    let ity = Type {
-        elem: Elem::Num(i),
-        shape: shape.clone(),
-    };
-    let fty = e.ty.clone();
-    let bits = mk(
-        ExprKind::Cast(Box::new(e), CastKind::Bitcast),
-        ity.clone(),
-        span,
-    );
-    let top = 1u64 << (d.bits() - 2 - exponent_bits(d));
-    let (op, k) = match n {
-        Nudge::Add(k) => (BinOp::Add, k),
-        Nudge::Sub(k) => (BinOp::Sub, k),
-        Nudge::FlipTop => (BinOp::Xor, top),
-    };
-    let mut c = ksem_interp::ir::build::konst(i, k, span);
-    if !shape.is_empty() {
-        c = mk(ExprKind::Broadcast(Box::new(c)), ity.clone(), span);
-    }
-    let changed = mk(ExprKind::Binary(op, Box::new(bits), Box::new(c)), ity, span);
-    mk(
-        ExprKind::Cast(Box::new(changed), CastKind::Bitcast),
-        fty,
-        span,
-    )
-}
-
-fn exponent_bits(d: DType) -> u32 {
-    match d {
-        DType::F16 => 5,
-        DType::BF16 | DType::F32 => 8,
-        _ => 11,
-    }
-}
-
-/// `k` with every node the rows match nudged by `n`.
+/// `k` with every node a row of `rows` that lists nudge `n` matches
+/// nudged by `n`.
 fn with_nudges(k: &Kernel, rows: &[&Row], n: Nudge) -> Kernel {
     let mut k = k.clone();
     let mut bodies: Vec<&mut ksem_interp::ir::Block> = vec![&mut k.body];
     bodies.extend(k.then.iter_mut().map(|l| &mut l.body));
     for b in bodies {
         ksem_interp::ir::canon::exprs_mut(b, &mut |e| {
-            if rows.iter().any(|r| (r.matches)(e)) {
+            if rows.iter().any(|r| r.nudges.contains(&n) && (r.matches)(e)) {
                 let old =
                     std::mem::replace(e, ksem_interp::ir::build::konst(DType::I32, 0, e.span));
-                *e = nudged(old, n);
+                *e = nudge::apply(old, n);
             }
         });
     }
     k
+}
+
+/// The nudges any of `rows` lists, each once, in their order.
+fn nudges_of(rows: &[&Row]) -> Vec<Nudge> {
+    let mut all: Vec<Nudge> = Vec::new();
+    for n in rows.iter().flat_map(|r| r.nudges) {
+        if !all.contains(n) {
+            all.push(*n);
+        }
+    }
+    all
 }
 
 /// Per buffer of `base`, the elements some nudge of the rows' operations
@@ -229,13 +245,7 @@ pub fn reached(k: &Kernel, l: &Launch, base: &RunResult, rows: &[&Row]) -> Optio
         threads: 1,
         ..RunOptions::default()
     };
-    for n in [
-        Nudge::Add(1),
-        Nudge::Sub(1),
-        Nudge::Add(2),
-        Nudge::Sub(2),
-        Nudge::FlipTop,
-    ] {
+    for n in nudges_of(rows) {
         let kn = with_nudges(k, rows, n);
         let Ok(r) = ksem_interp::eval::run(&kn, l, &opts) else {
             continue;
@@ -349,7 +359,10 @@ mod tests {
                     .filter(|&i| {
                         let p = generate(&cfg, 27, i);
                         let Some(k) = p.ir.as_ref() else { return false };
-                        !rows_in(k, Backend::Real(dialect)).is_empty()
+                        // (the NaN-bits rows' `abs` and negation are not avoided)
+                        rows_in(k, Backend::Real(dialect))
+                            .iter()
+                            .any(|r| r.nudges != NAN_BITS)
                     })
                     .count()
             };

@@ -8,7 +8,10 @@ pub mod bench;
 pub mod bugreport;
 pub mod corpus;
 pub mod divergence;
+#[cfg(test)]
+mod divergence_paths;
 pub mod fuzz;
+pub mod nudge;
 pub mod peer;
 pub mod reduce;
 pub mod registry;
