@@ -134,10 +134,25 @@ fn big(d: DType) -> u64 {
     (e + bias) * (mant + 1)
 }
 
+/// The most nodes a NaN nudge copies: it reads the node's result twice,
+/// so nested NaN-nudged nodes double the program each; beyond this the
+/// node is left as it is (the elements it reaches then stay unexplained,
+/// never wrongly explained).
+const NAN_COPY_LIMIT: usize = 4096;
+
+fn size(e: &Expr) -> usize {
+    let mut n = 0;
+    e.for_each(&mut |_| n += 1);
+    n
+}
+
 /// `e` (a float node) with its result changed by `n`; any other node as it is.
 pub fn apply(e: Expr, n: Nudge) -> Expr {
     let d = e.ty.dtype();
     let Some(u) = bits_of(d) else { return e };
+    if matches!(n, Nudge::NanSign | Nudge::NanPayload) && size(&e) > NAN_COPY_LIMIT {
+        return e;
+    }
     let span = e.span;
     let fty = e.ty.clone();
     let uty = Type {
@@ -249,5 +264,23 @@ mod tests {
         };
         assert_eq!(eval(g, one, Nudge::NanSign), one);
         assert_eq!(eval(g, one, Nudge::FlipSign), one | 1 << 63);
+    }
+
+    /// A NaN nudge copies the node it nudges; a node of more than
+    /// `NAN_COPY_LIMIT` nodes is left as it is, any other nudge still applies.
+    #[test]
+    fn nan_nudges_leave_huge_nodes_alone() {
+        let neg = |depth: usize| {
+            let mut e = konst(DType::F32, 0x7fc0_0000, Default::default());
+            for _ in 0..depth {
+                e = build::unary(ksem_interp::ir::UnOp::Neg, e, Default::default());
+            }
+            e
+        };
+        let nudged = |e: Expr, n| matches!(apply(e, n).kind, ExprKind::Cast(..));
+        assert!(nudged(neg(10), Nudge::NanSign));
+        assert!(!nudged(neg(NAN_COPY_LIMIT), Nudge::NanSign));
+        assert!(!nudged(neg(NAN_COPY_LIMIT), Nudge::NanPayload));
+        assert!(nudged(neg(NAN_COPY_LIMIT), Nudge::Up(1)));
     }
 }
