@@ -209,12 +209,14 @@ fn with_nudges(k: &Kernel, rows: &[&Row], n: Nudge) -> Kernel {
     let mut k = k.clone();
     let mut bodies: Vec<&mut ksem_interp::ir::Block> = vec![&mut k.body];
     bodies.extend(k.then.iter_mut().map(|l| &mut l.body));
+    let mut i = 0;
     for b in bodies {
         ksem_interp::ir::canon::exprs_mut(b, &mut |e| {
             if rows.iter().any(|r| r.nudges.contains(&n) && (r.matches)(e)) {
                 let old =
                     std::mem::replace(e, ksem_interp::ir::build::konst(DType::I32, 0, e.span));
-                *e = nudge::apply(old, n);
+                *e = nudge::apply(old, n.at(i));
+                i += 1;
             }
         });
     }

@@ -165,6 +165,22 @@ fn bounded_math_reaches_a_comparison_within_its_bound() {
     assert_eq!(c.explain("triton", &[("o_ptr", 1, 1)]), None);
 }
 
+/// Two float32 divisions (#4, up to 2 ulp each) compared with each other:
+/// `1 / 3 < 1 / 3` is false in ksem; a real result 1 ulp lower on the left
+/// makes it true. Nudging both the same way keeps them equal; nudging them
+/// apart shows the comparison.
+#[test]
+fn two_divisions_compared_are_nudged_apart() {
+    let src = format!("{TRITON}def k(x_ptr, y_ptr, o_ptr):\n    offs = tl.arange(0, 2)\n    x = tl.load(x_ptr + offs)\n    y = tl.load(y_ptr + offs)\n    tl.store(o_ptr + offs, (x / y < x / y).to(tl.int32))\n");
+    let launch = r#"{"grid": [1], "args": {"x_ptr": {"buffer": {"dtype": "float32", "data": [1.0, 2.0]}}, "y_ptr": {"buffer": {"dtype": "float32", "data": [3.0, 3.0]}}, "o_ptr": {"buffer": {"dtype": "int32", "len": 2}}}}"#;
+    let c = case(&src, launch);
+    assert_eq!(c.bits("o_ptr", 0), 0);
+    assert_eq!(
+        c.explain("triton", &[("o_ptr", 0, 1)]).as_deref(),
+        Some("#4")
+    );
+}
+
 const NUMBA: &str = "from numba import cuda, int32, int64\nimport math\n\n@cuda.jit\n";
 
 /// numba-cuda's float `%` (N6): `1e30 % 3.0` is 2^46 on numba-cuda

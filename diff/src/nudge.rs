@@ -12,7 +12,10 @@
 //! - a divergence of at most `k` ulp: ±1, ±2 and ±`k` ulp. A comparison or
 //!   conversion downstream is monotone in the value for the arithmetic
 //!   between them, so if the real result, within `k` ulp, changes its
-//!   outcome, so does one of the two extremes;
+//!   outcome, so does one of the two extremes. Every node is nudged the
+//!   same way in one rerun, so a comparison of two of them (`x / y < z / w`)
+//!   would keep its outcome; [`Nudge::Apart`] moves them by turns up and
+//!   down, both ways round;
 //! - an unbounded one (a reduction order, an inexact `%`, a flush to zero):
 //!   also the sign flipped, ±inf (the extremes of any comparison), +0 and
 //!   ±2^30 (values a float→int conversion still holds, ±inf being UB
@@ -32,6 +35,11 @@ pub enum Nudge {
     Up(u64),
     /// `k` ulp down (the bits minus `k`).
     Down(u64),
+    /// `|k|` ulp at each node the rows match, up and down by turns
+    /// ([`Nudge::at`]; the first node up where `k` > 0, down where `k` < 0):
+    /// two results nudged the same way keep their order, a comparison of
+    /// two of them flips where they move apart.
+    Apart(i64),
     /// The top mantissa bit flipped.
     FlipTop,
     /// The sign flipped.
@@ -54,12 +62,27 @@ pub enum Nudge {
     NanPayload,
 }
 
+impl Nudge {
+    /// The nudge of the `i`-th node a row matches (in the order the
+    /// kernel's expressions are visited): [`Nudge::Apart`] resolved to up
+    /// or down, any other as it is.
+    pub fn at(self, i: usize) -> Nudge {
+        match self {
+            Nudge::Apart(k) if i.is_multiple_of(2) == (k > 0) => Nudge::Up(k.unsigned_abs()),
+            Nudge::Apart(k) => Nudge::Down(k.unsigned_abs()),
+            n => n,
+        }
+    }
+}
+
 /// A divergence of at most 2 ulp (float32 `/`).
 pub const ULP2: &[Nudge] = &[
     Nudge::Up(1),
     Nudge::Down(1),
     Nudge::Up(2),
     Nudge::Down(2),
+    Nudge::Apart(2),
+    Nudge::Apart(-2),
     Nudge::FlipTop,
 ];
 
@@ -71,6 +94,8 @@ pub const ULP64: &[Nudge] = &[
     Nudge::Down(2),
     Nudge::Up(64),
     Nudge::Down(64),
+    Nudge::Apart(64),
+    Nudge::Apart(-64),
     Nudge::FlipTop,
 ];
 
@@ -82,6 +107,8 @@ pub const ANY: &[Nudge] = &[
     Nudge::Down(2),
     Nudge::Up(64),
     Nudge::Down(64),
+    Nudge::Apart(64),
+    Nudge::Apart(-64),
     Nudge::FlipTop,
     Nudge::FlipSign,
     Nudge::PosInf,
@@ -146,8 +173,12 @@ fn size(e: &Expr) -> usize {
     n
 }
 
-/// `e` (a float node) with its result changed by `n`; any other node as it is.
+/// `e` (a float node) with its result changed by `n` (an unresolved
+/// [`Nudge::Apart`] as the first node's); any other node as it is.
 pub fn apply(e: Expr, n: Nudge) -> Expr {
+    if let Nudge::Apart(_) = n {
+        return apply(e, n.at(0));
+    }
     let d = e.ty.dtype();
     let Some(u) = bits_of(d) else { return e };
     if matches!(n, Nudge::NanSign | Nudge::NanPayload) && size(&e) > NAN_COPY_LIMIT {
@@ -179,6 +210,8 @@ pub fn apply(e: Expr, n: Nudge) -> Expr {
     let changed = match n {
         Nudge::Up(k) => bin(BinOp::Add, bits, c(k)),
         Nudge::Down(k) => bin(BinOp::Sub, bits, c(k)),
+        // (resolved above)
+        Nudge::Apart(_) => bits,
         Nudge::FlipTop => bin(BinOp::Xor, bits, c(top)),
         Nudge::FlipSign => bin(BinOp::Xor, bits, c(sign)),
         Nudge::PosInf | Nudge::NegInf | Nudge::Zero | Nudge::Big | Nudge::NegBig => {
@@ -282,5 +315,15 @@ mod tests {
         assert!(!nudged(neg(NAN_COPY_LIMIT), Nudge::NanSign));
         assert!(!nudged(neg(NAN_COPY_LIMIT), Nudge::NanPayload));
         assert!(nudged(neg(NAN_COPY_LIMIT), Nudge::Up(1)));
+    }
+
+    /// `Apart` takes turns by node, starting up for a positive `k`.
+    #[test]
+    fn apart_takes_turns() {
+        let turns = |n: Nudge| (0..3).map(|i| n.at(i)).collect::<Vec<_>>();
+        use Nudge::{Down, Up};
+        assert_eq!(turns(Nudge::Apart(2)), [Up(2), Down(2), Up(2)]);
+        assert_eq!(turns(Nudge::Apart(-64)), [Down(64), Up(64), Down(64)]);
+        assert_eq!(turns(Nudge::FlipTop), [Nudge::FlipTop; 3]);
     }
 }
