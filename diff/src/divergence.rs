@@ -15,7 +15,7 @@
 //! triaged as such.
 
 use crate::backend::Backend;
-use crate::nudge::{self, Nudge, ANY, NAN_BITS, ULP2, ULP64};
+use crate::nudge::{self, Nudge, ANY, MODEL_ULP2, NAN_BITS, ULP2, ULP64};
 use ksem_interp::dtype::DType;
 use ksem_interp::eval::RunOptions;
 use ksem_interp::ir::{BinOp, Combiner, Expr, ExprKind, Kernel, MathFn, UnOp};
@@ -33,6 +33,9 @@ pub struct Row {
     /// The other results the real system may give for them
     /// ([`crate::nudge`]).
     pub nudges: &'static [Nudge],
+    /// What the real system computes for a node, where known
+    /// ([`crate::models`]; [`Nudge::Model`] applies it).
+    pub model: Option<fn(Expr) -> Expr>,
 }
 
 fn float_binary(e: &Expr, op: BinOp, dtype: Option<DType>) -> bool {
@@ -123,36 +126,42 @@ pub const TRITON_ROWS: &[Row] = &[
         what: "float32 `/` (div.full.f32)",
         matches: f32_div,
         nudges: ULP2,
+        model: None,
     },
     Row {
         label: "#5, #12",
         what: "approximate sqrt, rsqrt and math functions",
         matches: float_math,
         nudges: ULP64,
+        model: None,
     },
     Row {
         label: "#21",
         what: "`tl.floor`/`tl.ceil` flush subnormal inputs",
         matches: floor_ceil,
         nudges: ANY,
+        model: None,
     },
     Row {
         label: "#6",
         what: "float `%`",
         matches: float_rem,
-        nudges: ANY,
+        nudges: MODEL_ULP2,
+        model: Some(crate::models::triton_rem),
     },
     Row {
         label: "#11",
         what: "float `tl.sum` order",
         matches: float_sum,
         nudges: ANY,
+        model: None,
     },
     Row {
         label: "#13, #22, #30",
         what: "the bits of a NaN from `tl.abs`, `x * -1.0` or a NaN constant",
         matches: triton_nan_bits,
         nudges: NAN_BITS,
+        model: None,
     },
 ];
 
@@ -170,19 +179,22 @@ pub const NUMBA_ROWS: &[Row] = &[
         label: "N6",
         what: "float `%` and `//` remainder",
         matches: float_rem,
-        nudges: ANY,
+        nudges: MODEL_ULP2,
+        model: Some(crate::models::numba_rem),
     },
     Row {
         label: "N13",
         what: "approximate float32 math",
         matches: numba_math,
         nudges: ULP64,
+        model: None,
     },
     Row {
         label: "N22",
         what: "the sign of a NaN through a negation or `abs`",
         matches: neg_or_abs,
         nudges: NAN_BITS,
+        model: None,
     },
 ];
 
@@ -212,15 +224,28 @@ fn with_nudges(k: &Kernel, rows: &[&Row], n: Nudge) -> Kernel {
     let mut i = 0;
     for b in bodies {
         ksem_interp::ir::canon::exprs_mut(b, &mut |e| {
-            if rows.iter().any(|r| r.nudges.contains(&n) && (r.matches)(e)) {
+            if let Some(r) = rows
+                .iter()
+                .find(|r| r.nudges.contains(&n) && (r.matches)(e))
+            {
                 let old =
                     std::mem::replace(e, ksem_interp::ir::build::konst(DType::I32, 0, e.span));
-                *e = nudge::apply(old, n.at(i));
+                *e = match r.model {
+                    Some(model) if n == Nudge::Model && nudge::may_copy(&old) => model(old),
+                    _ => nudge::apply(old, n.at(i)),
+                };
                 i += 1;
             }
         });
     }
     k
+}
+
+/// `k` with every node `row` matches replaced by its model of the real
+/// system (for tests of a model).
+#[cfg(test)]
+pub fn modelled(k: &Kernel, row: &Row) -> Kernel {
+    with_nudges(k, &[row], Nudge::Model)
 }
 
 /// The nudges any of `rows` lists, each once, in their order.

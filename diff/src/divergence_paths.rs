@@ -102,11 +102,12 @@ fn program_4951_nan_sign_through_a_bitcast_is_divergence_30() {
     assert_eq!(c.explain("triton", &[("p_ptr", 0, 0x7ff8_0000)]), None);
 }
 
-/// Triton's float `%` (#6) has no bound: `7 % 0.1` in float32 is
-/// -1.04e-7 on Triton (docs/divergences.md #6), 0.09999990 exactly (C
-/// `fmod`, ksem). Its sign reaches integers through a comparison, a
-/// conversion, a `tl.where`, a store and load, and a `tl.sum`; a nudge of a
-/// few ulp (or of the top mantissa bit: 0.0687) changes none of them.
+/// Triton's float `%` (#6) is far off where the quotient rounds up to an
+/// integer: `7 % 0.1` in float32 is -1.04e-7 on Triton (docs/divergences.md
+/// #6), 0.09999990 exactly (C `fmod`, ksem). Its sign reaches integers
+/// through a comparison, a conversion, a `tl.where`, a store and load, and
+/// a `tl.sum`; a nudge of a few ulp (or of the top mantissa bit: 0.0687)
+/// changes none of them, the row's model of Triton's `%` all.
 #[test]
 fn float_rem_reaches_through_compare_cast_where_memory_and_sum() {
     let src = format!("{TRITON}def k(x_ptr, y_ptr, s_ptr, c_ptr, i_ptr, w_ptr, m_ptr, r_ptr, p_ptr):\n    offs = tl.arange(0, 4)\n    x = tl.load(x_ptr + offs)\n    y = tl.load(y_ptr + offs)\n    r = x % y\n    tl.store(c_ptr + offs, (r > 0.05).to(tl.int32))\n    tl.store(i_ptr + offs, (r * 100.0).to(tl.int32))\n    tl.store(w_ptr + offs, tl.where(r > 0.05, x, y))\n    tl.store(s_ptr + offs, r)\n    tl.debug_barrier()\n    back = tl.load(s_ptr + offs)\n    tl.store(m_ptr + offs, (back > 0.05).to(tl.int8))\n    tl.store(r_ptr, tl.sum((r > 0.05).to(tl.int32), axis=0))\n    tl.store(p_ptr + offs, (x + y > 3.0).to(tl.int32))\n");

@@ -11,6 +11,7 @@ pub mod divergence;
 #[cfg(test)]
 mod divergence_paths;
 pub mod fuzz;
+pub mod models;
 pub mod nudge;
 pub mod peer;
 pub mod reduce;

@@ -16,10 +16,13 @@
 //!   same way in one rerun, so a comparison of two of them (`x / y < z / w`)
 //!   would keep its outcome; [`Nudge::Apart`] moves them by turns up and
 //!   down, both ways round;
-//! - an unbounded one (a reduction order, an inexact `%`, a flush to zero):
+//! - an unbounded one (a reduction order, a flush to zero):
 //!   also the sign flipped, ±inf (the extremes of any comparison), +0 and
 //!   ±2^30 (values a float→int conversion still holds, ±inf being UB
 //!   there);
+//! - one whose instruction sequence is known (float `%`): that sequence
+//!   ([`Nudge::Model`], `crate::models`), which reaches exactly the
+//!   elements the real result changes;
 //! - one in a NaN's bits only: the NaN's sign flipped or its payload
 //!   changed, every other value left as it is, so that no element a NaN did
 //!   not reach is called reached.
@@ -60,6 +63,9 @@ pub enum Nudge {
     /// A NaN's payload bits below the quiet bit flipped; other values
     /// unchanged (a quiet NaN stays a NaN).
     NanPayload,
+    /// Replaced by what the real system computes, where the row has a
+    /// model of it (`crate::models`; [`apply`] leaves the node as it is).
+    Model,
 }
 
 impl Nudge {
@@ -118,6 +124,18 @@ pub const ANY: &[Nudge] = &[
     Nudge::NegBig,
 ];
 
+/// A divergence whose real result a model gives (float `%`), with a few
+/// ulp both ways besides in case the model misses a rounding.
+pub const MODEL_ULP2: &[Nudge] = &[
+    Nudge::Model,
+    Nudge::Up(1),
+    Nudge::Down(1),
+    Nudge::Up(2),
+    Nudge::Down(2),
+    Nudge::Apart(2),
+    Nudge::Apart(-2),
+];
+
 /// A divergence in the bits of NaN results only.
 pub const NAN_BITS: &[Nudge] = &[Nudge::NanSign, Nudge::NanPayload];
 
@@ -161,16 +179,17 @@ fn big(d: DType) -> u64 {
     (e + bias) * (mant + 1)
 }
 
-/// The most nodes a NaN nudge copies: it reads the node's result twice,
-/// so nested NaN-nudged nodes double the program each; beyond this the
-/// node is left as it is (the elements it reaches then stay unexplained,
-/// never wrongly explained).
-const NAN_COPY_LIMIT: usize = 4096;
+/// The most nodes a nudge that reads its node (or the node's operands)
+/// more than once copies: nested nudged nodes multiply the program each;
+/// beyond this the node is left as it is (the elements it reaches then
+/// stay unexplained, never wrongly explained).
+const COPY_LIMIT: usize = 4096;
 
-fn size(e: &Expr) -> usize {
+/// Whether a nudge may copy `e` ([`COPY_LIMIT`]).
+pub fn may_copy(e: &Expr) -> bool {
     let mut n = 0;
     e.for_each(&mut |_| n += 1);
-    n
+    n <= COPY_LIMIT
 }
 
 /// `e` (a float node) with its result changed by `n` (an unresolved
@@ -181,7 +200,7 @@ pub fn apply(e: Expr, n: Nudge) -> Expr {
     }
     let d = e.ty.dtype();
     let Some(u) = bits_of(d) else { return e };
-    if matches!(n, Nudge::NanSign | Nudge::NanPayload) && size(&e) > NAN_COPY_LIMIT {
+    if n == Nudge::Model || matches!(n, Nudge::NanSign | Nudge::NanPayload) && !may_copy(&e) {
         return e;
     }
     let span = e.span;
@@ -211,7 +230,7 @@ pub fn apply(e: Expr, n: Nudge) -> Expr {
         Nudge::Up(k) => bin(BinOp::Add, bits, c(k)),
         Nudge::Down(k) => bin(BinOp::Sub, bits, c(k)),
         // (resolved above)
-        Nudge::Apart(_) => bits,
+        Nudge::Apart(_) | Nudge::Model => bits,
         Nudge::FlipTop => bin(BinOp::Xor, bits, c(top)),
         Nudge::FlipSign => bin(BinOp::Xor, bits, c(sign)),
         Nudge::PosInf | Nudge::NegInf | Nudge::Zero | Nudge::Big | Nudge::NegBig => {
@@ -300,7 +319,7 @@ mod tests {
     }
 
     /// A NaN nudge copies the node it nudges; a node of more than
-    /// `NAN_COPY_LIMIT` nodes is left as it is, any other nudge still applies.
+    /// `COPY_LIMIT` nodes is left as it is, any other nudge still applies.
     #[test]
     fn nan_nudges_leave_huge_nodes_alone() {
         let neg = |depth: usize| {
@@ -312,9 +331,9 @@ mod tests {
         };
         let nudged = |e: Expr, n| matches!(apply(e, n).kind, ExprKind::Cast(..));
         assert!(nudged(neg(10), Nudge::NanSign));
-        assert!(!nudged(neg(NAN_COPY_LIMIT), Nudge::NanSign));
-        assert!(!nudged(neg(NAN_COPY_LIMIT), Nudge::NanPayload));
-        assert!(nudged(neg(NAN_COPY_LIMIT), Nudge::Up(1)));
+        assert!(!nudged(neg(COPY_LIMIT), Nudge::NanSign));
+        assert!(!nudged(neg(COPY_LIMIT), Nudge::NanPayload));
+        assert!(nudged(neg(COPY_LIMIT), Nudge::Up(1)));
     }
 
     /// `Apart` takes turns by node, starting up for a positive `k`.
