@@ -139,8 +139,8 @@ pub const TRITON_ROWS: &[Row] = &[
         label: "#21",
         what: "`tl.floor`/`tl.ceil` flush subnormal inputs",
         matches: floor_ceil,
-        nudges: ANY,
-        model: None,
+        nudges: MODEL_ULP2,
+        model: Some(crate::models::triton_floor_ceil),
     },
     Row {
         label: "#6",

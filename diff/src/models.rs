@@ -101,6 +101,30 @@ pub fn numba_rem(e: Expr) -> Expr {
     select(negative, unary(UnOp::Neg, m.clone(), span), m, span)
 }
 
+/// Triton 3.6's `tl.floor`/`tl.ceil` of a float32 (divergence #21,
+/// `tools/probes/triton_features/subnormal_floor_ceil.py`): a subnormal
+/// input is flushed to a zero of its sign first. Other dtypes as ksem.
+pub fn triton_floor_ceil(e: Expr) -> Expr {
+    let ExprKind::Unary(op @ UnOp::Math(MathFn::Floor | MathFn::Ceil), x) = &e.kind else {
+        return e;
+    };
+    if e.ty.dtype() != DType::F32 {
+        return e;
+    }
+    let (span, ty, op) = (e.span, e.ty.clone(), *op);
+    let x = (**x).clone();
+    // below the smallest normal float32, 2^-126 (0x00800000), in magnitude
+    let tiny = bin(
+        BinOp::Lt,
+        math(MathFn::Abs, x.clone(), span),
+        constant(&ty, 0x0080_0000, span),
+        span,
+    );
+    // x * 0: a zero of x's sign (x is finite here)
+    let zero = bin(BinOp::Mul, x.clone(), constant(&ty, 0, span), span);
+    unary(op, select(tiny, zero, x, span), span)
+}
+
 #[cfg(test)]
 mod tests {
     use crate::divergence::{NUMBA_ROWS, TRITON_ROWS};
@@ -140,6 +164,17 @@ mod tests {
         assert!(f32::from_bits(got[6] as u32).is_nan());
         // 5.5 % -2 = 1.5: the sign of x
         assert_eq!(got[7], 1.5f32.to_bits() as u64);
+    }
+
+    /// Triton's float32 `tl.ceil(2^-149)` = 0 and `tl.floor(-2^-149)` = -0
+    /// (docs/divergences.md #21, measured on an H100); ceil(1.5) = 2 and
+    /// floor of the smallest normal, 2^-126, = 0 as in IEEE.
+    #[test]
+    fn triton_floor_ceil_model_flushes_subnormal_inputs() {
+        let src = "import triton\nimport triton.language as tl\n\n@triton.jit\ndef k(x, o):\n    offs = tl.arange(0, 4)\n    v = tl.load(x + offs)\n    tl.store(o + offs, tl.where(offs % 2 == 0, tl.ceil(v), tl.floor(v)))\n";
+        let launch = r#"{"grid": [1], "args": {"x": {"buffer": {"dtype": "float32", "bits": ["0x00000001", "0x80000001", "0x3fc00000", "0x00800000"]}}, "o": {"buffer": {"dtype": "float32", "len": 4}}}}"#;
+        let got = modelled(src, launch, "#21");
+        assert_eq!(got, [0, 0x8000_0000, 0x4000_0000, 0], "{got:x?}");
     }
 
     /// numba-cuda's float64 `%` as measured (docs/divergences.md N6):

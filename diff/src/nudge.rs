@@ -16,11 +16,12 @@
 //!   same way in one rerun, so a comparison of two of them (`x / y < z / w`)
 //!   would keep its outcome; [`Nudge::Apart`] moves them by turns up and
 //!   down, both ways round;
-//! - an unbounded one (a reduction order, a flush to zero):
+//! - an unbounded one (a reduction's order):
 //!   also the sign flipped, ±inf (the extremes of any comparison), +0 and
 //!   ±2^30 (values a float→int conversion still holds, ±inf being UB
 //!   there);
-//! - one whose instruction sequence is known (float `%`): that sequence
+//! - one whose instruction sequence is known (float `%`, the flush of
+//!   `floor`/`ceil`'s input): that sequence
 //!   ([`Nudge::Model`], `crate::models`), which reaches exactly the
 //!   elements the real result changes;
 //! - one in a NaN's bits only: the NaN's sign flipped or its payload
@@ -124,8 +125,8 @@ pub const ANY: &[Nudge] = &[
     Nudge::NegBig,
 ];
 
-/// A divergence whose real result a model gives (float `%`), with a few
-/// ulp both ways besides in case the model misses a rounding.
+/// A divergence whose real result a model gives (float `%`, `floor`),
+/// with a few ulp both ways besides in case the model misses a rounding.
 pub const MODEL_ULP2: &[Nudge] = &[
     Nudge::Model,
     Nudge::Up(1),
