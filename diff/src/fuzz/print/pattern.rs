@@ -327,3 +327,32 @@ impl std::fmt::Write for Prefix {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `describe` keeps the first 160 characters of the node's debug text
+    /// (then its type), however deep the tree: what the whole text cut
+    /// to 160 characters gives.
+    #[test]
+    fn describe_keeps_the_first_160_characters() {
+        let ty = Type::scalar(DType::I32);
+        let mut e = Expr {
+            kind: ExprKind::Const(7),
+            ty: ty.clone(),
+            span: Default::default(),
+        };
+        for depth in 0..40 {
+            let whole = format!("{:?}", e.kind);
+            let cut: String = whole.chars().take(160).collect();
+            assert_eq!(describe(&e), format!("{cut} : {}", e.ty), "depth {depth}");
+            e = Expr {
+                kind: ExprKind::Unary(UnOp::Not, Box::new(e)),
+                ty: ty.clone(),
+                span: Default::default(),
+            };
+        }
+        assert!(format!("{:?}", e.kind).len() > 1000);
+    }
+}
