@@ -2,7 +2,7 @@
 //! kernel under its own names, so one C++ compile or one NVRTC program
 //! serves a whole batch (fuzzing would otherwise spend its time compiling).
 
-use crate::lower::{renamed, split_runtime, Lowered};
+use crate::lower::{push_renamed, split_runtime, Lowered};
 use crate::GpuError;
 use ksem_interp::launch::{Launch, RunResult};
 
@@ -13,13 +13,14 @@ pub fn entry(i: usize) -> String {
 
 /// One source holding every kernel of `parts`, renamed by position.
 pub fn source(parts: &[&Lowered]) -> String {
-    let mut out = String::new();
-    for (i, l) in parts.iter().enumerate() {
-        let (runtime, kernel) = split_runtime(&l.source);
-        if i == 0 {
-            out.push_str(runtime);
-        }
-        out.push_str(&renamed(kernel, &entry(i)));
+    let split: Vec<(&str, &str)> = parts.iter().map(|l| split_runtime(&l.source)).collect();
+    // the joined source's size known first: one allocation, no copies
+    let runtime = split.first().map_or("", |s| s.0);
+    let size = runtime.len() + split.iter().map(|s| s.1.len() + 64).sum::<usize>();
+    let mut out = String::with_capacity(size);
+    out.push_str(runtime);
+    for (i, (_, kernel)) in split.iter().enumerate() {
+        push_renamed(&mut out, kernel, &entry(i));
     }
     out
 }

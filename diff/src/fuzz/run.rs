@@ -7,7 +7,7 @@ use super::inputs::input_sets;
 use crate::backend::Backend;
 use ksem_interp::compare::{compare, Comparison};
 use ksem_interp::eval::RunOptions;
-use ksem_interp::launch::{parse_launch, RunResult};
+use ksem_interp::launch::{parse_launch_json, RunResult};
 use serde_json::{json, Value as Json};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -109,7 +109,7 @@ struct Pending {
 /// program; on another input set, that set.
 fn first(p: &Program, launches: &[Json], a: Backend) -> Result<Pending, Outcome> {
     let launch =
-        parse_launch(&p.launch.to_string()).map_err(|e| Outcome::Error(format!("launch: {e}")))?;
+        parse_launch_json(&p.launch).map_err(|e| Outcome::Error(format!("launch: {e}")))?;
     let kernel = ksem_interp::elaborate_source("fuzz.py", &p.source, &launch, None)
         .map_err(|e| Outcome::Error(e.render()))?;
     if let Some(ir) = &p.ir {
@@ -121,8 +121,7 @@ fn first(p: &Program, launches: &[Json], a: Backend) -> Result<Pending, Outcome>
         let l = if j == 0 {
             launch.clone()
         } else {
-            parse_launch(&json.to_string())
-                .map_err(|e| Outcome::Error(format!("input set {j}: {e}")))?
+            parse_launch_json(json).map_err(|e| Outcome::Error(format!("input set {j}: {e}")))?
         };
         let r = a
             .run(&kernel, &l, &RUN_OPTS)
@@ -506,7 +505,7 @@ fn triage_mismatch(
             return (f.bucket.name(), f.signature);
         }
     }
-    let parsed = parse_launch(&p.launch.to_string()).ok().and_then(|l| {
+    let parsed = parse_launch_json(&p.launch).ok().and_then(|l| {
         ksem_interp::elaborate_source("fuzz.py", &p.source, &l, None)
             .ok()
             .map(|k| (k, l))

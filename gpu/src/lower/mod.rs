@@ -31,7 +31,7 @@ mod tile;
 pub use program::{ArgSlot, BufferParam, LowerError, Lowered, NextEntry};
 pub use scalar::c_elem_type;
 pub use source::RUNTIME;
-pub(crate) use source::{renamed, split_runtime};
+pub(crate) use source::{push_renamed, split_runtime};
 
 /// Generates the CUDA C++ source of a kernel. Constructs the lowering does not
 /// support produce a source with an `#error` line that names them.

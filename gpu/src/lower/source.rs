@@ -43,8 +43,25 @@ pub(crate) fn split_runtime(source: &str) -> (&str, &str) {
 /// `__global__` function renamed `global`, ready to follow other kernels in
 /// one source.
 pub(crate) fn renamed(kernel: &str, global: &str) -> String {
-    let text = kernel.replace("ksem_kernel(", &format!("{global}("));
-    format!("\n#undef KSEM_SMEM_BYTES\n{text}")
+    let mut out = String::new();
+    push_renamed(&mut out, kernel, global);
+    out
+}
+
+/// Appends [`renamed`]`(kernel, global)` to `out`, without a copy of its own
+/// (a batch joins hundreds of kernels).
+pub(crate) fn push_renamed(out: &mut String, kernel: &str, global: &str) {
+    const NAME: &str = "ksem_kernel(";
+    out.reserve(kernel.len() + 32);
+    out.push_str("\n#undef KSEM_SMEM_BYTES\n");
+    let mut rest = kernel;
+    while let Some(at) = rest.find(NAME) {
+        out.push_str(&rest[..at]);
+        out.push_str(global);
+        out.push('(');
+        rest = &rest[at + NAME.len()..];
+    }
+    out.push_str(rest);
 }
 
 /// Lowers a kernel of one launch whose stores may write inexact values as
@@ -57,18 +74,24 @@ pub(super) fn lower_launch(k: &Kernel, inexact: &Inexact, inexact_flags: bool) -
         Model::Simt => (simt::body(k, inexact)?, Some(k.block)),
     };
     let smem = body.smem_bytes;
+    let signature_c = signature(&sig);
+    let memory_c = memory(&sig.buffers, inexact_flags, smem);
+    let (vars, var_bytes) = variables(k, &sig.var_init);
+    let unbind_c = unbind(&sig);
     let mut s = header(k, block, smem);
+    // the whole source at once: no copies of the runtime while it grows
+    let parts = [&signature_c, &memory_c, &vars, &body.code, &unbind_c];
+    s.reserve(RUNTIME.len() + 64 + parts.iter().map(|p| p.len()).sum::<usize>());
     s.push_str(&RUNTIME);
     s.push('\n');
     let _ = writeln!(s, "#define KSEM_SMEM_BYTES {}", smem.max(16));
-    s.push_str(&signature(&sig));
-    s.push_str(&memory(&sig.buffers, inexact_flags, smem));
-    let (vars, var_bytes) = variables(k, &sig.var_init);
+    s.push_str(&signature_c);
+    s.push_str(&memory_c);
     s.push_str(&vars);
     s.push_str("  // body\n");
     s.push_str(&body.code);
     s.push_str("}\n");
-    s.push_str(&unbind(&sig));
+    s.push_str(&unbind_c);
     Ok(Lowered {
         source: s,
         entry: "ksem_kernel",

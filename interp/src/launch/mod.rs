@@ -7,7 +7,7 @@ mod result;
 mod time;
 mod values;
 
-pub use parse::{parse_launch, parse_launch_with};
+pub use parse::{parse_launch, parse_launch_json, parse_launch_with};
 pub use record::{layout_from_json, FieldKind, RecordField, RecordLayout};
 pub use result::{hex_bits, BufferResult, RunResult, UbReport, UbSite};
 pub use time::{TimeType, NAT};

@@ -177,13 +177,32 @@ pub fn parse_launch_with(text: &str, limits: &LaunchLimits) -> Result<Launch, St
     if !v.is_object() {
         return Err("a launch spec must be a JSON object".into());
     }
-    let raw: LaunchJson = serde_path_to_error::deserialize(v).map_err(|e| {
+    launch(read_raw(v)?, limits)
+}
+
+/// [`parse_launch`] of a launch spec already read as JSON (what the fuzzer
+/// builds): the same launch and errors as of its text, without printing
+/// and reading it again.
+pub fn parse_launch_json(v: &Json) -> Result<Launch, String> {
+    if !v.is_object() {
+        return Err("a launch spec must be a JSON object".into());
+    }
+    launch(read_raw(v)?, &LaunchLimits::default())
+}
+
+/// The JSON's shape as [`LaunchJson`]; an error names where in the JSON.
+fn read_raw<'de, D: Deserializer<'de>>(d: D) -> Result<LaunchJson, String> {
+    serde_path_to_error::deserialize(d).map_err(|e| {
         let path = e.path().to_string();
         match path.as_str() {
             "." => e.into_inner().to_string(),
             _ => format!("{path}: {}", e.into_inner()),
         }
-    })?;
+    })
+}
+
+/// The launch a well-shaped spec describes, its values and limits checked.
+fn launch(raw: LaunchJson, limits: &LaunchLimits) -> Result<Launch, String> {
     let grid = raw
         .grid
         .as_ref()

@@ -34,7 +34,7 @@ use super::print::tilelang::{self as printer, Hints};
 use super::rng::Rng;
 use ksem_interp::dtype::DType;
 use ksem_interp::frontend::tilelang::{BufRegion, Buffer, Elab, LoopKind, Module, Value};
-use ksem_interp::launch::parse_launch;
+use ksem_interp::launch::parse_launch_json;
 use ksem_interp::span::{DResult, Diagnostic, Span};
 use rustpython_parser::ast::{CmpOp, Operator};
 use serde_json::{json, Map, Value as Json};
@@ -149,7 +149,7 @@ pub fn generate_with(knobs: &knobs::Knobs, seed: u64, index: u64, peer: bool) ->
         args: Map::new(),
     };
     let built = g.program(&mut el).and_then(|launch| {
-        let l = parse_launch(&launch.to_string()).map_err(|e| Diagnostic::new(sp(), e))?;
+        let l = parse_launch_json(&launch).map_err(|e| Diagnostic::new(sp(), e))?;
         Ok((el.finish_kernel(KERNEL, &l, sp())?, launch))
     });
     let (kernel, launch) = match built {

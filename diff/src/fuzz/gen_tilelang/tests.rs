@@ -1,6 +1,7 @@
 use super::*;
 use crate::fuzz::selftest;
 use ksem_interp::ir::canon::same_program;
+use ksem_interp::launch::parse_launch;
 
 #[test]
 fn generated_programs_exercise_every_feature() {

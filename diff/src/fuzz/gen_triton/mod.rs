@@ -44,7 +44,7 @@ use ksem_interp::frontend::triton::promote::PyNum;
 use ksem_interp::frontend::triton::value::Value;
 use ksem_interp::frontend::triton::Module;
 use ksem_interp::ir::Param;
-use ksem_interp::launch::{hex_bits, parse_launch};
+use ksem_interp::launch::{hex_bits, parse_launch_json};
 use ksem_interp::span::{DResult, Diagnostic, Span};
 use serde_json::{json, Map, Value as Json};
 use std::collections::BTreeSet;
@@ -111,7 +111,7 @@ pub fn generate(cfg: &Config, seed: u64, index: u64) -> Program {
     let mut el = Elab::new(&module);
     let mut g = Gen::new(cfg, Rng::new(seed, index));
     let built = g.program(&mut el).and_then(|(params, launch)| {
-        let l = parse_launch(&launch.to_string()).map_err(|e| Diagnostic::new(sp(), e))?;
+        let l = parse_launch_json(&launch).map_err(|e| Diagnostic::new(sp(), e))?;
         Ok((el.finish(KERNEL, params, &l)?, launch))
     });
     let (kernel, launch) = match built {
@@ -223,7 +223,7 @@ impl<'c> Gen<'c> {
     fn param(&mut self, el: &mut Elab, name: &str, spec: Json, constexpr: bool) -> DResult<Param> {
         self.args.insert(name.to_string(), spec.clone());
         let one = json!({"kernel": KERNEL, "grid": [1], "args": {name: spec}});
-        let l = parse_launch(&one.to_string()).map_err(|e| Diagnostic::new(sp(), e))?;
+        let l = parse_launch_json(&one).map_err(|e| Diagnostic::new(sp(), e))?;
         el.bind_param(name, constexpr, l.arg(name), None, sp())
     }
 

@@ -294,7 +294,65 @@ pub fn name_of(names: &[String], v: VarId) -> Result<&str, String> {
 
 /// A node for error messages (its kind, shortened, and its type).
 pub fn describe(e: &Expr) -> String {
-    let s = format!("{:?}", e.kind);
-    let s: String = s.chars().take(160).collect();
-    format!("{s} : {}", e.ty)
+    use std::fmt::Write;
+    // the printers build this for every candidate form they reject: the
+    // debug text of a whole tree is written only as far as it is kept
+    let mut w = Prefix {
+        text: String::new(),
+        room: DESCRIBED_CHARS,
+    };
+    let _ = write!(w, "{:?}", e.kind);
+    format!("{} : {}", w.text, e.ty)
+}
+
+/// How many characters of a node's debug text [`describe`] keeps.
+const DESCRIBED_CHARS: usize = 160;
+
+/// A writer that keeps the first `room` characters and then stops the
+/// formatting (an error to the formatter, which ends it).
+struct Prefix {
+    text: String,
+    room: usize,
+}
+
+impl std::fmt::Write for Prefix {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        for c in s.chars() {
+            if self.room == 0 {
+                return Err(std::fmt::Error);
+            }
+            self.text.push(c);
+            self.room -= 1;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `describe` keeps the first 160 characters of the node's debug text
+    /// (then its type), however deep the tree: what the whole text cut
+    /// to 160 characters gives.
+    #[test]
+    fn describe_keeps_the_first_160_characters() {
+        let ty = Type::scalar(DType::I32);
+        let mut e = Expr {
+            kind: ExprKind::Const(7),
+            ty: ty.clone(),
+            span: Default::default(),
+        };
+        for depth in 0..40 {
+            let whole = format!("{:?}", e.kind);
+            let cut: String = whole.chars().take(160).collect();
+            assert_eq!(describe(&e), format!("{cut} : {}", e.ty), "depth {depth}");
+            e = Expr {
+                kind: ExprKind::Unary(UnOp::Not, Box::new(e)),
+                ty: ty.clone(),
+                span: Default::default(),
+            };
+        }
+        assert!(format!("{:?}", e.kind).len() > 1000);
+    }
 }
