@@ -2,7 +2,7 @@
 //! `clang++`, else the Clang inside Zig (`zig clang`: `$KSEM_ZIG`, `zig` on
 //! the path, or Python's `ziglang` package from `pip install ziglang`), else
 //! `c++` or `g++`. Clang first: it compiles a batch of fuzzer kernels in
-//! less than half of g++'s time (docs/benchmarks.md, "Sixth pass"), with the
+//! less than half of g++'s time (docs/benchmarks.md, "Seventh pass"), with the
 //! same results (every build's results are compared bit for bit).
 
 use crate::GpuError;

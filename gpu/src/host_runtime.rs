@@ -3,7 +3,7 @@
 //! into a shared library, so that a host build of kernels only declares them
 //! (`extern template`) and links against it. Instantiating them in every
 //! batch cost g++ -O0 about a third of a batch's time (docs/benchmarks.md,
-//! "Sixth pass").
+//! "Seventh pass").
 //!
 //! The instances are read off the runtime's own text: every function
 //! template whose parameters are all dtype ids (`template <int D>`,
