@@ -49,7 +49,7 @@ pub enum Value {
     /// A `@triton.jit` function of the module.
     Func(String),
     /// A module the current one imports from the project (index into its
-    /// `imports`), or a jit function `name` of it.
+    /// `imports`), or a jit function or constexpr_function `name` of it.
     Foreign {
         module: usize,
         name: Option<String>,
