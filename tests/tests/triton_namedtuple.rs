@@ -325,12 +325,8 @@ fn constexpr_function_loops_and_imports_match_real_triton() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../tools/probes/triton_interp/constexpr_function");
     let measured = probe_json("triton_interp/constexpr_function/constexpr_function.json");
-    let want: Vec<u64> = measured["interpreter_out"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_u64().unwrap())
-        .collect();
+    let want: Vec<u64> =
+        ksem_tests::serde_json::from_value(measured["interpreter_out"].clone()).unwrap();
     assert_eq!(want, vec![10, 12, 8, 121, 418, 9, 44, 28, 198]);
     let path = dir.join("kern.py");
     let src = std::fs::read_to_string(&path).unwrap();
@@ -376,49 +372,33 @@ def kern(out):
     assert_eq!(one_int32(&src)[..2], [8, 6]);
 }
 
-/// A constexpr_function's `while` needs a compile-time condition, and one
-/// that never ends is stopped at ksem's iteration cap, at the loop.
+/// A constexpr_function's `while` needs a compile-time condition, one
+/// that never ends is stopped at ksem's iteration cap, and its `for` runs
+/// over a range or a tuple: each refused at the loop.
 #[test]
 fn constexpr_function_loops_that_cannot_run_are_refused() {
-    let src = module(
-        "@triton.constexpr_function
-def forever(n):
-    while n > 0:
-        n = n + 1
-    return n
-
-
-@triton.jit
-def kern(out):
-    tl.store(out, forever(1))",
-    );
-    let d = refused(&src, &launch(&[1], json!({"out": zeros("int32", 1)})));
-    assert_diag(
-        &src,
-        &d,
-        loc1(&src, "while n > 0"),
-        &["a constexpr_function's loop runs more than 1048576 iterations"],
-        None,
-    );
-    let src = module(
-        "@triton.constexpr_function
-def over(t):
-    s = 0
-    for v in t:
-        s += v
-    return s
-
-
-@triton.jit
-def kern(out):
-    tl.store(out, over(3))",
-    );
-    let d = refused(&src, &launch(&[1], json!({"out": zeros("int32", 1)})));
-    assert_diag(
-        &src,
-        &d,
-        loc1(&src, "for v in t"),
-        &["a constexpr_function's `for` runs over range() or a tuple, not"],
-        None,
-    );
+    let cases = [
+        (
+            "while n > 0:\n        n = n + 1",
+            "while n > 0",
+            "a constexpr_function's loop runs more than 1048576 iterations",
+        ),
+        (
+            "while tl.program_id(0) < n:\n        n = n - 1",
+            "while tl.program_id",
+            "a constexpr_function's `while` condition must be a compile-time value",
+        ),
+        (
+            "for v in n:\n        n = v",
+            "for v in n",
+            "a constexpr_function's `for` runs over range() or a tuple, not",
+        ),
+    ];
+    for (body, at, msg) in cases {
+        let src = module(&format!(
+            "@triton.constexpr_function\ndef f(n):\n    {body}\n    return n\n\n\n@triton.jit\ndef kern(out):\n    tl.store(out, f(1))"
+        ));
+        let d = refused(&src, &launch(&[1], json!({"out": zeros("int32", 1)})));
+        assert_diag(&src, &d, loc1(&src, at), &[msg], None);
+    }
 }

@@ -970,27 +970,17 @@ impl<'m> Elab<'m> {
                 bounds.push(self.expr(&k.value)?);
             }
         }
-        let (start, end, step) = walk::range_args(
-            "range",
-            bounds,
-            || Value::Num(PyNum::Int(0)),
-            || Value::Num(PyNum::Int(1)),
-            span,
-        )?;
+        let (start, end, step) = range_bounds(bounds, span)?;
         let name = target.id.to_string();
         let all_const = [&start, &end, &step]
             .iter()
             .all(|v| matches!(v, Value::Num(PyNum::Int(_))));
         if kind == "static_range" {
-            let (Value::Num(PyNum::Int(a)), Value::Num(PyNum::Int(b)), Value::Num(PyNum::Int(s))) =
-                (&start, &end, &step)
-            else {
-                return err(span, "tl.static_range bounds must be compile-time integers");
-            };
-            if *s == 0 {
-                return Err(walk::zero_step(span));
-            }
-            let n = walk::trip_count(*a, *b, *s);
+            let (a, s, n) = counted_range(
+                [&start, &end, &step],
+                span,
+                "tl.static_range bounds must be compile-time integers",
+            )?;
             if n > 4096 {
                 return err(span, "tl.static_range unrolls more than 4096 iterations");
             }
@@ -2075,6 +2065,36 @@ impl<'m> Elab<'m> {
 /// by the tensor on the right (`__rrshift__`).
 /// Whether `v` is, or holds, a runtime value (a tensor, a block pointer,
 /// a tensor's method).
+/// `range(*bounds)`'s start, end and step (CPython's argument forms).
+fn range_bounds(bounds: Vec<Value>, span: Span) -> DResult<(Value, Value, Value)> {
+    walk::range_args(
+        "range",
+        bounds,
+        || Value::Num(PyNum::Int(0)),
+        || Value::Num(PyNum::Int(1)),
+        span,
+    )
+}
+
+/// The start, step and trip count of a range of Python integers that
+/// runs while compiling (bounds not all integers: `not_ints`; a zero step:
+/// CPython's ValueError).
+fn counted_range(
+    [start, end, step]: [&Value; 3],
+    span: Span,
+    not_ints: &str,
+) -> DResult<(i128, i128, u128)> {
+    let (Value::Num(PyNum::Int(a)), Value::Num(PyNum::Int(b)), Value::Num(PyNum::Int(s))) =
+        (start, end, step)
+    else {
+        return err(span, not_ints);
+    };
+    if *s == 0 {
+        return Err(walk::zero_step(span));
+    }
+    Ok((*a, *s, walk::trip_count(*a, *b, *s)))
+}
+
 fn holds_runtime(v: &Value) -> bool {
     match v {
         Value::Tensor(_) | Value::BlockPtr(_) | Value::Method(..) => true,

@@ -5,8 +5,7 @@
 //! `return` anywhere in them) run here, iteration by iteration, as CPython
 //! runs them.
 
-use super::{err, holds_runtime, Elab};
-use crate::frontend::py::walk;
+use super::{counted_range, err, holds_runtime, range_bounds, Elab};
 use crate::frontend::triton::builtins::Args;
 use crate::frontend::triton::promote::PyNum;
 use crate::frontend::triton::value::Value;
@@ -117,25 +116,12 @@ impl Elab<'_> {
 
     /// The integers of `range(*bounds)`, as CPython counts them.
     fn compile_time_range(&mut self, bounds: Vec<Value>, span: Span) -> DResult<Vec<Value>> {
-        let (start, end, step) = walk::range_args(
-            "range",
-            bounds,
-            || Value::Num(PyNum::Int(0)),
-            || Value::Num(PyNum::Int(1)),
+        let (start, end, step) = range_bounds(bounds, span)?;
+        let (a, s, n) = counted_range(
+            [&start, &end, &step],
             span,
+            "range() bounds in a constexpr_function must be integers",
         )?;
-        let (Value::Num(PyNum::Int(a)), Value::Num(PyNum::Int(b)), Value::Num(PyNum::Int(s))) =
-            (&start, &end, &step)
-        else {
-            return err(
-                span,
-                "range() bounds in a constexpr_function must be integers",
-            );
-        };
-        if *s == 0 {
-            return Err(walk::zero_step(span));
-        }
-        let n = walk::trip_count(*a, *b, *s);
         if n > MAX_ITERATIONS as u128 {
             return err(
                 span,
