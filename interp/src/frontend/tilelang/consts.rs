@@ -86,7 +86,7 @@ pub fn eval(m: &Module, env: &HashMap<String, Const>, e: &ast::Expr) -> DResult<
                 .map(|x| eval(m, env, x))
                 .collect::<DResult<_>>()?,
         ),
-        ast::Expr::List(t) => Const::Tuple(
+        ast::Expr::List(t) => Const::List(
             t.elts
                 .iter()
                 .map(|x| eval(m, env, x))
@@ -188,7 +188,7 @@ pub fn eval(m: &Module, env: &HashMap<String, Const>, e: &ast::Expr) -> DResult<
                     return Err(not_const(here));
                 }
                 other => match eval(m, env, other)? {
-                    v @ (Const::Tuple(_) | Const::Str(_)) => {
+                    v @ (Const::Tuple(_) | Const::List(_) | Const::Str(_)) => {
                         ops::index(&v, &key).map_err(|err| raises(m.span(sub), err))?
                     }
                     _ => return Err(not_const(here)),
@@ -881,7 +881,7 @@ pub fn bind(t: &ast::Expr, v: Option<&Const>, env: &mut HashMap<String, Const>) 
         (ast::Expr::Name(n), _, None) => {
             env.remove(n.id.as_str());
         }
-        (_, Some(elts), Some(Const::Tuple(vs))) if elts.len() == vs.len() => {
+        (_, Some(elts), Some(Const::Tuple(vs) | Const::List(vs))) if elts.len() == vs.len() => {
             for (t, v) in elts.iter().zip(vs) {
                 bind(t, Some(v), env);
             }

@@ -156,7 +156,10 @@ impl Value {
             PyValue::Str(s) => Value::Str(s),
             PyValue::None => Value::None,
             PyValue::Type(d) => Value::DType(d),
-            PyValue::Tuple(t) => Value::Tuple(t.into_iter().map(Value::from_host).collect()),
+            // (Triton's host values hold no list: none is made from one)
+            PyValue::Tuple(t) | PyValue::List(t) => {
+                Value::Tuple(t.into_iter().map(Value::from_host).collect())
+            }
             PyValue::Path(p) => Value::Builtin(format!("?{p}")),
             PyValue::Extra(v) => v,
         }
