@@ -40,6 +40,9 @@ pub enum NoValue {
     Raises(PyError),
     /// The dialect's own reason ([`HostNames::own`]), in its words.
     Other(String),
+    /// The dialect's own error, located and complete ([`HostNames::own`]:
+    /// TileLang's query of a device ksem's target does not have).
+    Located(Box<Diagnostic>),
 }
 
 impl From<PyError> for NoValue {
@@ -158,6 +161,7 @@ pub fn at_import<X: Extra>(
         Ok(v) => Ok(Some(v)),
         Err(NoValue::Unknown | NoValue::Other(_)) => Ok(None),
         Err(NoValue::Raises(err)) => Err(raises_at_import(span, err)),
+        Err(NoValue::Located(d)) => Err(*d),
     }
 }
 

@@ -288,6 +288,7 @@ impl Eval<'_> {
             );
         }
         match why {
+            NoValue::Located(d) => *d,
             NoValue::Raises(err) => self.fail(at, err),
             NoValue::Other(m) => self.fail(at, m),
             NoValue::Unknown => match at {
