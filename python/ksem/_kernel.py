@@ -61,6 +61,12 @@ class KernelSource:
     # arguments hold, as the module text names it (ksem._launch rebuilds
     # such arguments in the kernel's text)
     arg_names: tuple = field(default=())
+    # (first line, last line, the user's name, the call's file:line:col) of
+    # each @overload implementation the text holds below the file's own
+    # lines (a lambda's, or one of another file), and (bound name, the
+    # user's name) of each implementation bound under a name of ksem's
+    overloads: tuple = field(default=())
+    renames: tuple = field(default=())
 
 
 def unwrap(obj):
@@ -288,6 +294,9 @@ class _Module:
         self.prelude: list[str] = []
         self.bound: dict[str, object] = {}  # name → the object it stands for
         self.funcs: list[tuple[str, _Func, str]] = []  # (bound name, text, decorator)
+        # bound name of an @overload implementation → (the name the user
+        # calls, the file:line:col of the first call it serves)
+        self.overloads: dict[str, tuple[str, str]] = {}
         if dialect == "triton":
             self.prelude += ["import triton", "import triton.language as _ksem_tl"]
         else:
@@ -379,6 +388,7 @@ class _Module:
         if len(groups) == 1:
             impl = groups[0][0]
             if not (name in self.bound and _overload.same_impl(self.bound[name], impl)):
+                self.overloads[name] = (name, where(groups[0][1][0]))
                 self.add_func(impl, name, "@cuda.jit(device=True)", _overload.lambda_def(impl, name))
             return caller
         if not groups:
@@ -394,6 +404,7 @@ class _Module:
                 b = lines[f.lineno - 1].encode()
                 lines[f.lineno - 1] = (b[: f.col_offset] + new.encode() + b[f.end_col_offset :]).decode()
             renamed.append((new, impl))
+            self.overloads[new] = (name, where(nodes[0]))
         new_caller = dataclasses.replace(caller, text="\n".join(lines))
         self.funcs = [(n, new_caller if g is caller else g, d) for n, g, d in self.funcs]
         for new, impl in renamed:
@@ -537,9 +548,10 @@ class _Module:
             if lit is not None and not (isinstance(v, tuple) and "'" in lit):
                 self.bind(name, v, f"{name} = {lit}")
 
-    def text(self, kernel_file: str) -> tuple[str, tuple]:
-        """The module text, and the dedented line ranges placed at their
-        real lines (for :func:`fix_columns`)."""
+    def text(self, kernel_file: str) -> tuple[str, tuple, tuple]:
+        """The module text, the dedented line ranges placed at their
+        real lines (for :func:`fix_columns`), and the line ranges of the
+        @overload implementations placed below them (`KernelSource.overloads`)."""
         out = list(self.prelude)
         indents = []
         later = []
@@ -560,9 +572,13 @@ class _Module:
             else:
                 later.append((name, f, deco))
         later += [f for f in self.funcs if f not in placed]
+        overloads = []
         for name, f, deco in later:
-            out += ["", deco] + _renamed(f, name).splitlines()
-        return "\n".join(out) + "\n", tuple(indents)
+            body = _renamed(f, name).splitlines()
+            out += ["", deco] + body
+            if name in self.overloads:
+                overloads.append((len(out) - len(body) + 1, len(out), *self.overloads[name]))
+        return "\n".join(out) + "\n", tuple(indents), tuple(overloads)
 
 
 def is_namedtuple_class(v) -> bool:
@@ -687,11 +703,13 @@ def live_source(obj, dialect: str, args=None, arg_objects=()) -> KernelSource:
     enum_args = _enum_args(m, known or {}) if dialect != "triton" else ()
     arg_names = _bind_arg_objects(m, arg_objects, {p.name for p in inspect.signature(fn).parameters.values()})
     f = m.funcs[0][1]
-    text, indents = m.text(f.file)
+    text, indents, overloads = m.text(f.file)
     params = tuple(inspect.signature(fn).parameters.values())
     line = f.def_line or fn.__code__.co_firstlineno
+    renames = tuple((new, user) for new, (user, _) in m.overloads.items() if new != user)
     return KernelSource(
-        f.file, text, fn.__name__, params, f"{f.file}:{line}:{f.indent + 1}", indents, enum_args, arg_names
+        f.file, text, fn.__name__, params, f"{f.file}:{line}:{f.indent + 1}", indents, enum_args, arg_names,
+        overloads, renames,
     )
 
 
@@ -735,7 +753,15 @@ def _enum_args(m: _Module, known: dict) -> tuple:
 
 def fix_columns(message: str, ks: KernelSource) -> str:
     """ksem's `file:line:col` in `message`, with the columns of dedented
-    lines moved back to where they are in the user's file."""
+    lines moved back to where they are in the user's file; an error in an
+    @overload implementation the text holds below the file's lines is
+    the call's (:func:`_overload_located`), and an implementation ksem
+    bound under a name of its own is called by the user's name."""
+    for new, user in ks.renames:
+        message = message.replace(f"`{new}`", f"`{user}`")
+    at_call = _overload_located(message, ks)
+    if at_call is not None:
+        return at_call
     if not ks.indents:
         return message
     pat = re.compile(rf"({re.escape(ks.file)}):(\d+):(\d+)")
@@ -748,6 +774,22 @@ def fix_columns(message: str, ks: KernelSource) -> str:
         return m.group(0)
 
     return pat.sub(fix, message)
+
+
+def _overload_located(message: str, ks: KernelSource) -> str | None:
+    """`message` (ksem's rendered error) where it is located in an
+    @overload implementation placed below the file's own lines (those lines
+    are the module text's, not the file's): its first line, at the call the
+    implementation serves (a location in the user's file as it is), saying
+    which function's implementation it is; else None."""
+    m = re.match(rf"{re.escape(ks.file)}:(\d+):\d+: (error: .*)", message)
+    if not (m and ks.overloads):
+        return None
+    line = int(m.group(1))
+    for lo, hi, user, call in ks.overloads:
+        if lo <= line <= hi:
+            return f"{call}: {m.group(2)} (in the @overload implementation of `{user}` numba compiles for this call)"
+    return None
 
 
 __all__ = ["KernelSource", "kernel_source", "live_source", "unwrap", "is_top_level", "fix_columns", "tl_dtype_name"]

@@ -18,6 +18,7 @@ pytest_plugins = ["pytester"]
 
 TESTS = '''
 import enum
+import inspect
 
 import numpy as np
 import pytest
@@ -186,6 +187,32 @@ def test_an_undecidable_overload_is_refused():
 
     with pytest.raises(ksem.KsemError, match=r"test_h.py:\\d+:\\d+: error: the @overload of `pick`"):
         k[1, 1](np.zeros(1, np.int64), 5)
+
+
+def third(a, b):
+    return a
+
+
+@overload(third)
+def ol_third(a, b):
+    if isinstance(b, types.UniTuple):
+        return lambda a, b: b[3]
+    return lambda a, b: a
+
+
+def test_an_error_in_an_overload_implementation_is_at_the_call():
+    # the two calls choose different implementations (bound under names of
+    # ksem's); the UniTuple one reads past the tuple: the error is at the
+    # call it serves, `third(a, b)` (col 32), and names `third`
+    line = inspect.currentframe().f_lineno + 4
+
+    @cuda.jit
+    def k(out, a, b):
+        out[0] = third(a, a) + third(a, b)
+
+    at = rf"test_h.py:{line}:32: error: tuple index 3 out of range for a tuple of 1 \\(in the @overload implementation of `third`"
+    with pytest.raises(ksem.KsemError, match=at):
+        k[1, 1](np.zeros(1, np.int64), 5, (7,))
 '''
 
 
@@ -194,6 +221,6 @@ def test_host_values_under_the_plugin(pytester):
         pytest.skip("numba-cuda's simulator is not installed or cannot be loaded")
     pytester.makepyfile(test_h=TESTS)
     r = _run(pytester, "--ksem", env={"NUMBA_ENABLE_CUDASIM": "1"})
-    r.assert_outcomes(passed=8)
-    # one refusal: the undecidable overload
-    assert SUMMARY.findall(r.stdout.str()) == [("10", "1")]
+    r.assert_outcomes(passed=9)
+    # two refusals: the undecidable overload, the implementation's error
+    assert SUMMARY.findall(r.stdout.str()) == [("10", "2")]

@@ -312,18 +312,18 @@ fn a_host_division_by_zero_is_pythons_zero_division_error() {
         &["ZeroDivisionError: integer division or modulo by zero"],
         None,
     );
-    // in the factory's own assignments too (Python raises there)
-    let src = factory_writing("", "7 % (3 - 3)");
+    // in the factory's own assignments too (Python raises there); CPython:
+    // `7 % 0` raises "ZeroDivisionError: integer modulo by zero"
+    factory_value_raises("7 % (3 - 3)", "ZeroDivisionError: integer modulo by zero");
+}
+
+/// The factory whose host code assigns `value` is refused at `value` with
+/// Python's exception `msg`.
+fn factory_value_raises(value: &str, msg: &str) {
+    let src = factory_writing("", value);
     let l = launch_of("make", json!({"C": zeros("int32", 1)}), None);
     let d = refused(&src, &l);
-    assert_diag(
-        &src,
-        &d,
-        loc1(&src, "7 % (3 - 3)"),
-        // CPython: `7 % 0` raises "ZeroDivisionError: integer modulo by zero"
-        &["ZeroDivisionError: integer modulo by zero"],
-        None,
-    );
+    assert_diag(&src, &d, loc1(&src, value), &[msg], None);
 }
 
 #[test]
@@ -693,4 +693,27 @@ fn host_tuples_compare_as_in_python() {
     let newer = "1 if torch.cuda.get_device_capability() >= (9, 0) else 0";
     assert_eq!(written("", newer, None), 1);
     assert_eq!(written("", newer, Some(json!({"capability": [8, 9]}))), 0);
+}
+
+/// A list display in host code is a list, not a tuple: CPython 3.11.7
+/// (`python3 -c 'print(…)'`) says `[9, 0] == (9, 0)` is False, repeats
+/// and concatenates lists with lists, and raises on a list plus a tuple
+/// (`[1] + (2,)`: "TypeError: can only concatenate list (not "tuple") to
+/// list"), which the factory's assignment reports where it is.
+#[test]
+fn host_lists_are_lists_as_in_python() {
+    for (expr, want) in [
+        ("1 if [9, 0] == (9, 0) else 0", 0),
+        ("1 if [9, 0] == [9, 0] else 0", 1),
+        ("1 if [8, 6] < [9, 0] else 0", 1),
+        ("len([1, 2] * 3)", 6),
+        ("([1] + [2, 3])[-1]", 3),
+        ("1 if 2 in [1, 2] else 0", 1),
+    ] {
+        assert_eq!(written("", expr, None), want, "{expr}");
+    }
+    factory_value_raises(
+        "[1] + (2,)",
+        "TypeError: can only concatenate list (not \"tuple\") to list",
+    );
 }

@@ -1469,6 +1469,59 @@ fn heuristics_compute_meta_parameters_in_order() {
     );
 }
 
+/// A heuristic ksem cannot compute names why, at the sub-expression
+/// that has no value (the shared host evaluator's rules, `py::consts`):
+/// a tensor operand, an argument the launch does not pass (Triton's
+/// KeyError), a name that is no module constant, CPython's exception
+/// (`7 // 0`: "ZeroDivisionError: integer division or modulo by zero"),
+/// and `triton.cdiv` of a non-int.
+#[test]
+fn heuristics_that_cannot_be_computed_say_where_and_why() {
+    for (lambda, at, msg) in [
+        (
+            "args[\"x\"] + 1",
+            "args[\"x\"]",
+            "`x` is a tensor, which ksem cannot read here",
+        ),
+        (
+            "args[\"nope\"]",
+            "args[\"nope\"]",
+            "the launch passes no `nope` (Triton: KeyError)",
+        ),
+        (
+            "UNKNOWN * 2",
+            "UNKNOWN",
+            "`UNKNOWN` is not a module constant",
+        ),
+        (
+            "7 // (args[\"n\"] - 3)",
+            "7 //",
+            "ZeroDivisionError: integer division or modulo by zero",
+        ),
+        (
+            "triton.cdiv(1.5, 2)",
+            "triton.cdiv",
+            "triton.cdiv takes an int",
+        ),
+    ] {
+        let src = module(&format!(
+            "@triton.heuristics({{\"W\": lambda args: {lambda}}})\n@triton.jit\ndef kern(x, out, n, W: tl.constexpr):\n    tl.store(out, W)\n"
+        ));
+        let l = launch(
+            &[1],
+            json!({"x": zeros("int32", 1), "out": zeros("int32", 1), "n": scalar("int32", json!(3))}),
+        );
+        let d = refused(&src, &l);
+        assert_diag(
+            &src,
+            &d,
+            loc(&src, "lambda args", at),
+            &["heuristic `W`", msg],
+            None,
+        );
+    }
+}
+
 /// A launch may repeat a heuristic's value; a different one is refused at
 /// the heuristic (Triton would silently overwrite it with its own).
 #[test]

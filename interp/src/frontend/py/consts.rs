@@ -19,6 +19,13 @@ pub trait HostNames<X: Extra = NoExtra> {
     /// module's imports (`floor` after `from math import floor` →
     /// `math.floor`); builtins keep their own name.
     fn callee(&self, dotted: &str) -> String;
+    /// The dialect's own reading of `e`, before the shared rules (Triton's
+    /// heuristics read their dict of arguments and `triton.cdiv`): `None`
+    /// where the shared rules decide, as they do for every front end by
+    /// default.
+    fn own(&self, _e: &ast::Expr) -> Option<Result<PyValue<X>, NoValue>> {
+        None
+    }
 }
 
 /// Why a host expression has no value: it is not one ksem evaluates (a
@@ -31,6 +38,11 @@ pub enum NoValue {
     /// Python raises when it evaluates the expression: the module cannot
     /// be imported as written.
     Raises(PyError),
+    /// The dialect's own reason ([`HostNames::own`]), in its words.
+    Other(String),
+    /// The dialect's own error, located and complete ([`HostNames::own`]:
+    /// TileLang's query of a device ksem's target does not have).
+    Located(Box<Diagnostic>),
 }
 
 impl From<PyError> for NoValue {
@@ -49,33 +61,50 @@ fn known<T>(r: Option<Result<T, PyError>>) -> Result<T, NoValue> {
 /// comparison chains, `and`/`or`, conditional expressions, and the
 /// builtins and `math` functions of [`ops`].
 pub fn eval<X: Extra>(e: &ast::Expr, names: &dyn HostNames<X>) -> Result<PyValue<X>, NoValue> {
-    use NoValue::Unknown;
+    eval_at(e, names).map_err(|(why, _)| why)
+}
+
+/// [`eval`], with the innermost sub-expression of `e` that has no value
+/// where it has none (where a dialect reports it).
+pub fn eval_at<'e, X: Extra>(
+    e: &'e ast::Expr,
+    names: &dyn HostNames<X>,
+) -> Result<PyValue<X>, (NoValue, &'e ast::Expr)> {
+    if let Some(r) = names.own(e) {
+        return r.map_err(|why| (why, e));
+    }
+    let here = |why: NoValue| (why, e);
+    let unknown = || (NoValue::Unknown, e);
     Ok(match e {
-        ast::Expr::Constant(c) => known(PyValue::literal(&c.value))?,
-        ast::Expr::Name(n) => names.value(n.id.as_str()).ok_or(Unknown)?,
+        ast::Expr::Constant(c) => known(PyValue::literal(&c.value)).map_err(here)?,
+        ast::Expr::Name(n) => names.value(n.id.as_str()).ok_or_else(unknown)?,
         ast::Expr::Tuple(t) => PyValue::Tuple(
             t.elts
                 .iter()
-                .map(|x| eval(x, names))
+                .map(|x| eval_at(x, names))
                 .collect::<Result<_, _>>()?,
         ),
         ast::Expr::Subscript(s) => {
-            let (v, i) = (eval(&s.value, names)?, eval(&s.slice, names)?);
-            if !matches!(v, PyValue::Tuple(_) | PyValue::Str(_)) {
-                return Err(Unknown);
+            let (v, i) = (eval_at(&s.value, names)?, eval_at(&s.slice, names)?);
+            // a dialect's object is indexed by the dialect's rules
+            if matches!(v, PyValue::Type(_) | PyValue::Path(_) | PyValue::Extra(_)) {
+                return Err(unknown());
             }
-            ops::index(&v, &i)?
+            ops::index(&v, &i).map_err(|err| here(err.into()))?
         }
-        ast::Expr::UnaryOp(u) => known(ops::unary(u.op, &eval(&u.operand, names)?).transpose())?,
+        ast::Expr::UnaryOp(u) => {
+            let x = eval_at(&u.operand, names)?;
+            known(ops::unary(u.op, &x).transpose()).map_err(here)?
+        }
         ast::Expr::BinOp(b) => {
-            let (x, y) = (eval(&b.left, names)?, eval(&b.right, names)?);
-            known(ops::binop(b.op, &x, &y))?
+            let (x, y) = (eval_at(&b.left, names)?, eval_at(&b.right, names)?);
+            known(ops::binop(b.op, &x, &y)).map_err(here)?
         }
         ast::Expr::Compare(c) => {
-            let mut left = eval(&c.left, names)?;
+            let mut left = eval_at(&c.left, names)?;
             for (op, r) in c.ops.iter().zip(&c.comparators) {
-                let right = eval(r, names)?;
-                if !known(compare::compare(*op, &left, &right).transpose())? {
+                let right = eval_at(r, names)?;
+                if !known(compare::compare(*op, &left, &right).transpose()).map_err(here)? {
                     return Ok(PyValue::bool(false));
                 }
                 left = right;
@@ -87,34 +116,36 @@ pub fn eval<X: Extra>(e: &ast::Expr, names: &dyn HostNames<X>) -> Result<PyValue
             let is_and = matches!(b.op, ast::BoolOp::And);
             let mut last = PyValue::bool(is_and);
             for v in &b.values {
-                last = eval(v, names)?;
-                if last.truthy().ok_or(Unknown)? != is_and {
+                last = eval_at(v, names)?;
+                if last.truthy().ok_or((NoValue::Unknown, v))? != is_and {
                     break;
                 }
             }
             last
         }
         ast::Expr::IfExp(i) => {
-            if eval(&i.test, names)?.truthy().ok_or(Unknown)? {
-                eval(&i.body, names)?
+            let test = eval_at(&i.test, names)?;
+            if test.truthy().ok_or((NoValue::Unknown, &*i.test))? {
+                eval_at(&i.body, names)?
             } else {
-                eval(&i.orelse, names)?
+                eval_at(&i.orelse, names)?
             }
         }
         ast::Expr::Call(c) if c.keywords.is_empty() => {
-            let f = super::dotted(&c.func).ok_or(Unknown)?;
+            let f = super::dotted(&c.func).ok_or_else(unknown)?;
             let path = names.callee(&f);
             let args = c
                 .args
                 .iter()
-                .map(|a| eval(a, names))
+                .map(|a| eval_at(a, names))
                 .collect::<Result<Vec<_>, _>>()?;
             known(match path.strip_prefix("math.") {
                 Some(m) => ops::math(m, &args),
                 None => ops::builtin(&path, &args),
-            })?
+            })
+            .map_err(here)?
         }
-        _ => return Err(Unknown),
+        _ => return Err(unknown()),
     })
 }
 
@@ -128,8 +159,9 @@ pub fn at_import<X: Extra>(
 ) -> DResult<Option<PyValue<X>>> {
     match eval(e, names) {
         Ok(v) => Ok(Some(v)),
-        Err(NoValue::Unknown) => Ok(None),
+        Err(NoValue::Unknown | NoValue::Other(_)) => Ok(None),
         Err(NoValue::Raises(err)) => Err(raises_at_import(span, err)),
+        Err(NoValue::Located(d)) => Err(*d),
     }
 }
 

@@ -4,6 +4,7 @@
 
 use super::{types, Module};
 use crate::dtype::DType;
+use crate::frontend::py::consts::{self, HostNames, NoValue};
 use crate::frontend::py::num::{self, PyError, PyNum};
 use crate::frontend::py::value::{compare, ops, Extra, PyValue};
 use crate::launch::Launch;
@@ -61,179 +62,148 @@ fn not_const(span: Span) -> Diagnostic {
 /// without a span (`Span::default()`) only says `e` has no value at compile
 /// time (callers that need one re-attach a span); one with a span is a
 /// host call that cannot run as written (a device query of a device ksem's
-/// target does not have), which callers report as it is.
+/// target does not have), which callers report as it is. The expression
+/// forms are the shared evaluator's (`py::consts::eval_at`, CPython's
+/// rules); TileLang's own are [`HostEnv`]'s.
 pub fn eval(m: &Module, env: &HashMap<String, Const>, e: &ast::Expr) -> DResult<Const> {
-    let lang = &m.lang;
-    let here = Span::default();
-    Ok(match e {
-        ast::Expr::Constant(c) => match &c.value {
-            Constant::Int(i) => {
-                Const::Num(PyNum::Int(i128::try_from(i).map_err(|_| not_const(here))?))
-            }
-            Constant::Float(f) => Const::Num(PyNum::Float(*f)),
-            Constant::Bool(b) => Const::Num(PyNum::Bool(*b)),
-            Constant::Str(s) => Const::Str(s.clone()),
-            Constant::None => Const::None,
-            _ => return Err(not_const(here)),
-        },
-        ast::Expr::Name(n) => env
-            .get(n.id.as_str())
-            .cloned()
-            .ok_or_else(|| not_const(here))?,
-        ast::Expr::Tuple(t) => Const::Tuple(
-            t.elts
-                .iter()
-                .map(|x| eval(m, env, x))
-                .collect::<DResult<_>>()?,
-        ),
-        ast::Expr::List(t) => Const::Tuple(
-            t.elts
-                .iter()
-                .map(|x| eval(m, env, x))
-                .collect::<DResult<_>>()?,
-        ),
-        // `DataType(dtype).bits` (`from tvm import DataType`, `tvm.DataType`)
-        ast::Expr::Attribute(a) if a.attr.as_str() == "bits" && is_data_type_call(&a.value) => {
-            let ast::Expr::Call(c) = &*a.value else {
-                return Err(not_const(here));
-            };
-            match c.args.as_slice() {
-                [x] => match eval(m, env, x)?.as_dtype() {
-                    Some(d) => Const::Num(PyNum::Int(d.bits() as i128)),
-                    None => return Err(not_const(here)),
-                },
-                _ => return Err(not_const(here)),
-            }
+    consts::eval_at(e, &HostEnv { m, env }).map_err(|(why, at)| match why {
+        NoValue::Unknown | NoValue::Other(_) => not_const(Span::default()),
+        NoValue::Located(d) => *d,
+        NoValue::Raises(err @ PyError::ZeroDivision(_)) if matches!(at, ast::Expr::BinOp(_)) => {
+            raises(m.span(at), err)
+                .with_help("check the kernel's arguments: this divisor is 0 for them")
         }
-        ast::Expr::Attribute(a) if is_device_props(m, env, &a.value)? => {
-            let (major, minor) = m.target.capability;
-            match a.attr.as_str() {
-                "major" => Const::Num(PyNum::Int(major as i128)),
-                "minor" => Const::Num(PyNum::Int(minor as i128)),
-                "multi_processor_count" => Const::Num(PyNum::Int(m.target.num_sms as i128)),
-                other => {
-                    return Err(Diagnostic::new(
-                        m.span(a),
-                        format!("ksem's target device has no `{other}`: it knows `major`, `minor` and `multi_processor_count`"),
-                    )
-                    .with_help("the launch's \"target\" gives num_sms and capability"))
-                }
-            }
-        }
-        ast::Expr::Attribute(_) => {
-            let p = super::super::py::dotted(e).ok_or_else(|| not_const(here))?;
-            let (base, last) = p.rsplit_once('.').ok_or_else(|| not_const(here))?;
-            if lang.iter().any(|l| l == base) || base == "tilelang.language" {
-                Const::Type(types::dtype_named(last).ok_or_else(|| not_const(here))?)
-            } else {
-                return Err(not_const(here));
-            }
-        }
-        ast::Expr::UnaryOp(u) => {
-            let v = eval(m, env, &u.operand)?;
-            ops::unary(u.op, &v)
-                .map_err(|err| raises(m.span(u), err))?
-                .ok_or_else(|| not_const(here))?
-        }
-        ast::Expr::BinOp(b) => {
-            let x = eval(m, env, &b.left)?;
-            let y = eval(m, env, &b.right)?;
-            match ops::binop(b.op, &x, &y) {
-                Some(Ok(v)) => v,
-                Some(Err(err @ PyError::ZeroDivision(_))) => {
-                    return Err(raises(m.span(b), err)
-                        .with_help("check the kernel's arguments: this divisor is 0 for them"))
-                }
-                Some(Err(err)) => return Err(raises(m.span(b), err)),
-                None => return Err(not_const(here)),
-            }
-        }
-        ast::Expr::Call(c) => {
-            let f = super::super::py::dotted(&c.func).unwrap_or_default();
-            if let Some(v) = device_query(m, env, &f, c)? {
-                return Ok(v);
-            }
-            if let Some(h) = host_helper(m, env, &f) {
-                return call_helper(m, env, h, c);
-            }
-            let args: Vec<Const> = c
-                .args
-                .iter()
-                .map(|a| eval(m, env, a))
-                .collect::<DResult<_>>()?;
-            // Python's builtins and `math` functions (`py::value`)
-            let shared = match f.strip_prefix("math.") {
-                Some(name) => ops::math(name, &args),
-                None if !f.contains('.') && c.keywords.is_empty() => ops::builtin(&f, &args),
-                None => None,
-            };
-            match shared {
-                Some(r) => r.map_err(|err| raises(m.span(c), err))?,
-                None => call(lang, &f, &args).ok_or_else(|| not_const(here))?,
-            }
-        }
-        ast::Expr::Subscript(sub) => {
-            let key = eval(m, env, &sub.slice)?;
-            match &*sub.value {
-                // `{T.float32: 4, T.float16: 2}[dtype]`
-                ast::Expr::Dict(d) => {
-                    for (k, v) in d.keys.iter().zip(&d.values) {
-                        let Some(k) = k else {
-                            return Err(not_const(here));
-                        };
-                        if compare::py_eq(&eval(m, env, k)?, &key) == Some(true) {
-                            return eval(m, env, v);
-                        }
-                    }
-                    return Err(not_const(here));
-                }
-                other => match eval(m, env, other)? {
-                    v @ (Const::Tuple(_) | Const::Str(_)) => {
-                        ops::index(&v, &key).map_err(|err| raises(m.span(sub), err))?
-                    }
-                    _ => return Err(not_const(here)),
-                },
-            }
-        }
-        ast::Expr::IfExp(i) => {
-            if eval(m, env, &i.test)?
-                .truthy()
-                .ok_or_else(|| not_const(here))?
-            {
-                eval(m, env, &i.body)?
-            } else {
-                eval(m, env, &i.orelse)?
-            }
-        }
-        ast::Expr::BoolOp(b) => {
-            // Python's and/or: the deciding operand's value
-            let is_and = matches!(b.op, ast::BoolOp::And);
-            let mut last = Const::None;
-            for v in &b.values {
-                last = eval(m, env, v)?;
-                let t = last.truthy().ok_or_else(|| not_const(here))?;
-                if t != is_and {
-                    break;
-                }
-            }
-            last
-        }
-        ast::Expr::Compare(c) => {
-            let mut left = eval(m, env, &c.left)?;
-            for (op, r) in c.ops.iter().zip(&c.comparators) {
-                let right = eval(m, env, r)?;
-                let holds = compare::compare(*op, &left, &right)
-                    .map_err(|err| raises(m.span(c), err))?
-                    .ok_or_else(|| not_const(here))?;
-                if !holds {
-                    return Ok(Const::Num(PyNum::Bool(false)));
-                }
-                left = right;
-            }
-            Const::Num(PyNum::Bool(true))
-        }
-        _ => return Err(not_const(here)),
+        NoValue::Raises(err) => raises(m.span(at), err),
     })
+}
+
+/// TileLang's host code as the shared evaluator sees it: the module and the
+/// variables bound so far.
+struct HostEnv<'a> {
+    m: &'a Module,
+    env: &'a HashMap<String, Const>,
+}
+
+impl HostNames<Device> for HostEnv<'_> {
+    fn value(&self, name: &str) -> Option<Const> {
+        self.env.get(name).cloned()
+    }
+
+    fn callee(&self, dotted: &str) -> String {
+        dotted.to_string()
+    }
+
+    /// List displays, `{…}[key]`, `DataType(d).bits`, the device's
+    /// properties, `T.float16`-style dtype paths and every call (device
+    /// queries, host helpers, builtins, TileLang's own functions).
+    fn own(&self, e: &ast::Expr) -> Option<Result<Const, NoValue>> {
+        let (m, env) = (self.m, self.env);
+        let r = match e {
+            ast::Expr::List(t) => t
+                .elts
+                .iter()
+                .map(|x| eval(m, env, x))
+                .collect::<DResult<_>>()
+                .map(Const::List),
+            ast::Expr::Subscript(sub) => match &*sub.value {
+                ast::Expr::Dict(d) => dict_item(self, d, &sub.slice),
+                _ => return None,
+            },
+            ast::Expr::Attribute(a) => attribute(m, env, a),
+            ast::Expr::Call(c) => call_value(m, env, c),
+            _ => return None,
+        };
+        Some(r.map_err(|d| {
+            if is_located(&d) {
+                NoValue::Located(Box::new(d))
+            } else {
+                NoValue::Unknown
+            }
+        }))
+    }
+}
+
+/// `{T.float32: 4, T.float16: 2}[key]`: the value of the first key equal
+/// to `key`.
+fn dict_item(h: &HostEnv, d: &ast::ExprDict, key: &ast::Expr) -> DResult<Const> {
+    let (m, env) = (h.m, h.env);
+    let key = eval(m, env, key)?;
+    for (k, v) in d.keys.iter().zip(&d.values) {
+        let Some(k) = k else {
+            return Err(not_const(Span::default()));
+        };
+        if compare::py_eq(&eval(m, env, k)?, &key) == Some(true) {
+            return eval(m, env, v);
+        }
+    }
+    Err(not_const(Span::default()))
+}
+
+/// `DataType(dtype).bits`, a property of the target device, or a dtype
+/// of TileLang's language module (`T.float16`).
+fn attribute(m: &Module, env: &HashMap<String, Const>, a: &ast::ExprAttribute) -> DResult<Const> {
+    let here = Span::default();
+    if a.attr.as_str() == "bits" && is_data_type_call(&a.value) {
+        let ast::Expr::Call(c) = &*a.value else {
+            return Err(not_const(here));
+        };
+        return match c.args.as_slice() {
+            [x] => match eval(m, env, x)?.as_dtype() {
+                Some(d) => Ok(Const::Num(PyNum::Int(d.bits() as i128))),
+                None => Err(not_const(here)),
+            },
+            _ => Err(not_const(here)),
+        };
+    }
+    if is_device_props(m, env, &a.value)? {
+        let (major, minor) = m.target.capability;
+        return match a.attr.as_str() {
+            "major" => Ok(Const::Num(PyNum::Int(major as i128))),
+            "minor" => Ok(Const::Num(PyNum::Int(minor as i128))),
+            "multi_processor_count" => Ok(Const::Num(PyNum::Int(m.target.num_sms as i128))),
+            other => Err(Diagnostic::new(
+                m.span(a),
+                format!("ksem's target device has no `{other}`: it knows `major`, `minor` and `multi_processor_count`"),
+            )
+            .with_help("the launch's \"target\" gives num_sms and capability")),
+        };
+    }
+    let e = ast::Expr::Attribute(a.clone());
+    let p = super::super::py::dotted(&e).ok_or_else(|| not_const(here))?;
+    let (base, last) = p.rsplit_once('.').ok_or_else(|| not_const(here))?;
+    if m.lang.iter().any(|l| l == base) || base == "tilelang.language" {
+        Ok(Const::Type(
+            types::dtype_named(last).ok_or_else(|| not_const(here))?,
+        ))
+    } else {
+        Err(not_const(here))
+    }
+}
+
+/// A call in host code: a device query, a host helper, one of Python's
+/// builtins or `math` functions (`py::value`), or TileLang's own.
+fn call_value(m: &Module, env: &HashMap<String, Const>, c: &ast::ExprCall) -> DResult<Const> {
+    let f = super::super::py::dotted(&c.func).unwrap_or_default();
+    if let Some(v) = device_query(m, env, &f, c)? {
+        return Ok(v);
+    }
+    if let Some(h) = host_helper(m, env, &f) {
+        return call_helper(m, env, h, c);
+    }
+    let args: Vec<Const> = c
+        .args
+        .iter()
+        .map(|a| eval(m, env, a))
+        .collect::<DResult<_>>()?;
+    let shared = match f.strip_prefix("math.") {
+        Some(name) => ops::math(name, &args),
+        None if !f.contains('.') && c.keywords.is_empty() => ops::builtin(&f, &args),
+        None => None,
+    };
+    match shared {
+        Some(r) => r.map_err(|err| raises(m.span(c), err)),
+        None => call(&m.lang, &f, &args).ok_or_else(|| not_const(Span::default())),
+    }
 }
 
 /// Where a dotted name of host code leads: its first part replaced by
@@ -881,7 +851,7 @@ pub fn bind(t: &ast::Expr, v: Option<&Const>, env: &mut HashMap<String, Const>) 
         (ast::Expr::Name(n), _, None) => {
             env.remove(n.id.as_str());
         }
-        (_, Some(elts), Some(Const::Tuple(vs))) if elts.len() == vs.len() => {
+        (_, Some(elts), Some(Const::Tuple(vs) | Const::List(vs))) if elts.len() == vs.len() => {
             for (t, v) in elts.iter().zip(vs) {
                 bind(t, Some(v), env);
             }

@@ -20,6 +20,8 @@ use crate::span::{DResult, Diagnostic, Span};
 use rustpython_parser::ast::{self, Ranged};
 use std::collections::{HashMap, HashSet};
 
+mod constexpr_fn;
+
 /// Largest number of elements of one tile.
 pub const MAX_TILE_ELEMS: usize = 1 << 22;
 
@@ -60,6 +62,12 @@ pub struct Elab<'m> {
     /// while compiling (an assignment keeps a Python value, a `range` loop
     /// unrolls).
     compile_time: bool,
+    /// Compile-time loops (a constexpr_function's) around the statement
+    /// being elaborated, in the constexpr_function being run.
+    ct_loops: usize,
+    /// The `break` (`true`) or `continue` that ended a compile-time loop's
+    /// iteration early.
+    ct_jump: Option<bool>,
 }
 
 /// Deepest nesting of expressions and statements ksem elaborates.
@@ -130,6 +138,8 @@ impl<'m> Elab<'m> {
             version: super::version::Version(crate::launch::TRITON_BASE_VERSION),
             declared_constexpr: HashSet::new(),
             compile_time: false,
+            ct_loops: 0,
+            ct_jump: None,
         }
     }
 
@@ -910,6 +920,9 @@ impl<'m> Elab<'m> {
     }
 
     fn for_stmt(&mut self, f: &ast::StmtFor) -> DResult<()> {
+        if self.compile_time {
+            return self.compile_time_for(f);
+        }
         let span = self.span(f);
         let ast::Expr::Name(target) = &*f.target else {
             return unsupported(
@@ -957,27 +970,17 @@ impl<'m> Elab<'m> {
                 bounds.push(self.expr(&k.value)?);
             }
         }
-        let (start, end, step) = walk::range_args(
-            "range",
-            bounds,
-            || Value::Num(PyNum::Int(0)),
-            || Value::Num(PyNum::Int(1)),
-            span,
-        )?;
+        let (start, end, step) = range_bounds(bounds, span)?;
         let name = target.id.to_string();
         let all_const = [&start, &end, &step]
             .iter()
             .all(|v| matches!(v, Value::Num(PyNum::Int(_))));
-        if kind == "static_range" || self.compile_time {
-            let (Value::Num(PyNum::Int(a)), Value::Num(PyNum::Int(b)), Value::Num(PyNum::Int(s))) =
-                (&start, &end, &step)
-            else {
-                return err(span, "tl.static_range bounds must be compile-time integers");
-            };
-            if *s == 0 {
-                return Err(walk::zero_step(span));
-            }
-            let n = walk::trip_count(*a, *b, *s);
+        if kind == "static_range" {
+            let (a, s, n) = counted_range(
+                [&start, &end, &step],
+                span,
+                "tl.static_range bounds must be compile-time integers",
+            )?;
             if n > 4096 {
                 return err(span, "tl.static_range unrolls more than 4096 iterations");
             }
@@ -1062,6 +1065,9 @@ impl<'m> Elab<'m> {
     }
 
     fn while_stmt(&mut self, w: &ast::StmtWhile) -> DResult<()> {
+        if self.compile_time {
+            return self.compile_time_while(w);
+        }
         let span = self.span(w);
         let mut assigned = Vec::new();
         assigned_names(&w.body, &mut assigned);
@@ -1819,7 +1825,8 @@ impl<'m> Elab<'m> {
         }
     }
 
-    /// Inlines a call of jit function `name` of imported module `module`:
+    /// Inlines a call of jit function (or runs constexpr_function) `name` of
+    /// imported module `module`:
     /// its body is elaborated against its own module's names and reported
     /// at this call (an error says which helper of which file it came from).
     fn call_foreign(
@@ -1836,7 +1843,11 @@ impl<'m> Elab<'m> {
         if outermost {
             self.call_site = Some(span);
         }
-        let r = self.call_jit(name, args, span);
+        let r = if callee.constexpr_funcs.contains_key(name) {
+            self.call_constexpr_function(name, args, span)
+        } else {
+            self.call_jit(name, args, span)
+        };
         self.m = home;
         if outermost {
             self.call_site = None;
@@ -1857,47 +1868,6 @@ impl<'m> Elab<'m> {
         let m = self.m;
         let f = m.funcs.get(name).expect("jit function exists");
         self.inline_call(name, f, args, span)
-    }
-
-    /// Runs a `@triton.constexpr_function` (Triton calls the Python
-    /// function on its arguments' values while compiling): its body is
-    /// elaborated as Python on compile-time values (an assignment keeps a
-    /// Python value, `range` loops unroll), and neither its arguments nor
-    /// its result may be runtime values, nor may it compute one.
-    fn call_constexpr_function(&mut self, name: &str, args: Args, span: Span) -> DResult<Value> {
-        let what = format!("`{name}` is a @triton.constexpr_function");
-        for v in args.pos.iter().chain(args.kw.iter().map(|(_, v)| v)) {
-            if holds_runtime(v) {
-                return err(
-                    span,
-                    format!(
-                        "{what}: its arguments must be compile-time values, got {}",
-                        v.describe()
-                    ),
-                );
-            }
-        }
-        let m = self.m;
-        let Some(f) = m.constexpr_funcs.get(name) else {
-            // (one of another module, passed into a helper of this one)
-            return err(
-                span,
-                format!("{what} of another module: ksem calls one only in its own module"),
-            );
-        };
-        let emitted = self.out.len();
-        let saved = std::mem::replace(&mut self.compile_time, true);
-        let r = self.inline_call(name, f, args, span);
-        self.compile_time = saved;
-        let v = r?;
-        if self.out.len() != emitted || holds_runtime(&v) {
-            return Err(Diagnostic::new(
-                span,
-                format!("{what} but computes a runtime value"),
-            )
-            .with_help("a constexpr_function runs on the host while compiling: use Python values only, or make it a @triton.jit function"));
-        }
-        Ok(v)
     }
 
     /// Inlines function `f` (named `name`) called with `args`.
@@ -2095,6 +2065,36 @@ impl<'m> Elab<'m> {
 /// by the tensor on the right (`__rrshift__`).
 /// Whether `v` is, or holds, a runtime value (a tensor, a block pointer,
 /// a tensor's method).
+/// `range(*bounds)`'s start, end and step (CPython's argument forms).
+fn range_bounds(bounds: Vec<Value>, span: Span) -> DResult<(Value, Value, Value)> {
+    walk::range_args(
+        "range",
+        bounds,
+        || Value::Num(PyNum::Int(0)),
+        || Value::Num(PyNum::Int(1)),
+        span,
+    )
+}
+
+/// The start, step and trip count of a range of Python integers that
+/// runs while compiling (bounds not all integers: `not_ints`; a zero step:
+/// CPython's ValueError).
+fn counted_range(
+    [start, end, step]: [&Value; 3],
+    span: Span,
+    not_ints: &str,
+) -> DResult<(i128, i128, u128)> {
+    let (Value::Num(PyNum::Int(a)), Value::Num(PyNum::Int(b)), Value::Num(PyNum::Int(s))) =
+        (start, end, step)
+    else {
+        return err(span, not_ints);
+    };
+    if *s == 0 {
+        return Err(walk::zero_step(span));
+    }
+    Ok((*a, *s, walk::trip_count(*a, *b, *s)))
+}
+
 fn holds_runtime(v: &Value) -> bool {
     match v {
         Value::Tensor(_) | Value::BlockPtr(_) | Value::Method(..) => true,
@@ -2238,7 +2238,7 @@ impl Walk for Elab<'_> {
     }
 
     fn in_loop(&self) -> bool {
-        self.loops.len() > self.loop_base
+        self.loops.len() > self.loop_base || self.ct_loops > 0
     }
 
     fn loop_help(&self) -> Option<&'static str> {
@@ -2320,6 +2320,10 @@ impl Walk for Elab<'_> {
     }
 
     fn jump(&mut self, is_break: bool, span: Span) -> DResult<()> {
+        if self.ct_loops > 0 {
+            self.compile_time_jump(is_break);
+            return Ok(());
+        }
         self.write_carried(span)?;
         self.out.push(if is_break {
             Stmt::Break

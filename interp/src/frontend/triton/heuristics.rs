@@ -3,19 +3,21 @@
 //! runs each lambda in order on a dict of the arguments passed (the
 //! autotune config's values and the heuristics computed before it
 //! included) and sets the meta-parameter to what it returns, over any value
-//! the caller passed. ksem evaluates the lambdas the same way, on Python
-//! numbers: subscripts of the dict, arithmetic, comparisons, `and`/`or`/
-//! `not`, conditional expressions, the numeric builtins and `math` functions
-//! of `py::num` (`min`/`max`/`abs`/`int`/`float`/`round`/`bool`, …),
-//! `triton.next_power_of_2` and `triton.cdiv`. A lambda that needs more
+//! the caller passed. ksem evaluates the lambdas the same way, through
+//! the shared host evaluator (`py::consts::eval_at`, CPython's rules on
+//! `PyValue`s): subscripts of the dict, arithmetic, comparisons, `and`/
+//! `or`/`not`, conditional expressions, the numeric builtins and `math`
+//! functions of `py::num` (`min`/`max`/`abs`/`int`/`float`/`round`/`bool`,
+//! …), and, as the heuristics' own, the dict and `triton.next_power_of_2`
+//! and `triton.cdiv`. A lambda that needs more
 //! (a tensor's dtype or shape, a call ksem does not know) is an error that
 //! names it; the launch can then give the value itself.
 
 use super::module::{constant_value, Module};
 use super::promote::PyNum;
 use super::value::{fold_binop, next_power_of_2, Value};
-use crate::frontend::py::num::PyError;
-use crate::frontend::py::value::{compare, ops, Extra, PyValue};
+use crate::frontend::py::consts::{self, HostNames, NoValue};
+use crate::frontend::py::value::{Extra, PyValue};
 use crate::launch::{ArgSpec, ConstArg};
 use crate::span::{DResult, Diagnostic};
 use rustpython_parser::ast::{self, Expr};
@@ -162,7 +164,8 @@ fn run_one(m: &Module, h: &Heuristic, args: &[(String, ArgValue)]) -> DResult<Co
         args,
         heuristic: &h.name,
     };
-    ev.eval(&h.lambda.body)?.to_arg().ok_or_else(|| {
+    let v = consts::eval_at(&h.lambda.body, &ev).map_err(|(why, at)| ev.failed(why, at))?;
+    v.to_arg().ok_or_else(|| {
         Diagnostic::new(
             m.span(&*h.lambda.body),
             format!("heuristic `{}` returns no Python value", h.name),
@@ -186,17 +189,81 @@ impl Extra for Arg {
             Arg::Tensor(_) => "Tensor",
         }
     }
+    /// A tensor's `==` is a tensor, which ksem does not read here.
+    fn py_eq(&self, other: &PyValue<Self>) -> Option<bool> {
+        match self {
+            Arg::Tensor(_) => None,
+            Arg::Args => Some(matches!(other, PyValue::Extra(o) if o == self)),
+        }
+    }
 }
 
 /// A value inside a heuristic: a Python value ([`PyValue`]) or an [`Arg`].
 type V = PyValue<Arg>;
 
+/// What a heuristic's lambda sees: the module's constants, its parameter
+/// (the dict of arguments) and Triton's host helpers, on the shared rules
+/// of `py::consts`.
 struct Eval<'a> {
     m: &'a Module,
     /// The lambda's parameter (the dict).
     param: &'a str,
     args: &'a [(String, ArgValue)],
     heuristic: &'a str,
+}
+
+impl HostNames<Arg> for Eval<'_> {
+    fn value(&self, name: &str) -> Option<V> {
+        if name == self.param {
+            return Some(V::Extra(Arg::Args));
+        }
+        self.m.globals.get(name).and_then(|v| v.host().plain())
+    }
+
+    fn callee(&self, dotted: &str) -> String {
+        dotted.to_string()
+    }
+
+    /// `args[key]`, and `triton.next_power_of_2`/`triton.cdiv`.
+    fn own(&self, e: &Expr) -> Option<Result<V, NoValue>> {
+        match e {
+            Expr::Subscript(s) => match consts::eval(&s.value, self) {
+                Ok(V::Extra(Arg::Args)) => {
+                    Some(consts::eval(&s.slice, self).and_then(|k| self.arg(k)))
+                }
+                _ => None,
+            },
+            Expr::Call(c) if c.keywords.is_empty() => {
+                let name = dotted(&c.func);
+                let helper = name.strip_prefix("triton.").unwrap_or(&name);
+                if !matches!(helper, "next_power_of_2" | "cdiv") {
+                    return None;
+                }
+                let args = c
+                    .args
+                    .iter()
+                    .map(|a| consts::eval(a, self))
+                    .collect::<Result<Vec<_>, _>>();
+                Some(args.and_then(|xs| triton_helper(helper, &xs)))
+            }
+            _ => None,
+        }
+    }
+}
+
+/// `triton.next_power_of_2(n)` or `triton.cdiv(x, d)` (`helper`) of ints.
+fn triton_helper(helper: &str, xs: &[V]) -> Result<V, NoValue> {
+    let ints: Option<Vec<i128>> = xs.iter().map(V::as_int).collect();
+    let takes_ints = || NoValue::Other(format!("triton.{helper} takes an int"));
+    Ok(match (helper, ints.ok_or_else(takes_ints)?.as_slice()) {
+        ("next_power_of_2", [n]) => V::int(next_power_of_2(*n)),
+        ("cdiv", [x, d]) => {
+            let s = fold_binop(ast::Operator::Add, PyNum::Int(*x), PyNum::Int(d - 1))
+                .map_err(NoValue::Other)?;
+            V::Num(fold_binop(ast::Operator::FloorDiv, s, PyNum::Int(*d)).map_err(NoValue::Other)?)
+        }
+        _ => return Err(NoValue::Unknown),
+    })
 }
 
 impl Eval<'_> {
@@ -211,163 +278,62 @@ impl Eval<'_> {
         ))
     }
 
-    /// A Python value of the heuristic (a tensor argument is none).
-    fn value(&self, e: &Expr) -> DResult<V> {
-        match self.eval(e)? {
-            V::Extra(Arg::Tensor(t)) => {
-                Err(self.fail(e, format!("`{t}` is a tensor, which ksem cannot read here")))
-            }
-            v => Ok(v),
+    /// The heuristic's error where sub-expression `at` has no value
+    /// (`why`): a tensor it reads is named first.
+    fn failed(&self, why: NoValue, at: &Expr) -> Diagnostic {
+        if let Some((t, operand)) = self.tensor_operand(at) {
+            return self.fail(
+                operand,
+                format!("`{t}` is a tensor, which ksem cannot read here"),
+            );
+        }
+        match why {
+            NoValue::Located(d) => *d,
+            NoValue::Raises(err) => self.fail(at, err),
+            NoValue::Other(m) => self.fail(at, m),
+            NoValue::Unknown => match at {
+                Expr::Name(n) => self.fail(at, format!("`{}` is not a module constant", n.id)),
+                Expr::Call(c) if !c.keywords.is_empty() => self.fail(at, "keyword arguments"),
+                Expr::Call(c) => self.fail(
+                    at,
+                    format!("a call of `{}` ksem does not evaluate", dotted(&c.func)),
+                ),
+                _ => self.fail(at, "an expression ksem does not evaluate on the host"),
+            },
         }
     }
 
-    fn truth(&self, e: &Expr) -> DResult<bool> {
-        Ok(self.eval(e)?.truthy().unwrap_or(true))
-    }
-
-    /// A shared rule's answer, or the heuristic's error at `e`.
-    fn rule<T>(&self, e: &Expr, r: Option<Result<T, PyError>>) -> DResult<T> {
-        match r {
-            Some(Ok(v)) => Ok(v),
-            Some(Err(err)) => Err(self.fail(e, err)),
-            None => Err(self.fail(e, "an operation ksem does not evaluate on the host")),
-        }
-    }
-
-    fn eval(&self, e: &Expr) -> DResult<V> {
-        Ok(match e {
-            Expr::Constant(c) => match PyValue::literal(&c.value) {
-                Some(Ok(v)) => v,
-                _ => return Err(self.fail(e, "an unsupported constant")),
-            },
-            Expr::Name(n) if n.id.as_str() == self.param => V::Extra(Arg::Args),
-            Expr::Name(n) => match self.m.const_value(e).and_then(|v| v.host().plain()) {
-                Some(v) => v,
-                _ => return Err(self.fail(e, format!("`{}` is not a module constant", n.id))),
-            },
-            Expr::Tuple(t) => V::Tuple(
-                t.elts
-                    .iter()
-                    .map(|x| self.value(x))
-                    .collect::<DResult<_>>()?,
-            ),
-            Expr::Subscript(s) => match self.eval(&s.value)? {
-                V::Extra(Arg::Args) => self.arg(e, self.eval(&s.slice)?)?,
-                v => {
-                    let i = self.value(&s.slice)?;
-                    self.rule(e, Some(ops::index(&v, &i)))?
-                }
-            },
-            Expr::BinOp(b) => {
-                let (x, y) = (self.value(&b.left)?, self.value(&b.right)?);
-                self.rule(e, ops::binop(b.op, &x, &y))?
-            }
-            Expr::UnaryOp(u) => {
-                let x = self.value(&u.operand)?;
-                self.rule(e, ops::unary(u.op, &x).transpose())?
-            }
-            Expr::Compare(c) => {
-                let mut left = self.value(&c.left)?;
-                for (op, r) in c.ops.iter().zip(&c.comparators) {
-                    let right = self.value(r)?;
-                    if !self.rule(e, compare::compare(*op, &left, &right).transpose())? {
-                        return Ok(V::bool(false));
-                    }
-                    left = right;
-                }
-                V::bool(true)
-            }
-            Expr::BoolOp(b) => {
-                // Python: the first operand that decides, itself
-                let last = b.values.len() - 1;
-                for (i, v) in b.values.iter().enumerate() {
-                    let t = self.truth(v)?;
-                    let decides = match b.op {
-                        ast::BoolOp::And => !t,
-                        ast::BoolOp::Or => t,
-                    };
-                    if decides || i == last {
-                        return self.eval(v);
-                    }
-                }
-                unreachable!("a BoolOp has operands")
-            }
-            Expr::IfExp(i) => {
-                if self.truth(&i.test)? {
-                    self.eval(&i.body)?
-                } else {
-                    self.eval(&i.orelse)?
-                }
-            }
-            Expr::Call(c) => self.call(e, c)?,
-            _ => return Err(self.fail(e, "an expression ksem does not evaluate on the host")),
-        })
+    /// An operand of `e` that is a tensor argument (its name and the
+    /// operand): what a heuristic cannot compute with.
+    fn tensor_operand<'e>(&self, e: &'e Expr) -> Option<(String, &'e Expr)> {
+        let operands: Vec<&Expr> = match e {
+            Expr::BinOp(b) => vec![&b.left, &b.right],
+            Expr::UnaryOp(u) => vec![&u.operand],
+            Expr::Compare(c) => std::iter::once(&*c.left).chain(&c.comparators).collect(),
+            Expr::Call(c) => c.args.iter().collect(),
+            Expr::Subscript(s) => vec![&s.value, &s.slice],
+            _ => vec![],
+        };
+        operands
+            .into_iter()
+            .find_map(|x| match consts::eval(x, self) {
+                Ok(V::Extra(Arg::Tensor(t))) => Some((t, x)),
+                _ => None,
+            })
     }
 
     /// `args[key]`: the launch's value of argument `key`.
-    fn arg(&self, e: &Expr, key: V) -> DResult<V> {
+    fn arg(&self, key: V) -> Result<V, NoValue> {
         let V::Str(key) = key else {
-            return Err(self.fail(e, "the dict's keys are argument names"));
+            return Err(NoValue::Other("the dict's keys are argument names".into()));
         };
         match self.args.iter().find(|(n, _)| *n == key) {
             Some((_, ArgValue::Tensor)) => Ok(V::Extra(Arg::Tensor(key))),
             Some((_, ArgValue::Const(c))) => Ok(V::from_arg(c)),
-            None => Err(self.fail(
-                e,
-                format!("the launch passes no `{key}` (Triton: KeyError)"),
-            )),
+            None => Err(NoValue::Other(format!(
+                "the launch passes no `{key}` (Triton: KeyError)"
+            ))),
         }
-    }
-
-    fn call(&self, e: &Expr, c: &ast::ExprCall) -> DResult<V> {
-        if !c.keywords.is_empty() {
-            return Err(self.fail(e, "keyword arguments"));
-        }
-        let name = match &*c.func {
-            Expr::Name(n) => n.id.to_string(),
-            Expr::Attribute(a) => format!("{}.{}", dotted(&a.value), a.attr),
-            _ => String::new(),
-        };
-        if name == "bool" && c.args.len() == 1 {
-            return Ok(V::bool(self.truth(&c.args[0])?));
-        }
-        let xs = c
-            .args
-            .iter()
-            .map(|a| self.value(a))
-            .collect::<DResult<Vec<_>>>()?;
-        let int = |n: &V, what: &str| match n.as_int() {
-            Some(i) => Ok(i),
-            None => Err(self.fail(e, format!("{what} takes an int"))),
-        };
-        Ok(match (name.as_str(), xs.as_slice()) {
-            ("triton.next_power_of_2" | "next_power_of_2", [n]) => {
-                V::int(next_power_of_2(int(n, "triton.next_power_of_2")?))
-            }
-            ("triton.cdiv" | "cdiv", [x, d]) => {
-                let (x, d) = (int(x, "triton.cdiv")?, int(d, "triton.cdiv")?);
-                let s = fold_binop(ast::Operator::Add, PyNum::Int(x), PyNum::Int(d - 1))
-                    .map_err(|m| self.fail(e, m))?;
-                V::Num(
-                    fold_binop(ast::Operator::FloorDiv, s, PyNum::Int(d))
-                        .map_err(|m| self.fail(e, m))?,
-                )
-            }
-            (f, xs) => {
-                let r = match f.strip_prefix("math.") {
-                    Some(m) => ops::math(m, xs),
-                    None => ops::builtin(f, xs),
-                };
-                match r {
-                    Some(r) => r.map_err(|m| self.fail(e, m))?,
-                    None => {
-                        return Err(
-                            self.fail(e, format!("a call of `{name}` ksem does not evaluate"))
-                        )
-                    }
-                }
-            }
-        })
     }
 }
 

@@ -189,10 +189,11 @@ fn identifiers(text: &str) -> HashSet<String> {
         .collect()
 }
 
-/// The names `m`'s jit functions use, by the text of their definitions.
+/// The names `m`'s jit functions and constexpr_functions use, by the text
+/// of their definitions.
 fn used_by_jit_functions(m: &Module) -> HashSet<String> {
     let mut out = HashSet::new();
-    for f in m.funcs.values() {
+    for f in m.funcs.values().chain(m.constexpr_funcs.values()) {
         let lo = usize::from(f.range.start());
         let hi = usize::from(f.range.end()).min(m.src.len());
         if let Some(text) = m.src.get(lo..hi) {
@@ -203,18 +204,18 @@ fn used_by_jit_functions(m: &Module) -> HashSet<String> {
 }
 
 /// What `name` of imported module `imported` (at index `i` of the importer's
-/// imports) is to the importer: a jit function, or a global that does not
-/// refer to the imported module's own imports.
+/// imports) is to the importer: a jit function or constexpr_function (called
+/// in its own module), or a global that does not refer to the imported
+/// module's own imports.
 pub fn member(imported: &Module, i: usize, name: &str) -> Option<Value> {
-    if imported.funcs.contains_key(name) {
+    if imported.funcs.contains_key(name) || imported.constexpr_funcs.contains_key(name) {
         return Some(Value::Foreign {
             module: i,
             name: Some(name.to_string()),
         });
     }
     match imported.globals.get(name)? {
-        // (a constexpr_function is its module's, by name)
-        Value::Foreign { .. } | Value::Func(_) | Value::ConstexprFunc(_) => None,
+        Value::Foreign { .. } | Value::Func(_) => None,
         v => Some(v.clone()),
     }
 }

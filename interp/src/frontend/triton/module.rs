@@ -126,6 +126,9 @@ impl Module {
                             } else if path == "ksem" || path.starts_with("ksem.") {
                                 self.globals
                                     .insert("ksem".into(), Value::Module(ModPath::Ksem));
+                            } else if !path.contains('.') {
+                                // `import helpers`: the project's module, by its name
+                                self.pend(path.to_string(), path.to_string(), 0, None);
                             }
                         }
                     }

@@ -49,7 +49,7 @@ pub enum Value {
     /// A `@triton.jit` function of the module.
     Func(String),
     /// A module the current one imports from the project (index into its
-    /// `imports`), or a jit function `name` of it.
+    /// `imports`), or a jit function or constexpr_function `name` of it.
     Foreign {
         module: usize,
         name: Option<String>,
@@ -156,7 +156,10 @@ impl Value {
             PyValue::Str(s) => Value::Str(s),
             PyValue::None => Value::None,
             PyValue::Type(d) => Value::DType(d),
-            PyValue::Tuple(t) => Value::Tuple(t.into_iter().map(Value::from_host).collect()),
+            // (Triton's host values hold no list: none is made from one)
+            PyValue::Tuple(t) | PyValue::List(t) => {
+                Value::Tuple(t.into_iter().map(Value::from_host).collect())
+            }
             PyValue::Path(p) => Value::Builtin(format!("?{p}")),
             PyValue::Extra(v) => v,
         }

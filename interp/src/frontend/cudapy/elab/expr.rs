@@ -285,7 +285,8 @@ impl Elab<'_> {
                 Val::Tuple(items.iter().map(|g| self.global_val(g, span)).collect())
             }
             // a class nested in a tuple or a class: not a value numba lowers
-            PyValue::Extra(Object::Class { .. }) => Val::None,
+            // (nor a list, which the module scan does not make)
+            PyValue::Extra(Object::Class { .. }) | PyValue::List(_) => Val::None,
             PyValue::Extra(Object::Record(layout)) => Val::RecordType(layout.clone()),
         }
     }

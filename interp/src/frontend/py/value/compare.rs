@@ -1,8 +1,9 @@
 //! Python's comparisons of host values: `==` by value across kinds (`1 ==
 //! 1.0 == True`; values of unrelated kinds are unequal), the orderings of
-//! numbers, strings (by code point) and tuples (lexicographic, decided by
-//! the first pair of elements that differ, else by the lengths), `in` over
-//! a tuple or a string, and `is`.
+//! numbers, strings (by code point) and tuples or lists (each against its
+//! own kind, lexicographic, decided by the first pair of elements that
+//! differ, else by the lengths), `in` over a tuple, a list or a string, and
+//! `is`.
 
 use super::{Extra, PyValue};
 use crate::frontend::py::num::{self, PyError, PyResult};
@@ -21,7 +22,7 @@ pub fn py_eq<X: Extra>(a: &PyValue<X>, b: &PyValue<X>) -> Option<bool> {
         (V::Type(x), V::Type(y)) => x == y,
         (V::Type(d), V::Str(s)) | (V::Str(s), V::Type(d)) => X::dtype_eq_str(*d, s),
         (V::Path(x), V::Path(y)) => x == y,
-        (V::Tuple(x), V::Tuple(y)) => {
+        (V::Tuple(x), V::Tuple(y)) | (V::List(x), V::List(y)) => {
             if x.len() != y.len() {
                 return Some(false);
             }
@@ -61,8 +62,10 @@ pub fn py_is<X: Extra>(a: &PyValue<X>, b: &PyValue<X>) -> Option<bool> {
         (V::Type(x), V::Type(y)) => x == y,
         (V::Path(x), V::Path(y)) => x == y,
         (V::Extra(x), V::Extra(_)) => return x.py_eq(b),
-        (V::Tuple(x), V::Tuple(y)) if x.len() != y.len() => false,
-        (V::Num(N::Float(_)), V::Num(N::Float(_))) | (V::Tuple(_), V::Tuple(_)) => return None,
+        (V::Tuple(x), V::Tuple(y)) | (V::List(x), V::List(y)) if x.len() != y.len() => false,
+        (V::Num(N::Float(_)), V::Num(N::Float(_)))
+        | (V::Tuple(_), V::Tuple(_))
+        | (V::List(_), V::List(_)) => return None,
         _ => false,
     })
 }
@@ -80,7 +83,9 @@ fn order<X: Extra>(
     match (a, b) {
         (V::Num(x), V::Num(y)) => Ok(num::order(*x, *y)),
         (V::Str(x), V::Str(y)) => Ok(Some(x.cmp(y))),
-        (V::Tuple(_), V::Tuple(_)) => unreachable!("tuples are ordered by `ordered`"),
+        (V::Tuple(_), V::Tuple(_)) | (V::List(_), V::List(_)) => {
+            unreachable!("sequences are ordered by `ordered`")
+        }
         // a dialect's objects (numba's types are ordered) are its own
         (V::Type(_) | V::Path(_) | V::Extra(_), _) | (_, V::Type(_) | V::Path(_) | V::Extra(_)) => {
             Err(None)
@@ -104,11 +109,11 @@ fn symbol(op: CmpOp) -> &'static str {
     }
 }
 
-/// An ordering comparison: lexicographic for tuples (the first pair of
+/// An ordering comparison: lexicographic for tuples and lists (the first pair of
 /// elements that are not equal decides, compared with `op` itself; else
 /// the lengths), by value for numbers and strings.
 fn ordered<X: Extra>(op: CmpOp, a: &PyValue<X>, b: &PyValue<X>) -> PyResult<Option<bool>> {
-    if let (PyValue::Tuple(x), PyValue::Tuple(y)) = (a, b) {
+    if let (PyValue::Tuple(x), PyValue::Tuple(y)) | (PyValue::List(x), PyValue::List(y)) = (a, b) {
         for (p, q) in x.iter().zip(y) {
             match py_eq(p, q) {
                 Some(true) => {}
@@ -137,11 +142,11 @@ fn holds(op: CmpOp, o: Option<Ordering>) -> bool {
     }
 }
 
-/// Python's `a in b`: a tuple holds an element equal to `a`; a string
+/// Python's `a in b`: a tuple or list holds an element equal to `a`; a string
 /// holds `a` as a substring.
 fn contains<X: Extra>(a: &PyValue<X>, b: &PyValue<X>) -> PyResult<Option<bool>> {
     match (a, b) {
-        (_, PyValue::Tuple(items)) => {
+        (_, PyValue::Tuple(items) | PyValue::List(items)) => {
             for x in items {
                 match py_eq(a, x) {
                     Some(true) => return Ok(Some(true)),

@@ -1,8 +1,8 @@
 //! The one host-side Python value of every front end: what a module-level
 //! name, a factory or heuristic argument, or an expression a dialect's
 //! compiler evaluates with Python holds. Numbers are [`PyNum`] (CPython's
-//! arithmetic, `super::num`); strings, `None`, tuples, dtype objects and
-//! module paths are the other values every dialect has; a dialect's own
+//! arithmetic, `super::num`); strings, `None`, tuples, lists, dtype objects
+//! and module paths are the other values every dialect has; a dialect's own
 //! objects (CUDA Python's enum classes, TileLang's device properties, a
 //! Triton tensor) are its [`Extra`] payload. The rules on these values
 //! (truth, `==` and ordering, `in`, indexing, `len`, sequence `+`/`*`,
@@ -29,8 +29,11 @@ pub enum PyValue<X = NoExtra> {
     Str(String),
     /// `None`.
     None,
-    /// A tuple (TileLang's host code also evaluates a list display as one).
+    /// A tuple.
     Tuple(Vec<PyValue<X>>),
+    /// A list (a list display in host code): a sequence of its own kind,
+    /// never equal to a tuple, nor concatenated with one.
+    List(Vec<PyValue<X>>),
     /// A dtype object (`numba.int16`, `T.float16`).
     Type(DType),
     /// A module or a name imported from one, by its full dotted path
@@ -104,6 +107,14 @@ impl<X> PyValue<X> {
         self.number()?.as_int()
     }
 
+    /// The items of a tuple or a list.
+    pub fn items(&self) -> Option<&[PyValue<X>]> {
+        match self {
+            PyValue::Tuple(t) | PyValue::List(t) => Some(t),
+            _ => None,
+        }
+    }
+
     /// The dotted path of a module value.
     pub fn path(&self) -> Option<&str> {
         match self {
@@ -122,6 +133,7 @@ impl<X> PyValue<X> {
             PyValue::Tuple(t) => {
                 PyValue::Tuple(t.iter().map(PyValue::plain).collect::<Option<_>>()?)
             }
+            PyValue::List(t) => PyValue::List(t.iter().map(PyValue::plain).collect::<Option<_>>()?),
             PyValue::Type(d) => PyValue::Type(*d),
             PyValue::Path(p) => PyValue::Path(p.clone()),
             PyValue::Extra(_) => return None,
@@ -149,7 +161,8 @@ impl<X> PyValue<X> {
             PyValue::Num(PyNum::Bool(b)) => ConstArg::Bool(*b),
             PyValue::Str(s) => ConstArg::Str(s.clone()),
             PyValue::None => ConstArg::None,
-            PyValue::Tuple(t) => {
+            // (a launch passes a list as the sequence it knows)
+            PyValue::Tuple(t) | PyValue::List(t) => {
                 ConstArg::Tuple(t.iter().map(|v| v.to_arg()).collect::<Option<_>>()?)
             }
             _ => return None,
@@ -191,6 +204,7 @@ impl<X: Extra> PyValue<X> {
             PyValue::Str(_) => "str",
             PyValue::None => "NoneType",
             PyValue::Tuple(_) => "tuple",
+            PyValue::List(_) => "list",
             PyValue::Type(_) => "dtype",
             PyValue::Path(_) => "module",
             PyValue::Extra(x) => x.type_name(),
@@ -203,7 +217,7 @@ impl<X: Extra> PyValue<X> {
             PyValue::Num(n) => n.truthy(),
             PyValue::Str(s) => !s.is_empty(),
             PyValue::None => false,
-            PyValue::Tuple(t) => !t.is_empty(),
+            PyValue::Tuple(t) | PyValue::List(t) => !t.is_empty(),
             PyValue::Type(_) | PyValue::Path(_) => true,
             PyValue::Extra(x) => return x.truthy(),
         })

@@ -11,8 +11,9 @@ use rustpython_parser::ast::{Operator, UnaryOp};
 /// value a kernel language takes: ksem does not build it).
 const MAX_REPEAT: usize = 1 << 16;
 
-/// Python's `x op y`: numbers by CPython's arithmetic; tuples and strings
-/// concatenate with `+` and repeat with `*` by an int (a count below one
+/// Python's `x op y`: numbers by CPython's arithmetic; tuples, lists and
+/// strings concatenate with `+` (each with its own kind) and repeat with
+/// `*` by an int (a count below one
 /// gives the empty sequence). `None`: an operand is a dialect's object
 /// (a dtype, a module, an extra), whose operators are the dialect's.
 pub fn binop<X: Extra>(
@@ -28,20 +29,27 @@ pub fn binop<X: Extra>(
         (Operator::Add, V::Tuple(a), V::Tuple(b)) => {
             Ok(V::Tuple(a.iter().chain(b).cloned().collect()))
         }
+        (Operator::Add, V::List(a), V::List(b)) => {
+            Ok(V::List(a.iter().chain(b).cloned().collect()))
+        }
         (Operator::Add, V::Str(a), V::Str(b)) => Ok(V::Str(format!("{a}{b}"))),
-        (Operator::Mult, seq @ (V::Tuple(_) | V::Str(_)), V::Num(n))
-        | (Operator::Mult, V::Num(n), seq @ (V::Tuple(_) | V::Str(_))) => match n.as_int() {
-            Some(n) => repeat(seq, n),
-            None => Err(PyError::Type(format!(
-                "can't multiply sequence by non-int of type '{}'",
-                n.type_name()
-            ))),
-        },
-        (Operator::Add, V::Tuple(_) | V::Str(_), other) => Err(PyError::Type(format!(
-            "can only concatenate {0} (not \"{1}\") to {0}",
-            x.type_name(),
-            other.type_name()
-        ))),
+        (Operator::Mult, seq @ (V::Tuple(_) | V::List(_) | V::Str(_)), V::Num(n))
+        | (Operator::Mult, V::Num(n), seq @ (V::Tuple(_) | V::List(_) | V::Str(_))) => {
+            match n.as_int() {
+                Some(n) => repeat(seq, n),
+                None => Err(PyError::Type(format!(
+                    "can't multiply sequence by non-int of type '{}'",
+                    n.type_name()
+                ))),
+            }
+        }
+        (Operator::Add, V::Tuple(_) | V::List(_) | V::Str(_), other) => {
+            Err(PyError::Type(format!(
+                "can only concatenate {0} (not \"{1}\") to {0}",
+                x.type_name(),
+                other.type_name()
+            )))
+        }
         _ => Err(PyError::Type(format!(
             "unsupported operand type(s) for {}: '{}' and '{}'",
             op_symbol(op),
@@ -51,11 +59,11 @@ pub fn binop<X: Extra>(
     })
 }
 
-/// `seq * n` for a tuple or a string.
+/// `seq * n` for a tuple, a list or a string.
 fn repeat<X: Extra>(seq: &PyValue<X>, n: i128) -> PyResult<PyValue<X>> {
     let n = usize::try_from(n.max(0)).unwrap_or(usize::MAX);
     let len = match seq {
-        PyValue::Tuple(t) => t.len(),
+        PyValue::Tuple(t) | PyValue::List(t) => t.len(),
         PyValue::Str(s) => s.len(),
         _ => 0,
     };
@@ -64,6 +72,7 @@ fn repeat<X: Extra>(seq: &PyValue<X>, n: i128) -> PyResult<PyValue<X>> {
     }
     Ok(match seq {
         PyValue::Tuple(t) => PyValue::Tuple(t.iter().cloned().cycle().take(t.len() * n).collect()),
+        PyValue::List(t) => PyValue::List(t.iter().cloned().cycle().take(t.len() * n).collect()),
         PyValue::Str(s) => PyValue::Str(s.repeat(n)),
         other => other.clone(),
     })
@@ -107,10 +116,10 @@ pub fn unary<X: Extra>(op: UnaryOp, x: &PyValue<X>) -> PyResult<Option<PyValue<X
     }
 }
 
-/// Python's `len(x)` of a tuple or a string (in code points).
+/// Python's `len(x)` of a tuple, a list or a string (in code points).
 pub fn len<X: Extra>(x: &PyValue<X>) -> PyResult<i128> {
     match x {
-        PyValue::Tuple(t) => Ok(t.len() as i128),
+        PyValue::Tuple(t) | PyValue::List(t) => Ok(t.len() as i128),
         PyValue::Str(s) => Ok(s.chars().count() as i128),
         other => Err(PyError::Type(format!(
             "object of type '{}' has no len()",
@@ -119,11 +128,12 @@ pub fn len<X: Extra>(x: &PyValue<X>) -> PyResult<i128> {
     }
 }
 
-/// Python's `x[i]` of a tuple or a string by an int (a negative index
-/// counts from the end).
+/// Python's `x[i]` of a tuple, a list or a string by an int (a negative
+/// index counts from the end).
 pub fn index<X: Extra>(x: &PyValue<X>, i: &PyValue<X>) -> PyResult<PyValue<X>> {
     let (what, n) = match x {
         PyValue::Tuple(t) => ("tuple", t.len()),
+        PyValue::List(t) => ("list", t.len()),
         PyValue::Str(s) => ("string", s.chars().count()),
         other => {
             return Err(PyError::Type(format!(
@@ -143,13 +153,14 @@ pub fn index<X: Extra>(x: &PyValue<X>, i: &PyValue<X>) -> PyResult<PyValue<X>> {
     let Some(k) = k else {
         return Err(PyError::Index(match what {
             "tuple" => "tuple index out of range",
+            "list" => "list index out of range",
             _ => "string index out of range",
         }));
     };
     Ok(match x {
-        PyValue::Tuple(t) => t[k].clone(),
+        PyValue::Tuple(t) | PyValue::List(t) => t[k].clone(),
         PyValue::Str(s) => PyValue::Str(s.chars().nth(k).map(String::from).unwrap_or_default()),
-        _ => unreachable!("only tuples and strings have an index here"),
+        _ => unreachable!("only tuples, lists and strings have an index here"),
     })
 }
 
@@ -213,7 +224,7 @@ fn float_of_str(s: &str) -> PyResult<PyNum> {
 
 /// A builtin of Python's on host values, by name: `len`, `bool` of any
 /// value with a truth value, `int`/`float` of a number or a string, `str`
-/// of a string, `min`/`max` of one tuple, and the numeric builtins of
+/// of a string, `min`/`max` of one tuple or list, and the numeric builtins of
 /// [`num::builtin_call`] on numbers. `None`: a builtin or an argument form
 /// this module does not evaluate (or a truth the host cannot know).
 pub fn builtin<X: Extra>(name: &str, args: &[PyValue<X>]) -> Option<PyResult<PyValue<X>>> {
@@ -226,7 +237,7 @@ pub fn builtin<X: Extra>(name: &str, args: &[PyValue<X>]) -> Option<PyResult<PyV
         ("int", [PyValue::Str(s)]) => int_of_str(s).map(PyValue::Num),
         ("float", [PyValue::Str(s)]) => float_of_str(s).map(PyValue::Num),
         ("str", [PyValue::Str(s)]) => Ok(PyValue::Str(s.clone())),
-        ("min" | "max", [PyValue::Tuple(items)]) => {
+        ("min" | "max", [PyValue::Tuple(items) | PyValue::List(items)]) => {
             if items.is_empty() {
                 return Some(Err(PyError::Value(format!(
                     "{name}() arg is an empty sequence"

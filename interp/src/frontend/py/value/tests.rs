@@ -149,3 +149,85 @@ fn conversions_of_strings() {
     assert_eq!(repr("it's"), "\"it's\"");
     assert_eq!(repr("a\\b"), "'a\\\\b'");
 }
+
+fn l(items: Vec<V>) -> V {
+    PyValue::List(items)
+}
+
+/// A list is a sequence of its own kind (CPython 3.11.7's answers in the
+/// comments): never equal to a tuple, concatenated only with a list,
+/// ordered only against a list; repeated, indexed, counted and searched as
+/// a tuple is.
+#[test]
+fn lists_are_their_own_kind() {
+    let i = V::int;
+    let type_err = |m: &str| PyError::Type(m.into());
+    // [1] == (1,) -> False; [1] != (1,) -> True; [1, 2] == [1.0, 2] -> True
+    assert_eq!(py_eq(&l(vec![i(1)]), &t(vec![i(1)])), Some(false));
+    assert_eq!(
+        compare(CmpOp::NotEq, &l(vec![i(1)]), &t(vec![i(1)])),
+        Ok(Some(true))
+    );
+    assert_eq!(
+        py_eq(&l(vec![i(1), i(2)]), &l(vec![V::float(1.0), i(2)])),
+        Some(true)
+    );
+    // [1, 2] * 2 -> [1, 2, 1, 2]; 2 * [3] -> [3, 3]; [] * 3 -> []
+    assert_eq!(
+        binop(Operator::Mult, &l(vec![i(1), i(2)]), &i(2)),
+        Some(Ok(l(vec![i(1), i(2), i(1), i(2)])))
+    );
+    assert_eq!(
+        binop(Operator::Mult, &i(2), &l(vec![i(3)])),
+        Some(Ok(l(vec![i(3), i(3)])))
+    );
+    assert_eq!(
+        binop(Operator::Mult, &l(vec![]), &i(3)),
+        Some(Ok(l(vec![])))
+    );
+    // [1] + [2, 3] -> [1, 2, 3]
+    assert_eq!(
+        binop(Operator::Add, &l(vec![i(1)]), &l(vec![i(2), i(3)])),
+        Some(Ok(l(vec![i(1), i(2), i(3)])))
+    );
+    // [1] + (1,) -> TypeError: can only concatenate list (not "tuple") to list
+    assert_eq!(
+        binop(Operator::Add, &l(vec![i(1)]), &t(vec![i(1)])),
+        Some(Err(type_err(
+            "can only concatenate list (not \"tuple\") to list"
+        )))
+    );
+    // (1,) + [1] -> TypeError: can only concatenate tuple (not "list") to tuple
+    assert_eq!(
+        binop(Operator::Add, &t(vec![i(1)]), &l(vec![i(1)])),
+        Some(Err(type_err(
+            "can only concatenate tuple (not \"list\") to tuple"
+        )))
+    );
+    // [1, 2] < [1, 3] -> True; [1] < (2,) -> TypeError
+    assert_eq!(
+        compare(CmpOp::Lt, &l(vec![i(1), i(2)]), &l(vec![i(1), i(3)])),
+        Ok(Some(true))
+    );
+    assert_eq!(
+        compare(CmpOp::Lt, &l(vec![i(1)]), &t(vec![i(2)])),
+        Err(type_err(
+            "'<' not supported between instances of 'list' and 'tuple'"
+        ))
+    );
+    // [2, 3][-1] -> 3; [2, 3][2] -> IndexError: list index out of range
+    let two_three = l(vec![i(2), i(3)]);
+    assert_eq!(index(&two_three, &i(-1)), Ok(i(3)));
+    assert_eq!(
+        index(&two_three, &i(2)),
+        Err(PyError::Index("list index out of range"))
+    );
+    // len([1, 2, 3]) -> 3; 2 in [1, 2] -> True; bool([]) -> False; max([3, 7, 5]) -> 7
+    assert_eq!(len(&l(vec![i(1), i(2), i(3)])), Ok(3));
+    assert_eq!(
+        compare(CmpOp::In, &i(2), &l(vec![i(1), i(2)])),
+        Ok(Some(true))
+    );
+    assert_eq!(builtin("bool", &[l(vec![])]), Some(Ok(V::bool(false))));
+    assert_eq!(builtin("max", &[l(vec![i(3), i(7), i(5)])]), Some(Ok(i(7))));
+}

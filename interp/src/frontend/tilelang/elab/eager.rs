@@ -259,7 +259,9 @@ impl<'m> Elab<'m> {
         };
         let (count, given) = tensor_arg(launch.arg(name), name, d, span)?;
         let actual: Vec<usize> = given.clone().unwrap_or_else(|| vec![count]);
-        if let (ast::Expr::Name(_), Ok(Const::Tuple(dims))) = (shape_e, self.py_value(shape_e)) {
+        if let (ast::Expr::Name(_), Ok(Const::Tuple(dims) | Const::List(dims))) =
+            (shape_e, self.py_value(shape_e))
+        {
             // a shape held in a name (`q_shape = [batch, heads, dim]`)
             let want: Option<Vec<usize>> = dims
                 .iter()

@@ -229,7 +229,7 @@ impl<'m> Elab<'m> {
         let base = self.expr(&s.value)?;
         match base {
             // Python's indexing (`py::value`)
-            Val::Py(t @ Const::Tuple(_)) => {
+            Val::Py(t @ (Const::Tuple(_) | Const::List(_))) => {
                 let i = self
                     .py_value(&s.slice)
                     .ok()

@@ -608,7 +608,7 @@ impl<'m> Elab<'m> {
                 .with_help("use constants or the kernel factory's arguments")
         })?;
         let items = match c {
-            Const::Tuple(v) => v,
+            Const::Tuple(v) | Const::List(v) => v,
             one => vec![one],
         };
         let dims: Vec<usize> = items

@@ -228,7 +228,7 @@ impl<'m> Elab<'m> {
         let mut threads = [128u32, 1, 1];
         if let Some((v, vspan)) = threads_arg {
             let items = match v {
-                Const::Tuple(t) => t,
+                Const::Tuple(t) | Const::List(t) => t,
                 one => vec![one],
             };
             if items.is_empty() || items.len() > 3 {
