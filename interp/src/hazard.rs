@@ -11,7 +11,7 @@
 
 use crate::dtype::DType;
 use crate::float::{self, Overflow, Rounding};
-use crate::ir::{AtomicOp, BinOp, CastKind, DivZero, ShiftRange, UnOp};
+use crate::ir::{AtomicOp, BinOp, CastKind, DivZero, IntArith, ShiftRange, UnOp};
 use crate::ops::{fval, int_value};
 use crate::ub::UbKind;
 
@@ -23,6 +23,8 @@ pub enum Hazard {
     ZeroDivisor(UbKind),
     /// A signed `MIN / -1` or `MIN % -1`.
     MinByMinusOne,
+    /// A signed `+ - *` whose exact result lies outside the dtype's range.
+    SignedOverflow(IntArith),
     /// The right operand (a shift amount) is below 0 or above `max`
     /// (`None`: no upper bound).
     ShiftAmount {
@@ -91,6 +93,7 @@ impl Hazard {
         match self {
             Hazard::ZeroDivisor(k) => k,
             Hazard::MinByMinusOne => UbKind::DivisionOverflow,
+            Hazard::SignedOverflow(_) => UbKind::SignedOverflow,
             Hazard::ShiftAmount { .. } => UbKind::ShiftOutOfRange,
             Hazard::FloatToInt { .. } => UbKind::FloatToIntOutOfRange,
             Hazard::MisalignedOffset => UbKind::MisalignedPointer,
@@ -108,6 +111,7 @@ impl Hazard {
             Hazard::ZeroDivisor(_) => Some(DecidingOperand::Divisor),
             Hazard::ShiftAmount { .. } => Some(DecidingOperand::ShiftAmount),
             Hazard::MinByMinusOne
+            | Hazard::SignedOverflow(_)
             | Hazard::FloatToInt { .. }
             | Hazard::MisalignedOffset
             | Hazard::UnrelatedPointers => None,
@@ -122,6 +126,18 @@ impl Hazard {
             Hazard::ZeroDivisor(_) => b & d.mask() == 0,
             Hazard::MinByMinusOne => {
                 d.is_signed_int() && int_value(d, b) == -1 && int_value(d, a) == d.int_range().0
+            }
+            Hazard::SignedOverflow(op) => {
+                let (x, y) = (int_value(d, a), int_value(d, b));
+                // i128 holds every exact sum, difference and product of two
+                // 64-bit values
+                let exact = match op {
+                    IntArith::Add => x + y,
+                    IntArith::Sub => x - y,
+                    IntArith::Mul => x * y,
+                };
+                let (lo, hi) = d.int_range();
+                d.is_signed_int() && !(lo..=hi).contains(&exact)
             }
             Hazard::ShiftAmount { max } => {
                 let y = int_value(d, b);
@@ -196,6 +212,8 @@ pub fn binary(op: BinOp, d: DType) -> Hazards {
             ShiftRange::Saturate => Hazards::one(Hazard::ShiftAmount { max: None }),
             ShiftRange::Mask => Hazards::NONE,
         },
+        BinOp::NoSignedWrap(a) if d.is_signed_int() => Hazards::one(Hazard::SignedOverflow(a)),
+        BinOp::NoSignedWrap(_) => Hazards::NONE,
         BinOp::PtrAddBytes => Hazards::one(Hazard::MisalignedOffset),
         BinOp::PtrDiff => Hazards::one(Hazard::UnrelatedPointers),
         BinOp::Add
@@ -348,6 +366,47 @@ mod tests {
             .expect("hazard");
         assert_eq!(h.deciding_operand(), None);
         assert_eq!(deciding(BinOp::PtrAddBytes, DType::I64), []);
+    }
+
+    /// CUDA Python's `+ - *` (numba's `nsw`): UB exactly where the
+    /// mathematical result leaves the signed dtype's range; unsigned wraps.
+    #[test]
+    fn signed_overflow_is_hit_exactly_outside_the_range() {
+        let d = DType::I64;
+        let max = i64::MAX as u64;
+        let min = i64::MIN as u64;
+        let add = binary(BinOp::NoSignedWrap(IntArith::Add), d);
+        assert_eq!(check(add, d, max, 0), Ok(()));
+        assert_eq!(check(add, d, max, 1), Err(UbKind::SignedOverflow));
+        assert_eq!(
+            check(add, d, min, -1i64 as u64),
+            Err(UbKind::SignedOverflow)
+        );
+        assert_eq!(check(add, d, min, max), Ok(())); // -1
+        let sub = binary(BinOp::NoSignedWrap(IntArith::Sub), d);
+        assert_eq!(check(sub, d, 0, min), Err(UbKind::SignedOverflow)); // 2^63
+        assert_eq!(check(sub, d, -1i64 as u64, min), Ok(())); // 2^63 - 1
+        assert_eq!(check(sub, d, min, 1), Err(UbKind::SignedOverflow));
+        let mul = binary(BinOp::NoSignedWrap(IntArith::Mul), d);
+        // 2^32 * 2^31 = 2^63 overflows; 2^32 * -2^31 = -2^63 is MIN
+        assert_eq!(check(mul, d, 1 << 32, 1 << 31), Err(UbKind::SignedOverflow));
+        assert_eq!(check(mul, d, 1 << 32, (-(1i64 << 31)) as u64), Ok(()));
+        assert_eq!(
+            check(mul, d, min, -1i64 as u64),
+            Err(UbKind::SignedOverflow)
+        );
+        assert_eq!(check(mul, d, min, 1), Ok(()));
+        // narrower signed dtypes by their own range; unsigned never
+        let i8add = binary(BinOp::NoSignedWrap(IntArith::Add), DType::I8);
+        assert_eq!(
+            check(i8add, DType::I8, 0x7f, 1),
+            Err(UbKind::SignedOverflow)
+        );
+        assert!(binary(BinOp::NoSignedWrap(IntArith::Mul), DType::U64).is_empty());
+        assert_eq!(
+            Hazard::SignedOverflow(IntArith::Add).deciding_operand(),
+            None
+        );
     }
 
     #[test]

@@ -582,6 +582,10 @@ pub fn binary(op: BinOp, d: DType, a: u64, b: u64) -> Result<u64, UbKind> {
         BinOp::Add => wrap(d, x + y),
         BinOp::Sub => wrap(d, x - y),
         BinOp::Mul => wrap(d, x.wrapping_mul(y)),
+        BinOp::NoSignedWrap(arith) => {
+            hazard::check(hazard::binary(op, d), d, a, b)?;
+            return binary(arith.op(), d, a, b);
+        }
         BinOp::IDiv(r) | BinOp::IRem(r) => {
             // UB as the op declares it; what is left is defined
             // (`DivZero::Zero`: 0 by zero, MIN / -1 wraps, MIN % -1 is 0)
@@ -712,6 +716,7 @@ fn binary_float(op: BinOp, d: DType, a: u64, b: u64) -> u64 {
         | BinOp::PtrAdd
         | BinOp::PtrAddBytes
         | BinOp::PtrDiff
+        | BinOp::NoSignedWrap(_)
         | BinOp::Ieee(..) => unreachable!("{op:?} on floats is rejected by elaboration"),
     };
     if d == DType::F64 {

@@ -72,6 +72,12 @@ ub_kinds! {
         rule: "signed `MIN / -1` and `MIN % -1` overflow, which LLVM's `sdiv`/`srem` (Triton) and C (TileLang, Hidet) leave undefined (CUDA Python defines them as MIN and 0)",
         section: "division-overflow",
     }
+    /// A signed `+ - *` whose result leaves its dtype's range.
+    SignedOverflow {
+        name: "signed-overflow",
+        rule: "CUDA Python's `+ - *` of signed integers lower to LLVM's `add`/`sub`/`mul nsw` (numba-cuda's `_int_arith_flags`), whose signed overflow is poison: the optimiser may assume it never happens (numba's documentation: arithmetic operations \"can wrapround or produce undefined results or overflow\")",
+        section: "signed-overflow",
+    }
     /// A shift amount below 0 or at least the width.
     ShiftOutOfRange {
         name: "shift-out-of-range",

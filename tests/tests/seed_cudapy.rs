@@ -294,6 +294,77 @@ fn a_shift_by_the_width_is_undefined() {
     assert_eq!(u[0].kind, "shift-out-of-range");
 }
 
+/// numba-cuda computes a signed `+ - *` (and `**`'s products) in int64 with
+/// LLVM's `nsw` flag (`_int_arith_flags`), so an overflow is poison there
+/// (docs/divergences.md N23): ksem
+/// reports it at the operator. Expected values by hand from the int64 range.
+#[test]
+fn a_signed_int64_overflow_of_add_sub_mul_is_undefined() {
+    let (max, min) = (i64::MAX, i64::MIN);
+    // (body, operands, the operator's line and column: the kernel's body
+    // starts on line 7, indented by 4; the column is the left operand's)
+    for (body, x, y, at) in [
+        ("o[0] = a[0] + a[1]", max, 1, (7, 12)),
+        ("o[0] = a[0] - a[1]", min, 1, (7, 12)),
+        ("o[0] = a[0] * a[1]", 1 << 32, 1 << 31, (7, 12)),
+        ("o[0] = a[0] * a[1]", min, -1, (7, 12)),
+        ("t = a[0]\nt += a[1]\no[0] = t", max, max, (8, 5)),
+    ] {
+        let src = kern("a, o", body);
+        let l = one(json!({"a": buf("int64", json!([x, y])), "o": zeros("int64", 1)}));
+        let u = ub_of(&src, &l);
+        assert_eq!(u[0].kind, "signed-overflow", "{body}");
+        assert_eq!((u[0].line, u[0].col), at, "{body}");
+    }
+    // at the edges: defined
+    let src = kern(
+        "a, o",
+        "o[0] = a[0] + a[1]\no[1] = a[2] * a[1]\no[2] = a[2] - a[3]",
+    );
+    let l = one(json!({"a": buf("int64", json!([max - 1, 1, min, -1])), "o": zeros("int64", 3)}));
+    assert_eq!(i64s(&run_clean(&src, &l), "o"), vec![max, min, min + 1]);
+}
+
+/// Narrower signed results exist only by the seed's coercion (numba computes
+/// them in int64, where they cannot overflow: N1) and wrap; unsigned results
+/// wrap in numba too (no `nsw`).
+#[test]
+fn narrow_signed_and_unsigned_overflow_wraps() {
+    let src = kern("a, u, o, p", "o[0] = a[0] + a[1]\np[0] = u[0] + u[1]");
+    let l = one(json!({
+        "a": buf("int32", json!([i32::MAX, 1])), "u": buf("uint64", json!([u64::MAX, 1])),
+        "o": zeros("int32", 1), "p": zeros("uint64", 1)}));
+    let r = run_clean(&src, &l);
+    assert_eq!(i32s(&r, "o"), vec![i32::MIN as i64]);
+    assert_eq!(bits(&r, "p"), vec![0]);
+}
+
+/// `**` of int64 multiplies with `mul nsw` (numba's `r *= a; a *= a`): a
+/// result outside int64 is undefined, but the square after the last step,
+/// which numba computes and never uses, is not (2 ** 62 = 2^62 although
+/// its last square 2^64 overflows; (-2) ** 63 is MIN exactly).
+#[test]
+fn an_int64_power_overflow_is_undefined_but_an_unused_square_is_not() {
+    let src = kern(
+        "a, e, o",
+        "o[0] = a[0] ** 62\no[1] = a[0] ** e[0]\no[2] = a[1] ** 63",
+    );
+    let l = one(
+        json!({"a": buf("int64", json!([2, -2])), "e": buf("int64", json!([62])), "o": zeros("int64", 3)}),
+    );
+    assert_eq!(
+        i64s(&run_clean(&src, &l), "o"),
+        vec![1 << 62, 1 << 62, i64::MIN]
+    );
+    for body in ["o[0] = a[0] ** 63", "o[0] = a[0] ** e[0]"] {
+        let src = kern("a, e, o", body);
+        let l = one(
+            json!({"a": buf("int64", json!([2])), "e": buf("int64", json!([64])), "o": zeros("int64", 1)}),
+        );
+        assert_eq!(ub_of(&src, &l)[0].kind, "signed-overflow", "{body}");
+    }
+}
+
 #[test]
 fn integer_power_with_a_constant_exponent_multiplies() {
     // 3 ** 4 = 81 in int64; int32 x ** 2 computes in int64 (the literal): 46341**2 = 2147488281.

@@ -190,6 +190,9 @@ pub(super) fn binary_c(
         Int
     };
     Ok(match (op, operands) {
+        // where it is defined, the wrapping op's value; an overflow is UB,
+        // which the interpreter reports
+        (NoSignedWrap(a), _) => return binary_c(a.op(), aty, od, x, y, span),
         (PtrAdd, _) => format!("ksem_ptradd<{}>({x}, {y})", dt(od)),
         (PtrDiff, _) => format!("ksem_ptrdiff({x}, {y})"),
         (PtrAddBytes, _) => format!(

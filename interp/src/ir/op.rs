@@ -44,6 +44,30 @@ impl IntDiv {
     };
 }
 
+/// An integer `+ - *` whose signed overflow is undefined: LLVM's
+/// `add`/`sub`/`mul nsw`, which numba-cuda emits for every signed result
+/// (`BinOp::NoSignedWrap`). Unsigned operands wrap as `BinOp::Add` etc. do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum IntArith {
+    /// `a + b`.
+    Add,
+    /// `a - b`.
+    Sub,
+    /// `a * b`.
+    Mul,
+}
+
+impl IntArith {
+    /// The wrapping operation it checks.
+    pub fn op(self) -> BinOp {
+        match self {
+            IntArith::Add => BinOp::Add,
+            IntArith::Sub => BinOp::Sub,
+            IntArith::Mul => BinOp::Mul,
+        }
+    }
+}
+
 /// Right-shift fill.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ShrKind {
@@ -131,9 +155,22 @@ pub enum BinOp {
     CopySign,
     /// Float `+ - * /` rounded by the given mode (exact; `crate::ieee`).
     Ieee(IeeeBinary, Rounding),
+    /// Integer `+ - *` whose signed overflow is UB, reported (CUDA Python:
+    /// numba's `nsw`); otherwise the wrapping op.
+    NoSignedWrap(IntArith),
 }
 
 impl BinOp {
+    /// The op with its UB policy for signed overflow dropped
+    /// (`NoSignedWrap(a)` is `a.op()`): what it computes where it is
+    /// defined, which the lowerings emit.
+    pub fn wrapping(self) -> BinOp {
+        match self {
+            BinOp::NoSignedWrap(a) => a.op(),
+            op => op,
+        }
+    }
+
     /// Whether the operation moves a pointer (`PtrAdd`, `PtrAddBytes`).
     pub fn is_ptr_add(self) -> bool {
         matches!(self, BinOp::PtrAdd | BinOp::PtrAddBytes)

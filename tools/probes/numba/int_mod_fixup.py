@@ -7,6 +7,8 @@ Prints one JSON line per case and the PTX lines of the fix-up.
 """
 import json
 import numpy as np
+if not hasattr(np, "row_stack"):
+    np.row_stack = np.vstack  # numpy >= 2.4 removed it; numba-cuda 0.30 still uses it
 from numba import cuda, int64
 
 

@@ -6,6 +6,7 @@
 
 use super::nodes::{self, Arith, Bitwise, S};
 use super::Gen;
+use crate::fuzz::passes::int_ovf::{self, IntClamp};
 use crate::fuzz::passes::{fcvt, int_divz, op_of, shift, GuardBuilder, Known};
 use ksem_interp::dtype::DType;
 use ksem_interp::frontend::cudapy::types;
@@ -68,6 +69,27 @@ impl GuardBuilder for Guards {
     }
     fn clamp(&mut self, x: Expr, lo: f64, hi: f64) -> Result<Expr, Self::Err> {
         Ok(nodes::clamp(x, lo, hi))
+    }
+}
+
+impl IntClamp for Guards {
+    fn int_clamp(&mut self, x: Expr, lo: i128, hi: i128) -> Result<Expr, Self::Err> {
+        let m = nodes::min_max(false, x, nodes::int(lo as i64));
+        Ok(nodes::min_max(true, m, nodes::int(hi as i64)))
+    }
+}
+
+/// `a OP b` with its operands guarded as the op declares
+/// (`passes::int_ovf`: an int64 `+ - *`, numba's `nsw`, clamped so that it
+/// cannot overflow; others as they are).
+pub fn no_overflow(op: Arith, a: Expr, b: Expr) -> Expr {
+    match op_of(&nodes::arith(op, a.clone(), b.clone())) {
+        Some((bop @ BinOp::NoSignedWrap(_), d)) => {
+            let Ok(a) = int_ovf::guard(&mut Guards, bop, d, a);
+            let Ok(b) = int_ovf::guard(&mut Guards, bop, d, b);
+            nodes::arith(op, a, b)
+        }
+        _ => nodes::arith(op, a, b),
     }
 }
 
@@ -155,7 +177,7 @@ impl Gen {
             }
             _ => b,
         };
-        nodes::arith(op, a, b)
+        no_overflow(op, a, b)
     }
 
     fn bitwise(&mut self, depth: usize) -> Expr {

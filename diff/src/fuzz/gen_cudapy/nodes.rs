@@ -47,9 +47,9 @@ pub fn arith(op: Arith, a: Expr, b: Expr) -> Expr {
     let (da, db) = (dtype_of(&a), dtype_of(&b));
     let c = types::promote(da, db);
     let (bop, to) = match op {
-        Arith::Add => (BinOp::Add, c),
-        Arith::Sub => (BinOp::Sub, c),
-        Arith::Mul => (BinOp::Mul, c),
+        Arith::Add => (types::nsw_op(IntArith::Add, c), c),
+        Arith::Sub => (types::nsw_op(IntArith::Sub, c), c),
+        Arith::Mul => (types::nsw_op(IntArith::Mul, c), c),
         Arith::TrueDiv => (BinOp::FDiv, types::truediv_type(da, db)),
         Arith::FloorDiv => (BinOp::IDiv(INT_DIV), types::floordiv_result(c)),
         Arith::Mod => (BinOp::IRem(INT_DIV), c),

@@ -103,7 +103,7 @@ impl Gen {
             let e = g.expr_for(d, 2);
             g.emit(Stmt::Let(target, convert(e, d)));
             if g.rng.chance(0.3) {
-                let plus = nodes::arith(Arith::Add, g.var(target), nodes::int(1));
+                let plus = super::expr::no_overflow(Arith::Add, g.var(target), nodes::int(1));
                 g.emit(Stmt::Let(target, convert(plus, d)));
             }
         });
@@ -159,7 +159,7 @@ impl Gen {
                 });
             }
             let e = g.expr_for(d, 2);
-            let sum = nodes::arith(Arith::Add, g.var(acc), e);
+            let sum = super::expr::no_overflow(Arith::Add, g.var(acc), e);
             g.emit(Stmt::Let(acc, convert(sum, d)));
             g.live.pop();
         });

@@ -9,7 +9,9 @@
 //!   `MIN / -1` is UB);
 //! - [`shift`]: shift amounts inside the declared range;
 //! - [`fcvt`]: floats clamped into the range a float→int conversion is
-//!   defined on (NaN included).
+//!   defined on (NaN included);
+//! - [`int_ovf`]: operands of a signed `+ - *` whose overflow is UB
+//!   clamped so that it cannot overflow.
 //!
 //! Every guard reads its operand once (the builder's values need not be
 //! `Clone`: a pass cannot repeat one), so no generator needs to bind it to
@@ -19,6 +21,7 @@
 
 pub mod fcvt;
 pub mod int_divz;
+pub mod int_ovf;
 pub mod shift;
 
 use ksem_interp::dtype::DType;
@@ -188,7 +191,8 @@ mod campaign_tests {
     use ksem_interp::ub::UbKind;
 
     /// The kinds of UB the passes guard.
-    const GUARDED: [UbKind; 5] = [
+    const GUARDED: [UbKind; 6] = [
+        UbKind::SignedOverflow,
         UbKind::DivisionByZero,
         UbKind::RemainderByZero,
         UbKind::DivisionOverflow,

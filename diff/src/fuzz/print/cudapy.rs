@@ -605,6 +605,8 @@ fn rule(op: BinOp, x: DType, y: DType) -> Option<(DType, DType)> {
     };
     match op {
         BinOp::Add | BinOp::Sub | BinOp::Mul => Some((c, c)),
+        // the front end's `+ - *` of int64 (numba's `nsw`)
+        BinOp::NoSignedWrap(_) if c == DType::I64 => Some((c, c)),
         BinOp::FDiv => {
             let f = types::truediv_type(x, y);
             Some((f, f))
@@ -640,6 +642,7 @@ fn rule(op: BinOp, x: DType, y: DType) -> Option<(DType, DType)> {
 fn syntax(op: BinOp) -> Option<Syntax> {
     use Syntax::*;
     Some(match op {
+        BinOp::NoSignedWrap(a) => return syntax(a.op()),
         BinOp::Add => Infix("+"),
         BinOp::Sub => Infix("-"),
         BinOp::Mul => Infix("*"),

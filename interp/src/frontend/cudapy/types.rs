@@ -8,7 +8,7 @@
 //! modern numba-cuda differs.
 
 use crate::dtype::DType;
-use crate::ir::{DivRound, DivZero, IntDiv};
+use crate::ir::{BinOp, DivRound, DivZero, IntArith, IntDiv};
 
 /// Integer `//` and `%`: floor rounding (Python's, as numba-cuda computes
 /// them); a zero divisor gives 0 (numba-cuda's default "numpy" error model,
@@ -17,6 +17,20 @@ pub const INT_DIV: IntDiv = IntDiv {
     round: DivRound::Floor,
     zero: DivZero::Zero,
 };
+
+/// The op of a user's `a + b`, `a - b` or `a * b` computed in dtype `c`:
+/// numba-cuda computes every signed integer result in 64 bits with LLVM's
+/// `nsw` flag (`_int_arith_flags`), so an int64 overflow is poison there
+/// and UB here; narrower signed results exist only by the seed's coercion
+/// (numba computes them in int64, where they cannot overflow: divergence
+/// N1) and wrap, as do unsigned results and floats' ops.
+pub fn nsw_op(arith: IntArith, c: DType) -> BinOp {
+    if c == DType::I64 {
+        BinOp::NoSignedWrap(arith)
+    } else {
+        arith.op()
+    }
+}
 
 /// The result dtype of integer `-x`, `+x` and `~x` (the seed gives no rule;
 /// numba-cuda, measured): 64 bits of the operand's signedness.

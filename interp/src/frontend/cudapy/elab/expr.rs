@@ -583,12 +583,12 @@ impl Elab<'_> {
         let c = types::promote(da, db);
         Ok(match op {
             O::Add | O::Sub | O::Mult => {
-                let bop = match op {
-                    O::Add => BinOp::Add,
-                    O::Sub => BinOp::Sub,
-                    _ => BinOp::Mul,
+                let arith = match op {
+                    O::Add => IntArith::Add,
+                    O::Sub => IntArith::Sub,
+                    _ => IntArith::Mul,
                 };
-                bin(bop, convert(a, c), convert(b, c), span)
+                bin(nsw_op(arith, c), convert(a, c), convert(b, c), span)
             }
             O::Div => {
                 let f = types::truediv_type(da, db);
@@ -762,16 +762,19 @@ impl Elab<'_> {
             let r = select(ism1, at_m1, int_const(c, 0, span), span);
             return Ok(select(is1, one, r, span));
         }
+        // numba's `r *= a` and `a *= a` are `mul nsw` in int64; a square
+        // that no later step uses is not computed (numba's is poison unused)
+        let mul = nsw_op(IntArith::Mul, c);
         let mut base = base;
         let mut acc = int_const(c, 1, span);
         let mut n = n as u128;
         while n > 0 {
             if n & 1 == 1 {
-                acc = self.temp(bin(BinOp::Mul, acc, base.clone(), span));
+                acc = self.temp(bin(mul, acc, base.clone(), span));
             }
             n >>= 1;
             if n > 0 {
-                base = self.temp(bin(BinOp::Mul, base.clone(), base, span));
+                base = self.temp(bin(mul, base.clone(), base, span));
             }
         }
         Ok(acc)
@@ -811,13 +814,20 @@ impl Elab<'_> {
             ),
             span,
         );
+        // as for constant exponents: `mul nsw` in int64, and the base is
+        // squared only while a later step uses it (the exponent exceeds 1)
+        let mul = nsw_op(IntArith::Mul, c);
         let square = vec![
             Stmt::If {
                 cond: odd,
-                then_body: vec![Stmt::Let(r, bin(BinOp::Mul, rv.clone(), bv.clone(), span))],
+                then_body: vec![Stmt::Let(r, bin(mul, rv.clone(), bv.clone(), span))],
                 else_body: vec![],
             },
-            Stmt::Let(b, bin(BinOp::Mul, bv.clone(), bv.clone(), span)),
+            Stmt::If {
+                cond: bin(BinOp::Gt, xv.clone(), i64c(1), span),
+                then_body: vec![Stmt::Let(b, bin(mul, bv.clone(), bv.clone(), span))],
+                else_body: vec![],
+            },
             Stmt::Let(
                 x,
                 bin(

@@ -30,7 +30,7 @@ use std::collections::{HashMap, HashSet};
 
 const DIALECT: &str = "CUDA Python";
 
-use types::INT_DIV;
+use types::{nsw_op, INT_DIV};
 
 mod arraycopy;
 mod calls;
