@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs every GPU repro of docs/bugs/ (Triton, ptxas, numba-cuda) on the
+# Runs every GPU repro of docs/bugs/ (Triton, ptxas, NVVM, numba-cuda) on the
 # machine's first GPU, writing each script's output to OUTDIR/<folder>.<script>.txt
 # and the environment to OUTDIR/env.txt.
 #   bash docs/bugs/run_gpu.sh OUTDIR
@@ -15,7 +15,7 @@ export PYTHONUNBUFFERED=1 LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PAT
   python3 -m pip list 2>/dev/null | grep -i -E '^(torch|triton|numba|numba-cuda|numpy|llvmlite) '
   ptxas --version | tail -n 2
 } > "$out/env.txt" 2>&1
-for f in "$here"/triton-*/repro.py "$here"/ptxas-*/repro_*.py "$here"/numba-*/repro.py; do
+for f in "$here"/triton-*/repro.py "$here"/ptxas-*/repro_*.py "$here"/nvvm-*/repro_*.py "$here"/numba-*/repro.py; do
   d=$(basename "$(dirname "$f")")
   s=$(basename "$f" .py)
   echo "== $d/$s"
