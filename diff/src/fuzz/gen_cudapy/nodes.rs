@@ -88,7 +88,11 @@ pub fn compare(op: BinOp, a: Expr, b: Expr) -> Expr {
     bin(op, convert(a, c), convert(b, c), S)
 }
 
-/// `min(a, b)` / `max(a, b)` (a NaN operand is ignored).
+/// `min(a, b)` / `max(a, b)` (a NaN operand is ignored): `Min`/`Max` of
+/// the operands converted to their promoted type. Where one operand is a
+/// float and the other is not, the printer writes the conversion
+/// (`max(float64(n), x)`), since numba-cuda computes `max(n, x)` with
+/// Python's algorithm instead (divergence N24).
 pub fn min_max(is_min: bool, a: Expr, b: Expr) -> Expr {
     let c = types::promote(dtype_of(&a), dtype_of(&b));
     let op = if is_min {

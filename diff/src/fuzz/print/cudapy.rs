@@ -630,13 +630,24 @@ fn rule(op: BinOp, x: DType, y: DType) -> Option<(DType, DType)> {
             (k == want).then_some((c, c))
         }
         op if op.is_comparison() => Some((types::compare_type(x, y), DType::Bool)),
-        BinOp::Min(NanMode::Ignore) | BinOp::Max(NanMode::Ignore) => Some((c, c)),
+        // `min`/`max` is `Min`/`Max` only on two floats (libdevice) or
+        // integers; a float with an int is Python's algorithm, a select
+        BinOp::Min(NanMode::Ignore) | BinOp::Max(NanMode::Ignore)
+            if !c.is_float() || (libdevice_float(x) && libdevice_float(y)) =>
+        {
+            Some((c, c))
+        }
         BinOp::FRem | BinOp::Pow | BinOp::Atan2 | BinOp::Hypot | BinOp::CopySign => {
             let f = fl(x, y);
             Some((f, f))
         }
         _ => None,
     }
+}
+
+/// A float that numba-cuda's two-operand `min`/`max` sends to libdevice.
+fn libdevice_float(d: DType) -> bool {
+    matches!(d, DType::F32 | DType::F64)
 }
 
 fn syntax(op: BinOp) -> Option<Syntax> {

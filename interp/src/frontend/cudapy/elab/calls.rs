@@ -134,29 +134,7 @@ impl Elab<'_> {
                 if c.args.len() < 2 || !c.keywords.is_empty() {
                     return err(span, format!("{b}() takes two or more numbers"));
                 }
-                let mut acc: Option<Expr> = None;
-                for a in &c.args {
-                    let v = self.expr(a)?;
-                    let v = self.num(v, self.span(a))?;
-                    let v = self.temp(v);
-                    acc = Some(match acc {
-                        None => v,
-                        Some(cur) => {
-                            // numba-cuda (measured): PTX min/max for floats, a NaN
-                            // operand ignored, min(-0, +0) = -0, max = +0
-                            let d = types::promote(dtype_of(&cur), dtype_of(&v));
-                            let (cur, v) = (convert(cur, d), convert(v, d));
-                            let op = if b == "min" {
-                                BinOp::Min(NanMode::Ignore)
-                            } else {
-                                BinOp::Max(NanMode::Ignore)
-                            };
-                            let m = bin(op, cur, v, span);
-                            self.temp(m)
-                        }
-                    });
-                }
-                Ok(Val::Num(acc.expect("two or more")))
+                self.builtin_min_max(b == "min", &c.args, span)
             }
             "len" => {
                 let [x] = c.args.as_slice() else {

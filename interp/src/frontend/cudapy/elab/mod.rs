@@ -47,6 +47,7 @@ mod intrinsics;
 mod iter;
 mod mathfns;
 mod methods;
+mod minmax;
 mod names;
 mod optional;
 mod records;
