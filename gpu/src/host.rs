@@ -213,24 +213,32 @@ fn runtime_library(dir: &Path, cxx: &Compiler, plant: Option<&str>) -> Option<Pa
         return Some(lib);
     }
     let src = text_header(&dir, "runtime_lib", &source).ok()?;
-    let tmp = lib.with_extension(format!(
-        "rtso.{}.{}.tmp",
+    build_into(&mut cmd, "c++", &src, &lib).then_some(lib)
+}
+
+/// Runs `cmd` on `input` (as language `lang`) into a temporary beside
+/// `out`, then renames it to `out`, so that no process ever sees a partial
+/// output; whether `out` now holds it.
+fn build_into(cmd: &mut Command, lang: &str, input: &Path, out: &Path) -> bool {
+    let tmp = PathBuf::from(format!(
+        "{}.{}.{}.tmp",
+        out.display(),
         std::process::id(),
         COUNTER.fetch_add(1, Ordering::Relaxed)
     ));
     let ok = cmd
         .arg("-x")
-        .arg("c++")
+        .arg(lang)
         .arg("-o")
         .arg(&tmp)
-        .arg(&src)
+        .arg(input)
         .output()
         .is_ok_and(|o| o.status.success());
-    if !ok || std::fs::rename(&tmp, &lib).is_err() {
+    if !ok || std::fs::rename(&tmp, out).is_err() {
         let _ = std::fs::remove_file(&tmp);
-        return None;
+        return false;
     }
-    Some(lib)
+    true
 }
 
 /// `contents` as a header file of the cache named by its hash.
@@ -274,24 +282,7 @@ fn precompiled_runtime(
     if pch.exists() {
         return Some(header);
     }
-    let tmp = pch.with_extension(format!(
-        "{ext}.{}.{}.tmp",
-        std::process::id(),
-        COUNTER.fetch_add(1, Ordering::Relaxed)
-    ));
-    let ok = cmd
-        .arg("-x")
-        .arg("c++-header")
-        .arg("-o")
-        .arg(&tmp)
-        .arg(&header)
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok || std::fs::rename(&tmp, &pch).is_err() {
-        let _ = std::fs::remove_file(&tmp);
-        return None;
-    }
-    Some(header)
+    build_into(&mut cmd, "c++-header", &header, &pch).then_some(header)
 }
 
 /// Most compiled kernels kept in the cache; beyond it the oldest half goes.
