@@ -40,28 +40,17 @@ fn one_thread(len: usize) -> Launch {
     parse_launch(&text).unwrap_or_else(|e| panic!("{e}"))
 }
 
-/// The kernel of `tools/probes/numba/minmax_mixed.py`, unchanged.
-const PROBE_BODY: &str = "\
-nan = f[0]
-mz = f[1]  # -0.0
-one = f[2]
-z = n[0]  # int64 0
-out[0] = max(nan, z)
-out[1] = max(z, nan)
-out[2] = min(nan, z)
-out[3] = min(z, nan)
-out[4] = max(mz, z)
-out[5] = max(z, mz)
-out[6] = min(mz, z)
-out[7] = min(z, mz)
-out[8] = max(nan, one)
-out[9] = max(one, nan)
-out[10] = max(mz, 0.0 * one)
-out[11] = min(0.0 * one, mz)
-out[12] = max(nan, one, mz)
-out[13] = max(one, nan, mz)
-out[14] = min(nan, one, mz)
-out[15] = max(mz, 0.0 * one, mz)";
+/// The kernel of `tools/probes/numba/minmax_mixed.py`, read from the probe
+/// itself (its `@cuda.jit` function, up to the blank line after it), so the
+/// test runs exactly what was measured.
+fn probe_kernel() -> String {
+    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tools/probes/numba/minmax_mixed.py");
+    let text = std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+    let start = text.find("@cuda.jit\n").expect("the probe's kernel");
+    let end = text[start..].find("\n\n").map_or(text.len(), |e| start + e);
+    format!("from numba import cuda\n\n\n{}\n", &text[start..end])
+}
 
 #[test]
 fn every_probe_case_has_numbas_measured_bits() {
@@ -72,7 +61,7 @@ fn every_probe_case_has_numbas_measured_bits() {
         .map(|c| hex_list(&json!([c["numba"]]))[0])
         .collect();
     assert_eq!(numba.len(), 16);
-    let src = kern("f, n, out", PROBE_BODY);
+    let src = probe_kernel();
     let got = bits(&run_clean(&src, &one_thread(16)), "out");
     for (i, c) in cases.iter().enumerate() {
         assert_eq!(
@@ -97,7 +86,7 @@ fn the_probe_cases_follow_the_two_rules_by_hand() {
         NAN, ONE, NAN, // three operands: NaN first kept, later skipped
         MZ,  // max(-0.0, 0.0, -0.0): ties keep the first
     ];
-    let src = kern("f, n, out", PROBE_BODY);
+    let src = probe_kernel();
     assert_eq!(
         hex(&bits(&run_clean(&src, &one_thread(16)), "out")),
         hex(&want)
